@@ -1,0 +1,36 @@
+# The two front-door commands (see README): `make demo` and `make test`.
+PYTHON ?= python3
+VENV ?= .venv
+PIP := $(VENV)/bin/pip
+CONSTRAINTS := .ci/constraints.txt
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: demo test venv venv-dev lint clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+# Core install (no torch) and the offline demo.
+venv: $(VENV)/bin/python
+	$(PIP) install -q -c $(CONSTRAINTS) -e .
+
+demo: venv
+	$(VENV)/bin/forgebench demo --out demo_out
+
+# Every extra that works offline (faces, OCR, text embeddings); torch first, from its CPU wheel.
+venv-dev: $(VENV)/bin/python
+	$(PIP) install -q -c $(CONSTRAINTS) torch==2.13.0
+	$(PIP) install -q -c $(CONSTRAINTS) -e ".[dev,faces,ocr,text]"
+
+test: venv-dev
+	$(VENV)/bin/python -m pytest -q
+
+lint: venv-dev
+	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff format --check src tests benchmarks
+	$(VENV)/bin/mypy
+
+clean:
+	rm -rf $(VENV) demo_out .pytest_cache .mypy_cache .ruff_cache

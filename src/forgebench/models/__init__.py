@@ -1,0 +1,1 @@
+"""Who answers: every backend behind one async interface (``models/base.py``)."""

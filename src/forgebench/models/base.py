@@ -1,0 +1,81 @@
+"""The one async model interface every backend implements.
+
+A backend turns a :class:`Request` (prompt text, optional image, generation parameters) into a
+:class:`Response`. What the model said is always a response, even a refusal, a truncation or a
+safety block (``finish_reason`` tells). Transport and protocol failures raise
+:class:`ModelError`; ``retryable`` says whether the runner may try again and ``retry_after`` passes
+on a server's ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from forgebench.protocol.tasks import ImageRef
+
+
+@dataclass(frozen=True)
+class Request:
+    """What one task asks."""
+
+    prompt: str
+    image: ImageRef | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    """Generation parameters (temperature, max_tokens, seed, extra body fields)."""
+    image_b64: str | None = None
+    """The image bytes, base64-encoded once by the runner's bounded cache (optional)."""
+
+
+@dataclass
+class Usage:
+    """Token usage as the server reported it (None where it did not)."""
+
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+@dataclass
+class Response:
+    """What the model said."""
+
+    text: str
+    """The answer text (reasoning blocks are kept; parsing strips them)."""
+    raw: dict[str, Any] = field(default_factory=dict)
+    """The server's JSON (no image bytes, no keys)."""
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str | None = None
+    """``stop``, ``length``, ``content_filter``, ``refusal``, ..."""
+
+
+class ModelError(Exception):
+    """A transport or protocol failure (never an answer)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool,
+        retry_after: float | None = None,
+        status: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.retry_after = retry_after
+        self.status = status
+
+
+@runtime_checkable
+class Model(Protocol):
+    """An async model backend."""
+
+    name: str
+    """The model's name in every output (the alias, else ``PROVIDER/MODEL``)."""
+
+    async def generate(self, request: Request) -> Response:
+        """Ask once; raise :class:`ModelError` on transport/protocol failure."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections."""
+        ...

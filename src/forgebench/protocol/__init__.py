@@ -1,0 +1,1 @@
+"""What is asked: probes (verbatim prompts), conditions (image variants) and tasks."""

@@ -1,0 +1,98 @@
+"""Tasks: one question to one model, with a stable key (DESIGN.md "Tasks, variants and answers").
+
+A :class:`Question` is model-independent: item, probe, condition, the rendered prompt, its
+version and the image variant. :func:`make_task` binds a question to a model name and that
+model's generation parameters; the task key hashes all of it, so changing a prompt, an event
+label, an image or a generation parameter re-asks exactly the affected tasks.
+
+The expansion of (dataset x probes x conditions) into questions follows the protocol table in
+``protocol/table.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+KEY_VERSION = "k1"
+"""Bumped only if the key recipe itself changes (that would re-ask everything)."""
+
+
+@dataclass(frozen=True)
+class ImageRef:
+    """An image variant: its content-derived id and where its bytes live."""
+
+    variant_id: str
+    """Hash of source bytes, condition, parameters and renderer version (``conditions.py``)."""
+    path: Path
+    """The file holding the variant's bytes (the original file for ``full``)."""
+    media_type: str
+    """``image/jpeg``, ``image/png``, ..."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """A model-independent question: what is asked about which item under which condition."""
+
+    item_id: str
+    probe: str
+    condition: str
+    prompt: str
+    prompt_version: str
+    image: ImageRef | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    """Small, JSON-able context kept with the task (e.g. which face box FACE shows)."""
+
+
+@dataclass(frozen=True)
+class Task:
+    """One question to one model."""
+
+    key: str
+    model: str
+    question: Question
+    params: Mapping[str, Any]
+    """The model's generation parameters that shape the request (temperature, max_tokens, ...)."""
+
+    @property
+    def item_id(self) -> str:
+        return self.question.item_id
+
+    @property
+    def probe(self) -> str:
+        return self.question.probe
+
+    @property
+    def condition(self) -> str:
+        return self.question.condition
+
+
+def canonical_json(obj: Any) -> str:
+    """Deterministic JSON (sorted keys, no whitespace) used for hashing."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def task_key(question: Question, model: str, params: Mapping[str, Any]) -> str:
+    """The stable key: sha256 over item, probe, condition, model, rendered request and variant id."""
+    payload = {
+        "v": KEY_VERSION,
+        "item": question.item_id,
+        "probe": question.probe,
+        "condition": question.condition,
+        "model": model,
+        "prompt": question.prompt,
+        "prompt_version": question.prompt_version,
+        "params": dict(params),
+        "image": question.image.variant_id if question.image else None,
+    }
+    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()[:32]
+
+
+def make_task(question: Question, model: str, params: Mapping[str, Any] | None = None) -> Task:
+    """Bind a question to a model (name as in every output) and its generation parameters."""
+    p = dict(params or {})
+    return Task(key=task_key(question, model, p), model=model, question=question, params=p)

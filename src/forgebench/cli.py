@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from forgebench._cli import (  # noqa: F401  (importing registers the commands)
     dataset,
+    demo,
     pixar,
+    protocol,
     reporting,
     running,
     scoring,

@@ -1,0 +1,5 @@
+"""CLI commands (demo)."""
+
+from __future__ import annotations
+
+from forgebench._cli.app import app  # noqa: F401

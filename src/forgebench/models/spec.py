@@ -1,0 +1,127 @@
+"""Model specs and per-model configuration (DESIGN.md "Model specs").
+
+A spec is ``[ALIAS=]PROVIDER/MODEL[@BASE_URL]``: ``openai/gpt-5.6``,
+``qwen8b=openai/Qwen3-VL-8B@http://127.0.0.1:8000/v1``, ``hf/PATH``, ``replay/FILE``,
+``builtin/artefact``. The alias, else ``PROVIDER/MODEL`` (never the URL), is the model's name in
+every output. A models file (TOML) lists many models with per-model options
+(:class:`ModelConfig`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "google", "hf", "replay", "builtin")
+
+_SPEC_RE = re.compile(
+    r"^(?:(?P<alias>[A-Za-z0-9_.\-]+)=)?(?P<provider>[a-z]+)/(?P<model>[^@]+?)(?:@(?P<url>\S+))?$"
+)
+
+
+class SpecError(ValueError):
+    """A model spec or models file a user wrote wrong; the message is one clear line."""
+
+
+class ModelSpec(BaseModel):
+    """A parsed ``[ALIAS=]PROVIDER/MODEL[@BASE_URL]``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    provider: str
+    """One of :data:`PROVIDERS`."""
+    model: str
+    """Provider-specific model id, path or file."""
+    alias: str | None = None
+    """Name in every output, when given."""
+    base_url: str | None = None
+    """Server URL (OpenAI-compatible servers); never part of the name."""
+
+    @property
+    def name(self) -> str:
+        """The model's name in every output."""
+        return self.alias or f"{self.provider}/{self.model}"
+
+    def __str__(self) -> str:
+        s = f"{self.provider}/{self.model}"
+        if self.alias:
+            s = f"{self.alias}={s}"
+        return s + (f"@{self.base_url}" if self.base_url else "")
+
+
+def parse_spec(text: str) -> ModelSpec:
+    """Parse a model spec, raising :class:`SpecError` with one clear line."""
+    m = _SPEC_RE.match(text.strip())
+    if not m:
+        raise SpecError(
+            f"bad model spec {text!r}: expected [ALIAS=]PROVIDER/MODEL[@BASE_URL], "
+            "e.g. qwen8b=openai/Qwen3-VL-8B@http://127.0.0.1:8000/v1"
+        )
+    provider = m.group("provider")
+    if provider not in PROVIDERS:
+        raise SpecError(f"bad model spec {text!r}: unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
+    return ModelSpec(
+        provider=provider, model=m.group("model"), alias=m.group("alias"), base_url=m.group("url")
+    )
+
+
+class ModelConfig(BaseModel):
+    """One model's settings (a ``[[models]]`` table of a models file, or defaults for ``--model``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    spec: str
+    """The model spec ``[ALIAS=]PROVIDER/MODEL[@BASE_URL]``."""
+    group: str | None = None
+    """``proprietary`` or ``open`` (table grouping in the report)."""
+    concurrency: int = Field(default=8, ge=1)
+    """Requests in flight at once for this model."""
+    rpm: float | None = Field(default=None, gt=0)
+    """Requests per minute (None: unlimited)."""
+    temperature: float | None = 0.0
+    """Sampling temperature; 0 by default, None to omit it for APIs that refuse it."""
+    max_tokens: int | None = 1024
+    """Completion token cap."""
+    seed: int | None = None
+    """Sampling seed, where the server supports one."""
+    reasoning: dict[str, Any] | None = None
+    """Reasoning/thinking options passed through (e.g. ``{effort = "low"}``)."""
+    extra_body: dict[str, Any] = Field(default_factory=dict)
+    """Extra request-body fields, merged into every request."""
+    api_key_env: str | None = None
+    """Environment variable holding the key (default per provider); the key is never stored."""
+    timeout_s: float = Field(default=120.0, gt=0)
+    """Per-request timeout."""
+    max_attempts: int = Field(default=6, ge=1)
+    """Attempts per task before it is stored as an error."""
+    price_in: float | None = None
+    """USD per million input tokens, for cost estimates."""
+    price_out: float | None = None
+    """USD per million output tokens, for cost estimates."""
+
+    @property
+    def parsed(self) -> ModelSpec:
+        """The parsed spec."""
+        return parse_spec(self.spec)
+
+    @property
+    def name(self) -> str:
+        """The model's name in every output."""
+        return self.parsed.name
+
+    def generation_params(self) -> dict[str, Any]:
+        """The parameters that shape a request (and so enter the task key)."""
+        out: dict[str, Any] = {}
+        if self.temperature is not None:
+            out["temperature"] = self.temperature
+        if self.max_tokens is not None:
+            out["max_tokens"] = self.max_tokens
+        if self.seed is not None:
+            out["seed"] = self.seed
+        if self.reasoning:
+            out["reasoning"] = self.reasoning
+        if self.extra_body:
+            out["extra_body"] = self.extra_body
+        return out

@@ -25,6 +25,10 @@ class Request:
     """Generation parameters (temperature, max_tokens, seed, extra body fields)."""
     image_b64: str | None = None
     """The image bytes, base64-encoded once by the runner's bounded cache (optional)."""
+    meta: dict[str, Any] = field(default_factory=dict)
+    """What the task is about, for backends that need it and never sent to a server:
+    ``task_key``, ``item_id``, ``probe``, ``condition`` (replay answers by them; offline judges
+    read the ground truth under ``judge_input``)."""
 
 
 @dataclass

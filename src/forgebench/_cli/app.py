@@ -16,7 +16,6 @@ app = typer.Typer(
 )
 
 
-
 @app.callback()
 def _root() -> None:
     """Build and run image-forgery benchmarks (Mandela, Forensics, PIXAR) for multimodal models."""

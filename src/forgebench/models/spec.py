@@ -61,7 +61,9 @@ def parse_spec(text: str) -> ModelSpec:
         )
     provider = m.group("provider")
     if provider not in PROVIDERS:
-        raise SpecError(f"bad model spec {text!r}: unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
+        raise SpecError(
+            f"bad model spec {text!r}: unknown provider {provider!r}; known: {', '.join(PROVIDERS)}"
+        )
     return ModelSpec(
         provider=provider, model=m.group("model"), alias=m.group("alias"), base_url=m.group("url")
     )

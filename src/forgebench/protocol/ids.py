@@ -18,7 +18,9 @@ CONDITIONS: tuple[str, ...] = (
 )
 """Every condition (Section 4.2, Appendices J and N); ``none`` is for text-only probes."""
 
-CAPTION_CONDITIONS: frozenset[str] = frozenset({"full_caption", "crop_caption", "full_wrong_caption"})
+CAPTION_CONDITIONS: frozenset[str] = frozenset(
+    {"full_caption", "crop_caption", "full_wrong_caption"}
+)
 """Conditions whose prompt carries the caption prefix (Appendix E)."""
 
 

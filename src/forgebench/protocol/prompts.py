@@ -29,7 +29,9 @@ class Probe:
     @property
     def version_id(self) -> str:
         """``L0/v3+img-v2``: recorded on every task so a wording change re-asks exactly it."""
-        return f"{self.id}/{self.version}" + (f"+img-{self.image_version}" if self.image_version else "")
+        return f"{self.id}/{self.version}" + (
+            f"+img-{self.image_version}" if self.image_version else ""
+        )
 
 
 PROBE_TABLE: dict[str, Probe] = {
@@ -124,7 +126,9 @@ def probe(probe_id: str) -> Probe:
         raise KeyError(f"unknown probe {probe_id!r}; known: {', '.join(PROBE_TABLE)}") from None
 
 
-def fill_values(item: Item, *, wrong_caption: bool = False, face_name: str | None = None) -> dict[str, str]:
+def fill_values(
+    item: Item, *, wrong_caption: bool = False, face_name: str | None = None
+) -> dict[str, str]:
     """The placeholder values for one item.
 
     ``{name}`` is the erased person for FACE (``face_name`` overrides it, e.g. ``faces.wrong_name``)

@@ -10,6 +10,7 @@ from forgebench._cli import (  # noqa: F401  (importing registers the commands)
     reporting,
     running,
     scoring,
+    site,
 )
 from forgebench._cli.app import app
 

@@ -1,0 +1,91 @@
+"""CLI commands: ``forgebench report`` (tables, figures, page) and ``forgebench view`` (serve it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from forgebench._cli.app import app, console, err_console, fail
+
+
+def build_report(
+    run_dir: Path,
+    *,
+    dataset: Path | None = None,
+    judge: str | None = None,
+    calibration: Path | None = None,
+) -> Path:
+    """Tables and figures (``report/tables.py``, ``report/figures.py``), then the page; its path."""
+    from forgebench.report.figures import write_figures
+    from forgebench.report.site import build_site
+    from forgebench.report.tables import write_tables
+
+    out = run_dir / "report"
+    out.mkdir(parents=True, exist_ok=True)
+    tables = write_tables(run_dir, out)
+    for name, reason in getattr(tables, "skipped", []) or []:
+        console.print(f"  table {name} skipped: {reason}", markup=False)
+    write_figures(run_dir, out / "figures")
+    site = build_site(
+        run_dir, out_dir=out, dataset_root=dataset, judge=judge, calibration_csv=calibration
+    )
+    for w in site.warnings[:20]:
+        err_console.print(f"warning: {w}", markup=False)
+    if len(site.warnings) > 20:
+        err_console.print(f"warning: ... and {len(site.warnings) - 20} more", markup=False)
+    return site.index
+
+
+@app.command("report")
+def report(
+    run_dir: Path = typer.Argument(..., help="The run directory (holds run.sqlite)."),
+    dataset: Path | None = typer.Option(
+        None, "--dataset", help="Dataset folder, if the run does not record it."
+    ),
+    judge: str | None = typer.Option(
+        None, "--judge", help="Judge whose grades to show (default: the one with most grades)."
+    ),
+    calibration: Path | None = typer.Option(
+        None, "--calibration", help="Calibration sample CSV to grade in the viewer."
+    ),
+) -> None:
+    """Write RUN/report/: the paper's tables (Markdown, LaTeX, CSV), figures and index.html."""
+    if not (run_dir / "run.sqlite").is_file():
+        fail(f"{run_dir}: not a run directory (no run.sqlite)", 2)
+    if dataset is not None and not (dataset / "items.jsonl").is_file():
+        fail(f"{dataset}: not a dataset folder (no items.jsonl)", 2)
+    if calibration is not None and not calibration.is_file():
+        fail(f"{calibration}: not found", 2)
+    index = build_report(run_dir, dataset=dataset, judge=judge, calibration=calibration)
+    console.print(f"report: {index}", markup=False)
+
+
+@app.command("view")
+def view(
+    run_dir: Path = typer.Argument(..., help="The run directory."),
+    port: int = typer.Option(8765, "--port", help="Port on 127.0.0.1 (0 picks a free one)."),
+    rebuild: bool = typer.Option(False, "--rebuild", help="Rebuild the report first."),
+) -> None:
+    """Serve RUN/report on localhost for people who prefer a URL (Ctrl-C stops)."""
+    import functools
+    import http.server
+
+    if not (run_dir / "run.sqlite").is_file():
+        fail(f"{run_dir}: not a run directory (no run.sqlite)", 2)
+    index = run_dir / "report" / "index.html"
+    if rebuild or not index.is_file():
+        build_report(run_dir)
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(index.parent))
+    try:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as exc:
+        fail(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}", 2)
+    url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    console.print(f"serving {index.parent} at {url} (Ctrl-C stops)", markup=False)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()

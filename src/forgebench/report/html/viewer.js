@@ -1,0 +1,331 @@
+/* forgebench item viewer: static, works from file:// (data arrives through <script> tags). */
+(function () {
+  "use strict";
+  var FB = window.FB || {};
+  var IDX = FB.index || { meta: { models: [], probes: [], conditions: [], verdicts: [], levels: [], n_pages: 0 }, rows: [] };
+  var META = IDX.meta;
+  var ROWS = IDX.rows; // [id, label, family, domain, saliency, thumb, codes, text, page]
+  var LIST_PAGE = 100;
+  var state = { filtered: [], listPage: 0, cursor: -1, current: null };
+  var waiting = {};
+
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    if (attrs) { for (var k in attrs) { if (attrs[k] !== null && attrs[k] !== undefined) e.setAttribute(k, attrs[k]); } }
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+  function fill(select, values) {
+    select.appendChild(el("option", { value: "" }, "any"));
+    values.forEach(function (v) { select.appendChild(el("option", { value: v }, v)); });
+  }
+  function uniq(col) {
+    var seen = {};
+    ROWS.forEach(function (r) { if (r[col]) seen[r[col]] = 1; });
+    return Object.keys(seen).sort();
+  }
+
+  function filters() {
+    return {
+      text: $("f-text").value.trim().toLowerCase(),
+      model: $("f-model").value, family: $("f-family").value, domain: $("f-domain").value,
+      probe: $("f-probe").value, condition: $("f-condition").value,
+      verdict: $("f-verdict").value, level: $("f-level").value
+    };
+  }
+  function answerFilter(f) {
+    var want = [
+      f.model ? META.models.indexOf(f.model) : -1,
+      f.probe ? META.probes.indexOf(f.probe) : -1,
+      f.condition ? META.conditions.indexOf(f.condition) : -1,
+      f.verdict ? META.verdicts.indexOf(f.verdict) : -1,
+      f.level ? META.levels.indexOf(f.level) : -1
+    ];
+    var active = want.some(function (w) { return w >= 0; });
+    return { active: active, want: want };
+  }
+  function codeMatches(code, want) {
+    for (var i = 0; i < 5; i++) { if (want[i] >= 0 && code[i] !== want[i]) return false; }
+    return true;
+  }
+  function answerMatches(a, f) {
+    return (!f.model || a.m === f.model) && (!f.probe || a.p === f.probe) && (!f.condition || a.c === f.condition) &&
+      (!f.verdict || a.v === f.verdict) && (!f.level || a.l === f.level);
+  }
+
+  function apply() {
+    var f = filters();
+    var af = answerFilter(f);
+    state.filtered = [];
+    for (var i = 0; i < ROWS.length; i++) {
+      var r = ROWS[i];
+      if (f.family && r[2] !== f.family) continue;
+      if (f.domain && r[3] !== f.domain) continue;
+      if (f.text && r[7].indexOf(f.text) < 0 && r[0].toLowerCase().indexOf(f.text) < 0) continue;
+      if (af.active && !r[6].some(function (c) { return codeMatches(c, af.want); })) continue;
+      state.filtered.push(i);
+    }
+    state.cursor = state.filtered.length ? 0 : -1;
+    if (state.current) {  // keep the open item under the cursor when it still passes the filters
+      for (var j = 0; j < state.filtered.length; j++) {
+        if (ROWS[state.filtered[j]][0] === state.current) { state.cursor = j; break; }
+      }
+    }
+    state.listPage = state.cursor > 0 ? Math.floor(state.cursor / LIST_PAGE) : 0;
+    $("count").textContent = "(" + state.filtered.length + " of " + ROWS.length + ")";
+    renderList();
+    if (state.current) renderDetail(state.current);
+  }
+
+  function renderList() {
+    var list = $("list");
+    list.innerHTML = "";
+    var start = state.listPage * LIST_PAGE;
+    var slice = state.filtered.slice(start, start + LIST_PAGE);
+    slice.forEach(function (rowIndex, k) {
+      var r = ROWS[rowIndex];
+      var li = el("li", { "data-id": r[0], "data-pos": String(start + k), tabindex: "-1" });
+      if (r[5]) li.appendChild(el("img", { src: r[5], alt: "", loading: "lazy", width: "60" }));
+      var span = el("span", { "class": "li-text" });
+      span.appendChild(el("b", null, r[0]));
+      span.appendChild(el("small", null, [r[1], r[2], r[3], r[4]].filter(Boolean).join(" · ")));
+      li.appendChild(span);
+      li.addEventListener("click", function () { state.cursor = start + k; openItem(r[0]); });
+      if (start + k === state.cursor) li.classList.add("cursor");
+      if (state.current === r[0]) li.classList.add("open");
+      list.appendChild(li);
+    });
+    var pages = Math.max(1, Math.ceil(state.filtered.length / LIST_PAGE));
+    $("page-info").textContent = "page " + (state.listPage + 1) + " / " + pages;
+  }
+
+  function loadPage(n, done) {
+    FB.pages = FB.pages || {};
+    if (FB.pages[n]) { done(FB.pages[n]); return; }
+    (waiting[n] = waiting[n] || []).push(done);
+    if (waiting[n].length > 1) return;
+    var s = document.createElement("script");
+    s.src = "data/page-" + ("000" + n).slice(-4) + ".js";
+    s.onerror = function () { $("detail").textContent = "Could not load " + s.src; };
+    document.body.appendChild(s);
+  }
+  FB.onpage = function (n) {
+    var cbs = waiting[n] || [];
+    delete waiting[n];
+    cbs.forEach(function (cb) { cb(FB.pages[n]); });
+  };
+
+  function rowById(id) {
+    for (var i = 0; i < ROWS.length; i++) { if (ROWS[i][0] === id) return ROWS[i]; }
+    return null;
+  }
+
+  function openItem(id) {
+    var r = rowById(id);
+    if (!r) { $("detail").textContent = "No item " + id + " in this run."; return; }
+    state.current = id;
+    if (location.hash !== "#item=" + encodeURIComponent(id)) history.replaceState(null, "", "#item=" + encodeURIComponent(id));
+    loadPage(r[8], function () { renderDetail(id); });
+    renderList();
+  }
+
+  function figure(src, caption, box, size) {
+    var fig = el("figure", { "class": "pic" });
+    var wrap = el("div", { "class": "pic-wrap" });
+    wrap.appendChild(el("img", { src: src, alt: caption }));
+    if (box && size) {
+      var b = el("div", { "class": "edit-box", title: "edit region" });
+      b.style.left = (100 * box[0] / size[0]) + "%";
+      b.style.top = (100 * box[1] / size[1]) + "%";
+      b.style.width = (100 * (box[2] - box[0]) / size[0]) + "%";
+      b.style.height = (100 * (box[3] - box[1]) / size[1]) + "%";
+      wrap.appendChild(b);
+    }
+    fig.appendChild(wrap);
+    fig.appendChild(el("figcaption", null, caption));
+    return fig;
+  }
+
+  function dl(pairs) {
+    var d = el("dl", { "class": "truth" });
+    pairs.forEach(function (p) {
+      if (p[1] === null || p[1] === undefined || p[1] === "") return;
+      d.appendChild(el("dt", null, p[0]));
+      d.appendChild(el("dd", null, p[1]));
+    });
+    return d;
+  }
+
+  function renderDetail(id) {
+    var r = rowById(id);
+    var page = FB.pages && FB.pages[r[8]];
+    if (!page) return;
+    var it = null;
+    page.items.forEach(function (x) { if (x.id === id) it = x; });
+    var d = $("detail");
+    d.innerHTML = "";
+    d.appendChild(el("h3", { id: "detail-title" }, it.id));
+    d.appendChild(el("p", { "class": "tags" }, [it.label, it.family, it.k1_type, it.variant, it.domain, it.saliency].filter(Boolean).join(" · ")));
+    var pics = el("div", { "class": "pics" });
+    var edit = it.edit ? it.edit.region : null;
+    if (it.img && it.img.view) pics.appendChild(figure(it.img.view, it.label === "forged" ? "forgery (edit region outlined)" : "image", edit, it.size));
+    if (it.img && it.img.original) pics.appendChild(figure(it.img.original, "original"));
+    if (it.img && it.img.diff) pics.appendChild(figure(it.img.diff, "difference heatmap"));
+    var vars = (it.img && it.img.variants) || {};
+    Object.keys(vars).forEach(function (k) { pics.appendChild(figure(vars[k], k)); });
+    d.appendChild(pics);
+    var ent = it.entity || {};
+    var ev = it.event || {};
+    d.appendChild(dl([
+      ["family", it.family], ["entity", ent.name ? ent.name + (ent.role ? " (" + ent.role + ")" : "") : ""],
+      ["aliases", (ent.aliases || []).join(", ")], ["erased", it.erased ? it.erased.name : ""],
+      ["contradiction", it.contradiction], ["event", ev.label ? ev.label + " (" + ev.date + ")" : ""],
+      ["edit", it.edit ? it.edit.operation + ": " + (it.edit.instruction || "") + " [" + it.edit.region.join(", ") + "]" : ""],
+      ["crop", it.crop ? "[" + it.crop.join(", ") + "]" : ""],
+      ["principal figures", (it.principal_figures || []).join(", ")],
+      ["source", it.source ? [it.source.url, it.source.license].filter(Boolean).join(" — ") : ""]
+    ]));
+    var f = filters();
+    var shown = it.answers.filter(function (a) { return answerMatches(a, f); });
+    d.appendChild(el("h4", null, "Answers (" + shown.length + " of " + it.answers.length + ", judge: " + (META.judge || "none") + ")"));
+    var t = el("table", { "class": "answers" });
+    var head = el("tr");
+    ["model", "probe", "condition", "verdict", "level", "answer", "judge reason"].forEach(function (h) { head.appendChild(el("th", null, h)); });
+    t.appendChild(head);
+    shown.forEach(function (a) {
+      var tr = el("tr", { "class": "v-" + a.v });
+      tr.appendChild(el("td", null, a.m));
+      tr.appendChild(el("td", null, a.p));
+      tr.appendChild(el("td", null, a.c));
+      tr.appendChild(el("td", { "class": "verdict" }, a.v));
+      tr.appendChild(el("td", { "class": "level" }, a.l === "none" ? "" : a.l));
+      tr.appendChild(el("td", { "class": "answer" }, a.t !== null ? a.t : (a.e ? "error: " + a.e : "(no answer yet)")));
+      tr.appendChild(el("td", null, a.r || ""));
+      t.appendChild(tr);
+    });
+    d.appendChild(t);
+  }
+
+  function move(delta) {
+    if (!state.filtered.length) return;
+    state.cursor = Math.max(0, Math.min(state.filtered.length - 1, state.cursor + delta));
+    var page = Math.floor(state.cursor / LIST_PAGE);
+    if (page !== state.listPage) state.listPage = page;
+    openItem(ROWS[state.filtered[state.cursor]][0]);
+  }
+
+  /* ---- judge calibration ---- */
+  var CAL = FB.calibration || { rows: [], columns: [] };
+  var calPos = 0;
+  function calKey() { return "forgebench-calib:" + (CAL.file || "sample") + ":" + META.run; }
+  function calLoad() {
+    try { var saved = JSON.parse(localStorage.getItem(calKey()) || "{}");
+      CAL.rows.forEach(function (r) { if (saved[r.sample_id] !== undefined && !r.human_level) r.human_level = saved[r.sample_id]; });
+    } catch (e) { /* storage unavailable from file:// in some browsers */ }
+  }
+  function calStore() {
+    var saved = {};
+    CAL.rows.forEach(function (r) { if (r.human_level !== undefined && r.human_level !== "") saved[r.sample_id] = r.human_level; });
+    try { localStorage.setItem(calKey(), JSON.stringify(saved)); } catch (e) { /* ignore */ }
+  }
+  function csvCell(v) {
+    v = v === undefined || v === null ? "" : String(v);
+    return /[",\n\r]/.test(v) ? '"' + v.replace(/"/g, '""') + '"' : v;
+  }
+  function calCsv() {
+    var cols = CAL.columns.slice();
+    if (cols.indexOf("human_level") < 0) cols.push("human_level");
+    var lines = [cols.map(csvCell).join(",")];
+    CAL.rows.forEach(function (r) { lines.push(cols.map(function (c) { return csvCell(r[c]); }).join(",")); });
+    return lines.join("\n") + "\n";
+  }
+  function renderCalib() {
+    var box = $("calib");
+    box.innerHTML = "";
+    if (!CAL.rows.length) {
+      box.appendChild(el("p", { "class": "muted" }, "No calibration sample in this report. Run: forgebench calibrate sample RUN --n 210, then forgebench report RUN."));
+      return;
+    }
+    var r = CAL.rows[calPos];
+    var graded = CAL.rows.filter(function (x) { return x.human_level !== undefined && x.human_level !== ""; }).length;
+    box.appendChild(el("p", { id: "calib-progress" }, "Answer " + (calPos + 1) + " of " + CAL.rows.length + " · graded " + graded));
+    var wrap = el("div", { "class": "calib-row" });
+    if (r._view) wrap.appendChild(figure(r._view, r.item_id));
+    var skip = { _view: 1, human_level: 1, answer: 1 };
+    var pairs = CAL.columns.filter(function (c) { return !skip[c]; }).map(function (c) { return [c, r[c]]; });
+    var side = el("div");
+    side.appendChild(el("h4", null, "Answer"));
+    side.appendChild(el("pre", { "class": "answer", id: "calib-answer" }, r.answer || ""));
+    side.appendChild(dl(pairs));
+    wrap.appendChild(side);
+    box.appendChild(wrap);
+    var bar = el("div", { "class": "grade-bar" });
+    ["0", "1", "2", "3", "4"].forEach(function (l) {
+      var b = el("button", { type: "button", "data-level": l, "class": String(r.human_level) === l ? "picked" : "" }, "E" + l);
+      b.addEventListener("click", function () { grade(l); });
+      bar.appendChild(b);
+    });
+    var prev = el("button", { type: "button" }, "◀ previous");
+    prev.addEventListener("click", function () { calPos = Math.max(0, calPos - 1); renderCalib(); });
+    var next = el("button", { type: "button" }, "next ▶");
+    next.addEventListener("click", function () { calPos = Math.min(CAL.rows.length - 1, calPos + 1); renderCalib(); });
+    var save = el("button", { type: "button", id: "calib-save" }, "Save CSV");
+    save.addEventListener("click", function () {
+      var blob = new Blob([calCsv()], { type: "text/csv" });
+      var a = el("a", { href: URL.createObjectURL(blob), download: (CAL.file || "calibration_sample.csv").replace(/\.csv$/, "") + "_graded.csv" });
+      document.body.appendChild(a); a.click(); a.remove();
+    });
+    bar.appendChild(prev); bar.appendChild(next); bar.appendChild(save);
+    box.appendChild(bar);
+    box.appendChild(el("p", { "class": "muted" }, "Keys: 0-4 grade, n / p next / previous."));
+  }
+  function grade(l) {
+    CAL.rows[calPos].human_level = l;
+    calStore();
+    if (calPos < CAL.rows.length - 1) calPos++;
+    renderCalib();
+  }
+  FB.calibCsv = calCsv;
+
+  function inCalib() { return location.hash === "#calibrate"; }
+
+  document.addEventListener("keydown", function (e) {
+    var typing = e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.target.tagName === "TEXTAREA");
+    if (e.key === "/" && !typing) { e.preventDefault(); $("f-text").focus(); return; }
+    if (e.key === "Escape") { if (typing) e.target.blur(); return; }
+    if (typing) return;
+    if (inCalib() && CAL.rows.length) {
+      if ("01234".indexOf(e.key) >= 0 && e.key.length === 1) { grade(e.key); return; }
+      if (e.key === "n") { calPos = Math.min(CAL.rows.length - 1, calPos + 1); renderCalib(); return; }
+      if (e.key === "p") { calPos = Math.max(0, calPos - 1); renderCalib(); return; }
+      return;
+    }
+    if (e.key === "j" || e.key === "ArrowDown") { e.preventDefault(); move(1); }
+    else if (e.key === "k" || e.key === "ArrowUp") { e.preventDefault(); move(-1); }
+    else if (e.key === "Enter" && state.cursor >= 0) { openItem(ROWS[state.filtered[state.cursor]][0]); }
+  });
+
+  function fromHash() {
+    var m = /^#item=(.+)$/.exec(location.hash);
+    if (m) { openItem(decodeURIComponent(m[1])); document.getElementById("items").scrollIntoView(); }
+  }
+
+  function init() {
+    fill($("f-model"), META.models); fill($("f-family"), uniq(2)); fill($("f-domain"), uniq(3));
+    fill($("f-probe"), META.probes); fill($("f-condition"), META.conditions);
+    fill($("f-verdict"), META.verdicts.filter(function (v) { return v !== "PENDING"; }).concat(["PENDING"]));
+    fill($("f-level"), META.levels);
+    ["f-model", "f-family", "f-domain", "f-probe", "f-condition", "f-verdict", "f-level"].forEach(function (id) { $(id).addEventListener("change", apply); });
+    $("f-text").addEventListener("input", apply);
+    $("f-clear").addEventListener("click", function () { $("filters").reset(); apply(); });
+    $("prev-page").addEventListener("click", function () { if (state.listPage > 0) { state.listPage--; renderList(); } });
+    $("next-page").addEventListener("click", function () { if ((state.listPage + 1) * LIST_PAGE < state.filtered.length) { state.listPage++; renderList(); } });
+    window.addEventListener("hashchange", function () { if (!inCalib()) fromHash(); });
+    calLoad();
+    apply();
+    renderCalib();
+    fromHash();
+  }
+  init();
+})();

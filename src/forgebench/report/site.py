@@ -1,0 +1,337 @@
+"""The static report and item viewer: ``RUN/report/index.html``.
+
+The page opens from disk (``file://``), needs no server and no network, and stays responsive for
+a 36-model run of 2,000 items:
+
+- pictures are copied into ``report/img/`` (thumbnails, views, variants, difference heatmaps) and
+  never inlined in the page;
+- item data is split into paged chunks ``report/data/page-NNNN.js`` that the page loads on demand
+  with ``<script>`` tags (``fetch`` of ``file://`` URLs is blocked by browsers, script tags are not);
+- the always-loaded index (``data/index.js``) holds one compact row per item with its facets and
+  one integer code per answer, so filtering by model, probe, condition, verdict and level needs no
+  page loads.
+
+The calibration sample (``forgebench calibrate sample``), when given, becomes a grading view:
+image, answer, ground truth and the rubric, E0-E4 picked by click or key, saved as the CSV that
+``forgebench calibrate score`` reads.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from forgebench.report.site_data import ViewerData, read_calibration_sample, read_viewer_data
+from forgebench.report.site_headline import headline_html
+from forgebench.report.site_images import (
+    bytes_view,
+    diff_heatmap,
+    image_size,
+    safe_name,
+    thumb_and_view,
+)
+
+PAGE_SIZE = 50
+"""Items per data chunk."""
+
+VERDICTS = (
+    "FAKE",
+    "REAL",
+    "MISS",
+    "YES",
+    "NO",
+    "RECOGNISED",
+    "NOT_RECOGNISED",
+    "NAMES",
+    "CANNOT",
+    "KNOWN",
+    "UNKNOWN",
+    "ERROR",
+    "PENDING",
+)
+"""Verdict codes of the index (ERROR: stored error; PENDING: no answer yet)."""
+LEVELS = ("E0", "E1", "E2", "E3", "E4", "unscored", "none")
+"""Level codes of the index (none: not graded)."""
+VARIANT_CONDITIONS = ("crop", "mirror", "face_original", "face_replacement")
+"""Image variants shown beside the item."""
+
+
+@dataclass
+class SiteResult:
+    """What :func:`build_site` wrote."""
+
+    index: Path
+    n_items: int
+    n_answers: int
+    n_pages: int
+    warnings: list[str] = field(default_factory=list)
+
+
+def _js(name: str, payload: Any) -> str:
+    """A data file that works from ``file://``: it assigns to ``window.FB`` (pages also notify)."""
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+    head = "window.FB = window.FB || {};\n"
+    if name == "page":
+        return (
+            head
+            + f"(FB.pages = FB.pages || {{}})[{payload['n']}] = {body};\nif (FB.onpage) FB.onpage({payload['n']});\n"
+        )
+    return head + f"FB.{name} = {body};\n"
+
+
+def _dataset_root(data: ViewerData, given: Path | None) -> Path | None:
+    if given is not None:
+        return given
+    for key in ("dataset", "dataset_root"):
+        value = data.meta.get(key)
+        if isinstance(value, str) and Path(value).is_dir():
+            return Path(value)
+        if isinstance(value, dict):
+            for sub in ("root", "path"):
+                if isinstance(value.get(sub), str) and Path(value[sub]).is_dir():
+                    return Path(value[sub])
+    return None
+
+
+def _variants(
+    root: Path, item: dict[str, Any], out: Path, stem: str, warnings: list[str]
+) -> dict[str, str]:
+    """Views of the item's crop / mirror / face variants, rendered by ``protocol.conditions``."""
+    from forgebench.data.mandela import Item
+    from forgebench.protocol.conditions import render_variant
+
+    model = Item.model_validate(item)
+    views: dict[str, str] = {}
+    for cond in VARIANT_CONDITIONS:
+        if cond == "crop" and model.crop is None:
+            continue
+        if cond.startswith("face_") and model.faces is None:
+            continue
+        try:
+            variant = render_variant(root, model, cond)
+        except Exception as exc:  # a broken variant must not hide the rest of the report
+            warnings.append(f"{model.id}: {cond} variant not rendered: {exc}")
+            continue
+        if variant is not None:
+            views[cond] = bytes_view(variant.data, out, f"{stem}.{cond}.{variant.id[:12]}")
+    return views
+
+
+def _item_record(
+    item: dict[str, Any],
+    root: Path | None,
+    out: Path,
+    originals: dict[str, dict[str, Any]],
+    warnings: list[str],
+) -> dict[str, Any]:
+    stem = safe_name(item["id"])
+    rec: dict[str, Any] = {
+        "id": item["id"],
+        "seed": item.get("seed_id"),
+        "label": item.get("label"),
+        "family": item.get("family") or "",
+        "domain": item.get("domain") or "",
+        "saliency": item.get("saliency") or "",
+        "k1_type": item.get("k1_type") or "",
+        "variant": item.get("variant") or "",
+        "noun": item.get("noun"),
+        "edit": item.get("edit"),
+        "crop": item.get("crop"),
+        "event": item.get("event"),
+        "wrong_event": item.get("wrong_event"),
+        "entity": item.get("entity"),
+        "contradiction": item.get("contradiction"),
+        "erased": item.get("erased"),
+        "principal_figures": item.get("principal_figures") or [],
+        "source": item.get("source"),
+        "img": {},
+    }
+    if root is None:
+        return rec
+    src = root / item["image"]
+    if not src.is_file():
+        warnings.append(f"{item['id']}: image {src} not found")
+        return rec
+    rec["img"] = thumb_and_view(src, out, stem)
+    size = image_size(src)
+    if size:
+        rec["size"] = list(size)
+    original = originals.get(item.get("seed_id") or "")
+    if item.get("label") == "forged" and original is not None:
+        osrc = root / original["image"]
+        if osrc.is_file():
+            rec["img"]["original"] = thumb_and_view(osrc, out, safe_name(original["id"]))["view"]
+            heat = diff_heatmap(src, osrc, out, stem)
+            if heat:
+                rec["img"]["diff"] = heat
+    rec["img"]["variants"] = _variants(root, item, out, stem, warnings)
+    return rec
+
+
+def _code(value: str, table: tuple[str, ...]) -> int:
+    """Position of ``value`` in ``table``; unknown values take the last code."""
+    return table.index(value) if value in table else len(table) - 1
+
+
+def build_site(
+    run_dir: Path,
+    *,
+    out_dir: Path | None = None,
+    dataset_root: Path | None = None,
+    judge: str | None = None,
+    calibration_csv: Path | None = None,
+    page_size: int = PAGE_SIZE,
+) -> SiteResult:
+    """Write ``index.html`` and its data, pictures and assets under ``RUN/report/``."""
+    data = read_viewer_data(run_dir, judge)
+    out = out_dir or run_dir / "report"
+    (out / "data").mkdir(parents=True, exist_ok=True)
+    warnings: list[str] = []
+    root = _dataset_root(data, dataset_root)
+    if root is None:
+        warnings.append("dataset folder unknown: items are shown without pictures")
+
+    originals = {it["seed_id"]: it for it in data.items if it.get("label") == "authentic"}
+    models = sorted({a.model for rows in data.answers.values() for a in rows})
+    probes = sorted({a.probe for rows in data.answers.values() for a in rows})
+    conditions = sorted({a.condition for rows in data.answers.values() for a in rows})
+
+    index_rows: list[list[Any]] = []
+    n_answers = 0
+    pages: list[list[dict[str, Any]]] = []
+    for pos, item in enumerate(data.items):
+        rec = _item_record(item, root, out, originals, warnings)
+        answers = data.answers.get(item["id"], [])
+        codes = []
+        rec["answers"] = []
+        for a in answers:
+            verdict = a.verdict or ("ERROR" if a.error else "PENDING")
+            level = (
+                f"E{a.level}"
+                if a.level is not None
+                else ("unscored" if a.grade_status == "unscored" else "none")
+            )
+            codes.append(
+                [
+                    models.index(a.model),
+                    probes.index(a.probe),
+                    conditions.index(a.condition),
+                    _code(verdict, VERDICTS),
+                    _code(level, LEVELS),
+                ]
+            )
+            rec["answers"].append(
+                {
+                    "m": a.model,
+                    "p": a.probe,
+                    "c": a.condition,
+                    "t": a.text,
+                    "v": verdict,
+                    "l": level,
+                    "r": a.reason,
+                    "e": a.error,
+                }
+            )
+        n_answers += len(answers)
+        text = " ".join(
+            str(x)
+            for x in (
+                item["id"],
+                item.get("seed_id"),
+                (item.get("entity") or {}).get("name"),
+                item.get("contradiction"),
+                (item.get("event") or {}).get("label"),
+            )
+            if x
+        ).lower()
+        index_rows.append(
+            [
+                item["id"],
+                item.get("label"),
+                rec["family"],
+                rec["domain"],
+                rec["saliency"],
+                rec["img"].get("thumb"),
+                codes,
+                text,
+                pos // page_size,
+            ]
+        )
+        if pos % page_size == 0:
+            pages.append([])
+        pages[-1].append(rec)
+
+    for n, page in enumerate(pages):
+        (out / "data" / f"page-{n:04d}.js").write_text(
+            _js("page", {"n": n, "items": page}), encoding="utf-8"
+        )
+    meta = {
+        "run": run_dir.name,
+        "judge": data.judge,
+        "judges": data.judges,
+        "models": models,
+        "probes": probes,
+        "conditions": conditions,
+        "verdicts": list(VERDICTS),
+        "levels": list(LEVELS),
+        "page_size": page_size,
+        "n_pages": len(pages),
+    }
+    (out / "data" / "index.js").write_text(
+        _js("index", {"meta": meta, "rows": index_rows}), encoding="utf-8"
+    )
+    calib = _calibration(calibration_csv, run_dir, data, out)
+    (out / "data" / "calibration.js").write_text(_js("calibration", calib), encoding="utf-8")
+
+    assets = resources.files("forgebench.report") / "html"
+    for name in ("viewer.js", "viewer.css"):
+        with resources.as_file(assets / name) as path:
+            shutil.copyfile(path, out / name)
+    template = (assets / "index.html").read_text(encoding="utf-8")
+    page_html = (
+        template.replace("{{TITLE}}", html.escape(f"forgebench report: {run_dir.name}"))
+        .replace("{{HEADLINE}}", headline_html(run_dir, out, data.judge))
+        .replace("{{RUBRIC}}", html.escape(_rubric_text()))
+    )
+    index = out / "index.html"
+    index.write_text(page_html, encoding="utf-8")
+    return SiteResult(
+        index=index,
+        n_items=len(data.items),
+        n_answers=n_answers,
+        n_pages=len(pages),
+        warnings=warnings,
+    )
+
+
+def _rubric_text() -> str:
+    try:
+        from forgebench.score.rubric import RUBRIC
+    except ImportError:  # the scoring stage is optional for a generation-only run
+        return ""
+    return str(RUBRIC)
+
+
+def _calibration(path: Path | None, run_dir: Path, data: ViewerData, out: Path) -> dict[str, Any]:
+    """The calibration sample for the grading view (empty when there is none)."""
+    if path is None:
+        default = run_dir / "calibration_sample.csv"
+        path = default if default.is_file() else None
+    if path is None:
+        return {"rows": [], "columns": [], "file": None}
+    rows = read_calibration_sample(path)
+    thumbs: dict[str, str] = {}
+    for it in data.items:
+        stem = safe_name(it["id"])
+        view = out / "img" / "view" / f"{stem}.jpg"
+        if view.is_file():
+            thumbs[it["id"]] = f"img/view/{stem}.jpg"
+    for row in rows:
+        row["_view"] = thumbs.get(row.get("item_id", ""), "")
+    columns = list(rows[0].keys()) if rows else []
+    return {"rows": rows, "columns": [c for c in columns if c != "_view"], "file": path.name}

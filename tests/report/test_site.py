@@ -1,0 +1,111 @@
+"""The static report: data chunks, pictures, and what the page is given to show."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forgebench.cli import app
+from forgebench.report.site import build_site
+
+
+def _load_js(path: Path, name: str) -> dict:
+    text = path.read_text(encoding="utf-8")
+    m = (
+        re.search(rf"FB\.{name} = (.*);\n", text)
+        if name != "page"
+        else re.search(r"\] = (.*);\nif", text)
+    )
+    assert m, f"{path} does not assign FB.{name}"
+    return json.loads(m.group(1).replace("<\\/", "</"))
+
+
+def test_site_writes_index_pages_and_pictures(site_run: tuple[Path, Path]) -> None:
+    _ds, run = site_run
+    res = build_site(run, page_size=4)
+    out = run / "report"
+    assert res.index == out / "index.html" and res.index.is_file()
+    assert res.n_items == 6 and res.n_pages == 2
+    assert res.n_answers == 24  # 6 items x 2 models x 2 probe/conditions (errors included)
+    index = _load_js(out / "data" / "index.js", "index")
+    assert index["meta"]["models"] == ["alpha", "beta"]
+    assert index["meta"]["judge"] == "builtin/rules"
+    rows = {r[0]: r for r in index["rows"]}
+    assert rows["s0-k1"][2] == "K1" and rows["s0-k1"][8] == 0 and rows["s2-k1"][8] == 1
+    # the thumbnail is a copied file, never inlined
+    thumb = out / rows["s0-k1"][5]
+    assert thumb.is_file() and thumb.suffix == ".jpg"
+    assert "base64" not in res.index.read_text()
+    page = _load_js(out / "data" / "page-0000.js", "page")
+    k1 = next(i for i in page["items"] if i["id"] == "s0-k1")
+    assert k1["edit"]["region"] == [100, 20, 130, 50] and k1["size"] == [160, 120]
+    for key in ("view", "original", "diff"):
+        assert (out / k1["img"][key]).is_file(), key
+    assert set(k1["img"]["variants"]) == {"crop", "mirror"}
+    answers = {(a["m"], a["p"]): a for a in k1["answers"]}
+    assert answers[("alpha", "L0")]["v"] == "FAKE" and answers[("alpha", "L0")]["l"] == "E4"
+    assert answers[("alpha", "L0")]["r"] == "names Orwell and his death year"
+    assert answers[("beta", "L1")]["v"] == "ERROR" and "HTTP 500" in answers[("beta", "L1")]["e"]
+    assert answers[("beta", "L0")]["l"] == "E0"
+
+
+def test_diff_heatmap_is_bright_where_the_edit_is(site_run: tuple[Path, Path]) -> None:
+    import numpy as np
+    from PIL import Image
+
+    _, run = site_run
+    build_site(run)
+    page = _load_js(run / "report" / "data" / "page-0000.js", "page")
+    k1 = next(i for i in page["items"] if i["id"] == "s0-k1")
+    heat = np.asarray(Image.open(run / "report" / k1["img"]["diff"]).convert("L"), dtype=float)
+    inside = heat[20:50, 100:130].mean()
+    outside = np.concatenate([heat[:, :90].ravel(), heat[60:, :].ravel()]).mean()
+    assert inside > 5 * max(outside, 1.0)
+
+
+def test_site_without_dataset_still_lists_answers(
+    site_run: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _ds, run = site_run
+    import sqlite3
+
+    con = sqlite3.connect(run / "run.sqlite")
+    con.execute("DELETE FROM meta WHERE key = 'dataset'")
+    con.commit()
+    con.close()
+    res = build_site(run)
+    assert any("dataset folder unknown" in w for w in res.warnings)
+    page = _load_js(run / "report" / "data" / "page-0000.js", "page")
+    assert page["items"][0]["img"] == {} and page["items"][0]["answers"]
+
+
+def test_report_command_refuses_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["report", str(tmp_path)])
+    assert res.exit_code == 2
+    assert "not a run directory" in res.output
+    assert not (tmp_path / "report").exists()
+
+
+def test_calibration_sample_becomes_a_grading_view(site_run: tuple[Path, Path]) -> None:
+    _, run = site_run
+    (run / "calibration_sample.csv").write_text(
+        "sample_id,task_key,model,probe,item_id,answer,human_level\n"
+        'c1,k0,alpha,L0,s0-k1,"FAKE. Orwell, died 1950",\n'
+    )
+    build_site(run)
+    cal = _load_js(run / "report" / "data" / "calibration.js", "calibration")
+    assert cal["file"] == "calibration_sample.csv"
+    assert cal["rows"][0]["answer"] == "FAKE. Orwell, died 1950"
+    assert cal["rows"][0]["_view"].endswith(".jpg")
+    assert "human_level" in cal["columns"]
+
+
+@pytest.mark.parametrize("bad", ["nope.csv"])
+def test_report_rejects_missing_calibration_file(site_run: tuple[Path, Path], bad: str) -> None:
+    _, run = site_run
+    res = CliRunner().invoke(app, ["report", str(run), "--calibration", str(run / bad)])
+    assert res.exit_code == 2 and "not found" in res.output

@@ -1,0 +1,127 @@
+"""The report page driven in real headless Chromium (Debian's package, through Playwright)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from forgebench.report.site import build_site
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARTIFACTS = Path(
+    os.environ.get("FORGEBENCH_TEST_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts")
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
+    ),
+]
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def page(tmp_path: Path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
+        ctx = browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 1000})
+        pg = ctx.new_page()
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.errors = errors  # type: ignore[attr-defined]
+        yield pg
+        browser.close()
+
+
+def test_filter_open_item_and_keyboard(site_run: tuple[Path, Path], page) -> None:  # type: ignore[no-untyped-def]
+    _, run = site_run
+    index = build_site(run, page_size=4).index
+    page.goto(index.as_uri())
+    assert page.locator("#count").inner_text() == "(6 of 6)"
+    assert "George Orwell" not in page.locator("#detail").inner_text()
+
+    page.select_option("#f-model", "alpha")
+    page.select_option("#f-verdict", "FAKE")
+    assert page.locator("#count").inner_text() == "(3 of 6)"
+    assert sorted(page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)")) == [
+        "s0-k1",
+        "s1-k1",
+        "s2-k1",
+    ]
+
+    page.locator("#list li[data-id='s2-k1']").click()  # on the second data page: loaded on demand
+    page.wait_for_selector("#detail-title")
+    detail = page.locator("#detail")
+    assert page.locator("#detail-title").inner_text() == "s2-k1"
+    text = detail.inner_text()
+    assert "George Orwell (photographer)" in text
+    assert "George Orwell died in 1950" in text
+    assert "Answers (2 of 4" in text  # only alpha's two FAKE answers match the filters
+    assert page.locator(".edit-box").count() == 1
+    assert page.locator("#detail img").count() >= 4  # forgery, original, heatmap, variants
+    assert page.evaluate("location.hash") == "#item=s2-k1"
+
+    page.locator("#f-clear").click()  # the open item stays under the cursor
+    assert page.locator("#list li.cursor").get_attribute("data-id") == "s2-k1"
+    page.keyboard.press("k")
+    page.wait_for_function("document.getElementById('detail-title').textContent === 's2-orig'")
+    assert page.evaluate("location.hash") == "#item=s2-orig"
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "f-text"
+    page.keyboard.type("s1-orig")
+    assert page.locator("#count").inner_text() == "(1 of 6)"
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "report-viewer.png"), full_page=True)
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_direct_link_opens_one_item(site_run: tuple[Path, Path], page) -> None:  # type: ignore[no-untyped-def]
+    _, run = site_run
+    index = build_site(run, page_size=4).index
+    page.goto(index.as_uri() + "#item=s1-orig")
+    page.wait_for_selector("#detail-title")
+    assert page.locator("#detail-title").inner_text() == "s1-orig"
+    assert "REAL. Nothing looks wrong." in page.locator("#detail").inner_text()
+
+
+def test_calibration_grading_saves_the_csv(
+    site_run: tuple[Path, Path], page, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    _, run = site_run
+    (run / "calibration_sample.csv").write_text(
+        "sample_id,task_key,model,probe,item_id,answer,human_level\n"
+        'c1,k0,alpha,L0,s0-k1,"FAKE. Orwell, died 1950",\n'
+        "c2,k1,alpha,L1,s0-k1,FAKE. The right side looks pasted,\n"
+    )
+    index = build_site(run).index
+    page.goto(index.as_uri() + "#calibrate")
+    assert "Answer 1 of 2" in page.locator("#calib-progress").inner_text()
+    assert page.locator("#calib-answer").inner_text() == "FAKE. Orwell, died 1950"
+    page.keyboard.press("4")
+    assert "Answer 2 of 2" in page.locator("#calib-progress").inner_text()
+    page.locator(".grade-bar button[data-level='1']").click()
+    with page.expect_download() as dl:
+        page.locator("#calib-save").click()
+    saved = tmp_path / "graded.csv"
+    dl.value.save_as(saved)
+    import csv
+
+    rows = list(csv.DictReader(saved.open()))
+    assert [(r["sample_id"], r["human_level"]) for r in rows] == [("c1", "4"), ("c2", "1")]
+    assert rows[0]["answer"] == "FAKE. Orwell, died 1950"

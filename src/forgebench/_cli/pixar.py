@@ -1,5 +1,124 @@
-"""CLI commands (pixar)."""
+"""CLI commands (pixar): ``forgebench pixar label`` and ``forgebench pixar score``."""
 
 from __future__ import annotations
 
-from forgebench._cli.app import app  # noqa: F401
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from forgebench._cli.app import app, console, err_console, fail
+
+pixar_app = typer.Typer(
+    name="pixar",
+    help="PIXAR (seed 003): pixel-level tamper labels and localization scoring.",
+    no_args_is_help=True,
+)
+app.add_typer(pixar_app, name="pixar")
+
+
+@pixar_app.command("label")
+def label(
+    pairs: Path = typer.Argument(
+        ..., help="Folder with original/ and edited/ (matching names), or a CSV original,edited."
+    ),
+    tau: list[float] = typer.Option(
+        [0.05], "--tau", help="Threshold on the mean absolute RGB difference (repeatable)."
+    ),
+    out: Path = typer.Option(..., "--out", help="Output folder for the label maps."),
+) -> None:
+    """Write pixel-label PNGs (255 changed, 0 unchanged) named by the edited file's stem."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TimeRemainingColumn,
+    )
+
+    from forgebench.construct.pixels import parse_taus, tau_dirname
+    from forgebench.data.pixar import PairsError, load_pairs
+    from forgebench.pixar.labeling import write_labels
+
+    try:
+        taus = parse_taus(tau)
+    except ValueError as exc:
+        fail(f"--tau: {exc}", 2)
+    try:
+        items = load_pairs(pairs)
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TimeRemainingColumn(),
+            console=err_console,
+            transient=True,
+            disable=not err_console.is_terminal,
+        ) as progress:
+            task = progress.add_task("labelling", total=len(items))
+            written = write_labels(items, taus, out, on_pair=lambda _: progress.advance(task))
+    except PairsError as exc:
+        fail(str(exc), 2)
+    where = str(out) if len(taus) == 1 else ", ".join(str(out / tau_dirname(t)) for t in taus)
+    console.print(f"wrote {len(written)} label maps for {len(items)} pairs to {where}")
+
+
+def _fmt(v: Any) -> str:
+    return "–" if v is None else f"{v:.1f}"
+
+
+@pixar_app.command("score")
+def score(
+    truth: Path = typer.Option(..., "--truth", help="Folder of truth label maps (<stem>.png)."),
+    pred: Path = typer.Option(
+        ..., "--pred", help="Folder of predictions: <stem>.png masks or <stem>.npy score maps."
+    ),
+    json_out: Path | None = typer.Option(None, "--json", help="Also write the metrics as JSON."),
+    threshold: float = typer.Option(
+        0.5, "--threshold", help="Score maps are tampered where score >= threshold."
+    ),
+) -> None:
+    """Score predicted tamper maps: gIoU, cIoU, pixel P/R/F1, AUC (percentages)."""
+    from rich.table import Table
+
+    from forgebench.data.pixar import PairsError
+    from forgebench.pixar.scoring import score_folder
+    from forgebench.score.localization import SIZE_CLASSES
+
+    if not 0.0 < threshold <= 1.0:
+        fail(f"--threshold must lie in (0, 1], got {threshold}", 2)
+    if json_out is not None and json_out.is_dir():
+        fail(f"--json {json_out}: is a folder", 2)
+    try:
+        res = score_folder(truth, pred, threshold=threshold)
+    except PairsError as exc:
+        fail(str(exc), 2)
+    cols = ["giou", "ciou", "precision", "recall", "f1"] + (["auc"] if "auc" in res else [])
+    table = Table(title=f"PIXAR localization ({res['n_images']} images, %)")
+    table.add_column("subset")
+    table.add_column("n", justify="right")
+    for c in cols:
+        table.add_column(c, justify="right")
+    table.add_row("all", str(res["n_images"]), *(_fmt(res.get(c)) for c in cols))
+    for s in SIZE_CLASSES:
+        b = res["by_size"][s]
+        table.add_row(s, str(b["n_images"]), *(_fmt(b.get(c)) for c in cols))
+    console.print(table)
+    for key, what in (
+        ("missing", "no prediction (scored as empty)"),
+        ("resized", "prediction resized (nearest neighbour)"),
+        ("extra", "prediction without truth (ignored)"),
+    ):
+        if res[key]:
+            names = ", ".join(res[key][:10]) + (" ..." if len(res[key]) > 10 else "")
+            console.print(f"{what}: {len(res[key])}: {names}")
+    if json_out is not None:
+        try:
+            json_out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = json_out.with_name(json_out.name + ".tmp")
+            tmp.write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
+            tmp.replace(json_out)
+        except OSError as exc:
+            fail(f"--json {json_out}: cannot write ({exc.strerror or exc})", 2)

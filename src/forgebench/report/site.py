@@ -87,8 +87,11 @@ def _js(name: str, payload: Any) -> str:
 def _dataset_root(data: ViewerData, given: Path | None) -> Path | None:
     if given is not None:
         return given
-    for key in ("dataset", "dataset_root"):
-        value = data.meta.get(key)
+    settings = data.meta.get("settings")
+    candidates = [data.meta.get("dataset"), data.meta.get("dataset_root")]
+    if isinstance(settings, dict):
+        candidates.append(settings.get("dataset"))
+    for value in candidates:
         if isinstance(value, str) and Path(value).is_dir():
             return Path(value)
         if isinstance(value, dict):

@@ -1,0 +1,170 @@
+"""PIXAR inputs: (original, edited) image pairs, label maps and decoded images.
+
+Two ways to name pairs (issue 6):
+
+- a folder holding ``original/`` and ``edited/`` whose files match by name (the stem and the
+  extension may differ: ``original/cat.jpg`` pairs with ``edited/cat.png``);
+- a CSV file with the columns ``original,edited`` (paths relative to the CSV's folder, or
+  absolute).
+
+Every problem a user can cause (missing folder, unmatched names, duplicate stems, an image that
+does not decode) raises :class:`PairsError` with one line that names the thing.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES: frozenset[str] = frozenset(
+    {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+)
+"""File suffixes taken as images when listing ``original/`` and ``edited/``."""
+
+
+class PairsError(ValueError):
+    """A user-caused problem with the pairs, labels or predictions (one clear line)."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One (original, edited) pair; ``stem`` names its label map (the edited file's stem)."""
+
+    stem: str
+    original: Path
+    edited: Path
+
+
+def _images_in(folder: Path) -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for p in sorted(folder.iterdir()):
+        if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES:
+            if p.stem in found:
+                raise PairsError(f"{folder}: two images share the stem {p.stem!r}")
+            found[p.stem] = p
+    return found
+
+
+def _pairs_from_folder(root: Path) -> list[Pair]:
+    odir, edir = root / "original", root / "edited"
+    for d in (odir, edir):
+        if not d.is_dir():
+            raise PairsError(f"{root}: missing folder {d.name}/ (expected original/ and edited/)")
+    originals, edits = _images_in(odir), _images_in(edir)
+    if not edits:
+        raise PairsError(f"{edir}: no images")
+    no_orig = sorted(set(edits) - set(originals))
+    no_edit = sorted(set(originals) - set(edits))
+    if no_orig or no_edit:
+        parts = []
+        if no_orig:
+            parts.append(f"edited without original: {', '.join(no_orig[:5])}")
+        if no_edit:
+            parts.append(f"original without edited: {', '.join(no_edit[:5])}")
+        raise PairsError(f"{root}: unmatched names ({'; '.join(parts)})")
+    return [Pair(s, originals[s], edits[s]) for s in sorted(edits)]
+
+
+def _pairs_from_csv(path: Path) -> list[Pair]:
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            fields = [f.strip() for f in (reader.fieldnames or [])]
+            if "original" not in fields or "edited" not in fields:
+                raise PairsError(f"{path}: needs the columns original,edited (found {fields})")
+            rows = [{(k or "").strip(): (v or "").strip() for k, v in r.items()} for r in reader]
+    except UnicodeDecodeError as exc:
+        raise PairsError(f"{path}: not a UTF-8 CSV file ({exc.reason})") from exc
+    pairs: list[Pair] = []
+    seen: dict[str, int] = {}
+    for line, row in enumerate(rows, start=2):
+        o, e = row.get("original", ""), row.get("edited", "")
+        if not o or not e:
+            raise PairsError(f"{path}:{line}: empty original or edited")
+        op, ep = (path.parent / o), (path.parent / e)
+        for p in (op, ep):
+            if not p.is_file():
+                raise PairsError(f"{path}:{line}: no such file {p}")
+        if ep.stem in seen:
+            raise PairsError(
+                f"{path}:{line}: edited stem {ep.stem!r} repeats line {seen[ep.stem]} "
+                "(label maps are named by it)"
+            )
+        seen[ep.stem] = line
+        pairs.append(Pair(ep.stem, op, ep))
+    if not pairs:
+        raise PairsError(f"{path}: no rows")
+    return pairs
+
+
+def load_pairs(source: str | Path) -> list[Pair]:
+    """The pairs named by a folder (``original/`` + ``edited/``) or a CSV (``original,edited``)."""
+    path = Path(source)
+    if path.is_dir():
+        return _pairs_from_folder(path)
+    if path.is_file():
+        if path.suffix.lower() != ".csv":
+            raise PairsError(f"{path}: expected a folder or a .csv file")
+        return _pairs_from_csv(path)
+    raise PairsError(f"{path}: no such folder or CSV file")
+
+
+def _decode(path: Path, flags: int) -> np.ndarray:
+    try:
+        buf = np.fromfile(path, dtype=np.uint8)
+    except OSError as exc:
+        raise PairsError(f"{path}: cannot read ({exc.strerror})") from exc
+    img = cv2.imdecode(buf, flags) if buf.size else None
+    if img is None:
+        raise PairsError(f"{path}: not a decodable image")
+    return img
+
+
+def read_rgb(path: str | Path) -> np.ndarray:
+    """An image as ``uint8`` H x W x 3 RGB (OpenCV's IMREAD_COLOR, as PIXAR's script reads).
+
+    Alpha is dropped, grey is expanded to three channels and 16-bit images are scaled to 8 bits.
+    """
+    bgr = _decode(Path(path), cv2.IMREAD_COLOR)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
+
+
+def read_mask(path: str | Path) -> np.ndarray:
+    """A label map or mask PNG as a boolean H x W array: nonzero = changed / tampered."""
+    img = _decode(Path(path), cv2.IMREAD_UNCHANGED)
+    if img.ndim == 3:
+        img = img.max(axis=2)
+    return np.asarray(img != 0)
+
+
+def read_score_map(path: str | Path) -> np.ndarray:
+    """A score map ``.npy``: a 2-D array of finite floats in [0, 1] (returned as float32)."""
+    p = Path(path)
+    try:
+        arr = np.load(p, allow_pickle=False)
+    except (OSError, ValueError) as exc:
+        raise PairsError(f"{p}: not a readable .npy array ({exc})") from exc
+    if arr.ndim == 3 and arr.shape[2] == 1:
+        arr = arr[:, :, 0]
+    if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.number) or arr.size == 0:
+        raise PairsError(f"{p}: expected a 2-D numeric score map, got shape {arr.shape}")
+    arr = arr.astype(np.float32, copy=False)
+    if not np.isfinite(arr).all():
+        raise PairsError(f"{p}: score map holds NaN or infinite values")
+    lo, hi = float(arr.min()), float(arr.max())
+    if lo < 0.0 or hi > 1.0:
+        raise PairsError(f"{p}: scores must lie in [0, 1] (found {lo:g}..{hi:g})")
+    return arr
+
+
+def write_label_png(mask: np.ndarray, path: str | Path) -> None:
+    """Write a label map PNG: 255 where ``mask`` is true (or nonzero), 0 elsewhere."""
+    out = np.where(np.asarray(mask) != 0, 255, 0).astype(np.uint8)
+    ok, buf = cv2.imencode(".png", out)
+    if not ok:  # pragma: no cover - OpenCV encodes any 2-D uint8 array
+        raise PairsError(f"{path}: PNG encoding failed")
+    Path(path).write_bytes(buf.tobytes())

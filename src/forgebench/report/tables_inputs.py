@@ -1,0 +1,266 @@
+"""What the table builders read: ``metrics.csv`` as a lookup, the row-level frame, model groups
+and the paper's row orders.
+
+Row order follows the paper: Table 5 (and so Table 2) sorts models by KGR under L1 within each
+group, proprietary first; most other tables use "the order of Table 2"; Table 7 sorts by
+recognition under Full and Table 19 follows Table 7.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+METRIC_COLUMNS = (
+    "benchmark",
+    "model",
+    "probe",
+    "condition",
+    "subset",
+    "metric",
+    "value",
+    "n",
+    "judge",
+)
+"""The columns of ``metrics.csv`` (DESIGN.md)."""
+GROUP_ORDER = ("proprietary", "open")
+GROUP_HEADINGS = {"proprietary": "Proprietary", "open": "Open weights"}
+MAIN_TEXT_MODELS = 15
+"""Table 2 shows at most this many models (the paper's main text shows 15)."""
+
+Key = tuple[str, str, str, str, str]
+
+
+class Metrics:
+    """Fast lookup of ``metrics.csv`` rows by (model, probe, condition, subset, metric)."""
+
+    def __init__(self, frame: pd.DataFrame, judge: str | None = None) -> None:
+        missing = [c for c in METRIC_COLUMNS if c not in frame.columns and c != "benchmark"]
+        if missing:
+            raise ValueError(f"metrics lack column(s) {', '.join(missing)}")
+        df = frame
+        if "benchmark" in df.columns:
+            bench = df["benchmark"].astype("object")
+            df = df[bench.isna() | bench.isin(["mandela", ""])]
+        judges = df["judge"].astype("object").where(df["judge"].notna(), "").astype(str)
+        named = sorted(set(judges) - {"", "nan"})
+        if judge is None and named:
+            judge = str(judges[judges != ""].value_counts().idxmax())
+        self.judge: str | None = judge
+        """The judge whose graded metrics are used (each table uses one judge)."""
+        self.judges: list[str] = named
+        """Every judge present."""
+        keep = (judges == "") | (judges == "nan") | (judges == (judge or ""))
+        df = df[keep.to_numpy()]
+        values = pd.to_numeric(df["value"], errors="coerce").to_numpy(dtype=float)
+        ns = pd.to_numeric(df["n"], errors="coerce").to_numpy(dtype=float)
+        cols = [
+            df[c].astype(str).to_numpy()
+            for c in ("model", "probe", "condition", "subset", "metric")
+        ]
+        self._d: dict[Key, tuple[float, float]] = {
+            (m, p, c, s, k): (v, n) for m, p, c, s, k, v, n in zip(*cols, values, ns, strict=True)
+        }
+        self._any: dict[tuple[str, str, str, str], tuple[float, float]] | None = None
+        self.models: list[str] = list(dict.fromkeys(cols[0].tolist()))
+        """Models in the order they first appear."""
+
+    def __len__(self) -> int:
+        return len(self._d)
+
+    def get(self, model: str, probe: str, condition: str, subset: str, metric: str) -> float | None:
+        """The value (NaN-free) or ``None`` when the run has no such number."""
+        hit = self._d.get((model, probe, condition, subset, metric))
+        if hit is None or not math.isfinite(hit[0]):
+            return None
+        return hit[0]
+
+    def n(self, model: str, probe: str, condition: str, subset: str, metric: str) -> int | None:
+        """The denominator of a number, or ``None``."""
+        hit = self._d.get((model, probe, condition, subset, metric))
+        if hit is None or not math.isfinite(hit[1]):
+            return None
+        return int(hit[1])
+
+    def find(
+        self, model: str, probe: str, subset: str, metric: str
+    ) -> tuple[float, int | None] | None:
+        """A number under any condition (for probes whose condition naming varies), or ``None``."""
+        if self._any is None:
+            self._any = {}
+            for (m, p, _c, s, k), (v, n) in self._d.items():
+                if math.isfinite(v):
+                    self._any.setdefault((m, p, s, k), (v, n))
+        hit = self._any.get((model, probe, subset, metric))
+        if hit is None:
+            return None
+        return hit[0], (int(hit[1]) if math.isfinite(hit[1]) else None)
+
+    def has(
+        self,
+        probe: str,
+        condition: str,
+        subset: str,
+        metric: str,
+        models: Iterable[str] | None = None,
+    ) -> list[str]:
+        """The models (of ``models``, default all) that have this number."""
+        return [
+            m
+            for m in (models or self.models)
+            if self.get(m, probe, condition, subset, metric) is not None
+        ]
+
+
+def read_metrics(path: Path) -> pd.DataFrame:
+    """Read ``metrics.csv``; ``ValueError`` names the file when it is not the contract's format."""
+    try:
+        df = pd.read_csv(
+            path,
+            dtype={"judge": "object", "subset": "object", "condition": "object"},
+            keep_default_na=False,
+            na_values=[""],
+        )
+    except (OSError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read metrics ({exc})") from None
+    missing = [c for c in METRIC_COLUMNS if c not in df.columns]
+    if missing:
+        raise ValueError(f"{path}: not a metrics file (missing column(s) {', '.join(missing)})")
+    return df
+
+
+def model_groups(config_path: Path, models: Iterable[str]) -> dict[str, str]:
+    """Each model's group (``proprietary`` / ``open``) from ``RUN/config.json``; default ``open``.
+
+    Reads a ``models`` list of objects with ``name`` (or ``alias``, or a ``spec`` parsed as a model
+    spec) and ``group``, or a ``models`` mapping of name to such an object.
+    """
+    groups = {m: "open" for m in models}
+    if not config_path.is_file():
+        return groups
+    try:
+        data: Any = json.loads(config_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return groups
+    entries = data.get("models") if isinstance(data, dict) else None
+    if isinstance(entries, dict):
+        entries = [{"name": k, **v} for k, v in entries.items() if isinstance(v, dict)]
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        name = entry.get("name") or entry.get("alias")
+        if not name and isinstance(entry.get("spec"), str):
+            try:
+                from forgebench.models.spec import parse_spec
+
+                name = parse_spec(entry["spec"]).name
+            except Exception:
+                name = None
+        group = str(entry.get("group") or "open").lower()
+        if name in groups:
+            groups[name] = "proprietary" if group.startswith("prop") else "open"
+    return groups
+
+
+@dataclass
+class TableData:
+    """Everything the table builders read."""
+
+    metrics: Metrics
+    """``metrics.csv`` of the run, for one judge."""
+    groups: dict[str, str]
+    """Model -> ``proprietary`` / ``open``."""
+    frame: pd.DataFrame | None = None
+    """The row-level frame (``analysis.frame.load_frame``), when available."""
+    frame_reason: str = ""
+    """Why the frame is missing (for skipped tables)."""
+    main_models: list[str] | None = None
+    """Table 2's models; default the first 15 of Table 5's order."""
+    calibration: np.ndarray | None = None
+    """Human (rows) x judge (columns) counts over E0-E4 for Table 4."""
+    order: list[str] = field(default_factory=list)
+    """Models in Table 5's order (set by :func:`prepare`)."""
+    _cells: dict[tuple[str, str, str], pd.DataFrame] | None = None
+
+    def answers(self, model: str, probe: str, condition: str) -> pd.DataFrame:
+        """The frame's rows of one model, probe and condition (empty without a frame)."""
+        if self.frame is None:
+            return pd.DataFrame()
+        if self._cells is None:
+            self._cells = {
+                (str(k[0]), str(k[1]), str(k[2])): g
+                for k, g in self.frame.groupby(
+                    ["model", "probe", "condition"], sort=False, observed=True
+                )
+            }
+        hit = self._cells.get((model, probe, condition))
+        return hit if hit is not None else self.frame.iloc[0:0]
+
+    @property
+    def judge(self) -> str | None:
+        """The judge of the graded numbers."""
+        return self.metrics.judge
+
+    def marks(self, model: str) -> str:
+        """``†`` when the model is also the judge."""
+        return "†" if self.judge and model == self.judge else ""
+
+    def sections(self, models: Iterable[str]) -> list[tuple[str, list[str]]]:
+        """Models split into the paper's group blocks, keeping their order."""
+        models = list(models)
+        return [
+            (GROUP_HEADINGS[g], [m for m in models if self.groups.get(m, "open") == g])
+            for g in GROUP_ORDER
+            if any(self.groups.get(m, "open") == g for m in models)
+        ]
+
+    def main(self) -> list[str]:
+        """Table 2's models in Table 2's order."""
+        if self.main_models:
+            chosen = set(self.main_models)
+            return [m for m in self.order if m in chosen]
+        ordered = [m for _, ms in self.sections(self.order) for m in ms]
+        return ordered[:MAIN_TEXT_MODELS]
+
+
+def _sort_key(value: float | None, name: str) -> tuple[float, str]:
+    return (-(value if value is not None else -math.inf), name)
+
+
+def prepare(data: TableData) -> TableData:
+    """Fix Table 5's order: by KGR under L1 (descending) within each group."""
+    met = data.metrics
+    models = sorted(met.models, key=lambda m: _sort_key(met.get(m, "L1", "full", "all", "kgr"), m))
+    data.order = [m for _, ms in data.sections(models) for m in ms]
+    return data
+
+
+def order_by(data: TableData, models: Iterable[str], key: dict[str, float | None]) -> list[str]:
+    """Models sorted by a value, descending, ignoring groups (Table 7's order)."""
+    return sorted(models, key=lambda m: _sort_key(key.get(m), m))
+
+
+def flag(frame: pd.DataFrame, column: str) -> pd.Series:
+    """A boolean item column of the frame; missing values (and a missing column) are False.
+
+    ``peripheral_K1`` also matches the frame's lower-case ``peripheral_k1``.
+    """
+    if column not in frame.columns:
+        column = column.lower()
+    if column not in frame.columns:
+        return pd.Series(False, index=frame.index)
+    return frame[column].astype("boolean").fillna(False).astype(bool)
+
+
+def rate(values: pd.Series) -> float:
+    """Share (%) of true values, misses counting as false; NaN for no rows."""
+    if len(values) == 0:
+        return float("nan")
+    return 100.0 * float(values.astype("boolean").fillna(False).astype(bool).mean())

@@ -1,0 +1,247 @@
+"""The table model of the report and its three renderings: Markdown, LaTeX (booktabs) and CSV.
+
+A :class:`Table` is a caption, columns (each with an optional spanning group, as the paper's
+two-row headers) and sections of rows (the paper's "Proprietary" / "Open weights" blocks). Each
+cell keeps the raw value (written to CSV unrounded) and the text the paper would print.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+
+MARKS_MD = {"†": "†", "¶": "¶", "§": "§", "r": "ʳ"}
+MARKS_TEX = {"†": r"$^{\dagger}$", "¶": r"$^{\P}$", "§": r"$^{\S}$", "r": r"$^{r}$"}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One table cell."""
+
+    raw: float | int | str | None
+    """The value written to CSV (numbers unrounded)."""
+    text: str
+    """The text printed in Markdown and LaTeX."""
+    bold: bool = False
+    """Printed in bold (the paper bolds significant detection changes)."""
+    marks: str = ""
+    """Footnote marks after the text: ``†`` judge, ``¶`` low recognition, ``r`` refusal."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its label and the spanning group above it."""
+
+    label: str
+    """Header text, e.g. ``KGR``."""
+    group: str = ""
+    """Spanning header, e.g. ``Default (L0)``; empty for none."""
+
+    @property
+    def key(self) -> str:
+        """The CSV / Markdown header: group and label together."""
+        return f"{self.group} {self.label}".strip() if self.group else self.label
+
+
+@dataclass
+class Table:
+    """A rendered-ready table of the paper."""
+
+    number: int
+    """The paper's table number."""
+    caption: str
+    """Caption, written for this run (populations and conventions)."""
+    columns: list[Column]
+    """Columns, the first being the row label (usually ``Model``)."""
+    sections: list[tuple[str | None, list[list[Cell]]]]
+    """Row blocks, each with an optional heading (``Proprietary``, ``Open weights``)."""
+    notes: list[str] = field(default_factory=list)
+    """Footnotes: conventions, omitted columns, reasons for dashes."""
+
+    @property
+    def name(self) -> str:
+        """``table_02`` and so on (file stem of the CSV)."""
+        return f"table_{self.number:02d}"
+
+    @property
+    def rows(self) -> list[list[Cell]]:
+        """All rows, sections concatenated."""
+        return [row for _, rows in self.sections for row in rows]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A table the run's data cannot support, with the reason."""
+
+    number: int
+    """The paper's table number."""
+    reason: str
+    """Why it was skipped, naming what is missing."""
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        """Unpacks as ``(number, reason)``."""
+        return iter((self.number, self.reason))
+
+
+# ---------------------------------------------------------------- cell constructors
+
+
+def num(value: float | None, digits: int = 1) -> Cell:
+    """A rate or value with fixed decimals; ``—`` when missing."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return Cell(None, "—")
+    return Cell(float(value), f"{value:.{digits}f}")
+
+
+def signed(value: float | None, digits: int = 1) -> Cell:
+    """A difference with an explicit sign (``+4.8``, ``-9.0``, ``0.0``), as the paper prints."""
+    if value is None or not math.isfinite(value):
+        return Cell(None, "—")
+    text = f"{value:+.{digits}f}"
+    if float(text) == 0.0:
+        text = f"{0.0:.{digits}f}"
+    return Cell(float(value), text)
+
+
+def text(value: str, marks: str = "", bold: bool = False) -> Cell:
+    """A text cell."""
+    return Cell(value, value, bold=bold, marks=marks)
+
+
+def dash(raw: str | None = None) -> Cell:
+    """A dash for a cell that cannot be computed (``raw`` says why in the CSV)."""
+    return Cell(raw, "—")
+
+
+# ---------------------------------------------------------------- renderers
+
+
+def _md_cell(cell: Cell) -> str:
+    body = cell.text.replace("|", "\\|")
+    if cell.bold and body != "—":
+        body = f"**{body}**"
+    return body + "".join(MARKS_MD.get(m, m) for m in cell.marks)
+
+
+def to_markdown(table: Table) -> str:
+    """The table as a Markdown section: heading, caption, pipe table, notes."""
+    out = [f"## Table {table.number}", "", table.caption, ""]
+    header = [c.key for c in table.columns]
+    out.append("| " + " | ".join(header) + " |")
+    out.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
+    for heading, rows in table.sections:
+        if heading:
+            out.append("| " + " | ".join([f"*{heading}*"] + [""] * (len(header) - 1)) + " |")
+        for row in rows:
+            out.append("| " + " | ".join(_md_cell(c) for c in row) + " |")
+    if table.notes:
+        out.append("")
+        out.extend(f"- {n}" for n in table.notes)
+    out.append("")
+    return "\n".join(out)
+
+
+_TEX_ESCAPES = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+}
+
+
+def tex_escape(value: str) -> str:
+    """Escape LaTeX specials and map the symbols the tables use (—, <, ≤, −, Δ)."""
+    out = "".join(_TEX_ESCAPES.get(ch, ch) for ch in value)
+    return (
+        out.replace("—", "---")
+        .replace("≤", r"$\leq$")
+        .replace("<", r"$<$")
+        .replace("Δ", r"$\Delta$")
+        .replace("±", r"$\pm$")
+    )
+
+
+def _tex_cell(cell: Cell) -> str:
+    body = cell.text
+    if body.startswith("-") and body[1:2].isdigit():
+        body = "$-$" + tex_escape(body[1:])
+    else:
+        body = tex_escape(body)
+    if cell.bold and cell.text != "—":
+        body = rf"\textbf{{{body}}}"
+    return body + "".join(MARKS_TEX.get(m, m) for m in cell.marks)
+
+
+def to_latex(table: Table) -> str:
+    """The table as a booktabs ``table`` environment with spanning group headers."""
+    ncol = len(table.columns)
+    spec = "l" + "r" * (ncol - 1)
+    lines = [
+        r"\begin{table}[t]",
+        r"\centering\small",
+        rf"\caption{{{tex_escape(table.caption)}}}",
+        rf"\label{{tab:{table.name}}}",
+        rf"\begin{{tabular}}{{{spec}}}",
+        r"\toprule",
+    ]
+    if any(c.group for c in table.columns):
+        spans: list[tuple[str, int, int]] = []
+        for i, c in enumerate(table.columns):
+            if spans and spans[-1][0] == c.group:
+                g, start, _ = spans[-1]
+                spans[-1] = (g, start, i)
+            else:
+                spans.append((c.group, i, i))
+        head: list[str] = []
+        rules: list[str] = []
+        for g, start, end in spans:
+            width = end - start + 1
+            if g:
+                head.append(rf"\multicolumn{{{width}}}{{c}}{{{tex_escape(g)}}}")
+                rules.append(rf"\cmidrule(lr){{{start + 1}-{end + 1}}}")
+            else:
+                head.extend([""] * width)
+        lines.append(" & ".join(head) + r" \\")
+        lines.append(" ".join(rules))
+    lines.append(" & ".join(tex_escape(c.label) for c in table.columns) + r" \\")
+    lines.append(r"\midrule")
+    for k, (heading, rows) in enumerate(table.sections):
+        if heading:
+            if k:
+                lines.append(r"\midrule")
+            lines.append(rf"\multicolumn{{{ncol}}}{{l}}{{\textit{{{tex_escape(heading)}}}}} \\")
+        for row in rows:
+            lines.append(" & ".join(_tex_cell(c) for c in row) + r" \\")
+    lines.append(r"\bottomrule")
+    lines.append(r"\end{tabular}")
+    if table.notes:
+        lines.append(r"\par\smallskip\footnotesize " + " ".join(tex_escape(n) for n in table.notes))
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(table: Table) -> str:
+    """The table as CSV: a ``group`` column, then one column per table column, raw values."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["group", *(c.key for c in table.columns)])
+    for heading, rows in table.sections:
+        for row in rows:
+            values = []
+            for cell in row:
+                if cell.raw is None:
+                    values.append("")
+                elif isinstance(cell.raw, float):
+                    values.append(repr(cell.raw))
+                else:
+                    values.append(str(cell.raw))
+            writer.writerow([heading or "", *values])
+    return buf.getvalue()

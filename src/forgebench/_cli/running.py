@@ -1,5 +1,383 @@
-"""CLI commands (running)."""
+"""CLI commands (running): ``run``, ``status``, ``cache clean``, ``export-batch``, ``import-batch``.
+
+Exit codes of ``forgebench run``: 0 every task answered; 1 a model failed (a request the server
+rejects, an unreachable server) or tasks ended as errors (``--retry-errors`` tries them again);
+2 a usage error (bad flag, bad file, bad spec); 3 stopped by ``--max-cost``; 130 interrupted
+(Ctrl-C); everything answered is kept in every case.
+"""
 
 from __future__ import annotations
 
-from forgebench._cli.app import app  # noqa: F401
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from forgebench._cli.app import app, console, err_console, fail
+
+if TYPE_CHECKING:
+    from forgebench.models.spec import ModelConfig
+    from forgebench.run.generate import GenerationResult
+
+cache_app = typer.Typer(help="The image-variant cache.", no_args_is_help=True)
+app.add_typer(cache_app, name="cache")
+
+
+def _configs(
+    specs: list[str],
+    models_file: Path | None,
+    overrides: dict[str, float | int | None],
+) -> list[ModelConfig]:
+    from forgebench.models.modelsfile import load_models_file
+    from forgebench.models.spec import ModelConfig, SpecError, parse_spec
+
+    set_ = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        configs = load_models_file(models_file) if models_file is not None else []
+        configs = [c.model_copy(update=set_) for c in configs]
+        for spec in specs:
+            parse_spec(spec)
+            configs.append(ModelConfig.model_validate({"spec": spec, **set_}))
+    except SpecError as exc:
+        fail(str(exc), 2)
+    if not configs:
+        fail("no model: give --model SPEC (e.g. openai/gpt-5.6) or --models-file FILE", 2)
+    names = [c.name for c in configs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        fail(f"two models are named {dupes[0]!r}; give one an alias (ALIAS=PROVIDER/MODEL)", 2)
+    return configs
+
+
+def _judge_and_metrics(run_dir: Path, judge: str) -> int:
+    """Hook to the scoring stage, when it is installed: ``score.judge.judge_run(run_dir,
+    judge_spec)`` then ``analysis.metrics.write_metrics(run_dir, judge)``; returns an exit code."""
+    import importlib
+
+    try:
+        judge_mod = importlib.import_module("forgebench.score.judge")
+    except ImportError:
+        judge_mod = None
+    judge_run = getattr(judge_mod, "judge_run", None)
+    if judge_run is None:
+        err_console.print(
+            "note: judging is not available in this version; stopped after generation"
+        )
+        return 0
+    stats = judge_run(run_dir, judge, console=err_console)
+    summary = getattr(stats, "summary", None)
+    if callable(summary):
+        err_console.print(summary(), markup=False)
+    if getattr(stats, "fatal", None):
+        err_console.print(f"error: judge {judge}: {stats.fatal}", markup=False)
+        return 1
+    try:
+        metrics_mod = importlib.import_module("forgebench.analysis.metrics")
+    except ImportError:
+        return 0
+    write_metrics = getattr(metrics_mod, "write_metrics", None)
+    if write_metrics is not None:
+        path = write_metrics(run_dir, getattr(stats, "judge", None))
+        console.print(f"wrote {path}", markup=False)
+    return 0
+
+
+def _report(result: GenerationResult, progress_shown: bool) -> int:
+    """Print the outcome of a run; return its exit code."""
+    code = 0
+    for m in result.models:
+        if not progress_shown:
+            err_console.print(
+                f"{m.name}: {m.tasks - m.remaining}/{m.tasks} answered, {m.errors} errors, "
+                f"{m.stats.retries} retries",
+                markup=False,
+            )
+        if m.stats.fatal:
+            skipped = m.remaining - m.errors
+            err_console.print(
+                f"error: model {m.name}: {m.stats.fatal} ({skipped} tasks not sent)", markup=False
+            )
+            code = 1
+        elif m.errors and not result.interrupted:
+            err_console.print(
+                f"warning: model {m.name}: {m.errors} tasks ended as errors; "
+                "run again with --retry-errors to retry them",
+                markup=False,
+            )
+            code = 1
+    if result.budget_stopped:
+        err_console.print(
+            f"stopped: --max-cost reached (${result.spent_usd or 0:.2f} spent); "
+            f"{result.remaining} tasks remain",
+            markup=False,
+        )
+        code = 3
+    if result.interrupted:
+        err_console.print(
+            f"interrupted: {result.remaining} tasks remain; answers so far are saved, "
+            "run the same command to resume",
+            markup=False,
+        )
+        code = 130
+    return code
+
+
+@app.command("run")
+def run(
+    dataset: Path = typer.Argument(..., help="Dataset folder (items.jsonl + images)."),
+    model: list[str] = typer.Option(
+        [], "--model", help="[ALIAS=]PROVIDER/MODEL[@BASE_URL]; repeatable."
+    ),
+    models_file: Path | None = typer.Option(None, "--models-file", help="TOML file of [[models]]."),
+    judge: str | None = typer.Option(
+        None, "--judge", help="Judge model spec; judges and writes metrics.csv after generation."
+    ),
+    probes: str | None = typer.Option(
+        None, "--probes", help="Comma-separated probes (narrows the protocol table)."
+    ),
+    conditions: str | None = typer.Option(
+        None, "--conditions", help="Comma-separated conditions (narrows)."
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", help="Run directory (default runs/<dataset folder name>)."
+    ),
+    concurrency: int | None = typer.Option(
+        None,
+        "--concurrency",
+        min=1,
+        help="Requests in flight per model (overrides the models file).",
+    ),
+    rpm: float | None = typer.Option(
+        None, "--rpm", min=0.001, help="Requests per minute per model."
+    ),
+    limit: int | None = typer.Option(
+        None, "--limit", min=1, help="Only the items of the first N seeds (pairs stay complete)."
+    ),
+    retry_errors: bool = typer.Option(
+        False, "--retry-errors", help="Try tasks that ended as errors again."
+    ),
+    dry_run: bool = typer.Option(
+        False,
+        "--dry-run",
+        help="Print one request per model, task counts, tokens and cost; send nothing.",
+    ),
+    max_cost: float | None = typer.Option(
+        None,
+        "--max-cost",
+        min=0.0,
+        help="Stop before spending more than this many USD (needs prices).",
+    ),
+    cache_dir: Path | None = typer.Option(
+        None,
+        "--cache-dir",
+        help="Image-variant cache (default $FORGEBENCH_CACHE or ~/.cache/forgebench/variants).",
+    ),
+    timeout: float | None = typer.Option(
+        None, "--timeout", min=0.001, help="Seconds per request attempt."
+    ),
+    max_attempts: int | None = typer.Option(
+        None, "--max-attempts", min=1, help="Attempts per task before it is stored as an error."
+    ),
+    retry_base_delay: float = typer.Option(
+        1.0,
+        "--retry-base-delay",
+        min=0.0,
+        help="First backoff bound in seconds (doubles per attempt, full jitter).",
+    ),
+    prepare: bool = typer.Option(
+        False,
+        "--prepare",
+        help="Store the tasks and render images without sending (for export-batch).",
+    ),
+) -> None:
+    """Ask every model every pending task; resumable (the same command again continues)."""
+    from forgebench.data.mandela import DatasetError
+    from forgebench.models.spec import SpecError, parse_spec
+    from forgebench.protocol.conditions import ConditionError
+    from forgebench.protocol.ids import CONDITIONS, PROBES, parse_list
+    from forgebench.run.generate import run_generation
+    from forgebench.run.progress import RunProgress
+    from forgebench.run.retry import RetryPolicy
+    from forgebench.run.store import StoreError
+
+    try:
+        p_list = parse_list(probes, PROBES, "probe")
+        c_list = parse_list(conditions, CONDITIONS, "condition")
+    except ValueError as exc:
+        fail(str(exc), 2)
+    overrides: dict[str, float | int | None] = {
+        "concurrency": concurrency,
+        "rpm": rpm,
+        "timeout_s": timeout,
+        "max_attempts": max_attempts,
+    }
+    configs = _configs(model, models_file, overrides)
+    if judge is not None:
+        try:
+            parse_spec(judge)
+        except SpecError as exc:
+            fail(f"--judge: {exc}", 2)
+    run_dir = out if out is not None else Path("runs") / dataset.resolve().name
+    try:
+        if dry_run:
+            _dry_run(dataset, run_dir, configs, p_list, c_list, limit, cache_dir)
+            return
+        progress = RunProgress(err_console)
+
+        def on_signal() -> None:
+            err_console.print(
+                "stopping: letting requests in flight finish (Ctrl-C again to abandon them)"
+            )
+
+        with progress:
+            result = run_generation(
+                dataset,
+                run_dir,
+                configs,
+                probes=p_list,
+                conditions=c_list,
+                limit=limit,
+                retry_errors=retry_errors,
+                cache_dir=cache_dir,
+                max_cost=max_cost,
+                judge=judge,
+                progress=progress,
+                retry=RetryPolicy(base_s=retry_base_delay),
+                handle_signals=True,
+                on_signal=on_signal,
+                prepare_only=prepare,
+            )
+    except (SpecError, DatasetError, ConditionError, StoreError) as exc:
+        fail(str(exc), 2)
+    except OSError as exc:
+        fail(f"{getattr(exc, 'filename', None) or run_dir}: {exc.strerror or exc}", 1)
+    except KeyboardInterrupt:
+        err_console.print("interrupted while preparing; nothing was sent")
+        raise typer.Exit(130) from None
+    if prepare:
+        console.print(f"prepared {run_dir}: tasks stored, nothing sent")
+        return
+    code = _report(result, progress.enabled)
+    stopped = result.interrupted or result.budget_stopped
+    if judge and not stopped and not any(m.stats.fatal for m in result.models):
+        code = max(code, _judge_and_metrics(run_dir, judge))
+    if code:
+        raise typer.Exit(code)
+
+
+def _dry_run(
+    dataset: Path,
+    run_dir: Path,
+    configs: list[ModelConfig],
+    probes: list[str] | None,
+    conditions: list[str] | None,
+    limit: int | None,
+    cache_dir: Path | None,
+) -> None:
+    from forgebench.models.registry import create_model
+    from forgebench.run.dryrun import preview
+    from forgebench.run.generate import plan
+
+    the_plan = plan(
+        dataset, configs, probes=probes, conditions=conditions, limit=limit, cache_dir=cache_dir
+    )
+    models = {c.name: create_model(c) for c in configs}
+    for p in preview(the_plan, models, run_dir):
+        for line in p.lines():
+            console.print(line, markup=False)
+    console.print("dry run: nothing sent, nothing written to the run directory", markup=False)
+
+
+@app.command("status")
+def status(run_dir: Path = typer.Argument(..., help="Run directory.")) -> None:
+    """Done / pending / error counts per model x probe x condition, and tokens per model."""
+    from rich.table import Table
+
+    from forgebench.run.store import Store, StoreError
+
+    try:
+        store = Store.open(run_dir, create=False)
+    except StoreError as exc:
+        fail(str(exc), 2)
+    with store:
+        rows = store.counts()
+        tokens = store.token_totals()
+    table = Table(title=f"{run_dir}", show_lines=False)
+    for col in ("model", "probe", "condition", "done", "pending", "errors", "total"):
+        table.add_column(
+            col, justify="right" if col in ("done", "pending", "errors", "total") else "left"
+        )
+    for r in rows:
+        table.add_row(
+            r.model, r.probe, r.condition, str(r.done), str(r.pending), str(r.errors), str(r.total)
+        )
+    console.print(table)
+    tok = Table(title="tokens")
+    for col in ("model", "answers", "input tokens", "output tokens"):
+        tok.add_column(col, justify="left" if col == "model" else "right")
+    for t in tokens:
+        tok.add_row(t.model, str(t.answers), f"{t.input_tokens:,}", f"{t.output_tokens:,}")
+    console.print(tok)
+
+
+@cache_app.command("clean")
+def cache_clean(
+    cache_dir: Path | None = typer.Option(
+        None,
+        "--cache-dir",
+        help="Cache folder (default $FORGEBENCH_CACHE or ~/.cache/forgebench/variants).",
+    ),
+) -> None:
+    """Remove every cached image variant (they are rendered again when needed)."""
+    from forgebench.run.images import VariantCache
+
+    cache = VariantCache(cache_dir)
+    files, freed = cache.clean()
+    console.print(f"removed {files} files ({freed / 1e6:.1f} MB) from {cache.dir}")
+
+
+@app.command("export-batch")
+def export_batch_cmd(
+    run_dir: Path = typer.Argument(..., help="Run directory."),
+    file: Path = typer.Argument(..., help="Output JSONL; more parts go to STEM.part2.SUFFIX, ..."),
+    model: str = typer.Option(..., "--model", help="Model name in the run."),
+    max_bytes: int = typer.Option(190_000_000, "--max-bytes", min=1, help="Largest file size."),
+    retry_errors: bool = typer.Option(
+        False, "--retry-errors", help="Include tasks that ended as errors."
+    ),
+) -> None:
+    """Write a model's pending tasks as OpenAI Batch API JSONL (custom_id = task key)."""
+    from forgebench.run.batch import BatchError, export_batch
+    from forgebench.run.store import Store, StoreError
+
+    try:
+        with Store.open(run_dir, create=False) as store:
+            files, n = export_batch(
+                store, model, file, max_bytes=max_bytes, retry_errors=retry_errors
+            )
+    except (StoreError, BatchError) as exc:
+        fail(str(exc), 2)
+    if not files:
+        console.print(f"model {model}: nothing pending, no file written")
+        return
+    console.print(f"wrote {n} requests to {len(files)} file(s): {', '.join(map(str, files))}")
+
+
+@app.command("import-batch")
+def import_batch_cmd(
+    run_dir: Path = typer.Argument(..., help="Run directory."),
+    files: list[Path] = typer.Argument(..., help="Batch output JSONL file(s)."),
+) -> None:
+    """Store batch results as answers or errors (never a second answer for a task)."""
+    from forgebench.run.batch import BatchError, import_batch
+    from forgebench.run.store import Store, StoreError
+
+    try:
+        with Store.open(run_dir, create=False) as store:
+            stats = import_batch(store, files)
+    except (StoreError, BatchError) as exc:
+        fail(str(exc), 2)
+    console.print(
+        f"stored {stats.answers} answers and {stats.errors} errors; "
+        f"{stats.already_answered} already answered, {stats.unknown} unknown custom_id"
+    )

@@ -19,7 +19,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from forgebench.models.base import ModelError
+from forgebench.models.base import TASK_ONLY_STATUS, ModelError
 
 RETRYABLE_STATUSES: frozenset[int] = frozenset({408, 409, 425, 429})
 """4xx statuses worth another attempt (every 5xx is retryable too)."""
@@ -74,6 +74,7 @@ def status_error(
         retryable=retryable,
         retry_after=parse_retry_after(headers) if retryable else None,
         status=status,
+        task_only=status in TASK_ONLY_STATUS,
     )
 
 

@@ -52,6 +52,10 @@ class Response:
     """``stop``, ``length``, ``content_filter``, ``refusal``, ..."""
 
 
+TASK_ONLY_STATUS: frozenset[int] = frozenset({413})
+"""HTTP statuses that condemn one request, not the model's settings (413: payload too large)."""
+
+
 class ModelError(Exception):
     """A transport or protocol failure (never an answer)."""
 
@@ -62,11 +66,16 @@ class ModelError(Exception):
         retryable: bool,
         retry_after: float | None = None,
         status: int | None = None,
+        task_only: bool = False,
     ) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.retry_after = retry_after
         self.status = status
+        self.task_only = task_only
+        """True when only this task is at fault (an image too large, a replay file without this
+        answer): it is stored as an error and the model goes on. A non-retryable error without it
+        (an unsupported parameter, a bad key, an unknown model) stops the model."""
 
 
 @runtime_checkable

@@ -175,6 +175,7 @@ class ReplayModel:
                 f"replay {self._path} has no answer for item {triple[0]} probe {triple[1]} "
                 f"condition {triple[2]}",
                 retryable=False,
+                task_only=True,
             )
         line, row = found
         return Response(

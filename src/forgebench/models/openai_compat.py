@@ -1,0 +1,277 @@
+"""Any OpenAI-compatible ``/v1/chat/completions`` server (OpenAI, vLLM, SGLang, Ollama, LM Studio,
+llama.cpp), through one shared ``aiohttp`` session per model.
+
+Request body: one user message with the image first (a ``data:<media_type>;base64,...`` URL of the
+variant's bytes) and the prompt text; ``temperature`` (0 unless set; omitted when None),
+``max_tokens`` (not sent when ``extra_body`` sets ``max_completion_tokens``), ``seed``;
+``reasoning = {effort = "low"}`` becomes ``reasoning_effort``, other reasoning keys go as a
+``reasoning`` object; ``extra_body`` fields are merged at the top level last (so they win).
+
+Failures: 408, 409, 429 and 5xx are retryable (``Retry-After`` in seconds or as an HTTP date is
+passed on); timeouts, dropped connections, bodies that are not JSON or not a chat completion are
+retryable; every other status (400, 401, 403, 404, 413, 422, ...) is not, with the server's own
+error message as the reason. A reply with ``finish_reason`` ``length`` or ``content_filter``, or
+with a ``refusal``, is an answer. ``Response.raw`` is the server's JSON (it never holds the request,
+so never image bytes or the key).
+"""
+
+from __future__ import annotations
+
+import base64
+import email.utils
+import json
+import os
+import time
+from typing import Any
+
+import aiohttp
+
+from forgebench.models.base import TASK_ONLY_STATUS, ModelError, Request, Response, Usage
+from forgebench.models.spec import ModelConfig
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
+MAX_REASON = 300
+
+
+def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP date); None if absent
+    or unreadable. Negative values (a date in the past) become 0."""
+    if value is None or not value.strip():
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def build_body(model_id: str, request: Request, image_url: str | None = None) -> dict[str, Any]:
+    """The chat-completions body for ``request``; ``image_url`` overrides the data URL."""
+    content: list[dict[str, Any]] = []
+    if request.image is not None:
+        if image_url is None:
+            b64 = request.image_b64
+            if b64 is None:
+                b64 = base64.b64encode(request.image.path.read_bytes()).decode("ascii")
+            image_url = f"data:{request.image.media_type};base64,{b64}"
+        content.append({"type": "image_url", "image_url": {"url": image_url}})
+    content.append({"type": "text", "text": request.prompt})
+    body: dict[str, Any] = {"model": model_id, "messages": [{"role": "user", "content": content}]}
+    params = dict(request.params)
+    extra = dict(params.pop("extra_body", None) or {})
+    reasoning = dict(params.pop("reasoning", None) or {})
+    for name in ("temperature", "max_tokens", "seed"):
+        if params.get(name) is not None:
+            body[name] = params.pop(name)
+    if "max_completion_tokens" in extra:
+        body.pop("max_tokens", None)
+    if "effort" in reasoning:
+        body["reasoning_effort"] = reasoning.pop("effort")
+    if reasoning:
+        body["reasoning"] = reasoning
+    body.update({k: v for k, v in params.items() if v is not None})
+    body.update(extra)
+    return body
+
+
+_IMAGE_SLOT = "@@forgebench-image-url@@"
+
+
+def encode_body(model_id: str, request: Request) -> bytes:
+    """The JSON bytes of :func:`build_body`, with the data URL spliced in rather than run through
+    the JSON encoder (base64 and the media type need no escaping; this saves a pass over the
+    image's characters per request)."""
+    if request.image is None:
+        return json.dumps(build_body(model_id, request), ensure_ascii=False).encode("utf-8")
+    text = json.dumps(build_body(model_id, request, image_url=_IMAGE_SLOT), ensure_ascii=False)
+    head, _, tail = text.partition(_IMAGE_SLOT)  # the image part precedes the prompt text
+    b64 = request.image_b64
+    if b64 is None:
+        b64 = base64.b64encode(request.image.path.read_bytes()).decode("ascii")
+    prefix = f"data:{request.image.media_type};base64,"
+    return b"".join(
+        (head.encode("utf-8"), prefix.encode("ascii"), b64.encode("ascii"), tail.encode("utf-8"))
+    )
+
+
+def parse_completion(data: Any) -> Response:
+    """A chat-completions JSON body as a :class:`Response`; retryable :class:`ModelError` when it
+    is not one (no choices, no message)."""
+    if not isinstance(data, dict):
+        raise ModelError("reply is not a JSON object", retryable=True)
+    if "error" in data and not data.get("choices"):
+        raise ModelError(f"server error in reply: {_error_message(data)}", retryable=True)
+    choices = data.get("choices")
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise ModelError("reply has no choices (not a chat completion)", retryable=True)
+    choice = choices[0]
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        raise ModelError("reply's first choice has no message", retryable=True)
+    finish = choice.get("finish_reason")
+    text = _content_text(message.get("content"))
+    refusal = message.get("refusal")
+    if isinstance(refusal, str) and refusal and not text:
+        text = refusal
+        finish = "refusal"
+    usage_obj = data.get("usage")
+    usage: dict[str, Any] = usage_obj if isinstance(usage_obj, dict) else {}
+    return Response(
+        text=text,
+        raw=data,
+        usage=Usage(
+            input_tokens=_int_or_none(usage.get("prompt_tokens")),
+            output_tokens=_int_or_none(usage.get("completion_tokens")),
+        ),
+        finish_reason=finish if isinstance(finish, str) else None,
+    )
+
+
+class OpenAICompatModel:
+    """An OpenAI-compatible chat-completions backend."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        spec = config.parsed
+        self.config = config
+        self.name = spec.name
+        self.model_id = spec.model
+        self.base_url = (spec.base_url or DEFAULT_BASE_URL).rstrip("/")
+        self.url = f"{self.base_url}/chat/completions"
+        self._key_env = config.api_key_env or DEFAULT_KEY_ENV
+        self._key_required = spec.base_url is None or config.api_key_env is not None
+        self._session: aiohttp.ClientSession | None = None
+
+    def describe_request(self, request: Request) -> dict[str, Any]:
+        """The exact body sent, with the image as ``variant:<id>`` instead of its bytes."""
+        url = f"variant:{request.image.variant_id}" if request.image else None
+        return build_body(self.model_id, request, image_url=url)
+
+    def _headers(self) -> dict[str, str]:
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        key = os.environ.get(self._key_env)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        elif self._key_required:
+            raise ModelError(
+                f"{self._key_env} is not set (needed for {self.base_url})",
+                retryable=False,
+                status=401,
+            )
+        return headers
+
+    def _ensure_session(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            connector = aiohttp.TCPConnector(
+                limit=self.config.concurrency, limit_per_host=self.config.concurrency
+            )
+            self._session = aiohttp.ClientSession(
+                connector=connector,
+                timeout=aiohttp.ClientTimeout(total=self.config.timeout_s),
+                raise_for_status=False,
+            )
+        return self._session
+
+    async def generate(self, request: Request) -> Response:
+        """Send one chat completion; map every failure to a :class:`ModelError`."""
+        headers = self._headers()
+        payload = encode_body(self.model_id, request)
+        session = self._ensure_session()
+        try:
+            async with session.post(self.url, data=payload, headers=headers) as resp:
+                body = await resp.read()
+                status = resp.status
+                retry_after = parse_retry_after(resp.headers.get("Retry-After"))
+        except TimeoutError:
+            raise ModelError(
+                f"no reply within {self.config.timeout_s:g}s", retryable=True
+            ) from None
+        except aiohttp.ClientConnectorError as exc:
+            raise ModelError(
+                f"cannot connect to {self.base_url} ({_os_reason(exc)})", retryable=True
+            ) from None
+        except (aiohttp.ClientError, OSError) as exc:
+            reason = str(exc) or type(exc).__name__
+            raise ModelError(f"connection failed: {reason}"[:MAX_REASON], retryable=True) from None
+        if status != 200:
+            raise _status_error(status, body, retry_after)
+        try:
+            data = json.loads(body)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            snippet = body[:80].decode("utf-8", "replace").replace("\n", " ")
+            raise ModelError(f"reply is not JSON: {snippet!r}", retryable=True) from None
+        return parse_completion(data)
+
+    async def aclose(self) -> None:
+        """Close the shared session."""
+        if self._session is not None and not self._session.closed:
+            await self._session.close()
+        self._session = None
+
+
+def create(config: ModelConfig) -> OpenAICompatModel:
+    """The backend for an ``openai/MODEL[@BASE_URL]`` spec."""
+    return OpenAICompatModel(config)
+
+
+def _status_error(status: int, body: bytes, retry_after: float | None) -> ModelError:
+    try:
+        message = _error_message(json.loads(body))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        message = body[:200].decode("utf-8", "replace").strip()
+    message = " ".join(message.split()) or "no message"
+    retryable = status in RETRYABLE_STATUS or status >= 500
+    return ModelError(
+        f"HTTP {status}: {message}"[:MAX_REASON],
+        retryable=retryable,
+        retry_after=retry_after if retryable else None,
+        status=status,
+        task_only=status in TASK_ONLY_STATUS,
+    )
+
+
+def _error_message(data: Any) -> str:
+    if isinstance(data, dict):
+        err = data.get("error", data)
+        if isinstance(err, dict):
+            msg = err.get("message") or err.get("msg") or err.get("detail")
+            if msg:
+                return str(msg)
+            return json.dumps(err)[:200]
+        if isinstance(err, str):
+            return err
+        if "detail" in data:
+            return str(data["detail"])
+    return json.dumps(data)[:200]
+
+
+def _content_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [
+            str(p.get("text", ""))
+            for p in content
+            if isinstance(p, dict) and p.get("type") == "text"
+        ]
+        return "".join(parts)
+    return str(content)
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _os_reason(exc: aiohttp.ClientConnectorError) -> str:
+    os_error = getattr(exc, "os_error", None)
+    return (getattr(os_error, "strerror", None) or str(os_error or exc)).strip() or "refused"

@@ -1,0 +1,210 @@
+"""Batch interop: pending tasks out as OpenAI Batch API JSONL, batch results back in.
+
+**Export** (``forgebench export-batch RUN --model NAME FILE``): one line per pending task,
+``{"custom_id": TASK_KEY, "method": "POST", "url": "/v1/chat/completions", "body": {...}}``, the
+body exactly as the OpenAI backend would send it (image as a data URL). Files stay below
+``max_bytes`` (default 190 MB, under OpenAI's 200 MB input limit) and ``max_lines`` (50,000
+requests): the first part is ``FILE`` itself, further parts are ``STEM.part2.SUFFIX``,
+``STEM.part3.SUFFIX``, ... next to it (``batch.jsonl``, ``batch.part2.jsonl``). Consumers: vLLM's
+``python -m vllm.entrypoints.openai.run_batch``, Ray Data LLM pipelines, hosted batch APIs.
+
+**Import** (``forgebench import-batch RUN FILE...``): lines in the batch *output* format,
+``{"custom_id", "response": {"status_code", "body"}, "error"}``. Every file is read and checked
+before anything is stored. A 200 with a chat completion is stored as an answer (same rules as a
+live run: never a second answer for a key); a non-200 status, an ``error`` object or a body that
+is not a chat completion is stored as an error; unknown ``custom_id`` values are counted and
+skipped.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from forgebench.models.base import ModelError, Request
+from forgebench.models.openai_compat import build_body, parse_completion
+from forgebench.protocol.tasks import ImageRef
+from forgebench.run.store import Store
+
+DEFAULT_MAX_BYTES = 190_000_000
+DEFAULT_MAX_LINES = 50_000
+BATCH_URL = "/v1/chat/completions"
+
+
+class BatchError(Exception):
+    """A batch file or request that cannot be written or read; one clear line."""
+
+
+def part_path(first: Path, n: int) -> Path:
+    """The path of part ``n`` (1-based): ``FILE`` for 1, ``STEM.partN.SUFFIX`` after."""
+    return first if n == 1 else first.with_name(f"{first.stem}.part{n}{first.suffix}")
+
+
+def _model_id(store: Store, model: str) -> str:
+    info = store.meta_get(f"model:{model}")
+    if info is None:
+        known = ", ".join(store.models()) or "none"
+        raise BatchError(f"no model {model!r} in {store.run_dir} (models: {known})")
+    ident = info["identity"]
+    if ident["provider"] != "openai":
+        raise BatchError(
+            f"model {model!r} is {ident['provider']}/{ident['model']}: export-batch writes "
+            "OpenAI chat-completions requests (openai/... models only)"
+        )
+    return str(ident["model"])
+
+
+def _request_of(row: Any, with_image: bool) -> Request:
+    image = None
+    if row["variant_id"] is not None:
+        path = Path(row["image_path"] or "")
+        if with_image and not path.is_file():
+            raise BatchError(
+                f"task {row['key']}: image variant {row['variant_id']} is missing at {path} "
+                "(cache cleaned? run the same `forgebench run ... --prepare` again)"
+            )
+        image = ImageRef(row["variant_id"], path, row["media_type"] or "image/png")
+    return Request(prompt=row["prompt"], image=image, params=json.loads(row["params"]))
+
+
+def export_batch(
+    store: Store,
+    model: str,
+    first: Path,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    max_lines: int = DEFAULT_MAX_LINES,
+    retry_errors: bool = False,
+) -> tuple[list[Path], int]:
+    """Write ``model``'s pending tasks; returns the files written and the number of requests."""
+    model_id = _model_id(store, model)
+    keys = store.pending(model, retry_errors=retry_errors)
+    written: list[Path] = []
+    fh = None
+    size = lines = total = 0
+    try:
+        for row in store.iter_task_rows(keys):
+            body = build_body(model_id, _request_of(row, with_image=True))
+            line = (
+                json.dumps(
+                    {"custom_id": row["key"], "method": "POST", "url": BATCH_URL, "body": body},
+                    ensure_ascii=False,
+                ).encode("utf-8")
+                + b"\n"
+            )
+            if len(line) > max_bytes:
+                raise BatchError(
+                    f"task {row['key']}: request is {len(line):,} bytes, above --max-bytes "
+                    f"{max_bytes:,}"
+                )
+            if fh is None or size + len(line) > max_bytes or lines >= max_lines:
+                if fh is not None:
+                    fh.close()
+                path = part_path(first, len(written) + 1)
+                written.append(path)
+                fh = path.with_name(path.name + ".tmp").open("wb")
+                size = lines = 0
+            fh.write(line)
+            size += len(line)
+            lines += 1
+            total += 1
+        if fh is not None:
+            fh.close()
+            fh = None
+        for path in written:
+            path.with_name(path.name + ".tmp").replace(path)
+    except BaseException:
+        if fh is not None:
+            fh.close()
+        for path in written:
+            path.with_name(path.name + ".tmp").unlink(missing_ok=True)
+        raise
+    return written, total
+
+
+@dataclass
+class ImportStats:
+    """What :func:`import_batch` stored."""
+
+    answers: int = 0
+    errors: int = 0
+    already_answered: int = 0
+    """Results for keys that had an answer already (left untouched)."""
+    unknown: int = 0
+    """Results whose ``custom_id`` is no task of this run."""
+
+
+def _read_results(files: list[Path]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise BatchError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        for lineno, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BatchError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
+            if not isinstance(obj, dict) or not isinstance(obj.get("custom_id"), str):
+                raise BatchError(f"{path}:{lineno}: not a batch result (no custom_id)")
+            out.append(obj)
+    return out
+
+
+def _outcome(obj: dict[str, Any]) -> tuple[Any, str | None, int | None]:
+    """``(response, error reason, status)`` of one batch result line."""
+    error = obj.get("error")
+    response = obj.get("response") if isinstance(obj.get("response"), dict) else None
+    status = response.get("status_code") if response else None
+    if error:
+        if isinstance(error, dict):
+            reason = f"{error.get('code') or 'batch error'}: {error.get('message') or ''}".strip()
+        else:
+            reason = str(error)
+        return None, f"batch: {reason}", status if isinstance(status, int) else None
+    if response is None:
+        return None, "batch: result has neither response nor error", None
+    body = response.get("body")
+    if status != 200:
+        msg = body.get("error", {}).get("message") if isinstance(body, dict) else None
+        return None, f"batch: HTTP {status}: {msg or 'no message'}", status
+    try:
+        return parse_completion(body), None, None
+    except ModelError as exc:
+        return None, f"batch: {exc}", None
+
+
+def import_batch(store: Store, files: list[Path]) -> ImportStats:
+    """Store batch results (answers and errors) under the resume rules."""
+    results = _read_results(files)
+    stats = ImportStats()
+    model_ids: dict[str, str] = {}
+    for obj in results:
+        key = obj["custom_id"]
+        row = store.task_row(key)
+        if row is None:
+            stats.unknown += 1
+            continue
+        response, reason, status = _outcome(obj)
+        if response is None:
+            if store.put_error(key, reason or "batch: failed", status, 1):
+                stats.errors += 1
+            else:
+                stats.already_answered += 1
+            continue
+        model = row["model"]
+        if model not in model_ids:
+            model_ids[model] = _model_id(store, model)
+        request = _request_of(row, with_image=False)
+        image_url = f"variant:{row['variant_id']}" if row["variant_id"] else None
+        described = build_body(model_ids[model], request, image_url=image_url)
+        if store.put_answer(key, response, 1, None, described):
+            stats.answers += 1
+        else:
+            stats.already_answered += 1
+    return stats

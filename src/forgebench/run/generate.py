@@ -1,0 +1,374 @@
+"""Generation: expand a dataset into tasks, store them, and ask every model what is still pending.
+
+:func:`plan` expands the dataset by the protocol table (``protocol/expand.py``), rendering image
+variants into the content-addressed cache, and binds the questions to each model. :func:`generate`
+stores items and tasks, then runs all models at once (each with its own concurrency and rate
+limit) through :func:`forgebench.run.runner.execute`, committing every answer as it arrives.
+
+Resume rules: only tasks of this invocation without an answer are sent (errored ones too with
+``retry_errors``); an answer is never overwritten and never duplicated (``store.py``). A model name
+already used in the run directory with another provider, model id or generation parameters is
+refused (its answers would mix). ``limit`` keeps the items of the first N seeds (canonical
+images, in file order), so paired analyses (a forgery and its original) stay complete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import signal
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from forgebench import __version__
+from forgebench.data.mandela import Dataset, load_dataset
+from forgebench.models.base import Model, Request
+from forgebench.models.registry import create_model, describe_request
+from forgebench.models.spec import ModelConfig, SpecError
+from forgebench.protocol.tasks import Task, make_task
+from forgebench.run.costs import Budget, cost_usd
+from forgebench.run.progress import ModelProgress, RunProgress
+from forgebench.run.retry import RetryPolicy
+from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
+from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
+from forgebench.run.store import Store
+
+B64_CACHE_BYTES = 32 * 1024 * 1024
+"""Bound of the in-process base64 cache (bytes of base64 text)."""
+
+
+@dataclass
+class Plan:
+    """A dataset expanded into tasks for each model."""
+
+    dataset: Dataset
+    configs: list[ModelConfig]
+    tasks: dict[str, list[Task]]
+    """Model name -> its tasks, in protocol order."""
+
+
+@dataclass
+class ModelResult:
+    """How generation went for one model."""
+
+    name: str
+    tasks: int
+    sent: int
+    stats: ExecStats
+    remaining: int
+    """Tasks of this invocation still without an answer (errors included)."""
+    errors: int
+    """Tasks of this invocation whose stored outcome is an error."""
+
+
+@dataclass
+class GenerationResult:
+    """What :func:`generate` did, per model."""
+
+    models: list[ModelResult] = field(default_factory=list)
+    interrupted: bool = False
+    budget_stopped: bool = False
+    spent_usd: float | None = None
+
+    @property
+    def remaining(self) -> int:
+        """Tasks still without an answer, over all models."""
+        return sum(m.remaining for m in self.models)
+
+
+def load_limited(dataset_root: Path, limit: int | None) -> Dataset:
+    """The dataset, cut to the items of its first ``limit`` seeds (in file order)."""
+    ds = load_dataset(dataset_root)
+    if limit is not None:
+        seeds: list[str] = list(dict.fromkeys(it.seed_id for it in ds.items))[:limit]
+        keep = set(seeds)
+        ds = Dataset(root=ds.root, items=[it for it in ds.items if it.seed_id in keep], kb=ds.kb)
+    return ds
+
+
+def plan(
+    dataset_root: Path,
+    configs: list[ModelConfig],
+    *,
+    probes: list[str] | None = None,
+    conditions: list[str] | None = None,
+    limit: int | None = None,
+    cache_dir: Path | None = None,
+    render_images: bool = True,
+) -> Plan:
+    """Expand the dataset and bind its questions to every model."""
+    from forgebench.protocol.expand import expand
+    from forgebench.run.images import VariantCache
+
+    dataset = load_limited(dataset_root, limit)
+    questions = expand(
+        dataset, probes, conditions, VariantCache(cache_dir), render_images=render_images
+    )
+    tasks = {
+        c.name: [make_task(q, c.name, c.generation_params()) for q in questions] for c in configs
+    }
+    return Plan(dataset=dataset, configs=configs, tasks=tasks)
+
+
+def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:
+    """Record each model's identity; refuse a name reused with other settings (SpecError)."""
+    for c in configs:
+        spec = c.parsed
+        ident = {
+            "provider": spec.provider,
+            "model": spec.model,
+            "params": scrub(c.generation_params(), secret_values(configs)),
+        }
+        key = f"model:{c.name}"
+        before = store.meta_get(key)
+        if before is not None and before.get("identity") != ident:
+            raise SpecError(
+                f"model name {c.name!r} already ran in {store.run_dir} with other settings "
+                f"({before.get('identity')}); give this one another alias (ALIAS=PROVIDER/MODEL)"
+            )
+        config = scrub(c.model_dump(mode="json"), secret_values(configs))
+        store.meta_set(key, {"identity": ident, "config": config})
+
+
+def _store_tasks(store: Store, the_plan: Plan) -> None:
+    """Store every model's tasks, credential-like parameters scrubbed (the keys stay)."""
+    secrets = secret_values(the_plan.configs)
+    for c in the_plan.configs:
+        store.put_tasks(
+            dataclasses.replace(t, params=scrub(dict(t.params), secrets))
+            for t in the_plan.tasks[c.name]
+        )
+
+
+def _request(task: Task, image_b64: str | None) -> Request:
+    q = task.question
+    return Request(
+        prompt=q.prompt,
+        image=q.image,
+        params=dict(task.params),
+        image_b64=image_b64,
+        meta={
+            "task_key": task.key,
+            "item_id": q.item_id,
+            "probe": q.probe,
+            "condition": q.condition,
+            "extra": dict(q.extra),
+        },
+    )
+
+
+async def generate(
+    store: Store,
+    the_plan: Plan,
+    models: dict[str, Model],
+    *,
+    retry_errors: bool = False,
+    budget: Budget | None = None,
+    progress: RunProgress | None = None,
+    stop: asyncio.Event | None = None,
+    retry: RetryPolicy | None = None,
+    grace_s: float = 5.0,
+) -> GenerationResult:
+    """Store items and tasks, then send every pending task of every model (concurrently)."""
+    from forgebench.run.images import B64Cache
+
+    store.put_items(the_plan.dataset.items)
+    check_model_settings(store, the_plan.configs)
+    _store_tasks(store, the_plan)
+    b64 = B64Cache(B64_CACHE_BYTES)
+    stop = stop if stop is not None else asyncio.Event()
+    result = GenerationResult()
+    secrets = secret_values(the_plan.configs)
+
+    async def one(config: ModelConfig) -> ModelResult:
+        name = config.name
+        model = models[name]
+        tasks = the_plan.tasks[name]
+        by_key = {t.key: t for t in tasks}
+        pending = store.pending(name, retry_errors=retry_errors, among=by_key)
+        bar: ModelProgress | None = progress.add(name, len(pending)) if progress else None
+        reserved: dict[str, float] = {}
+
+        def calls() -> Iterator[Call]:
+            for key in pending:
+                task = by_key[key]
+                if budget is not None:
+                    est = budget.reserve(config, task)
+                    if est is None:
+                        return
+                    reserved[key] = est
+                q = task.question
+                yield Call(key, _request(task, b64.get(q.image) if q.image else None))
+
+        def on_outcome(outcome: CallOutcome) -> None:
+            task = by_key[outcome.key]
+            if outcome.response is not None:
+                described = scrub(describe_request(model, _request(task, None)), secrets)
+                store.put_answer(
+                    outcome.key, outcome.response, outcome.attempts, outcome.latency_s, described
+                )
+            else:
+                store.put_error(
+                    outcome.key, outcome.error or "unknown error", outcome.status, outcome.attempts
+                )
+            if budget is not None:
+                usage = outcome.response.usage if outcome.response is not None else None
+                budget.settle(config, reserved.pop(outcome.key, 0.0), usage)
+
+        try:
+            stats = await execute(
+                model,
+                calls(),
+                concurrency=config.concurrency,
+                rpm=config.rpm,
+                max_attempts=config.max_attempts,
+                timeout_s=config.timeout_s,
+                on_outcome=on_outcome,
+                progress=bar,
+                stop=stop,
+                retry=retry,
+                grace_s=grace_s,
+            )
+        finally:
+            await model.aclose()
+        left = store.pending(name, retry_errors=True, among=by_key)
+        errored = len(left) - len(store.pending(name, retry_errors=False, among=by_key))
+        sent = stats.answered + stats.errors + stats.abandoned
+        return ModelResult(name, len(tasks), sent, stats, len(left), errored)
+
+    result.models = list(await asyncio.gather(*(one(c) for c in the_plan.configs)))
+    result.interrupted = stop.is_set()
+    if budget is not None:
+        result.budget_stopped = budget.exhausted
+        result.spent_usd = budget.spent
+    return result
+
+
+def run_generation(
+    dataset_root: Path,
+    run_dir: Path,
+    configs: list[ModelConfig],
+    *,
+    probes: list[str] | None = None,
+    conditions: list[str] | None = None,
+    limit: int | None = None,
+    retry_errors: bool = False,
+    cache_dir: Path | None = None,
+    max_cost: float | None = None,
+    judge: str | None = None,
+    progress: RunProgress | None = None,
+    retry: RetryPolicy | None = None,
+    handle_signals: bool = False,
+    on_signal: Callable[[], None] | None = None,
+    prepare_only: bool = False,
+) -> GenerationResult:
+    """Plan, store and send; the CLI's ``forgebench run`` (without ``--dry-run``).
+
+    With ``handle_signals`` the first SIGINT/SIGTERM stops scheduling (requests in flight get a
+    few seconds) and the second abandons them; either way everything answered is committed.
+    ``prepare_only`` stores the tasks without sending anything (for ``export-batch``).
+    """
+    from forgebench.run.images import default_cache_dir
+
+    names = [c.name for c in configs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise SpecError(f"two models are named {dupes[0]!r}; give one an alias (ALIAS=...)")
+    if max_cost is not None:
+        unpriced = [c.name for c in configs if cost_usd(c, 0, 0) is None]
+        if unpriced:
+            raise SpecError(
+                f"--max-cost needs price_in and price_out for model {unpriced[0]!r} "
+                "(set them in a models file)"
+            )
+    the_plan = plan(
+        dataset_root,
+        configs,
+        probes=probes,
+        conditions=conditions,
+        limit=limit,
+        cache_dir=cache_dir,
+    )
+    models = {c.name: create_model(c) for c in configs}
+    store = Store.open(run_dir)
+    try:
+        settings = RunSettings(
+            forgebench=__version__,
+            dataset=str(the_plan.dataset.root),
+            models=configs,
+            probes=probes,
+            conditions=conditions,
+            limit=limit,
+            retry_errors=retry_errors,
+            max_cost=max_cost,
+            judge=judge,
+            cache_dir=str(Path(cache_dir or default_cache_dir()).resolve()),
+        )
+        write_settings(run_dir, settings)
+        store.meta_set("settings", scrub(settings.model_dump(mode="json"), secret_values(configs)))
+        if prepare_only:
+            store.put_items(the_plan.dataset.items)
+            check_model_settings(store, configs)
+            _store_tasks(store, the_plan)
+            return GenerationResult()
+        budget = Budget(max_cost) if max_cost is not None else None
+        return asyncio.run(
+            _main(store, the_plan, models, retry_errors, budget, progress, retry, handle_signals,
+                  on_signal)
+        )  # fmt: skip
+    finally:
+        store.close()
+
+
+async def _main(
+    store: Store,
+    the_plan: Plan,
+    models: dict[str, Model],
+    retry_errors: bool,
+    budget: Budget | None,
+    progress: RunProgress | None,
+    retry: RetryPolicy | None,
+    handle_signals: bool,
+    on_signal: Callable[[], None] | None,
+) -> GenerationResult:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    main_task = asyncio.current_task()
+    presses = 0
+
+    def on_sig() -> None:
+        nonlocal presses
+        presses += 1
+        if presses == 1:
+            stop.set()
+            if on_signal is not None:
+                on_signal()
+        elif main_task is not None:
+            main_task.cancel()
+
+    if handle_signals:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, on_sig)
+    try:
+        return await generate(
+            store,
+            the_plan,
+            models,
+            retry_errors=retry_errors,
+            budget=budget,
+            progress=progress,
+            stop=stop,
+            retry=retry,
+        )
+    except asyncio.CancelledError:
+        result = GenerationResult(interrupted=True)
+        for c in the_plan.configs:
+            keys = {t.key for t in the_plan.tasks[c.name]}
+            left = len(store.pending(c.name, retry_errors=True, among=keys))
+            result.models.append(ModelResult(c.name, len(keys), 0, ExecStats(), left, 0))
+        return result
+    finally:
+        if handle_signals:
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)

@@ -1,0 +1,226 @@
+"""The generic asyncio scheduler that asks one model many things (generation and judging).
+
+:func:`execute` pulls :class:`Call` objects lazily from an iterable (so request payloads, image
+base64 included, exist only for calls in flight: memory is bounded by ``concurrency``, not by the
+number of calls), runs them on ``concurrency`` workers behind one requests-per-minute token
+bucket, retries retryable failures with backoff (``retry.py``), applies a per-attempt timeout, and
+reports each finished call once through ``on_outcome`` (the caller stores it). A call's outcome is
+an answer or, after its last attempt, an error; never both, never twice.
+
+Stopping:
+
+- a non-retryable failure (HTTP 400/401/403/404/422, a missing key) stops this model: its
+  outcome is reported, no further calls are started and :attr:`ExecStats.fatal` says why;
+  one that condemns only its own task (``ModelError.task_only``: HTTP 413, a replay file without
+  that answer) is stored as that task's error and the model goes on;
+- ``give_up_after`` calls in a row that end as errors (an unreachable server) stop it likewise;
+- ``stop`` (Ctrl-C, a spending cap) stops scheduling; calls in flight get ``grace_s`` seconds
+  to finish and are then abandoned (not reported: they stay pending for the next run). Calls
+  waiting to retry are abandoned at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from forgebench.models.base import Model, ModelError, Request, Response
+from forgebench.run.limits import RateLimiter
+from forgebench.run.progress import ModelProgress
+from forgebench.run.retry import RetryPolicy
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request to send, under the key its outcome is stored with."""
+
+    key: str
+    request: Request
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """How a call ended: ``response`` (an answer) or ``error`` (after its last attempt)."""
+
+    key: str
+    response: Response | None
+    error: str | None
+    status: int | None
+    """HTTP status of the last failure, when there was one."""
+    attempts: int
+    latency_s: float
+    """Duration of the successful (or last) attempt, in seconds."""
+
+
+@dataclass
+class ExecStats:
+    """What :func:`execute` did."""
+
+    answered: int = 0
+    errors: int = 0
+    attempts: int = 0
+    """Requests sent, retries included."""
+    retries: int = 0
+    abandoned: int = 0
+    """Calls started but neither answered nor errored (stopped mid-flight or mid-backoff)."""
+    fatal: str | None = None
+    """Why the model was stopped early (non-retryable failure, repeated failures)."""
+    stopped: bool = False
+    """True when ``stop`` ended the run before every call was made."""
+    elapsed_s: float = 0.0
+
+
+class _Abandoned(Exception):
+    pass
+
+
+async def execute(
+    model: Model,
+    calls: Iterable[Call],
+    *,
+    concurrency: int,
+    rpm: float | None,
+    max_attempts: int,
+    timeout_s: float,
+    on_outcome: Callable[[CallOutcome], None],
+    validate: Callable[[Response], None] | None = None,
+    progress: ModelProgress | None = None,
+    stop: asyncio.Event | None = None,
+    retry: RetryPolicy | None = None,
+    grace_s: float = 5.0,
+    give_up_after: int | None = None,
+) -> ExecStats:
+    """Send ``calls`` to ``model``; report every finished call through ``on_outcome``.
+
+    ``validate`` may raise :class:`ModelError` for a reply whose content is unusable (retryable:
+    ask again). ``give_up_after`` (default ``max(3, concurrency)``) is the number of consecutive
+    calls ending as errors after which the model is stopped.
+    """
+    if concurrency < 1 or max_attempts < 1:
+        raise ValueError("concurrency and max_attempts must be at least 1")
+    source = iter(calls)
+    stop_event = stop if stop is not None else asyncio.Event()
+    halt = asyncio.Event()
+    limiter = RateLimiter(rpm)
+    policy = retry or RetryPolicy()
+    limit_in_a_row = give_up_after or max(3, concurrency)
+    stats = ExecStats()
+    in_a_row = 0
+    started = time.monotonic()
+
+    def halted() -> bool:
+        return halt.is_set() or stop_event.is_set()
+
+    async def pause(seconds: float) -> None:
+        if seconds <= 0:
+            return
+        waiters = [asyncio.ensure_future(halt.wait()), asyncio.ensure_future(stop_event.wait())]
+        try:
+            await asyncio.wait(waiters, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for w in waiters:
+                w.cancel()
+        if halted():
+            raise _Abandoned
+
+    async def attempt_all(call: Call) -> tuple[CallOutcome, bool]:
+        attempt = 0
+        while True:
+            attempt += 1
+            await limiter.acquire()
+            if halted() and attempt > 1:
+                raise _Abandoned
+            stats.attempts += 1
+            t0 = time.monotonic()
+            try:
+                async with asyncio.timeout(timeout_s):
+                    response = await model.generate(call.request)
+                if validate is not None:
+                    validate(response)
+                return CallOutcome(call.key, response, None, None, attempt, _since(t0)), False
+            except TimeoutError:
+                err = ModelError(f"no reply within {timeout_s:g}s", retryable=True)
+            except ModelError as exc:
+                err = exc
+            if not err.retryable or attempt >= max_attempts:
+                outcome = CallOutcome(call.key, None, str(err), err.status, attempt, _since(t0))
+                return outcome, not err.retryable and not err.task_only
+            stats.retries += 1
+            if progress is not None:
+                progress.retried()
+            await pause(policy.delay(attempt, err.retry_after))
+
+    def record(outcome: CallOutcome, fatal: bool) -> None:
+        nonlocal in_a_row
+        on_outcome(outcome)
+        if outcome.response is not None:
+            stats.answered += 1
+            in_a_row = 0
+        else:
+            stats.errors += 1
+            in_a_row += 1
+            if fatal and stats.fatal is None:
+                stats.fatal = outcome.error
+                halt.set()
+            elif in_a_row >= limit_in_a_row and stats.fatal is None:
+                stats.fatal = f"{in_a_row} tasks in a row failed; last error: {outcome.error}"
+                halt.set()
+        if progress is not None:
+            progress.advance(error=outcome.response is None)
+
+    async def worker() -> None:
+        while not halted():
+            call = next(source, None)
+            if call is None:
+                return
+            try:
+                outcome, fatal = await attempt_all(call)
+            except _Abandoned:
+                stats.abandoned += 1
+                return
+            except asyncio.CancelledError:
+                stats.abandoned += 1
+                raise
+            record(outcome, fatal)
+
+    workers = [asyncio.create_task(worker()) for _ in range(concurrency)]
+    stop_waiter = asyncio.ensure_future(stop_event.wait())
+    try:
+        await _supervise(workers, stop_waiter, grace_s)
+    finally:
+        stop_waiter.cancel()
+        cancelled = [w for w in workers if not w.done()]
+        for w in cancelled:
+            w.cancel()
+        if cancelled:
+            await asyncio.gather(*cancelled, return_exceptions=True)
+    stats.stopped = stop_event.is_set()
+    stats.elapsed_s = _since(started)
+    return stats
+
+
+async def _supervise(
+    workers: list[asyncio.Task[None]], stop_waiter: asyncio.Future[Any], grace_s: float
+) -> None:
+    """Wait for the workers; after ``stop``, give them ``grace_s``; re-raise a worker's bug."""
+    pending: set[asyncio.Future[Any]] = {*workers, stop_waiter}
+    deadline: float | None = None
+    while any(not w.done() for w in workers):
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        done, pending = await asyncio.wait(
+            pending, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+        )
+        for task in done:
+            if task is not stop_waiter and task.exception() is not None:
+                raise task.exception()  # type: ignore[misc]
+        if stop_waiter in done and deadline is None:
+            deadline = time.monotonic() + grace_s
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+
+
+def _since(t0: float) -> float:
+    return time.monotonic() - t0

@@ -1,0 +1,319 @@
+"""The run store: one SQLite file per run directory (``RUN/run.sqlite``, schema in ``schema.py``).
+
+Write rules that make resume safe:
+
+- every answer is its own transaction, committed as it arrives (WAL journal, ``synchronous=NORMAL``:
+  a crash of the process loses nothing committed; a power cut may lose the last few commits, never
+  corrupt the file);
+- ``answers.task_key`` is the primary key and answers are written with ``INSERT OR IGNORE``, so a
+  key can never get a second answer, whatever runs concurrently or again;
+- storing an answer deletes the key's error row; storing an error never touches an answer.
+
+Other stages use :attr:`Store.connection` with plain SQL (scoring reads tasks/answers/items and
+writes verdicts/grades). Columns added by this module to the contract schema: ``tasks.image_path``
+and ``tasks.media_type`` (where the variant's bytes live, for ``export-batch``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from forgebench.data.mandela import Item
+from forgebench.models.base import Response
+from forgebench.protocol.tasks import Task, canonical_json
+from forgebench.run.schema import SCHEMA, SCHEMA_VERSION
+
+DB_NAME = "run.sqlite"
+
+_ADDED_COLUMNS: dict[str, dict[str, str]] = {
+    "tasks": {"image_path": "TEXT", "media_type": "TEXT"},
+}
+"""Columns this module adds to the contract schema (additive only)."""
+
+
+@dataclass(frozen=True)
+class CountRow:
+    """Status counts for one model x probe x condition."""
+
+    model: str
+    probe: str
+    condition: str
+    total: int
+    done: int
+    errors: int
+
+    @property
+    def pending(self) -> int:
+        """Tasks with neither an answer nor an error."""
+        return self.total - self.done - self.errors
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """Token totals of one model's stored answers."""
+
+    model: str
+    answers: int
+    input_tokens: int
+    output_tokens: int
+
+
+class StoreError(Exception):
+    """A run directory that cannot be opened as a store; the message is one clear line."""
+
+
+class Store:
+    """A run directory's SQLite store. Use :meth:`open`; close with :meth:`close` or ``with``."""
+
+    def __init__(self, run_dir: Path, connection: sqlite3.Connection) -> None:
+        self.run_dir = run_dir
+        self.connection = connection
+        """The SQLite connection, for readers and other stages' plain SQL."""
+
+    # -- opening -----------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, run_dir: Path | str, *, create: bool = True) -> Store:
+        """Open (and with ``create``, make) ``RUN/run.sqlite`` in WAL mode with the schema."""
+        run_dir = Path(run_dir)
+        path = run_dir / DB_NAME
+        if not create and not path.is_file():
+            raise StoreError(f"{run_dir}: not a run directory (no {DB_NAME})")
+        try:
+            run_dir.mkdir(parents=True, exist_ok=True)
+            con = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+            con.execute("PRAGMA journal_mode=WAL")
+            con.execute("PRAGMA synchronous=NORMAL")
+            con.execute("PRAGMA foreign_keys=ON")
+            con.executescript(SCHEMA)
+            for table, cols in _ADDED_COLUMNS.items():
+                have = {r[1] for r in con.execute(f"PRAGMA table_info({table})")}
+                for col, decl in cols.items():
+                    if col not in have:
+                        con.execute(f"ALTER TABLE {table} ADD COLUMN {col} {decl}")
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"{path}: cannot open run store ({exc})") from None
+        store = cls(run_dir, con)
+        if store.meta_get("schema_version") is None:
+            store.meta_set("schema_version", SCHEMA_VERSION)
+        return store
+
+    def close(self) -> None:
+        """Close the connection (everything is already committed)."""
+        self.connection.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- meta ----------------------------------------------------------------------------------
+
+    def meta_get(self, key: str, default: Any = None) -> Any:
+        """The JSON value stored under ``key`` (``default`` when absent)."""
+        row = self.connection.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def meta_set(self, key: str, value: Any) -> None:
+        """Store a JSON value under ``key`` (replacing it)."""
+        self.connection.execute(
+            "INSERT INTO meta(key, value) VALUES(?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (key, canonical_json(value)),
+        )
+
+    # -- items and tasks -------------------------------------------------------------------------
+
+    def put_items(self, items: Iterable[Item]) -> None:
+        """Store the items' JSON (the latest data wins: a fixed label reaches scoring)."""
+        rows = [(it.id, json.dumps(it.model_dump(mode="json"), ensure_ascii=False)) for it in items]
+        with self._tx():
+            self.connection.executemany(
+                "INSERT INTO items(item_id, data) VALUES(?, ?) "
+                "ON CONFLICT(item_id) DO UPDATE SET data=excluded.data",
+                rows,
+            )
+
+    def put_tasks(self, tasks: Iterable[Task]) -> int:
+        """Store tasks (``INSERT OR IGNORE``: a key is stored once); returns how many were new."""
+        now = time.time()
+        rows = []
+        for t in tasks:
+            q = t.question
+            rows.append(
+                (
+                    t.key,
+                    q.item_id,
+                    q.probe,
+                    q.condition,
+                    t.model,
+                    q.prompt,
+                    q.prompt_version,
+                    q.image.variant_id if q.image else None,
+                    canonical_json(dict(t.params)),
+                    canonical_json(dict(q.extra)),
+                    now,
+                    str(q.image.path) if q.image else None,
+                    q.image.media_type if q.image else None,
+                )
+            )
+        with self._tx():
+            before = self.connection.total_changes
+            self.connection.executemany(
+                "INSERT OR IGNORE INTO tasks(key, item_id, probe, condition, model, prompt, "
+                "prompt_version, variant_id, params, extra, created_at, image_path, media_type) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                rows,
+            )
+            return self.connection.total_changes - before
+
+    def task_row(self, key: str) -> sqlite3.Row | None:
+        """One task's row (``sqlite3.Row``), or None."""
+        cur = self.connection.cursor()
+        cur.row_factory = sqlite3.Row
+        row: sqlite3.Row | None = cur.execute("SELECT * FROM tasks WHERE key=?", (key,)).fetchone()
+        return row
+
+    def iter_task_rows(self, keys: Iterable[str]) -> Iterator[sqlite3.Row]:
+        """Task rows for ``keys`` in the given order (unknown keys skipped)."""
+        for key in keys:
+            row = self.task_row(key)
+            if row is not None:
+                yield row
+
+    def models(self) -> list[str]:
+        """Model names that have tasks in this run, sorted."""
+        return [
+            r[0] for r in self.connection.execute("SELECT DISTINCT model FROM tasks ORDER BY 1")
+        ]
+
+    # -- resume --------------------------------------------------------------------------------
+
+    def pending(
+        self, model: str, *, retry_errors: bool = False, among: Collection[str] | None = None
+    ) -> list[str]:
+        """Keys of ``model``'s tasks without an answer, in insertion order.
+
+        Errored tasks are left out unless ``retry_errors``; ``among`` narrows to this run's keys.
+        """
+        sql = (
+            "SELECT t.key FROM tasks t WHERE t.model=? "
+            "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.task_key=t.key)"
+        )
+        if not retry_errors:
+            sql += " AND NOT EXISTS (SELECT 1 FROM errors e WHERE e.task_key=t.key)"
+        sql += " ORDER BY t.rowid"
+        keys = [r[0] for r in self.connection.execute(sql, (model,))]
+        if among is not None:
+            wanted = among if isinstance(among, set | frozenset | dict) else set(among)
+            keys = [k for k in keys if k in wanted]
+        return keys
+
+    def answered(self, keys: Iterable[str] | None = None) -> set[str]:
+        """Keys that have an answer (all, or among ``keys``)."""
+        got = {r[0] for r in self.connection.execute("SELECT task_key FROM answers")}
+        return got if keys is None else got & set(keys)
+
+    # -- answers and errors ---------------------------------------------------------------------
+
+    def put_answer(
+        self,
+        key: str,
+        response: Response,
+        attempts: int,
+        latency_s: float | None,
+        request_params: dict[str, Any],
+    ) -> bool:
+        """Store one answer in its own transaction; False if the key already had one."""
+        with self._tx():
+            cur = self.connection.execute(
+                "INSERT OR IGNORE INTO answers(task_key, text, raw, finish_reason, input_tokens, "
+                "output_tokens, latency_s, attempts, request, created_at) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?)",
+                (
+                    key,
+                    response.text,
+                    json.dumps(response.raw, ensure_ascii=False, default=str),
+                    response.finish_reason,
+                    response.usage.input_tokens,
+                    response.usage.output_tokens,
+                    latency_s,
+                    attempts,
+                    json.dumps(request_params, ensure_ascii=False, default=str),
+                    time.time(),
+                ),
+            )
+            inserted = cur.rowcount == 1
+            self.connection.execute("DELETE FROM errors WHERE task_key=?", (key,))
+        return inserted
+
+    def put_error(self, key: str, reason: str, status: int | None, attempts: int) -> bool:
+        """Store (or update) a task's error; ignored (False) when the key already has an answer."""
+        with self._tx():
+            if self.connection.execute("SELECT 1 FROM answers WHERE task_key=?", (key,)).fetchone():
+                return False
+            self.connection.execute(
+                "INSERT INTO errors(task_key, reason, status, attempts, updated_at) "
+                "VALUES(?,?,?,?,?) ON CONFLICT(task_key) DO UPDATE SET reason=excluded.reason, "
+                "status=excluded.status, attempts=excluded.attempts, "
+                "updated_at=excluded.updated_at",
+                (key, reason, status, attempts, time.time()),
+            )
+        return True
+
+    # -- status ---------------------------------------------------------------------------------
+
+    def counts(self) -> list[CountRow]:
+        """Done / error / total per model x probe x condition, sorted."""
+        sql = """
+            SELECT t.model, t.probe, t.condition, COUNT(*),
+                   SUM(a.task_key IS NOT NULL),
+                   SUM(a.task_key IS NULL AND e.task_key IS NOT NULL)
+            FROM tasks t
+            LEFT JOIN answers a ON a.task_key = t.key
+            LEFT JOIN errors e ON e.task_key = t.key
+            GROUP BY t.model, t.probe, t.condition
+            ORDER BY t.model, t.probe, t.condition
+        """
+        return [
+            CountRow(m, p, c, int(n), int(d or 0), int(e or 0))
+            for m, p, c, n, d, e in self.connection.execute(sql)
+        ]
+
+    def token_totals(self) -> list[TokenRow]:
+        """Answers and input/output token totals per model."""
+        sql = """
+            SELECT t.model, COUNT(*), COALESCE(SUM(a.input_tokens), 0),
+                   COALESCE(SUM(a.output_tokens), 0)
+            FROM answers a JOIN tasks t ON t.key = a.task_key
+            GROUP BY t.model ORDER BY t.model
+        """
+        return [TokenRow(m, int(n), int(i), int(o)) for m, n, i, o in self.connection.execute(sql)]
+
+    # -- internals -------------------------------------------------------------------------------
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self.connection)
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rollback on error) on an autocommit connection."""
+
+    def __init__(self, con: sqlite3.Connection) -> None:
+        self.con = con
+
+    def __enter__(self) -> None:
+        self.con.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, *rest: object) -> None:
+        if exc_type is None:
+            self.con.execute("COMMIT")
+        else:
+            self.con.execute("ROLLBACK")

@@ -21,8 +21,15 @@ def _root() -> None:
     """Build and run image-forgery benchmarks (Mandela, Forensics, PIXAR) for multimodal models."""
 
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+def _console(stderr: bool = False) -> Console:
+    """A console that keeps tables readable when output is piped (rich assumes 80 columns)."""
+    probe = Console(stderr=stderr)
+    width = None if probe.is_terminal else 120
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
+
+
+console = _console()
+err_console = _console(stderr=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

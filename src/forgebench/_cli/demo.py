@@ -1,5 +1,94 @@
-"""CLI commands (demo)."""
+"""CLI command: ``forgebench demo``, the whole pipeline on the bundled offline benchmark."""
 
 from __future__ import annotations
 
-from forgebench._cli.app import app  # noqa: F401
+import time
+from pathlib import Path
+
+import typer
+
+from forgebench._cli.app import app, console, err_console, fail
+
+DEMO_DETECTOR = "builtin/artefact"
+DEMO_JUDGE = "builtin/rules"
+
+
+def _step(title: str) -> None:
+    console.print(f"\n[bold]{title}[/bold]")
+
+
+@app.command("demo")
+def demo(
+    out: Path = typer.Option(Path("demo_out"), "--out", help="Folder for the demo dataset and run."),
+    cache_dir: Path | None = typer.Option(
+        None, "--cache-dir", help="Image-variant cache (default: OUT/cache)."
+    ),
+) -> None:
+    """Build the offline demo benchmark, validate it, print the task matrix, run builtin/artefact
+    through the runner, judge with builtin/rules, write metrics.csv, score PIXAR and write the report."""
+    from forgebench._cli.protocol import tasks as print_task_matrix
+    from forgebench._cli.scoring import parse_verdicts, print_summary
+    from forgebench._cli.site import build_report
+    from forgebench.analysis.metrics import write_metrics
+    from forgebench.data.demo import DemoError, build_demo
+    from forgebench.data.validate import format_problem, print_summary as print_dataset_summary
+    from forgebench.data.validate import validate_dataset
+    from forgebench.models.builtin.artefact import score_map
+    from forgebench.models.spec import ModelConfig
+    from forgebench.pixar.demo import run_pixar
+    from forgebench.run.generate import run_generation
+    from forgebench.run.progress import RunProgress
+    from forgebench.score.judge import judge_run
+
+    started = time.perf_counter()
+    run_dir = out / "run"
+    cache = cache_dir or out / "cache"
+
+    _step("1. Build the demo dataset")
+    try:
+        dataset = build_demo(out)
+    except DemoError as exc:
+        fail(str(exc), 2)
+    console.print(f"dataset: {dataset}", markup=False)
+
+    _step("2. Validate it")
+    report = validate_dataset(dataset)
+    for p in report.errors + report.warnings:
+        err_console.print(format_problem(p), markup=False)
+    if not report.ok:
+        fail(f"the demo dataset has {len(report.errors)} problems (a bug: please report it)", 1)
+    print_dataset_summary(report, console)
+
+    _step("3. The task matrix")
+    print_task_matrix(dataset, probes=None, conditions=None, models=DEMO_DETECTOR)
+
+    _step(f"4. Ask {DEMO_DETECTOR} through the runner")
+    config = ModelConfig(spec=DEMO_DETECTOR, concurrency=2)
+    with RunProgress(console) as progress:
+        result = run_generation(dataset, run_dir, [config], cache_dir=cache, progress=progress)
+    for m in result.models:
+        console.print(f"{m.name}: {m.tasks} tasks, {m.sent} sent, {m.errors} errors", markup=False)
+    if result.remaining:
+        fail(f"{result.remaining} demo tasks have no answer; see forgebench status {run_dir}", 1)
+
+    _step(f"5. Judge with {DEMO_JUDGE} and write metrics.csv")
+    parse_verdicts(run_dir)
+    stats = judge_run(run_dir, DEMO_JUDGE, console=err_console)
+    console.print(stats.summary(), markup=False)
+    metrics = write_metrics(run_dir, stats.judge)
+    print_summary(run_dir, stats.judge, console)
+
+    _step("6. PIXAR: pixel labels of every forgery, scored against the detector's score maps")
+    pixar = run_pixar(dataset, run_dir, score_map, model=DEMO_DETECTOR)
+    r = pixar.results
+    console.print(
+        f"{pixar.n_pairs} pairs: gIoU {r['giou']:.1f}  cIoU {r['ciou']:.1f}  F1 {r['f1']:.1f}  "
+        f"AUC {r['auc']:.1f}",
+        markup=False,
+    )
+
+    _step("7. Report")
+    index = build_report(run_dir, dataset=dataset)
+    console.print(f"metrics: {metrics}", markup=False)
+    console.print(f"report:  {index}", markup=False)
+    console.print(f"\ndemo finished in {time.perf_counter() - started:.1f} s", markup=False)

@@ -16,17 +16,24 @@ def build_report(
     judge: str | None = None,
     calibration: Path | None = None,
 ) -> Path:
-    """Tables and figures (``report/tables.py``, ``report/figures.py``), then the page; its path."""
+    """Tables and figures (``report/tables.py``, ``report/figures.py``), then the page; its path.
+
+    Without ``metrics.csv`` (a run not yet scored) the tables and figures are skipped, saying so,
+    and the page still shows every item and answer.
+    """
     from forgebench.report.figures import write_figures
     from forgebench.report.site import build_site
-    from forgebench.report.tables import write_tables
+    from forgebench.report.tables import ReportError, write_tables
 
     out = run_dir / "report"
     out.mkdir(parents=True, exist_ok=True)
-    tables = write_tables(run_dir, out)
-    for name, reason in getattr(tables, "skipped", []) or []:
-        console.print(f"  table {name} skipped: {reason}", markup=False)
-    write_figures(run_dir, out / "figures")
+    try:
+        tables = write_tables(run_dir, out, judge=judge)
+        for number, reason in tables.skipped:
+            console.print(f"  table {number} skipped: {reason}", markup=False)
+        write_figures(run_dir, out / "figures", judge=judge)
+    except ReportError as exc:
+        err_console.print(f"warning: tables and figures skipped: {exc}", markup=False)
     site = build_site(
         run_dir, out_dir=out, dataset_root=dataset, judge=judge, calibration_csv=calibration
     )

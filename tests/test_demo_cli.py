@@ -1,0 +1,58 @@
+"""`forgebench demo`: the whole pipeline, offline, on the bundled benchmark."""
+
+from __future__ import annotations
+
+import csv
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from forgebench.cli import app
+
+
+def _metrics(run: Path) -> list[dict[str, str]]:
+    with (run / "metrics.csv").open(newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    started = time.perf_counter()
+    res = CliRunner().invoke(app, ["demo", "--out", str(out)])
+    elapsed = time.perf_counter() - started
+    assert res.exit_code == 0, res.output
+    assert elapsed < 60, f"demo took {elapsed:.1f} s"
+    text = res.output
+    for step in ("Validate it", "The task matrix", "Ask builtin/artefact", "Judge with builtin/rules",
+                 "PIXAR", "Report"):
+        assert step in text
+    assert "Mandela results (strict scoring; judge: builtin/rules)" in text
+    assert "KGR by knowledge family (L0)" in text
+    run = out / "run"
+    rows = _metrics(run)
+    benchmarks = {r["benchmark"] for r in rows}
+    assert benchmarks == {"mandela", "pixar"}
+    det = next(r for r in rows if r["benchmark"] == "mandela" and r["model"] == "builtin/artefact"
+               and r["probe"] == "L0" and r["condition"] == "full" and r["subset"] == "all"
+               and r["metric"] == "det")
+    assert det["n"] == "33" and 0 < float(det["value"]) < 100  # a real but weak detector
+    assert any(r["benchmark"] == "pixar" and r["metric"] == "giou" for r in rows)
+    assert (run / "report" / "index.html").is_file()
+    assert (run / "report" / "tables.md").is_file()
+    assert str(run / "report" / "index.html") in text
+
+    # the same command again resumes: nothing is sent twice, the numbers stay the same
+    again = CliRunner().invoke(app, ["demo", "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert "308 tasks, 0 sent, 0 errors" in again.output
+    assert _metrics(run) == rows
+
+
+def test_demo_refuses_an_out_folder_holding_something_else(tmp_path: Path) -> None:
+    (tmp_path / "dataset").mkdir()
+    (tmp_path / "dataset" / "notes.txt").write_text("mine")
+    res = CliRunner().invoke(app, ["demo", "--out", str(tmp_path)])
+    assert res.exit_code == 2
+    assert "not a dataset folder" in res.output
+    assert (tmp_path / "dataset" / "notes.txt").read_text() == "mine"

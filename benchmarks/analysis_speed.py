@@ -145,7 +145,7 @@ def build_store(run: Path, n_models: int, seed: int = 0) -> int:
                 g_rows.append(
                     (key, JUDGE, level, "graded", "reason", None, None, "r1", JUDGE, None, 1, now)
                 )
-        con.executemany("INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?)", t_rows)
+        con.executemany("INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,NULL)", t_rows)
         con.executemany(
             "INSERT INTO answers (task_key,text,raw,finish_reason,input_tokens,output_tokens,latency_s,attempts,request,created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
             a_rows,

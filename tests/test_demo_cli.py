@@ -24,8 +24,14 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert elapsed < 60, f"demo took {elapsed:.1f} s"
     text = res.output
-    for step in ("Validate it", "The task matrix", "Ask builtin/artefact", "Judge with builtin/rules",
-                 "PIXAR", "Report"):
+    for step in (
+        "Validate it",
+        "The task matrix",
+        "Ask builtin/artefact",
+        "Judge with builtin/rules",
+        "PIXAR",
+        "Report",
+    ):
         assert step in text
     assert "Mandela results (strict scoring; judge: builtin/rules)" in text
     assert "KGR by knowledge family (L0)" in text
@@ -33,9 +39,16 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
     rows = _metrics(run)
     benchmarks = {r["benchmark"] for r in rows}
     assert benchmarks == {"mandela", "pixar"}
-    det = next(r for r in rows if r["benchmark"] == "mandela" and r["model"] == "builtin/artefact"
-               and r["probe"] == "L0" and r["condition"] == "full" and r["subset"] == "all"
-               and r["metric"] == "det")
+    det = next(
+        r
+        for r in rows
+        if r["benchmark"] == "mandela"
+        and r["model"] == "builtin/artefact"
+        and r["probe"] == "L0"
+        and r["condition"] == "full"
+        and r["subset"] == "all"
+        and r["metric"] == "det"
+    )
     assert det["n"] == "33" and 0 < float(det["value"]) < 100  # a real but weak detector
     assert any(r["benchmark"] == "pixar" and r["metric"] == "giou" for r in rows)
     assert (run / "report" / "index.html").is_file()

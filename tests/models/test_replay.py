@@ -69,14 +69,31 @@ def test_missing_answer_is_a_non_retryable_error(tmp_path: Path) -> None:
 def test_replay_with_gaps_answers_what_it_has_and_errs_the_rest(tmp_path: Path) -> None:
     from forgebench.run.runner import Call, CallOutcome, execute
 
-    rows = [{"item_id": f"m{i}", "probe": "L0", "condition": "full", "text": f"REAL {i}"}
-            for i in range(6) if i != 2]
+    rows = [
+        {"item_id": f"m{i}", "probe": "L0", "condition": "full", "text": f"REAL {i}"}
+        for i in range(6)
+        if i != 2
+    ]
     model = model_for(write_jsonl(tmp_path / "a.jsonl", rows))
-    calls = [Call(f"k{i}", Request(prompt="p", meta={"item_id": f"m{i}", "probe": "L0",
-                                                       "condition": "full"})) for i in range(6)]
+    calls = [
+        Call(
+            f"k{i}",
+            Request(prompt="p", meta={"item_id": f"m{i}", "probe": "L0", "condition": "full"}),
+        )
+        for i in range(6)
+    ]
     outcomes: list[CallOutcome] = []
-    stats = asyncio.run(execute(model, calls, concurrency=1, rpm=None, max_attempts=3,
-                                timeout_s=5, on_outcome=outcomes.append))
+    stats = asyncio.run(
+        execute(
+            model,
+            calls,
+            concurrency=1,
+            rpm=None,
+            max_attempts=3,
+            timeout_s=5,
+            on_outcome=outcomes.append,
+        )
+    )
     assert stats.fatal is None and stats.answered == 5
     (err,) = [o for o in outcomes if o.response is None]
     assert err.key == "k2" and err.attempts == 1 and "no answer for item m2" in (err.error or "")

@@ -21,11 +21,27 @@ def _dataset(root: Path) -> Path:
     Image.fromarray(edited).save(root / "images" / "e.png")
     event = {"label": "E", "date": "2000-01-01"}
     items = [
-        {"id": "orig", "seed_id": "s", "image": "images/o.png", "label": "authentic", "domain": "A1",
-         "noun": "photograph", "event": event},
-        {"id": "fake", "seed_id": "s", "image": "images/e.png", "label": "forged", "family": "K2",
-         "domain": "A1", "noun": "photograph", "saliency": "C1", "event": event,
-         "edit": {"operation": "insert", "region": [30, 10, 50, 20]}},
+        {
+            "id": "orig",
+            "seed_id": "s",
+            "image": "images/o.png",
+            "label": "authentic",
+            "domain": "A1",
+            "noun": "photograph",
+            "event": event,
+        },
+        {
+            "id": "fake",
+            "seed_id": "s",
+            "image": "images/e.png",
+            "label": "forged",
+            "family": "K2",
+            "domain": "A1",
+            "noun": "photograph",
+            "saliency": "C1",
+            "event": event,
+            "edit": {"operation": "insert", "region": [30, 10, 50, 20]},
+        },
     ]
     (root / "items.jsonl").write_text("".join(json.dumps(i) + "\n" for i in items))
     return root
@@ -35,9 +51,23 @@ def test_perfect_score_map_scores_100_and_keeps_other_rows(tmp_path: Path) -> No
     ds = _dataset(tmp_path / "ds")
     run = tmp_path / "run"
     run.mkdir()
-    merge_metrics(run, [{"benchmark": "mandela", "model": "m", "probe": "L0", "condition": "full",
-                         "subset": "all", "metric": "det", "value": 50.0, "n": 2, "judge": ""}],
-                  "mandela")
+    merge_metrics(
+        run,
+        [
+            {
+                "benchmark": "mandela",
+                "model": "m",
+                "probe": "L0",
+                "condition": "full",
+                "subset": "all",
+                "metric": "det",
+                "value": 50.0,
+                "n": 2,
+                "judge": "",
+            }
+        ],
+        "mandela",
+    )
 
     def oracle(rgb: np.ndarray) -> np.ndarray:
         return (rgb.astype(int).sum(axis=2) > 600).astype(np.float32)
@@ -50,8 +80,11 @@ def test_perfect_score_map_scores_100_and_keeps_other_rows(tmp_path: Path) -> No
     with (run / "metrics.csv").open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     assert {r["benchmark"] for r in rows} == {"mandela", "pixar"}
-    giou = next(r for r in rows if r["benchmark"] == "pixar" and r["metric"] == "giou"
-                and r["subset"] == "all")
+    giou = next(
+        r
+        for r in rows
+        if r["benchmark"] == "pixar" and r["metric"] == "giou" and r["subset"] == "all"
+    )
     assert giou["model"] == "oracle" and float(giou["value"]) == 100.0
 
     # scoring again replaces the pixar rows rather than appending twice

@@ -90,7 +90,7 @@ def make_site_run(tmp: Path, n_seeds: int = 3) -> tuple[Path, Path]:
                 key = f"k{n}"
                 n += 1
                 con.execute(
-                    "INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,NULL)",
                     (key, it["id"], probe, cond, model, "prompt", "v", None, "{}", "{}", now),
                 )
                 if model == "beta" and probe == "L1" and it["label"] == "forged":

@@ -312,6 +312,7 @@ def test_judge_flag_judges_and_writes_metrics(
     assert res.exit_code == 0, res.stderr
     assert (run_dir / "metrics.csv").is_file()
     assert _count(run_dir, "grades") > 0 and _count(run_dir, "verdicts") == 8
+    assert "Mandela results (strict scoring; judge: builtin/rules)" in res.stdout
     bad = _run(make_dataset(2), run_dir, f"m=openai/fake@{server.url}", "--judge", "bogus")
     assert bad.exit_code == 2 and "--judge: bad model spec" in bad.stderr
 

@@ -126,3 +126,31 @@ def test_items_upsert_keeps_latest_data(tmp_path: Path) -> None:
         )
         (data,) = store.connection.execute("SELECT data FROM items").fetchone()
         assert '"Fixed"' in data and "Old label" not in data
+
+
+def test_a_changed_question_supersedes_the_old_task_and_a_revert_reuses_its_answer(
+    tmp_path: Path,
+) -> None:
+    def task(prompt: str, extra: dict | None = None):  # type: ignore[no-untyped-def]
+        q = Question("item0", "L1", "full_caption", prompt, "L1/v2", None, extra or {})
+        return make_task(q, "m", {"temperature": 0})
+
+    old, new = task("Context: ... of Summt, from 1986."), task("Context: ... of Summit, from 1986.")
+    other = task(
+        "Context: ... of Summit, from 1986. Again.", {"face": "original"}
+    )  # another identity
+    with Store.open(tmp_path / "RUN") as store:
+        store.put_tasks([old, other])
+        store.put_answer(old.key, _resp("FAKE typo"), 1, 0.1, {})
+        assert store.put_tasks([new]) == 1  # the typo is fixed: one new task ...
+        assert sorted(store.pending("m")) == sorted([new.key, other.key])
+        assert old.key not in store.pending("m")  # ... and the old one is not current any more
+        rows = dict(store.connection.execute("SELECT key, superseded_by FROM tasks").fetchall())
+        assert rows == {old.key: new.key, new.key: None, other.key: None}
+        (count,) = [c for c in store.counts() if c.condition == "full_caption"]
+        assert (count.total, count.done) == (2, 0)  # the old answer no longer counts
+
+        assert store.put_tasks([old]) == 0  # reverting the fix: the old task is current again
+        rows = dict(store.connection.execute("SELECT key, superseded_by FROM tasks").fetchall())
+        assert rows == {old.key: None, new.key: old.key, other.key: None}
+        assert store.pending("m") == [other.key]  # its stored answer is reused, not re-asked

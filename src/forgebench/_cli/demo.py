@@ -19,7 +19,9 @@ def _step(title: str) -> None:
 
 @app.command("demo")
 def demo(
-    out: Path = typer.Option(Path("demo_out"), "--out", help="Folder for the demo dataset and run."),
+    out: Path = typer.Option(
+        Path("demo_out"), "--out", help="Folder for the demo dataset and run."
+    ),
     cache_dir: Path | None = typer.Option(
         None, "--cache-dir", help="Image-variant cache (default: OUT/cache)."
     ),
@@ -31,8 +33,8 @@ def demo(
     from forgebench._cli.site import build_report
     from forgebench.analysis.metrics import write_metrics
     from forgebench.data.demo import DemoError, build_demo
-    from forgebench.data.validate import format_problem, print_summary as print_dataset_summary
-    from forgebench.data.validate import validate_dataset
+    from forgebench.data.validate import format_problem, validate_dataset
+    from forgebench.data.validate import print_summary as print_dataset_summary
     from forgebench.models.builtin.artefact import score_map
     from forgebench.models.spec import ModelConfig
     from forgebench.pixar.demo import run_pixar

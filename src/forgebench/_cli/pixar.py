@@ -122,3 +122,126 @@ def score(
             tmp.replace(json_out)
         except OSError as exc:
             fail(f"--json {json_out}: cannot write ({exc.strerror or exc})", 2)
+
+
+def _model_configs(
+    specs: list[str], models_file: Path | None, concurrency: int | None
+) -> list[Any]:
+    """``--model`` specs and ``--models-file`` tables as ModelConfigs (exit 2 on a bad one)."""
+    from forgebench.models.modelsfile import load_models_file
+    from forgebench.models.spec import ModelConfig, SpecError, parse_spec
+
+    update = {"concurrency": concurrency} if concurrency is not None else {}
+    try:
+        configs = load_models_file(models_file) if models_file is not None else []
+        configs = [c.model_copy(update=update) for c in configs]
+        for spec in specs:
+            parse_spec(spec)
+            configs.append(ModelConfig.model_validate({"spec": spec, **update}))
+    except SpecError as exc:
+        fail(str(exc), 2)
+    if not configs:
+        fail("no model: give --model SPEC (e.g. openai/gpt-5.6) or --models-file FILE", 2)
+    names = [c.name for c in configs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        fail(f"two models are named {dupes[0]!r}; give one an alias (ALIAS=PROVIDER/MODEL)", 2)
+    return configs
+
+
+def _summary_line(name: str, res: dict[str, Any]) -> str:
+    parts = [f"{name}:"]
+    for label, key in (("gIoU", "giou"), ("cIoU", "ciou"), ("F1", "f1"), ("top-1", "top1")):
+        if res.get(key) is not None:
+            parts.append(f"{label} {res[key]:.1f}")
+    if res.get("css") is not None:
+        parts.append(f"CSS {res['css']:.3f}")
+    parts.append(f"misses {res['n_miss']}/{res['n_pairs']}")
+    return "  ".join(parts)
+
+
+@pixar_app.command("run")
+def run_vlm(
+    pairs: Path = typer.Argument(
+        ..., help="Folder with original/ and edited/ (matching names), or a CSV original,edited."
+    ),
+    model: list[str] = typer.Option(
+        [], "--model", help="[ALIAS=]PROVIDER/MODEL[@BASE_URL]; repeatable."
+    ),
+    models_file: Path | None = typer.Option(
+        None, "--models-file", help="TOML file of [[models]] tables."
+    ),
+    out: Path = typer.Option(
+        ..., "--out", help="Run directory (run.sqlite, metrics.csv, report/)."
+    ),
+    tau: float = typer.Option(0.05, "--tau", help="Threshold of the truth pixel labels."),
+    concurrency: int | None = typer.Option(
+        None, "--concurrency", min=1, help="Requests in flight per model (overrides the file)."
+    ),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N pairs."),
+    classes: Path | None = typer.Option(
+        None,
+        "--classes",
+        help="CSV stem,class[,description]: truth class and reference description (top-k, CSS).",
+    ),
+    retry_errors: bool = typer.Option(
+        False, "--retry-errors", help="Ask tasks that ended as errors again."
+    ),
+) -> None:
+    """Ask vision-language models the LOC probe on the edited images and score their answers
+    (gIoU, cIoU, P/R/F1, top-1/top-5, CSS); resumable (the same command again continues)."""
+    from forgebench.construct.pixels import parse_taus
+    from forgebench.data.pixar import PairsError
+    from forgebench.models.spec import SpecError
+    from forgebench.pixar.vlm import CssUnavailable, PixarRunError, run_pixar_vlm
+    from forgebench.run.progress import RunProgress
+    from forgebench.run.store import StoreError
+
+    try:
+        parse_taus([tau])
+    except ValueError as exc:
+        fail(f"--tau: {exc}", 2)
+    configs = _model_configs(model, models_file, concurrency)
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out}: exists and is not a folder", 2)
+
+    def on_signal() -> None:
+        err_console.print(
+            "stopping: letting requests in flight finish (Ctrl-C again to abandon them)"
+        )
+
+    try:
+        progress = RunProgress(err_console)
+        with progress:
+            results = run_pixar_vlm(
+                pairs,
+                out,
+                configs,
+                tau=tau,
+                classes_csv=classes,
+                limit=limit,
+                retry_errors=retry_errors,
+                progress=progress,
+                handle_signals=True,
+                on_signal=on_signal,
+            )
+    except (PairsError, SpecError, StoreError, CssUnavailable) as exc:
+        fail(str(exc), 2)
+    except PixarRunError as exc:
+        fail(str(exc), 130 if exc.interrupted else 1)
+    code = 0
+    for name, res in results.items():
+        console.print(_summary_line(name, res), markup=False)
+        if res["unanswered"]:
+            err_console.print(
+                f"warning: model {name}: {len(res['unanswered'])} tasks have no answer (errors; "
+                "scored as misses); run again with --retry-errors to ask them again",
+                markup=False,
+            )
+            code = 1
+    console.print(
+        f"wrote {out / 'metrics.csv'} (benchmark pixar) and the PIXAR tables in {out / 'report'}",
+        markup=False,
+    )
+    if code:
+        raise typer.Exit(code)

@@ -50,35 +50,20 @@ def _configs(
 
 
 def _judge_and_metrics(run_dir: Path, judge: str) -> int:
-    """Hook to the scoring stage, when it is installed: ``score.judge.judge_run(run_dir,
-    judge_spec)`` then ``analysis.metrics.write_metrics(run_dir, judge)``; returns an exit code."""
-    import importlib
+    """``run --judge``: the judge stage (verdicts, then grades), metrics.csv and the summary;
+    returns an exit code."""
+    from forgebench._cli.scoring import print_summary
+    from forgebench.analysis.metrics import write_metrics
+    from forgebench.score.judge import judge_run
 
-    try:
-        judge_mod = importlib.import_module("forgebench.score.judge")
-    except ImportError:
-        judge_mod = None
-    judge_run = getattr(judge_mod, "judge_run", None)
-    if judge_run is None:
-        err_console.print(
-            "note: judging is not available in this version; stopped after generation"
-        )
-        return 0
     stats = judge_run(run_dir, judge, console=err_console)
-    summary = getattr(stats, "summary", None)
-    if callable(summary):
-        err_console.print(summary(), markup=False)
-    if getattr(stats, "fatal", None):
+    err_console.print(stats.summary(), markup=False)
+    if stats.fatal:
         err_console.print(f"error: judge {judge}: {stats.fatal}", markup=False)
         return 1
-    try:
-        metrics_mod = importlib.import_module("forgebench.analysis.metrics")
-    except ImportError:
-        return 0
-    write_metrics = getattr(metrics_mod, "write_metrics", None)
-    if write_metrics is not None:
-        path = write_metrics(run_dir, getattr(stats, "judge", None))
-        console.print(f"wrote {path}", markup=False)
+    path = write_metrics(run_dir, stats.judge)
+    print_summary(run_dir, stats.judge, console)
+    console.print(f"wrote {path}", markup=False)
     return 0
 
 

@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
-import pandas as pd
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -99,7 +99,7 @@ def metrics_cmd(
 
 
 def _fmt(v: object, signed: bool = False) -> str:
-    if not isinstance(v, int | float) or pd.isna(v):
+    if not isinstance(v, int | float) or math.isnan(v):
         return "—"
     return f"{v:+.1f}" if signed else f"{v:.1f}"
 
@@ -112,6 +112,8 @@ def print_summary(run_dir: Path, judge: str | None, out: Console) -> None:
     path = Path(run_dir) / "metrics.csv"
     if not path.is_file():
         write_metrics(Path(run_dir), judge)
+    import pandas as pd
+
     m = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"judge": str})
     if judge is not None:
         m = m[(m["judge"].isna()) | (m["judge"] == judge)]

@@ -71,6 +71,8 @@ LEFT JOIN answers a ON a.task_key = t.key
 LEFT JOIN errors e ON e.task_key = t.key
 LEFT JOIN verdicts v ON v.task_key = t.key
 LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ?
+WHERE t.superseded_by IS NULL
+  AND t.item_id IN (SELECT item_id FROM items)  -- Mandela items only (PIXAR LOC tasks share stores)
 ORDER BY t.rowid
 """
 

@@ -81,6 +81,7 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
             LEFT JOIN verdicts v ON v.task_key = t.key
             LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ?
             LEFT JOIN errors e ON e.task_key = t.key
+            WHERE t.superseded_by IS NULL
             ORDER BY t.item_id, t.model, t.probe, t.condition
         """
         answers: dict[str, list[ViewerAnswer]] = {}

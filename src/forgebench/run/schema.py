@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     variant_id     TEXT,                -- image variant id, NULL for text-only
     params         TEXT NOT NULL,       -- JSON generation parameters
     extra          TEXT NOT NULL DEFAULT '{}',
-    created_at     REAL NOT NULL
+    created_at     REAL NOT NULL,
+    superseded_by  TEXT                 -- NULL: current; else the key of the task that replaced it
 );
 CREATE INDEX IF NOT EXISTS tasks_model ON tasks(model, probe, condition);
 CREATE TABLE IF NOT EXISTS answers (

@@ -32,9 +32,17 @@ from forgebench.run.schema import SCHEMA, SCHEMA_VERSION
 DB_NAME = "run.sqlite"
 
 _ADDED_COLUMNS: dict[str, dict[str, str]] = {
-    "tasks": {"image_path": "TEXT", "media_type": "TEXT"},
+    "tasks": {"image_path": "TEXT", "media_type": "TEXT", "superseded_by": "TEXT"},
 }
-"""Columns this module adds to the contract schema (additive only)."""
+"""Columns this module adds to the contract schema (additive only).
+
+``superseded_by``: a task whose question changed (a fixed typo in an event label, a new prompt
+version, an edited image) keeps its row and answer, but the newer task of the same model, item,
+probe, condition and extra replaces it: the old row names the new key here. Every stage reads
+current tasks only (``superseded_by IS NULL``), so a changed question is asked and scored once."""
+
+CURRENT = "superseded_by IS NULL"
+"""SQL condition selecting current (not superseded) task rows."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +105,9 @@ class Store:
                 for col, decl in cols.items():
                     if col not in have:
                         con.execute(f"ALTER TABLE {table} ADD COLUMN {col} {decl}")
+            con.execute(
+                "CREATE INDEX IF NOT EXISTS tasks_identity ON tasks(model, item_id, probe, condition)"
+            )
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{path}: cannot open run store ({exc})") from None
         store = cls(run_dir, con)
@@ -142,7 +153,12 @@ class Store:
             )
 
     def put_tasks(self, tasks: Iterable[Task]) -> int:
-        """Store tasks (``INSERT OR IGNORE``: a key is stored once); returns how many were new."""
+        """Store tasks (``INSERT OR IGNORE``: a key is stored once); returns how many were new.
+
+        A stored task is the current one for its model, item, probe, condition and extra: any
+        other task of that identity is marked superseded (and one stored earlier that is given
+        again becomes current again).
+        """
         now = time.time()
         rows = []
         for t in tasks:
@@ -165,6 +181,7 @@ class Store:
                 )
             )
         with self._tx():
+            current = self._current_keys([r[0] for r in rows])
             before = self.connection.total_changes
             self.connection.executemany(
                 "INSERT OR IGNORE INTO tasks(key, item_id, probe, condition, model, prompt, "
@@ -172,7 +189,31 @@ class Store:
                 "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 rows,
             )
-            return self.connection.total_changes - before
+            added = self.connection.total_changes - before
+            changed = [r for r in rows if r[0] not in current]
+            self.connection.executemany(
+                "UPDATE tasks SET superseded_by=? WHERE model=? AND item_id=? AND probe=? "
+                "AND condition=? AND extra=? AND key<>?",
+                [(r[0], r[4], r[1], r[2], r[3], r[9], r[0]) for r in changed],
+            )
+            self.connection.executemany(
+                "UPDATE tasks SET superseded_by=NULL WHERE key=?", [(r[0],) for r in changed]
+            )
+            return added
+
+    def _current_keys(self, keys: list[str]) -> set[str]:
+        """Those of ``keys`` already stored as current tasks."""
+        found: set[str] = set()
+        for i in range(0, len(keys), 900):
+            chunk = keys[i : i + 900]
+            marks = ",".join("?" * len(chunk))
+            found.update(
+                r[0]
+                for r in self.connection.execute(
+                    f"SELECT key FROM tasks WHERE key IN ({marks}) AND {CURRENT}", chunk
+                )
+            )
+        return found
 
     def task_row(self, key: str) -> sqlite3.Row | None:
         """One task's row (``sqlite3.Row``), or None."""
@@ -204,7 +245,7 @@ class Store:
         Errored tasks are left out unless ``retry_errors``; ``among`` narrows to this run's keys.
         """
         sql = (
-            "SELECT t.key FROM tasks t WHERE t.model=? "
+            f"SELECT t.key FROM tasks t WHERE t.model=? AND t.{CURRENT} "
             "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.task_key=t.key)"
         )
         if not retry_errors:
@@ -279,6 +320,7 @@ class Store:
             FROM tasks t
             LEFT JOIN answers a ON a.task_key = t.key
             LEFT JOIN errors e ON e.task_key = t.key
+            WHERE t.superseded_by IS NULL
             GROUP BY t.model, t.probe, t.condition
             ORDER BY t.model, t.probe, t.condition
         """
@@ -293,6 +335,7 @@ class Store:
             SELECT t.model, COUNT(*), COALESCE(SUM(a.input_tokens), 0),
                    COALESCE(SUM(a.output_tokens), 0)
             FROM answers a JOIN tasks t ON t.key = a.task_key
+            WHERE t.superseded_by IS NULL
             GROUP BY t.model ORDER BY t.model
         """
         return [TokenRow(m, int(n), int(i), int(o)) for m, n, i, o in self.connection.execute(sql)]

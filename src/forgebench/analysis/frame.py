@@ -62,6 +62,7 @@ ITEM_COLUMNS = (
 
 _SQL = """
 SELECT t.key AS task_key, t.model, t.item_id, t.probe, t.condition,
+       json_extract(t.extra, '$.name_source') AS name_source,
        a.text, a.finish_reason, a.input_tokens, a.output_tokens, a.latency_s,
        (a.task_key IS NOT NULL) AS answered, (e.task_key IS NOT NULL) AS errored,
        v.verdict, v.detail, v.parser_version,

@@ -279,7 +279,11 @@ def _absent(
         keys = set(zip(l2.loc[l2[col], "model"], l2.loc[l2[col], "item_id"], strict=True))
         mask = [k in keys for k in zip(l0_items["model"], l0_items["item_id"], strict=True)]
         parts.append(l0_ind[np.asarray(mask, dtype=bool)].assign(subset=subset))
-    face = f[(f["probe"] == "FACE") & (f["variant"] == "erase")]
+    # the wrong-name control (Appendix N; protocol.table asks it when faces.wrong_name is set)
+    # is not part of the pass criterion: only the questions naming the erased person count
+    face = f[
+        (f["probe"] == "FACE") & (f["variant"] == "erase") & (f["name_source"] != "wrong_name")
+    ]
     if not face.empty:
         ok_o = face.assign(ok=(face["verdict"] == "YES").astype(int))
         ok_r = face.assign(ok=(face["verdict"] == "NO").astype(int))

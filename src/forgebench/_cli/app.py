@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import NoReturn
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 from rich.console import Console
+
+if TYPE_CHECKING:
+    from forgebench.models.spec import ModelConfig
 
 app = typer.Typer(
     name="forgebench",
@@ -45,3 +49,30 @@ def version() -> None:
     from forgebench import __version__
 
     console.print(f"forgebench {__version__}")
+
+
+def model_configs(
+    specs: list[str], models_file: Path | None, overrides: dict[str, float | int | None]
+) -> list[ModelConfig]:
+    """``--model`` specs and ``--models-file`` tables as ModelConfigs, with the flags that were
+    given (``overrides`` values not None) applied to every model; exit 2 on a bad spec or file,
+    on no model at all, and on two models of one name."""
+    from forgebench.models.modelsfile import load_models_file
+    from forgebench.models.spec import ModelConfig, SpecError, parse_spec
+
+    given = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        configs = load_models_file(models_file) if models_file is not None else []
+        configs = [c.model_copy(update=given) for c in configs]
+        for spec in specs:
+            parse_spec(spec)
+            configs.append(ModelConfig.model_validate({"spec": spec, **given}))
+    except SpecError as exc:
+        fail(str(exc), 2)
+    if not configs:
+        fail("no model: give --model SPEC (e.g. openai/gpt-5.6) or --models-file FILE", 2)
+    names = [c.name for c in configs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        fail(f"two models are named {dupes[0]!r}; give one an alias (ALIAS=PROVIDER/MODEL)", 2)
+    return configs

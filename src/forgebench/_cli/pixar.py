@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail
+from forgebench._cli.app import app, console, err_console, fail, model_configs
 
 pixar_app = typer.Typer(
     name="pixar",
@@ -124,31 +124,6 @@ def score(
             fail(f"--json {json_out}: cannot write ({exc.strerror or exc})", 2)
 
 
-def _model_configs(
-    specs: list[str], models_file: Path | None, concurrency: int | None
-) -> list[Any]:
-    """``--model`` specs and ``--models-file`` tables as ModelConfigs (exit 2 on a bad one)."""
-    from forgebench.models.modelsfile import load_models_file
-    from forgebench.models.spec import ModelConfig, SpecError, parse_spec
-
-    update = {"concurrency": concurrency} if concurrency is not None else {}
-    try:
-        configs = load_models_file(models_file) if models_file is not None else []
-        configs = [c.model_copy(update=update) for c in configs]
-        for spec in specs:
-            parse_spec(spec)
-            configs.append(ModelConfig.model_validate({"spec": spec, **update}))
-    except SpecError as exc:
-        fail(str(exc), 2)
-    if not configs:
-        fail("no model: give --model SPEC (e.g. openai/gpt-5.6) or --models-file FILE", 2)
-    names = [c.name for c in configs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        fail(f"two models are named {dupes[0]!r}; give one an alias (ALIAS=PROVIDER/MODEL)", 2)
-    return configs
-
-
 def _summary_line(name: str, res: dict[str, Any]) -> str:
     parts = [f"{name}:"]
     for label, key in (("gIoU", "giou"), ("cIoU", "ciou"), ("F1", "f1"), ("top-1", "top1")):
@@ -201,7 +176,7 @@ def run_vlm(
         parse_taus([tau])
     except ValueError as exc:
         fail(f"--tau: {exc}", 2)
-    configs = _model_configs(model, models_file, concurrency)
+    configs = model_configs(model, models_file, {"concurrency": concurrency})
     if out.exists() and not out.is_dir():
         fail(f"--out {out}: exists and is not a folder", 2)
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail
+from forgebench._cli.app import app, console, err_console, fail, model_configs
 
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
@@ -21,32 +21,6 @@ if TYPE_CHECKING:
 
 cache_app = typer.Typer(help="The image-variant cache.", no_args_is_help=True)
 app.add_typer(cache_app, name="cache")
-
-
-def _configs(
-    specs: list[str],
-    models_file: Path | None,
-    overrides: dict[str, float | int | None],
-) -> list[ModelConfig]:
-    from forgebench.models.modelsfile import load_models_file
-    from forgebench.models.spec import ModelConfig, SpecError, parse_spec
-
-    set_ = {k: v for k, v in overrides.items() if v is not None}
-    try:
-        configs = load_models_file(models_file) if models_file is not None else []
-        configs = [c.model_copy(update=set_) for c in configs]
-        for spec in specs:
-            parse_spec(spec)
-            configs.append(ModelConfig.model_validate({"spec": spec, **set_}))
-    except SpecError as exc:
-        fail(str(exc), 2)
-    if not configs:
-        fail("no model: give --model SPEC (e.g. openai/gpt-5.6) or --models-file FILE", 2)
-    names = [c.name for c in configs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        fail(f"two models are named {dupes[0]!r}; give one an alias (ALIAS=PROVIDER/MODEL)", 2)
-    return configs
 
 
 def _judge_and_metrics(run_dir: Path, judge: str) -> int:
@@ -196,7 +170,7 @@ def run(
         "timeout_s": timeout,
         "max_attempts": max_attempts,
     }
-    configs = _configs(model, models_file, overrides)
+    configs = model_configs(model, models_file, overrides)
     if judge is not None:
         try:
             parse_spec(judge)

@@ -41,7 +41,6 @@ import csv
 import hashlib
 import importlib.util
 import re
-import signal
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -58,15 +57,8 @@ from forgebench.pixar.vlm_inputs import PairImage, Reference, load_references, p
 from forgebench.pixar.vlm_score import score_answers
 from forgebench.protocol.pixar_probe import PROBE_ID, PROMPT_VERSION, render_prompt
 from forgebench.protocol.tasks import Question, make_task
-from forgebench.run.generate import (
-    GenerationResult,
-    ModelResult,
-    Plan,
-    check_model_settings,
-    generate,
-)
+from forgebench.run.generate import GenerationResult, Plan, check_model_settings, run_plan
 from forgebench.run.progress import RunProgress
-from forgebench.run.runner import ExecStats
 from forgebench.run.store import DB_NAME, Store
 
 CONDITION = "full"
@@ -195,7 +187,9 @@ def run_pixar_vlm(
             },
         )
         asked = asyncio.run(
-            _ask(store, plan, models, retry_errors, progress, handle_signals, on_signal)
+            run_plan(
+                store, plan, models, retry_errors, None, progress, None, handle_signals, on_signal
+            )
         )
         _raise_if_failed(asked, store)
         results: dict[str, dict[str, Any]] = {}
@@ -283,52 +277,6 @@ def write_pixar_results(run_dir: Path, results: dict[str, dict[str, Any]]) -> li
     written = [merge_metrics(run_dir, all_rows, BENCHMARK)]
     written += write_tables(tables_from_rows(all_rows), run_dir / "report")
     return written
-
-
-async def _ask(
-    store: Store,
-    plan: Plan,
-    models: dict[str, Model],
-    retry_errors: bool,
-    progress: RunProgress | None,
-    handle_signals: bool,
-    on_signal: Callable[[], None] | None,
-) -> GenerationResult:
-    """Run :func:`generate`; with ``handle_signals`` the first SIGINT/SIGTERM stops scheduling
-    (requests in flight get a few seconds), the second abandons them."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    main_task = asyncio.current_task()
-    presses = 0
-
-    def on_sig() -> None:
-        nonlocal presses
-        presses += 1
-        if presses == 1:
-            stop.set()
-            if on_signal is not None:
-                on_signal()
-        elif main_task is not None:
-            main_task.cancel()
-
-    if handle_signals:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, on_sig)
-    try:
-        return await generate(
-            store, plan, models, retry_errors=retry_errors, progress=progress, stop=stop
-        )
-    except asyncio.CancelledError:
-        result = GenerationResult(interrupted=True)
-        for c in plan.configs:
-            keys = {t.key for t in plan.tasks[c.name]}
-            left = len(store.pending(c.name, retry_errors=True, among=keys))
-            result.models.append(ModelResult(c.name, len(keys), 0, ExecStats(), left, 0))
-        return result
-    finally:
-        if handle_signals:
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                loop.remove_signal_handler(sig)
 
 
 async def _close(models: dict[str, Model]) -> None:

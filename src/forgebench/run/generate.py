@@ -314,14 +314,14 @@ def run_generation(
             return GenerationResult()
         budget = Budget(max_cost) if max_cost is not None else None
         return asyncio.run(
-            _main(store, the_plan, models, retry_errors, budget, progress, retry, handle_signals,
+            run_plan(store, the_plan, models, retry_errors, budget, progress, retry, handle_signals,
                   on_signal)
         )  # fmt: skip
     finally:
         store.close()
 
 
-async def _main(
+async def run_plan(
     store: Store,
     the_plan: Plan,
     models: dict[str, Model],
@@ -332,6 +332,8 @@ async def _main(
     handle_signals: bool,
     on_signal: Callable[[], None] | None,
 ) -> GenerationResult:
+    """Send a stored plan (:func:`generate`); with ``handle_signals`` the first SIGINT/SIGTERM
+    stops scheduling (requests in flight get a few seconds), the second abandons them."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()

@@ -109,3 +109,22 @@ def test_report_rejects_missing_calibration_file(site_run: tuple[Path, Path], ba
     _, run = site_run
     res = CliRunner().invoke(app, ["report", str(run), "--calibration", str(run / bad)])
     assert res.exit_code == 2 and "not found" in res.output
+
+
+def test_headline_shows_mandela_and_pixar_numbers_from_metrics_csv(
+    site_run: tuple[Path, Path],
+) -> None:
+    _, run = site_run
+    (run / "metrics.csv").write_text(
+        "benchmark,model,probe,condition,subset,metric,value,n,judge\n"
+        "mandela,alpha,L0,full,all,kgr,33.33333,3,builtin/rules\n"
+        "mandela,alpha,L0,full,all,det,66.66667,3,\n"
+        "mandela,alpha,L0,full,K1,kgr,50,2,builtin/rules\n"
+        "pixar,alpha,LOC,full,all,giou,12.5,4,\n"
+        "pixar,alpha,LOC,full,small,giou,99,1,\n"
+    )
+    page = build_site(run).index.read_text(encoding="utf-8")
+    assert "<td>alpha</td><td>L0</td><td>33.3</td><td>66.7</td>" in page
+    assert "L0 KGR by knowledge family" in page and "<td>50.0</td>" in page
+    assert "PIXAR: pixel-level localization" in page
+    assert "<td>alpha</td><td>12.5</td>" in page and "99.0" not in page  # all images only

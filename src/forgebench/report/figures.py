@@ -180,8 +180,12 @@ def figure_family(met: Metrics, probe: str) -> Figure | None:
         return None
     ncol = min(6, len(models))
     nrow = math.ceil(len(models) / ncol)
-    fig, axes = plt.subplots(
-        nrow, ncol, figsize=(1.9 * ncol + 0.4, 1.75 * nrow + 0.5), sharey=True, squeeze=False
+    fig, axes = plt.subplots(  # at least 4.2 in wide so the title fits with one model
+        nrow,
+        ncol,
+        figsize=(max(4.2, 1.9 * ncol + 0.4), 1.75 * nrow + 0.8),
+        sharey=True,
+        squeeze=False,
     )
     for ax, m in zip(axes.flat, models, strict=False):
         vals = [met.get(m, probe, "full", k, "kgr") or 0.0 for k in FAMILIES]
@@ -194,7 +198,7 @@ def figure_family(met: Metrics, probe: str) -> Figure | None:
         ax.axis("off")
     for ax in axes[:, 0]:
         ax.set_ylabel("KGR (%)")
-    fig.suptitle(f"KGR by knowledge family ({probe}; K0 = anchor-free control)", fontsize=10)
+    fig.suptitle(f"KGR by knowledge family ({probe})\nK0 = anchor-free control", fontsize=10)
     fig.tight_layout()
     return fig
 

@@ -128,3 +128,32 @@ def test_headline_shows_mandela_and_pixar_numbers_from_metrics_csv(
     assert "L0 KGR by knowledge family" in page and "<td>50.0</td>" in page
     assert "PIXAR: pixel-level localization" in page
     assert "<td>alpha</td><td>12.5</td>" in page and "99.0" not in page  # all images only
+
+
+def test_view_serves_the_report_on_localhost(site_run: tuple[Path, Path]) -> None:
+    import subprocess
+    import sys
+    import urllib.request
+
+    _, run = site_run
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "forgebench.cli", "view", str(run), "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = ""
+        while "serving" not in line:  # builds the report first, then prints where it serves
+            line = proc.stdout.readline()
+            assert line, "view exited without serving"
+        url = line.split(" at ")[1].split()[0]
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/index.html")
+        with urllib.request.urlopen(url, timeout=10) as resp:
+            page = resp.read().decode("utf-8")
+        assert "forgebench report" in page and "data/index.js" in page
+        with urllib.request.urlopen(url.replace("index.html", "data/index.js"), timeout=10) as resp:
+            assert b"FB.index" in resp.read()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

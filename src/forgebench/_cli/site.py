@@ -27,13 +27,20 @@ def build_report(
 
     out = run_dir / "report"
     out.mkdir(parents=True, exist_ok=True)
-    try:
-        tables = write_tables(run_dir, out, judge=judge)
-        for number, reason in tables.skipped:
-            console.print(f"  table {number} skipped: {reason}", markup=False)
-        write_figures(run_dir, out / "figures", judge=judge)
-    except ReportError as exc:
-        err_console.print(f"warning: tables and figures skipped: {exc}", markup=False)
+    if not (run_dir / "metrics.csv").is_file():
+        err_console.print(
+            f"warning: no metrics.csv yet (forgebench metrics {run_dir}): "
+            "tables and figures skipped",
+            markup=False,
+        )
+    else:
+        try:
+            tables = write_tables(run_dir, out, judge=judge)
+            for number, reason in tables.skipped:
+                console.print(f"  table {number} skipped: {reason}", markup=False)
+            write_figures(run_dir, out / "figures", judge=judge)
+        except ReportError as exc:
+            err_console.print(f"warning: tables and figures skipped: {exc}", markup=False)
     site = build_site(
         run_dir, out_dir=out, dataset_root=dataset, judge=judge, calibration_csv=calibration
     )

@@ -18,8 +18,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from forgebench.data.mandela import Item
-from forgebench.data.validate import Problem, _read_jsonl
+from forgebench.data.mandela import Item, iter_jsonl
+from forgebench.data.validate import Problem
 
 Kind = Literal["json", "object", "text"]
 BOX_PATHS = {("edit", "region"), ("crop",), ("faces", "original"), ("faces", "replacement")}
@@ -186,7 +186,7 @@ def _read_parquet(src: Path, problems: list[Problem]) -> list[Row]:
 
 def _read_jsonl_table(src: Path, problems: list[Problem]) -> list[Row]:
     rows: list[Row] = []
-    for line, obj, err in _read_jsonl(src):
+    for line, obj, err in iter_jsonl(src):
         if obj is None:
             problems.append(Problem(src.name, line, "-", err or "unreadable line"))
         else:

@@ -239,20 +239,43 @@ class Dataset:
 
 
 def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
-    """Yield ``(line_number, object, error)`` for each non-blank line of a JSONL file."""
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                yield lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
-                continue
-            if not isinstance(obj, dict):
-                yield lineno, None, f"expected a JSON object, got {type(obj).__name__}"
-                continue
-            yield lineno, obj, None
+    """Yield ``(line_number, object, error)`` for each non-blank line of a JSONL file.
+
+    A line that is not UTF-8, not JSON, or not a JSON object yields its error instead of an object,
+    so a reader (the loader, the validator, the importer) can name the line.
+    """
+    for lineno, raw in enumerate(path.read_bytes().splitlines(), start=1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield lineno, None, f"not UTF-8 text (byte {exc.start + 1})"
+            continue
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            yield lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
+            continue
+        if not isinstance(obj, dict):
+            yield lineno, None, f"expected a JSON object, got {json_type(obj)}"
+            continue
+        yield lineno, obj, None
+
+
+def json_type(value: Any) -> str:
+    """How a JSON value's type reads in an error message ("a number", "null", ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return "an object" if isinstance(value, dict) else type(value).__name__
 
 
 def _load_models(path: Path, model: type[_Model]) -> list[Any]:

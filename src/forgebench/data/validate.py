@@ -43,7 +43,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -56,7 +56,7 @@ from rich.table import Table
 from forgebench.data import _validate_rules as rules
 from forgebench.data import mandela
 from forgebench.data.images_io import ImageCheckError, ImageInfo, inspect_image, orientation_name
-from forgebench.data.mandela import Item, KBEntity
+from forgebench.data.mandela import Item, KBEntity, iter_jsonl, json_type
 
 ITEMS_FILE = "items.jsonl"
 KB_FILE = "kb.jsonl"
@@ -174,41 +174,6 @@ def _order(p: Problem) -> tuple[int, int]:
     return (0 if p.file == ITEMS_FILE else 1 if p.file == KB_FILE else -1, p.line or 0)
 
 
-def _read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
-    """``(line, object, error)`` for each non-blank line; undecodable lines become errors."""
-    for lineno, raw in enumerate(path.read_bytes().splitlines(), start=1):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield lineno, None, f"not UTF-8 text (byte {exc.start + 1})"
-            continue
-        if not text.strip():
-            continue
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            yield lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
-            continue
-        if not isinstance(obj, dict):
-            yield lineno, None, f"expected a JSON object, got {_json_type(obj)}"
-            continue
-        yield lineno, obj, None
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "a list"
-    return "an object" if isinstance(value, dict) else type(value).__name__
-
-
 def _short(value: Any, limit: int = 60) -> str:
     text = json.dumps(value, ensure_ascii=False) if _jsonable(value) else repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -260,7 +225,7 @@ def translate_error(err: Any) -> tuple[str, str]:
         "int_parsing": "an integer",
     }.get(kind)
     if expected:
-        return path, f"expected {expected}, got {_json_type(value)} {_short(value)}".rstrip()
+        return path, f"expected {expected}, got {json_type(value)} {_short(value)}".rstrip()
     return path, f"{err['msg']} (got {_short(value)})"
 
 
@@ -321,7 +286,7 @@ class _Validator:
         seen: dict[str, int] = {}
         broken_erase: set[str] = set()
         count = 0
-        for line, obj, problem in _read_jsonl(self.root / ITEMS_FILE):
+        for line, obj, problem in iter_jsonl(self.root / ITEMS_FILE):
             count += 1
             if obj is None:
                 self.err(line, "-", problem or "unreadable line")
@@ -443,7 +408,7 @@ class _Validator:
             self.add(KB_FILE, None, "-", "not a file")
             return
         seen: dict[str, int] = {}
-        for line, obj, problem in _read_jsonl(path):
+        for line, obj, problem in iter_jsonl(path):
             if obj is None:
                 self.add(KB_FILE, line, "-", problem or "unreadable line")
                 continue

@@ -104,7 +104,7 @@ def plan(items: list[dict]) -> list[tuple[dict, str, str]]:
 
 def build_store(run: Path, n_models: int, seed: int = 0) -> int:
     """Write the synthetic store; returns the number of answers."""
-    from forgebench.score.verdict import PARSER_VERSION
+    from forgebench.suites.mandela.verdict import PARSER_VERSION
 
     rng = np.random.default_rng(seed)
     items = build_items(rng)
@@ -197,18 +197,18 @@ def main() -> None:
 
     timed("read rows (reference)", read, timings)
     try:
-        from forgebench.analysis.frame import load_frame
-        from forgebench.analysis.metrics import compute_metrics
+        from forgebench.suites.mandela.frame import load_frame
+        from forgebench.suites.mandela.metrics import compute_metrics
     except ImportError as exc:
         print(f"  metrics: not available ({exc}); statistics and tables need the frame, stopping")
         return
     frame = timed("metrics: load_frame", lambda: load_frame(run, JUDGE), timings)
     metrics = timed("metrics: compute_metrics", lambda: compute_metrics(frame, JUDGE), timings)
     metrics.to_csv(run / "metrics.csv", index=False)
-    from forgebench.report.tables import build_tables
-    from forgebench.report.tables_inputs import Metrics, TableData
-    from forgebench.report.tables_render import Table, to_csv, to_latex, to_markdown
-    from forgebench.report.tables_stats import compute_statistics
+    from forgebench.report.table import Table, to_csv, to_latex, to_markdown
+    from forgebench.suites.mandela.tables import build_tables
+    from forgebench.suites.mandela.tables.inputs import Metrics, TableData
+    from forgebench.suites.mandela.tables.stats import compute_statistics
 
     stats = timed(
         "statistics (fits + bootstrap)", lambda: compute_statistics(frame, reps=2000), timings
@@ -223,7 +223,7 @@ def main() -> None:
         return built
 
     built = timed("tables (build + render)", tables, timings)
-    from forgebench.report.figures import write_figures
+    from forgebench.suites.mandela.figures import write_figures
 
     figs = timed("figures (PNG + SVG)", lambda: write_figures(run, metrics=metrics), timings)
     written = [t.number for t in built if isinstance(t, Table)]

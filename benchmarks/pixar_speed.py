@@ -21,7 +21,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from forgebench.construct.pixels import label_reference, labels_u8  # noqa: E402
-from forgebench.score.localization import LocalizationAccumulator  # noqa: E402
+from forgebench.suites.pixar.localization import LocalizationAccumulator  # noqa: E402
 
 
 def make_pair(rng: np.random.Generator, size: int) -> tuple[bytes, bytes, np.ndarray]:

@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from forgebench.data.mandela import Item
 from forgebench.models.base import Response, Usage
-from forgebench.protocol.tasks import Question, make_task
 from forgebench.run.store import Store
+from forgebench.run.tasks import Question, make_task
+from forgebench.suites.mandela.contract import Item
 
 Row = tuple[str, str, str, str, Any]
 """(model, item_id, probe, condition, answer): answer is a str, None (pending) or ("error", why)."""

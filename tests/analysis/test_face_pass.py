@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forgebench.analysis.frame import load_frame
-from forgebench.analysis.metrics import compute_metrics
-from forgebench.data.mandela import Item
 from forgebench.models.base import Response
-from forgebench.protocol.tasks import Question, make_task
 from forgebench.run.store import Store
+from forgebench.run.tasks import Question, make_task
+from forgebench.suites.mandela.contract import Item
+from forgebench.suites.mandela.frame import load_frame
+from forgebench.suites.mandela.metrics import compute_metrics
 
 ERASE = {
     "id": "e1", "seed_id": "s1", "image": "e1.png", "label": "forged", "family": "K1",

@@ -10,8 +10,8 @@ from types import ModuleType
 
 import pytest
 
-from forgebench.analysis.frame import load_frame
-from forgebench.analysis.metrics import COLUMNS, compute_metrics, write_metrics
+from forgebench.suites.mandela.frame import load_frame
+from forgebench.suites.mandela.metrics import COLUMNS, compute_metrics, write_metrics
 
 
 def _hand_run() -> ModuleType:

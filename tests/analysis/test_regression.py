@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from forgebench.analysis.logit import dummies, fit_logit
-from forgebench.analysis.regression import (
+from forgebench.suites.mandela.regression import (
     footprint_regressions,
     recognition_data,
     recognition_regressions,

@@ -8,7 +8,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from forgebench.construct import editors as ed
-from forgebench.data.demo_scenes import font
+from forgebench.demo.scenes import font
 
 
 def _gradient(h: int = 120, w: int = 160) -> np.ndarray:

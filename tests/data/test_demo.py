@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from forgebench.construct.editors import changed_box
-from forgebench.data.demo import DemoError, build_demo
-from forgebench.data.mandela import Dataset, Item, load_dataset
+from forgebench.demo.build import DemoError, build_demo
+from forgebench.suites.mandela.contract import Dataset, Item, load_dataset
 
 BUILD_SECONDS: dict[str, float] = {}
 
@@ -149,7 +149,7 @@ def test_a_rebuild_over_an_old_demo_gives_identical_bytes(demo_root: Path, tmp_p
 
 
 def test_the_demo_validates_without_errors(demo_root: Path) -> None:
-    from forgebench.data.validate import validate_dataset
+    from forgebench.suites.mandela.validate import validate_dataset
 
     report = validate_dataset(demo_root)
     assert report.ok, report.errors

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageOps
 
-from forgebench.data.images_io import (
+from forgebench.util.images import (
     ImageCheckError,
     inspect_image,
     normalize_image,

@@ -14,8 +14,8 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.data.importer import ImportFailed, import_dataset
-from forgebench.data.validate import format_problem, validate_dataset
+from forgebench.suites.mandela.importer import ImportFailed, import_dataset
+from forgebench.suites.mandela.validate import format_problem, validate_dataset
 
 from .conftest import MakeDataset, base_items, write_image
 

@@ -12,7 +12,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.data.validate import format_problem, validate_dataset
+from forgebench.suites.mandela.validate import format_problem, validate_dataset
 
 from .conftest import IMAGE_SIZE, MakeDataset, base_items, write_image, write_jsonl
 

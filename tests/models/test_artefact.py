@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from forgebench.data.demo import build_demo
-from forgebench.data.mandela import Dataset, load_dataset
+from forgebench.demo.build import build_demo
 from forgebench.models import builtin
 from forgebench.models.base import Model, ModelError, Request
 from forgebench.models.builtin.artefact import ArtefactModel, score_map
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.protocol.tasks import ImageRef
+from forgebench.run.tasks import ImageRef
+from forgebench.suites.mandela.contract import Dataset, load_dataset
 
 VERDICT = re.compile(r"^(REAL|FAKE)\. \S")
 

@@ -17,7 +17,7 @@ from PIL import Image
 
 from forgebench.models.base import ModelError, Request, Response
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.protocol.tasks import ImageRef
+from forgebench.run.tasks import ImageRef
 
 pytest.importorskip("google.genai")
 from forgebench.models import google as backend

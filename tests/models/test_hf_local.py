@@ -123,7 +123,7 @@ def generate(model: object, *requests: Request) -> list[Response]:
 def test_image_and_prompt_generate_deterministic_text(tiny: Path, tmp_path: Path) -> None:
     image_path = tmp_path / "photo.png"
     Image.new("RGB", (50, 40), (220, 30, 30)).save(image_path)
-    from forgebench.protocol.tasks import ImageRef
+    from forgebench.run.tasks import ImageRef
 
     ref = ImageRef(variant_id="v", path=image_path, media_type="image/png")
     model = hf_local.create(ModelConfig(spec=f"tiny=hf/{tiny}", max_tokens=6))
@@ -223,7 +223,7 @@ def test_describe_request_needs_no_weights(tmp_path: Path) -> None:
     folder = tmp_path / "m"
     folder.mkdir()
     (folder / "config.json").write_text("{}", encoding="utf-8")
-    from forgebench.protocol.tasks import ImageRef
+    from forgebench.run.tasks import ImageRef
 
     model = hf_local.create(
         ModelConfig(spec=f"hf/{folder}", reasoning={"enable_thinking": False}, max_tokens=9)

@@ -22,7 +22,7 @@ from forgebench.models.openai_compat import (
     parse_retry_after,
 )
 from forgebench.models.spec import ModelConfig
-from forgebench.protocol.tasks import ImageRef
+from forgebench.run.tasks import ImageRef
 
 
 @pytest.fixture

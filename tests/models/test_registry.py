@@ -44,7 +44,7 @@ def test_generic_request_description_has_no_image_bytes(tmp_path: Path) -> None:
         async def generate(self, request: Request) -> Any: ...
         async def aclose(self) -> None: ...
 
-    from forgebench.protocol.tasks import ImageRef
+    from forgebench.run.tasks import ImageRef
 
     ref = ImageRef("abc123", tmp_path / "x.png", "image/png")
     desc = describe_request(Local(), Request("p", ref, {"temperature": 0}, image_b64="QUJDRA=="))

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 import forgebench._cli.pixar  # noqa: F401  (registers the pixar sub-app)
 from forgebench._cli.app import app
 from forgebench.construct.pixels import pixel_label
-from forgebench.data.pixar import read_mask, read_rgb
+from forgebench.suites.pixar.pairs import read_mask, read_rgb
 
 runner = CliRunner()
 

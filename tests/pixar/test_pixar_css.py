@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from forgebench.score.css import clean_description, css_scores, mean_css
+from forgebench.suites.pixar.css import clean_description, css_scores, mean_css
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from forgebench.pixar.demo import merge_metrics, run_pixar
+from forgebench.suites.pixar.demo import merge_metrics, run_pixar
 
 
 def _dataset(root: Path) -> Path:

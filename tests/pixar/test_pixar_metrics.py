@@ -5,14 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from forgebench.score.localization import (
+from forgebench.suites.pixar.localization import (
     AucHistogram,
     LocalizationAccumulator,
     exact_auc,
     iou,
     size_class,
 )
-from forgebench.score.tamper_class import ImageClassAccumulator, SemanticAccumulator
+from forgebench.suites.pixar.tamper_class import ImageClassAccumulator, SemanticAccumulator
 
 
 def _m(rows: list[str]) -> np.ndarray:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from forgebench.protocol.pixar_probe import (
+from forgebench.suites.pixar.probe import (
     PROMPT_VERSION,
     parse_reply,
     rasterize,

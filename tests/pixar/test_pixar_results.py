@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from forgebench.pixar import (
+from forgebench.suites.pixar import (
     classification_table,
     localization_table,
     pixar_metrics_rows,
@@ -15,7 +15,7 @@ from forgebench.pixar import (
     tables_from_rows,
     write_tables,
 )
-from forgebench.score.tamper_class import ImageClassAccumulator
+from forgebench.suites.pixar.tamper_class import ImageClassAccumulator
 
 
 def _results() -> dict:

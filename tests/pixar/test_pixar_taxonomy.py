@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from forgebench.construct.taxonomy import (
+from forgebench.suites.pixar.taxonomy import (
     CLASS_INDEX,
     CLASSES,
     COCO_CLASSES,

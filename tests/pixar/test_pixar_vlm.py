@@ -21,9 +21,9 @@ from typer.testing import CliRunner
 
 import forgebench._cli.pixar  # noqa: F401  (registers the pixar sub-app)
 from forgebench._cli.app import app
-from forgebench.data.pixar import read_mask
 from forgebench.models.spec import ModelConfig
-from forgebench.pixar.vlm import run_pixar_vlm
+from forgebench.suites.pixar.pairs import read_mask
+from forgebench.suites.pixar.vlm import run_pixar_vlm
 
 runner = CliRunner()
 

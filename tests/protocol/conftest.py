@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from forgebench.data.mandela import Dataset, load_dataset
+from forgebench.suites.mandela.contract import Dataset, load_dataset
 
 E1 = {"label": "1986 World Cup final: Maradona lifts the trophy", "date": "1986-06-29"}
 E2 = {"label": "Apollo 11 lunar landing", "date": "1969-07-20", "place": "Moon"}

@@ -10,8 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from forgebench.data.mandela import Dataset
-from forgebench.protocol.conditions import (
+from forgebench.suites.mandela.conditions import (
     FACE_CANVAS_FILL,
     ConditionError,
     Variant,
@@ -19,7 +18,8 @@ from forgebench.protocol.conditions import (
     variant_id,
     variant_params,
 )
-from forgebench.protocol.ids import CONDITIONS
+from forgebench.suites.mandela.contract import Dataset
+from forgebench.suites.mandela.ids import CONDITIONS
 
 
 def _pixels(data: bytes) -> np.ndarray:
@@ -103,7 +103,7 @@ def test_face_canvas_grows_for_large_faces(
     assert (v.width, v.height) == (512, 512)
     assert variant_params(ds.get("s3-erase"), "face_replacement")["canvas"] == [512, 512]
     erase["faces"]["replacement"] = [0, 0, 300, 10]  # params alone: 2 x 300 = 600
-    from forgebench.data.mandela import Item
+    from forgebench.suites.mandela.contract import Item
 
     assert variant_params(Item.model_validate(erase), "face_replacement")["canvas"] == [600, 600]
 

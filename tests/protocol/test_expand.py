@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from forgebench.data.mandela import Dataset
 from forgebench.models.spec import ModelConfig
-from forgebench.protocol.expand import expand, matrix_counts, select_pairs
-from forgebench.protocol.table import pairs
-from forgebench.protocol.tasks import Question, make_task
 from forgebench.run.images import VariantCache
+from forgebench.run.tasks import Question, make_task
+from forgebench.suites.mandela.contract import Dataset
+from forgebench.suites.mandela.expand import expand, matrix_counts, select_pairs
+from forgebench.suites.mandela.protocol_table import pairs
 
 
 def _q(qs: list[Question], item: str, probe: str, condition: str) -> list[Question]:
@@ -134,9 +134,9 @@ def _keys(ds: Dataset, cache_dir: Path, params: dict[str, Any] | None = None) ->
 
 _SUBPROCESS = """
 import json, sys
-from forgebench.data.mandela import load_dataset
-from forgebench.protocol.expand import expand
-from forgebench.protocol.tasks import make_task
+from forgebench.suites.mandela.contract import load_dataset
+from forgebench.suites.mandela.expand import expand
+from forgebench.run.tasks import make_task
 from forgebench.run.images import VariantCache
 qs = expand(load_dataset(sys.argv[1]), cache=VariantCache(sys.argv[2]), render_images=False)
 print(json.dumps([make_task(q, "m", {"temperature": 0.0}).key for q in qs]))

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.data.mandela import Dataset
+from forgebench.suites.mandela.contract import Dataset
 
 # Copied character for character from seed 000, Appendix E.
 APPENDIX_E = {

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from forgebench.data.mandela import Item
-from forgebench.protocol.ids import CONDITIONS, PROBES
-from forgebench.protocol.table import (
+from forgebench.suites.mandela.contract import Item
+from forgebench.suites.mandela.ids import CONDITIONS, PROBES
+from forgebench.suites.mandela.protocol_table import (
     RULES,
     Context,
     applies,

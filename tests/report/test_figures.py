@@ -12,7 +12,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.report.figures import write_figures
+from forgebench.suites.mandela.figures import write_figures
 
 
 @pytest.fixture(scope="module")

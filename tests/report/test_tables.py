@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.report.tables import ReportError, write_tables
+from forgebench.suites.mandela.tables import ReportError, write_tables
 
 
 def _synth() -> ModuleType:

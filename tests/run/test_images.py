@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from forgebench.data.mandela import Dataset, load_dataset
-from forgebench.protocol.conditions import render_variant
-from forgebench.protocol.tasks import ImageRef
 from forgebench.run.images import B64Cache, VariantCache, default_cache_dir
+from forgebench.run.tasks import ImageRef
+from forgebench.suites.mandela.conditions import render_variant
+from forgebench.suites.mandela.contract import Dataset, load_dataset
 
 
 @pytest.fixture

@@ -10,10 +10,10 @@ from rich.console import Console
 
 from forgebench.models.base import Usage
 from forgebench.models.spec import ModelConfig
-from forgebench.protocol.tasks import ImageRef, Question, make_task
 from forgebench.run.costs import Budget, estimate_input_tokens, image_tokens
 from forgebench.run.progress import RunProgress
 from forgebench.run.settings import scrub
+from forgebench.run.tasks import ImageRef, Question, make_task
 
 
 def test_image_tokens_follow_openai_high_detail_examples() -> None:

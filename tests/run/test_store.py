@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from forgebench.models.base import Response, Usage
-from forgebench.protocol.tasks import ImageRef, Question, make_task
 from forgebench.run.store import Store, StoreError
+from forgebench.run.tasks import ImageRef, Question, make_task
 
 
 def _tasks(model: str = "m", n: int = 3, tmp: Path | None = None) -> list:
@@ -108,7 +108,7 @@ def test_answers_survive_reopen_and_counts_report_them(tmp_path: Path) -> None:
 
 
 def test_items_upsert_keeps_latest_data(tmp_path: Path) -> None:
-    from forgebench.data.mandela import Item
+    from forgebench.suites.mandela.contract import Item
 
     base = {
         "id": "a",

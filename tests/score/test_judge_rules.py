@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from forgebench.analysis.calibration import agreement, confusion
-from forgebench.score.judge import build_judge_input
-from forgebench.score.judge_rules import grade
-from forgebench.score.verdict import parse_answer
+from forgebench.suites.mandela.judge import build_judge_input
+from forgebench.suites.mandela.judge_rules import grade
+from forgebench.suites.mandela.verdict import parse_answer
 
 
 def _grade(row: dict[str, Any]) -> int:

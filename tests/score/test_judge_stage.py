@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from forgebench.analysis.frame import load_frame
-from forgebench.analysis.metrics import compute_metrics
 from forgebench.models.spec import ModelConfig
 from forgebench.run.retry import RetryPolicy
-from forgebench.score.judge import judge_run
-from forgebench.score.rubric import RUBRIC, RUBRIC_VERSION
+from forgebench.suites.mandela.frame import load_frame
+from forgebench.suites.mandela.judge import judge_run
+from forgebench.suites.mandela.metrics import compute_metrics
+from forgebench.suites.mandela.rubric import RUBRIC, RUBRIC_VERSION
 
 ORWELL = {"name": "George Orwell", "aliases": ["Orwell"], "role": "photographer at the left edge"}
 CONTRA = "George Orwell died in 1950, before the 1986 World Cup final (1986-06-29)"

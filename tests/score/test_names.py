@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forgebench.score.names import derived_surname, fold, matcher
+from forgebench.suites.mandela.names import derived_surname, fold, matcher
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from forgebench.score.judge import build_judge_input
-from forgebench.score.rubric import RUBRIC, JudgeReplyError, judge_prompt, parse_judge_reply
+from forgebench.suites.mandela.judge import build_judge_input
+from forgebench.suites.mandela.rubric import (
+    RUBRIC,
+    JudgeReplyError,
+    judge_prompt,
+    parse_judge_reply,
+)
 
 SEED = Path("/work/shared/seeds/000_ea9a028e56e67100.txt")
 

@@ -75,7 +75,7 @@ def test_calibrate_sample_blinded_and_score(run: Path) -> None:
     assert {row["model"] for row in rows} == {"m1", "m2"}
     assert "hmm" not in "".join(row["answer"] for row in rows)
     # a human agrees with the judge except on one row, where the human says E4 and the judge E1
-    from forgebench.analysis.calibration_io import judge_levels
+    from forgebench.suites.mandela.calibration_io import judge_levels
 
     levels = judge_levels(run, "builtin/rules")
     for i, row in enumerate(rows):

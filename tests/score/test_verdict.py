@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from forgebench.score.verdict import NameTargets, parse_answer, strip_think
+from forgebench.suites.mandela.verdict import NameTargets, parse_answer, strip_think
 
 
 @pytest.mark.parametrize(

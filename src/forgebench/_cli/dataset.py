@@ -41,7 +41,7 @@ def validate(
 
     Exits 2 when there is an error (nothing is written, ever); warnings are printed and do not change the exit code. A valid dataset prints a summary (counts by label, family, domain, saliency, k1_type, variant) and exits 0.
     """
-    from forgebench.data.validate import (
+    from forgebench.suites.mandela.validate import (
         ITEMS_FILE,
         format_problem,
         print_summary,
@@ -89,8 +89,8 @@ def import_(
 
     All or nothing: on any problem nothing is written and every problem is printed as FILE:LINE: FIELD: message (exit 2).
     """
-    from forgebench.data.importer import ImportFailed, import_dataset
-    from forgebench.data.validate import format_problem, print_summary
+    from forgebench.suites.mandela.importer import ImportFailed, import_dataset
+    from forgebench.suites.mandela.validate import format_problem, print_summary
 
     try:
         with _progress("writing images") as update:

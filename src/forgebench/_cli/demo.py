@@ -31,16 +31,16 @@ def demo(
     from forgebench._cli.protocol import tasks as print_task_matrix
     from forgebench._cli.scoring import parse_verdicts, print_summary
     from forgebench._cli.site import build_report
-    from forgebench.analysis.metrics import write_metrics
-    from forgebench.data.demo import DemoError, build_demo
-    from forgebench.data.validate import format_problem, validate_dataset
-    from forgebench.data.validate import print_summary as print_dataset_summary
+    from forgebench.demo.build import DemoError, build_demo
     from forgebench.models.builtin.artefact import score_map
     from forgebench.models.spec import ModelConfig
-    from forgebench.pixar.demo import run_pixar
     from forgebench.run.generate import run_generation
     from forgebench.run.progress import RunProgress
-    from forgebench.score.judge import judge_run
+    from forgebench.suites.mandela.judge import judge_run
+    from forgebench.suites.mandela.metrics import write_metrics
+    from forgebench.suites.mandela.validate import format_problem, validate_dataset
+    from forgebench.suites.mandela.validate import print_summary as print_dataset_summary
+    from forgebench.suites.pixar.demo import run_pixar
 
     started = time.perf_counter()
     run_dir = out / "run"

@@ -38,8 +38,8 @@ def label(
     )
 
     from forgebench.construct.pixels import parse_taus, tau_dirname
-    from forgebench.data.pixar import PairsError, load_pairs
-    from forgebench.pixar.labeling import write_labels
+    from forgebench.suites.pixar.labeling import write_labels
+    from forgebench.suites.pixar.pairs import PairsError, load_pairs
 
     try:
         taus = parse_taus(tau)
@@ -83,9 +83,9 @@ def score(
     """Score predicted tamper maps: gIoU, cIoU, pixel P/R/F1, AUC (percentages)."""
     from rich.table import Table
 
-    from forgebench.data.pixar import PairsError
-    from forgebench.pixar.scoring import score_folder
-    from forgebench.score.localization import SIZE_CLASSES
+    from forgebench.suites.pixar.localization import SIZE_CLASSES
+    from forgebench.suites.pixar.pairs import PairsError
+    from forgebench.suites.pixar.scoring import score_folder
 
     if not 0.0 < threshold <= 1.0:
         fail(f"--threshold must lie in (0, 1], got {threshold}", 2)
@@ -166,11 +166,11 @@ def run_vlm(
     """Ask vision-language models the LOC probe on the edited images and score their answers
     (gIoU, cIoU, P/R/F1, top-1/top-5, CSS); resumable (the same command again continues)."""
     from forgebench.construct.pixels import parse_taus
-    from forgebench.data.pixar import PairsError
     from forgebench.models.spec import SpecError
-    from forgebench.pixar.vlm import CssUnavailable, PixarRunError, run_pixar_vlm
     from forgebench.run.progress import RunProgress
     from forgebench.run.store import StoreError
+    from forgebench.suites.pixar.pairs import PairsError
+    from forgebench.suites.pixar.vlm import CssUnavailable, PixarRunError, run_pixar_vlm
 
     try:
         parse_taus([tau])

@@ -11,12 +11,12 @@ import typer
 from forgebench._cli.app import app, fail
 
 if TYPE_CHECKING:
-    from forgebench.data.mandela import Dataset, Item
-    from forgebench.protocol.tasks import Question
+    from forgebench.run.tasks import Question
+    from forgebench.suites.mandela.contract import Dataset, Item
 
 
 def _load(dataset: Path) -> Dataset:
-    from forgebench.data.mandela import DatasetError, load_dataset
+    from forgebench.suites.mandela.contract import DatasetError, load_dataset
 
     try:
         return load_dataset(dataset)
@@ -28,7 +28,7 @@ def _load(dataset: Path) -> Dataset:
 
 
 def _template_blocks() -> list[str]:
-    from forgebench.protocol.prompts import CAPTION, PROBE_TABLE
+    from forgebench.suites.mandela.prompts import CAPTION, PROBE_TABLE
 
     blocks = []
     for p in (*PROBE_TABLE.values(), CAPTION):
@@ -46,7 +46,7 @@ def _template_blocks() -> list[str]:
 
 
 def _image_line(q: Question, item: Item) -> str:
-    from forgebench.protocol.conditions import image_condition, variant_params
+    from forgebench.suites.mandela.conditions import image_condition, variant_params
 
     base = image_condition(q.condition)
     if q.image is None or base is None:
@@ -73,10 +73,10 @@ def prompts(
         print("\n\n".join(_template_blocks()))
         return
 
-    from forgebench.protocol.conditions import ConditionError
-    from forgebench.protocol.expand import questions_for_item, select_pairs
-    from forgebench.protocol.table import Context, population_of, source_of
     from forgebench.run.images import VariantCache
+    from forgebench.suites.mandela.conditions import ConditionError
+    from forgebench.suites.mandela.expand import questions_for_item, select_pairs
+    from forgebench.suites.mandela.protocol_table import Context, population_of, source_of
 
     ds = _load(dataset)
     try:
@@ -150,10 +150,10 @@ def tasks(
     ),
 ) -> None:
     """Dry run: questions per probe x condition and the populations they run on."""
-    from forgebench.protocol.conditions import ConditionError
-    from forgebench.protocol.expand import expand, matrix_counts, select_pairs
-    from forgebench.protocol.ids import CONDITIONS, PROBES, parse_list
-    from forgebench.protocol.table import population_of, source_of
+    from forgebench.suites.mandela.conditions import ConditionError
+    from forgebench.suites.mandela.expand import expand, matrix_counts, select_pairs
+    from forgebench.suites.mandela.ids import CONDITIONS, PROBES, parse_list
+    from forgebench.suites.mandela.protocol_table import population_of, source_of
 
     try:
         p_list = parse_list(probes, PROBES, "probe")

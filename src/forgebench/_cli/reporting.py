@@ -19,7 +19,7 @@ def tables(
     reps: int = typer.Option(2000, "--reps", min=100, help="Cluster-bootstrap replicates."),
 ) -> None:
     """Regenerate seed 000's tables as Markdown, LaTeX (booktabs) and CSV under RUN/report/."""
-    from forgebench.report.tables import ReportError, write_tables
+    from forgebench.suites.mandela.tables import ReportError, write_tables
 
     if not run_dir.is_dir():
         fail(f"{run_dir}: run directory not found", 2)
@@ -43,7 +43,7 @@ def figures(
     judge: str | None = typer.Option(None, "--judge", help="Judge whose grades the figures use."),
 ) -> None:
     """Draw Figure 4 (a-c) and the per-family KGR charts as PNG and SVG."""
-    from forgebench.report.figures import write_figures
+    from forgebench.suites.mandela.figures import write_figures
 
     if not run_dir.is_dir():
         fail(f"{run_dir}: run directory not found", 2)

@@ -27,8 +27,8 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
     """``run --judge``: the judge stage (verdicts, then grades), metrics.csv and the summary;
     returns an exit code."""
     from forgebench._cli.scoring import print_summary
-    from forgebench.analysis.metrics import write_metrics
-    from forgebench.score.judge import judge_run
+    from forgebench.suites.mandela.judge import judge_run
+    from forgebench.suites.mandela.metrics import write_metrics
 
     stats = judge_run(run_dir, judge, console=err_console)
     err_console.print(stats.summary(), markup=False)
@@ -150,14 +150,14 @@ def run(
     ),
 ) -> None:
     """Ask every model every pending task; resumable (the same command again continues)."""
-    from forgebench.data.mandela import DatasetError
     from forgebench.models.spec import SpecError, parse_spec
-    from forgebench.protocol.conditions import ConditionError
-    from forgebench.protocol.ids import CONDITIONS, PROBES, parse_list
     from forgebench.run.generate import run_generation
     from forgebench.run.progress import RunProgress
     from forgebench.run.retry import RetryPolicy
     from forgebench.run.store import StoreError
+    from forgebench.suites.mandela.conditions import ConditionError
+    from forgebench.suites.mandela.contract import DatasetError
+    from forgebench.suites.mandela.ids import CONDITIONS, PROBES, parse_list
 
     try:
         p_list = parse_list(probes, PROBES, "probe")

@@ -31,7 +31,7 @@ def _run_dir(run_dir: Path) -> Path:
 def parse_verdicts(run_dir: Path) -> None:
     """Store a verdict for every answer lacking one (the verdict stage); prints a count line."""
     from forgebench.run.store import Store, StoreError
-    from forgebench.score.parse_run import parse_run
+    from forgebench.suites.mandela.parse_run import parse_run
 
     try:
         with Store.open(run_dir, create=False) as store:
@@ -63,7 +63,7 @@ def judge_cmd(
 ) -> None:
     """Parse verdicts, then grade every forged answer on the E0-E4 ladder (Appendix F)."""
     from forgebench.models.spec import SpecError
-    from forgebench.score.judge import judge_run
+    from forgebench.suites.mandela.judge import judge_run
 
     _run_dir(run_dir)
     parse_verdicts(run_dir)
@@ -85,8 +85,8 @@ def metrics_cmd(
     ),
 ) -> None:
     """Write RUN/metrics.csv and print a Table-2-style summary."""
-    from forgebench.analysis.frame import FrameError
-    from forgebench.analysis.metrics import write_metrics
+    from forgebench.suites.mandela.frame import FrameError
+    from forgebench.suites.mandela.metrics import write_metrics
 
     _run_dir(run_dir)
     parse_verdicts(run_dir)
@@ -107,7 +107,7 @@ def _fmt(v: object, signed: bool = False) -> str:
 def print_summary(run_dir: Path, judge: str | None, out: Console) -> None:
     """Table-2-style summary from ``RUN/metrics.csv`` (written first if absent): per model KGR,
     Det, Auth, Bal under L0 and L1, L-adv Auth, L0 KGR by family and the elicitation gap."""
-    from forgebench.analysis.metrics import write_metrics
+    from forgebench.suites.mandela.metrics import write_metrics
 
     path = Path(run_dir) / "metrics.csv"
     if not path.is_file():
@@ -163,8 +163,8 @@ def calibrate_sample(
     seed: int = typer.Option(0, "--seed", help="Sampling seed."),
 ) -> None:
     """Write a blinded sample stratified by model, probe, verdict and judge level, for human grading."""
-    from forgebench.analysis.calibration_io import CalibrationError, draw_sample
-    from forgebench.analysis.frame import FrameError, load_frame
+    from forgebench.suites.mandela.calibration_io import CalibrationError, draw_sample
+    from forgebench.suites.mandela.frame import FrameError, load_frame
 
     _run_dir(run_dir)
     try:
@@ -193,13 +193,13 @@ def calibrate_score(
 ) -> None:
     """Agreement of a judge with human grades (Table 4 layout), or of two judges."""
     from forgebench.analysis.calibration import agreement, by_level, confusion
-    from forgebench.analysis.calibration_io import (
+    from forgebench.suites.mandela.calibration_io import (
         CalibrationError,
         judge_levels,
         pair_levels,
         read_levels,
     )
-    from forgebench.analysis.frame import FrameError, connect, resolve_judge
+    from forgebench.suites.mandela.frame import FrameError, connect, resolve_judge
 
     _run_dir(run_dir)
     try:
@@ -259,8 +259,8 @@ def export_cmd(
     ),
 ) -> None:
     """Write the row-level table (one row per task) for analysis elsewhere."""
-    from forgebench.analysis.export import FORMATS, export_run
-    from forgebench.analysis.frame import FrameError
+    from forgebench.suites.mandela.export import FORMATS, export_run
+    from forgebench.suites.mandela.frame import FrameError
 
     if fmt not in FORMATS:
         fail(f"--format: unknown format {fmt!r}; known: {', '.join(FORMATS)}", 2)

@@ -21,9 +21,9 @@ def build_report(
     Without ``metrics.csv`` (a run not yet scored) the tables and figures are skipped, saying so,
     and the page still shows every item and answer.
     """
-    from forgebench.report.figures import write_figures
     from forgebench.report.site import build_site
-    from forgebench.report.tables import ReportError, write_tables
+    from forgebench.suites.mandela.figures import write_figures
+    from forgebench.suites.mandela.tables import ReportError, write_tables
 
     out = run_dir / "report"
     out.mkdir(parents=True, exist_ok=True)

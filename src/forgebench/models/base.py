@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from forgebench.protocol.tasks import ImageRef
+from forgebench.run.tasks import ImageRef
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.report.site_data import ViewerData, read_calibration_sample, read_viewer_data
-from forgebench.report.site_headline import headline_html
 from forgebench.report.site_images import (
     bytes_view,
     diff_heatmap,
@@ -35,6 +34,7 @@ from forgebench.report.site_images import (
     safe_name,
     thumb_and_view,
 )
+from forgebench.suites.mandela.headline import headline_html
 
 PAGE_SIZE = 50
 """Items per data chunk."""
@@ -105,8 +105,8 @@ def _variants(
     root: Path, item: dict[str, Any], out: Path, stem: str, warnings: list[str]
 ) -> dict[str, str]:
     """Views of the item's crop / mirror / face variants, rendered by ``protocol.conditions``."""
-    from forgebench.data.mandela import Item
-    from forgebench.protocol.conditions import render_variant
+    from forgebench.suites.mandela.conditions import render_variant
+    from forgebench.suites.mandela.contract import Item
 
     model = Item.model_validate(item)
     views: dict[str, str] = {}
@@ -314,7 +314,7 @@ def build_site(
 
 def _rubric_text() -> str:
     try:
-        from forgebench.score.rubric import RUBRIC
+        from forgebench.suites.mandela.rubric import RUBRIC
     except ImportError:  # the scoring stage is optional for a generation-only run
         return ""
     return str(RUBRIC)

@@ -25,8 +25,8 @@ from typing import Any
 
 from forgebench.models.base import ModelError, Request
 from forgebench.models.openai_compat import build_body, parse_completion
-from forgebench.protocol.tasks import ImageRef
 from forgebench.run.store import Store
+from forgebench.run.tasks import ImageRef
 
 DEFAULT_MAX_BYTES = 190_000_000
 DEFAULT_MAX_LINES = 50_000

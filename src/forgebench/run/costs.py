@@ -26,7 +26,7 @@ from PIL import Image
 
 from forgebench.models.base import Usage
 from forgebench.models.spec import ModelConfig
-from forgebench.protocol.tasks import Task
+from forgebench.run.tasks import Task
 
 TEXT_FRAMING_TOKENS = 8
 IMAGE_BASE_TOKENS = 85

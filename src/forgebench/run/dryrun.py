@@ -18,11 +18,11 @@ from typing import Any
 from forgebench.models.base import Model, Request
 from forgebench.models.registry import describe_request
 from forgebench.models.spec import ModelConfig
-from forgebench.protocol.tasks import Task
 from forgebench.run.costs import cost_usd, estimate_input_tokens
 from forgebench.run.generate import Plan
 from forgebench.run.settings import scrub, secret_values
 from forgebench.run.store import DB_NAME, Store
+from forgebench.run.tasks import Task
 
 SHOWN_B64_CHARS = 12
 

@@ -22,17 +22,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from forgebench import __version__
-from forgebench.data.mandela import Dataset, load_dataset
 from forgebench.models.base import Model, Request
 from forgebench.models.registry import create_model, describe_request
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.protocol.tasks import Task, make_task
 from forgebench.run.costs import Budget, cost_usd
 from forgebench.run.progress import ModelProgress, RunProgress
 from forgebench.run.retry import RetryPolicy
 from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
 from forgebench.run.store import Store
+from forgebench.run.tasks import Task, make_task
+from forgebench.suites.mandela.contract import Dataset, load_dataset
 
 B64_CACHE_BYTES = 32 * 1024 * 1024
 """Bound of the in-process base64 cache (bytes of base64 text)."""
@@ -98,8 +98,8 @@ def plan(
     render_images: bool = True,
 ) -> Plan:
     """Expand the dataset and bind its questions to every model."""
-    from forgebench.protocol.expand import expand
     from forgebench.run.images import VariantCache
+    from forgebench.suites.mandela.expand import expand
 
     dataset = load_limited(dataset_root, limit)
     questions = expand(

@@ -17,8 +17,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from forgebench.data.mandela import Dataset, Item
-from forgebench.protocol.conditions import (
+from forgebench.run.tasks import ImageRef
+from forgebench.suites.mandela.conditions import (
     ConditionError,
     extension_for,
     image_condition,
@@ -28,7 +28,7 @@ from forgebench.protocol.conditions import (
     variant_id_from_digest,
     variant_params,
 )
-from forgebench.protocol.tasks import ImageRef
+from forgebench.suites.mandela.contract import Dataset, Item
 
 CACHE_ENV = "FORGEBENCH_CACHE"
 """Environment variable naming the variant cache folder."""

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forgebench.data.mandela import Item
 from forgebench.models.base import Response
-from forgebench.protocol.tasks import Task, canonical_json
 from forgebench.run.schema import SCHEMA, SCHEMA_VERSION
+from forgebench.run.tasks import Task, canonical_json
+from forgebench.suites.mandela.contract import Item
 
 DB_NAME = "run.sqlite"
 

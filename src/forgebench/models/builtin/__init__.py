@@ -10,7 +10,7 @@ from forgebench.models.spec import ModelConfig, SpecError
 
 BUILTINS: dict[str, str] = {
     "artefact": "forgebench.models.builtin.artefact",
-    "rules": "forgebench.models.builtin.rules",
+    "rules": "forgebench.suites.mandela.rules_model",
 }
 """Builtin name -> module exposing ``create(config: ModelConfig) -> Model``."""
 

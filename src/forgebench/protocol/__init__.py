@@ -1,1 +1,0 @@
-"""What is asked: probes (verbatim prompts), conditions (image variants) and tasks."""

@@ -1,0 +1,248 @@
+"""Figures of seed 000 from ``metrics.csv``: Figure 4 (three panels) and KGR by family per model.
+
+Written as PNG (200 dpi) and SVG under ``RUN/report/figures/`` with matplotlib's Agg backend.
+Print readability: every text is at least 8 pt, axes are labelled with their units, points carry
+model labels.
+
+- ``fig4_prompting`` (a): x = KGR gain, y = detection gain under prompting (L1 - L0, points);
+  points above y = x gain more detections than grounded detections.
+- ``fig4_penalty`` (b): x = recognition under Full (RECOG, %) of the de-recognition population,
+  y = recognition penalty Bal(Crop+Caption) - Bal(Full); the dashed line marks half recognized.
+- ``fig4_erase_swap`` (c): x = share of L0 answers naming the erased person (%), y = erase-swap
+  gap Det(swap) - Det(erase) on the absent-celebrity triples.
+- ``family_kgr_L0`` / ``family_kgr_L1``: one small panel per model, KGR (%) for K0-K6.
+A figure without data is not written; :func:`write_figures` returns the files it wrote.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.figure import Figure
+
+from forgebench.suites.mandela.tables.inputs import Metrics, read_metrics
+
+FONT = 8.0
+"""Smallest font size (pt) on any figure."""
+FAMILIES = ("K0", "K1", "K2", "K3", "K4", "K5", "K6")
+
+plt.rcParams.update(
+    {
+        "font.size": 9,
+        "axes.labelsize": 9,
+        "axes.titlesize": 10,
+        "xtick.labelsize": FONT,
+        "ytick.labelsize": FONT,
+        "legend.fontsize": FONT,
+        "svg.fonttype": "none",
+    }
+)
+
+Point = tuple[str, float, float]
+
+
+def _diff(
+    met: Metrics, m: str, a: tuple[str, str, str, str], b: tuple[str, str, str, str]
+) -> float | None:
+    x, y = met.get(m, *a), met.get(m, *b)
+    return x - y if x is not None and y is not None else None
+
+
+def _points(
+    met: Metrics, fx: Callable[[str], float | None], fy: Callable[[str], float | None]
+) -> list[Point]:
+    out = []
+    for m in met.models:
+        x, y = fx(m), fy(m)
+        if x is not None and y is not None and math.isfinite(x) and math.isfinite(y):
+            out.append((m, x, y))
+    return out
+
+
+def _scatter(ax: plt.Axes, pts: list[Point], xlabel: str, ylabel: str, title: str) -> None:
+    xs, ys = [p[1] for p in pts], [p[2] for p in pts]
+    ax.scatter(xs, ys, s=22, color="#1f5fa8", edgecolor="white", linewidth=0.5, zorder=3)
+    for name, x, y in pts:
+        ax.annotate(
+            name, (x, y), xytext=(3, 3), textcoords="offset points", fontsize=FONT, color="#333333"
+        )
+    ax.margins(x=0.15, y=0.1)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, loc="left")
+    ax.grid(True, color="#dddddd", linewidth=0.5, zorder=0)
+
+
+def figure_prompting(met: Metrics) -> Figure | None:
+    """Figure 4a: detection gain against KGR gain under prompting (L1 - L0)."""
+    pts = _points(
+        met,
+        lambda m: _diff(met, m, ("L1", "full", "all", "kgr"), ("L0", "full", "all", "kgr")),
+        lambda m: _diff(met, m, ("L1", "full", "all", "det"), ("L0", "full", "all", "det")),
+    )
+    if not pts:
+        return None
+    fig, ax = plt.subplots(figsize=(4.2, 3.6))
+    lo = min(0.0, *(p[1] for p in pts), *(p[2] for p in pts)) - 2
+    hi = max(1.0, *(p[1] for p in pts), *(p[2] for p in pts)) + 2
+    ax.plot([lo, hi], [lo, hi], "--", color="#888888", linewidth=0.8, label="y = x")
+    _scatter(
+        ax,
+        pts,
+        "KGR gain, L1 - L0 (points)",
+        "Detection gain, L1 - L0 (points)",
+        "(a) Prompting raises detection more than KGR",
+    )
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def figure_penalty(met: Metrics) -> Figure | None:
+    """Figure 4b: recognition penalty against recognition under Full."""
+
+    def recog(m: str) -> float | None:
+        for subset in ("peripheral_K1", "peripheral", "all"):
+            v = met.get(m, "RECOG", "full", subset, "recog")
+            if v is not None:
+                return v
+        return None
+
+    def pen(m: str) -> float | None:
+        v = met.get(m, "L1", "crop_caption", "peripheral_K1", "pen")
+        return (
+            v
+            if v is not None
+            else _diff(
+                met,
+                m,
+                ("L1", "crop_caption", "peripheral_K1", "bal"),
+                ("L1", "full", "peripheral_K1", "bal"),
+            )
+        )
+
+    pts = _points(met, recog, pen)
+    if not pts:
+        return None
+    fig, ax = plt.subplots(figsize=(4.2, 3.6))
+    ax.axhline(0, color="#888888", linewidth=0.8)
+    ax.axvline(50, color="#888888", linewidth=0.8, linestyle="--")
+    _scatter(
+        ax,
+        pts,
+        "Recognition under Full (RECOG, %)",
+        "Recognition penalty, Bal(CC) - Bal(F) (points)",
+        "(b) Recognition penalty",
+    )
+    ax.set_xlim(-2, 102)
+    fig.tight_layout()
+    return fig
+
+
+def figure_erase_swap(met: Metrics) -> Figure | None:
+    """Figure 4c: erase-swap detection gap against the named-erased rate."""
+    pts = _points(
+        met,
+        lambda m: met.get(m, "L0", "full", "erase", "named"),
+        lambda m: _diff(met, m, ("L0", "full", "swap", "det"), ("L0", "full", "erase", "det")),
+    )
+    if not pts:
+        return None
+    fig, ax = plt.subplots(figsize=(4.2, 3.6))
+    ax.axhline(0, color="#888888", linewidth=0.8)
+    _scatter(
+        ax,
+        pts,
+        "Names the erased person, L0 (%)",
+        "Det(swap) - Det(erase) (points)",
+        "(c) Erase-swap gap",
+    )
+    ax.set_xlim(-2, 102)
+    fig.tight_layout()
+    return fig
+
+
+def figure_family(met: Metrics, probe: str) -> Figure | None:
+    """KGR by knowledge family, one panel per model."""
+    models = [
+        m
+        for m in met.models
+        if any(met.get(m, probe, "full", k, "kgr") is not None for k in FAMILIES)
+    ]
+    if not models:
+        return None
+    ncol = min(6, len(models))
+    nrow = math.ceil(len(models) / ncol)
+    fig, axes = plt.subplots(  # at least 4.2 in wide so the title fits with one model
+        nrow,
+        ncol,
+        figsize=(max(4.2, 1.9 * ncol + 0.4), 1.75 * nrow + 0.8),
+        sharey=True,
+        squeeze=False,
+    )
+    for ax, m in zip(axes.flat, models, strict=False):
+        vals = [met.get(m, probe, "full", k, "kgr") or 0.0 for k in FAMILIES]
+        ax.bar(FAMILIES, vals, color=["#999999", *(["#1f5fa8"] * 6)])
+        ax.set_title(m, fontsize=FONT)
+        ax.set_ylim(0, 100)
+        ax.tick_params(axis="x", labelsize=FONT, rotation=0)
+        ax.grid(True, axis="y", color="#dddddd", linewidth=0.5)
+    for ax in axes.flat[len(models) :]:
+        ax.axis("off")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("KGR (%)")
+    fig.suptitle(f"KGR by knowledge family ({probe})\nK0 = anchor-free control", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def write_figures(
+    run_dir: str | Path,
+    out_dir: str | Path | None = None,
+    *,
+    judge: str | None = None,
+    metrics: pd.DataFrame | None = None,
+) -> list[Path]:
+    """Write every figure the run's metrics support as PNG and SVG; return the files written.
+
+    ``out_dir`` defaults to ``RUN/report/figures``. ``ValueError`` names ``metrics.csv`` when it is
+    missing or malformed.
+    """
+    run_dir = Path(run_dir)
+    out = Path(out_dir) if out_dir is not None else run_dir / "report" / "figures"
+    if metrics is None:
+        path = run_dir / "metrics.csv"
+        if not path.is_file():
+            raise ValueError(f"{path} not found (score the run first)")
+        metrics = read_metrics(path)
+    met = Metrics(metrics, judge)
+    builders: dict[str, Callable[[], Figure | None]] = {
+        "fig4_prompting": lambda: figure_prompting(met),
+        "fig4_penalty": lambda: figure_penalty(met),
+        "fig4_erase_swap": lambda: figure_erase_swap(met),
+        "family_kgr_L0": lambda: figure_family(met, "L0"),
+        "family_kgr_L1": lambda: figure_family(met, "L1"),
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, build in builders.items():
+        fig = build()
+        if fig is None:
+            continue
+        try:
+            for ext in ("png", "svg"):
+                path = out / f"{name}.{ext}"
+                tmp = out / f".{name}.tmp.{ext}"
+                fig.savefig(tmp, format=ext, dpi=200)
+                tmp.replace(path)
+                written.append(path)
+        finally:
+            plt.close(fig)
+    return written

@@ -1,0 +1,231 @@
+"""The row-level frame: one row per task of a run, with its answer, verdict, grade and item attributes.
+
+:func:`load_frame` is what metrics, statistics, the report and ``forgebench export`` read. It holds
+**every task** of the run, answered or not, because strict scoring (seed 000, Table 2: "strict
+scoring") divides by every item of a population: a task without an answer (an error, or not yet
+run) has ``verdict = "MISS"`` and ``status`` ``error`` / ``pending``, so it counts as not detected /
+not correct under strict scoring and is left out under parsed-only scoring (Table 18), like any miss.
+
+Columns:
+
+- task: ``task_key, model, item_id, probe, condition, status`` (``answered`` / ``error`` /
+  ``pending``), ``text, finish_reason, input_tokens, output_tokens, latency_s``;
+- verdict: ``verdict`` (REAL/FAKE/YES/NO/RECOGNISED/NOT_RECOGNISED/NAMES/CANNOT/KNOWN/UNKNOWN/MISS),
+  ``miss_why``, ``correct`` (nullable bool, REAL/FAKE probes only: FAKE on forged, REAL on authentic),
+  ``names_erased`` / ``names_principal`` / ``names_entity`` (the answer asserts that person; read on
+  every probe, so L0's "Named" of Table 3 comes from the L0 answer itself), ``l2_cannot`` (the answer
+  says someone cannot be identified), ``recog_year``;
+- grade (of ``judge``): ``level`` (nullable Int64 0-4), ``grade_status`` (``graded`` / ``auto`` /
+  ``unscored`` / NA), ``judge``, ``judge_reason``;
+- item: ``seed_id, label, family, analysis_family, control_for, k1_type, variant, domain, saliency,
+  noun`` and the populations ``peripheral`` (forged with saliency C2/C3, DESIGN.md),
+  ``peripheral_k1`` (peripheral and family K1), ``seed_peripheral_k1`` (the item's seed has a
+  peripheral K1 forgery: true for the authentic originals of Table 3's sweep), ``named_insertion``
+  (forged K1 with a named entity that is not an absent-celebrity erasure: the TEXT probe's items),
+  ``has_principal`` (the scene has named principal figures), ``has_faces``.
+
+Answers whose stored verdict is missing or of an older parser version are parsed in memory with
+the current parser (the same result ``forgebench judge`` / ``metrics`` store). The detail flags are
+read from the stored JSON (written by ``json.dumps`` with its default separators) with vectorised
+string matching.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from forgebench.suites.mandela.verdict import (
+    PARSER_VERSION,
+    REAL_FAKE_PROBES,
+    NameTargets,
+    parse_answer,
+)
+
+ITEM_COLUMNS = (
+    "seed_id",
+    "label",
+    "family",
+    "analysis_family",
+    "control_for",
+    "k1_type",
+    "variant",
+    "domain",
+    "saliency",
+    "noun",
+    "peripheral",
+    "peripheral_k1",
+    "seed_peripheral_k1",
+    "named_insertion",
+    "has_principal",
+    "has_faces",
+)
+
+_SQL = """
+SELECT t.key AS task_key, t.model, t.item_id, t.probe, t.condition,
+       json_extract(t.extra, '$.name_source') AS name_source,
+       a.text, a.finish_reason, a.input_tokens, a.output_tokens, a.latency_s,
+       (a.task_key IS NOT NULL) AS answered, (e.task_key IS NOT NULL) AS errored,
+       v.verdict, v.detail, v.parser_version,
+       g.level, g.status AS grade_status, g.reason AS judge_reason
+FROM tasks t
+LEFT JOIN answers a ON a.task_key = t.key
+LEFT JOIN errors e ON e.task_key = t.key
+LEFT JOIN verdicts v ON v.task_key = t.key
+LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ?
+WHERE t.superseded_by IS NULL
+  AND t.item_id IN (SELECT item_id FROM items)  -- Mandela items only (PIXAR LOC tasks share stores)
+ORDER BY t.rowid
+"""
+
+
+class FrameError(ValueError):
+    """A run that cannot be read as asked (no store, unknown judge); one clear line."""
+
+
+def connect(run_dir: Path) -> sqlite3.Connection:
+    """A read connection to ``RUN/run.sqlite`` (:class:`FrameError` when there is none)."""
+    path = Path(run_dir) / "run.sqlite"
+    if not path.is_file():
+        raise FrameError(f"{run_dir}: not a run directory (no run.sqlite)")
+    return sqlite3.connect(path, timeout=30.0)
+
+
+def judges(con: sqlite3.Connection) -> list[str]:
+    """Judge names with grades in the run, sorted."""
+    return [r[0] for r in con.execute("SELECT DISTINCT judge FROM grades ORDER BY 1")]
+
+
+def resolve_judge(con: sqlite3.Connection, judge: str | None) -> str | None:
+    """The judge to use: ``judge`` if it graded this run; else the only judge; None if none.
+
+    Several judges and no choice, or a judge that graded nothing here, is a :class:`FrameError`.
+    """
+    have = judges(con)
+    if judge is not None:
+        if judge not in have:
+            known = ", ".join(have) if have else "none"
+            raise FrameError(f"judge {judge!r} has no grades in this run (judges: {known})")
+        return judge
+    if len(have) > 1:
+        raise FrameError(
+            f"several judges graded this run ({', '.join(have)}); choose one with --judge"
+        )
+    return have[0] if have else None
+
+
+def _item_table(con: sqlite3.Connection) -> tuple[pd.DataFrame, dict[str, NameTargets]]:
+    rows: list[dict[str, Any]] = []
+    targets: dict[str, NameTargets] = {}
+    raw = {iid: json.loads(data) for iid, data in con.execute("SELECT item_id, data FROM items")}
+    k1_seeds = {
+        it.get("seed_id")
+        for it in raw.values()
+        if it.get("label") == "forged"
+        and it.get("saliency") in ("C2", "C3")
+        and it.get("family") == "K1"
+    }
+    for iid, it in raw.items():
+        forged = it.get("label") == "forged"
+        family = it.get("family")
+        entity = it.get("entity") or {}
+        peripheral = forged and it.get("saliency") in ("C2", "C3")
+        rows.append(
+            {
+                "item_id": iid,
+                "seed_id": it.get("seed_id"),
+                "label": it.get("label"),
+                "family": family,
+                "analysis_family": it.get("control_for")
+                if family == "K0" and it.get("control_for")
+                else family,
+                "control_for": it.get("control_for"),
+                "k1_type": it.get("k1_type"),
+                "variant": it.get("variant"),
+                "domain": it.get("domain"),
+                "saliency": it.get("saliency"),
+                "noun": it.get("noun"),
+                "peripheral": peripheral,
+                "peripheral_k1": peripheral and family == "K1",
+                "seed_peripheral_k1": it.get("seed_id") in k1_seeds,
+                "named_insertion": bool(
+                    forged
+                    and family == "K1"
+                    and entity.get("name")
+                    and it.get("variant") != "erase"
+                    and it.get("k1_type") != "absent_celebrity"
+                ),
+                "has_principal": bool(it.get("principal_figures")),
+                "has_faces": bool(it.get("faces")),
+            }
+        )
+        targets[iid] = NameTargets.from_item(it)
+    table = pd.DataFrame(rows, columns=["item_id", *ITEM_COLUMNS])
+    return table, targets
+
+
+def _details(df: pd.DataFrame, targets: dict[str, NameTargets]) -> pd.DataFrame:
+    stale = df["answered"].astype(bool) & (df["parser_version"] != PARSER_VERSION)
+    if stale.any():
+        sub = df.loc[stale, ["item_id", "probe", "text", "finish_reason"]]
+        parsed = [
+            parse_answer(p, t, targets.get(i, NameTargets()), fr)
+            for i, p, t, fr in sub.itertuples(index=False, name=None)
+        ]
+        df.loc[stale, "verdict"] = [v.verdict for v in parsed]
+        df.loc[stale, "detail"] = [json.dumps(v.detail) for v in parsed]
+    df.loc[~df["answered"].astype(bool), "verdict"] = "MISS"
+    detail = df["detail"].fillna("{}").astype(str)
+    df["miss_why"] = detail.str.extract(r'"why":\s*"([^"]*)"', expand=False)
+    df.loc[df["errored"].astype(bool) & ~df["answered"].astype(bool), "miss_why"] = "error"
+    df.loc[~df["errored"].astype(bool) & ~df["answered"].astype(bool), "miss_why"] = "pending"
+    # details are written by json.dumps with its default separators (parse_run, above)
+    for col in ("names_erased", "names_principal", "names_entity"):
+        df[col] = detail.str.contains(f'"{col}": true', regex=False)
+    df["l2_cannot"] = detail.str.contains('"cannot": true', regex=False)
+    year = detail.str.extract(r'"year":\s*(\d+)', expand=False)
+    df["recog_year"] = pd.to_numeric(year, errors="coerce").astype("Int64")
+    return df.drop(columns=["detail", "parser_version"])
+
+
+def load_frame(run_dir: Path, judge: str | None = None) -> pd.DataFrame:
+    """The run's row-level frame (see the module docstring), with the grades of ``judge``
+    (resolved by :func:`resolve_judge`: the only judge when None)."""
+    con = connect(Path(run_dir))
+    try:
+        judge = resolve_judge(con, judge)
+        df = pd.read_sql_query(_SQL, con, params=(judge or "",))
+        items, targets = _item_table(con)
+    finally:
+        con.close()
+    df = _details(df, targets)
+    df["status"] = "pending"
+    df.loc[df["errored"].astype(bool), "status"] = "error"
+    df.loc[df["answered"].astype(bool), "status"] = "answered"
+    df = df.drop(columns=["answered", "errored"])
+    df = df.merge(items, on="item_id", how="left")
+    rf = df["probe"].isin(REAL_FAKE_PROBES)
+    forged, authentic = df["label"] == "forged", df["label"] == "authentic"
+    correct = ((df["verdict"] == "FAKE") & forged) | ((df["verdict"] == "REAL") & authentic)
+    df["correct"] = correct.astype("boolean")
+    df.loc[~rf, "correct"] = pd.NA
+    df["level"] = df["level"].astype("Int64")
+    df["judge"] = pd.Series(pd.NA, index=df.index, dtype="object")
+    if judge is not None:
+        df.loc[df["grade_status"].notna(), "judge"] = judge
+    for col in (
+        "peripheral",
+        "peripheral_k1",
+        "seed_peripheral_k1",
+        "named_insertion",
+        "has_principal",
+        "has_faces",
+    ):
+        df[col] = df[col].fillna(False).astype(bool)
+    for col in ("input_tokens", "output_tokens"):
+        df[col] = df[col].astype("Int64")
+    return df

@@ -1,0 +1,301 @@
+"""The judge stage: grade forged items' REAL/FAKE answers on the E0-E4 ladder (seed 000, §4.3, App. F).
+
+``forgebench judge RUN --judge SPEC`` (and ``forgebench run --judge``) call :func:`judge_run`:
+
+1. verdicts are parsed first (``score/parse_run.py``);
+2. every stored answer of a REAL/FAKE probe (L0, L1, L-adv, any condition) on a *forged* item is
+   gradable; authentic items are never graded;
+3. a verdict that is not FAKE (REAL or a miss) is E0 with status ``auto``, without a judge call
+   (Appendix F: "Answers without a parsed verdict are counted as misses and assigned E0");
+4. FAKE answers go to the judge through the runner (``run.runner.execute``: the judge model's
+   concurrency, rate limit, retries). The request carries the rubric prompt (``score/rubric.py``)
+   and, in ``Request.meta["judge_input"]``, the structured input (offline judges such as
+   ``builtin/rules`` read it). A reply that is not a valid grade is retried; after the last attempt
+   it is stored with status ``unscored`` and level NULL (never silently E0). A transport failure
+   stores nothing, so the next run asks again.
+
+Resume: a grade row of ``(task_key, judge)`` is never recomputed (``retry_unscored`` re-asks the
+unscored ones). Unscored replies count as failed calls for the runner's "stop after N failures in
+a row" rule; the judge stage raises that limit to ``max(10, 2 x concurrency)``. Each row records the judge name, the spec and :data:`RUBRIC_VERSION`; grades of a
+second judge live beside the first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from forgebench.models.base import Model, ModelError, Request, Response
+from forgebench.models.spec import ModelConfig
+from forgebench.suites.mandela.parse_run import load_items, parse_run
+from forgebench.suites.mandela.rubric import (
+    RUBRIC_VERSION,
+    JudgeReplyError,
+    judge_prompt,
+    parse_judge_reply,
+)
+from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES, final_answer
+
+INVALID_PREFIX = "invalid judge reply"
+
+
+@dataclass
+class JudgeStats:
+    """What :func:`judge_run` did."""
+
+    judge: str
+    """The judge's name (as stored in ``grades.judge``)."""
+    spec: str
+    """The judge spec."""
+    eligible: int = 0
+    """Forged items' REAL/FAKE answers in the run."""
+    existing: int = 0
+    """Of those, already graded by this judge (left alone)."""
+    auto: int = 0
+    """New E0 rows without a call (verdict REAL or a miss)."""
+    graded: int = 0
+    """New grades from the judge."""
+    unscored: int = 0
+    """New rows whose judge replies stayed invalid after every attempt."""
+    errors: int = 0
+    """Calls that failed in transport (nothing stored; asked again next run)."""
+    fatal: str | None = None
+    """Why the judge was stopped early, if it was."""
+    elapsed_s: float = 0.0
+
+    def summary(self) -> str:
+        """One line for the console."""
+        line = (
+            f"judge {self.judge}: {self.eligible} forged answers; {self.graded} graded, "
+            f"{self.auto} E0 without a call, {self.unscored} unscored, {self.existing} already "
+            f"graded, {self.errors} errors ({self.elapsed_s:.1f}s)"
+        )
+        return line + (f"; stopped: {self.fatal}" if self.fatal else "")
+
+
+def ground_truth(item: Mapping[str, Any]) -> dict[str, Any]:
+    """The item's annotation as the judge sees it (entity, role, region, contradiction, event)."""
+    keys = (
+        "label",
+        "family",
+        "control_for",
+        "k1_type",
+        "variant",
+        "domain",
+        "noun",
+        "entity",
+        "erased",
+        "edit",
+        "contradiction",
+        "event",
+        "principal_figures",
+    )
+    return {k: item.get(k) for k in keys}
+
+
+def build_judge_input(
+    item: Mapping[str, Any],
+    *,
+    probe: str,
+    condition: str,
+    prompt: str,
+    verdict: str,
+    answer: str | None,
+    task_key: str | None = None,
+) -> dict[str, Any]:
+    """The structured judge input of one answer (JSON-able)."""
+    return {
+        "task_key": task_key,
+        "item_id": item.get("id"),
+        "probe": probe,
+        "condition": condition,
+        "protocol": f"probe {probe}, condition {condition}. Prompt: {prompt}",
+        "verdict": verdict,
+        "answer": final_answer(answer),
+        "ground_truth": ground_truth(item),
+    }
+
+
+class _ValidatingJudge:
+    """Wraps the judge model: an invalid reply raises a retryable error (the runner asks again)
+    and is remembered, so that the last one is stored with the unscored row."""
+
+    def __init__(self, inner: Model) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.invalid: dict[str, tuple[str, str]] = {}
+
+    async def generate(self, request: Request) -> Response:
+        response = await self.inner.generate(request)
+        try:
+            parse_judge_reply(response.text)
+        except JudgeReplyError as exc:
+            self.invalid[str(request.meta.get("task_key"))] = (response.text, str(exc))
+            raise ModelError(f"{INVALID_PREFIX}: {exc}", retryable=True) from None
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+_INSERT = (
+    "INSERT {verb} INTO grades(task_key, judge, level, status, reason, identity_asserted, "
+    "contradiction_asserted, rubric_version, judge_spec, raw, attempts, created_at) "
+    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+
+def _gradable(con: Any, judge: str, retry_unscored: bool) -> tuple[list[tuple[Any, ...]], int]:
+    items = load_items(con)
+    probes = sorted(REAL_FAKE_PROBES)
+    marks = ",".join("?" * len(probes))
+    sql = (
+        "SELECT t.key, t.item_id, t.probe, t.condition, t.prompt, a.text, v.verdict, g.status "
+        "FROM tasks t JOIN answers a ON a.task_key = t.key "
+        "JOIN verdicts v ON v.task_key = t.key "
+        "LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ? "
+        f"WHERE t.probe IN ({marks}) AND t.superseded_by IS NULL ORDER BY t.rowid"
+    )
+    todo, existing = [], 0
+    for key, item_id, probe, cond, prompt, text, verdict, status in con.execute(
+        sql, (judge, *probes)
+    ):
+        item = items.get(item_id)
+        if item is None or item.get("label") != "forged":
+            continue
+        if status is not None and not (retry_unscored and status == "unscored"):
+            existing += 1
+            continue
+        todo.append((key, item, probe, cond, prompt, text, verdict))
+    return todo, existing
+
+
+async def judge_run_async(
+    run_dir: Path,
+    judge_spec: str,
+    *,
+    config: ModelConfig | None = None,
+    model: Model | None = None,
+    concurrency: int | None = None,
+    rpm: float | None = None,
+    max_attempts: int | None = None,
+    timeout_s: float | None = None,
+    retry_unscored: bool = False,
+    console: Console | None = None,
+    retry: Any = None,
+) -> JudgeStats:
+    """Async form of :func:`judge_run` (for callers already inside an event loop)."""
+    from forgebench.models.registry import create_model
+    from forgebench.run.progress import RunProgress
+    from forgebench.run.runner import Call, CallOutcome, execute
+    from forgebench.run.store import Store
+
+    cfg = config or ModelConfig(spec=judge_spec, max_tokens=None)
+    started = time.monotonic()
+    store = Store.open(run_dir, create=False)
+    con = store.connection
+    try:
+        parse_run(con)
+        judge_model = model or create_model(cfg)
+        name = judge_model.name
+        stats = JudgeStats(judge=name, spec=judge_spec)
+        todo, stats.existing = _gradable(con, name, retry_unscored)
+        stats.eligible = len(todo) + stats.existing
+        verb = "OR REPLACE" if retry_unscored else "OR IGNORE"
+        now = time.time()
+        autos = [
+            (key, name, 0, "auto", f"verdict {verdict}: E0 without a judge call", None, None,
+             RUBRIC_VERSION, judge_spec, None, 0, now)
+            for key, _i, _p, _c, _pr, _t, verdict in todo if verdict != "FAKE"
+        ]  # fmt: skip
+        con.execute("BEGIN IMMEDIATE")
+        con.executemany(_INSERT.format(verb=verb), autos)
+        con.execute("COMMIT")
+        stats.auto = len(autos)
+        to_call = [row for row in todo if row[6] == "FAKE"]
+        params = cfg.generation_params()
+
+        def calls() -> Iterator[Call]:
+            for key, item, probe, cond, prompt, text, verdict in to_call:
+                ji = build_judge_input(
+                    item, probe=probe, condition=cond, prompt=prompt, verdict=verdict,
+                    answer=text, task_key=key,
+                )  # fmt: skip
+                meta = {"task_key": key, "item_id": item.get("id"), "judge_input": ji}
+                yield Call(key, Request(prompt=judge_prompt(ji), params=dict(params), meta=meta))
+
+        wrapped = _ValidatingJudge(judge_model)
+
+        def on_outcome(out: CallOutcome) -> None:
+            row: tuple[Any, ...] | None = None
+            if out.response is not None:
+                reply = parse_judge_reply(out.response.text)
+                row = (out.key, name, reply.level, "graded", reply.reason, reply.identity_asserted,
+                       reply.contradiction_asserted, RUBRIC_VERSION, judge_spec,
+                       out.response.text, out.attempts, time.time())  # fmt: skip
+                stats.graded += 1
+            elif out.error and out.error.startswith(INVALID_PREFIX) and out.key in wrapped.invalid:
+                raw, why = wrapped.invalid[out.key]
+                row = (out.key, name, None, "unscored", why, None, None, RUBRIC_VERSION,
+                       judge_spec, raw, out.attempts, time.time())  # fmt: skip
+                stats.unscored += 1
+            else:
+                stats.errors += 1
+            if row is not None:
+                con.execute(_INSERT.format(verb=verb), row)
+
+        workers = concurrency or cfg.concurrency
+        with RunProgress(console or Console(stderr=True), enabled=None if console else False) as rp:
+            mp = rp.add(f"judge {name}", len(to_call))
+            ex = await execute(
+                wrapped,
+                calls(),
+                concurrency=workers,
+                rpm=rpm if rpm is not None else cfg.rpm,
+                max_attempts=max_attempts or min(cfg.max_attempts, 3),
+                timeout_s=timeout_s or cfg.timeout_s,
+                on_outcome=on_outcome,
+                progress=mp,
+                retry=retry,
+                give_up_after=max(10, 2 * workers),
+            )
+        stats.fatal = ex.fatal
+        if model is None:
+            await judge_model.aclose()
+    finally:
+        store.close()
+    stats.elapsed_s = time.monotonic() - started
+    return stats
+
+
+def judge_run(run_dir: Path, judge_spec: str, **opts: Any) -> JudgeStats:
+    """Grade a run's forged REAL/FAKE answers with the judge ``judge_spec`` (see the module
+    docstring). Options: ``config`` (a :class:`ModelConfig` for the judge), ``concurrency``,
+    ``rpm``, ``max_attempts`` (default 3), ``timeout_s``, ``retry_unscored``, ``console`` (draws a
+    progress bar), ``retry`` (a ``run.retry.RetryPolicy``)."""
+    return asyncio.run(judge_run_async(Path(run_dir), judge_spec, **opts))
+
+
+def judges(con: Any) -> list[str]:
+    """Judge names that have grades in a run, sorted."""
+    return [r[0] for r in con.execute("SELECT DISTINCT judge FROM grades ORDER BY 1")]
+
+
+def grade_counts(con: Any, judge: str) -> dict[str, int]:
+    """``{status: count}`` of one judge's grades."""
+    rows = con.execute(
+        "SELECT status, COUNT(*) FROM grades WHERE judge=? GROUP BY status", (judge,)
+    )
+    return {str(s): int(n) for s, n in rows}
+
+
+def describe(stats: JudgeStats) -> str:
+    """JSON of the stats (for logs)."""
+    return json.dumps(stats.__dict__, sort_keys=True)

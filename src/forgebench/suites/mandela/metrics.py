@@ -1,0 +1,391 @@
+"""Grades -> the numbers of seed 000 (§4.3; Tables 2, 3, 5, 6, 8, 13-18), as ``metrics.csv`` rows.
+
+Long format ``benchmark,model,probe,condition,subset,metric,value,n,judge`` (DESIGN.md): ``value``
+is a percentage (0-100, unrounded) for rates and the raw number for counts, ratios and
+differences; ``n`` is the denominator; ``judge`` is filled only where grades are used.
+
+Definitions (strict scoring unless the name ends in ``_parsed``):
+
+- ``det`` = FAKE verdicts / forged items; ``auth`` = REAL verdicts / authentic items;
+  ``bal`` = (det + auth) / 2 with ``n`` = forged + authentic; ``miss`` = misses / all items of the
+  group. A task without an answer (error, pending) is a miss. ``det_parsed``, ``auth_parsed``,
+  ``bal_parsed`` divide by the items with a REAL/FAKE verdict only (Table 18).
+- ``kgr`` = items graded E3+ / **all** forged items (K0 included); ``e4`` = E4 / all forged items.
+  Unscored and ungraded answers count as not grounded; their counts are the ``unscored`` and
+  ``ungraded`` rows (subset ``all``). Graded metrics appear only where the group has a grade.
+- subsets: ``all``; families ``K0``..``K6`` (by ``family``); domains; saliency; ``peripheral``
+  (peripheral forgeries and all authentic items, Table 19); ``peripheral_K1`` (peripheral K1
+  forgeries and the authentic originals of their seeds, Tables 3/17/18); ``erase``, ``swap``,
+  ``triple_k0`` (absent-celebrity triple members).
+- ``gap`` = KGR(L1, full) - KGR(L0, full) over forged items with both tasks (probe L1, condition
+  full, subset all); ``cap`` = Det(L1, full_caption) - Det(L1, full) and ``pen`` =
+  Bal(L1, crop_caption) - Bal(L1, full) over the paired ``peripheral_K1`` items (recorded under the
+  treated arm's condition; ``n`` = paired items).
+- ``named`` / ``named_real`` (subset ``erase``): answers that name the erased person / name them
+  and give the verdict REAL, over all erase items (Table 3: read from the same answer);
+  ``erase_swap_ratio`` = det(erase) / det(swap) (``n`` = erase items; absent when swap det is 0).
+- ``text_knows``: TEXT answers NO (rules out presence) / named insertions.
+- ``recog``: RECOGNISED / items, per condition, on ``all`` and on ``peripheral`` (peripheral
+  *forgeries* only, as Table 7).
+- ``l2_names`` / ``l2_cannot`` (L2): on ``erase``, answers naming the erased person / saying someone
+  cannot be identified (Table 8; not exclusive); on ``peripheral_K1``, ``l2_names`` is the share of
+  peripheral K1 forgeries with principal figures whose answer names one (Table 9).
+- subsets ``l2_named`` / ``l2_cannot`` (probe L0, full): the L0 base metrics on the erase items
+  whose L2 (full) answer named the erased person / said it cannot identify someone (Table 8).
+- ``face_pass`` (probe FACE, condition face_replacement, subset face_pass): erase items whose
+  original face is accepted (YES under face_original) and replacement rejected (NO under
+  face_replacement), over the erase items with a FACE task. Subset ``face_pass`` of L0 carries the
+  L0 metrics on the passing items, with ``real`` = REAL verdicts / items (Table 8's "full real").
+- ``known`` (EVENT): KNOWN answers / events.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from forgebench.suites.mandela.frame import connect, load_frame, resolve_judge
+from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES
+
+BENCHMARK = "mandela"
+COLUMNS = ["benchmark", "model", "probe", "condition", "subset", "metric", "value", "n", "judge"]
+KEYS = ["model", "probe", "condition"]
+_GRADED = ("kgr", "e4", "unscored", "ungraded", "gap")
+
+
+def _indicators(f: pd.DataFrame) -> pd.DataFrame:
+    """Numeric 0/1 columns the aggregations sum."""
+    forged = (f["label"] == "forged").to_numpy()
+    auth = (f["label"] == "authentic").to_numpy()
+    verdict = f["verdict"].to_numpy()
+    fake, real = verdict == "FAKE", verdict == "REAL"
+    level = f["level"].to_numpy(dtype="float64", na_value=np.nan)
+    graded_status = f["grade_status"].to_numpy(dtype=object)
+    out = pd.DataFrame(
+        {
+            "model": f["model"].to_numpy(),
+            "probe": f["probe"].to_numpy(),
+            "condition": f["condition"].to_numpy(),
+            "item_id": f["item_id"].to_numpy(),
+            "n_all": 1,
+            "n_f": forged.astype(int),
+            "n_a": auth.astype(int),
+            "det_hit": (forged & fake).astype(int),
+            "auth_hit": (auth & real).astype(int),
+            "real_f": (forged & real).astype(int),
+            "parsed_f": (forged & (fake | real)).astype(int),
+            "parsed_a": (auth & (fake | real)).astype(int),
+            "miss": (verdict == "MISS").astype(int),
+            "kgr_hit": (forged & (level >= 3)).astype(int),
+            "e4_hit": (forged & (level == 4)).astype(int),
+            "has_grade": (forged & pd.notna(graded_status)).astype(int),
+            "unscored": (forged & (graded_status == "unscored")).astype(int),
+            "ungraded": (forged & fake & pd.isna(graded_status)).astype(int),
+            "named": f["names_erased"].to_numpy().astype(int),
+            "named_real": (f["names_erased"].to_numpy() & real).astype(int),
+        }
+    )
+    return out
+
+
+def _emit(
+    agg: pd.DataFrame, metric: str, value: pd.Series, n: pd.Series, judge: str = ""
+) -> pd.DataFrame:
+    """Rows of one metric for the groups of ``agg`` with ``n > 0``."""
+    keep = (n > 0).to_numpy()
+    a = agg.loc[keep]
+    return pd.DataFrame(
+        {
+            "model": a["model"],
+            "probe": a["probe"],
+            "condition": a["condition"],
+            "subset": a["subset"],
+            "metric": metric,
+            "value": value[keep].astype(float),
+            "n": n[keep].astype(int),
+            "judge": judge,
+        }
+    )
+
+
+def _rows(
+    agg: pd.DataFrame, metric: str, num: pd.Series, den: pd.Series, judge: str = ""
+) -> pd.DataFrame:
+    """A rate: ``100 * num / den`` with ``n = den``."""
+    return _emit(agg, metric, 100.0 * num / den.where(den > 0), den, judge)
+
+
+def _base(long: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
+    """det/auth/bal/miss (+ parsed), kgr/e4, named, real on a long frame with a ``subset`` column."""
+    if long.empty:
+        return []
+    agg = (
+        long.groupby([*KEYS, "subset"], sort=False, observed=True)
+        .sum(numeric_only=True)
+        .reset_index()
+    )
+    out = [
+        _rows(agg, "det", agg["det_hit"], agg["n_f"]),
+        _rows(agg, "auth", agg["auth_hit"], agg["n_a"]),
+        _rows(agg, "miss", agg["miss"], agg["n_all"]),
+        _rows(agg, "det_parsed", agg["det_hit"], agg["parsed_f"]),
+        _rows(agg, "auth_parsed", agg["auth_hit"], agg["parsed_a"]),
+    ]
+    for name, nf, na in (("bal", "n_f", "n_a"), ("bal_parsed", "parsed_f", "parsed_a")):
+        both = (agg[nf] > 0) & (agg[na] > 0)
+        bal = 50.0 * (agg["det_hit"] / agg[nf].where(both) + agg["auth_hit"] / agg[na].where(both))
+        out.append(_emit(agg, name, bal, (agg[nf] + agg[na]).where(both, 0)))
+    if judge:
+        graded = agg["n_f"].where(agg["has_grade"] > 0, 0)
+        out += [
+            _rows(agg, "kgr", agg["kgr_hit"], graded, judge),
+            _rows(agg, "e4", agg["e4_hit"], graded, judge),
+        ]
+        alls = agg[agg["subset"] == "all"]
+        for name in ("unscored", "ungraded"):
+            out.append(_emit(alls, name, alls[name], alls["n_f"], judge))
+    person = agg["subset"].isin(["erase", "face_pass"])
+    pa = agg.loc[person]
+    out += [
+        _rows(pa, "named", pa["named"], pa["n_all"]),
+        _rows(pa, "named_real", pa["named_real"], pa["n_all"]),
+        _rows(fp := pa[pa["subset"] == "face_pass"], "real", fp["real_f"], fp["n_f"]),
+    ]
+    return out
+
+
+def _with_subset(
+    ind: pd.DataFrame, mask: np.ndarray | pd.Series, subset: str | pd.Series
+) -> pd.DataFrame:
+    part = ind.loc[np.asarray(mask, dtype=bool)]
+    if isinstance(subset, pd.Series):
+        return part.assign(subset=np.asarray(subset)[np.asarray(mask, dtype=bool)])
+    return part.assign(subset=subset)
+
+
+def _real_fake(f: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
+    rf = f[f["probe"].isin(REAL_FAKE_PROBES)].reset_index(drop=True)
+    if rf.empty:
+        return []
+    ind = _indicators(rf)
+    forged, auth = rf["label"] == "forged", rf["label"] == "authentic"
+    parts = [ind.assign(subset="all")]
+    for col in ("family", "domain", "saliency"):
+        parts.append(_with_subset(ind, rf[col].notna(), rf[col].astype(object)))
+    parts.append(_with_subset(ind, rf["peripheral"] | auth, "peripheral"))
+    parts.append(
+        _with_subset(ind, rf["peripheral_k1"] | (auth & rf["seed_peripheral_k1"]), "peripheral_K1")
+    )
+    variant = rf["variant"].map({"erase": "erase", "swap": "swap", "k0": "triple_k0"})
+    parts.append(_with_subset(ind, forged & variant.notna(), variant.astype(object)))
+    out = _base(pd.concat(parts, ignore_index=True), judge)
+    out += _differences(
+        ind.assign(peri=(rf["peripheral_k1"] | (auth & rf["seed_peripheral_k1"])).to_numpy()), judge
+    )
+    out += _absent(rf, ind, f, judge)
+    return out
+
+
+def _paired(
+    ind: pd.DataFrame, probe: str, base: str, treated: str, mask: pd.Series | None = None
+) -> pd.DataFrame:
+    sel = ind if mask is None else ind[mask.to_numpy()]
+    a = sel[(sel["probe"] == probe) & (sel["condition"] == base)]
+    b = sel[(sel["probe"] == probe) & (sel["condition"] == treated)]
+    cols = ["model", "item_id", "n_f", "n_a", "det_hit", "auth_hit", "kgr_hit", "has_grade"]
+    return a[cols].merge(b[cols], on=["model", "item_id", "n_f", "n_a"], suffixes=("_0", "_1"))
+
+
+def _diff_rows(
+    g: pd.DataFrame, metric: str, probe: str, cond: str, subset: str, judge: str = ""
+) -> pd.DataFrame:
+    g = g.reset_index()
+    return pd.DataFrame(
+        {"model": g["model"], "probe": probe, "condition": cond, "subset": subset, "metric": metric,
+         "value": g["value"].astype(float), "n": g["n"].astype(int), "judge": judge}
+    )  # fmt: skip
+
+
+def _differences(ind: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
+    out = []
+    if judge:
+        p = ind[ind["probe"].isin(["L0", "L1"]) & (ind["condition"] == "full") & (ind["n_f"] == 1)]
+        l0, l1 = p[p["probe"] == "L0"], p[p["probe"] == "L1"]
+        cols = ["model", "item_id", "kgr_hit", "has_grade"]
+        m = l0[cols].merge(l1[cols], on=["model", "item_id"], suffixes=("_0", "_1"))
+        m = m[
+            m.groupby("model")["has_grade_0"].transform("sum").gt(0)
+            & m.groupby("model")["has_grade_1"].transform("sum").gt(0)
+        ]
+        if not m.empty:
+            g = m.groupby("model").agg(
+                h0=("kgr_hit_0", "sum"), h1=("kgr_hit_1", "sum"), n=("item_id", "size")
+            )
+            g["value"] = 100.0 * (g["h1"] - g["h0"]) / g["n"]
+            out.append(_diff_rows(g, "gap", "L1", "full", "all", judge))
+    peri = ind["peri"]
+    cap = _paired(ind, "L1", "full", "full_caption", peri)
+    cap = cap[cap["n_f"] == 1]
+    if not cap.empty:
+        g = cap.groupby("model").agg(
+            h0=("det_hit_0", "sum"), h1=("det_hit_1", "sum"), n=("item_id", "size")
+        )
+        g["value"] = 100.0 * (g["h1"] - g["h0"]) / g["n"]
+        out.append(_diff_rows(g, "cap", "L1", "full_caption", "peripheral_K1"))
+    pen = _paired(ind, "L1", "full", "crop_caption", peri)
+    if not pen.empty:
+        g = pen.groupby("model").agg(
+            f=("n_f", "sum"), a=("n_a", "sum"), d0=("det_hit_0", "sum"), d1=("det_hit_1", "sum"),
+            a0=("auth_hit_0", "sum"), a1=("auth_hit_1", "sum"),
+        )  # fmt: skip
+        g = g[(g["f"] > 0) & (g["a"] > 0)]
+        g["value"] = 100.0 * ((g["d1"] - g["d0"]) / g["f"] + (g["a1"] - g["a0"]) / g["a"]) / 2
+        g["n"] = g["f"] + g["a"]
+        out.append(_diff_rows(g, "pen", "L1", "crop_caption", "peripheral_K1"))
+    return out
+
+
+def _absent(
+    rf: pd.DataFrame, ind: pd.DataFrame, f: pd.DataFrame, judge: str | None
+) -> list[pd.DataFrame]:
+    """erase/swap ratio, L0 by L2 answer (Table 8) and the FACE pass set."""
+    out: list[pd.DataFrame] = []
+    erase = (rf["variant"] == "erase") & (rf["label"] == "forged")
+    swap = (rf["variant"] == "swap") & (rf["label"] == "forged")
+    e = ind[erase.to_numpy()].groupby(KEYS).agg(d=("det_hit", "sum"), n=("n_f", "sum"))
+    s = ind[swap.to_numpy()].groupby(KEYS).agg(d=("det_hit", "sum"), n=("n_f", "sum"))
+    both = e.add_suffix("_e").join(s.add_suffix("_s"), how="inner")
+    both = both[both["d_s"] > 0]
+    if not both.empty:
+        both["value"] = (both["d_e"] / both["n_e"]) / (both["d_s"] / both["n_s"])
+        b = both.reset_index()
+        out.append(pd.DataFrame({"model": b["model"], "probe": b["probe"], "condition": b["condition"],
+                                 "subset": "erase", "metric": "erase_swap_ratio", "value": b["value"],
+                                 "n": b["n_e"].astype(int), "judge": ""}))  # fmt: skip
+    l0 = (rf["probe"] == "L0") & (rf["condition"] == "full") & erase
+    l0_ind, l0_items = ind[l0.to_numpy()], rf.loc[l0, ["model", "item_id"]]
+    l2 = f[
+        (f["probe"] == "L2")
+        & (f["condition"] == "full")
+        & (f["variant"] == "erase")
+        & (f["label"] == "forged")
+    ]
+    parts = []
+    for subset, col in (("l2_named", "names_erased"), ("l2_cannot", "l2_cannot")):
+        keys = set(zip(l2.loc[l2[col], "model"], l2.loc[l2[col], "item_id"], strict=True))
+        mask = [k in keys for k in zip(l0_items["model"], l0_items["item_id"], strict=True)]
+        parts.append(l0_ind[np.asarray(mask, dtype=bool)].assign(subset=subset))
+    # the wrong-name control (Appendix N; protocol.table asks it when faces.wrong_name is set)
+    # is not part of the pass criterion: only the questions naming the erased person count
+    face = f[
+        (f["probe"] == "FACE") & (f["variant"] == "erase") & (f["name_source"] != "wrong_name")
+    ]
+    if not face.empty:
+        ok_o = face.assign(ok=(face["verdict"] == "YES").astype(int))
+        ok_r = face.assign(ok=(face["verdict"] == "NO").astype(int))
+        orig = ok_o[ok_o["condition"] == "face_original"].groupby(["model", "item_id"])["ok"].min()
+        repl = (
+            ok_r[ok_r["condition"] == "face_replacement"].groupby(["model", "item_id"])["ok"].min()
+        )
+        pairs = face[["model", "item_id"]].drop_duplicates().set_index(["model", "item_id"])
+        pairs["ok"] = (
+            orig.reindex(pairs.index, fill_value=0) * repl.reindex(pairs.index, fill_value=0)
+        ) > 0
+        g = pairs.groupby(level="model")["ok"].agg(["sum", "size"])
+        out.append(pd.DataFrame({"model": g.index, "probe": "FACE", "condition": "face_replacement",
+                                 "subset": "face_pass", "metric": "face_pass",
+                                 "value": 100.0 * g["sum"].to_numpy() / g["size"].to_numpy(),
+                                 "n": g["size"].to_numpy(), "judge": ""}))  # fmt: skip
+        passed = set(pairs.index[pairs["ok"].to_numpy()])
+        mask = [k in passed for k in zip(l0_items["model"], l0_items["item_id"], strict=True)]
+        parts.append(l0_ind[np.asarray(mask, dtype=bool)].assign(subset="face_pass"))
+    parts = [p for p in parts if not p.empty]
+    if parts:
+        out += _base(pd.concat(parts, ignore_index=True), judge)
+    return out
+
+
+def _rate(
+    f: pd.DataFrame, mask: pd.Series, hit: pd.Series, metric: str, subset: str
+) -> pd.DataFrame | None:
+    sub = f.loc[mask, KEYS].assign(hit=hit[mask].astype(int).to_numpy(), n=1)
+    if sub.empty:
+        return None
+    g = sub.groupby(KEYS, sort=False).sum().reset_index()
+    return pd.DataFrame({"model": g["model"], "probe": g["probe"], "condition": g["condition"],
+                         "subset": subset, "metric": metric, "value": 100.0 * g["hit"] / g["n"],
+                         "n": g["n"].astype(int), "judge": ""})  # fmt: skip
+
+
+def _probes(f: pd.DataFrame) -> list[pd.DataFrame]:
+    v, probe, forged = f["verdict"], f["probe"], f["label"] == "forged"
+    specs = [
+        (probe == "TEXT", v == "NO", "text_knows", "named_insertion"),
+        (probe == "TEXT", v == "MISS", "miss", "named_insertion"),
+        (probe == "RECOG", v == "RECOGNISED", "recog", "all"),
+        ((probe == "RECOG") & f["peripheral"], v == "RECOGNISED", "recog", "peripheral"),
+        (
+            (probe == "L2") & forged & (f["variant"] == "erase"),
+            f["names_erased"],
+            "l2_names",
+            "erase",
+        ),
+        (
+            (probe == "L2") & forged & (f["variant"] == "erase"),
+            f["l2_cannot"],
+            "l2_cannot",
+            "erase",
+        ),
+        (
+            (probe == "L2") & f["peripheral_k1"] & f["has_principal"],
+            f["names_principal"],
+            "l2_names",
+            "peripheral_K1",
+        ),
+        (probe == "EVENT", v == "KNOWN", "known", "all"),
+    ]
+    out = []
+    for mask, hit, metric, subset in specs:
+        if metric in ("text_knows", "miss") and subset == "named_insertion":
+            mask = mask & f["named_insertion"]
+        rows = _rate(f, mask, hit, metric, subset)
+        if rows is not None:
+            out.append(rows)
+    return out
+
+
+def compute_metrics(frame: pd.DataFrame, judge: str | None) -> pd.DataFrame:
+    """Every metric of the module docstring from a :func:`~forgebench.suites.mandela.frame.load_frame`
+    frame; graded metrics (``kgr``, ``e4``, ``gap``, ...) only when ``judge`` is given."""
+    parts = [*_real_fake(frame, judge), *_probes(frame)]
+    parts = [p for p in parts if not p.empty]
+    if not parts:
+        return pd.DataFrame(columns=COLUMNS)
+    out = pd.concat(parts, ignore_index=True)
+    out.insert(0, "benchmark", BENCHMARK)
+    out["judge"] = out["judge"].fillna("")
+    return (
+        out[COLUMNS]
+        .sort_values(["model", "probe", "condition", "subset", "metric"], kind="stable")
+        .reset_index(drop=True)
+    )
+
+
+def write_metrics(run_dir: Path, judge: str | None = None) -> Path:
+    """Compute the run's metrics and write ``RUN/metrics.csv`` atomically; returns its path."""
+    run_dir = Path(run_dir)
+    con = connect(run_dir)
+    try:
+        judge = resolve_judge(con, judge)
+    finally:
+        con.close()
+    table = compute_metrics(load_frame(run_dir, judge), judge)
+    path = run_dir / "metrics.csv"
+    tmp = run_dir / f".metrics.csv.{os.getpid()}.{int(time.time() * 1000)}.tmp"
+    table.to_csv(tmp, index=False)
+    tmp.replace(path)
+    return path

@@ -1,0 +1,195 @@
+"""PIXAR results: metrics.csv rows and tables in the layouts of seed 003 Tables 2-5.
+
+metrics.csv rows (DESIGN.md long format): ``benchmark="pixar"``, probe ``LOC``, condition
+``full``, subset ``all`` / ``small`` / ``medium`` / ``large`` (edit-size classes of Fig. 14),
+metric ``giou``, ``ciou``, ``precision``, ``recall``, ``f1``, ``auc`` (percentages, 0-100),
+``top1``, ``top5`` (percentages, semantic classification) and ``css`` (a raw similarity, as
+Table 9). ``n`` is the number of images the value is computed over; ``judge`` is empty.
+
+Table layouts (columns as in the seed, values with one decimal in Markdown, unrounded in CSV):
+
+- Table 2 / Table 5: Top-1 Acc, Top-5 Acc (Semantic Classification) | Recall, F1-Score, AUC,
+  g-IoU, IoU (Pixel Localization); rows are methods (Table 2) or generative sources (Table 5).
+- Table 3: Recall, F1-Score, AUC, g-IoU, IoU.
+- Table 4: Precision / Recall / F1-Score, each for Real, Fake and Overall (image level).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from forgebench.suites.pixar.localization import SIZE_CLASSES
+
+BENCHMARK = "pixar"
+PROBE = "LOC"
+PIXEL_METRICS: tuple[str, ...] = ("giou", "ciou", "precision", "recall", "f1", "auc")
+ROW_FIELDS: tuple[str, ...] = (
+    "benchmark", "model", "probe", "condition", "subset", "metric", "value", "n", "judge",
+)  # fmt: skip
+
+
+def pixar_metrics_rows(
+    results: Mapping[str, Any], model: str, condition: str = "full"
+) -> list[dict[str, Any]]:
+    """metrics.csv rows for one model's PIXAR results.
+
+    ``results`` is what :func:`forgebench.suites.pixar.scoring.score_folder` returns (percentages),
+    optionally with ``top1`` / ``top5`` (percentages) and ``n_semantic``, and ``css`` (raw) and
+    ``n_css``. Metrics that are absent or None produce no row.
+    """
+
+    def row(subset: str, metric: str, value: float, n: int) -> dict[str, Any]:
+        return {
+            "benchmark": BENCHMARK,
+            "model": model,
+            "probe": PROBE,
+            "condition": condition,
+            "subset": subset,
+            "metric": metric,
+            "value": float(value),
+            "n": int(n),
+            "judge": "",
+        }
+
+    rows: list[dict[str, Any]] = []
+    blocks: list[tuple[str, Mapping[str, Any]]] = [("all", results)]
+    by_size = results.get("by_size") or {}
+    blocks += [(k, by_size[k]) for k in SIZE_CLASSES if k in by_size]
+    for subset, block in blocks:
+        n = int(block.get("n_images", 0))
+        for m in PIXEL_METRICS:
+            if block.get(m) is not None:
+                rows.append(row(subset, m, block[m], n))
+    for m, n_key in (("top1", "n_semantic"), ("top5", "n_semantic"), ("css", "n_css")):
+        if results.get(m) is not None:
+            rows.append(row("all", m, results[m], int(results.get(n_key, 0))))
+    return rows
+
+
+@dataclass
+class Table:
+    """A small table: a title, column names and rows (first cell a label, then numbers)."""
+
+    title: str
+    header: list[str]
+    rows: list[list[Any]]
+
+    def to_markdown(self) -> str:
+        def cell(v: Any) -> str:
+            if v is None:
+                return "–"
+            return f"{v:.1f}" if isinstance(v, float) else str(v)
+
+        lines = [f"**{self.title}**", "", "| " + " | ".join(self.header) + " |"]
+        lines.append("|" + "|".join(["---"] + ["---:"] * (len(self.header) - 1)) + "|")
+        lines += ["| " + " | ".join(cell(v) for v in r) + " |" for r in self.rows]
+        return "\n".join(lines) + "\n"
+
+    def to_csv(self) -> str:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(self.header)
+        for r in self.rows:
+            w.writerow(["" if v is None else v for v in r])
+        return buf.getvalue()
+
+
+_T2 = [("Top-1 Acc", "top1"), ("Top-5 Acc", "top5"), ("Recall", "recall"), ("F1-Score", "f1"),
+       ("AUC", "auc"), ("g-IoU", "giou"), ("IoU", "ciou")]  # fmt: skip
+_T3 = _T2[2:]
+
+
+def localization_table(
+    entries: Mapping[str, Mapping[str, Any]], layout: str = "table2", first: str = "Methods"
+) -> Table:
+    """Table 2 (``table2``), 3 (``table3``) or 5 (``table5``, rows = generative sources).
+
+    ``entries`` maps a row label to a results mapping (keys as in :func:`pixar_metrics_rows`).
+    """
+    cols = {"table2": _T2, "table3": _T3, "table5": _T2}.get(layout)
+    if cols is None:
+        raise ValueError(f"unknown layout {layout!r}; known: table2, table3, table5")
+    titles = {
+        "table2": "Pixel-level tampered region localization and semantic accuracy (Table 2 layout)",
+        "table3": "Pixel localization (Table 3 layout)",
+        "table5": "Detection performance across generative sources (Table 5 layout)",
+    }
+    if layout == "table5" and first == "Methods":
+        first = "Source"
+    rows = [[label, *(_f(res.get(k)) for _, k in cols)] for label, res in entries.items()]
+    return Table(titles[layout], [first, *(c for c, _ in cols)], rows)
+
+
+def classification_table(entries: Mapping[str, Mapping[str, Any]]) -> Table:
+    """Table 4 layout from :meth:`ImageClassAccumulator.result` dicts (fractions -> percent)."""
+    header = ["Detector"]
+    for m in ("Precision", "Recall", "F1-Score"):
+        header += [f"{m} Real", f"{m} Fake", f"{m} Overall"]
+    rows = []
+    for label, res in entries.items():
+        b = res["binary"]
+        r: list[Any] = [label]
+        for m in ("precision", "recall", "f1"):
+            r += [100.0 * b[part][m] for part in ("real", "fake", "overall")]
+        rows.append(r)
+    return Table("Image-level real / fake classification (Table 4 layout)", header, rows)
+
+
+def size_table(entries: Mapping[str, Mapping[str, Any]]) -> Table:
+    """g-IoU and IoU per edit-size class (Fig. 14 classes) for each model."""
+    header = ["Methods"] + [f"{m} {s}" for s in SIZE_CLASSES for m in ("g-IoU", "IoU")]
+    rows = []
+    for label, res in entries.items():
+        by = res.get("by_size") or {}
+        r: list[Any] = [label]
+        for s in SIZE_CLASSES:
+            r += [_f(by.get(s, {}).get("giou")), _f(by.get(s, {}).get("ciou"))]
+        rows.append(r)
+    return Table("Localization by edit size (Fig. 14 classes)", header, rows)
+
+
+def _f(v: Any) -> float | None:
+    return None if v is None else float(v)
+
+
+def results_from_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Rebuild per-model results mappings from metrics.csv rows of benchmark ``pixar``."""
+    out: dict[str, dict[str, Any]] = {}
+    for r in rows:
+        if r.get("benchmark") != BENCHMARK:
+            continue
+        res = out.setdefault(str(r["model"]), {"by_size": {}})
+        value = float(r["value"])
+        if r["subset"] == "all":
+            res[str(r["metric"])] = value
+        elif r["subset"] in SIZE_CLASSES:
+            res["by_size"].setdefault(str(r["subset"]), {})[str(r["metric"])] = value
+    return out
+
+
+def tables_from_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Table]:
+    """The Table 2, Table 3 and size tables of every model found in metrics.csv rows."""
+    res = results_from_rows(rows)
+    return {
+        "pixar_table2": localization_table(res, "table2"),
+        "pixar_table3": localization_table(res, "table3"),
+        "pixar_sizes": size_table(res),
+    }
+
+
+def write_tables(tables: Mapping[str, Table], out_dir: str | Path) -> list[Path]:
+    """Write ``<name>.md`` and ``<name>.csv`` for each table; returns the paths written."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for name, t in tables.items():
+        for suffix, text in ((".md", t.to_markdown()), (".csv", t.to_csv())):
+            p = out / f"{name}{suffix}"
+            p.write_text(text, encoding="utf-8")
+            written.append(p)
+    return written

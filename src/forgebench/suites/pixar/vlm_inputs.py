@@ -1,0 +1,159 @@
+"""Inputs of a PIXAR VLM run: truth label maps, the images sent, and reference classes/descriptions.
+
+Truth (seed 003, ``construct/pixels.py``): the pixel label at tau of each (original, edited) pair,
+written to ``RUN/pixar/labels/<stem>.png`` (255 changed, 0 unchanged), all or nothing: the maps
+are computed into a hidden staging folder and moved into place only when every pair decoded.
+
+The image a model sees is the *edited* file's bytes, untouched (like Mandela's ``full``
+condition; its variant id is the one ``protocol/conditions.py`` gives a ``full`` variant of those
+bytes). Its size, stated in the prompt and used to rasterize the reply, is the edited image's
+decoded size (OpenCV ``IMREAD_COLOR``, the same decoding as the truth), which is the file's own
+pixel grid for every file without an EXIF rotation.
+
+References (``--classes CSV``): columns ``stem,class[,description]``. ``class`` is one of PIXAR's
+81 classes (80 COCO + ``background``; synonyms and plurals as :func:`canonical_class` reads
+them), several separated by ``;`` for multi-edit images (a top-k hit is any of them, as
+:class:`SemanticAccumulator` counts); empty = no truth class (the image is left out of top-1 /
+top-5). ``description`` is the reference sentence for CSS; empty or absent = none (left out of
+CSS). Rows whose stem is not among the pairs are ignored; a stem listed twice is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from forgebench.construct.pixels import label_u8
+from forgebench.run.images import source_info
+from forgebench.run.tasks import ImageRef
+from forgebench.suites.mandela.conditions import ConditionError, variant_id_from_digest
+from forgebench.suites.pixar.pairs import Pair, PairsError, read_rgb, write_label_png
+from forgebench.suites.pixar.taxonomy import canonical_class
+
+
+@dataclass(frozen=True)
+class PairImage:
+    """One pair as asked: the edited image's reference and the size stated in the prompt."""
+
+    pair: Pair
+    ref: ImageRef
+    """The edited file, untouched (``full``-style variant id of its bytes)."""
+    width: int
+    """Width of the edited image in pixels."""
+    height: int
+    """Height of the edited image in pixels."""
+
+    @property
+    def stem(self) -> str:
+        """The pair's stem (the edited file's), its item id in the store."""
+        return self.pair.stem
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What ``--classes`` says about one edited image."""
+
+    classes: tuple[str, ...]
+    """Canonical truth classes (empty: none given)."""
+    description: str
+    """Reference description ('' when none was given)."""
+
+
+def edited_ref(path: Path) -> ImageRef:
+    """The edited file as sent: bytes untouched, id as a ``full`` variant of those bytes."""
+    try:
+        info = source_info(path)
+    except ConditionError as exc:
+        raise PairsError(str(exc)) from None
+    except OSError as exc:
+        raise PairsError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    vid = variant_id_from_digest(info.sha256, "full", {})
+    return ImageRef(variant_id=vid, path=path, media_type=info.media_type)
+
+
+def prepare_pairs(
+    pairs: Sequence[Pair],
+    tau: float,
+    labels_dir: Path,
+    on_pair: Callable[[Pair], None] | None = None,
+) -> list[PairImage]:
+    """Write every pair's truth label map into ``labels_dir`` (all or nothing) and describe
+    the edited images. Raises :class:`PairsError` (an image that does not decode, a bad file).
+
+    Stale maps of other stems in ``labels_dir`` are left alone (only this run's stems are read).
+    """
+    top = labels_dir  # the outermost folder this call creates (removed again on failure)
+    while not top.parent.exists() and top.parent != top:
+        top = top.parent
+    created = not top.exists()
+    try:
+        labels_dir.mkdir(parents=True, exist_ok=True)
+        stage = Path(tempfile.mkdtemp(prefix=".forgebench-labels-", dir=labels_dir.parent))
+    except OSError as exc:
+        raise PairsError(f"{labels_dir}: cannot create ({exc.strerror or exc})") from None
+    out: list[PairImage] = []
+    ok = False
+    try:
+        for pair in pairs:
+            original, edited = read_rgb(pair.original), read_rgb(pair.edited)
+            write_label_png(label_u8(original, edited, tau), stage / f"{pair.stem}.png")
+            h, w = edited.shape[:2]
+            out.append(PairImage(pair, edited_ref(pair.edited), int(w), int(h)))
+            if on_pair is not None:
+                on_pair(pair)
+        for p in out:
+            (stage / f"{p.stem}.png").replace(labels_dir / f"{p.stem}.png")
+        ok = True
+    except OSError as exc:
+        raise PairsError(f"{labels_dir}: cannot write label maps ({exc.strerror or exc})") from None
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+        if not ok and created:
+            shutil.rmtree(top, ignore_errors=True)
+    return out
+
+
+def load_references(path: str | Path) -> dict[str, Reference]:
+    """Read a ``stem,class[,description]`` CSV (see the module docstring); :class:`PairsError`."""
+    p = Path(path)
+    if not p.is_file():
+        raise PairsError(f"{p}: no such classes CSV file")
+    try:
+        with p.open(newline="", encoding="utf-8-sig") as fh:
+            reader = csv.DictReader(fh)
+            fields = [(f or "").strip() for f in (reader.fieldnames or [])]
+            if "stem" not in fields or "class" not in fields:
+                raise PairsError(
+                    f"{p}: needs the columns stem,class[,description] (found {fields})"
+                )
+            rows = [{(k or "").strip(): (v or "").strip() for k, v in r.items()} for r in reader]
+    except UnicodeDecodeError as exc:
+        raise PairsError(f"{p}: not a UTF-8 CSV file ({exc.reason})") from None
+    except OSError as exc:
+        raise PairsError(f"{p}: cannot read ({exc.strerror or exc})") from None
+    out: dict[str, Reference] = {}
+    seen: dict[str, int] = {}
+    for line, row in enumerate(rows, start=2):
+        stem = row.get("stem", "")
+        if not stem:
+            raise PairsError(f"{p}:{line}: empty stem")
+        if stem in seen:
+            raise PairsError(f"{p}:{line}: stem {stem!r} repeats line {seen[stem]}")
+        seen[stem] = line
+        classes: list[str] = []
+        for name in (n.strip() for n in row.get("class", "").split(";")):
+            if not name:
+                continue
+            c = canonical_class(name)
+            if c is None:
+                raise PairsError(
+                    f"{p}:{line}: class {name!r} is not one of the 80 COCO classes or background"
+                )
+            if c not in classes:
+                classes.append(c)
+        out[stem] = Reference(tuple(classes), row.get("description", "") or "")
+    return out

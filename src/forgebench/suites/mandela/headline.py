@@ -7,9 +7,10 @@ then every figure found under ``report/figures/`` and links to the table files.
 
 from __future__ import annotations
 
-import csv
 import html
 from pathlib import Path
+
+from forgebench.results.metrics_csv import read_rows
 
 HEAD_METRICS = ("kgr", "det", "auth", "bal", "e4", "miss")
 PIXAR_METRICS = ("giou", "ciou", "precision", "recall", "f1", "auc", "top1", "top5", "css")
@@ -18,8 +19,7 @@ FAMILIES = ("K0", "K1", "K2", "K3", "K4", "K5", "K6")
 
 
 def _read_metrics(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="", encoding="utf-8") as fh:
-        return list(csv.DictReader(fh))
+    return read_rows(path)
 
 
 def _fmt(value: str | None) -> str:

@@ -41,18 +41,20 @@ Definitions (strict scoring unless the name ends in ``_parsed``):
 
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from forgebench.results.metrics_csv import COLUMNS as _COLUMNS
+from forgebench.results.metrics_csv import Scope
+from forgebench.results.metrics_csv import write_metrics as write_rows
 from forgebench.suites.mandela.frame import connect, load_frame, resolve_judge
 from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES
 
 BENCHMARK = "mandela"
-COLUMNS = ["benchmark", "model", "probe", "condition", "subset", "metric", "value", "n", "judge"]
+COLUMNS = list(_COLUMNS)
+BENCHMARK = "mandela"
 KEYS = ["model", "probe", "condition"]
 _GRADED = ("kgr", "e4", "unscored", "ungraded", "gap")
 
@@ -376,7 +378,10 @@ def compute_metrics(frame: pd.DataFrame, judge: str | None) -> pd.DataFrame:
 
 
 def write_metrics(run_dir: Path, judge: str | None = None) -> Path:
-    """Compute the run's metrics and write ``RUN/metrics.csv`` atomically; returns its path."""
+    """Compute the run's metrics and write them into ``RUN/metrics.csv``; returns its path.
+
+    The writer owns the Mandela rows of this judge and the Mandela rows that use no grade: other
+    benchmarks' rows and other judges' graded rows are kept (``results.metrics_csv``)."""
     run_dir = Path(run_dir)
     con = connect(run_dir)
     try:
@@ -384,8 +389,4 @@ def write_metrics(run_dir: Path, judge: str | None = None) -> Path:
     finally:
         con.close()
     table = compute_metrics(load_frame(run_dir, judge), judge)
-    path = run_dir / "metrics.csv"
-    tmp = run_dir / f".metrics.csv.{os.getpid()}.{int(time.time() * 1000)}.tmp"
-    table.to_csv(tmp, index=False)
-    tmp.replace(path)
-    return path
+    return write_rows(run_dir, table, Scope.of(BENCHMARK, judges=[judge, ""]))

@@ -10,7 +10,6 @@ and the rows go into ``RUN/metrics.csv`` with ``benchmark = pixar``.
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +20,9 @@ from PIL import Image
 
 from forgebench.construct.pixels import DEFAULT_TAU, label_u8
 from forgebench.report.site_images import safe_name
+from forgebench.results.metrics_csv import Scope, write_metrics
 from forgebench.suites.mandela.contract import Dataset, load_dataset
 from forgebench.suites.pixar.results import (
-    ROW_FIELDS,
     pixar_metrics_rows,
     tables_from_rows,
     write_tables,
@@ -57,20 +56,9 @@ def _pairs(ds: Dataset) -> Iterator[tuple[str, Path, Path]]:
 
 
 def merge_metrics(run_dir: Path, rows: list[dict[str, Any]], benchmark: str) -> Path:
-    """Replace ``benchmark``'s rows of ``RUN/metrics.csv`` with ``rows``, keeping all others."""
-    path = run_dir / "metrics.csv"
-    kept: list[dict[str, Any]] = []
-    if path.is_file():
-        with path.open(newline="", encoding="utf-8") as fh:
-            kept = [r for r in csv.DictReader(fh) if r.get("benchmark") != benchmark]
-    tmp = path.with_suffix(".csv.tmp")
-    with tmp.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(ROW_FIELDS), extrasaction="ignore")
-        w.writeheader()
-        w.writerows(kept)
-        w.writerows(rows)
-    tmp.replace(path)
-    return path
+    """Replace ``benchmark``'s rows of the models in ``rows`` in ``RUN/metrics.csv``, keeping all others."""
+    models = {str(r["model"]) for r in rows}
+    return write_metrics(run_dir, rows, Scope.of(benchmark, models=models))
 
 
 def run_pixar(

@@ -37,7 +37,6 @@ left to ``forgebench run`` (a run directory may hold both benchmarks).
 from __future__ import annotations
 
 import asyncio
-import csv
 import hashlib
 import importlib.util
 import re
@@ -49,6 +48,7 @@ from forgebench.construct.pixels import DEFAULT_TAU, parse_taus
 from forgebench.models.base import Model
 from forgebench.models.registry import create_model
 from forgebench.models.spec import ModelConfig, SpecError
+from forgebench.results.metrics_csv import read_rows
 from forgebench.run.generate import GenerationResult, Plan, check_model_settings, run_plan
 from forgebench.run.progress import RunProgress
 from forgebench.run.store import DB_NAME, Store
@@ -269,17 +269,9 @@ def write_pixar_results(run_dir: Path, results: dict[str, dict[str, Any]]) -> li
     for name, res in results.items():
         rows += pixar_metrics_rows(res, name, condition=CONDITION)
         rows.append(miss_row(res, name))
-    path = run_dir / "metrics.csv"
-    kept: list[dict[str, Any]] = []
-    if path.is_file():
-        with path.open(newline="", encoding="utf-8") as fh:
-            kept = [
-                r
-                for r in csv.DictReader(fh)
-                if r.get("benchmark") == BENCHMARK and r.get("model") not in results
-            ]
-    all_rows = kept + rows
-    written = [merge_metrics(run_dir, all_rows, BENCHMARK)]
+    path = merge_metrics(run_dir, rows, BENCHMARK)
+    all_rows: list[dict[str, Any]] = [r for r in read_rows(path) if r["benchmark"] == BENCHMARK]
+    written = [path]
     written += write_tables(tables_from_rows(all_rows), run_dir / "report")
     return written
 

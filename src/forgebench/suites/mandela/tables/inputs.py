@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from forgebench.results.metrics_csv import read_metrics as _read
+
 METRIC_COLUMNS = (
     "benchmark",
     "model",
@@ -120,20 +122,9 @@ class Metrics:
 
 
 def read_metrics(path: Path) -> pd.DataFrame:
-    """Read ``metrics.csv``; ``ValueError`` names the file when it is not the contract's format."""
-    try:
-        df = pd.read_csv(
-            path,
-            dtype={"judge": "object", "subset": "object", "condition": "object"},
-            keep_default_na=False,
-            na_values=[""],
-        )
-    except (OSError, pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read metrics ({exc})") from None
-    missing = [c for c in METRIC_COLUMNS if c not in df.columns]
-    if missing:
-        raise ValueError(f"{path}: not a metrics file (missing column(s) {', '.join(missing)})")
-    return df
+    """The Mandela rows of ``metrics.csv``; ``ValueError`` names the file when it is not the
+    contract's format (``results.metrics_csv``)."""
+    return _read(path, benchmark="mandela")
 
 
 def model_groups(config_path: Path, models: Iterable[str]) -> dict[str, str]:

@@ -1,0 +1,1 @@
+"""Results every suite shares: ``RUN/metrics.csv`` (the one reader and writer)."""

@@ -22,6 +22,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from analysis_speed import build_store
 from forgebench.report.site import build_site
+from forgebench.suites.mandela.suite import SUITE as _MANDELA
+
+MANDELA_HOOKS = {"variant_views": _MANDELA.variant_views, "rubric": _MANDELA.rubric()}
 
 
 def _browser(index: Path) -> dict[str, float]:
@@ -68,7 +71,7 @@ def main() -> None:
         n = build_store(run, args.models)
         print(f"synthetic store: {n:,} answers in {time.perf_counter() - t0:.1f} s")
         t0 = time.perf_counter()
-        res = build_site(run)
+        res = build_site(run, **MANDELA_HOOKS)
         build_s = time.perf_counter() - t0
         data = run / "report" / "data"
         index_mb = (data / "index.js").stat().st_size / 1e6

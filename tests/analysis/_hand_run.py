@@ -5,7 +5,6 @@ Loaded by path (``load_hand_run()`` in the test modules), since tests have no pa
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from forgebench.models.base import Response, Usage
 from forgebench.run.store import Store
 from forgebench.run.tasks import Question, make_task
 from forgebench.suites.mandela.contract import Item
+from forgebench.suites.mandela.judge import grade
 
 Row = tuple[str, str, str, str, Any]
 """(model, item_id, probe, condition, answer): answer is a str, None (pending) or ("error", why)."""
@@ -45,7 +45,7 @@ def build_run(
     into a real ``run.sqlite``; returns the task keys by (model, item, probe, condition)."""
     keys: dict[tuple[str, str, str, str], str] = {}
     with Store.open(run_dir) as store:
-        store.put_items([Item.model_validate(it) for it in items])
+        store.put_items("mandela", [Item.model_validate(it) for it in items])
         for model, item_id, probe, cond, answer in rows:
             q = Question(
                 item_id=item_id,
@@ -53,6 +53,7 @@ def build_run(
                 condition=cond,
                 prompt=f"{probe} prompt",
                 prompt_version="v",
+                benchmark="mandela",
             )
             task = make_task(q, model, {"temperature": 0})
             store.put_tasks([task])
@@ -62,19 +63,7 @@ def build_run(
             elif isinstance(answer, tuple):
                 store.put_error(task.key, answer[1], 500, 3)
         for model, item_id, probe, cond, level, status in grades:
-            store.connection.execute(
-                "INSERT INTO grades(task_key, judge, level, status, reason, rubric_version, judge_spec, "
-                "attempts, created_at) VALUES(?,?,?,?,?,?,?,?,?)",
-                (
-                    keys[(model, item_id, probe, cond)],
-                    judge,
-                    level,
-                    status,
-                    "hand",
-                    "F-v1",
-                    judge,
-                    1,
-                    time.time(),
-                ),
+            store.put_judgement(
+                grade(keys[(model, item_id, probe, cond)], judge, level, status, "hand", judge)
             )
     return keys

@@ -23,7 +23,7 @@ ERASE = {
 
 def _face_pass(tmp_path: Path, answers: dict[tuple[str, str], str]) -> float:
     with Store.open(tmp_path / "RUN") as store:
-        store.put_items([Item.model_validate(ERASE)])
+        store.put_items("mandela", [Item.model_validate(ERASE)])
         for (cond, source), text in answers.items():
             name = "Leon Trotsky" if source == "wrong_name" else "Joseph Stalin"
             q = Question(
@@ -34,11 +34,14 @@ def _face_pass(tmp_path: Path, answers: dict[tuple[str, str], str]) -> float:
                 "FACE/v1",
                 None,
                 {"face": cond.removeprefix("face_"), "name_source": source},
+                "mandela",
             )
             task = make_task(q, "m", {})
             store.put_tasks([task])
             store.put_answer(task.key, Response(text=text), 1, 0.1, {})
-        l0 = make_task(Question("e1", "L0", "full", "Is this real?", "L0/v3"), "m", {})
+        l0 = make_task(
+            Question("e1", "L0", "full", "Is this real?", "L0/v3", benchmark="mandela"), "m", {}
+        )
         store.put_tasks([l0])
         store.put_answer(l0.key, Response(text="REAL."), 1, 0.1, {})
     m = compute_metrics(load_frame(tmp_path / "RUN"), None)

@@ -216,21 +216,18 @@ def test_judge_column_only_on_graded_numbers(run: Path) -> None:
 
 
 def test_second_judge_changes_graded_metrics_only(run: Path) -> None:
-    import sqlite3
-    import time
+    from forgebench.run.store import Store
+    from forgebench.suites.mandela.judge import grade
 
     first = _table(run)
-    con = sqlite3.connect(run / "run.sqlite")
-    rows = con.execute("SELECT task_key, level, status FROM grades WHERE judge='hand'").fetchall()
-    con.executemany(
-        "INSERT INTO grades(task_key, judge, level, status, rubric_version, judge_spec, created_at) VALUES(?,?,?,?,?,?,?)",
-        [
-            (k, "strict", 0 if lvl is not None else None, s, "F-v1", "strict", time.time())
+    with Store.open(run, create=False) as store:
+        rows = store.connection.execute(
+            "SELECT task_key, level, status FROM grades WHERE judge='hand'"
+        ).fetchall()
+        store.put_judgements(
+            grade(k, "strict", 0 if lvl is not None else None, s, None, "strict")
             for k, lvl, s in rows
-        ],
-    )
-    con.commit()
-    con.close()
+        )
     with pytest.raises(ValueError, match="several judges"):
         write_metrics(run)
     second = {k: v for k, v in _table_for(run, "strict").items()}

@@ -12,9 +12,9 @@ import pytest
 from PIL import Image
 
 from forgebench.demo.build import build_demo
-from forgebench.models import builtin
 from forgebench.models.base import Model, ModelError, Request
 from forgebench.models.builtin.artefact import ArtefactModel, score_map
+from forgebench.models.registry import create_model
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.run.tasks import ImageRef
 from forgebench.suites.mandela.contract import Dataset, load_dataset
@@ -35,14 +35,14 @@ def _request(
 
 
 def _model(**extra: float) -> Model:
-    return builtin.create(ModelConfig(spec="builtin/artefact", extra_body=dict(extra)))
+    return create_model(ModelConfig(spec="builtin/artefact", extra_body=dict(extra)))
 
 
 def test_registry_builds_it_under_its_spec_name() -> None:
     model = _model()
     assert isinstance(model, Model) and isinstance(model, ArtefactModel)
     assert model.name == "builtin/artefact"
-    assert builtin.create(ModelConfig(spec="px=builtin/artefact")).name == "px"
+    assert create_model(ModelConfig(spec="px=builtin/artefact")).name == "px"
     with pytest.raises(SpecError, match="threshold"):
         _model(threshold=3.0)
 

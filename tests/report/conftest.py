@@ -82,7 +82,10 @@ def make_site_run(tmp: Path, n_seeds: int = 3) -> tuple[Path, Path]:
     now = time.time()
     con.execute("INSERT INTO meta VALUES ('dataset', ?)", (json.dumps(str(ds)),))
     for it in items:
-        con.execute("INSERT INTO items VALUES (?, ?)", (it["id"], json.dumps(it)))
+        con.execute(
+            "INSERT INTO items(benchmark, item_id, data) VALUES ('mandela', ?, ?)",
+            (it["id"], json.dumps(it)),
+        )
     n = 0
     for it in items:
         for model in ("alpha", "beta"):
@@ -90,7 +93,8 @@ def make_site_run(tmp: Path, n_seeds: int = 3) -> tuple[Path, Path]:
                 key = f"k{n}"
                 n += 1
                 con.execute(
-                    "INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,NULL)",
+                    "INSERT INTO tasks(key, item_id, probe, condition, model, prompt, prompt_version, "
+                    "variant_id, params, extra, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                     (key, it["id"], probe, cond, model, "prompt", "v", None, "{}", "{}", now),
                 )
                 if model == "beta" and probe == "L1" and it["label"] == "forged":
@@ -114,11 +118,12 @@ def make_site_run(tmp: Path, n_seeds: int = 3) -> tuple[Path, Path]:
                 if it["label"] == "forged":
                     level = 4 if fake else 0
                     con.execute(
-                        "INSERT INTO grades (task_key, judge, level, status, reason, rubric_version,"
-                        " judge_spec, created_at) VALUES (?,?,?,?,?,?,?,?)",
+                        "INSERT INTO judgements (task_key, judge, kind, value, level, status, reason,"
+                        " version, judge_spec, created_at) VALUES (?,?,'evidence',?,?,?,?,?,?,?)",
                         (
                             key,
                             "builtin/rules",
+                            f"E{level}",
                             level,
                             "graded" if fake else "auto",
                             "names Orwell and his death year" if fake else "verdict not FAKE",

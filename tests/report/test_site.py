@@ -10,7 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
+from forgebench import api
 from forgebench.report.site import build_site
+from forgebench.suites.mandela.suite import SUITE as _MANDELA
+
+MANDELA_HOOKS = {"variant_views": _MANDELA.variant_views, "rubric": _MANDELA.rubric()}
 
 
 def _load_js(path: Path, name: str) -> dict:
@@ -26,7 +30,7 @@ def _load_js(path: Path, name: str) -> dict:
 
 def test_site_writes_index_pages_and_pictures(site_run: tuple[Path, Path]) -> None:
     _ds, run = site_run
-    res = build_site(run, page_size=4)
+    res = build_site(run, page_size=4, **MANDELA_HOOKS)
     out = run / "report"
     assert res.index == out / "index.html" and res.index.is_file()
     assert res.n_items == 6 and res.n_pages == 2
@@ -58,7 +62,7 @@ def test_diff_heatmap_is_bright_where_the_edit_is(site_run: tuple[Path, Path]) -
     from PIL import Image
 
     _, run = site_run
-    build_site(run)
+    build_site(run, **MANDELA_HOOKS)
     page = _load_js(run / "report" / "data" / "page-0000.js", "page")
     k1 = next(i for i in page["items"] if i["id"] == "s0-k1")
     heat = np.asarray(Image.open(run / "report" / k1["img"]["diff"]).convert("L"), dtype=float)
@@ -77,7 +81,7 @@ def test_site_without_dataset_still_lists_answers(
     con.execute("DELETE FROM meta WHERE key = 'dataset'")
     con.commit()
     con.close()
-    res = build_site(run)
+    res = build_site(run, **MANDELA_HOOKS)
     assert any("dataset folder unknown" in w for w in res.warnings)
     page = _load_js(run / "report" / "data" / "page-0000.js", "page")
     assert page["items"][0]["img"] == {} and page["items"][0]["answers"]
@@ -96,7 +100,7 @@ def test_calibration_sample_becomes_a_grading_view(site_run: tuple[Path, Path]) 
         "sample_id,task_key,model,probe,item_id,answer,human_level\n"
         'c1,k0,alpha,L0,s0-k1,"FAKE. Orwell, died 1950",\n'
     )
-    build_site(run)
+    build_site(run, **MANDELA_HOOKS)
     cal = _load_js(run / "report" / "data" / "calibration.js", "calibration")
     assert cal["file"] == "calibration_sample.csv"
     assert cal["rows"][0]["answer"] == "FAKE. Orwell, died 1950"
@@ -123,7 +127,7 @@ def test_headline_shows_mandela_and_pixar_numbers_from_metrics_csv(
         "pixar,alpha,LOC,full,all,giou,12.5,4,\n"
         "pixar,alpha,LOC,full,small,giou,99,1,\n"
     )
-    page = build_site(run).index.read_text(encoding="utf-8")
+    page = api.report(run).index.read_text(encoding="utf-8")
     assert "<td>alpha</td><td>L0</td><td>33.3</td><td>66.7</td>" in page
     assert "L0 KGR by knowledge family" in page and "<td>50.0</td>" in page
     assert "PIXAR: pixel-level localization" in page

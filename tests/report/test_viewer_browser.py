@@ -9,6 +9,9 @@ from pathlib import Path
 import pytest
 
 from forgebench.report.site import build_site
+from forgebench.suites.mandela.suite import SUITE as _MANDELA
+
+MANDELA_HOOKS = {"variant_views": _MANDELA.variant_views, "rubric": _MANDELA.rubric()}
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(
@@ -50,7 +53,7 @@ def page(tmp_path: Path):
 
 def test_filter_open_item_and_keyboard(site_run: tuple[Path, Path], page) -> None:  # type: ignore[no-untyped-def]
     _, run = site_run
-    index = build_site(run, page_size=4).index
+    index = build_site(run, page_size=4, **MANDELA_HOOKS).index
     page.goto(index.as_uri())
     assert page.locator("#count").inner_text() == "(6 of 6)"
     assert "George Orwell" not in page.locator("#detail").inner_text()
@@ -93,7 +96,7 @@ def test_filter_open_item_and_keyboard(site_run: tuple[Path, Path], page) -> Non
 
 def test_direct_link_opens_one_item(site_run: tuple[Path, Path], page) -> None:  # type: ignore[no-untyped-def]
     _, run = site_run
-    index = build_site(run, page_size=4).index
+    index = build_site(run, page_size=4, **MANDELA_HOOKS).index
     page.goto(index.as_uri() + "#item=s1-orig")
     page.wait_for_selector("#detail-title")
     assert page.locator("#detail-title").inner_text() == "s1-orig"
@@ -109,7 +112,7 @@ def test_calibration_grading_saves_the_csv(
         'c1,k0,alpha,L0,s0-k1,"FAKE. Orwell, died 1950",\n'
         "c2,k1,alpha,L1,s0-k1,FAKE. The right side looks pasted,\n"
     )
-    index = build_site(run).index
+    index = build_site(run, **MANDELA_HOOKS).index
     page.goto(index.as_uri() + "#calibrate")
     assert "Answer 1 of 2" in page.locator("#calib-progress").inner_text()
     assert page.locator("#calib-answer").inner_text() == "FAKE. Orwell, died 1950"

@@ -13,7 +13,7 @@ from PIL import Image
 
 from forgebench.run.images import B64Cache, VariantCache, default_cache_dir
 from forgebench.run.tasks import ImageRef
-from forgebench.suites.mandela.conditions import render_variant
+from forgebench.suites.mandela.conditions import render_variant, variant_spec
 from forgebench.suites.mandela.contract import Dataset, load_dataset
 
 
@@ -46,28 +46,30 @@ def _files(d: Path) -> list[Path]:
 
 def test_full_points_at_the_original_file_without_copying(ds: Dataset, tmp_path: Path) -> None:
     cache = VariantCache(tmp_path / "cache")
-    ref = cache.ensure(ds, ds.get("a"), "full")
+    ref = cache.ensure(variant_spec(ds.root, ds.get("a"), "full"))
     assert ref is not None
     assert ref.path == ds.root / "images" / "a.jpg"
     assert ref.media_type == "image/jpeg"
     v = render_variant(ds.root, ds.get("a"), "full")
     assert v is not None and ref.variant_id == v.id
     assert _files(tmp_path / "cache") == [] and cache.renders == 0
-    assert cache.ensure(ds, ds.get("a"), "none") is None
+    assert cache.ensure(variant_spec(ds.root, ds.get("a"), "none")) is None
 
 
 def test_derived_variants_are_stored_once_by_id(ds: Dataset, tmp_path: Path) -> None:
     cache = VariantCache(tmp_path / "cache")
     item = ds.get("b")
-    ref = cache.ensure(ds, item, "crop")
+    ref = cache.ensure(variant_spec(ds.root, item, "crop"))
     assert ref is not None and cache.renders == 1
     assert ref.path == tmp_path / "cache" / ref.variant_id[:2] / f"{ref.variant_id}.png"
     v = render_variant(ds.root, item, "crop")
     assert v is not None and ref.path.read_bytes() == v.data and ref.variant_id == v.id
     mtime = ref.path.stat().st_mtime_ns
-    assert cache.ensure(ds, item, "crop_caption") == ref  # same image, no second render
+    assert (
+        cache.ensure(variant_spec(ds.root, item, "crop_caption")) == ref
+    )  # same image, no second render
     again = VariantCache(tmp_path / "cache")
-    assert again.ensure(ds, item, "crop") == ref
+    assert again.ensure(variant_spec(ds.root, item, "crop")) == ref
     assert cache.renders == 1 and again.renders == 0
     assert ref.path.stat().st_mtime_ns == mtime
     assert [p.name for p in _files(tmp_path / "cache")] == [ref.path.name]  # no temp files
@@ -75,9 +77,15 @@ def test_derived_variants_are_stored_once_by_id(ds: Dataset, tmp_path: Path) -> 
 
 def test_ref_computes_ids_without_rendering(ds: Dataset, tmp_path: Path) -> None:
     cache = VariantCache(tmp_path / "cache")
-    refs = [cache.ref(ds, ds.get("b"), c) for c in ("crop", "mirror", "face_original")]
+    refs = [
+        cache.ref(variant_spec(ds.root, ds.get("b"), c))
+        for c in ("crop", "mirror", "face_original")
+    ]
     assert _files(tmp_path / "cache") == [] and cache.renders == 0
-    ensured = [cache.ensure(ds, ds.get("b"), c) for c in ("crop", "mirror", "face_original")]
+    ensured = [
+        cache.ensure(variant_spec(ds.root, ds.get("b"), c))
+        for c in ("crop", "mirror", "face_original")
+    ]
     assert refs == ensured and cache.renders == 3
     assert len({r.variant_id for r in refs if r}) == 3
 
@@ -85,13 +93,13 @@ def test_ref_computes_ids_without_rendering(ds: Dataset, tmp_path: Path) -> None
 def test_an_edited_source_gets_a_new_id(ds: Dataset, tmp_path: Path) -> None:
     cache = VariantCache(tmp_path / "cache")
     item = ds.get("b")
-    first = cache.ensure(ds, item, "mirror")
+    first = cache.ensure(variant_spec(ds.root, item, "mirror"))
     path = ds.image_path(item)
     im = Image.open(path).convert("RGB")
     im.putpixel((1, 1), (0, 0, 0))
     im.save(path)
     os.utime(path, ns=(1, 1))  # even with an odd mtime the (path, mtime, size) memo misses
-    second = cache.ensure(ds, item, "mirror")
+    second = cache.ensure(variant_spec(ds.root, item, "mirror"))
     assert first is not None and second is not None and first.variant_id != second.variant_id
     assert cache.renders == 2 and len(_files(tmp_path / "cache")) == 2
 
@@ -100,7 +108,7 @@ def test_size_and_clean(ds: Dataset, tmp_path: Path) -> None:
     cache = VariantCache(tmp_path / "cache")
     assert cache.size_bytes() == 0 and cache.clean() == (0, 0)
     for c in ("crop", "mirror", "face_original", "face_replacement"):
-        cache.ensure(ds, ds.get("b"), c)
+        cache.ensure(variant_spec(ds.root, ds.get("b"), c))
     size = cache.size_bytes()
     assert size == sum(p.stat().st_size for p in _files(tmp_path / "cache")) > 0
     assert cache.clean() == (4, size)

@@ -16,7 +16,7 @@ def _tasks(model: str = "m", n: int = 3, tmp: Path | None = None) -> list:
     out = []
     for i in range(n):
         image = ImageRef(f"var{i}", (tmp or Path("/x")) / f"{i}.png", "image/png")
-        q = Question(f"item{i}", "L0", "full", f"prompt {i}", "L0/v3", image, {"k": i})
+        q = Question(f"item{i}", "L0", "full", f"prompt {i}", "L0/v3", image, {"k": i}, "mandela")
         out.append(make_task(q, model, {"temperature": 0}))
     return out
 
@@ -30,8 +30,18 @@ def test_open_creates_wal_store_with_schema(tmp_path: Path) -> None:
         mode = store.connection.execute("PRAGMA journal_mode").fetchone()[0]
         assert mode == "wal"
         tables = {r[0] for r in store.connection.execute("SELECT name FROM sqlite_master")}
-        assert {"meta", "items", "tasks", "answers", "errors", "verdicts", "grades"} <= tables
-        assert store.meta_get("schema_version") == 1
+        assert {
+            "meta",
+            "items",
+            "tasks",
+            "answers",
+            "errors",
+            "verdicts",
+            "grades",
+            "judgements",
+            "outputs",
+        } <= tables
+        assert store.meta_get("schema_version") == 2
 
 
 def test_open_without_create_refuses_a_non_run_dir(tmp_path: Path) -> None:
@@ -120,9 +130,9 @@ def test_items_upsert_keeps_latest_data(tmp_path: Path) -> None:
         "event": {"label": "Old label", "date": "1900"},
     }
     with Store.open(tmp_path / "RUN") as store:
-        store.put_items([Item.model_validate(base)])
+        store.put_items("mandela", [Item.model_validate(base)])
         store.put_items(
-            [Item.model_validate({**base, "event": {"label": "Fixed", "date": "1900"}})]
+            "mandela", [Item.model_validate({**base, "event": {"label": "Fixed", "date": "1900"}})]
         )
         (data,) = store.connection.execute("SELECT data FROM items").fetchone()
         assert '"Fixed"' in data and "Old label" not in data
@@ -132,7 +142,7 @@ def test_a_changed_question_supersedes_the_old_task_and_a_revert_reuses_its_answ
     tmp_path: Path,
 ) -> None:
     def task(prompt: str, extra: dict | None = None):  # type: ignore[no-untyped-def]
-        q = Question("item0", "L1", "full_caption", prompt, "L1/v2", None, extra or {})
+        q = Question("item0", "L1", "full_caption", prompt, "L1/v2", None, extra or {}, "mandela")
         return make_task(q, "m", {"temperature": 0})
 
     old, new = task("Context: ... of Summt, from 1986."), task("Context: ... of Summit, from 1986.")

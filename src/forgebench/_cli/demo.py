@@ -34,10 +34,11 @@ def demo(
     from forgebench.demo.build import DemoError, build_demo
     from forgebench.models.builtin.artefact import score_map
     from forgebench.models.spec import ModelConfig
-    from forgebench.run.generate import run_generation
+    from forgebench.run.generate import GenerationSettings, run_generation
     from forgebench.run.progress import RunProgress
     from forgebench.suites.mandela.judge import judge_run
     from forgebench.suites.mandela.metrics import write_metrics
+    from forgebench.suites.mandela.suite import SUITE as MANDELA
     from forgebench.suites.mandela.validate import format_problem, validate_dataset
     from forgebench.suites.mandela.validate import print_summary as print_dataset_summary
     from forgebench.suites.pixar.demo import run_pixar
@@ -67,7 +68,14 @@ def demo(
     _step(f"4. Ask {DEMO_DETECTOR} through the runner")
     config = ModelConfig(spec=DEMO_DETECTOR, concurrency=2)
     with RunProgress(console) as progress:
-        result = run_generation(dataset, run_dir, [config], cache_dir=cache, progress=progress)
+        result = run_generation(
+            MANDELA,
+            dataset,
+            run_dir,
+            [config],
+            GenerationSettings(cache_dir=cache),
+            progress=progress,
+        )
     for m in result.models:
         console.print(f"{m.name}: {m.tasks} tasks, {m.sent} sent, {m.errors} errors", markup=False)
     if result.remaining:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail, model_configs
+from forgebench.suites import Selection, Suite, SuiteError
 
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
@@ -110,7 +111,19 @@ def run(
         None, "--rpm", min=0.001, help="Requests per minute per model."
     ),
     limit: int | None = typer.Option(
-        None, "--limit", min=1, help="Only the items of the first N seeds (pairs stay complete)."
+        None,
+        "--sample",
+        "--limit",
+        min=1,
+        help="The benchmark's sample (Mandela: the items of the first N seeds, pairs complete).",
+    ),
+    protocol: str | None = typer.Option(
+        None,
+        "--protocol",
+        help="Opt-in protocol parts to run besides the default, comma-separated.",
+    ),
+    benchmark: str | None = typer.Option(
+        None, "--benchmark", help="The dataset's benchmark (default: recognised from the folder)."
     ),
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="Try tasks that ended as errors again."
@@ -151,19 +164,13 @@ def run(
 ) -> None:
     """Ask every model every pending task; resumable (the same command again continues)."""
     from forgebench.models.spec import SpecError, parse_spec
-    from forgebench.run.generate import run_generation
+    from forgebench.run.generate import GenerationSettings, run_generation
+    from forgebench.run.images import ConditionError
     from forgebench.run.progress import RunProgress
     from forgebench.run.retry import RetryPolicy
     from forgebench.run.store import StoreError
-    from forgebench.suites.mandela.conditions import ConditionError
-    from forgebench.suites.mandela.contract import DatasetError
-    from forgebench.suites.mandela.ids import CONDITIONS, PROBES, parse_list
 
-    try:
-        p_list = parse_list(probes, PROBES, "probe")
-        c_list = parse_list(conditions, CONDITIONS, "condition")
-    except ValueError as exc:
-        fail(str(exc), 2)
+    suite, selection = suite_selection(dataset, benchmark, probes, conditions, protocol, limit)
     overrides: dict[str, float | int | None] = {
         "concurrency": concurrency,
         "rpm": rpm,
@@ -179,7 +186,7 @@ def run(
     run_dir = out if out is not None else Path("runs") / dataset.resolve().name
     try:
         if dry_run:
-            _dry_run(dataset, run_dir, configs, p_list, c_list, limit, cache_dir)
+            _dry_run(suite, dataset, run_dir, configs, selection, cache_dir)
             return
         progress = RunProgress(err_console)
 
@@ -189,24 +196,26 @@ def run(
             )
 
         with progress:
-            result = run_generation(
-                dataset,
-                run_dir,
-                configs,
-                probes=p_list,
-                conditions=c_list,
-                limit=limit,
+            settings = GenerationSettings(
+                selection=selection,
                 retry_errors=retry_errors,
                 cache_dir=cache_dir,
                 max_cost=max_cost,
                 judge=judge,
+                prepare_only=prepare,
+            )
+            result = run_generation(
+                suite,
+                dataset,
+                run_dir,
+                configs,
+                settings,
                 progress=progress,
                 retry=RetryPolicy(base_s=retry_base_delay),
                 handle_signals=True,
                 on_signal=on_signal,
-                prepare_only=prepare,
             )
-    except (SpecError, DatasetError, ConditionError, StoreError) as exc:
+    except (SpecError, SuiteError, ConditionError, StoreError) as exc:
         fail(str(exc), 2)
     except OSError as exc:
         fail(f"{getattr(exc, 'filename', None) or run_dir}: {exc.strerror or exc}", 1)
@@ -225,26 +234,48 @@ def run(
 
 
 def _dry_run(
+    suite: Suite,
     dataset: Path,
     run_dir: Path,
     configs: list[ModelConfig],
-    probes: list[str] | None,
-    conditions: list[str] | None,
-    limit: int | None,
+    selection: Selection,
     cache_dir: Path | None,
 ) -> None:
     from forgebench.models.registry import create_model
     from forgebench.run.dryrun import preview
     from forgebench.run.generate import plan
 
-    the_plan = plan(
-        dataset, configs, probes=probes, conditions=conditions, limit=limit, cache_dir=cache_dir
-    )
+    the_plan = plan(suite, dataset, configs, selection, cache_dir=cache_dir)
     models = {c.name: create_model(c) for c in configs}
     for p in preview(the_plan, models, run_dir):
         for line in p.lines():
             console.print(line, markup=False)
     console.print("dry run: nothing sent, nothing written to the run directory", markup=False)
+
+
+def suite_selection(
+    dataset: Path,
+    benchmark: str | None,
+    probes: str | None,
+    conditions: str | None,
+    protocol: str | None,
+    sample: int | None,
+) -> tuple[Suite, Selection]:
+    """The dataset's suite and what of its protocol to run; exit 2 on a bad flag or folder."""
+    from forgebench import suites
+    from forgebench.run.source import parse_list
+
+    try:
+        suite = suites.detect(dataset, benchmark)
+        sel = Selection(
+            probes=parse_list(probes, suite.probes, "probe"),
+            conditions=parse_list(conditions, suite.conditions, "condition"),
+            parts=parse_list(protocol, tuple(suite.parts), "protocol part") or (),
+            sample=sample,
+        )
+    except (SuiteError, ValueError) as exc:
+        fail(str(exc), 2)
+    return suite, sel
 
 
 @app.command("status")

@@ -84,16 +84,19 @@ def metrics_cmd(
         None, "--judge", help="Judge whose grades KGR/E4 use (default: the only one)."
     ),
 ) -> None:
-    """Write RUN/metrics.csv and print a Table-2-style summary."""
+    """Write each benchmark's rows of RUN/metrics.csv and print a Table-2-style summary."""
+    from forgebench import api
+    from forgebench.suites import SuiteError
     from forgebench.suites.mandela.frame import FrameError
-    from forgebench.suites.mandela.metrics import write_metrics
 
     _run_dir(run_dir)
     parse_verdicts(run_dir)
     try:
-        path = write_metrics(run_dir, judge)
-    except FrameError as exc:
+        path = api.metrics(run_dir, judge)
+    except (FrameError, SuiteError) as exc:
         fail(str(exc), 2)
+    if path is None:
+        fail(f"{run_dir}: nothing to score (no benchmark with answers)", 2)
     print_summary(run_dir, judge, console)
     console.print(f"metrics written: {path}", markup=False)
 

@@ -16,39 +16,21 @@ def build_report(
     judge: str | None = None,
     calibration: Path | None = None,
 ) -> Path:
-    """Tables and figures (``report/tables.py``, ``report/figures.py``), then the page; its path.
+    """Each suite's tables, figures and section, then the page (``api.report``); its path.
 
     Without ``metrics.csv`` (a run not yet scored) the tables and figures are skipped, saying so,
     and the page still shows every item and answer.
     """
-    from forgebench.report.site import build_site
-    from forgebench.suites.mandela.figures import write_figures
-    from forgebench.suites.mandela.tables import ReportError, write_tables
+    from forgebench import api
 
-    out = run_dir / "report"
-    out.mkdir(parents=True, exist_ok=True)
-    if not (run_dir / "metrics.csv").is_file():
-        err_console.print(
-            f"warning: no metrics.csv yet (forgebench metrics {run_dir}): "
-            "tables and figures skipped",
-            markup=False,
-        )
-    else:
-        try:
-            tables = write_tables(run_dir, out, judge=judge)
-            for number, reason in tables.skipped:
-                console.print(f"  table {number} skipped: {reason}", markup=False)
-            write_figures(run_dir, out / "figures", judge=judge)
-        except ReportError as exc:
-            err_console.print(f"warning: tables and figures skipped: {exc}", markup=False)
-    site = build_site(
-        run_dir, out_dir=out, dataset_root=dataset, judge=judge, calibration_csv=calibration
-    )
-    for w in site.warnings[:20]:
+    result = api.report(run_dir, dataset=dataset, judge=judge, calibration=calibration)
+    for line in result.notes:
+        (err_console if line.startswith("warning") else console).print(line, markup=False)
+    for w in result.warnings[:20]:
         err_console.print(f"warning: {w}", markup=False)
-    if len(site.warnings) > 20:
-        err_console.print(f"warning: ... and {len(site.warnings) - 20} more", markup=False)
-    return site.index
+    if len(result.warnings) > 20:
+        err_console.print(f"warning: ... and {len(result.warnings) - 20} more", markup=False)
+    return result.index
 
 
 @app.command("report")

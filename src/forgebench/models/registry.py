@@ -8,39 +8,83 @@ the runs that use them.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any
 
 from forgebench.models.base import Model, Request
 from forgebench.models.spec import ModelConfig, SpecError
 
-BACKENDS: dict[str, str] = {
-    "openai": "forgebench.models.openai_compat",
-    "anthropic": "forgebench.models.anthropic",
-    "google": "forgebench.models.google",
-    "hf": "forgebench.models.hf_local",
-    "replay": "forgebench.models.replay",
-    "builtin": "forgebench.models.builtin",
-}
-"""Provider -> module exposing ``create(config) -> Model``."""
 
-EXTRAS: dict[str, str] = {"anthropic": "anthropic", "google": "google", "hf": "hf"}
-"""Provider -> the optional extra that installs its dependencies."""
+@dataclass(frozen=True)
+class Provider:
+    """A registered backend: ``PROVIDER/...`` specs (or ``builtin/NAME``) build their model here."""
+
+    name: str
+    """The provider (``openai``) or, for builtins, ``builtin/NAME``."""
+    module: str
+    """Module exposing ``create(config: ModelConfig) -> Model``; imported only when used."""
+    extra: str | None = None
+    """The optional extra that installs its dependencies (named in the error when missing)."""
+
+
+_REGISTRY: dict[str, Provider] = {}
+
+
+def register_provider(name: str, module: str, extra: str | None = None) -> None:
+    """Register a backend: ``name`` is a provider (``openai``) or ``builtin/NAME``.
+
+    Adding a backend is one module plus this one call; suites register theirs (``builtin/rules``
+    is Mandela's) when they are loaded, so no module under ``models/`` imports a suite.
+    Registering a name again replaces it (the last registration wins).
+    """
+    _REGISTRY[name] = Provider(name, module, extra)
+
+
+def providers() -> list[str]:
+    """Provider names a spec may use (``builtin`` once, for every ``builtin/NAME``)."""
+    return sorted({n.split("/", 1)[0] for n in _REGISTRY})
+
+
+def builtins() -> list[str]:
+    """Registered builtin model names (``artefact``, ``rules``, ...)."""
+    return sorted(n.split("/", 1)[1] for n in _REGISTRY if n.startswith("builtin/"))
+
+
+for _name, _module, _extra in (
+    ("openai", "forgebench.models.openai_compat", None),
+    ("anthropic", "forgebench.models.anthropic", "anthropic"),
+    ("google", "forgebench.models.google", "google"),
+    ("hf", "forgebench.models.hf_local", "hf"),
+    ("replay", "forgebench.models.replay", None),
+    ("builtin/artefact", "forgebench.models.builtin.artefact", None),
+):
+    register_provider(_name, _module, _extra)
+
+
+def _lookup(config: ModelConfig) -> Provider:
+    spec = config.parsed
+    if spec.provider == "builtin":
+        entry = _REGISTRY.get(f"builtin/{spec.model}")
+        if entry is None:
+            raise SpecError(f"unknown builtin model {spec.model!r}; known: {', '.join(builtins())}")
+        return entry
+    entry = _REGISTRY.get(spec.provider)
+    if entry is None:
+        raise SpecError(f"unknown provider {spec.provider!r}; known: {', '.join(providers())}")
+    return entry
 
 
 def create_model(config: ModelConfig) -> Model:
     """Build the backend for ``config``; a missing optional extra is a one-line :class:`SpecError`."""
+    entry = _lookup(config)
     provider = config.parsed.provider
-    module_name = BACKENDS.get(provider)
-    if module_name is None:
-        raise SpecError(f"unknown provider {provider!r}; known: {', '.join(BACKENDS)}")
     try:
-        module = importlib.import_module(module_name)
+        module = importlib.import_module(entry.module)
     except ImportError as exc:
         missing = getattr(exc, "name", None) or str(exc)
-        if missing == module_name or (missing and missing.startswith("forgebench")):
+        if missing == entry.module or (missing and missing.startswith("forgebench")):
             raise SpecError(f"provider {provider!r} is not available in this version") from None
-        extra = EXTRAS.get(provider)
-        hint = f"; pip install 'forgebench[{extra}]'" if extra else ""
+        hint = f"; pip install 'forgebench[{entry.extra}]'" if entry.extra else ""
         raise SpecError(
             f"model {config.name}: provider {provider!r} needs package {missing!r}{hint}"
         ) from None

@@ -14,8 +14,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "google", "hf", "replay", "builtin")
-
 _SPEC_RE = re.compile(
     r"^(?:(?P<alias>[A-Za-z0-9_.\-]+)=)?(?P<provider>[a-z]+)/(?P<model>[^@]+?)(?:@(?P<url>\S+))?$"
 )
@@ -31,7 +29,7 @@ class ModelSpec(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     provider: str
-    """One of :data:`PROVIDERS`."""
+    """A registered provider (``models.registry.providers()``)."""
     model: str
     """Provider-specific model id, path or file."""
     alias: str | None = None
@@ -60,9 +58,12 @@ def parse_spec(text: str) -> ModelSpec:
             "e.g. qwen8b=openai/Qwen3-VL-8B@http://127.0.0.1:8000/v1"
         )
     provider = m.group("provider")
-    if provider not in PROVIDERS:
+    from forgebench.models.registry import providers
+
+    known = providers()
+    if provider not in known:
         raise SpecError(
-            f"bad model spec {text!r}: unknown provider {provider!r}; known: {', '.join(PROVIDERS)}"
+            f"bad model spec {text!r}: unknown provider {provider!r}; known: {', '.join(known)}"
         )
     return ModelSpec(
         provider=provider, model=m.group("model"), alias=m.group("alias"), base_url=m.group("url")

@@ -18,9 +18,11 @@ image, answer, ground truth and the rubric, E0-E4 picked by click or key, saved 
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import shutil
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -34,7 +36,6 @@ from forgebench.report.site_images import (
     safe_name,
     thumb_and_view,
 )
-from forgebench.suites.mandela.headline import headline_html
 
 PAGE_SIZE = 50
 """Items per data chunk."""
@@ -57,7 +58,6 @@ VERDICTS = (
 """Verdict codes of the index (ERROR: stored error; PENDING: no answer yet)."""
 LEVELS = ("E0", "E1", "E2", "E3", "E4", "unscored", "none")
 """Level codes of the index (none: not graded)."""
-VARIANT_CONDITIONS = ("crop", "mirror", "face_original", "face_replacement")
 """Image variants shown beside the item."""
 
 
@@ -101,27 +101,28 @@ def _dataset_root(data: ViewerData, given: Path | None) -> Path | None:
     return None
 
 
-def _variants(
-    root: Path, item: dict[str, Any], out: Path, stem: str, warnings: list[str]
-) -> dict[str, str]:
-    """Views of the item's crop / mirror / face variants, rendered by ``protocol.conditions``."""
-    from forgebench.suites.mandela.conditions import render_variant
-    from forgebench.suites.mandela.contract import Item
+VariantViews = Callable[[Path, dict[str, Any]], Iterator[tuple[str, bytes]]]
+"""``views(dataset_root, item) -> (label, encoded image)``: the suite's extra pictures of an item."""
 
-    model = Item.model_validate(item)
+
+def _variants(
+    root: Path,
+    item: dict[str, Any],
+    out: Path,
+    stem: str,
+    warnings: list[str],
+    views_of: VariantViews | None,
+) -> dict[str, str]:
+    """Views of the item's variants (crops, mirrors, face canvases), rendered by its suite."""
     views: dict[str, str] = {}
-    for cond in VARIANT_CONDITIONS:
-        if cond == "crop" and model.crop is None:
-            continue
-        if cond.startswith("face_") and model.faces is None:
-            continue
-        try:
-            variant = render_variant(root, model, cond)
-        except Exception as exc:  # a broken variant must not hide the rest of the report
-            warnings.append(f"{model.id}: {cond} variant not rendered: {exc}")
-            continue
-        if variant is not None:
-            views[cond] = bytes_view(variant.data, out, f"{stem}.{cond}.{variant.id[:12]}")
+    if views_of is None:
+        return views
+    try:
+        for label, data in views_of(root, item):
+            digest = hashlib.sha256(data).hexdigest()[:12]
+            views[label] = bytes_view(data, out, f"{stem}.{safe_name(label)}.{digest}")
+    except Exception as exc:  # a broken variant must not hide the rest of the report
+        warnings.append(f"{item.get('id')}: variants not rendered: {exc}")
     return views
 
 
@@ -131,6 +132,7 @@ def _item_record(
     out: Path,
     originals: dict[str, dict[str, Any]],
     warnings: list[str],
+    views_of: VariantViews | None = None,
 ) -> dict[str, Any]:
     stem = safe_name(item["id"])
     rec: dict[str, Any] = {
@@ -172,7 +174,7 @@ def _item_record(
             heat = diff_heatmap(src, osrc, out, stem)
             if heat:
                 rec["img"]["diff"] = heat
-    rec["img"]["variants"] = _variants(root, item, out, stem, warnings)
+    rec["img"]["variants"] = _variants(root, item, out, stem, warnings, views_of)
     return rec
 
 
@@ -189,8 +191,15 @@ def build_site(
     judge: str | None = None,
     calibration_csv: Path | None = None,
     page_size: int = PAGE_SIZE,
+    sections_html: str = "",
+    variant_views: VariantViews | None = None,
+    rubric: str = "",
 ) -> SiteResult:
-    """Write ``index.html`` and its data, pictures and assets under ``RUN/report/``."""
+    """Write ``index.html`` and its data, pictures and assets under ``RUN/report/``.
+
+    The benchmark suites of the run supply what is theirs: ``sections_html`` (their headline
+    tables and figures, already HTML), ``variant_views`` (extra pictures per item) and ``rubric``
+    (the grading instructions of the calibration view)."""
     data = read_viewer_data(run_dir, judge)
     out = out_dir or run_dir / "report"
     (out / "data").mkdir(parents=True, exist_ok=True)
@@ -208,7 +217,7 @@ def build_site(
     n_answers = 0
     pages: list[list[dict[str, Any]]] = []
     for pos, item in enumerate(data.items):
-        rec = _item_record(item, root, out, originals, warnings)
+        rec = _item_record(item, root, out, originals, warnings, variant_views)
         answers = data.answers.get(item["id"], [])
         codes = []
         rec["answers"] = []
@@ -298,8 +307,8 @@ def build_site(
     template = (assets / "index.html").read_text(encoding="utf-8")
     page_html = (
         template.replace("{{TITLE}}", html.escape(f"forgebench report: {run_dir.name}"))
-        .replace("{{HEADLINE}}", headline_html(run_dir, out, data.judge))
-        .replace("{{RUBRIC}}", html.escape(_rubric_text()))
+        .replace("{{HEADLINE}}", sections_html)
+        .replace("{{RUBRIC}}", html.escape(rubric))
     )
     index = out / "index.html"
     index.write_text(page_html, encoding="utf-8")
@@ -310,14 +319,6 @@ def build_site(
         n_pages=len(pages),
         warnings=warnings,
     )
-
-
-def _rubric_text() -> str:
-    try:
-        from forgebench.suites.mandela.rubric import RUBRIC
-    except ImportError:  # the scoring stage is optional for a generation-only run
-        return ""
-    return str(RUBRIC)
 
 
 def _calibration(path: Path | None, run_dir: Path, data: ViewerData, out: Path) -> dict[str, Any]:

@@ -1,7 +1,8 @@
 """Generation: expand a dataset into tasks, store them, and ask every model what is still pending.
 
-:func:`plan` expands the dataset by the protocol table (``protocol/expand.py``), rendering image
-variants into the content-addressed cache, and binds the questions to each model. :func:`generate`
+:func:`plan` asks a benchmark (a :class:`~forgebench.run.source.QuestionSource`, i.e. a suite)
+for its questions, rendering image variants into the content-addressed cache, and binds the
+questions to each model. :func:`generate`
 stores items and tasks, then runs all models at once (each with its own concurrency and rate
 limit) through :func:`forgebench.run.runner.execute`, committing every answer as it arrives.
 
@@ -30,9 +31,9 @@ from forgebench.run.progress import ModelProgress, RunProgress
 from forgebench.run.retry import RetryPolicy
 from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
+from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
 from forgebench.run.tasks import Task, make_task
-from forgebench.suites.mandela.contract import Dataset, load_dataset
 
 B64_CACHE_BYTES = 32 * 1024 * 1024
 """Bound of the in-process base64 cache (bytes of base64 text)."""
@@ -40,12 +41,33 @@ B64_CACHE_BYTES = 32 * 1024 * 1024
 
 @dataclass
 class Plan:
-    """A dataset expanded into tasks for each model."""
+    """A benchmark's questions bound to each model."""
 
-    dataset: Dataset
+    benchmark: str
+    """The benchmark stored beside every item and task."""
+    loaded: Loaded
+    """The dataset (its items are stored in the run)."""
     configs: list[ModelConfig]
     tasks: dict[str, list[Task]]
     """Model name -> its tasks, in protocol order."""
+
+
+@dataclass
+class GenerationSettings:
+    """How ``forgebench run`` runs (everything but the dataset, the run directory and models)."""
+
+    selection: Selection = field(default_factory=Selection)
+    """Probes, conditions, opt-in parts and sample."""
+    retry_errors: bool = False
+    """Send tasks that ended as errors again."""
+    cache_dir: Path | None = None
+    """The image-variant cache (default ``$FORGEBENCH_CACHE`` or ``~/.cache/forgebench``)."""
+    max_cost: float | None = None
+    """Stop before spending more than this many USD (needs prices)."""
+    judge: str | None = None
+    """A judge spec to run after generation (recorded in config.json)."""
+    prepare_only: bool = False
+    """Store the tasks without sending anything (for ``export-batch``)."""
 
 
 @dataclass
@@ -77,38 +99,32 @@ class GenerationResult:
         return sum(m.remaining for m in self.models)
 
 
-def load_limited(dataset_root: Path, limit: int | None) -> Dataset:
-    """The dataset, cut to the items of its first ``limit`` seeds (in file order)."""
-    ds = load_dataset(dataset_root)
-    if limit is not None:
-        seeds: list[str] = list(dict.fromkeys(it.seed_id for it in ds.items))[:limit]
-        keep = set(seeds)
-        ds = Dataset(root=ds.root, items=[it for it in ds.items if it.seed_id in keep], kb=ds.kb)
-    return ds
-
-
 def plan(
+    source: QuestionSource,
     dataset_root: Path,
     configs: list[ModelConfig],
+    selection: Selection | None = None,
     *,
-    probes: list[str] | None = None,
-    conditions: list[str] | None = None,
-    limit: int | None = None,
     cache_dir: Path | None = None,
     render_images: bool = True,
 ) -> Plan:
-    """Expand the dataset and bind its questions to every model."""
-    from forgebench.run.images import VariantCache
-    from forgebench.suites.mandela.expand import expand
+    """Load the dataset, expand it into questions and bind them to every model."""
+    import dataclasses as dc
 
-    dataset = load_limited(dataset_root, limit)
-    questions = expand(
-        dataset, probes, conditions, VariantCache(cache_dir), render_images=render_images
-    )
+    from forgebench.run.images import VariantCache
+
+    selection = selection or Selection()
+    loaded = source.load(Path(dataset_root), selection)
+    questions = [
+        q if q.benchmark else dc.replace(q, benchmark=source.name)
+        for q in source.questions(
+            loaded, selection, VariantCache(cache_dir), render_images=render_images
+        )
+    ]
     tasks = {
         c.name: [make_task(q, c.name, c.generation_params()) for q in questions] for c in configs
     }
-    return Plan(dataset=dataset, configs=configs, tasks=tasks)
+    return Plan(benchmark=source.name, loaded=loaded, configs=configs, tasks=tasks)
 
 
 def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:
@@ -173,7 +189,7 @@ async def generate(
     """Store items and tasks, then send every pending task of every model (concurrently)."""
     from forgebench.run.images import B64Cache
 
-    store.put_items(the_plan.dataset.items)
+    store.put_items(the_plan.benchmark, the_plan.loaded.items)
     check_model_settings(store, the_plan.configs)
     _store_tasks(store, the_plan)
     b64 = B64Cache(B64_CACHE_BYTES)
@@ -246,22 +262,16 @@ async def generate(
 
 
 def run_generation(
+    source: QuestionSource,
     dataset_root: Path,
     run_dir: Path,
     configs: list[ModelConfig],
+    settings: GenerationSettings | None = None,
     *,
-    probes: list[str] | None = None,
-    conditions: list[str] | None = None,
-    limit: int | None = None,
-    retry_errors: bool = False,
-    cache_dir: Path | None = None,
-    max_cost: float | None = None,
-    judge: str | None = None,
     progress: RunProgress | None = None,
     retry: RetryPolicy | None = None,
     handle_signals: bool = False,
     on_signal: Callable[[], None] | None = None,
-    prepare_only: bool = False,
 ) -> GenerationResult:
     """Plan, store and send; the CLI's ``forgebench run`` (without ``--dry-run``).
 
@@ -271,6 +281,9 @@ def run_generation(
     """
     from forgebench.run.images import default_cache_dir
 
+    settings = settings or GenerationSettings()
+    sel = settings.selection
+    max_cost, cache_dir = settings.max_cost, settings.cache_dir
     names = [c.name for c in configs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -282,40 +295,35 @@ def run_generation(
                 f"--max-cost needs price_in and price_out for model {unpriced[0]!r} "
                 "(set them in a models file)"
             )
-    the_plan = plan(
-        dataset_root,
-        configs,
-        probes=probes,
-        conditions=conditions,
-        limit=limit,
-        cache_dir=cache_dir,
-    )
+    the_plan = plan(source, dataset_root, configs, sel, cache_dir=cache_dir)
     models = {c.name: create_model(c) for c in configs}
     store = Store.open(run_dir)
     try:
-        settings = RunSettings(
+        record = RunSettings(
             forgebench=__version__,
-            dataset=str(the_plan.dataset.root),
+            benchmark=source.name,
+            dataset=str(the_plan.loaded.root),
             models=configs,
-            probes=probes,
-            conditions=conditions,
-            limit=limit,
-            retry_errors=retry_errors,
+            probes=list(sel.probes) if sel.probes is not None else None,
+            conditions=list(sel.conditions) if sel.conditions is not None else None,
+            parts=list(sel.parts),
+            limit=sel.sample,
+            retry_errors=settings.retry_errors,
             max_cost=max_cost,
-            judge=judge,
+            judge=settings.judge,
             cache_dir=str(Path(cache_dir or default_cache_dir()).resolve()),
         )
-        write_settings(run_dir, settings)
-        store.meta_set("settings", scrub(settings.model_dump(mode="json"), secret_values(configs)))
-        if prepare_only:
-            store.put_items(the_plan.dataset.items)
+        write_settings(run_dir, record)
+        store.meta_set("settings", scrub(record.model_dump(mode="json"), secret_values(configs)))
+        if settings.prepare_only:
+            store.put_items(the_plan.benchmark, the_plan.loaded.items)
             check_model_settings(store, configs)
             _store_tasks(store, the_plan)
             return GenerationResult()
         budget = Budget(max_cost) if max_cost is not None else None
         return asyncio.run(
-            run_plan(store, the_plan, models, retry_errors, budget, progress, retry, handle_signals,
-                  on_signal)
+            run_plan(store, the_plan, models, settings.retry_errors, budget, progress, retry,
+                     handle_signals, on_signal)
         )  # fmt: skip
     finally:
         store.close()

@@ -1,9 +1,15 @@
 """The content-addressed image-variant cache and a bounded base64 encoder (DESIGN.md).
 
+A suite describes each image it shows as a :class:`VariantSpec`: the source file, the image
+condition and its parameters, the renderer's version tag, and (for derived images) the function
+that renders the bytes. The variant id hashes the source's sha256, the condition, the parameters
+and the renderer tag (:func:`variant_id_from_digest`).
+
 Variant bytes live once, on disk, at ``<dir>/<id[:2]>/<id>.<ext>``; the run store keeps only the
-variant id. ``full`` variants are never copied: their :class:`ImageRef` points at the dataset's
-own file. Ids are computed from the source file's sha256 (memoised per path, mtime and size), so
-asking for an id never renders; a derived variant is rendered only when its file is absent.
+variant id. Original images (``render`` None) are never copied: their :class:`ImageRef` points at
+the dataset's own file. Ids are computed from the source file's sha256 (memoised per path, mtime
+and size), so asking for an id never renders; a derived variant is rendered only when its file
+is absent.
 """
 
 from __future__ import annotations
@@ -11,30 +17,79 @@ from __future__ import annotations
 import base64
 import contextlib
 import hashlib
+import io
 import os
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from forgebench.run.tasks import ImageRef
-from forgebench.suites.mandela.conditions import (
-    ConditionError,
-    extension_for,
-    image_condition,
-    media_type_of,
-    render_from_bytes,
-    source_path,
-    variant_id_from_digest,
-    variant_params,
-)
-from forgebench.suites.mandela.contract import Dataset, Item
+from PIL import Image
+
+from forgebench.run.tasks import ImageRef, canonical_json
 
 CACHE_ENV = "FORGEBENCH_CACHE"
 """Environment variable naming the variant cache folder."""
 
 DERIVED_MEDIA_TYPE = "image/png"
 """Every derived variant is a PNG (``conditions.py``)."""
+
+
+class ConditionError(ValueError):
+    """An image cannot be shown under a condition (unreadable, no crop, a box outside it)."""
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """An image as a question shows it: the source and how to derive the shown bytes."""
+
+    source: Path
+    """The file the image is made from."""
+    condition: str
+    """The image condition hashed into the id (``full``, ``crop``, ``blur_3``, ...)."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Rendering parameters hashed into the id (boxes, levels, seeds)."""
+    renderer: str = "original"
+    """Renderer version tag hashed into the id (bump it when rendering changes)."""
+    render: Callable[[bytes, str], bytes] | None = None
+    """``render(source bytes, what) -> encoded bytes`` (PNG unless ``media_type`` says
+    otherwise); None: the source file itself is shown."""
+    media_type: str = "image/png"
+    """Media type of rendered bytes."""
+
+
+def extension_for(media_type: str) -> str:
+    """``image/png`` -> ``png``; ``image/jpeg`` -> ``jpg``."""
+    sub = media_type.split("/", 1)[-1].lower()
+    return {"jpeg": "jpg", "svg+xml": "svg", "x-icon": "ico"}.get(sub, sub)
+
+
+def media_type_of(data: bytes, what: str = "image") -> str:
+    """The MIME type of encoded image bytes (reads the header only)."""
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            fmt = im.format
+    except Exception as exc:
+        raise ConditionError(f"{what}: not a readable image ({exc})") from None
+    mime = Image.MIME.get(fmt or "")
+    if mime is None:
+        raise ConditionError(f"{what}: image format {fmt!r} has no known media type")
+    return mime
+
+
+def variant_id_from_digest(
+    source_sha256: str, condition: str, params: dict[str, Any], renderer: str
+) -> str:
+    """The variant id from the source's sha256 hex digest (no file access)."""
+    payload = {
+        "source": source_sha256,
+        "condition": condition,
+        "params": params,
+        "renderer": renderer,
+    }
+    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -92,33 +147,40 @@ class VariantCache:
         """Where a derived variant's bytes live."""
         return self.dir / variant_id[:2] / f"{variant_id}.{extension_for(media_type)}"
 
-    def ref(self, dataset: Dataset, item: Item, condition: str) -> ImageRef | None:
+    def ref(self, spec: VariantSpec | None) -> ImageRef | None:
         """The variant's reference, computed from source bytes only (nothing rendered or written).
 
-        For derived conditions the path may not exist yet; :meth:`ensure` creates it.
+        For derived variants the path may not exist yet; :meth:`ensure` creates it.
         """
-        path = source_path(dataset.root, item, condition)
-        if path is None:
+        if spec is None:
             return None
-        info = source_info(path)
-        vid = variant_id_from_digest(info.sha256, condition, variant_params(item, condition))
-        if image_condition(condition) == "full":
-            return ImageRef(variant_id=vid, path=path, media_type=info.media_type)
-        return ImageRef(variant_id=vid, path=self.path_for(vid), media_type=DERIVED_MEDIA_TYPE)
+        info = source_info(spec.source)
+        vid = variant_id_from_digest(info.sha256, spec.condition, spec.params, spec.renderer)
+        if spec.render is None:
+            return ImageRef(variant_id=vid, path=spec.source, media_type=info.media_type)
+        return ImageRef(
+            variant_id=vid, path=self.path_for(vid, spec.media_type), media_type=spec.media_type
+        )
 
-    def ensure(self, dataset: Dataset, item: Item, condition: str) -> ImageRef | None:
+    def ensure(self, spec: VariantSpec | None) -> ImageRef | None:
         """The variant's reference, rendering and storing its bytes if they are not cached."""
-        ref = self.ref(dataset, item, condition)
-        if ref is None or ref.path.is_file():
+        ref = self.ref(spec)
+        if spec is None or ref is None or ref.path.is_file():
             return ref
-        src = source_path(dataset.root, item, condition)
-        assert src is not None
-        variant = render_from_bytes(src.read_bytes(), item, condition, what=str(src))
-        assert variant is not None
-        if variant.id != ref.variant_id:  # the file changed between hashing and reading
+        assert spec.render is not None
+        try:
+            source = spec.source.read_bytes()
+        except OSError as exc:
+            raise ConditionError(
+                f"{spec.source}: cannot read image ({exc.strerror or exc})"
+            ) from None
+        digest = hashlib.sha256(source).hexdigest()
+        vid = variant_id_from_digest(digest, spec.condition, spec.params, spec.renderer)
+        if vid != ref.variant_id:  # the file changed between hashing and reading
             _SOURCE_MEMO.clear()
-            ref = ImageRef(variant.id, self.path_for(variant.id), variant.media_type)
-        self._write(ref.path, variant.data)
+            ref = ImageRef(vid, self.path_for(vid, spec.media_type), spec.media_type)
+        data = spec.render(source, str(spec.source))
+        self._write(ref.path, data)
         self.renders += 1
         return ref
 

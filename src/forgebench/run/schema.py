@@ -1,13 +1,20 @@
 """The run store's schema (``RUN/run.sqlite``): the contract between the stages.
 
-Generation writes ``items``, ``tasks``, ``answers`` and ``errors``; scoring writes ``verdicts``
-and ``grades``. Columns listed here are never removed or renamed; new columns may be added.
-Images and secrets never go in.
+Generation writes ``items``, ``tasks``, ``answers``, ``errors`` and ``outputs``; scoring writes
+``verdicts`` and ``judgements``. Columns listed here are never removed or renamed; new columns may
+be added. Images and secrets never go in.
+
+Version 2 (the benchmark-suite seam) added ``items.benchmark`` and ``tasks.benchmark`` (ids of
+different benchmarks may collide; the benchmark is kept outside the task key, so runs made before
+still resume), the generic ``judgements`` table keyed by (task, judge, kind) that replaced the
+``grades`` table (``grades`` is now a view of the ``evidence`` judgements with the old columns), and
+``outputs`` (files an answer carries, by content hash). :mod:`.migrate` upgrades a version-1 store
+on open; a newer or unknown version is refused.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -15,11 +22,13 @@ CREATE TABLE IF NOT EXISTS meta (
     value TEXT NOT NULL                 -- JSON
 );
 CREATE TABLE IF NOT EXISTS items (
-    item_id TEXT PRIMARY KEY,
-    data    TEXT NOT NULL               -- the item's JSON as validated (data/mandela.Item)
+    benchmark TEXT NOT NULL,            -- the suite: mandela, pixar, forensics, ...
+    item_id   TEXT NOT NULL,
+    data      TEXT NOT NULL,            -- the item's JSON as validated by its suite
+    PRIMARY KEY (benchmark, item_id)
 );
 CREATE TABLE IF NOT EXISTS tasks (
-    key            TEXT PRIMARY KEY,    -- protocol.tasks.task_key
+    key            TEXT PRIMARY KEY,    -- run.tasks.task_key (the benchmark is not hashed)
     item_id        TEXT NOT NULL,
     probe          TEXT NOT NULL,
     condition      TEXT NOT NULL,
@@ -30,9 +39,14 @@ CREATE TABLE IF NOT EXISTS tasks (
     params         TEXT NOT NULL,       -- JSON generation parameters
     extra          TEXT NOT NULL DEFAULT '{}',
     created_at     REAL NOT NULL,
-    superseded_by  TEXT                 -- NULL: current; else the key of the task that replaced it
+    superseded_by  TEXT,                -- NULL: current; else the key of the task that replaced it
+    image_path     TEXT,                -- where the variant's bytes live (export-batch)
+    media_type     TEXT,
+    benchmark      TEXT NOT NULL DEFAULT 'mandela'
 );
 CREATE INDEX IF NOT EXISTS tasks_model ON tasks(model, probe, condition);
+CREATE INDEX IF NOT EXISTS tasks_identity ON tasks(model, item_id, probe, condition);
+CREATE INDEX IF NOT EXISTS tasks_benchmark ON tasks(benchmark, model);
 CREATE TABLE IF NOT EXISTS answers (
     task_key      TEXT PRIMARY KEY REFERENCES tasks(key),  -- one answer per task, ever
     text          TEXT NOT NULL,
@@ -52,25 +66,40 @@ CREATE TABLE IF NOT EXISTS errors (
     attempts   INTEGER NOT NULL,
     updated_at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS outputs (
+    task_key   TEXT NOT NULL REFERENCES tasks(key),
+    name       TEXT NOT NULL,           -- the output's name within the answer (e.g. image_0)
+    sha256     TEXT NOT NULL,           -- content hash: the bytes live in the blob cache
+    media_type TEXT NOT NULL,
+    size       INTEGER NOT NULL,
+    PRIMARY KEY (task_key, name)
+);
 CREATE TABLE IF NOT EXISTS verdicts (
     task_key       TEXT PRIMARY KEY REFERENCES tasks(key),
-    verdict        TEXT NOT NULL,       -- REAL/FAKE/YES/NO/RECOGNISED/NOT_RECOGNISED/NAMES/CANNOT/KNOWN/UNKNOWN/MISS
-    detail         TEXT NOT NULL DEFAULT '{}',  -- JSON: names asserted, event, year, ...
+    verdict        TEXT NOT NULL,       -- the suite parser's verdict (REAL/FAKE/..., a letter, MISS)
+    detail         TEXT NOT NULL DEFAULT '{}',  -- JSON: names asserted, event, year, step, ...
     parser_version TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS grades (
-    task_key               TEXT NOT NULL REFERENCES tasks(key),
-    judge                  TEXT NOT NULL,   -- judge model name, e.g. builtin/rules
-    level                  INTEGER,         -- 0..4; NULL when unscored
-    status                 TEXT NOT NULL,   -- graded | auto (E0 without a call) | unscored
-    reason                 TEXT,
-    identity_asserted      TEXT,
-    contradiction_asserted TEXT,
-    rubric_version         TEXT NOT NULL,
-    judge_spec             TEXT NOT NULL,
-    raw                    TEXT,
-    attempts               INTEGER NOT NULL DEFAULT 1,
-    created_at             REAL NOT NULL,
-    PRIMARY KEY (task_key, judge)
+CREATE TABLE IF NOT EXISTS judgements (
+    task_key   TEXT NOT NULL REFERENCES tasks(key),
+    judge      TEXT NOT NULL,           -- judge name, e.g. builtin/rules
+    kind       TEXT NOT NULL,           -- what is judged: evidence (E0-E4), letter, uptake, gate:...
+    value      TEXT,                    -- the judgement as text (E3, B, pass); NULL when unscored
+    level      INTEGER,                 -- numeric form where there is one (0..4); NULL otherwise
+    status     TEXT NOT NULL,           -- graded | auto (no call needed) | unscored
+    reason     TEXT,
+    detail     TEXT NOT NULL DEFAULT '{}',  -- JSON: kind-specific fields
+    version    TEXT NOT NULL,           -- rubric / prompt / gate version
+    judge_spec TEXT NOT NULL,
+    raw        TEXT,
+    attempts   INTEGER NOT NULL DEFAULT 1,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (task_key, judge, kind)
 );
+CREATE VIEW IF NOT EXISTS grades AS
+    SELECT task_key, judge, level, status, reason,
+           json_extract(detail, '$.identity_asserted') AS identity_asserted,
+           json_extract(detail, '$.contradiction_asserted') AS contradiction_asserted,
+           version AS rubric_version, judge_spec, raw, attempts, created_at
+    FROM judgements WHERE kind = 'evidence';
 """

@@ -35,6 +35,8 @@ class RunSettings(BaseModel):
 
     forgebench: str
     """forgebench version that ran."""
+    benchmark: str = "mandela"
+    """The benchmark (suite) of the dataset."""
     dataset: str
     """Absolute path of the dataset folder."""
     models: list[ModelConfig]
@@ -43,8 +45,10 @@ class RunSettings(BaseModel):
     """``--probes`` (None: every probe of the protocol table)."""
     conditions: list[str] | None = None
     """``--conditions`` (None: every condition)."""
+    parts: list[str] = Field(default_factory=list)
+    """``--protocol``: opt-in protocol parts run besides the default."""
     limit: int | None = None
-    """``--limit``: only the items of the first N seeds of the dataset."""
+    """``--sample`` / ``--limit``: the suite's sample size (Mandela: the first N seeds)."""
     retry_errors: bool = False
     """Whether errored tasks were tried again."""
     max_cost: float | None = None

@@ -20,26 +20,23 @@ import json
 import sqlite3
 import time
 from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from forgebench.models.base import Response
-from forgebench.run.schema import SCHEMA, SCHEMA_VERSION
+from forgebench.run.migrate import SchemaError, migrate
 from forgebench.run.tasks import Task, canonical_json
-from forgebench.suites.mandela.contract import Item
 
 DB_NAME = "run.sqlite"
 
-_ADDED_COLUMNS: dict[str, dict[str, str]] = {
-    "tasks": {"image_path": "TEXT", "media_type": "TEXT", "superseded_by": "TEXT"},
-}
-"""Columns this module adds to the contract schema (additive only).
-
-``superseded_by``: a task whose question changed (a fixed typo in an event label, a new prompt
+SUPERSEDING = """``superseded_by``: a task whose question changed (a fixed typo in an event label, a new prompt
 version, an edited image) keeps its row and answer, but the newer task of the same model, item,
 probe, condition and extra replaces it: the old row names the new key here. Every stage reads
 current tasks only (``superseded_by IS NULL``), so a changed question is asked and scored once."""
+
 
 CURRENT = "superseded_by IS NULL"
 """SQL condition selecting current (not superseded) task rows."""
@@ -72,6 +69,33 @@ class TokenRow:
     output_tokens: int
 
 
+@dataclass(frozen=True)
+class Judgement:
+    """One judgement of one task by one judge (a grade, an extracted letter, a gate result)."""
+
+    task_key: str
+    judge: str
+    """The judge's name, e.g. ``builtin/rules``."""
+    kind: str
+    """What is judged: ``evidence`` (Mandela E0-E4), ``letter`` (Forensics), ``uptake``, ..."""
+    status: str
+    """``graded``, ``auto`` (decided without a call) or ``unscored``."""
+    version: str
+    """Rubric, prompt or gate version."""
+    judge_spec: str
+    """The judge's spec (no secrets)."""
+    value: str | None = None
+    """The judgement as text (``E3``, ``B``, ``pass``); None when unscored."""
+    level: int | None = None
+    """Its numeric form where there is one."""
+    reason: str | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+    """Kind-specific fields (JSON)."""
+    raw: str | None = None
+    """The judge's raw output."""
+    attempts: int = 1
+
+
 class StoreError(Exception):
     """A run directory that cannot be opened as a store; the message is one clear line."""
 
@@ -96,24 +120,17 @@ class Store:
         try:
             run_dir.mkdir(parents=True, exist_ok=True)
             con = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+            con.execute("PRAGMA foreign_keys=ON")
+            migrate(con, str(path))
             con.execute("PRAGMA journal_mode=WAL")
             con.execute("PRAGMA synchronous=NORMAL")
-            con.execute("PRAGMA foreign_keys=ON")
-            con.executescript(SCHEMA)
-            for table, cols in _ADDED_COLUMNS.items():
-                have = {r[1] for r in con.execute(f"PRAGMA table_info({table})")}
-                for col, decl in cols.items():
-                    if col not in have:
-                        con.execute(f"ALTER TABLE {table} ADD COLUMN {col} {decl}")
-            con.execute(
-                "CREATE INDEX IF NOT EXISTS tasks_identity ON tasks(model, item_id, probe, condition)"
-            )
+        except SchemaError as exc:
+            raise StoreError(str(exc)) from None
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path}: not a forgebench run store ({exc})") from None
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{path}: cannot open run store ({exc})") from None
-        store = cls(run_dir, con)
-        if store.meta_get("schema_version") is None:
-            store.meta_set("schema_version", SCHEMA_VERSION)
-        return store
+        return cls(run_dir, con)
 
     def close(self) -> None:
         """Close the connection (everything is already committed)."""
@@ -142,15 +159,28 @@ class Store:
 
     # -- items and tasks -------------------------------------------------------------------------
 
-    def put_items(self, items: Iterable[Item]) -> None:
-        """Store the items' JSON (the latest data wins: a fixed label reaches scoring)."""
-        rows = [(it.id, json.dumps(it.model_dump(mode="json"), ensure_ascii=False)) for it in items]
+    def put_items(self, benchmark: str, items: Iterable[BaseModel | dict[str, Any]]) -> None:
+        """Store a benchmark's items as JSON (the latest data wins: a fixed label reaches
+        scoring). An item is a pydantic model or a dict with an ``id`` field."""
+        rows = []
+        for it in items:
+            data = it.model_dump(mode="json") if isinstance(it, BaseModel) else dict(it)
+            rows.append((benchmark, str(data["id"]), json.dumps(data, ensure_ascii=False)))
         with self._tx():
             self.connection.executemany(
-                "INSERT INTO items(item_id, data) VALUES(?, ?) "
-                "ON CONFLICT(item_id) DO UPDATE SET data=excluded.data",
+                "INSERT INTO items(benchmark, item_id, data) VALUES(?, ?, ?) "
+                "ON CONFLICT(benchmark, item_id) DO UPDATE SET data=excluded.data",
                 rows,
             )
+
+    def items(self, benchmark: str) -> dict[str, dict[str, Any]]:
+        """A benchmark's stored items: id -> JSON object."""
+        return {
+            iid: json.loads(data)
+            for iid, data in self.connection.execute(
+                "SELECT item_id, data FROM items WHERE benchmark=? ORDER BY rowid", (benchmark,)
+            )
+        }
 
     def put_tasks(self, tasks: Iterable[Task]) -> int:
         """Store tasks (``INSERT OR IGNORE``: a key is stored once); returns how many were new.
@@ -178,15 +208,18 @@ class Store:
                     now,
                     str(q.image.path) if q.image else None,
                     q.image.media_type if q.image else None,
+                    q.benchmark,
                 )
             )
+            if not q.benchmark:
+                raise ValueError(f"task {t.key}: question without a benchmark")
         with self._tx():
             current = self._current_keys([r[0] for r in rows])
             before = self.connection.total_changes
             self.connection.executemany(
                 "INSERT OR IGNORE INTO tasks(key, item_id, probe, condition, model, prompt, "
-                "prompt_version, variant_id, params, extra, created_at, image_path, media_type) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "prompt_version, variant_id, params, extra, created_at, image_path, media_type, "
+                "benchmark) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 rows,
             )
             added = self.connection.total_changes - before
@@ -308,6 +341,81 @@ class Store:
                 (key, reason, status, attempts, time.time()),
             )
         return True
+
+    # -- verdicts, judgements and outputs ---------------------------------------------------------
+
+    def put_verdicts(self, rows: Iterable[tuple[str, str, dict[str, Any], str]]) -> int:
+        """Store parsed verdicts ``(task_key, verdict, detail, parser_version)``, replacing a
+        key's earlier verdict (a new parser version re-parses); one transaction; the count."""
+        data = [(k, v, json.dumps(d, ensure_ascii=False), pv) for k, v, d, pv in rows]
+        with self._tx():
+            self.connection.executemany(
+                "INSERT INTO verdicts(task_key, verdict, detail, parser_version) VALUES(?,?,?,?) "
+                "ON CONFLICT(task_key) DO UPDATE SET verdict=excluded.verdict, "
+                "detail=excluded.detail, parser_version=excluded.parser_version",
+                data,
+            )
+        return len(data)
+
+    def put_judgement(self, j: Judgement, *, replace: bool = False) -> bool:
+        """Store one judgement in its own transaction; an existing (task, judge, kind) is kept
+        unless ``replace``. True when written."""
+        return self.put_judgements([j], replace=replace) == 1
+
+    def put_judgements(self, rows: Iterable[Judgement], *, replace: bool = False) -> int:
+        """Store judgements in one transaction (existing ones kept unless ``replace``); the
+        number written."""
+        verb = "OR REPLACE" if replace else "OR IGNORE"
+        now = time.time()
+        data = [
+            (j.task_key, j.judge, j.kind, j.value, j.level, j.status, j.reason,
+             json.dumps(j.detail, ensure_ascii=False), j.version, j.judge_spec, j.raw,
+             j.attempts, now)
+            for j in rows
+        ]  # fmt: skip
+        with self._tx():
+            before = self.connection.total_changes
+            self.connection.executemany(
+                f"INSERT {verb} INTO judgements(task_key, judge, kind, value, level, status, "
+                "reason, detail, version, judge_spec, raw, attempts, created_at) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                data,
+            )
+            return self.connection.total_changes - before
+
+    def judgements(self, judge: str, kind: str) -> dict[str, sqlite3.Row]:
+        """One judge's judgements of one kind, by task key."""
+        cur = self.connection.cursor()
+        cur.row_factory = sqlite3.Row
+        return {
+            r["task_key"]: r
+            for r in cur.execute("SELECT * FROM judgements WHERE judge=? AND kind=?", (judge, kind))
+        }
+
+    def put_output(self, key: str, name: str, sha256: str, media_type: str, size: int) -> None:
+        """Record a file an answer carries (its bytes live in the blob cache by ``sha256``)."""
+        with self._tx():
+            self.connection.execute(
+                "INSERT OR IGNORE INTO outputs(task_key, name, sha256, media_type, size) "
+                "VALUES(?,?,?,?,?)",
+                (key, name, sha256, media_type, size),
+            )
+
+    def outputs(self, key: str) -> list[tuple[str, str, str, int]]:
+        """``(name, sha256, media_type, size)`` of a task's output files."""
+        return [
+            (n, h, m, int(z))
+            for n, h, m, z in self.connection.execute(
+                "SELECT name, sha256, media_type, size FROM outputs WHERE task_key=? ORDER BY name",
+                (key,),
+            )
+        ]
+
+    def benchmarks(self) -> list[str]:
+        """Benchmarks that have tasks in this run, sorted."""
+        return [
+            r[0] for r in self.connection.execute("SELECT DISTINCT benchmark FROM tasks ORDER BY 1")
+        ]
 
     # -- status ---------------------------------------------------------------------------------
 

@@ -5,8 +5,8 @@ version and the image variant. :func:`make_task` binds a question to a model nam
 model's generation parameters; the task key hashes all of it, so changing a prompt, an event
 label, an image or a generation parameter re-asks exactly the affected tasks.
 
-The expansion of (dataset x probes x conditions) into questions follows the protocol table in
-``protocol/table.py``.
+Questions come from a benchmark suite (``suites/base.py``: ``Suite.questions``); the engine binds,
+stores and sends them without knowing the suite.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ class Question:
     image: ImageRef | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
     """Small, JSON-able context kept with the task (e.g. which face box FACE shows)."""
+    benchmark: str = ""
+    """The suite the question belongs to (stored beside the task, never hashed into its key:
+    runs made before the seam resume). Set by the engine from the suite when left empty."""
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,8 @@ from typing import Any
 
 from PIL import Image
 
-from forgebench.run.tasks import canonical_json
+from forgebench.run.images import ConditionError, VariantSpec, extension_for, media_type_of
+from forgebench.run.images import variant_id_from_digest as engine_variant_id
 from forgebench.suites.mandela.contract import Item
 from forgebench.suites.mandela.ids import CONDITIONS
 
@@ -80,10 +81,6 @@ IMAGE_CONDITION: dict[str, str | None] = {
 _KEPT_MODES = frozenset({"L", "LA", "RGB", "RGBA"})
 
 
-class ConditionError(ValueError):
-    """An item cannot be shown under a condition (no crop, no faces, a box outside the image)."""
-
-
 @dataclass(frozen=True)
 class Variant:
     """One rendered image variant."""
@@ -107,12 +104,6 @@ class Variant:
     def extension(self) -> str:
         """File extension for the media type (``png``, ``jpg``, ...)."""
         return extension_for(self.media_type)
-
-
-def extension_for(media_type: str) -> str:
-    """``image/png`` -> ``png``; ``image/jpeg`` -> ``jpg``."""
-    sub = media_type.split("/", 1)[-1].lower()
-    return {"jpeg": "jpg", "svg+xml": "svg", "x-icon": "ico"}.get(sub, sub)
 
 
 def image_condition(condition: str) -> str | None:
@@ -174,13 +165,8 @@ def variant_id_from_digest(source_sha256: str, condition: str, params: dict[str,
     base = image_condition(condition)
     if base is None:
         raise ConditionError(f"condition {condition!r} has no image")
-    payload = {
-        "source": source_sha256,
-        "condition": base,
-        "params": params,
-        "renderer": FULL_TAG if base == "full" else RENDERER_VERSION,
-    }
-    return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+    renderer = FULL_TAG if base == "full" else RENDERER_VERSION
+    return engine_variant_id(source_sha256, base, params, renderer)
 
 
 def variant_id(source_bytes: bytes, condition: str, params: dict[str, Any]) -> str:
@@ -188,17 +174,23 @@ def variant_id(source_bytes: bytes, condition: str, params: dict[str, Any]) -> s
     return variant_id_from_digest(hashlib.sha256(source_bytes).hexdigest(), condition, params)
 
 
-def media_type_of(data: bytes, what: str = "image") -> str:
-    """The MIME type of encoded image bytes (reads the header only)."""
-    try:
-        with Image.open(io.BytesIO(data)) as im:
-            fmt = im.format
-    except Exception as exc:
-        raise ConditionError(f"{what}: not a readable image ({exc})") from None
-    mime = Image.MIME.get(fmt or "")
-    if mime is None:
-        raise ConditionError(f"{what}: image format {fmt!r} has no known media type")
-    return mime
+def variant_spec(dataset_root: Path, item: Item, condition: str) -> VariantSpec | None:
+    """How the engine's variant cache makes the image ``item`` shows under ``condition``."""
+    path = source_path(Path(dataset_root), item, condition)
+    if path is None:
+        return None
+    base = image_condition(condition)
+    assert base is not None
+    params = variant_params(item, condition)
+    if base == "full":
+        return VariantSpec(path, base, params, FULL_TAG)
+
+    def render(source: bytes, what: str) -> bytes:
+        variant = render_from_bytes(source, item, condition, what=what)
+        assert variant is not None
+        return variant.data
+
+    return VariantSpec(path, base, params, RENDERER_VERSION, render)
 
 
 def _decode(data: bytes, what: str) -> Image.Image:

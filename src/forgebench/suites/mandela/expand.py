@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 
 from forgebench.run.images import VariantCache
 from forgebench.run.tasks import ImageRef, Question
-from forgebench.suites.mandela.conditions import ConditionError, check
+from forgebench.suites.mandela.conditions import ConditionError, check, variant_spec
 from forgebench.suites.mandela.contract import Dataset, Item
 from forgebench.suites.mandela.ids import CONDITIONS, PROBES
 from forgebench.suites.mandela.prompts import render
@@ -90,7 +90,7 @@ def questions_for_item(
         check(item, condition)
         if condition not in refs:
             get = cache.ensure if render_images else cache.ref
-            refs[condition] = get(dataset, item, condition)
+            refs[condition] = get(variant_spec(dataset.root, item, condition))
         for text, version, extra in _prompts(probe, condition, item):
             out.append(
                 Question(

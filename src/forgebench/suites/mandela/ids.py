@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from forgebench.run.source import parse_list
+
+__all__ = ["CONDITIONS", "PROBES", "parse_list"]
+
 PROBES: tuple[str, ...] = ("L0", "L1", "L2", "L-adv", "RECOG", "TEXT", "FACE", "EVENT")
 """Every probe of seed 000 (Section 4.1, Appendix E)."""
 
@@ -22,14 +26,3 @@ CAPTION_CONDITIONS: frozenset[str] = frozenset(
     {"full_caption", "crop_caption", "full_wrong_caption"}
 )
 """Conditions whose prompt carries the caption prefix (Appendix E)."""
-
-
-def parse_list(value: str | None, allowed: tuple[str, ...], what: str) -> list[str] | None:
-    """Parse a comma-separated CLI list, refusing unknown names with one clear message."""
-    if value is None or not value.strip():
-        return None
-    names = [v.strip() for v in value.split(",") if v.strip()]
-    bad = [n for n in names if n not in allowed]
-    if bad:
-        raise ValueError(f"unknown {what} {', '.join(map(repr, bad))}; known: {', '.join(allowed)}")
-    return names

@@ -34,6 +34,7 @@ from rich.console import Console
 
 from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig
+from forgebench.run.store import Judgement
 from forgebench.suites.mandela.parse_run import load_items, parse_run
 from forgebench.suites.mandela.rubric import (
     RUBRIC_VERSION,
@@ -145,11 +146,30 @@ class _ValidatingJudge:
         await self.inner.aclose()
 
 
-_INSERT = (
-    "INSERT {verb} INTO grades(task_key, judge, level, status, reason, identity_asserted, "
-    "contradiction_asserted, rubric_version, judge_spec, raw, attempts, created_at) "
-    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?)"
-)
+KIND = "evidence"
+"""The judgement kind of an E0-E4 grade (``judgements.kind``; ``grades`` is its view)."""
+
+
+def grade(
+    key: str,
+    judge: str,
+    level: int | None,
+    status: str,
+    reason: str | None,
+    spec: str,
+    *,
+    identity: str | None = None,
+    contradiction: str | None = None,
+    raw: str | None = None,
+    attempts: int = 1,
+) -> Judgement:
+    """An E0-E4 grade as the store's generic judgement (kind ``evidence``)."""
+    return Judgement(
+        task_key=key, judge=judge, kind=KIND, status=status, version=RUBRIC_VERSION,
+        judge_spec=spec, value=None if level is None else f"E{level}", level=level,
+        reason=reason, raw=raw, attempts=attempts,
+        detail={"identity_asserted": identity, "contradiction_asserted": contradiction},
+    )  # fmt: skip
 
 
 def _gradable(con: Any, judge: str, retry_unscored: bool) -> tuple[list[tuple[Any, ...]], int]:
@@ -208,16 +228,12 @@ async def judge_run_async(
         stats = JudgeStats(judge=name, spec=judge_spec)
         todo, stats.existing = _gradable(con, name, retry_unscored)
         stats.eligible = len(todo) + stats.existing
-        verb = "OR REPLACE" if retry_unscored else "OR IGNORE"
-        now = time.time()
         autos = [
-            (key, name, 0, "auto", f"verdict {verdict}: E0 without a judge call", None, None,
-             RUBRIC_VERSION, judge_spec, None, 0, now)
+            grade(key, name, 0, "auto", f"verdict {verdict}: E0 without a judge call", judge_spec,
+                  attempts=0)
             for key, _i, _p, _c, _pr, _t, verdict in todo if verdict != "FAKE"
         ]  # fmt: skip
-        con.execute("BEGIN IMMEDIATE")
-        con.executemany(_INSERT.format(verb=verb), autos)
-        con.execute("COMMIT")
+        store.put_judgements(autos, replace=retry_unscored)
         stats.auto = len(autos)
         to_call = [row for row in todo if row[6] == "FAKE"]
         params = cfg.generation_params()
@@ -234,22 +250,23 @@ async def judge_run_async(
         wrapped = _ValidatingJudge(judge_model)
 
         def on_outcome(out: CallOutcome) -> None:
-            row: tuple[Any, ...] | None = None
+            row: Judgement | None = None
             if out.response is not None:
                 reply = parse_judge_reply(out.response.text)
-                row = (out.key, name, reply.level, "graded", reply.reason, reply.identity_asserted,
-                       reply.contradiction_asserted, RUBRIC_VERSION, judge_spec,
-                       out.response.text, out.attempts, time.time())  # fmt: skip
+                row = grade(out.key, name, reply.level, "graded", reply.reason, judge_spec,
+                            identity=reply.identity_asserted,
+                            contradiction=reply.contradiction_asserted,
+                            raw=out.response.text, attempts=out.attempts)  # fmt: skip
                 stats.graded += 1
             elif out.error and out.error.startswith(INVALID_PREFIX) and out.key in wrapped.invalid:
                 raw, why = wrapped.invalid[out.key]
-                row = (out.key, name, None, "unscored", why, None, None, RUBRIC_VERSION,
-                       judge_spec, raw, out.attempts, time.time())  # fmt: skip
+                row = grade(out.key, name, None, "unscored", why, judge_spec, raw=raw,
+                            attempts=out.attempts)  # fmt: skip
                 stats.unscored += 1
             else:
                 stats.errors += 1
             if row is not None:
-                con.execute(_INSERT.format(verb=verb), row)
+                store.put_judgement(row, replace=retry_unscored)
 
         workers = concurrency or cfg.concurrency
         with RunProgress(console or Console(stderr=True), enabled=None if console else False) as rp:

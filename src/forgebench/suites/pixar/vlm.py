@@ -51,9 +51,9 @@ from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.results.metrics_csv import read_rows
 from forgebench.run.generate import GenerationResult, Plan, check_model_settings, run_plan
 from forgebench.run.progress import RunProgress
+from forgebench.run.source import Loaded
 from forgebench.run.store import DB_NAME, Store
 from forgebench.run.tasks import Question, make_task
-from forgebench.suites.mandela.contract import Dataset
 from forgebench.suites.pixar.demo import merge_metrics
 from forgebench.suites.pixar.pairs import Pair, load_pairs
 from forgebench.suites.pixar.probe import PROBE_ID, PROMPT_VERSION, render_prompt
@@ -92,16 +92,20 @@ def loc_question(image: PairImage) -> Question:
         prompt_version=PROMPT_VERSION,
         image=image.ref,
         extra={"benchmark": BENCHMARK, "width": image.width, "height": image.height},
+        benchmark=BENCHMARK,
     )
 
 
 def loc_plan(images: Sequence[PairImage], configs: Sequence[ModelConfig], root: Path) -> Plan:
-    """Every model's LOC tasks, as the run stage's :class:`Plan` (no Mandela items)."""
+    """Every model's LOC tasks, as the run stage's :class:`Plan` (no items are stored: a pair is
+    named by its stem)."""
     questions = [loc_question(im) for im in images]
     tasks = {
         c.name: [make_task(q, c.name, c.generation_params()) for q in questions] for c in configs
     }
-    return Plan(dataset=Dataset(root=root, items=[]), configs=list(configs), tasks=tasks)
+    return Plan(
+        benchmark=BENCHMARK, loaded=Loaded(root=root, items=[]), configs=list(configs), tasks=tasks
+    )
 
 
 def model_dirname(name: str) -> str:

@@ -1,0 +1,154 @@
+"""The Python API: every stage as a typed function; the CLI only wraps these.
+
+A notebook drives a whole study without the command line::
+
+    from forgebench import api
+    result = api.run("data/mandela", "runs/r1", ["qwen=openai/Qwen3-VL-8B@http://127.0.0.1:8000/v1"])
+    api.judge("runs/r1", "builtin/rules")
+    api.metrics("runs/r1")            # RUN/metrics.csv (each suite writes its own rows)
+    api.report("runs/r1")             # RUN/report/index.html
+    api.export("runs/r1", "parquet")
+
+Benchmarks are found by :mod:`forgebench.suites` (the dataset folder tells which); errors a user
+can cause raise exceptions with one-line messages (``SuiteError``, ``SpecError``, ``StoreError``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from forgebench import suites
+from forgebench.models.spec import ModelConfig
+from forgebench.run.generate import GenerationResult, GenerationSettings, run_generation
+from forgebench.run.progress import RunProgress
+from forgebench.run.source import Selection
+from forgebench.suites.base import Suite
+
+__all__ = [
+    "GenerationSettings",
+    "ReportResult",
+    "Selection",
+    "benchmarks_in",
+    "export",
+    "judge",
+    "metrics",
+    "report",
+    "run",
+]
+
+
+def _configs(models: Sequence[str | ModelConfig]) -> list[ModelConfig]:
+    return [m if isinstance(m, ModelConfig) else ModelConfig(spec=m) for m in models]
+
+
+def run(
+    dataset: str | Path,
+    run_dir: str | Path,
+    models: Sequence[str | ModelConfig],
+    settings: GenerationSettings | None = None,
+    *,
+    benchmark: str | None = None,
+    progress: RunProgress | None = None,
+) -> GenerationResult:
+    """Ask every model every pending question of the dataset's benchmark (resumable)."""
+    suite = suites.detect(Path(dataset), benchmark)
+    return run_generation(
+        suite, Path(dataset), Path(run_dir), _configs(models), settings, progress=progress
+    )
+
+
+def benchmarks_in(run_dir: str | Path) -> list[Suite]:
+    """The suites that have tasks in a run, or rows in its metrics.csv (registered ones only)."""
+    from forgebench.results.metrics_csv import read_rows
+    from forgebench.run.store import Store
+
+    run_dir = Path(run_dir)
+    names: set[str] = set()
+    if (run_dir / "run.sqlite").is_file():
+        with Store.open(run_dir, create=False) as store:
+            names.update(store.benchmarks())
+    names.update(r["benchmark"] for r in read_rows(run_dir / "metrics.csv"))
+    return [s for s in suites.all_suites() if s.name in names]
+
+
+def judge(run_dir: str | Path, spec: str | ModelConfig, **options: object) -> list[str]:
+    """Run every judge stage of the run's suites with the judge ``spec``; their summary lines."""
+    config = spec if isinstance(spec, ModelConfig) else ModelConfig(spec=spec)
+    out: list[str] = []
+    for suite in benchmarks_in(run_dir):
+        line = suite.judge(Path(run_dir), config, **options)
+        if line:
+            out.append(line)
+    return out
+
+
+def metrics(run_dir: str | Path, judge: str | None = None) -> Path | None:
+    """Parse and score every suite of the run into ``RUN/metrics.csv``; its path (None: nothing
+    to score). Each suite replaces only its own rows."""
+    path: Path | None = None
+    for suite in benchmarks_in(run_dir):
+        path = suite.score(Path(run_dir), judge) or path
+    return path
+
+
+@dataclass
+class ReportResult:
+    """What :func:`report` wrote."""
+
+    index: Path
+    """``RUN/report/index.html``."""
+    notes: list[str] = field(default_factory=list)
+    """Skipped tables and other notes, one line each."""
+    warnings: list[str] = field(default_factory=list)
+    """Problems met while building the page (pictures not rendered, ...)."""
+
+
+def report(
+    run_dir: str | Path,
+    *,
+    dataset: str | Path | None = None,
+    judge: str | None = None,
+    calibration: str | Path | None = None,
+) -> ReportResult:
+    """Each suite's tables, figures and section, then the page with every item and answer."""
+    import html
+
+    from forgebench.report.site import build_site
+
+    run_dir = Path(run_dir)
+    out = run_dir / "report"
+    out.mkdir(parents=True, exist_ok=True)
+    present = benchmarks_in(run_dir)
+    notes: list[str] = []
+    parts: list[str] = []
+    for suite in present:
+        section = suite.report(run_dir, out, judge)
+        if section is None:
+            continue
+        notes += section.notes
+        parts.append(section.html if suite.name == "mandela" else
+                     f"<section class=\"suite\"><h2>{html.escape(section.title)}</h2>{section.html}</section>")  # fmt: skip
+    by_name = {s.name: s for s in present}
+    first = by_name.get("mandela") or (present[0] if present else None)
+    site = build_site(
+        run_dir,
+        out_dir=out,
+        dataset_root=Path(dataset) if dataset is not None else None,
+        judge=judge,
+        calibration_csv=Path(calibration) if calibration is not None else None,
+        sections_html="\n".join(parts),
+        variant_views=first.variant_views if first is not None else None,
+        rubric=first.rubric() if first is not None else "",
+    )
+    return ReportResult(index=site.index, notes=notes, warnings=site.warnings)
+
+
+def export(
+    run_dir: str | Path, fmt: str = "csv", out: str | Path | None = None, judge: str | None = None
+) -> Path:
+    """The row-level table of the run's Mandela tasks (one row per task) as CSV or Parquet."""
+    from forgebench.suites.mandela.export import export_run
+
+    return export_run(Path(run_dir), fmt, Path(out) if out is not None else None, judge)

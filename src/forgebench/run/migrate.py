@@ -1,0 +1,128 @@
+"""Store schema versions: upgrade the previous one on open, refuse what this version cannot read.
+
+The rule (DESIGN.md, run directory): a store of the previous schema version is migrated in place,
+in one transaction, when it is opened; a store whose version is newer than this forgebench's, or
+not a version at all, is refused with one line naming both versions. A store is never downgraded.
+
+Version 1 -> 2 (the benchmark-suite seam): ``items`` gets ``benchmark`` in its primary key and
+``tasks`` a ``benchmark`` column. Version-1 stores held Mandela items and tasks, plus the LOC tasks
+of ``pixar run`` (which stored no items), so tasks of probe ``LOC`` become ``pixar`` and all others
+``mandela``. The ``grades`` rows move into ``judgements`` as kind ``evidence`` (value ``E<level>``,
+the two asserted columns in ``detail``) and ``grades`` becomes a view with the old columns. Task
+keys, answers, errors and verdicts are untouched, so a migrated run resumes without re-asking.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from forgebench.run.schema import SCHEMA, SCHEMA_VERSION
+
+
+class SchemaError(Exception):
+    """A store this version cannot read; the message is one line naming both versions."""
+
+
+def stored_version(con: sqlite3.Connection) -> int | None:
+    """The store's schema version; None for an empty (new) database."""
+    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not tables:
+        return None
+    if "meta" not in tables:
+        raise SchemaError(f"not a forgebench run store (tables: {', '.join(sorted(tables))})")
+    row = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    if row is None:
+        if "tasks" not in tables:
+            return None
+        cols = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
+        return SCHEMA_VERSION if "benchmark" in cols else 1
+    try:
+        version = json.loads(row[0])
+    except json.JSONDecodeError:
+        version = row[0]
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise SchemaError(
+            f"store schema version {version!r} is not one this forgebench knows "
+            f"(it reads versions 1..{SCHEMA_VERSION})"
+        )
+    return version
+
+
+def _v1_to_v2(con: sqlite3.Connection) -> None:
+    have = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
+    for col, decl in (("image_path", "TEXT"), ("media_type", "TEXT"), ("superseded_by", "TEXT")):
+        if col not in have:
+            con.execute(f"ALTER TABLE tasks ADD COLUMN {col} {decl}")
+    con.execute("ALTER TABLE tasks ADD COLUMN benchmark TEXT NOT NULL DEFAULT 'mandela'")
+    con.execute("UPDATE tasks SET benchmark='pixar' WHERE probe='LOC'")
+    con.execute("ALTER TABLE items RENAME TO items_v1")
+    con.execute(
+        "CREATE TABLE items (benchmark TEXT NOT NULL, item_id TEXT NOT NULL, data TEXT NOT NULL, "
+        "PRIMARY KEY (benchmark, item_id))"
+    )
+    con.execute("INSERT INTO items SELECT 'mandela', item_id, data FROM items_v1")
+    con.execute("DROP TABLE items_v1")
+    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    judgements = next(s for s in SCHEMA.split(";") if "CREATE TABLE IF NOT EXISTS judgements" in s)
+    con.execute(judgements)
+    if "grades" in tables:
+        con.execute(
+            "INSERT INTO judgements(task_key, judge, kind, value, level, status, reason, detail, "
+            "version, judge_spec, raw, attempts, created_at) "
+            "SELECT task_key, judge, 'evidence', "
+            "CASE WHEN level IS NULL THEN NULL ELSE 'E' || level END, level, status, reason, "
+            "json_object('identity_asserted', identity_asserted, "
+            "'contradiction_asserted', contradiction_asserted), "
+            "rubric_version, judge_spec, raw, attempts, created_at FROM grades"
+        )
+        con.execute("DROP TABLE grades")
+
+
+_STEPS = {1: _v1_to_v2}
+"""Version -> the step that upgrades it to the next."""
+
+
+def migrate(con: sqlite3.Connection, where: str) -> int | None:
+    """Bring an open store to :data:`SCHEMA_VERSION`; returns the version it had (None: new).
+
+    ``where`` names the file in messages. Raises :class:`SchemaError` for a newer or unknown
+    version. The connection must be in autocommit mode (``isolation_level=None``).
+    """
+    try:
+        version = stored_version(con)
+    except SchemaError as exc:
+        raise SchemaError(f"{where}: {exc}") from None
+    if version is not None and version > SCHEMA_VERSION:
+        raise SchemaError(
+            f"{where}: store schema version {version} is newer than this forgebench's "
+            f"({SCHEMA_VERSION}); upgrade forgebench to read it"
+        )
+    if version is not None and version < SCHEMA_VERSION:
+        if version not in _STEPS:
+            raise SchemaError(
+                f"{where}: store schema version {version} cannot be upgraded to "
+                f"{SCHEMA_VERSION} by this forgebench"
+            )
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            v = version
+            while v < SCHEMA_VERSION:
+                _STEPS[v](con)
+                v += 1
+            con.execute(
+                "INSERT INTO meta(key, value) VALUES('schema_version', ?) "
+                "ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (json.dumps(SCHEMA_VERSION),),
+            )
+            con.execute("COMMIT")
+        except BaseException:
+            con.execute("ROLLBACK")
+            raise
+    con.executescript(SCHEMA)
+    if version is None:
+        con.execute(
+            "INSERT OR IGNORE INTO meta(key, value) VALUES('schema_version', ?)",
+            (json.dumps(SCHEMA_VERSION),),
+        )
+    return version

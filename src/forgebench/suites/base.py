@@ -1,0 +1,134 @@
+"""The benchmark-suite seam: what a benchmark supplies so that the engine can run it.
+
+A suite is one folder ``suites/<name>/`` that owns everything specific to its benchmark: the
+dataset contract, loader and validator; how items expand into questions (probes x conditions,
+image variants); how answers are parsed and graded; its metrics rows; its tables, figures and
+report section; its part of the demo; its sub-commands and the model providers it brings
+(Mandela's ``builtin/rules`` judge). The engine (``models/``, ``run/``, ``results/``, ``report/``,
+``analysis/``) knows no suite: the CLI and :mod:`forgebench.api` look suites up in the registry
+(:mod:`forgebench.suites`) and hand the engine generic questions, rows and HTML.
+
+Subclass :class:`Suite`, set ``name`` (the ``benchmark`` value in the store and metrics.csv),
+implement :meth:`Suite.detect`, :meth:`Suite.load` and :meth:`Suite.questions`, and override the
+optional stages you have; then ``register(MySuite())``. ``tests/suites/toy`` is a complete
+example in under 200 lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from forgebench.run.source import Loaded, Selection
+
+if TYPE_CHECKING:
+    import typer
+
+    from forgebench.models.spec import ModelConfig
+    from forgebench.run.images import VariantCache
+    from forgebench.run.tasks import Question
+
+
+__all__ = ["Loaded", "Section", "Selection", "Suite", "SuiteError"]
+
+
+class SuiteError(ValueError):
+    """A dataset or selection a user got wrong; the message is one clear line."""
+
+
+@dataclass
+class Section:
+    """A suite's part of the report page."""
+
+    title: str
+    """Heading."""
+    html: str
+    """Body (already escaped HTML)."""
+    files: list[Path] = field(default_factory=list)
+    """Files written for it under ``report/`` (tables, figures)."""
+    notes: list[str] = field(default_factory=list)
+    """Lines for the console (skipped tables and why)."""
+
+
+class Suite:
+    """Base class of a benchmark suite; the optional stages default to "nothing to do"."""
+
+    name: ClassVar[str] = ""
+    """The benchmark id (``mandela``, ``pixar``, ``forensics``): store, metrics.csv, CLI."""
+    title: ClassVar[str] = ""
+    """Human name, e.g. ``Mandela-Bench (seed 000)``."""
+    probes: ClassVar[tuple[str, ...]] = ()
+    """Probe ids the suite knows (``--probes`` is checked against them)."""
+    conditions: ClassVar[tuple[str, ...]] = ()
+    """Condition ids the suite knows (``--conditions`` is checked against them)."""
+    parts: ClassVar[Mapping[str, str]] = {}
+    """Opt-in protocol parts: name -> what it adds (``--protocol``)."""
+
+    # -- data -------------------------------------------------------------------------------
+
+    def detect(self, path: Path) -> bool:
+        """Whether ``path`` is a dataset of this suite."""
+        raise NotImplementedError
+
+    def validate(self, path: Path) -> list[str]:
+        """Every problem of the dataset as ``FILE:LINE: FIELD: message`` (empty: valid)."""
+        return []
+
+    def load(self, path: Path, selection: Selection) -> Loaded:
+        """Load (and sample) the dataset; :class:`SuiteError` for what a user got wrong."""
+        raise NotImplementedError
+
+    # -- questions --------------------------------------------------------------------------
+
+    def questions(
+        self,
+        loaded: Loaded,
+        selection: Selection,
+        cache: VariantCache,
+        *,
+        render_images: bool = True,
+    ) -> Iterable[Question]:
+        """The model-independent questions, in a deterministic order (an iterator is fine:
+        the engine stores them in batches)."""
+        raise NotImplementedError
+
+    # -- scoring ----------------------------------------------------------------------------
+
+    def score(self, run_dir: Path, judge: str | None) -> Path | None:
+        """Parse the stored answers and write this suite's rows of ``metrics.csv`` (through
+        ``results.metrics_csv``, with the scope it owns); the file's path, or None when the
+        suite has nothing to score in this run."""
+        return None
+
+    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> str | None:
+        """The judge stage (grades, extracted letters) with ``config``; a summary line, or
+        None when the suite has no judge stage."""
+        return None
+
+    # -- report -----------------------------------------------------------------------------
+
+    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
+        """Tables, figures and the report page section (None: nothing to show)."""
+        return None
+
+    def variant_views(
+        self, dataset_root: Path, item: Mapping[str, Any]
+    ) -> Iterator[tuple[str, bytes]]:
+        """Extra pictures of an item for the viewer: ``(label, encoded image bytes)``."""
+        return iter(())
+
+    def rubric(self) -> str:
+        """Grading instructions shown in the calibration view ('' when none)."""
+        return ""
+
+    # -- extension points -------------------------------------------------------------------
+
+    def providers(self) -> Mapping[str, str]:
+        """Backends the suite brings: ``builtin/NAME`` or provider -> module with ``create()``."""
+        return {}
+
+    def cli(self) -> typer.Typer | None:
+        """Sub-commands (mounted as ``forgebench <name> ...``), or None."""
+        return None

@@ -1,0 +1,146 @@
+"""The Mandela suite (seed 000) behind the seam: its dataset folder, protocol table, prompts,
+verdict parsers, E0-E4 judge, metrics, tables, figures and report headline.
+
+Registered by importing this module (``forgebench.suites.load``). It brings ``builtin/rules``
+(the offline evidence-ladder judge) as a provider. ``--sample N`` keeps the items of the first N
+seeds (canonical images, in file order), so paired analyses (a forgery and its original) stay
+complete.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from forgebench.suites import register
+from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError
+from forgebench.suites.mandela.ids import CONDITIONS, PROBES
+
+if TYPE_CHECKING:
+    from forgebench.models.spec import ModelConfig
+    from forgebench.run.images import VariantCache
+    from forgebench.run.tasks import Question
+    from forgebench.suites.mandela.contract import Dataset
+
+
+def sample_seeds(ds: Dataset, n: int | None) -> Dataset:
+    """The dataset cut to the items of its first ``n`` seeds (in file order)."""
+    from forgebench.suites.mandela.contract import Dataset
+
+    if n is None:
+        return ds
+    keep = set(list(dict.fromkeys(it.seed_id for it in ds.items))[:n])
+    return Dataset(root=ds.root, items=[it for it in ds.items if it.seed_id in keep], kb=ds.kb)
+
+
+class MandelaSuite(Suite):
+    """Mandela-Bench: knowledge-only forgeries of canonical images."""
+
+    name = "mandela"
+    title = "Mandela-Bench (seed 000)"
+    probes = PROBES
+    conditions = CONDITIONS
+
+    def detect(self, path: Path) -> bool:
+        return (path / "items.jsonl").is_file()
+
+    def validate(self, path: Path) -> list[str]:
+        from forgebench.suites.mandela.validate import validate_dataset
+
+        report = validate_dataset(path)
+        return [str(p) for p in report.errors]
+
+    def load(self, path: Path, selection: Selection) -> Loaded:
+        from forgebench.suites.mandela.contract import DatasetError, load_dataset
+
+        try:
+            ds = sample_seeds(load_dataset(path), selection.sample)
+        except DatasetError as exc:
+            raise SuiteError(str(exc)) from None
+        return Loaded(root=ds.root, items=ds.items, data=ds)
+
+    def questions(
+        self,
+        loaded: Loaded,
+        selection: Selection,
+        cache: VariantCache,
+        *,
+        render_images: bool = True,
+    ) -> Iterable[Question]:
+        from forgebench.suites.mandela.expand import expand
+
+        try:
+            return expand(
+                loaded.data,
+                list(selection.probes) if selection.probes is not None else None,
+                list(selection.conditions) if selection.conditions is not None else None,
+                cache,
+                render_images=render_images,
+            )
+        except ValueError as exc:  # unknown probe / condition, ConditionError
+            raise SuiteError(str(exc)) from None
+
+    def score(self, run_dir: Path, judge: str | None) -> Path | None:
+        from forgebench.run.store import Store
+        from forgebench.suites.mandela.metrics import write_metrics
+        from forgebench.suites.mandela.parse_run import parse_run
+
+        with Store.open(run_dir, create=False) as store:
+            parse_run(store.connection)
+        return write_metrics(run_dir, judge)
+
+    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> str | None:
+        from forgebench.suites.mandela.judge import judge_run
+
+        stats = judge_run(run_dir, config.spec, **options)
+        return stats.summary()
+
+    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
+        from forgebench.suites.mandela.figures import write_figures
+        from forgebench.suites.mandela.headline import headline_html
+        from forgebench.suites.mandela.tables import ReportError, write_tables
+
+        notes: list[str] = []
+        files: list[Path] = []
+        if not (run_dir / "metrics.csv").is_file():
+            notes.append(
+                f"warning: no metrics.csv yet (forgebench metrics {run_dir}): "
+                "tables and figures skipped"
+            )
+        else:
+            try:
+                tables = write_tables(run_dir, out_dir, judge=judge)
+                notes += [f"  table {n} skipped: {why}" for n, why in tables.skipped]
+                files += write_figures(run_dir, out_dir / "figures", judge=judge)
+            except ReportError as exc:
+                notes.append(f"warning: tables and figures skipped: {exc}")
+        html = headline_html(run_dir, out_dir, judge)
+        return Section(title=self.title, html=html, files=files, notes=notes)
+
+    def variant_views(
+        self, dataset_root: Path, item: Mapping[str, Any]
+    ) -> Iterator[tuple[str, bytes]]:
+        from forgebench.suites.mandela.conditions import render_variant
+        from forgebench.suites.mandela.contract import Item
+
+        model = Item.model_validate(item)
+        for cond in ("crop", "mirror", "face_original", "face_replacement"):
+            if cond == "crop" and model.crop is None:
+                continue
+            if cond.startswith("face_") and model.faces is None:
+                continue
+            variant = render_variant(dataset_root, model, cond)
+            if variant is not None:
+                yield cond, variant.data
+
+    def rubric(self) -> str:
+        from forgebench.suites.mandela.rubric import RUBRIC
+
+        return str(RUBRIC)
+
+    def providers(self) -> Mapping[str, str]:
+        return {"builtin/rules": "forgebench.suites.mandela.rules_model"}
+
+
+SUITE = register(MandelaSuite())

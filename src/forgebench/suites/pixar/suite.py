@@ -1,0 +1,31 @@
+"""The PIXAR suite (seed 003) behind the seam: pixel labels, effectiveness checks, the LOC probe
+and localization metrics.
+
+PIXAR's datasets are folders of (original, edited) pairs; its commands are ``forgebench pixar
+label | score | run`` (the suite's sub-commands), which write the ``pixar`` rows of
+``metrics.csv`` themselves. Its answers live in the same run store as Mandela's (benchmark
+``pixar``), so one report shows both.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forgebench.suites import register
+from forgebench.suites.base import Suite
+
+
+class PixarSuite(Suite):
+    """PIXAR: pixel-level tamper maps and localization metrics."""
+
+    name = "pixar"
+    title = "PIXAR (seed 003)"
+    probes = ("LOC",)
+    conditions = ("full",)
+
+    def detect(self, path: Path) -> bool:
+        # ``forgebench run`` does not take pair folders: PIXAR runs through ``pixar run``.
+        return False
+
+
+SUITE = register(PixarSuite())

@@ -65,15 +65,23 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
     con = _connect(db)
     try:
         chosen, judges = pick_judge(con, judge)
-        items = [
-            json.loads(r["data"])
-            for r in con.execute("SELECT item_id, data FROM items ORDER BY rowid")
+        stored = [
+            (r["benchmark"], json.loads(r["data"]))
+            for r in con.execute("SELECT benchmark, item_id, data FROM items ORDER BY rowid")
         ]
+        ids = [it["id"] for _b, it in stored]
+        benchmarks = {bm for bm, _it in stored}
+        # ids of different benchmarks may collide ("0" in two suites): then every id is prefixed
+        qualify = len(benchmarks) > 1 and len(set(ids)) < len(ids)
+        view_id = {
+            (bm, it["id"]): (f"{bm}/{it['id']}" if qualify else it["id"]) for bm, it in stored
+        }
+        items = [{**it, "id": view_id[(bm, it["id"])], "benchmark": bm} for bm, it in stored]
         meta = {
             r["key"]: json.loads(r["value"]) for r in con.execute("SELECT key, value FROM meta")
         }
         sql = """
-            SELECT t.item_id, t.model, t.probe, t.condition,
+            SELECT t.benchmark, t.item_id, t.model, t.probe, t.condition,
                    a.text, v.verdict, g.level, g.status AS grade_status, g.reason,
                    e.reason AS error
             FROM tasks t
@@ -86,7 +94,8 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
         """
         answers: dict[str, list[ViewerAnswer]] = {}
         for r in con.execute(sql, (chosen or "",)):
-            answers.setdefault(r["item_id"], []).append(
+            vid = view_id.get((r["benchmark"], r["item_id"]), r["item_id"])
+            answers.setdefault(vid, []).append(
                 ViewerAnswer(
                     model=r["model"],
                     probe=r["probe"],

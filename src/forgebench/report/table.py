@@ -245,3 +245,44 @@ def to_csv(table: Table) -> str:
                     values.append(str(cell.raw))
             writer.writerow([heading or "", *values])
     return buf.getvalue()
+
+
+def to_html(table: Table) -> str:
+    """The table as an HTML ``<table>`` with its caption and notes (every text escaped)."""
+    import html
+
+    esc = html.escape
+    groups: list[tuple[str, int]] = []
+    for c in table.columns:
+        if groups and groups[-1][0] == c.group:
+            groups[-1] = (c.group, groups[-1][1] + 1)
+        else:
+            groups.append((c.group, 1))
+    out = [f'<table class="paper-table" id="{esc(table.name)}">']
+    out.append(f"<caption>Table {table.number}. {esc(table.caption)}</caption><thead>")
+    if any(g for g, _ in groups):
+        out.append(
+            "<tr>" + "".join(f'<th colspan="{n}">{esc(g)}</th>' for g, n in groups) + "</tr>"
+        )
+    out.append("<tr>" + "".join(f"<th>{esc(c.label)}</th>" for c in table.columns) + "</tr>")
+    out.append("</thead><tbody>")
+    width = len(table.columns)
+    for heading, rows in table.sections:
+        if heading:
+            out.append(f'<tr class="section"><th colspan="{width}">{esc(heading)}</th></tr>')
+        for row in rows:
+            cells = []
+            for c in row:
+                body = esc(c.text) + "".join(esc(MARKS_MD.get(m, m)) for m in c.marks)
+                cells.append(
+                    f"<td><b>{body}</b></td>" if c.bold and c.text != "—" else f"<td>{body}</td>"
+                )
+            out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table>")
+    if table.notes:
+        out.append(
+            '<ul class="table-notes">'
+            + "".join(f"<li>{esc(n)}</li>" for n in table.notes)
+            + "</ul>"
+        )
+    return "".join(out)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from forgebench.run.schema import SCHEMA, SCHEMA_VERSION
+from forgebench.run.schema import JUDGEMENTS, SCHEMA, SCHEMA_VERSION
 
 
 class SchemaError(Exception):
@@ -64,8 +64,7 @@ def _v1_to_v2(con: sqlite3.Connection) -> None:
     con.execute("INSERT INTO items SELECT 'mandela', item_id, data FROM items_v1")
     con.execute("DROP TABLE items_v1")
     tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    judgements = next(s for s in SCHEMA.split(";") if "CREATE TABLE IF NOT EXISTS judgements" in s)
-    con.execute(judgements)
+    con.execute(JUDGEMENTS.strip().rstrip(";"))
     if "grades" in tables:
         con.execute(
             "INSERT INTO judgements(task_key, judge, kind, value, level, status, reason, detail, "

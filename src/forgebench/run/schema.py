@@ -16,7 +16,28 @@ from __future__ import annotations
 
 SCHEMA_VERSION = 2
 
-SCHEMA = """
+JUDGEMENTS = """
+CREATE TABLE IF NOT EXISTS judgements (
+    task_key   TEXT NOT NULL REFERENCES tasks(key),
+    judge      TEXT NOT NULL,           -- judge name, e.g. builtin/rules
+    kind       TEXT NOT NULL,           -- what is judged: evidence (E0-E4), letter, uptake, gate:...
+    value      TEXT,                    -- the judgement as text (E3, B, pass); NULL when unscored
+    level      INTEGER,                 -- numeric form where there is one (0..4); NULL otherwise
+    status     TEXT NOT NULL,           -- graded | auto (no call needed) | unscored
+    reason     TEXT,
+    detail     TEXT NOT NULL DEFAULT '{}',  -- JSON: kind-specific fields
+    version    TEXT NOT NULL,           -- rubric / prompt / gate version
+    judge_spec TEXT NOT NULL,
+    raw        TEXT,
+    attempts   INTEGER NOT NULL DEFAULT 1,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (task_key, judge, kind)
+);
+"""
+"""The generic judgements table (schema 2), also created by the 1 -> 2 migration."""
+
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL                 -- JSON
@@ -80,22 +101,9 @@ CREATE TABLE IF NOT EXISTS verdicts (
     detail         TEXT NOT NULL DEFAULT '{}',  -- JSON: names asserted, event, year, step, ...
     parser_version TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS judgements (
-    task_key   TEXT NOT NULL REFERENCES tasks(key),
-    judge      TEXT NOT NULL,           -- judge name, e.g. builtin/rules
-    kind       TEXT NOT NULL,           -- what is judged: evidence (E0-E4), letter, uptake, gate:...
-    value      TEXT,                    -- the judgement as text (E3, B, pass); NULL when unscored
-    level      INTEGER,                 -- numeric form where there is one (0..4); NULL otherwise
-    status     TEXT NOT NULL,           -- graded | auto (no call needed) | unscored
-    reason     TEXT,
-    detail     TEXT NOT NULL DEFAULT '{}',  -- JSON: kind-specific fields
-    version    TEXT NOT NULL,           -- rubric / prompt / gate version
-    judge_spec TEXT NOT NULL,
-    raw        TEXT,
-    attempts   INTEGER NOT NULL DEFAULT 1,
-    created_at REAL NOT NULL,
-    PRIMARY KEY (task_key, judge, kind)
-);
+"""
+    + JUDGEMENTS
+    + """
 CREATE VIEW IF NOT EXISTS grades AS
     SELECT task_key, judge, level, status, reason,
            json_extract(detail, '$.identity_asserted') AS identity_asserted,
@@ -103,3 +111,4 @@ CREATE VIEW IF NOT EXISTS grades AS
            version AS rubric_version, judge_spec, raw, attempts, created_at
     FROM judgements WHERE kind = 'evidence';
 """
+)

@@ -102,7 +102,10 @@ def draw_sample(run_dir: Path, frame: pd.DataFrame, n: int, seed: int = 0) -> pd
     sample = pd.concat(picked).sample(frac=1.0, random_state=seed).reset_index(drop=True)
     con = connect(run_dir)
     try:
-        items = {i: json.loads(d) for i, d in con.execute("SELECT item_id, data FROM items")}
+        items = {
+            i: json.loads(d)
+            for i, d in con.execute("SELECT item_id, data FROM items WHERE benchmark = 'mandela'")
+        }
     finally:
         con.close()
     width = max(3, len(str(len(sample))))

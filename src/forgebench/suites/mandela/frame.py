@@ -78,7 +78,7 @@ LEFT JOIN errors e ON e.task_key = t.key
 LEFT JOIN verdicts v ON v.task_key = t.key
 LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ?
 WHERE t.superseded_by IS NULL
-  AND t.item_id IN (SELECT item_id FROM items)  -- Mandela items only (PIXAR LOC tasks share stores)
+  AND t.benchmark = 'mandela'  -- other benchmarks' tasks share the store
 ORDER BY t.rowid
 """
 
@@ -121,7 +121,10 @@ def resolve_judge(con: sqlite3.Connection, judge: str | None) -> str | None:
 def _item_table(con: sqlite3.Connection) -> tuple[pd.DataFrame, dict[str, NameTargets]]:
     rows: list[dict[str, Any]] = []
     targets: dict[str, NameTargets] = {}
-    raw = {iid: json.loads(data) for iid, data in con.execute("SELECT item_id, data FROM items")}
+    raw = {
+        iid: json.loads(data)
+        for iid, data in con.execute("SELECT item_id, data FROM items WHERE benchmark = 'mandela'")
+    }
     k1_seeds = {
         it.get("seed_id")
         for it in raw.values()

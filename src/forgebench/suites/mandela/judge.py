@@ -181,7 +181,8 @@ def _gradable(con: Any, judge: str, retry_unscored: bool) -> tuple[list[tuple[An
         "FROM tasks t JOIN answers a ON a.task_key = t.key "
         "JOIN verdicts v ON v.task_key = t.key "
         "LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ? "
-        f"WHERE t.probe IN ({marks}) AND t.superseded_by IS NULL ORDER BY t.rowid"
+        f"WHERE t.probe IN ({marks}) AND t.superseded_by IS NULL AND t.benchmark = 'mandela' "
+        "ORDER BY t.rowid"
     )
     todo, existing = [], 0
     for key, item_id, probe, cond, prompt, text, verdict, status in con.execute(

@@ -32,7 +32,9 @@ def load_items(con: sqlite3.Connection) -> dict[str, dict[str, Any]]:
     """The run's items as JSON objects by id."""
     return {
         item_id: json.loads(data)
-        for item_id, data in con.execute("SELECT item_id, data FROM items")
+        for item_id, data in con.execute(
+            "SELECT item_id, data FROM items WHERE benchmark = 'mandela'"
+        )
     }
 
 
@@ -45,7 +47,7 @@ def parse_run(con: sqlite3.Connection, *, force: bool = False, batch: int = 2000
     sql = (
         "SELECT t.key, t.item_id, t.probe, a.text, a.finish_reason, v.parser_version "
         "FROM answers a JOIN tasks t ON t.key = a.task_key "
-        "LEFT JOIN verdicts v ON v.task_key = a.task_key"
+        "LEFT JOIN verdicts v ON v.task_key = a.task_key WHERE t.benchmark = 'mandela'"
     )
     pending: list[tuple[str, str, str, str]] = []
 

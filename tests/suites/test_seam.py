@@ -1,0 +1,138 @@
+"""The suite seam: a third benchmark that lives only under tests/ runs through run, metrics and
+report with no engine file changed; the engine imports no suite."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import json
+import sqlite3
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+import forgebench
+from forgebench import suites
+from forgebench.cli import app
+
+ENGINE = ("models", "run", "report", "analysis", "results", "util")
+"""Packages of the engine: none of them may import a suite."""
+
+
+def _toy() -> Any:
+    name = "forgebench_tests_toy_suite"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, Path(__file__).parent / "toy" / "suite.py"
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.fixture
+def toy() -> Iterator[Any]:
+    module = _toy()
+    suite = suites.register(module.ToySuite())
+    yield suite
+    suites.unregister(suite.name)
+
+
+def _toy_dataset(root: Path, n: int = 4) -> Path:
+    (root / "img").mkdir(parents=True)
+    rng = np.random.default_rng(1)
+    with (root / "toy.jsonl").open("w") as fh:
+        for i in range(n):
+            Image.fromarray(rng.integers(0, 255, (16, 16, 3), dtype=np.uint8)).save(
+                root / "img" / f"{i}.png"
+            )
+            row = {"id": str(i), "image": f"img/{i}.png", "question": f"Which is fake? ({i})",
+                   "options": {"A": "left", "B": "right", "C": "both", "D": "neither"},
+                   "answer": "B" if i % 2 == 0 else "C"}  # fmt: skip
+            fh.write(json.dumps(row) + "\n")
+    return root
+
+
+def test_engine_packages_import_no_suite() -> None:
+    src = Path(forgebench.__file__).parent
+    offenders = []
+    for pkg in ENGINE:
+        for path in sorted((src / pkg).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                names: list[str] = []
+                if isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.module:
+                    names = [node.module]
+                names += [
+                    a.value
+                    for a in ast.walk(node)
+                    if isinstance(node, ast.Call | ast.Assign)
+                    and isinstance(a, ast.Constant)
+                    and isinstance(a.value, str)
+                    and a.value.startswith("forgebench.suites")
+                ]
+                offenders += [
+                    f"{path.relative_to(src)}: {n}"
+                    for n in names
+                    if n == "forgebench.suites" or n.startswith("forgebench.suites.")
+                ]
+    assert offenders == []
+
+
+def test_a_suite_under_tests_runs_through_run_metrics_and_report(
+    toy: Any, tmp_path: Path, fake_openai: Callable[..., Any]
+) -> None:
+    server = fake_openai(reply_text="B. The right one shows a seam.")
+    ds = _toy_dataset(tmp_path / "toy")
+    run = tmp_path / "run"
+    res = CliRunner().invoke(
+        app,
+        ["run", str(ds), "--model", f"m=openai/toy@{server.url}", "--out", str(run),
+         "--cache-dir", str(tmp_path / "cache"), "--protocol", "gray"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert server.hits == 8  # 4 questions x (full, gray)
+    with sqlite3.connect(run / "run.sqlite") as con:
+        assert con.execute("SELECT DISTINCT benchmark FROM tasks").fetchall() == [("toy",)]
+        assert con.execute("SELECT COUNT(*) FROM items WHERE benchmark='toy'").fetchone() == (4,)
+    # the same command again sends nothing (resume is the engine's, not the suite's)
+    again = CliRunner().invoke(
+        app,
+        ["run", str(ds), "--model", f"m=openai/toy@{server.url}", "--out", str(run),
+         "--cache-dir", str(tmp_path / "cache"), "--protocol", "gray"],
+    )  # fmt: skip
+    assert again.exit_code == 0 and server.hits == 8
+    res = CliRunner().invoke(app, ["metrics", str(run)])
+    assert res.exit_code == 0, res.output
+    rows = (run / "metrics.csv").read_text().splitlines()
+    assert "toy,m,MCQ,full,all,acc,50.0,4," in rows and "toy,m,MCQ,gray,all,acc,50.0,4," in rows
+    res = CliRunner().invoke(app, ["report", str(run)])
+    assert res.exit_code == 0, res.output
+    page = (run / "report" / "index.html").read_text()
+    assert "Toy multiple choice" in page and "Toy accuracy" in page
+
+
+def test_an_unknown_protocol_part_is_one_line_exit_2(toy: Any, tmp_path: Path) -> None:
+    ds = _toy_dataset(tmp_path / "toy")
+    res = CliRunner().invoke(
+        app, ["run", str(ds), "--model", "builtin/artefact", "--protocol", "robustness"]
+    )
+    assert res.exit_code == 2
+    assert "unknown protocol part 'robustness'; known: gray" in res.output
+
+
+def test_a_folder_of_no_known_benchmark_is_one_line_exit_2(tmp_path: Path) -> None:
+    (tmp_path / "x").mkdir()
+    res = CliRunner().invoke(app, ["run", str(tmp_path / "x"), "--model", "builtin/artefact"])
+    assert res.exit_code == 2
+    assert "not a dataset of any known benchmark" in res.output

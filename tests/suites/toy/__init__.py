@@ -1,0 +1,1 @@
+"""The toy suite (see ``suite.py``)."""

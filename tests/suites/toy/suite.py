@@ -1,0 +1,125 @@
+"""A toy multiple-choice benchmark that lives only under tests/: the proof of the suite seam.
+
+A dataset folder holds ``toy.jsonl`` (one question per line: ``id``, ``image``, ``question``,
+``options`` {A..D}, ``answer``) and the images. The suite asks each question once (probe ``MCQ``,
+condition ``full``) or, with the opt-in part ``gray``, once more on a grey-scale variant
+(condition ``gray``); it reads the first option letter of each answer, stores it as a verdict,
+writes ``acc`` rows under benchmark ``toy`` and shows a one-table report section. No engine file
+knows it exists.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from PIL import Image
+
+from forgebench.report.table import Cell, Column, Table, num, text, to_html
+from forgebench.results.metrics_csv import Scope, write_metrics
+from forgebench.run.images import VariantCache, VariantSpec
+from forgebench.run.store import Store
+from forgebench.run.tasks import Question
+from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError
+
+NAME = "toy"
+PROMPT_VERSION = "toy-mcq/v1"
+_LETTER = re.compile(r"\b([A-D])\b")
+
+
+def _gray(source: bytes, what: str) -> bytes:
+    with Image.open(io.BytesIO(source)) as im:
+        buf = io.BytesIO()
+        im.convert("L").save(buf, format="PNG")
+    return buf.getvalue()
+
+
+class ToySuite(Suite):
+    name = NAME
+    title = "Toy multiple choice"
+    probes = ("MCQ",)
+    conditions = ("full", "gray")
+    parts = {"gray": "ask every question again on a grey-scale image"}
+
+    def detect(self, path: Path) -> bool:
+        return (path / "toy.jsonl").is_file()
+
+    def load(self, path: Path, selection: Selection) -> Loaded:
+        rows = [json.loads(line) for line in (path / "toy.jsonl").read_text().splitlines() if line]
+        if not rows:
+            raise SuiteError(f"{path / 'toy.jsonl'}: no questions")
+        if selection.sample is not None:
+            rows = rows[: selection.sample]
+        return Loaded(root=path.resolve(), items=rows)
+
+    def questions(
+        self,
+        loaded: Loaded,
+        selection: Selection,
+        cache: VariantCache,
+        *,
+        render_images: bool = True,
+    ) -> Iterable[Question]:
+        conditions = ["full", *(["gray"] if "gray" in selection.parts else [])]
+        if selection.conditions is not None:
+            conditions = [c for c in conditions if c in selection.conditions]
+        get = cache.ensure if render_images else cache.ref
+        for row in loaded.items:
+            opts = "\n".join(f"{k}. {v}" for k, v in row["options"].items())
+            prompt = f"Question: {row['question']}\nOptions:\n{opts}\nAnswer with the letter."
+            for cond in conditions:
+                src = loaded.root / row["image"]
+                spec = (
+                    VariantSpec(src, "full")
+                    if cond == "full"
+                    else VariantSpec(src, "gray", {}, "toy-gray/1", _gray)
+                )
+                yield Question(row["id"], "MCQ", cond, prompt, PROMPT_VERSION, get(spec))
+
+    def score(self, run_dir: Path, judge: str | None) -> Path | None:
+        with Store.open(run_dir, create=False) as store:
+            items = store.items(NAME)
+            rows = store.connection.execute(
+                "SELECT t.key, t.item_id, t.model, t.condition, a.text FROM tasks t "
+                "LEFT JOIN answers a ON a.task_key = t.key "
+                "WHERE t.benchmark = ? AND t.superseded_by IS NULL",
+                (NAME,),
+            ).fetchall()
+            verdicts = []
+            tally: dict[tuple[str, str], list[int]] = {}
+            for key, item_id, model, cond, answer in rows:
+                found = _LETTER.findall(answer or "")
+                letter = found[0] if len(set(found)) == 1 else "Z"
+                if answer is not None:
+                    verdicts.append((key, letter, {}, "toy-parse/1"))
+                hit = tally.setdefault((model, cond), [0, 0])
+                hit[0] += letter == items[item_id]["answer"]
+                hit[1] += 1
+            store.put_verdicts(verdicts)
+        out = [
+            {"benchmark": NAME, "model": m, "probe": "MCQ", "condition": c, "subset": "all",
+             "metric": "acc", "value": 100.0 * k / n, "n": n, "judge": ""}
+            for (m, c), (k, n) in sorted(tally.items())
+        ]  # fmt: skip
+        return write_metrics(run_dir, out, Scope.of(NAME))
+
+    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
+        from forgebench.results.metrics_csv import read_metrics
+
+        path = run_dir / "metrics.csv"
+        if not path.is_file():
+            return None
+        df = read_metrics(path, benchmark=NAME)
+        rows: list[list[Cell]] = [
+            [text(str(r.model)), text(str(r.condition)), num(float(r.value))]
+            for r in df.itertuples()
+        ]
+        table = Table(1, "Toy accuracy", [Column("Model"), Column("Condition"), Column("Acc")],
+                      [(None, rows)])  # fmt: skip
+        return Section(title=self.title, html=to_html(table))
+
+    def providers(self) -> Mapping[str, str]:
+        return {}

@@ -272,10 +272,12 @@ def to_html(table: Table) -> str:
             out.append(f'<tr class="section"><th colspan="{width}">{esc(heading)}</th></tr>')
         for row in rows:
             cells = []
-            for c in row:
-                body = esc(c.text) + "".join(esc(MARKS_MD.get(m, m)) for m in c.marks)
+            for cell in row:
+                body = esc(cell.text) + "".join(esc(MARKS_MD.get(m, m)) for m in cell.marks)
                 cells.append(
-                    f"<td><b>{body}</b></td>" if c.bold and c.text != "—" else f"<td>{body}</td>"
+                    f"<td><b>{body}</b></td>"
+                    if cell.bold and cell.text != "—"
+                    else f"<td>{body}</td>"
                 )
             out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")

@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import ClassVar
 
 from PIL import Image
 
@@ -42,7 +43,7 @@ class ToySuite(Suite):
     title = "Toy multiple choice"
     probes = ("MCQ",)
     conditions = ("full", "gray")
-    parts = {"gray": "ask every question again on a grey-scale image"}
+    parts: ClassVar[Mapping[str, str]] = {"gray": "ask every question again on a grey-scale image"}
 
     def detect(self, path: Path) -> bool:
         return (path / "toy.jsonl").is_file()

@@ -24,6 +24,9 @@ app = typer.Typer(
 @app.callback()
 def _root() -> None:
     """Build and run image-forgery benchmarks (Mandela, Forensics, PIXAR) for multimodal models."""
+    from forgebench import suites
+
+    suites.load()  # the benchmarks and the providers they bring (builtin/rules, ...)
 
 
 def _console(stderr: bool = False) -> Console:

@@ -53,6 +53,9 @@ class CallOutcome:
     attempts: int
     latency_s: float
     """Duration of the successful (or last) attempt, in seconds."""
+    invalid: Response | None = None
+    """The last reply that ``validate`` rejected, when that is why the call ended as an error
+    (a judge's unparseable grade is stored as unscored with this text)."""
 
 
 @dataclass
@@ -135,18 +138,25 @@ async def execute(
                 raise _Abandoned
             stats.attempts += 1
             t0 = time.monotonic()
+            invalid: Response | None = None
             try:
                 async with asyncio.timeout(timeout_s):
                     response = await model.generate(call.request)
                 if validate is not None:
-                    validate(response)
+                    try:
+                        validate(response)
+                    except ModelError:
+                        invalid = response
+                        raise
                 return CallOutcome(call.key, response, None, None, attempt, _since(t0)), False
             except TimeoutError:
                 err = ModelError(f"no reply within {timeout_s:g}s", retryable=True)
             except ModelError as exc:
                 err = exc
             if not err.retryable or attempt >= max_attempts:
-                outcome = CallOutcome(call.key, None, str(err), err.status, attempt, _since(t0))
+                outcome = CallOutcome(
+                    call.key, None, str(err), err.status, attempt, _since(t0), invalid
+                )
                 return outcome, not err.retryable and not err.task_only
             stats.retries += 1
             if progress is not None:

@@ -44,8 +44,6 @@ from forgebench.suites.mandela.rubric import (
 )
 from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES, final_answer
 
-INVALID_PREFIX = "invalid judge reply"
-
 
 @dataclass
 class JudgeStats:
@@ -124,26 +122,13 @@ def build_judge_input(
     }
 
 
-class _ValidatingJudge:
-    """Wraps the judge model: an invalid reply raises a retryable error (the runner asks again)
-    and is remembered, so that the last one is stored with the unscored row."""
-
-    def __init__(self, inner: Model) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.invalid: dict[str, tuple[str, str]] = {}
-
-    async def generate(self, request: Request) -> Response:
-        response = await self.inner.generate(request)
-        try:
-            parse_judge_reply(response.text)
-        except JudgeReplyError as exc:
-            self.invalid[str(request.meta.get("task_key"))] = (response.text, str(exc))
-            raise ModelError(f"{INVALID_PREFIX}: {exc}", retryable=True) from None
-        return response
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
+def _validate(response: Response) -> None:
+    """The runner's validate hook: an unparseable grade is a retryable error (asked again); the
+    last one is stored as unscored with its text (``CallOutcome.invalid``)."""
+    try:
+        parse_judge_reply(response.text)
+    except JudgeReplyError as exc:
+        raise ModelError(f"invalid judge reply: {exc}", retryable=True) from None
 
 
 KIND = "evidence"
@@ -218,6 +203,9 @@ async def judge_run_async(
     from forgebench.run.runner import Call, CallOutcome, execute
     from forgebench.run.store import Store
 
+    from forgebench import suites
+
+    suites.load()  # builtin/rules is registered by the Mandela suite
     cfg = config or ModelConfig(spec=judge_spec, max_tokens=None)
     started = time.monotonic()
     store = Store.open(run_dir, create=False)
@@ -248,7 +236,6 @@ async def judge_run_async(
                 meta = {"task_key": key, "item_id": item.get("id"), "judge_input": ji}
                 yield Call(key, Request(prompt=judge_prompt(ji), params=dict(params), meta=meta))
 
-        wrapped = _ValidatingJudge(judge_model)
 
         def on_outcome(out: CallOutcome) -> None:
             row: Judgement | None = None
@@ -259,10 +246,9 @@ async def judge_run_async(
                             contradiction=reply.contradiction_asserted,
                             raw=out.response.text, attempts=out.attempts)  # fmt: skip
                 stats.graded += 1
-            elif out.error and out.error.startswith(INVALID_PREFIX) and out.key in wrapped.invalid:
-                raw, why = wrapped.invalid[out.key]
-                row = grade(out.key, name, None, "unscored", why, judge_spec, raw=raw,
-                            attempts=out.attempts)  # fmt: skip
+            elif out.invalid is not None:
+                row = grade(out.key, name, None, "unscored", out.error, judge_spec,
+                            raw=out.invalid.text, attempts=out.attempts)  # fmt: skip
                 stats.unscored += 1
             else:
                 stats.errors += 1
@@ -273,13 +259,14 @@ async def judge_run_async(
         with RunProgress(console or Console(stderr=True), enabled=None if console else False) as rp:
             mp = rp.add(f"judge {name}", len(to_call))
             ex = await execute(
-                wrapped,
+                judge_model,
                 calls(),
                 concurrency=workers,
                 rpm=rpm if rpm is not None else cfg.rpm,
                 max_attempts=max_attempts or min(cfg.max_attempts, 3),
                 timeout_s=timeout_s or cfg.timeout_s,
                 on_outcome=on_outcome,
+                validate=_validate,
                 progress=mp,
                 retry=retry,
                 give_up_after=max(10, 2 * workers),

@@ -61,7 +61,7 @@ def model_configs(
     given (``overrides`` values not None) applied to every model; exit 2 on a bad spec or file,
     on no model at all, and on two models of one name."""
     from forgebench.models.modelsfile import load_models_file
-    from forgebench.models.spec import ModelConfig, SpecError, parse_spec
+    from forgebench.models.spec import ModelConfig, SpecError, check_unique_names, parse_spec
 
     given = {k: v for k, v in overrides.items() if v is not None}
     try:
@@ -74,8 +74,8 @@ def model_configs(
         fail(str(exc), 2)
     if not configs:
         fail("no model: give --model SPEC (e.g. openai/gpt-5.6) or --models-file FILE", 2)
-    names = [c.name for c in configs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        fail(f"two models are named {dupes[0]!r}; give one an alias (ALIAS=PROVIDER/MODEL)", 2)
+    try:
+        check_unique_names(configs)
+    except SpecError as exc:
+        fail(str(exc), 2)
     return configs

@@ -13,13 +13,12 @@ from rich.console import Console
 from rich.table import Table
 
 from forgebench._cli.app import app, console, err_console, fail
+from forgebench.suites.mandela.contract import FAMILIES
 
 calibrate_app = typer.Typer(
     help="Judge calibration against human grades (Appendix F).", no_args_is_help=True
 )
 app.add_typer(calibrate_app, name="calibrate")
-
-FAMILIES = ("K0", "K1", "K2", "K3", "K4", "K5", "K6")
 
 
 def _run_dir(run_dir: Path) -> Path:

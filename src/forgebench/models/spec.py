@@ -10,6 +10,7 @@ every output. A models file (TOML) lists many models with per-model options
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -128,3 +129,13 @@ class ModelConfig(BaseModel):
         if self.extra_body:
             out["extra_body"] = self.extra_body
         return out
+
+
+def check_unique_names(configs: Iterable[ModelConfig]) -> None:
+    """Refuse two models of one name (their answers would mix): :class:`SpecError`."""
+    names = [c.name for c in configs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise SpecError(
+            f"two models are named {dupes[0]!r}; give one an alias (ALIAS=PROVIDER/MODEL)"
+        )

@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import signal
-from collections.abc import Callable, Iterator
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from forgebench import __version__
 from forgebench.models.base import Model, Request
 from forgebench.models.registry import create_model, describe_request
-from forgebench.models.spec import ModelConfig, SpecError
+from forgebench.models.spec import ModelConfig, SpecError, check_unique_names
 from forgebench.run.costs import Budget, cost_usd
 from forgebench.run.progress import ModelProgress, RunProgress
 from forgebench.run.retry import RetryPolicy
@@ -33,7 +35,7 @@ from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
 from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
-from forgebench.run.tasks import Task, make_task
+from forgebench.run.tasks import ImageRef, Question, Task, make_task
 
 B64_CACHE_BYTES = 32 * 1024 * 1024
 """Bound of the in-process base64 cache (bytes of base64 text)."""
@@ -147,14 +149,76 @@ def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:
         store.meta_set(key, {"identity": ident, "config": config})
 
 
-def _store_tasks(store: Store, the_plan: Plan) -> None:
-    """Store every model's tasks, credential-like parameters scrubbed (the keys stay)."""
+STORE_BATCH = 2000
+"""Tasks bound, keyed and stored per transaction while a dataset is expanded."""
+PAGE = 1000
+"""Pending tasks read back from the store at a time while sending."""
+
+
+def _scrubbed(tasks: Iterable[Task], secrets: list[str]) -> Iterator[Task]:
+    for t in tasks:
+        yield dataclasses.replace(t, params=scrub(dict(t.params), secrets))
+
+
+def store_plan(store: Store, the_plan: Plan) -> None:
+    """Store a plan made in memory (items, model identities, tasks) as this invocation's tasks;
+    credential-like parameters are scrubbed in the store (the keys stay)."""
+    store.put_items(the_plan.benchmark, the_plan.loaded.items)
+    check_model_settings(store, the_plan.configs)
+    store.begin_invocation()
     secrets = secret_values(the_plan.configs)
     for c in the_plan.configs:
-        store.put_tasks(
-            dataclasses.replace(t, params=scrub(dict(t.params), secrets))
-            for t in the_plan.tasks[c.name]
-        )
+        store.put_tasks(_scrubbed(the_plan.tasks[c.name], secrets))
+
+
+def store_questions(
+    store: Store,
+    source: QuestionSource,
+    loaded: Loaded,
+    selection: Selection,
+    configs: list[ModelConfig],
+    cache_dir: Path | None,
+    *,
+    batch: int = STORE_BATCH,
+) -> int:
+    """Expand the dataset and store its tasks for every model in batches, never holding them
+    all: peak memory does not grow with the number of tasks. Returns the questions stored."""
+    from forgebench.run.images import VariantCache
+
+    store.put_items(source.name, loaded.items)
+    check_model_settings(store, configs)
+    store.begin_invocation()
+    secrets = secret_values(configs)
+    params = {c.name: c.generation_params() for c in configs}
+    buf: list[Task] = []
+    n = 0
+    for q in source.questions(loaded, selection, VariantCache(cache_dir)):
+        if not q.benchmark:
+            q = dataclasses.replace(q, benchmark=source.name)
+        n += 1
+        buf += [make_task(q, c.name, params[c.name]) for c in configs]
+        if len(buf) >= batch:
+            store.put_tasks(_scrubbed(buf, secrets))
+            buf.clear()
+    if buf:
+        store.put_tasks(_scrubbed(buf, secrets))
+    return n
+
+
+def _task_of(row: sqlite3.Row, config: ModelConfig) -> Task:
+    """A stored task, rebuilt for sending: the model's real generation parameters (the store
+    keeps them scrubbed), the image where this invocation put it."""
+    image = (
+        ImageRef(row["variant_id"], Path(row["image_path"]), row["media_type"] or "image/png")
+        if row["variant_id"] and row["image_path"]
+        else None
+    )
+    q = Question(
+        item_id=row["item_id"], probe=row["probe"], condition=row["condition"],
+        prompt=row["prompt"], prompt_version=row["prompt_version"], image=image,
+        extra=json.loads(row["extra"] or "{}"), benchmark=row["benchmark"],
+    )  # fmt: skip
+    return Task(key=row["key"], model=config.name, question=q, params=config.generation_params())
 
 
 def _request(task: Task, image_b64: str | None) -> Request:
@@ -176,7 +240,7 @@ def _request(task: Task, image_b64: str | None) -> Request:
 
 async def generate(
     store: Store,
-    the_plan: Plan,
+    configs: list[ModelConfig],
     models: dict[str, Model],
     *,
     retry_errors: bool = False,
@@ -186,39 +250,39 @@ async def generate(
     retry: RetryPolicy | None = None,
     grace_s: float = 5.0,
 ) -> GenerationResult:
-    """Store items and tasks, then send every pending task of every model (concurrently)."""
+    """Send every pending task of this invocation (``store_plan`` / ``store_questions``) for
+    every model, concurrently; pending tasks are read from the store in pages."""
     from forgebench.run.images import B64Cache
 
-    store.put_items(the_plan.benchmark, the_plan.loaded.items)
-    check_model_settings(store, the_plan.configs)
-    _store_tasks(store, the_plan)
     b64 = B64Cache(B64_CACHE_BYTES)
     stop = stop if stop is not None else asyncio.Event()
     result = GenerationResult()
-    secrets = secret_values(the_plan.configs)
+    secrets = secret_values(configs)
 
     async def one(config: ModelConfig) -> ModelResult:
         name = config.name
         model = models[name]
-        tasks = the_plan.tasks[name]
-        by_key = {t.key: t for t in tasks}
-        pending = store.pending(name, retry_errors=retry_errors, among=by_key)
-        bar: ModelProgress | None = progress.add(name, len(pending)) if progress else None
+        total = store.invocation_count(name)
+        pending = store.pending_count(name, retry_errors=retry_errors)
+        bar: ModelProgress | None = progress.add(name, pending) if progress else None
         reserved: dict[str, float] = {}
+        sending: dict[str, Task] = {}
 
         def calls() -> Iterator[Call]:
-            for key in pending:
-                task = by_key[key]
-                if budget is not None:
-                    est = budget.reserve(config, task)
-                    if est is None:
-                        return
-                    reserved[key] = est
-                q = task.question
-                yield Call(key, _request(task, b64.get(q.image) if q.image else None))
+            for page in store.pending_pages(name, retry_errors=retry_errors, page=PAGE):
+                for row in page:
+                    task = _task_of(row, config)
+                    if budget is not None:
+                        est = budget.reserve(config, task)
+                        if est is None:
+                            return
+                        reserved[task.key] = est
+                    q = task.question
+                    sending[task.key] = task
+                    yield Call(task.key, _request(task, b64.get(q.image) if q.image else None))
 
         def on_outcome(outcome: CallOutcome) -> None:
-            task = by_key[outcome.key]
+            task = sending.pop(outcome.key)
             if outcome.response is not None:
                 described = scrub(describe_request(model, _request(task, None)), secrets)
                 store.put_answer(
@@ -248,12 +312,12 @@ async def generate(
             )
         finally:
             await model.aclose()
-        left = store.pending(name, retry_errors=True, among=by_key)
-        errored = len(left) - len(store.pending(name, retry_errors=False, among=by_key))
+        left = store.pending_count(name, retry_errors=True)
+        errored = left - store.pending_count(name, retry_errors=False)
         sent = stats.answered + stats.errors + stats.abandoned
-        return ModelResult(name, len(tasks), sent, stats, len(left), errored)
+        return ModelResult(name, total, sent, stats, left, errored)
 
-    result.models = list(await asyncio.gather(*(one(c) for c in the_plan.configs)))
+    result.models = list(await asyncio.gather(*(one(c) for c in configs)))
     result.interrupted = stop.is_set()
     if budget is not None:
         result.budget_stopped = budget.exhausted
@@ -284,10 +348,7 @@ def run_generation(
     settings = settings or GenerationSettings()
     sel = settings.selection
     max_cost, cache_dir = settings.max_cost, settings.cache_dir
-    names = [c.name for c in configs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise SpecError(f"two models are named {dupes[0]!r}; give one an alias (ALIAS=...)")
+    check_unique_names(configs)
     if max_cost is not None:
         unpriced = [c.name for c in configs if cost_usd(c, 0, 0) is None]
         if unpriced:
@@ -295,14 +356,14 @@ def run_generation(
                 f"--max-cost needs price_in and price_out for model {unpriced[0]!r} "
                 "(set them in a models file)"
             )
-    the_plan = plan(source, dataset_root, configs, sel, cache_dir=cache_dir)
+    loaded = source.load(Path(dataset_root), sel)
     models = {c.name: create_model(c) for c in configs}
     store = Store.open(run_dir)
     try:
         record = RunSettings(
             forgebench=__version__,
             benchmark=source.name,
-            dataset=str(the_plan.loaded.root),
+            dataset=str(loaded.root),
             models=configs,
             probes=list(sel.probes) if sel.probes is not None else None,
             conditions=list(sel.conditions) if sel.conditions is not None else None,
@@ -315,15 +376,13 @@ def run_generation(
         )
         write_settings(run_dir, record)
         store.meta_set("settings", scrub(record.model_dump(mode="json"), secret_values(configs)))
+        store_questions(store, source, loaded, sel, configs, cache_dir)
         if settings.prepare_only:
-            store.put_items(the_plan.benchmark, the_plan.loaded.items)
-            check_model_settings(store, configs)
-            _store_tasks(store, the_plan)
             return GenerationResult()
         budget = Budget(max_cost) if max_cost is not None else None
         return asyncio.run(
-            run_plan(store, the_plan, models, settings.retry_errors, budget, progress, retry,
-                     handle_signals, on_signal)
+            send(store, configs, models, settings.retry_errors, budget, progress, retry,
+                 handle_signals, on_signal)
         )  # fmt: skip
     finally:
         store.close()
@@ -340,8 +399,28 @@ async def run_plan(
     handle_signals: bool,
     on_signal: Callable[[], None] | None,
 ) -> GenerationResult:
-    """Send a stored plan (:func:`generate`); with ``handle_signals`` the first SIGINT/SIGTERM
-    stops scheduling (requests in flight get a few seconds), the second abandons them."""
+    """Store a plan made in memory and send it (:func:`send`)."""
+    store_plan(store, the_plan)
+    return await send(
+        store, the_plan.configs, models, retry_errors, budget, progress, retry, handle_signals,
+        on_signal,
+    )  # fmt: skip
+
+
+async def send(
+    store: Store,
+    configs: list[ModelConfig],
+    models: dict[str, Model],
+    retry_errors: bool,
+    budget: Budget | None,
+    progress: RunProgress | None,
+    retry: RetryPolicy | None,
+    handle_signals: bool,
+    on_signal: Callable[[], None] | None,
+) -> GenerationResult:
+    """Send this invocation's stored tasks (:func:`generate`); with ``handle_signals`` the
+    first SIGINT/SIGTERM stops scheduling (requests in flight get a few seconds), the second
+    abandons them."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
@@ -363,7 +442,7 @@ async def run_plan(
     try:
         return await generate(
             store,
-            the_plan,
+            configs,
             models,
             retry_errors=retry_errors,
             budget=budget,
@@ -373,10 +452,10 @@ async def run_plan(
         )
     except asyncio.CancelledError:
         result = GenerationResult(interrupted=True)
-        for c in the_plan.configs:
-            keys = {t.key for t in the_plan.tasks[c.name]}
-            left = len(store.pending(c.name, retry_errors=True, among=keys))
-            result.models.append(ModelResult(c.name, len(keys), 0, ExecStats(), left, 0))
+        for c in configs:
+            left = store.pending_count(c.name, retry_errors=True)
+            total = store.invocation_count(c.name)
+            result.models.append(ModelResult(c.name, total, 0, ExecStats(), left, 0))
         return result
     finally:
         if handle_signals:

@@ -107,6 +107,7 @@ class Store:
         self.run_dir = run_dir
         self.connection = connection
         """The SQLite connection, for readers and other stages' plain SQL."""
+        self._invocation = False
 
     # -- opening -----------------------------------------------------------------------------
 
@@ -223,6 +224,17 @@ class Store:
                 rows,
             )
             added = self.connection.total_changes - before
+            # a stored task's image may live elsewhere now (another --cache-dir): point at it
+            self.connection.executemany(
+                "UPDATE tasks SET image_path=?, media_type=? WHERE key=? "
+                "AND (image_path IS NOT ? OR media_type IS NOT ?)",
+                [(r[11], r[12], r[0], r[11], r[12]) for r in rows],
+            )
+            if self._invocation:
+                self.connection.executemany(
+                    "INSERT OR IGNORE INTO temp.invocation(key, model) VALUES(?, ?)",
+                    [(r[0], r[4]) for r in rows],
+                )
             changed = [r for r in rows if r[0] not in current]
             self.connection.executemany(
                 "UPDATE tasks SET superseded_by=? WHERE model=? AND item_id=? AND probe=? "
@@ -289,6 +301,61 @@ class Store:
             wanted = among if isinstance(among, set | frozenset | dict) else set(among)
             keys = [k for k in keys if k in wanted]
         return keys
+
+    # -- this invocation's tasks, read back in pages (memory flat in the number of tasks) ------
+
+    def begin_invocation(self) -> None:
+        """Start a fresh set of "tasks of this invocation" (a TEMP table of this connection);
+        :meth:`put_tasks` adds every task it is given to it."""
+        self.connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS invocation (key TEXT PRIMARY KEY, model TEXT NOT NULL)"
+        )
+        self.connection.execute("DELETE FROM temp.invocation")
+        self._invocation = True
+
+    _PENDING = (
+        "FROM temp.invocation i JOIN tasks t ON t.key = i.key "
+        f"WHERE i.model = ? AND t.{CURRENT} "
+        "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.task_key = t.key)"
+    )
+
+    def _pending_sql(self, retry_errors: bool) -> str:
+        sql = self._PENDING
+        if not retry_errors:
+            sql += " AND NOT EXISTS (SELECT 1 FROM errors e WHERE e.task_key = t.key)"
+        return sql
+
+    def invocation_count(self, model: str) -> int:
+        """Tasks of ``model`` in this invocation."""
+        row = self.connection.execute(
+            "SELECT COUNT(*) FROM temp.invocation WHERE model = ?", (model,)
+        ).fetchone()
+        return int(row[0])
+
+    def pending_count(self, model: str, *, retry_errors: bool = False) -> int:
+        """This invocation's tasks of ``model`` without an answer (errored ones only with
+        ``retry_errors``)."""
+        sql = "SELECT COUNT(*) " + self._pending_sql(retry_errors)
+        return int(self.connection.execute(sql, (model,)).fetchone()[0])
+
+    def pending_pages(
+        self, model: str, *, retry_errors: bool = False, page: int = 1000
+    ) -> Iterator[list[sqlite3.Row]]:
+        """This invocation's pending task rows of ``model`` in insertion order, ``page`` rows at
+        a time (each page is read whole, so writes between pages are safe)."""
+        after = -1
+        sql = (
+            "SELECT t.rowid AS rid, t.* " + self._pending_sql(retry_errors)
+            + " AND t.rowid > ? ORDER BY t.rowid LIMIT ?"
+        )  # fmt: skip
+        while True:
+            cur = self.connection.cursor()
+            cur.row_factory = sqlite3.Row
+            rows = cur.execute(sql, (model, after, page)).fetchall()
+            if not rows:
+                return
+            yield rows
+            after = int(rows[-1]["rid"])
 
     def answered(self, keys: Iterable[str] | None = None) -> set[str]:
         """Keys that have an answer (all, or among ``keys``)."""

@@ -27,11 +27,11 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
+from forgebench.suites.mandela.contract import FAMILIES
 from forgebench.suites.mandela.tables.inputs import Metrics, read_metrics
 
 FONT = 8.0
 """Smallest font size (pt) on any figure."""
-FAMILIES = ("K0", "K1", "K2", "K3", "K4", "K5", "K6")
 
 plt.rcParams.update(
     {

@@ -11,11 +11,11 @@ import html
 from pathlib import Path
 
 from forgebench.results.metrics_csv import read_rows
+from forgebench.suites.mandela.contract import FAMILIES
 
 HEAD_METRICS = ("kgr", "det", "auth", "bal", "e4", "miss")
 PIXAR_METRICS = ("giou", "ciou", "precision", "recall", "f1", "auc", "top1", "top5", "css")
 PIXAR_LABELS = ("gIoU", "cIoU", "Precision", "Recall", "F1", "AUC", "Top-1", "Top-5", "CSS")
-FAMILIES = ("K0", "K1", "K2", "K3", "K4", "K5", "K6")
 
 
 def _read_metrics(path: Path) -> list[dict[str, str]]:

@@ -198,12 +198,11 @@ async def judge_run_async(
     retry: Any = None,
 ) -> JudgeStats:
     """Async form of :func:`judge_run` (for callers already inside an event loop)."""
+    from forgebench import suites
     from forgebench.models.registry import create_model
     from forgebench.run.progress import RunProgress
     from forgebench.run.runner import Call, CallOutcome, execute
     from forgebench.run.store import Store
-
-    from forgebench import suites
 
     suites.load()  # builtin/rules is registered by the Mandela suite
     cfg = config or ModelConfig(spec=judge_spec, max_tokens=None)
@@ -235,7 +234,6 @@ async def judge_run_async(
                 )  # fmt: skip
                 meta = {"task_key": key, "item_id": item.get("id"), "judge_input": ji}
                 yield Call(key, Request(prompt=judge_prompt(ji), params=dict(params), meta=meta))
-
 
         def on_outcome(out: CallOutcome) -> None:
             row: Judgement | None = None

@@ -47,13 +47,14 @@ from typing import Any
 from forgebench.construct.pixels import DEFAULT_TAU, parse_taus
 from forgebench.models.base import Model
 from forgebench.models.registry import create_model
-from forgebench.models.spec import ModelConfig, SpecError
+from forgebench.models.spec import ModelConfig, SpecError, check_unique_names
 from forgebench.results.metrics_csv import read_rows
 from forgebench.run.generate import GenerationResult, Plan, check_model_settings, run_plan
 from forgebench.run.progress import RunProgress
 from forgebench.run.source import Loaded
 from forgebench.run.store import DB_NAME, Store
 from forgebench.run.tasks import Question, make_task
+from forgebench.suites.pixar.css import CssUnavailable
 from forgebench.suites.pixar.demo import merge_metrics
 from forgebench.suites.pixar.pairs import Pair, load_pairs
 from forgebench.suites.pixar.probe import PROBE_ID, PROMPT_VERSION, render_prompt
@@ -76,10 +77,6 @@ class PixarRunError(RuntimeError):
     def __init__(self, message: str, *, interrupted: bool = False) -> None:
         super().__init__(message)
         self.interrupted = interrupted
-
-
-class CssUnavailable(RuntimeError):
-    """Reference descriptions were given but the sentence-embedding model is not installed."""
 
 
 def loc_question(image: PairImage) -> Question:
@@ -163,10 +160,7 @@ def run_pixar_vlm(
     configs = list(configs)
     if not configs:
         raise SpecError("no model: give at least one model spec")
-    names = [c.name for c in configs]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise SpecError(f"two models are named {dupes[0]!r}; give one an alias (ALIAS=...)")
+    check_unique_names(configs)
     tau = parse_taus([tau])[0]
     pairs = select_pairs(pairs_source, limit)
     refs = load_references(classes_csv) if classes_csv is not None else {}
@@ -192,7 +186,7 @@ def run_pixar_vlm(
                 "limit": limit,
                 "classes": str(Path(classes_csv).resolve()) if classes_csv else None,
                 "prompt_version": PROMPT_VERSION,
-                "models": names,
+                "models": [c.name for c in configs],
             },
         )
         asked = asyncio.run(

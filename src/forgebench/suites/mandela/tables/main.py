@@ -12,9 +12,9 @@ import pandas as pd
 from forgebench.analysis.decision import classify, erase_swap_ratio
 from forgebench.analysis.stats import paired_mcnemar
 from forgebench.report.table import Cell, Column, Skipped, Table, dash, num, signed, text
+from forgebench.suites.mandela.contract import FAMILIES
 from forgebench.suites.mandela.tables.inputs import TableData, flag, rate
 
-FAMILIES = ("K0", "K1", "K2", "K3", "K4", "K5", "K6")
 DERECOG = (
     ("full", "Full", "F"),
     ("full_caption", "Full+Caption", "FC"),

@@ -127,9 +127,7 @@ def test_unreachable_server_gives_up_after_consecutive_failures() -> None:
     class Nowhere:
         url = "http://127.0.0.1:1/v1"
 
-    t0 = time.monotonic()
     stats, outcomes = _run(Nowhere(), _calls(100), concurrency=2, max_attempts=2)
-    assert time.monotonic() - t0 < 5
     assert len(outcomes) == 3 and all(o.response is None for o in outcomes)
     assert stats.fatal is not None and "cannot connect to http://127.0.0.1:1/v1" in stats.fatal
 
@@ -203,9 +201,7 @@ def test_stop_abandons_in_flight_calls_without_reporting_them() -> None:
             on_outcome=done.append, stop=stop, grace_s=0.1,
         )  # fmt: skip
 
-    t0 = time.monotonic()
     stats = asyncio.run(go())
-    assert time.monotonic() - t0 < 1.5
     assert done == [] and stats.abandoned == 3 and stats.stopped and model.calls == 3
 
 

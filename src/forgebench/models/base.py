@@ -39,6 +39,18 @@ class Usage:
     output_tokens: int | None = None
 
 
+@dataclass(frozen=True)
+class OutputFile:
+    """A file an answer carries (an edited image): stored by content hash, never in the store."""
+
+    name: str
+    """Its name within the answer, e.g. ``image_0``."""
+    data: bytes
+    """The bytes."""
+    media_type: str
+    """``image/png``, ``image/jpeg``, ..."""
+
+
 @dataclass
 class Response:
     """What the model said."""
@@ -50,6 +62,8 @@ class Response:
     usage: Usage = field(default_factory=Usage)
     finish_reason: str | None = None
     """``stop``, ``length``, ``content_filter``, ``refusal``, ..."""
+    outputs: list[OutputFile] = field(default_factory=list)
+    """Files the answer carries (image editors); written to the blob cache by content hash."""
 
 
 TASK_ONLY_STATUS: frozenset[int] = frozenset({413})

@@ -104,6 +104,10 @@ class ModelConfig(BaseModel):
     """USD per million input tokens, for cost estimates."""
     price_out: float | None = None
     """USD per million output tokens, for cost estimates."""
+    price_image: float | None = None
+    """USD per output image (image editors), for ``--dry-run`` and ``--max-cost``."""
+    images_per_call: int = Field(default=1, ge=0)
+    """Images one call is expected to return before any has (cost estimates with price_image)."""
 
     @property
     def parsed(self) -> ModelSpec:

@@ -68,11 +68,24 @@ def estimate_input_tokens(task: Task) -> int:
     return tokens
 
 
-def cost_usd(config: ModelConfig, input_tokens: int, output_tokens: int) -> float | None:
-    """USD for these tokens at the model's prices; None when a needed price is missing."""
-    if config.price_in is None or config.price_out is None:
+def cost_usd(
+    config: ModelConfig, input_tokens: int, output_tokens: int, images: int = 0
+) -> float | None:
+    """USD for these tokens (and output images) at the model's prices; None when a needed price
+    is missing. A model priced only per image (``price_image`` without token prices) pays
+    nothing for tokens."""
+    tokens_priced = config.price_in is not None and config.price_out is not None
+    if not tokens_priced and config.price_image is None:
         return None
-    return (input_tokens * config.price_in + output_tokens * config.price_out) / 1e6
+    cost = 0.0
+    if tokens_priced:
+        assert config.price_in is not None and config.price_out is not None
+        cost += (input_tokens * config.price_in + output_tokens * config.price_out) / 1e6
+    elif config.price_in is not None or config.price_out is not None:
+        return None
+    if config.price_image is not None:
+        cost += images * config.price_image
+    return cost
 
 
 @dataclass
@@ -85,6 +98,7 @@ class Budget:
     exhausted: bool = False
     """Set once a call was refused for lack of budget."""
     _out_tokens: dict[str, tuple[int, int]] = field(default_factory=dict)
+    _images: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def expected_output(self, config: ModelConfig) -> int:
         """Mean output tokens seen for this model, else its ``max_tokens`` (else 1024)."""
@@ -95,22 +109,42 @@ class Budget:
 
     def reserve(self, config: ModelConfig, task: Task) -> float | None:
         """Reserve a call's estimated cost; None (and ``exhausted``) when it does not fit."""
-        est = cost_usd(config, estimate_input_tokens(task), self.expected_output(config)) or 0.0
+        est = (
+            cost_usd(
+                config,
+                estimate_input_tokens(task),
+                self.expected_output(config),
+                self.expected_images(config),
+            )
+            or 0.0
+        )
         if self.spent + self.reserved + est > self.max_usd:
             self.exhausted = True
             return None
         self.reserved += est
         return est
 
-    def settle(self, config: ModelConfig, reserved: float, usage: Usage | None) -> None:
-        """Release a reservation and count what the call really cost."""
+    def expected_images(self, config: ModelConfig) -> int:
+        """Mean output images seen for this model, else its ``images_per_call``."""
+        if config.price_image is None:
+            return 0
+        n, total = self._images.get(config.name, (0, 0))
+        return math.ceil(total / n) if n else config.images_per_call
+
+    def settle(
+        self, config: ModelConfig, reserved: float, usage: Usage | None, images: int = 0
+    ) -> None:
+        """Release a reservation and count what the call really cost (tokens and images)."""
         self.reserved = max(0.0, self.reserved - reserved)
         if usage is None:
             return
-        if usage.input_tokens is None and usage.output_tokens is None:
+        if config.price_image is not None:
+            n, total = self._images.get(config.name, (0, 0))
+            self._images[config.name] = (n + 1, total + images)
+        if usage.input_tokens is None and usage.output_tokens is None and not images:
             self.spent += reserved
             return
-        cost = cost_usd(config, usage.input_tokens or 0, usage.output_tokens or 0) or 0.0
+        cost = cost_usd(config, usage.input_tokens or 0, usage.output_tokens or 0, images) or 0.0
         self.spent += cost
         if usage.output_tokens is not None:
             n, total = self._out_tokens.get(config.name, (0, 0))

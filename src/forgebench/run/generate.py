@@ -28,6 +28,7 @@ from forgebench import __version__
 from forgebench.models.base import Model, Request
 from forgebench.models.registry import create_model, describe_request
 from forgebench.models.spec import ModelConfig, SpecError, check_unique_names
+from forgebench.run.blobs import BlobStore, blob_dir
 from forgebench.run.costs import Budget, cost_usd
 from forgebench.run.progress import ModelProgress, RunProgress
 from forgebench.run.retry import RetryPolicy
@@ -249,6 +250,7 @@ async def generate(
     stop: asyncio.Event | None = None,
     retry: RetryPolicy | None = None,
     grace_s: float = 5.0,
+    blobs: BlobStore | None = None,
 ) -> GenerationResult:
     """Send every pending task of this invocation (``store_plan`` / ``store_questions``) for
     every model, concurrently; pending tasks are read from the store in pages."""
@@ -284,6 +286,12 @@ async def generate(
         def on_outcome(outcome: CallOutcome) -> None:
             task = sending.pop(outcome.key)
             if outcome.response is not None:
+                files = outcome.response.outputs
+                if files:  # bytes first, by hash: the answer row then names them
+                    where = blobs or BlobStore(blob_dir(None))
+                    for f in files:
+                        digest = where.put(f.data, f.media_type)
+                        store.put_output(outcome.key, f.name, digest, f.media_type, len(f.data))
                 described = scrub(describe_request(model, _request(task, None)), secrets)
                 store.put_answer(
                     outcome.key, outcome.response, outcome.attempts, outcome.latency_s, described
@@ -294,7 +302,8 @@ async def generate(
                 )
             if budget is not None:
                 usage = outcome.response.usage if outcome.response is not None else None
-                budget.settle(config, reserved.pop(outcome.key, 0.0), usage)
+                images = len(outcome.response.outputs) if outcome.response is not None else 0
+                budget.settle(config, reserved.pop(outcome.key, 0.0), usage, images)
 
         try:
             stats = await execute(
@@ -382,7 +391,7 @@ def run_generation(
         budget = Budget(max_cost) if max_cost is not None else None
         return asyncio.run(
             send(store, configs, models, settings.retry_errors, budget, progress, retry,
-                 handle_signals, on_signal)
+                 handle_signals, on_signal, blobs=BlobStore(blob_dir(cache_dir)))
         )  # fmt: skip
     finally:
         store.close()
@@ -417,6 +426,8 @@ async def send(
     retry: RetryPolicy | None,
     handle_signals: bool,
     on_signal: Callable[[], None] | None,
+    *,
+    blobs: BlobStore | None = None,
 ) -> GenerationResult:
     """Send this invocation's stored tasks (:func:`generate`); with ``handle_signals`` the
     first SIGINT/SIGTERM stops scheduling (requests in flight get a few seconds), the second
@@ -449,6 +460,7 @@ async def send(
             progress=progress,
             stop=stop,
             retry=retry,
+            blobs=blobs,
         )
     except asyncio.CancelledError:
         result = GenerationResult(interrupted=True)

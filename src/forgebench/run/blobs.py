@@ -1,0 +1,41 @@
+"""Files that answers carry (edited images), stored once by content hash beside the variants.
+
+``<cache>-blobs/<sha[:2]>/<sha256>.<ext>``, next to (never inside) the variant cache folder, so
+``forgebench cache clean`` (which empties the variant cache) keeps what was paid for; the store's ``outputs`` table names each task's files
+by hash, so a candidate paid for once is never paid for again and never duplicated on disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from forgebench.run.images import extension_for
+from forgebench.util.atomic import write_bytes
+
+
+def blob_dir(cache_dir: str | Path | None) -> Path:
+    """The blob folder that goes with a variant cache folder (default: the default cache's)."""
+    from forgebench.run.images import default_cache_dir
+
+    cache = Path(cache_dir).expanduser() if cache_dir else default_cache_dir()
+    return cache.with_name(cache.name + "-blobs")
+
+
+class BlobStore:
+    """Content-addressed files under one folder."""
+
+    def __init__(self, directory: str | Path) -> None:
+        self.dir = Path(directory)
+
+    def path(self, sha256: str, media_type: str) -> Path:
+        """Where the bytes of ``sha256`` live."""
+        return self.dir / sha256[:2] / f"{sha256}.{extension_for(media_type)}"
+
+    def put(self, data: bytes, media_type: str) -> str:
+        """Store ``data`` (once); its sha256 hex digest."""
+        digest = hashlib.sha256(data).hexdigest()
+        target = self.path(digest, media_type)
+        if not target.is_file():
+            write_bytes(target, data)
+        return digest

@@ -4,7 +4,8 @@ For each model: the exact request of its first pending task (the image's data UR
 ``data:image/png;base64,iVBORw0KGgo...(123456 chars)``), the number of tasks (and how many are
 still pending when RUN/ already exists), the estimated input tokens (``costs.py`` explains the
 estimate) and, where the models file gives prices, the estimated cost: input tokens at
-``price_in`` plus an upper bound for output (every answer at ``max_tokens``).
+``price_in`` plus an upper bound for output (every answer at ``max_tokens``, and
+``images_per_call`` images at ``price_image`` for image editors).
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ def _preview(
         pending=len(todo),
         input_tokens=tokens,
         cost_in=cost_usd(config, tokens, 0),
-        cost_out_max=cost_usd(config, 0, max_out),
+        cost_out_max=cost_usd(config, 0, max_out, len(todo) * config.images_per_call),
         example_key=first.key if first else None,
         example=scrub(example_request(model, first), secrets) if first else None,
     )

@@ -128,7 +128,9 @@ def test_unreachable_server_gives_up_after_consecutive_failures() -> None:
         url = "http://127.0.0.1:1/v1"
 
     stats, outcomes = _run(Nowhere(), _calls(100), concurrency=2, max_attempts=2)
-    assert len(outcomes) == 3 and all(o.response is None for o in outcomes)
+    # the third failure in a row halts the model; a call already in flight on the other
+    # worker may still finish (and fail) after it
+    assert 3 <= len(outcomes) <= 4 and all(o.response is None for o in outcomes)
     assert stats.fatal is not None and "cannot connect to http://127.0.0.1:1/v1" in stats.fatal
 
 

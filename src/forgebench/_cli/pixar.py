@@ -9,6 +9,7 @@ from typing import Any
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail, model_configs
+from forgebench.util.atomic import write_text
 
 pixar_app = typer.Typer(
     name="pixar",
@@ -116,10 +117,7 @@ def score(
             console.print(f"{what}: {len(res[key])}: {names}")
     if json_out is not None:
         try:
-            json_out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = json_out.with_name(json_out.name + ".tmp")
-            tmp.write_text(json.dumps(res, indent=2) + "\n", encoding="utf-8")
-            tmp.replace(json_out)
+            write_text(json_out, json.dumps(res, indent=2) + "\n")
         except OSError as exc:
             fail(f"--json {json_out}: cannot write ({exc.strerror or exc})", 2)
 

@@ -29,6 +29,7 @@ from typing import Any
 from PIL import Image
 
 from forgebench.run.tasks import ImageRef, canonical_json
+from forgebench.util.atomic import write_bytes
 
 CACHE_ENV = "FORGEBENCH_CACHE"
 """Environment variable naming the variant cache folder."""
@@ -185,17 +186,7 @@ class VariantCache:
         return ref
 
     def _write(self, path: Path, data: bytes) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        try:
-            with tmp.open("wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            tmp.replace(path)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        write_bytes(path, data)
 
     def _files(self) -> list[Path]:
         if not self.dir.is_dir():

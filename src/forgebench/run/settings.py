@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from forgebench.models.spec import ModelConfig
+from forgebench.util.atomic import write_text
 
 REDACTED = "***"
 KEY_ENVS: tuple[str, ...] = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY")
@@ -90,9 +91,7 @@ def write_settings(run_dir: Path, settings: RunSettings) -> Path:
     """Write ``RUN/config.json`` atomically, secrets removed."""
     data = scrub(settings.model_dump(mode="json"), _secret_values(settings.models))
     path = run_dir / "config.json"
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    tmp.replace(path)
+    write_text(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return path
 
 

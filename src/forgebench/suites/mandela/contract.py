@@ -19,6 +19,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from forgebench.util.atomic import atomic_open
+
 Label = Literal["forged", "authentic"]
 Family = Literal["K0", "K1", "K2", "K3", "K4", "K5", "K6"]
 ControlFamily = Literal["K1", "K2", "K3", "K4", "K5", "K6"]
@@ -307,10 +309,8 @@ def load_dataset(root: str | Path) -> Dataset:
 
 
 def write_items(path: Path, items: list[Item]) -> None:
-    """Write items as JSONL (atomically: a temporary file renamed into place)."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
+    """Write items as JSONL (atomically, ``util.atomic``)."""
+    with atomic_open(path, "w") as fh:
         for it in items:
             fh.write(json.dumps(it.model_dump(mode="json", exclude_none=False), ensure_ascii=False))
             fh.write("\n")
-    tmp.replace(path)

@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 
 from forgebench.suites.mandela.contract import FAMILIES
 from forgebench.suites.mandela.tables.inputs import Metrics, read_metrics
+from forgebench.util.atomic import atomic_path
 
 FONT = 8.0
 """Smallest font size (pt) on any figure."""
@@ -239,9 +240,8 @@ def write_figures(
         try:
             for ext in ("png", "svg"):
                 path = out / f"{name}.{ext}"
-                tmp = out / f".{name}.tmp.{ext}"
-                fig.savefig(tmp, format=ext, dpi=200)
-                tmp.replace(path)
+                with atomic_path(path) as tmp:
+                    fig.savefig(tmp, format=ext, dpi=200)
                 written.append(path)
         finally:
             plt.close(fig)

@@ -12,7 +12,6 @@ Files: ``tables.md``, ``tables.tex``, ``table_NN.csv`` per table, and ``bootstra
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +52,7 @@ from forgebench.suites.mandela.tables.stats import (
     table_footprint,
     table_recognition_regression,
 )
+from forgebench.util.atomic import write_text
 
 Builder = Callable[[TableData, Statistics], "Table | Skipped"]
 
@@ -140,10 +140,8 @@ def _load_metrics(run_dir: Path, frame: pd.DataFrame | None, judge: str | None) 
 
 
 def _write(path: Path, content: str) -> Path:
-    """Write atomically: a temporary file renamed into place."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(content, encoding="utf-8")
-    os.replace(tmp, path)
+    """Write atomically (``util.atomic``)."""
+    write_text(path, content)
     return path
 
 

@@ -24,7 +24,7 @@ from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import GenerationResult, GenerationSettings, run_generation
 from forgebench.run.progress import RunProgress
 from forgebench.run.source import Selection
-from forgebench.suites.base import Suite
+from forgebench.suites.base import JudgeOutcome, Suite
 
 __all__ = [
     "GenerationSettings",
@@ -73,14 +73,16 @@ def benchmarks_in(run_dir: str | Path) -> list[Suite]:
     return [s for s in suites.all_suites() if s.name in names]
 
 
-def judge(run_dir: str | Path, spec: str | ModelConfig, **options: object) -> list[str]:
-    """Run every judge stage of the run's suites with the judge ``spec``; their summary lines."""
-    config = spec if isinstance(spec, ModelConfig) else ModelConfig(spec=spec)
-    out: list[str] = []
+def judge(run_dir: str | Path, spec: str | ModelConfig, **options: object) -> list[JudgeOutcome]:
+    """Run the judge stage of every suite of the run with the judge ``spec`` (Mandela's E0-E4
+    grades, Forensics' option extraction, ...); what each did. ``options`` as
+    :meth:`Suite.judge` takes them."""
+    config = spec if isinstance(spec, ModelConfig) else ModelConfig(spec=spec, max_tokens=None)
+    out: list[JudgeOutcome] = []
     for suite in benchmarks_in(run_dir):
-        line = suite.judge(Path(run_dir), config, **options)
-        if line:
-            out.append(line)
+        outcome = suite.judge(Path(run_dir), config, **options)
+        if outcome is not None:
+            out.append(outcome)
     return out
 
 

@@ -27,17 +27,18 @@ app.add_typer(cache_app, name="cache")
 def _judge_and_metrics(run_dir: Path, judge: str) -> int:
     """``run --judge``: the judge stage (verdicts, then grades), metrics.csv and the summary;
     returns an exit code."""
+    from forgebench import api
     from forgebench._cli.scoring import print_summary
-    from forgebench.suites.mandela.judge import judge_run
-    from forgebench.suites.mandela.metrics import write_metrics
 
-    stats = judge_run(run_dir, judge, console=err_console)
-    err_console.print(stats.summary(), markup=False)
-    if stats.fatal:
-        err_console.print(f"error: judge {judge}: {stats.fatal}", markup=False)
-        return 1
-    path = write_metrics(run_dir, stats.judge)
-    print_summary(run_dir, stats.judge, console)
+    outcomes = api.judge(run_dir, judge, console=err_console)
+    for o in outcomes:
+        err_console.print(o.summary, markup=False)
+        if o.fatal:
+            err_console.print(f"error: judge {judge}: {o.fatal}", markup=False)
+            return 1
+    name = outcomes[0].judge if outcomes else None
+    path = api.metrics(run_dir, name)
+    print_summary(run_dir, name, console)
     console.print(f"wrote {path}", markup=False)
     return 0
 

@@ -60,19 +60,26 @@ def judge_cmd(
         False, "--retry-unscored", help="Ask again for answers stored as unscored."
     ),
 ) -> None:
-    """Parse verdicts, then grade every forged answer on the E0-E4 ladder (Appendix F)."""
-    from forgebench.models.spec import SpecError
-    from forgebench.suites.mandela.judge import judge_run
+    """The judge stage of every benchmark in the run: Mandela's E0-E4 grades (Appendix F),
+    Forensics' option extraction, ... (verdicts are parsed first)."""
+    from forgebench import api
+    from forgebench.models.spec import SpecError, parse_spec
 
     _run_dir(run_dir)
+    try:
+        parse_spec(judge)
+    except SpecError as exc:
+        fail(f"--judge: {exc}", 2)
     parse_verdicts(run_dir)
     try:
-        stats = judge_run(run_dir, judge, concurrency=concurrency, rpm=rpm, max_attempts=max_attempts,
-                          retry_unscored=retry_unscored, console=err_console)  # fmt: skip
+        outcomes = api.judge(run_dir, judge, concurrency=concurrency, rpm=rpm,
+                             max_attempts=max_attempts, retry_unscored=retry_unscored,
+                             console=err_console)  # fmt: skip
     except SpecError as exc:
         fail(str(exc), 2)
-    console.print(stats.summary(), markup=False)
-    if stats.fatal:
+    for o in outcomes:
+        console.print(o.summary, markup=False)
+    if any(o.fatal for o in outcomes):
         raise typer.Exit(1)
 
 

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from forgebench.run.tasks import Question
 
 
-__all__ = ["Loaded", "Section", "Selection", "Suite", "SuiteError"]
+__all__ = ["JudgeOutcome", "Loaded", "Section", "Selection", "Suite", "SuiteError"]
 
 
 class SuiteError(ValueError):
@@ -50,6 +50,18 @@ class Section:
     """Files written for it under ``report/`` (tables, figures)."""
     notes: list[str] = field(default_factory=list)
     """Lines for the console (skipped tables and why)."""
+
+
+@dataclass
+class JudgeOutcome:
+    """What a suite's judge stage did."""
+
+    judge: str
+    """The judge's name (as stored with its judgements and in metrics.csv's ``judge``)."""
+    summary: str
+    """One line for the console."""
+    fatal: str | None = None
+    """Why the judge stopped, when it did (the command exits non-zero)."""
 
 
 class Suite:
@@ -102,9 +114,10 @@ class Suite:
         suite has nothing to score in this run."""
         return None
 
-    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> str | None:
-        """The judge stage (grades, extracted letters) with ``config``; a summary line, or
-        None when the suite has no judge stage."""
+    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> JudgeOutcome | None:
+        """The judge stage (grades, extracted letters) with ``config``, or None when the suite
+        has no judge stage. ``options``: ``concurrency``, ``rpm``, ``max_attempts``,
+        ``retry_unscored``, ``console`` (a suite ignores what it does not use)."""
         return None
 
     # -- report -----------------------------------------------------------------------------

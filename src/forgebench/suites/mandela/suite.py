@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench.suites import register
-from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError
+from forgebench.suites.base import JudgeOutcome, Loaded, Section, Selection, Suite, SuiteError
 from forgebench.suites.mandela.ids import CONDITIONS, PROBES
 
 if TYPE_CHECKING:
@@ -90,11 +90,16 @@ class MandelaSuite(Suite):
             parse_run(store.connection)
         return write_metrics(run_dir, judge)
 
-    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> str | None:
+    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> JudgeOutcome | None:
+        from forgebench.run.store import Store
         from forgebench.suites.mandela.judge import judge_run
+        from forgebench.suites.mandela.parse_run import parse_run
 
-        stats = judge_run(run_dir, config.spec, **options)
-        return stats.summary()
+        with Store.open(run_dir, create=False) as store:
+            parse_run(store.connection)
+        known = ("concurrency", "rpm", "max_attempts", "retry_unscored", "console")
+        stats = judge_run(run_dir, config.spec, **{k: v for k, v in options.items() if k in known})
+        return JudgeOutcome(judge=stats.judge, summary=stats.summary(), fatal=stats.fatal)
 
     def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
         from forgebench.suites.mandela.figures import write_figures

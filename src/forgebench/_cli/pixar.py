@@ -72,32 +72,91 @@ def _fmt(v: Any) -> str:
 
 @pixar_app.command("score")
 def score(
-    truth: Path = typer.Option(..., "--truth", help="Folder of truth label maps (<stem>.png)."),
+    truth: Path | None = typer.Option(
+        None, "--truth", help="Folder of truth label maps (<stem>.png)."
+    ),
+    dataset: Path | None = typer.Option(
+        None,
+        "--dataset",
+        help="A PIXAR release split (real/, full_synthetic/, tampered/, masks/, soft_masks/, "
+        "metadata/), instead of --truth.",
+    ),
+    split: str | None = typer.Option(None, "--split", help="Subfolder of --dataset to score."),
     pred: Path = typer.Option(
         ..., "--pred", help="Folder of predictions: <stem>.png masks or <stem>.npy score maps."
+    ),
+    classes: Path | None = typer.Option(
+        None,
+        "--classes",
+        help="CSV image,class (real / full_synthetic / tampered) for --truth; only tampered "
+        "images are segmented. Without it every truth map is a tampered image.",
+    ),
+    pred_labels: Path | None = typer.Option(
+        None,
+        "--pred-labels",
+        help='JSONL of image-level predictions: {"image", "class", "objects"} per line.',
+    ),
+    convention: str = typer.Option(
+        "default",
+        "--convention",
+        help="default, or pixar-release (VILA-Lab/PIXAR test_parallel.py arithmetic).",
     ),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the metrics as JSON."),
     threshold: float = typer.Option(
         0.5, "--threshold", help="Score maps are tampered where score >= threshold."
     ),
 ) -> None:
-    """Score predicted tamper maps: gIoU, cIoU, pixel P/R/F1, AUC (percentages)."""
-    from rich.table import Table
-
-    from forgebench.suites.pixar.localization import SIZE_CLASSES
+    """Score predicted tamper maps (tampered images only): gIoU, cIoU, pixel P/R/F1, AUC;
+    with --pred-labels also 3-class accuracy, semantic P/R/F1 and top-k (percentages)."""
+    from forgebench.suites.pixar.evaluate import CONVENTIONS, read_pred_labels
+    from forgebench.suites.pixar.layout import score_release
     from forgebench.suites.pixar.pairs import PairsError
-    from forgebench.suites.pixar.scoring import score_folder
+    from forgebench.suites.pixar.scoring import read_classes, score_folder
 
     if not 0.0 < threshold <= 1.0:
         fail(f"--threshold must lie in (0, 1], got {threshold}", 2)
+    if convention not in CONVENTIONS:
+        fail(f"--convention must be one of {', '.join(CONVENTIONS)}, got {convention!r}", 2)
+    if (truth is None) == (dataset is None):
+        fail("give exactly one of --truth and --dataset", 2)
+    if dataset is not None and classes is not None:
+        fail("--classes goes with --truth (a --dataset's folders name the classes)", 2)
+    if convention == "pixar-release" and threshold != 0.5:
+        fail("--threshold is fixed at 0.5 under --convention pixar-release", 2)
     if json_out is not None and json_out.is_dir():
         fail(f"--json {json_out}: is a folder", 2)
     try:
-        res = score_folder(truth, pred, threshold=threshold)
+        labels = read_pred_labels(pred_labels) if pred_labels is not None else None
+        if dataset is not None:
+            res = score_release(
+                dataset, pred, split=split, pred_labels=labels, convention=convention,
+                threshold=threshold,
+            )  # fmt: skip
+        else:
+            assert truth is not None
+            cls = read_classes(classes) if classes is not None else None
+            res = score_folder(
+                truth, pred, threshold=threshold, classes=cls, pred_labels=labels,
+                convention=convention,
+            )  # fmt: skip
     except PairsError as exc:
         fail(str(exc), 2)
+    _print_score(res)
+    if json_out is not None:
+        try:
+            write_text(json_out, json.dumps(res, indent=2) + "\n")
+        except OSError as exc:
+            fail(f"--json {json_out}: cannot write ({exc.strerror or exc})", 2)
+
+
+def _print_score(res: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    from forgebench.suites.pixar.localization import SIZE_CLASSES
+
     cols = ["giou", "ciou", "precision", "recall", "f1"] + (["auc"] if "auc" in res else [])
-    table = Table(title=f"PIXAR localization ({res['n_images']} images, %)")
+    title = f"PIXAR localization ({res['n_images']} tampered images, %, {res['convention']})"
+    table = Table(title=title)
     table.add_column("subset")
     table.add_column("n", justify="right")
     for c in cols:
@@ -107,19 +166,34 @@ def score(
         b = res["by_size"][s]
         table.add_row(s, str(b["n_images"]), *(_fmt(b.get(c)) for c in cols))
     console.print(table)
+    if res.get("n_not_tampered"):
+        console.print(f"not segmented (real / fully synthetic): {res['n_not_tampered']}")
+    il = res.get("image_level")
+    if il:
+        pc = "  ".join(
+            f"{k} P {_fmt(v['precision'])} R {_fmt(v['recall'])} F1 {_fmt(v['f1'])}"
+            for k, v in il["per_class"].items()
+        )
+        console.print(f"image level ({il['n']} images): accuracy {_fmt(il['accuracy'])}  {pc}")
+        if res.get("combined_f1") is not None:
+            console.print(f"combined F1 {_fmt(res['combined_f1'])}")
+    sem = res.get("semantic")
+    if sem:
+        console.print(
+            f"semantic: micro F1 {_fmt(sem['micro_f1'])}  macro F1 {_fmt(sem['macro_f1'])}  "
+            f"subset acc {_fmt(sem['subset_accuracy'])}  top-1 {_fmt(sem['top1'])}  "
+            f"top-5 {_fmt(sem['top5'])}"
+        )
     for key, what in (
         ("missing", "no prediction (scored as empty)"),
         ("resized", "prediction resized (nearest neighbour)"),
-        ("extra", "prediction without truth (ignored)"),
+        ("extra", "prediction without a tampered truth (ignored)"),
+        ("no_mask", "tampered image without masks/<stem>_mask.png (left out)"),
+        ("no_metadata", "tampered image without readable metadata (no true class)"),
     ):
-        if res[key]:
+        if res.get(key):
             names = ", ".join(res[key][:10]) + (" ..." if len(res[key]) > 10 else "")
             console.print(f"{what}: {len(res[key])}: {names}")
-    if json_out is not None:
-        try:
-            write_text(json_out, json.dumps(res, indent=2) + "\n")
-        except OSError as exc:
-            fail(f"--json {json_out}: cannot write ({exc.strerror or exc})", 2)
 
 
 def _summary_line(name: str, res: dict[str, Any]) -> str:

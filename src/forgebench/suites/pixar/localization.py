@@ -210,14 +210,14 @@ class LocalizationAccumulator:
             out = dict.fromkeys(out)
         if self.has_auc:
             out["auc"] = hist.auc()
+            out["auc_tie_bound"] = hist.tie_bound()
         out["n_images"] = counts.n
         return out
 
     def result(self) -> dict[str, Any]:
-        """Fractions in [0, 1]: the overall block, ``by_size`` blocks and ``auc_tie_bound``."""
+        """Fractions in [0, 1]: the overall block and ``by_size`` blocks, each with its
+        ``auc_tie_bound`` when AUC is reported."""
         out = self._block(self.all, self.hist)
-        if self.has_auc:
-            out["auc_tie_bound"] = self.hist.tie_bound()
         out["by_size"] = {k: self._block(self.sizes[k], self.size_hist[k]) for k in SIZE_CLASSES}
         return out
 

@@ -141,8 +141,9 @@ def read_mask(path: str | Path) -> np.ndarray:
     return np.asarray(img != 0)
 
 
-def read_score_map(path: str | Path) -> np.ndarray:
-    """A score map ``.npy``: a 2-D array of finite floats in [0, 1] (returned as float32)."""
+def read_score_map(path: str | Path, bounded: bool = True) -> np.ndarray:
+    """A score map ``.npy``: a 2-D array of finite floats (float32), in [0, 1] when ``bounded``
+    (unbounded: logits, as PIXAR's released evaluation takes them)."""
     p = Path(path)
     try:
         arr = np.load(p, allow_pickle=False)
@@ -156,9 +157,14 @@ def read_score_map(path: str | Path) -> np.ndarray:
     if not np.isfinite(arr).all():
         raise PairsError(f"{p}: score map holds NaN or infinite values")
     lo, hi = float(arr.min()), float(arr.max())
-    if lo < 0.0 or hi > 1.0:
+    if bounded and (lo < 0.0 or hi > 1.0):
         raise PairsError(f"{p}: scores must lie in [0, 1] (found {lo:g}..{hi:g})")
     return arr
+
+
+def read_gray(path: str | Path) -> np.ndarray:
+    """A mask PNG as ``uint8`` grey levels (OpenCV's IMREAD_GRAYSCALE, as PIXAR's loader)."""
+    return _decode(Path(path), cv2.IMREAD_GRAYSCALE)
 
 
 def write_label_png(mask: np.ndarray, path: str | Path) -> None:

@@ -1,7 +1,10 @@
 """Score predicted tamper maps against PIXAR truth label maps (files or arrays).
 
 Predictions are mask PNGs (nonzero = tampered) or score maps (``.npy``, floats in [0, 1]) sharing
-the truth maps' file stems. Every truth map is scored: a missing prediction counts as an empty
+the truth maps' file stems. Only tampered images are segmented (VILA-Lab/PIXAR
+``test_parallel.py``); each image's class comes from an explicit input (:func:`read_classes`, or
+the release layout in :mod:`forgebench.suites.pixar.layout`), and without one every truth map is
+a tampered image. A missing prediction counts as an empty
 one (a score map of zeros when the other predictions are score maps) and is reported in
 ``missing``; a prediction whose size differs from its truth is resized nearest-neighbour and
 reported in ``resized``. Metrics and their sources: :mod:`forgebench.suites.pixar.localization`.
@@ -10,20 +13,26 @@ The returned dictionary holds percentages (0-100, as the paper's tables) for eve
 
     {"giou", "ciou", "precision", "recall", "f1", "auc" (only when all predictions are score
      maps), "auc_tie_bound", "by_size": {"small": {...}, "medium": {...}, "large": {...}},
-     "n_images", "threshold", "resized": [stems], "missing": [stems], "extra": [stems]}
+     "n_images" (tampered images segmented), "n_not_tampered", "threshold", "convention",
+     "resized": [stems], "missing": [stems], "extra": [stems],
+     "image_level" and "combined_f1" (with image-level predictions), "semantic" (with object
+     predictions)}
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import csv
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
+from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate
 from forgebench.suites.pixar.localization import DEFAULT_BINS, LocalizationAccumulator, as_percent
-from forgebench.suites.pixar.pairs import PairsError, read_mask, read_score_map
+from forgebench.suites.pixar.pairs import PairsError, read_gray, read_mask, read_score_map
+from forgebench.suites.pixar.tamper_class import image_class
 
 
 def resize_nearest(pred: np.ndarray, height: int, width: int) -> np.ndarray:
@@ -85,7 +94,8 @@ def _empty_like(acc: LocalizationAccumulator, t: np.ndarray) -> np.ndarray:
     return np.zeros(t.shape, dtype=bool)
 
 
-def _index(folder: Path, suffixes: tuple[str, ...], what: str) -> dict[str, Path]:
+def index_files(folder: Path, suffixes: tuple[str, ...], what: str) -> dict[str, Path]:
+    """Files of ``folder`` with the given suffixes by stem; two files per stem is an error."""
     if not folder.is_dir():
         raise PairsError(f"{folder}: no such {what} folder")
     out: dict[str, Path] = {}
@@ -97,31 +107,91 @@ def _index(folder: Path, suffixes: tuple[str, ...], what: str) -> dict[str, Path
     return out
 
 
+def read_classes(path: str | Path) -> dict[str, int]:
+    """A CSV ``image,class`` (class: real / full_synthetic / tampered or 0 / 1 / 2) -> stem: index."""
+    p = Path(path)
+    try:
+        with p.open(newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            fields = [f.strip() for f in (reader.fieldnames or [])]
+            if "image" not in fields or "class" not in fields:
+                raise PairsError(f"{p}: needs the columns image,class (found {fields})")
+            rows = [{(k or "").strip(): (v or "").strip() for k, v in r.items()} for r in reader]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PairsError(f"{p}: cannot read as a UTF-8 CSV ({exc})") from exc
+    out: dict[str, int] = {}
+    for line, row in enumerate(rows, start=2):
+        stem = Path(row.get("image", "")).stem
+        if not stem:
+            raise PairsError(f"{p}:{line}: empty image")
+        if stem in out:
+            raise PairsError(f"{p}:{line}: image {stem!r} repeats")
+        raw = row.get("class", "")
+        try:
+            out[stem] = image_class(int(raw) if raw.isdigit() else raw)
+        except ValueError as exc:
+            raise PairsError(f"{p}:{line}: {exc}") from exc
+    return out
+
+
+def read_prediction(path: Path | None, bounded: bool) -> np.ndarray | None:
+    """A ``.npy`` score map or a mask PNG, or None."""
+    if path is None:
+        return None
+    if path.suffix.lower() == ".npy":
+        return read_score_map(path, bounded=bounded)
+    return read_mask(path)
+
+
 def score_folder(
     truth_dir: str | Path,
     pred_dir: str | Path,
     threshold: float = 0.5,
     bins: int = DEFAULT_BINS,
+    classes: Mapping[str, int] | None = None,
+    pred_labels: Mapping[str, Mapping[str, Any]] | None = None,
+    convention: str = "default",
 ) -> dict[str, Any]:
     """Score a folder of predictions (``<stem>.png`` masks or ``<stem>.npy`` score maps) against
-    a folder of truth label maps (``<stem>.png``). Raises :class:`PairsError` for bad input."""
-    truths = _index(Path(truth_dir), (".png",), "truth")
+    a folder of truth label maps (``<stem>.png``). Raises :class:`PairsError` for bad input.
+
+    ``classes`` (stem -> 0 real, 1 fully synthetic, 2 tampered) names every image's class; only
+    tampered images are segmented (VILA-Lab/PIXAR ``test_parallel.py``), and a real or fully
+    synthetic image needs no truth map. Without it every truth map is a tampered image (what
+    ``pixar label`` writes). ``pred_labels`` (:func:`~forgebench.suites.pixar.evaluate.
+    read_pred_labels`) adds the image-level and semantic metrics.
+    """
+    truths = index_files(Path(truth_dir), (".png",), "truth")
     if not truths:
         raise PairsError(f"{truth_dir}: no truth label maps (*.png)")
-    preds = _index(Path(pred_dir), (".png", ".npy"), "prediction")
-    extra = sorted(set(preds) - set(truths))
+    preds = index_files(Path(pred_dir), (".png", ".npy"), "prediction")
+    if classes is None:
+        classes = dict.fromkeys(truths, TAMPERED)
+    no_truth = sorted(s for s, c in classes.items() if c == TAMPERED and s not in truths)
+    if no_truth:
+        raise PairsError(
+            f"{truth_dir}: no truth map for tampered image(s) {', '.join(no_truth[:5])}"
+        )
+    unclassed = sorted(set(truths) - set(classes))
+    if unclassed:
+        raise PairsError(f"truth maps without a class: {', '.join(unclassed[:5])}")
+    labels = pred_labels or {}
+    extra = sorted(set(preds) - {s for s, c in classes.items() if c == TAMPERED})
+    release = convention == "pixar-release"
 
-    def items() -> Iterable[tuple[str, np.ndarray, np.ndarray | None]]:
-        for stem, tpath in truths.items():
-            truth = read_mask(tpath)
-            ppath = preds.get(stem)
-            if ppath is None:
-                yield stem, truth, None
-            elif ppath.suffix.lower() == ".npy":
-                yield stem, truth, read_score_map(ppath)
-            else:
-                yield stem, truth, read_mask(ppath)
+    def items() -> Iterable[Item]:
+        for stem, cls in classes.items():
+            lab = labels.get(stem, {})
+            item = Item(stem, cls, pred_cls=lab.get("class"), pred_objects=lab.get("objects"))
+            if cls == TAMPERED:
+                tpath = truths[stem]
+                item.truth = read_gray(tpath) if release else read_mask(tpath)
+                item.pred = read_prediction(preds.get(stem), bounded=not release)
+            yield item
 
-    out = score_arrays(items(), threshold=threshold, bins=bins)
+    try:
+        out = evaluate(items(), convention=convention, threshold=threshold, bins=bins)
+    except ValueError as exc:
+        raise PairsError(str(exc)) from exc
     out["extra"] = extra
     return out

@@ -12,6 +12,8 @@ import io
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 MARKS_MD = {"†": "†", "¶": "¶", "§": "§", "r": "ʳ"}
 MARKS_TEX = {"†": r"$^{\dagger}$", "¶": r"$^{\P}$", "§": r"$^{\S}$", "r": r"$^{r}$"}
 
@@ -239,8 +241,10 @@ def to_csv(table: Table) -> str:
             for cell in row:
                 if cell.raw is None:
                     values.append("")
-                elif isinstance(cell.raw, float):
-                    values.append(repr(cell.raw))
+                elif isinstance(cell.raw, float | np.floating):
+                    values.append(repr(float(cell.raw)))  # never "np.float64(...)"
+                elif isinstance(cell.raw, np.integer):
+                    values.append(str(int(cell.raw)))
                 else:
                     values.append(str(cell.raw))
             writer.writerow([heading or "", *values])

@@ -82,7 +82,7 @@ class Metrics:
         hit = self._d.get((model, probe, condition, subset, metric))
         if hit is None or not math.isfinite(hit[0]):
             return None
-        return hit[0]
+        return float(hit[0])
 
     def n(self, model: str, probe: str, condition: str, subset: str, metric: str) -> int | None:
         """The denominator of a number, or ``None``."""

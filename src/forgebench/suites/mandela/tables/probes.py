@@ -55,33 +55,25 @@ def table_recognition(data: TableData) -> Table | Skipped:
 
 
 def _face_block(data: TableData, m: str) -> list[Cell]:
-    """FACE pass count, and full-image authenticity and naming rates on the pass set."""
+    """FACE pass count, and full-image authenticity and naming rates on the pass set.
+
+    All three come from metrics.csv (``face_pass``; ``real`` and ``named`` of L0 on subset
+    ``face_pass``), whose pass set leaves the wrong-name control out (Appendix N), so the three
+    columns describe one population. The frame only adds the refusal mark.
+    """
+    hit = data.metrics.find(m, "FACE", "face_pass", "face_pass")
+    if hit is None:
+        return [dash(), dash(), dash()]
+    value, n = hit
+    passed = round(float(value) * n / 100.0) if n else None
     orig = data.answers(m, "FACE", "face_original")
-    repl = data.answers(m, "FACE", "face_replacement")
-    if orig.empty or repl.empty:
-        hit = data.metrics.find(m, "FACE", "face_pass", "face_pass")
-        if hit is None:
-            return [dash(), dash(), dash()]
-        value, n = hit
-        passed = round(value * n / 100.0) if n else None
-        return [
-            Cell(passed, f"{passed}/{n}" if n else "—"),
-            dash(),
-            num(data.metrics.get(m, "L0", "full", "face_pass", "named")),
-        ]
-    pairs = orig[["item_id", "verdict"]].merge(
-        repl[["item_id", "verdict"]], on="item_id", suffixes=("_o", "_r")
-    )
-    passed_ids = pairs.loc[(pairs["verdict_o"] == "YES") & (pairs["verdict_r"] == "NO"), "item_id"]
-    refusal = len(pairs) > 0 and (pairs["verdict_o"] == "NO").mean() >= 0.9
-    full = data.answers(m, "L0", "full")
-    on_pass = full[full["item_id"].isin(passed_ids)] if len(full) else full
-    real = rate(on_pass["verdict"] == "REAL") if len(on_pass) else float("nan")
-    named = rate(on_pass["names_erased"]) if len(on_pass) else float("nan")
+    if len(orig) and "name_source" in orig.columns:
+        orig = orig[orig["name_source"].astype(object) != "wrong_name"]
+    refusal = len(orig) > 0 and (orig["verdict"] == "NO").mean() >= 0.9
     return [
-        Cell(len(passed_ids), f"{len(passed_ids)}/{len(pairs)}", marks="r" if refusal else ""),
-        num(real),
-        num(named),
+        Cell(passed, f"{passed}/{n}" if n else "—", marks="r" if refusal else ""),
+        num(data.metrics.get(m, "L0", "full", "face_pass", "real")),
+        num(data.metrics.get(m, "L0", "full", "face_pass", "named")),
     ]
 
 

@@ -187,7 +187,8 @@ EXPECTED = {
     ("m1", "L0", "full", "face_pass", "real"): (100.0, 1),
     ("m1", "L0", "full", "face_pass", "named"): (100.0, 1),
     ("m1", "TEXT", "none", "named_insertion", "text_knows"): (50.0, 2),
-    ("m1", "RECOG", "full", "all", "recog"): (100 / 3, 3),
+    ("m1", "RECOG", "full", "forged", "recog"): (50.0, 2),  # F1 yes, F2 no
+    ("m1", "RECOG", "full", "authentic", "recog"): (0.0, 1),  # R1 no
     ("m1", "RECOG", "full", "peripheral", "recog"): (50.0, 2),
     ("m1", "EVENT", "none", "all", "known"): (100.0, 1),
     ("m2", "L0", "full", "all", "det"): (100.0, 1),

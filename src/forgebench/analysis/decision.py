@@ -3,7 +3,10 @@
 A model shows a *collapse* of verification when its erase detection is below 0.6 of its own
 same-seed swap detection and fewer than 15% of the erase items reach E4; *no collapse* when the
 ratio is at least 0.8 and the E4 share is at least 30%; every other case is *intermediate*.
-Models detecting at most one swap in ten are not classified (``n/a``, Table 21).
+Models detecting at most one swap in ten are not classified (``n/a``, Table 21). Seed 000
+contradicts itself on the boundary: Table 21's caption says "fewer than one swap in ten", its
+text "more than one swap in ten" (to apply the rule) and its outcome label "n/a (swap <= 10)";
+we follow the text and the label, here and for ``erase_swap_ratio`` in metrics.csv.
 """
 
 from __future__ import annotations

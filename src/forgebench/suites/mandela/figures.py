@@ -110,7 +110,7 @@ def figure_penalty(met: Metrics) -> Figure | None:
     """Figure 4b: recognition penalty against recognition under Full."""
 
     def recog(m: str) -> float | None:
-        for subset in ("peripheral_K1", "peripheral", "all"):
+        for subset in ("peripheral_K1", "peripheral", "forged"):
             v = met.get(m, "RECOG", "full", subset, "recog")
             if v is not None:
                 return v

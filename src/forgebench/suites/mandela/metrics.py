@@ -23,10 +23,15 @@ Definitions (strict scoring unless the name ends in ``_parsed``):
   treated arm's condition; ``n`` = paired items).
 - ``named`` / ``named_real`` (subset ``erase``): answers that name the erased person / name them
   and give the verdict REAL, over all erase items (Table 3: read from the same answer);
-  ``erase_swap_ratio`` = det(erase) / det(swap) (``n`` = erase items; absent when swap det is 0).
+  ``erase_swap_ratio`` = det(erase) / det(swap) (``n`` = erase items), withheld when swap
+  detection is at most 10% (``SWAP_DET_FLOOR``). Seed 000 contradicts itself here: Table 21's
+  caption withholds the ratio for "fewer than one swap in ten", while its text ("more than one
+  swap in ten") and its outcome label "n/a (swap <= 10)" withhold it at exactly 10% too; we follow
+  the text and the label (and Table 21 does the same).
 - ``text_knows``: TEXT answers NO (rules out presence) / named insertions.
-- ``recog``: RECOGNISED / items, per condition, on ``all`` and on ``peripheral`` (peripheral
-  *forgeries* only, as Table 7).
+- ``recog``: RECOGNISED / items, per condition, on ``forged`` (Table 10's population), on
+  ``authentic`` (Table 13's) and on ``peripheral`` (peripheral *forgeries* only, as Table 7). No
+  row mixes forged and authentic items: no number of the paper uses that population.
 - ``l2_names`` / ``l2_cannot`` (L2): on ``erase``, answers naming the erased person / saying someone
   cannot be identified (Table 8; not exclusive); on ``peripheral_K1``, ``l2_names`` is the share of
   peripheral K1 forgeries with principal figures whose answer names one (Table 9).
@@ -46,6 +51,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from forgebench.analysis.decision import MIN_SWAP
 from forgebench.results.metrics_csv import COLUMNS as _COLUMNS
 from forgebench.results.metrics_csv import Scope
 from forgebench.results.metrics_csv import write_metrics as write_rows
@@ -54,8 +60,9 @@ from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES
 
 BENCHMARK = "mandela"
 COLUMNS = list(_COLUMNS)
-BENCHMARK = "mandela"
 KEYS = ["model", "probe", "condition"]
+SWAP_DET_FLOOR = MIN_SWAP
+"""erase_swap_ratio is written only when swap detection (%) exceeds this (seed 000 Table 21)."""
 _GRADED = ("kgr", "e4", "unscored", "ungraded", "gap")
 
 
@@ -121,8 +128,20 @@ def _rows(
     return _emit(agg, metric, 100.0 * num / den.where(den > 0), den, judge)
 
 
-def _base(long: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
-    """det/auth/bal/miss (+ parsed), kgr/e4, named, real on a long frame with a ``subset`` column."""
+def _graded_keys(ind: pd.DataFrame) -> set[tuple[str, str, str]]:
+    """(model, probe, condition) groups the judge graded: every subset of them gets kgr/e4."""
+    g = ind.groupby(KEYS, sort=False)["has_grade"].sum()
+    return {(str(k[0]), str(k[1]), str(k[2])) for k in g.index[g.to_numpy() > 0]}
+
+
+def _base(
+    long: pd.DataFrame, judge: str | None, graded_keys: set[tuple[str, str, str]] | None = None
+) -> list[pd.DataFrame]:
+    """det/auth/bal/miss (+ parsed), kgr/e4, named, real on a long frame with a ``subset`` column.
+
+    kgr/e4 are written for every subset of a (model, probe, condition) the judge graded
+    (``graded_keys``; default: the subsets holding a grade), so a subset whose only forged item
+    is ungraded still has them (ungraded = not E3+)."""
     if long.empty:
         return []
     agg = (
@@ -142,7 +161,17 @@ def _base(long: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
         bal = 50.0 * (agg["det_hit"] / agg[nf].where(both) + agg["auth_hit"] / agg[na].where(both))
         out.append(_emit(agg, name, bal, (agg[nf] + agg[na]).where(both, 0)))
     if judge:
-        graded = agg["n_f"].where(agg["has_grade"] > 0, 0)
+        if graded_keys is None:
+            graded_keys = _graded_keys(long)
+        in_graded = pd.Series(
+            [
+                k in graded_keys
+                for k in zip(agg["model"], agg["probe"], agg["condition"], strict=True)
+            ],
+            index=agg.index,
+            dtype=bool,
+        )
+        graded = agg["n_f"].where(in_graded, 0)
         out += [
             _rows(agg, "kgr", agg["kgr_hit"], graded, judge),
             _rows(agg, "e4", agg["e4_hit"], graded, judge),
@@ -184,11 +213,12 @@ def _real_fake(f: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
     )
     variant = rf["variant"].map({"erase": "erase", "swap": "swap", "k0": "triple_k0"})
     parts.append(_with_subset(ind, forged & variant.notna(), variant.astype(object)))
-    out = _base(pd.concat(parts, ignore_index=True), judge)
+    keys = _graded_keys(ind)
+    out = _base(pd.concat(parts, ignore_index=True), judge, keys)
     out += _differences(
         ind.assign(peri=(rf["peripheral_k1"] | (auth & rf["seed_peripheral_k1"])).to_numpy()), judge
     )
-    out += _absent(rf, ind, f, judge)
+    out += _absent(rf, ind, f, judge, keys)
     return out
 
 
@@ -252,7 +282,11 @@ def _differences(ind: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
 
 
 def _absent(
-    rf: pd.DataFrame, ind: pd.DataFrame, f: pd.DataFrame, judge: str | None
+    rf: pd.DataFrame,
+    ind: pd.DataFrame,
+    f: pd.DataFrame,
+    judge: str | None,
+    graded_keys: set[tuple[str, str, str]],
 ) -> list[pd.DataFrame]:
     """erase/swap ratio, L0 by L2 answer (Table 8) and the FACE pass set."""
     out: list[pd.DataFrame] = []
@@ -261,7 +295,8 @@ def _absent(
     e = ind[erase.to_numpy()].groupby(KEYS).agg(d=("det_hit", "sum"), n=("n_f", "sum"))
     s = ind[swap.to_numpy()].groupby(KEYS).agg(d=("det_hit", "sum"), n=("n_f", "sum"))
     both = e.add_suffix("_e").join(s.add_suffix("_s"), how="inner")
-    both = both[both["d_s"] > 0]
+    # withheld unless swap detection exceeds one in ten (SWAP_DET_FLOOR; see the docstring)
+    both = both[100.0 * both["d_s"] > SWAP_DET_FLOOR * both["n_s"]]
     if not both.empty:
         both["value"] = (both["d_e"] / both["n_e"]) / (both["d_s"] / both["n_s"])
         b = both.reset_index()
@@ -307,7 +342,7 @@ def _absent(
         parts.append(l0_ind[np.asarray(mask, dtype=bool)].assign(subset="face_pass"))
     parts = [p for p in parts if not p.empty]
     if parts:
-        out += _base(pd.concat(parts, ignore_index=True), judge)
+        out += _base(pd.concat(parts, ignore_index=True), judge, graded_keys)
     return out
 
 
@@ -328,7 +363,8 @@ def _probes(f: pd.DataFrame) -> list[pd.DataFrame]:
     specs = [
         (probe == "TEXT", v == "NO", "text_knows", "named_insertion"),
         (probe == "TEXT", v == "MISS", "miss", "named_insertion"),
-        (probe == "RECOG", v == "RECOGNISED", "recog", "all"),
+        ((probe == "RECOG") & forged, v == "RECOGNISED", "recog", "forged"),
+        ((probe == "RECOG") & (f["label"] == "authentic"), v == "RECOGNISED", "recog", "authentic"),
         ((probe == "RECOG") & f["peripheral"], v == "RECOGNISED", "recog", "peripheral"),
         (
             (probe == "L2") & forged & (f["variant"] == "erase"),

@@ -87,7 +87,7 @@ def table_main_results(data: TableData, number: int) -> Table | Skipped:
 
 def _recog_share(data: TableData, m: str) -> float | None:
     met = data.metrics
-    for subset in ("peripheral_K1", "peripheral", "all"):
+    for subset in ("peripheral_K1", "peripheral", "forged"):
         v = met.get(m, "RECOG", "full", subset, "recog")
         if v is not None:
             return v

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -67,3 +69,20 @@ def test_confusion_from_pairs() -> None:
     assert m[4, 3] == 2 and m.sum() == 3
     with pytest.raises(ValueError, match="outside"):
         confusion([(5, 0)])
+
+
+def test_kappa_undefined_when_both_graders_use_one_level() -> None:
+    from sklearn.metrics import cohen_kappa_score
+
+    m = np.zeros((5, 5))
+    m[0, 0] = 7  # every answer E0 for both graders: chance agreement 1, kappa 0/0
+    a = agreement(m)
+    assert a["exact"] == 100.0
+    assert np.isnan(a["kappa"]) and np.isnan(a["weighted_kappa"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert np.isnan(cohen_kappa_score([0] * 7, [0] * 7))  # scikit-learn agrees
+    # one level each but different levels: chance agreement 0, kappa 0 (defined)
+    m = np.zeros((5, 5))
+    m[0, 3] = 4
+    assert agreement(m)["kappa"] == 0.0

@@ -244,7 +244,8 @@ def calibrate_score(
         t.add_row(f"E{lvl}", *(str(int(v)) for v in matrix[lvl]), str(row["n"]), ex, w1)
     console.print(t)
     console.print(
-        f"exact {a['exact']:.1f}%  kappa {a['kappa']:.2f}  weighted kappa {a['weighted_kappa']:.2f}  "
+        f"exact {a['exact']:.1f}%  kappa {_kappa(a['kappa'])}  "
+        f"weighted kappa {_kappa(a['weighted_kappa'])}  "
         f"within one {a['within_one']:.1f}%  E0 vs E1+ {a['e0_agreement']:.1f}%  "
         f"E3+ vs below {a['kgr_agreement']:.1f}%  judge above {a['judge_above']}, below {a['judge_below']}",
         markup=False,
@@ -280,3 +281,8 @@ def export_cmd(
     except FrameError as exc:
         fail(str(exc), 2)
     console.print(f"exported: {path}", markup=False)
+
+
+def _kappa(value: float) -> str:
+    """A kappa for the console: ``undefined`` when both graders used one level (0/0)."""
+    return "undefined" if value != value else f"{value:.2f}"

@@ -4,8 +4,10 @@
 columns the judge E0-E4, as in Table 4, and returns
 
 - ``exact``: % on the diagonal;
-- ``kappa``: Cohen's kappa (fraction);
-- ``weighted_kappa``: quadratically weighted kappa, weights ``(i - j)^2 / 16`` (fraction);
+- ``kappa``: Cohen's kappa (fraction); undefined (NaN) when chance agreement is 1, i.e. both
+  graders use one and the same level (0/0), not 1.0;
+- ``weighted_kappa``: quadratically weighted kappa, weights ``(i - j)^2 / 16`` (fraction); NaN in
+  the same case;
 - ``within_one``: % with ``|human - judge| <= 1``;
 - ``e0_agreement``: % agreeing on E0 versus E1+ (evidence at all);
 - ``kgr_agreement``: % agreeing on E3+ versus below (the KGR threshold);
@@ -51,10 +53,10 @@ def agreement(matrix: Sequence[Sequence[float]] | np.ndarray) -> dict[str, Any]:
     expected = np.outer(rows, cols)
     po = float(np.trace(m)) / n
     pe = float(np.trace(expected))
-    kappa = (po - pe) / (1.0 - pe) if pe < 1.0 else 1.0
+    kappa = (po - pe) / (1.0 - pe) if pe < 1.0 else float("nan")
     w = (i - j) ** 2 / float((LEVELS - 1) ** 2)
     denom = float((w * expected).sum())
-    weighted = 1.0 - float((w * m).sum()) / (n * denom) if denom > 0 else 1.0
+    weighted = 1.0 - float((w * m).sum()) / (n * denom) if denom > 0 else float("nan")
     ref_e0, judge_e0 = i == 0, j == 0
     ref_kgr, judge_kgr = i >= 3, j >= 3
     return {

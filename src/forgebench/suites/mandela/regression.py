@@ -24,7 +24,10 @@ and UniversalFakeDetect scores. The footprint (fraction of pixels changed outsid
 region) is read from the item columns ``footprint`` (recorded edit box) and
 ``footprint_measured`` (largest connected component of the pixel difference); detector scores
 from ``npr_score`` and ``ufd_score``. A footprint of zero is floored at 1e-4 before the log;
-missing detector columns are left out of the full model (and named in the notes).
+missing detector columns are left out of the full model (and named in the notes). A condition
+whose outcome never varies (e.g. K0 never detected) is dropped with its rows (Stata's rule, as for
+domain levels); with K0 gone, erase becomes the reference, the swap - erase contrast is still
+reported and only the swap-versus-K0 coefficients are withheld.
 """
 
 from __future__ import annotations
@@ -101,21 +104,43 @@ def _recognition_fit(data: pd.DataFrame, fixed: list[str]) -> LogitFit:
                 notes=[*notes, f"recognized={r}: outcome always {int(cell.iloc[0])}"],
             )
     # Interaction: reference = the most common saliency level whose recognized/unrecognized cells
-    # both vary; levels whose cells do not vary get no interaction term (not identified).
+    # both vary. In the other levels a recognition cell whose outcome never varies predicts it
+    # perfectly: its rows are dropped and its term with them (Stata's rule, as for fixed-effect
+    # levels above), rather than folding the cell into the main effect.
     sal_ok = []
     for level, grp in data.groupby("saliency"):
         cells = [grp.loc[grp["recognized"] == r, "detected"] for r in (0, 1)]
         if all(len(c) and c.nunique() == 2 for c in cells):
             sal_ok.append((len(grp), str(level)))
     reference = max(sal_ok)[1] if sal_ok else str(data["saliency"].value_counts().idxmax())
+    if sal_ok:
+        cell_stats = data.groupby(["saliency", "recognized"])["detected"].agg(
+            ["min", "max", "size"]
+        )
+        drop = []
+        for idx, row in cell_stats.iterrows():
+            level, r = idx  # type: ignore[misc]
+            if str(level) != reference and row["min"] == row["max"]:
+                drop.append((str(level), int(r)))
+                notes.append(
+                    f"dropped {int(row['size'])} obs. with saliency={level}, recognized={r} "
+                    f"(outcome always {int(row['min'])})"
+                )
+        if drop:
+            key = list(
+                zip(data["saliency"].astype(str), data["recognized"].astype(int), strict=True)
+            )
+            data = data[[k not in set(drop) for k in key]]
+            data, more = drop_constant_levels(data, "detected", ["family", "domain", *fixed])
+            notes += more
+            n, k = len(data), int(data["seed_id"].nunique())
     X = pd.DataFrame(
         {"const": 1.0, "recognized": data["recognized"].astype(float)}, index=data.index
     )
     sal = dummies(data, "saliency", reference)
     X = X.join(sal)
-    for _, level in sal_ok:
-        if level != reference:
-            X[f"recognized:saliency[{level}]"] = X["recognized"] * sal[f"saliency[{level}]"]
+    for col in sal.columns if sal_ok else []:  # empty terms go in the rank check
+        X[f"recognized:{col}"] = X["recognized"] * sal[col]
     for col in ["family", "domain", *fixed]:
         X = X.join(dummies(data, col))
     notes.append(f"recognition effect at saliency {reference}")
@@ -191,15 +216,26 @@ class FootprintResult:
     """Base + log footprint (measured) + detector scores."""
     notes: list[str] = field(default_factory=list)
     """Covariates left out for lack of data."""
+    reference: str = "k0"
+    """The reference condition: ``k0``, or ``erase`` when the K0 rows were dropped (their
+    outcome never varies), in which case the swap-versus-K0 coefficients are not identified."""
 
     def contrast(self, measured: bool = False) -> tuple[float, float] | None:
         """Swap-versus-erase log-odds contrast and its p-value in the full model."""
         fit = self.full_measured if measured else self.full_recorded
-        c = fit.contrast("variant[swap]", "variant[erase]") if fit else None
+        if fit is None:
+            return None
+        if self.reference == "erase":
+            c = fit.get("variant[swap]")
+        else:
+            c = fit.contrast("variant[swap]", "variant[erase]")
         return (c.coef, c.p) if c else None
 
     def swap_coefs(self) -> tuple[float, float, float] | None:
-        """Swap vs. K0 coefficient in the base and full (recorded) models and the shrink (%)."""
+        """Swap vs. K0 coefficient in the base and full (recorded) models and the shrink (%);
+        None when K0 is not the reference (not identified)."""
+        if self.reference != "k0":
+            return None
         b = self.base.get("variant[swap]")
         f = self.full_recorded.get("variant[swap]") if self.full_recorded else None
         if b is None or f is None:
@@ -239,9 +275,13 @@ def footprint_regressions(frame: pd.DataFrame) -> list[FootprintResult]:
     ]
     out = []
     for model, mdata in data.groupby("model", sort=False):
-        mdata, drop_notes = drop_constant_levels(mdata, "detected", ["domain"])
+        # a condition whose outcome never varies (K0 never detected) is dropped with its rows;
+        # what stays identified (the swap - erase contrast) is still reported
+        mdata, drop_notes = drop_constant_levels(mdata, "detected", ["variant", "domain"])
+        left = set(mdata["variant"])
+        reference = "k0" if "k0" in left else "erase"
         base_X = pd.DataFrame({"const": 1.0}, index=mdata.index)
-        base_X = base_X.join(dummies(mdata, "variant", "k0")).join(dummies(mdata, "domain"))
+        base_X = base_X.join(dummies(mdata, "variant", reference)).join(dummies(mdata, "domain"))
         base = fit_logit(mdata["detected"], base_X, mdata["seed_id"], "variant[swap]", drop_notes)
         fits: dict[str, LogitFit | None] = {}
         for key, col in (("recorded", "footprint"), ("measured", "footprint_measured")):
@@ -258,7 +298,13 @@ def footprint_regressions(frame: pd.DataFrame) -> list[FootprintResult]:
         full = fits["recorded"]
         out.append(
             FootprintResult(
-                str(model), full.n if full else base.n, base, full, fits["measured"], list(notes)
+                str(model),
+                full.n if full else base.n,
+                base,
+                full,
+                fits["measured"],
+                list(notes),
+                reference,
             )
         )
     return out

@@ -227,3 +227,22 @@ def test_cli_tables(synthetic_run: tuple[Path, pd.DataFrame], tmp_path: Path) ->
     bad = CliRunner().invoke(app, ["tables", str(tmp_path / "missing")])
     assert bad.exit_code == 2
     assert "run directory not found" in bad.output
+
+
+def test_paired_tests_agree_with_tables_9_and_19(
+    synthetic_run: tuple[Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    from forgebench.suites.mandela.paired_tests import paired_tests
+
+    run, frame = synthetic_run
+    write_tables(run, tmp_path, frame=frame, reps=50)
+    pt = paired_tests(frame)
+    t9 = {r[1]: r for r in _read_csv(tmp_path / "table_09.csv")[1:]}
+    t19 = {r[1]: r for r in _read_csv(tmp_path / "table_19.csv")[1:]}
+    for m in ("m0", "m1", "m2", "m3"):
+        (l2,) = pt[(pt["model"] == m) & (pt["probe"] == "L2")].itertuples()
+        assert (l2.condition, l2.baseline_condition, l2.subset) == ("crop", "full", "peripheral_K1")
+        assert t9[m][5] == f"{l2.b}/{l2.c}" and float(t9[m][6]) == pytest.approx(l2.p)
+        (mc,) = pt[(pt["model"] == m) & (pt["baseline_condition"] == "mirror")].itertuples()
+        # Table 19 prints only Crop / only Mirror = c / b (b: baseline, mirror, only)
+        assert t19[m][5] == f"{mc.c}/{mc.b}" and float(t19[m][6]) == pytest.approx(mc.p)

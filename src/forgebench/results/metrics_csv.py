@@ -83,9 +83,9 @@ def format_cell(value: Any) -> str:
     if isinstance(value, bool):
         return str(int(value))
     if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return "" if math.isnan(value) else repr(value)
+        return str(int(value))
+    if isinstance(value, float):  # numpy's float64 too: repr of the Python float, not np.float64
+        return "" if math.isnan(value) else repr(float(value))
     try:  # numpy scalars
         import numpy as np
 

@@ -41,6 +41,13 @@ Definitions (strict scoring unless the name ends in ``_parsed``):
   original face is accepted (YES under face_original) and replacement rejected (NO under
   face_replacement), over the erase items with a FACE task. Subset ``face_pass`` of L0 carries the
   L0 metrics on the passing items, with ``real`` = REAL verdicts / items (Table 8's "full real").
+- Appendix N's wrong-name control (FACE, ``face_original``, subset ``wrong_name``: the erase items
+  whose original face was also asked with ``faces.wrong_name``): ``face_wrong_yes`` = YES to the
+  wrong name / control faces (the false-yes rate), ``face_right_yes`` = YES to the erased person's
+  name on the same faces; ``face_pass_corrected`` (FACE, face_replacement, face_pass) = face_pass
+  x (1 - face_wrong_yes / 100), the baseline-corrected pass rate. The seed does not give the
+  formula; this one reproduces both of its reported values (55/119 x (1 - 0.100) = 41.6% for
+  Kimi-K3, 47/119 x (1 - 0.000) = 39.5% for Qwen3.6-27B).
 - ``known`` (EVENT): KNOWN answers / events.
 """
 
@@ -56,6 +63,7 @@ from forgebench.results.metrics_csv import COLUMNS as _COLUMNS
 from forgebench.results.metrics_csv import Scope
 from forgebench.results.metrics_csv import write_metrics as write_rows
 from forgebench.suites.mandela.frame import connect, load_frame, resolve_judge
+from forgebench.suites.mandela.paired_tests import write_paired_tests
 from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES
 
 BENCHMARK = "mandela"
@@ -337,12 +345,49 @@ def _absent(
                                  "subset": "face_pass", "metric": "face_pass",
                                  "value": 100.0 * g["sum"].to_numpy() / g["size"].to_numpy(),
                                  "n": g["size"].to_numpy(), "judge": ""}))  # fmt: skip
+        out += _wrong_name(f, face, g)
         passed = set(pairs.index[pairs["ok"].to_numpy()])
         mask = [k in passed for k in zip(l0_items["model"], l0_items["item_id"], strict=True)]
         parts.append(l0_ind[np.asarray(mask, dtype=bool)].assign(subset="face_pass"))
     parts = [p for p in parts if not p.empty]
     if parts:
         out += _base(pd.concat(parts, ignore_index=True), judge, graded_keys)
+    return out
+
+
+def _wrong_name(f: pd.DataFrame, face: pd.DataFrame, passes: pd.DataFrame) -> list[pd.DataFrame]:
+    """Appendix N's wrong-name control: false-yes, correct-name yes, baseline-corrected pass."""
+    ctrl = f[
+        (f["probe"] == "FACE")
+        & (f["variant"] == "erase")
+        & (f["condition"] == "face_original")
+        & (f["name_source"] == "wrong_name")
+    ][["model", "item_id", "verdict"]].drop_duplicates(["model", "item_id"])
+    if ctrl.empty:
+        return []
+    right = face[face["condition"] == "face_original"][["model", "item_id", "verdict"]]
+    right = ctrl[["model", "item_id"]].merge(
+        right.drop_duplicates(["model", "item_id"]), on=["model", "item_id"], how="left"
+    )
+    w = (ctrl["verdict"] == "YES").groupby(ctrl["model"]).agg(["sum", "size"])
+    r = (right["verdict"] == "YES").groupby(right["model"]).agg(["sum", "size"])
+    wrong_yes = 100.0 * w["sum"] / w["size"]
+    out = [
+        pd.DataFrame({"model": w.index, "probe": "FACE", "condition": "face_original",
+                      "subset": "wrong_name", "metric": "face_wrong_yes",
+                      "value": wrong_yes.to_numpy(), "n": w["size"].to_numpy(), "judge": ""}),
+        pd.DataFrame({"model": r.index, "probe": "FACE", "condition": "face_original",
+                      "subset": "wrong_name", "metric": "face_right_yes",
+                      "value": (100.0 * r["sum"] / r["size"]).to_numpy(),
+                      "n": r["size"].to_numpy(), "judge": ""}),
+    ]  # fmt: skip
+    both = passes.join(wrong_yes.rename("wrong"), how="inner")
+    if not both.empty:
+        corrected = 100.0 * both["sum"] / both["size"] * (1.0 - both["wrong"] / 100.0)
+        out.append(pd.DataFrame({"model": both.index, "probe": "FACE",
+                                 "condition": "face_replacement", "subset": "face_pass",
+                                 "metric": "face_pass_corrected", "value": corrected.to_numpy(),
+                                 "n": both["size"].to_numpy(), "judge": ""}))  # fmt: skip
     return out
 
 
@@ -414,7 +459,9 @@ def compute_metrics(frame: pd.DataFrame, judge: str | None) -> pd.DataFrame:
 
 
 def write_metrics(run_dir: Path, judge: str | None = None) -> Path:
-    """Compute the run's metrics and write them into ``RUN/metrics.csv``; returns its path.
+    """Compute the run's metrics and write them into ``RUN/metrics.csv`` (and the McNemar tests
+    into ``RUN/paired_tests.csv``, :mod:`~forgebench.suites.mandela.paired_tests`); returns the
+    metrics' path.
 
     The writer owns the Mandela rows of this judge and the Mandela rows that use no grade: other
     benchmarks' rows and other judges' graded rows are kept (``results.metrics_csv``)."""
@@ -424,5 +471,8 @@ def write_metrics(run_dir: Path, judge: str | None = None) -> Path:
         judge = resolve_judge(con, judge)
     finally:
         con.close()
-    table = compute_metrics(load_frame(run_dir, judge), judge)
-    return write_rows(run_dir, table, Scope.of(BENCHMARK, judges=[judge, ""]))
+    frame = load_frame(run_dir, judge)
+    table = compute_metrics(frame, judge)
+    path = write_rows(run_dir, table, Scope.of(BENCHMARK, judges=[judge, ""]))
+    write_paired_tests(run_dir, frame)
+    return path

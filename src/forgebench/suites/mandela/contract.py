@@ -110,6 +110,33 @@ class Faces(_Model):
     """Optional name of a different person, for a wrong-name control."""
 
 
+FACE_BORDER = 0.05
+"""An item is threshold-borderline when its face similarity lies within this of the threshold
+(seed 000 Table 15: "within +-0.05"; inclusive)."""
+
+
+class FaceSimilarity(_Model):
+    """The identity gate's face-similarity score (seed 000 Appendix C; Table 15).
+
+    The paper's scores are InsightFace buffalo_l (ArcFace) cosine similarities, with thresholds
+    0.35 (a named insertion must reach it) and 0.30 (an absent-celebrity replacement must stay
+    below it). Another face model has another scale, so the threshold and the model travel with
+    the value.
+    """
+
+    value: float = Field(allow_inf_nan=False)
+    """The similarity between the face in the image and the reference portrait."""
+    threshold: float = Field(allow_inf_nan=False)
+    """The acceptance threshold the gate applied, on the same model's scale."""
+    model: str = Field(min_length=1)
+    """The face model that produced both, e.g. ``insightface/buffalo_l``."""
+
+    @property
+    def borderline(self) -> bool:
+        """True when ``|value - threshold| <= FACE_BORDER`` (Table 15's "border" items)."""
+        return abs(self.value - self.threshold) <= FACE_BORDER + 1e-12
+
+
 class Source(_Model):
     """Provenance of the seed image."""
 
@@ -164,6 +191,18 @@ class Item(_Model):
     """Named people of the scene, for the identity probe (L2)."""
     source: Source | None = None
     """Provenance."""
+    footprint: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
+    """Fraction of pixels changed outside the annotated region, from the recorded edit box
+    (Appendix L; Table 20's "recorded" footprint)."""
+    footprint_measured: float | None = Field(default=None, ge=0.0, le=1.0, allow_inf_nan=False)
+    """The same fraction from the largest connected component of the observed pixel difference
+    (Table 20's "measured" footprint)."""
+    npr_score: float | None = Field(default=None, allow_inf_nan=False)
+    """NPR pixel-detector score of the image (Appendix C audit; a Table 20 covariate)."""
+    ufd_score: float | None = Field(default=None, allow_inf_nan=False)
+    """UniversalFakeDetect score of the image (Appendix C audit; a Table 20 covariate)."""
+    face_similarity: FaceSimilarity | None = None
+    """The identity gate's face similarity (Table 15's "no border" columns)."""
 
     @property
     def is_forged(self) -> bool:

@@ -22,7 +22,10 @@ Columns:
   ``peripheral_k1`` (peripheral and family K1), ``seed_peripheral_k1`` (the item's seed has a
   peripheral K1 forgery: true for the authentic originals of Table 3's sweep), ``named_insertion``
   (forged K1 with a named entity that is not an absent-celebrity erasure: the TEXT probe's items),
-  ``has_principal`` (the scene has named principal figures), ``has_faces``.
+  ``has_principal`` (the scene has named principal figures), ``has_faces``; the optional audit
+  fields ``footprint``, ``footprint_measured``, ``npr_score``, ``ufd_score`` (NaN when absent;
+  Table 20) and ``face_sim_border`` (the face similarity lies within 0.05 of its threshold; None
+  without a face similarity; Table 15).
 
 Answers whose stored verdict is missing or of an older parser version are parsed in memory with
 the current parser (the same result ``forgebench judge`` / ``metrics`` store). The detail flags are
@@ -39,6 +42,7 @@ from typing import Any
 
 import pandas as pd
 
+from forgebench.suites.mandela.contract import FaceSimilarity
 from forgebench.suites.mandela.verdict import (
     PARSER_VERSION,
     REAL_FAKE_PROBES,
@@ -63,6 +67,11 @@ ITEM_COLUMNS = (
     "named_insertion",
     "has_principal",
     "has_faces",
+    "footprint",
+    "footprint_measured",
+    "npr_score",
+    "ufd_score",
+    "face_sim_border",
 )
 
 _SQL = """
@@ -118,6 +127,19 @@ def resolve_judge(con: sqlite3.Connection, judge: str | None) -> str | None:
     return have[0] if have else None
 
 
+def _audit_columns(it: dict[str, Any]) -> dict[str, Any]:
+    """The optional audit fields (footprints, detector scores) and Table 15's border flag
+    (None when the item has no face similarity)."""
+    out: dict[str, Any] = {
+        k: it.get(k) for k in ("footprint", "footprint_measured", "npr_score", "ufd_score")
+    }
+    sim = it.get("face_similarity")
+    out["face_sim_border"] = (
+        FaceSimilarity.model_validate(sim).borderline if isinstance(sim, dict) else None
+    )
+    return out
+
+
 def _item_table(con: sqlite3.Connection) -> tuple[pd.DataFrame, dict[str, NameTargets]]:
     rows: list[dict[str, Any]] = []
     targets: dict[str, NameTargets] = {}
@@ -164,6 +186,7 @@ def _item_table(con: sqlite3.Connection) -> tuple[pd.DataFrame, dict[str, NameTa
                 ),
                 "has_principal": bool(it.get("principal_figures")),
                 "has_faces": bool(it.get("faces")),
+                **_audit_columns(it),
             }
         )
         targets[iid] = NameTargets.from_item(it)

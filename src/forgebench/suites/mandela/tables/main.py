@@ -200,7 +200,11 @@ def table_e4(data: TableData) -> Table | Skipped:
     if not models:
         return Skipped(15, "no e4 metric in metrics.csv (grade the answers with a judge)")
     f = data.frame
-    border = f is not None and "face_sim_border" in f.columns
+    border = (
+        f is not None
+        and "face_sim_border" in f.columns
+        and bool(f["face_sim_border"].notna().any())
+    )
     cols = [
         Column("Model"),
         Column("E3+", "L0"),
@@ -246,7 +250,7 @@ def table_e4(data: TableData) -> Table | Skipped:
         []
         if border
         else [
-            "No face-similarity borderline flag (item column face_sim_border): 'no border' columns left empty."
+            "No item carries face_similarity {value, threshold, model}: 'no border' columns left empty."
         ]
     )
     return Table(15, caption, cols, _sectioned(data, models, row), notes)

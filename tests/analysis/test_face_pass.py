@@ -79,7 +79,9 @@ def test_wrong_name_rates_and_baseline_corrected_pass(tmp_path: Path) -> None:
         "e4": ("NO.", "NO.", "NO."),  # fails on the original
     }
     with Store.open(tmp_path / "RUN") as store:
-        store.put_items([Item.model_validate({**ERASE, "id": i, "seed_id": i}) for i in plan])
+        store.put_items(
+            "mandela", [Item.model_validate({**ERASE, "id": i, "seed_id": i}) for i in plan]
+        )
         for item, (right, wrong, repl) in plan.items():
             for cond, source, text in (
                 ("face_original", "erased", right),
@@ -87,11 +89,14 @@ def test_wrong_name_rates_and_baseline_corrected_pass(tmp_path: Path) -> None:
                 ("face_replacement", "erased", repl),
             ):
                 q = Question(item, "FACE", cond, f"{cond} {source}", "FACE/v1", None,
-                             {"face": cond.removeprefix("face_"), "name_source": source})  # fmt: skip
+                             {"face": cond.removeprefix("face_"), "name_source": source},
+                             "mandela")  # fmt: skip
                 task = make_task(q, "m", {})
                 store.put_tasks([task])
                 store.put_answer(task.key, Response(text=text), 1, 0.1, {})
-            l0 = make_task(Question(item, "L0", "full", "Is this real?", "L0/v3"), "m", {})
+            l0 = make_task(
+                Question(item, "L0", "full", "Is this real?", "L0/v3", benchmark="mandela"), "m", {}
+            )
             store.put_tasks([l0])
             store.put_answer(l0.key, Response(text="REAL."), 1, 0.1, {})
     m = compute_metrics(load_frame(tmp_path / "RUN"), None)

@@ -30,7 +30,9 @@ def _erase(i: int) -> dict:
 def _ask(
     store: Store, item: str, probe: str, cond: str, text: str, extra: dict | None = None
 ) -> None:
-    q = Question(item, probe, cond, f"{probe} {cond} {extra}", f"{probe}/v1", None, extra or {})
+    q = Question(
+        item, probe, cond, f"{probe} {cond} {extra}", f"{probe}/v1", None, extra or {}, "mandela"
+    )
     task = make_task(q, "m", {})
     store.put_tasks([task])
     store.put_answer(task.key, Response(text=text), 1, 0.1, {})
@@ -39,7 +41,7 @@ def _ask(
 def test_face_columns_use_the_metrics_pass_set(tmp_path: Path) -> None:
     run = tmp_path / "RUN"
     with Store.open(run) as store:
-        store.put_items([Item.model_validate(_erase(i)) for i in range(3)])
+        store.put_items("mandela", [Item.model_validate(_erase(i)) for i in range(3)])
         # e0 passes; e1 accepts the replacement (fails); e2 rejects the original (fails).
         # Every item rejects the wrong name, which is the control, not a second trial.
         verdicts = {0: ("YES.", "NO."), 1: ("YES.", "YES. Stalin."), 2: ("NO.", "NO.")}

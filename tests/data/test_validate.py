@@ -290,3 +290,15 @@ def test_shared_original_image_is_decoded_and_used_for_face_boxes(tmp_path: Path
     items[1]["faces"]["original"] = [150, 10, 190, 60]  # inside 200x100, outside 96x64
     write_jsonl(root / "items.jsonl", items)
     assert validate_dataset(root).ok
+
+
+def test_audit_fields_are_validated_with_file_line_and_field(make_mandela: MakeDataset) -> None:
+    items = base_items()
+    items[0]["footprint"] = 1.7
+    items[1]["face_similarity"] = {"value": 0.41, "model": "insightface/buffalo_l"}
+    items[2]["npr_score"] = 0.58  # fine
+    items[2]["face_similarity"] = {"value": 0.41, "threshold": 0.35, "model": "arcface"}  # fine
+    errors, _ = lines_of(make_mandela(items))
+    assert any(e.startswith("items.jsonl:1: footprint:") for e in errors), errors
+    assert any(e.startswith("items.jsonl:2: face_similarity.threshold:") for e in errors), errors
+    assert not any(e.startswith("items.jsonl:3:") for e in errors), errors

@@ -202,3 +202,20 @@ def test_model_params_and_images_enter_the_key(
     after = _keys(dataset, tmp_path / "c")
     changed = {k for k in base if base[k] != after[k]}
     assert changed and all(k[0] == "s2-k2" and k[2] != "none" for k in changed)
+
+
+def test_table12_is_an_opt_in_part(dataset: Dataset, tmp_path: Path) -> None:
+    cache = VariantCache(tmp_path / "c")
+    base = expand(dataset, cache=cache, render_images=False)
+    more = expand(dataset, cache=cache, render_images=False, parts=["table12"])
+    added = {(q.item_id, q.condition) for q in more} - {(q.item_id, q.condition) for q in base}
+    # peripheral forgeries of every family: s1-k1 (K1) is already asked by the default rows,
+    # and L1/crop already runs on every peripheral forgery with a crop (Table 19)
+    assert added == {
+        ("s2-k2", "full_caption"), ("s2-k2", "crop_caption"),
+        ("s1-k0", "full_caption"), ("s1-k0", "crop_caption"),
+    }  # fmt: skip
+    assert len(more) == len(base) + 4 == 73
+    assert all(q.probe == "L1" for q in more if (q.item_id, q.condition) in added)
+    with pytest.raises(ValueError, match="unknown protocol part"):
+        expand(dataset, cache=cache, render_images=False, parts=["table99"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,16 @@ def test_tasks_on_a_dataset_with_a_missing_image_fails_clearly(
     res = runner.invoke(app, ["tasks", str(dataset.root)])
     assert res.exit_code == 2
     assert "s2_k2.png" in res.stderr and "cannot read image" in res.stderr
+
+
+def test_run_protocol_table12_adds_its_tasks(dataset: Dataset, tmp_path: Path) -> None:
+    base = ["run", str(dataset.root), "--model", "m=openai/fake@http://127.0.0.1:9/v1",
+            "--out", str(tmp_path / "RUN"), "--probes", "L1", "--dry-run",
+            "--cache-dir", str(tmp_path / "c")]  # fmt: skip
+    plain = CliRunner().invoke(app, base)
+    more = CliRunner().invoke(app, [*base, "--protocol", "table12"])
+    assert plain.exit_code == 0 and more.exit_code == 0, plain.stderr + more.stderr
+    n = [int(re.search(r"model m: (\d+) tasks", r.stdout).group(1)) for r in (plain, more)]  # type: ignore[union-attr]
+    assert n[1] == n[0] + 4
+    bad = CliRunner().invoke(app, [*base, "--protocol", "table99"])
+    assert bad.exit_code == 2 and "table99" in bad.stderr

@@ -96,6 +96,10 @@ def test_every_rule_names_its_paper_source_and_population() -> None:
     with pytest.raises(KeyError, match="does not run L0 under crop"):
         population_of("L0", "crop")
     assert len(rules("L1")) == 7 and len(rules(condition="none")) == 2
+    # the opt-in part table12 adds three L1 rows (Full+Caption, Crop, Crop+Caption)
+    assert len(rules("L1", parts=["table12"])) == len(rules("L1", parts=None)) == 10
+    assert population_of("L1", "full_caption", ["table12"]) == "peripheral_K1+peripheral_families"
+    assert "Table 12" in source_of("L1", "crop_caption", ["table12"])
 
 
 def _item(**kw: Any) -> Item:

@@ -27,7 +27,9 @@ from forgebench.suites.mandela.protocol_table import Context, applies, pairs
 
 
 def select_pairs(
-    probes: Iterable[str] | None = None, conditions: Iterable[str] | None = None
+    probes: Iterable[str] | None = None,
+    conditions: Iterable[str] | None = None,
+    parts: Iterable[str] = (),
 ) -> list[tuple[str, str]]:
     """The table's (probe, condition) pairs narrowed to ``probes`` and ``conditions``.
 
@@ -37,7 +39,7 @@ def select_pairs(
     c_set = _checked(conditions, CONDITIONS, "condition")
     return [
         (p, c)
-        for p, c in pairs()
+        for p, c in pairs(parts)
         if (p_set is None or p in p_set) and (c_set is None or c in c_set)
     ]
 
@@ -114,17 +116,19 @@ def expand(
     *,
     render_images: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    parts: Iterable[str] = (),
 ) -> list[Question]:
     """Every question the protocol asks of ``dataset``, narrowed to ``probes`` / ``conditions``.
 
     With ``render_images`` derived variants are rendered into ``cache`` (default
     :class:`VariantCache`) when absent; without it, image refs carry the variant id computed
     from the source bytes and nothing is written (dry runs, counting). ``progress`` is called
-    with ``(items done, items total)`` after each item.
+    with ``(items done, items total)`` after each item. ``parts`` switches on opt-in protocol
+    parts (:data:`~forgebench.suites.mandela.protocol_table.PARTS`).
     """
-    selected = select_pairs(probes, conditions)
+    ctx = Context.of(dataset.items, parts)  # checks the part names
+    selected = select_pairs(probes, conditions, ctx.parts)
     cache = cache if cache is not None else VariantCache()
-    ctx = Context.of(dataset.items)
     out: list[Question] = []
     total = len(dataset.items)
     for i, item in enumerate(dataset.items, start=1):

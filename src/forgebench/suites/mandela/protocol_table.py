@@ -35,10 +35,19 @@ class Context:
     """Seeds that have a peripheral people-family forgery."""
     event_representatives: frozenset[str] = frozenset()
     """Ids of the one item per distinct event that carries the EVENT probe."""
+    parts: frozenset[str] = frozenset()
+    """Opt-in protocol parts switched on (``--protocol``; see :data:`PARTS`)."""
 
     @classmethod
-    def of(cls, items: Iterable[Item]) -> Context:
-        """Build the context of a dataset's items (file order matters for EVENT)."""
+    def of(cls, items: Iterable[Item], parts: Iterable[str] = ()) -> Context:
+        """Build the context of a dataset's items (file order matters for EVENT) with the
+        opt-in ``parts`` switched on (unknown names raise ``ValueError``)."""
+        chosen = frozenset(parts)
+        unknown = sorted(chosen - set(PARTS))
+        if unknown:
+            raise ValueError(
+                f"unknown protocol part(s) {', '.join(unknown)}; known: {', '.join(PARTS)}"
+            )
         items = list(items)
         seeds = frozenset(it.seed_id for it in items if is_peripheral_k1(it))
         first: dict[tuple[str, str], str] = {}
@@ -49,7 +58,7 @@ class Context:
             if it.label == "authentic":
                 first_authentic.setdefault(key, it.id)
         reps = frozenset(first_authentic.get(k, v) for k, v in first.items())
-        return cls(peripheral_k1_seeds=seeds, event_representatives=reps)
+        return cls(peripheral_k1_seeds=seeds, event_representatives=reps, parts=chosen)
 
 
 Predicate = Callable[[Item, Context], bool]
@@ -73,9 +82,13 @@ class Rule:
     """True for the items this row runs on."""
     note: str = ""
     """Our reading where the paper is silent."""
+    part: str = ""
+    """The opt-in part this row belongs to (empty: the default protocol)."""
 
     def applies(self, item: Item, ctx: Context) -> bool:
-        """True when this row runs ``item``."""
+        """True when this row runs ``item`` (an opt-in row only when its part is on)."""
+        if self.part and self.part not in ctx.parts:
+            return False
         return self.predicate(item, ctx)
 
 
@@ -123,7 +136,19 @@ def _always(item: Item, ctx: Context) -> bool:
     return True
 
 
+def _family_rule(condition: str) -> Predicate:
+    """Table 12's population: peripheral forgeries of any family (crop conditions: with a crop)."""
+    needs_crop = condition.startswith("crop")
+    return lambda it, ctx: it.is_peripheral and (_has_crop(it) or not needs_crop)
+
+
 # ---- the table ---------------------------------------------------------------------------
+
+PARTS: dict[str, str] = {
+    "table12": "Table 12: L1 under Full+Caption, Crop and Crop+Caption on the peripheral "
+    "forgeries of every family (the paper runs it for two models)",
+}
+"""Opt-in protocol parts (``forgebench run --protocol NAME``): name -> what it adds."""
 
 _CROP_NOTE = "items without a crop box are outside crop populations"
 _K1_NOTE = "people family = family K1 (K0 controls excluded); originals share the seed_id"
@@ -160,6 +185,20 @@ def _rules() -> tuple[Rule, ...]:
             "peripheral K1 forgeries and the authentic originals of their seeds, with a crop",
             lambda it, ctx: _has_crop(it) and is_peripheral_k1_population(it, ctx),
             f"{_K1_NOTE}; {_CROP_NOTE}",
+        ),
+        *(
+            r(
+                "L1",
+                cond,
+                "peripheral_families",
+                "Appendix J; Table 12 (opt-in part table12)",
+                "peripheral forgeries of every family, with a crop for the crop conditions",
+                _family_rule(cond),
+                "opt-in (--protocol table12): the paper runs it for two models; K1 items are "
+                "already in the default peripheral_K1 rows",
+                "table12",
+            )
+            for cond in ("full_caption", "crop", "crop_caption")
         ),
         r(
             "L1",
@@ -280,30 +319,38 @@ RULES: tuple[Rule, ...] = _rules()
 """The protocol table, in paper order."""
 
 
-def rules(probe: str | None = None, condition: str | None = None) -> list[Rule]:
-    """The rows of the table, optionally for one probe and/or condition."""
+def rules(
+    probe: str | None = None, condition: str | None = None, parts: Iterable[str] | None = ()
+) -> list[Rule]:
+    """The rows of the table, optionally for one probe and/or condition: the default rows and
+    those of the opt-in ``parts`` (None: every row, all opt-in parts included)."""
+    on = None if parts is None else set(parts)
     return [
         r
         for r in RULES
-        if (probe is None or r.probe == probe) and (condition is None or r.condition == condition)
+        if (probe is None or r.probe == probe)
+        and (condition is None or r.condition == condition)
+        and (on is None or not r.part or r.part in on)
     ]
 
 
-def pairs() -> list[tuple[str, str]]:
-    """Every (probe, condition) pair the paper runs, in PROBES x CONDITIONS order."""
-    have = {(r.probe, r.condition) for r in RULES}
+def pairs(parts: Iterable[str] = ()) -> list[tuple[str, str]]:
+    """Every (probe, condition) pair the paper runs (with the opt-in ``parts``), in PROBES x
+    CONDITIONS order."""
+    have = {(r.probe, r.condition) for r in rules(parts=parts)}
     return [(p, c) for p in PROBES for c in CONDITIONS if (p, c) in have]
 
 
 def applies(probe: str, condition: str, item: Item, ctx: Context) -> bool:
-    """True when the paper asks ``probe`` under ``condition`` on ``item``."""
-    return any(r.applies(item, ctx) for r in rules(probe, condition))
+    """True when the paper asks ``probe`` under ``condition`` on ``item`` (with ``ctx.parts``)."""
+    return any(r.applies(item, ctx) for r in rules(probe, condition, ctx.parts))
 
 
-def population_of(probe: str, condition: str) -> str:
-    """Population name of a pair (``a+b`` for a union of rows); ``KeyError`` if not run."""
+def population_of(probe: str, condition: str, parts: Iterable[str] = ()) -> str:
+    """Population name of a pair (``a+b`` for a union of rows, opt-in ``parts`` included);
+    ``KeyError`` if not run."""
     names: list[str] = []
-    for r in rules(probe, condition):
+    for r in rules(probe, condition, parts):
         if r.population not in names:
             names.append(r.population)
     if not names:
@@ -311,22 +358,22 @@ def population_of(probe: str, condition: str) -> str:
     return "+".join(names)
 
 
-def source_of(probe: str, condition: str) -> str:
+def source_of(probe: str, condition: str, parts: Iterable[str] = ()) -> str:
     """The paper sections/tables of a pair's rows, joined with ``; ``."""
     out: list[str] = []
-    for r in rules(probe, condition):
+    for r in rules(probe, condition, parts):
         for part in r.source.split("; "):
             if part not in out:
                 out.append(part)
     return "; ".join(out)
 
 
-def populations(items: Iterable[Item]) -> dict[str, list[str]]:
+def populations(items: Iterable[Item], parts: Iterable[str] = ()) -> dict[str, list[str]]:
     """Item ids per population name (the union of the rows carrying it), in file order."""
     items = list(items)
-    ctx = Context.of(items)
+    ctx = Context.of(items, parts)
     by_name: dict[str, list[Rule]] = {}
-    for r in RULES:
+    for r in rules(parts=ctx.parts):
         by_name.setdefault(r.population, []).append(r)
     return {
         name: [it.id for it in items if any(r.applies(it, ctx) for r in rows)]
@@ -334,8 +381,10 @@ def populations(items: Iterable[Item]) -> dict[str, list[str]]:
     }
 
 
-def population_items(items: Iterable[Item], probe: str, condition: str) -> list[str]:
+def population_items(
+    items: Iterable[Item], probe: str, condition: str, parts: Iterable[str] = ()
+) -> list[str]:
     """Ids of the items ``probe`` runs on under ``condition``, in file order."""
     items = list(items)
-    ctx = Context.of(items)
+    ctx = Context.of(items, parts)
     return [it.id for it in items if applies(probe, condition, it, ctx)]

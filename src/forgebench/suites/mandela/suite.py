@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from forgebench.suites import register
 from forgebench.suites.base import JudgeOutcome, Loaded, Section, Selection, Suite, SuiteError
 from forgebench.suites.mandela.ids import CONDITIONS, PROBES
+from forgebench.suites.mandela.protocol_table import PARTS
 
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
@@ -41,6 +42,7 @@ class MandelaSuite(Suite):
     title = "Mandela-Bench (seed 000)"
     probes = PROBES
     conditions = CONDITIONS
+    parts = PARTS
 
     def detect(self, path: Path) -> bool:
         return (path / "items.jsonl").is_file()
@@ -77,6 +79,7 @@ class MandelaSuite(Suite):
                 list(selection.conditions) if selection.conditions is not None else None,
                 cache,
                 render_images=render_images,
+                parts=selection.parts,
             )
         except ValueError as exc:  # unknown probe / condition, ConditionError
             raise SuiteError(str(exc)) from None

@@ -41,7 +41,8 @@ class JudgeServer:
 
     ``[valid-N]`` a fenced JSON grade of level N; ``[nonjson]`` prose; ``[badjson]`` truncated
     JSON; ``[schema]`` JSON without ``level``; ``[flaky]`` prose first, then ``{"level": "E2"}``;
-    ``[down]`` HTTP 500. ``hits`` counts requests per marker.
+    ``[down]`` HTTP 500; ``[uptake-UD]`` an uptake judgement (U, D: 1 / 0 for uptake, dispute).
+    ``hits`` counts requests per marker.
     """
 
     def __init__(self) -> None:
@@ -67,6 +68,9 @@ class JudgeServer:
             return 200, '{"level": 3, "reason": "cut off'
         if marker == "schema":
             return 200, '{"grade": "E3", "reason": "no level key"}'
+        if marker == "uptake":
+            u, d = (bool(int(c)) for c in (level or "00"))
+            return 200, json.dumps({"uptake": u, "dispute": d, "reason": "judged"})
         if marker == "flaky":
             return 200, ("not json yet" if n == 1 else '{"level": "E2", "reason": "retry worked"}')
         return 500, ""
@@ -76,7 +80,7 @@ class JudgeServer:
         content = body["messages"][0]["content"]
         text = content if isinstance(content, str) else " ".join(p.get("text", "") for p in content)
         self.prompts.append(text)
-        m = re.search(r"\[(valid|nonjson|badjson|schema|flaky|down)(?:-(\d))?\]", text)
+        m = re.search(r"\[(valid|nonjson|badjson|schema|flaky|down|uptake)(?:-(\d+))?\]", text)
         marker = m.group(1) if m else "none"
         self.hits[marker] += 1
         status, reply = self._reply(marker, m.group(2) if m else None)

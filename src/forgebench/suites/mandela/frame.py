@@ -16,7 +16,8 @@ Columns:
   every probe, so L0's "Named" of Table 3 comes from the L0 answer itself), ``l2_cannot`` (the answer
   says someone cannot be identified), ``recog_year``;
 - grade (of ``judge``): ``level`` (nullable Int64 0-4), ``grade_status`` (``graded`` / ``auto`` /
-  ``unscored`` / NA), ``judge``, ``judge_reason``;
+  ``unscored`` / NA), ``judge``, ``judge_reason``; ``uptake`` / ``dispute`` (1 / 0 / NA: the same
+  judge's Table 11 judgement of a wrong-caption answer, ``uptake.py``);
 - item: ``seed_id, label, family, analysis_family, control_for, k1_type, variant, domain, saliency,
   noun`` and the populations ``peripheral`` (forged with saliency C2/C3, DESIGN.md),
   ``peripheral_k1`` (peripheral and family K1), ``seed_peripheral_k1`` (the item's seed has a
@@ -80,12 +81,14 @@ SELECT t.key AS task_key, t.model, t.item_id, t.probe, t.condition,
        a.text, a.finish_reason, a.input_tokens, a.output_tokens, a.latency_s,
        (a.task_key IS NOT NULL) AS answered, (e.task_key IS NOT NULL) AS errored,
        v.verdict, v.detail, v.parser_version,
-       g.level, g.status AS grade_status, g.reason AS judge_reason
+       g.level, g.status AS grade_status, g.reason AS judge_reason,
+       json_extract(u.detail, '$.uptake') AS uptake, json_extract(u.detail, '$.dispute') AS dispute
 FROM tasks t
 LEFT JOIN answers a ON a.task_key = t.key
 LEFT JOIN errors e ON e.task_key = t.key
 LEFT JOIN verdicts v ON v.task_key = t.key
 LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ?
+LEFT JOIN judgements u ON u.task_key = t.key AND u.judge = ? AND u.kind = 'uptake'
 WHERE t.superseded_by IS NULL
   AND t.benchmark = 'mandela'  -- other benchmarks' tasks share the store
 ORDER BY t.rowid
@@ -224,7 +227,7 @@ def load_frame(run_dir: Path, judge: str | None = None) -> pd.DataFrame:
     con = connect(Path(run_dir))
     try:
         judge = resolve_judge(con, judge)
-        df = pd.read_sql_query(_SQL, con, params=(judge or "",))
+        df = pd.read_sql_query(_SQL, con, params=(judge or "", judge or ""))
         items, targets = _item_table(con)
     finally:
         con.close()

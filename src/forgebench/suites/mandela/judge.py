@@ -14,6 +14,9 @@
    it is stored with status ``unscored`` and level NULL (never silently E0). A transport failure
    stores nothing, so the next run asks again.
 
+Then the uptake stage (``uptake_stage.py``) asks the same judge about every L1 answer under
+``full_wrong_caption`` (Table 11's uptake and dispute, our prompt).
+
 Resume: a grade row of ``(task_key, judge)`` is never recomputed (``retry_unscored`` re-asks the
 unscored ones). Unscored replies count as failed calls for the runner's "stop after N failures in
 a row" rule; the judge stage raises that limit to ``max(10, 2 x concurrency)``. Each row records the judge name, the spec and :data:`RUBRIC_VERSION`; grades of a
@@ -67,6 +70,8 @@ class JudgeStats:
     """Calls that failed in transport (nothing stored; asked again next run)."""
     fatal: str | None = None
     """Why the judge was stopped early, if it was."""
+    uptake: str | None = None
+    """The uptake stage's summary (wrong-caption answers, Table 11), None when it had none."""
     elapsed_s: float = 0.0
 
     def summary(self) -> str:
@@ -76,7 +81,8 @@ class JudgeStats:
             f"{self.auto} E0 without a call, {self.unscored} unscored, {self.existing} already "
             f"graded, {self.errors} errors ({self.elapsed_s:.1f}s)"
         )
-        return line + (f"; stopped: {self.fatal}" if self.fatal else "")
+        line += f"; stopped: {self.fatal}" if self.fatal else ""
+        return line + (f"\n{self.uptake}" if self.uptake else "")
 
 
 def ground_truth(item: Mapping[str, Any]) -> dict[str, Any]:
@@ -270,6 +276,13 @@ async def judge_run_async(
                 give_up_after=max(10, 2 * workers),
             )
         stats.fatal = ex.fatal
+        if not ex.fatal:
+            from forgebench.suites.mandela.uptake_stage import uptake_run_async
+
+            stats.uptake = await uptake_run_async(
+                store, judge_model, cfg, concurrency=concurrency, rpm=rpm,
+                max_attempts=max_attempts, timeout_s=timeout_s, retry=retry,
+            )  # fmt: skip
         if model is None:
             await judge_model.aclose()
     finally:

@@ -49,6 +49,9 @@ Definitions (strict scoring unless the name ends in ``_parsed``):
   formula; this one reproduces both of its reported values (55/119 x (1 - 0.100) = 41.6% for
   Kimi-K3, 47/119 x (1 - 0.000) = 39.5% for Qwen3.6-27B).
 - ``known`` (EVENT): KNOWN answers / events.
+- ``uptake`` / ``dispute`` (L1, full_wrong_caption, peripheral_K1; judged): answers that adopt /
+  explicitly dispute the wrong caption's event, over all items of the population (Table 11; our
+  prompt and rules grader, ``uptake.py``), for the models the judge judged.
 """
 
 from __future__ import annotations
@@ -441,10 +444,35 @@ def _probes(f: pd.DataFrame) -> list[pd.DataFrame]:
     return out
 
 
+def _uptake(f: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
+    """Table 11's uptake and dispute (``uptake.py``) for the models the judge judged."""
+    if not judge or "uptake" not in f.columns:
+        return []
+    pop = (
+        (f["probe"] == "L1")
+        & (f["condition"] == "full_wrong_caption")
+        & (f["peripheral_k1"] | ((f["label"] == "authentic") & f["seed_peripheral_k1"]))
+    )
+    sub = f[pop.to_numpy()]
+    judged = sub.groupby("model")["uptake"].transform(lambda s: s.notna().any()).astype(bool)
+    sub = sub[judged.to_numpy()]
+    if sub.empty:
+        return []
+    out = []
+    for metric in ("uptake", "dispute"):
+        hit = pd.to_numeric(sub[metric], errors="coerce").fillna(0).to_numpy() == 1
+        g = sub.assign(hit=hit.astype(int)).groupby("model")["hit"].agg(["sum", "size"])
+        out.append(pd.DataFrame({"model": g.index, "probe": "L1", "condition": "full_wrong_caption",
+                                 "subset": "peripheral_K1", "metric": metric,
+                                 "value": 100.0 * g["sum"].to_numpy() / g["size"].to_numpy(),
+                                 "n": g["size"].to_numpy(), "judge": judge}))  # fmt: skip
+    return out
+
+
 def compute_metrics(frame: pd.DataFrame, judge: str | None) -> pd.DataFrame:
     """Every metric of the module docstring from a :func:`~forgebench.suites.mandela.frame.load_frame`
     frame; graded metrics (``kgr``, ``e4``, ``gap``, ...) only when ``judge`` is given."""
-    parts = [*_real_fake(frame, judge), *_probes(frame)]
+    parts = [*_real_fake(frame, judge), *_probes(frame), *_uptake(frame, judge)]
     parts = [p for p in parts if not p.empty]
     if not parts:
         return pd.DataFrame(columns=COLUMNS)

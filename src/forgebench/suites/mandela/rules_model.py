@@ -14,6 +14,7 @@ import json
 from forgebench.models.base import ModelError, Request, Response, Usage
 from forgebench.models.spec import ModelConfig
 from forgebench.suites.mandela.judge_rules import grade
+from forgebench.suites.mandela.uptake import reply_json, rules_uptake
 
 
 class RulesJudge:
@@ -23,7 +24,14 @@ class RulesJudge:
         self.name = name
 
     async def generate(self, request: Request) -> Response:
-        """Grade ``request.meta["judge_input"]`` and reply with the judge JSON."""
+        """Grade ``request.meta["judge_input"]`` (or ``["uptake_input"]``, Table 11's uptake and
+        dispute) and reply with the judge JSON."""
+        uptake = request.meta.get("uptake_input")
+        if isinstance(uptake, dict):
+            text = reply_json(rules_uptake(uptake))
+            return Response(
+                text=text, raw={"judge": "rules"}, usage=Usage(0, 0), finish_reason="stop"
+            )
         judge_input = request.meta.get("judge_input")
         if not isinstance(judge_input, dict):
             raise ModelError(

@@ -351,6 +351,8 @@ def test_cli_score_errors_are_one_line(tmp_path: Path) -> None:
         (["--truth", str(truth), "--dataset", str(tmp_path)], "exactly one"),
         (["--truth", str(truth), "--convention", "sida"], "--convention"),
         (["--dataset", str(tmp_path)], "not a PIXAR release split"),
+        (["--truth", str(truth), "--split", "validation"], "--split goes with --dataset"),
+        (["--dataset", str(tmp_path), "--classes", str(tmp_path / "c.csv")], "--classes goes"),
     ]
     bad_csv = tmp_path / "c.csv"
     bad_csv.write_text("image,class\na,alien\n")

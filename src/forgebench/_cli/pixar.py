@@ -119,6 +119,8 @@ def score(
         fail(f"--convention must be one of {', '.join(CONVENTIONS)}, got {convention!r}", 2)
     if (truth is None) == (dataset is None):
         fail("give exactly one of --truth and --dataset", 2)
+    if split is not None and dataset is None:
+        fail("--split goes with --dataset", 2)
     if dataset is not None and classes is not None:
         fail("--classes goes with --truth (a --dataset's folders name the classes)", 2)
     if convention == "pixar-release" and threshold != 0.5:

@@ -93,3 +93,23 @@ def test_k0_never_detected_still_reports_the_swap_erase_contrast() -> None:
     assert got[0] == pytest.approx(want.params.iloc[1], rel=1e-8)
     assert got[1] == pytest.approx(want.pvalues.iloc[1], rel=1e-6)
     assert got[1] < 0.05
+
+
+def test_table_20_reports_the_contrast_and_says_why_swap_vs_k0_is_missing() -> None:
+    from forgebench.suites.mandela.tables.inputs import Metrics, TableData, prepare
+    from forgebench.suites.mandela.tables.stats import Statistics, table_footprint
+
+    frame = _footprint_frame()
+    results = footprint_regressions(frame)
+    rows = [
+        ("mandela", "m", "L0", "full", "erase", "named", 60.0, 120, ""),
+        ("mandela", "m", "L0", "full", "swap", "det", 70.0, 120, ""),
+    ]
+    cols = ["benchmark", "model", "probe", "condition", "subset", "metric", "value", "n", "judge"]
+    data = prepare(TableData(metrics=Metrics(pd.DataFrame(rows, columns=cols)), groups={}))
+    table = table_footprint(data, Statistics(footprint=results))
+    row = table.rows[0]
+    contrast = results[0].contrast()
+    assert contrast is not None and row[2].raw == pytest.approx(contrast[0])
+    assert [c.raw for c in row[-3:]] == ["K0 never detected: not identified"] * 3
+    assert any("K0 never detected" in n for n in table.notes)

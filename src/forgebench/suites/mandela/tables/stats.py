@@ -198,9 +198,16 @@ def table_footprint(data: TableData, stats: Statistics) -> Table | Skipped:
             )
         s = r.swap_coefs()
         if s is None:
-            return [*cells, dash(r.base.status), dash(r.base.status), dash(r.base.status)]
+            why = r.base.status if r.reference == "k0" else "K0 never detected: not identified"
+            return [*cells, dash(why), dash(why), dash(why)]
         return [*cells, num(s[0], 3), num(s[1], 3), Cell(s[2], f"{s[2]:.1f}%")]
 
     caption = "Per-model logistic regressions of L0 detection on the absent-celebrity erase, swap and K0 items, with edit condition (K0 reference), domain fixed effects, log footprint and both pixel-detector scores; standard errors clustered by seed. Swap-versus-erase log-odds contrast under the recorded and measured footprint, and the swap coefficient relative to K0 before (base) and after (full) adding the covariates; shrink = (base - full) / base. Models naming the erased person in at least 25% of answers and detecting at least 25% of swaps. Rows follow Table 2."
     notes = sorted({n for r in stats.footprint for n in r.notes})
+    notes += [
+        f"{r.model}: K0 never detected; erase is the reference, the contrast is still identified "
+        "and the swap coefficient vs. K0 is not."
+        for r in stats.footprint
+        if r.model in models and r.reference != "k0"
+    ]
     return Table(20, caption, cols, _sectioned(data, models, row), notes)

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from forgebench.report.table import to_markdown
 from forgebench.suites.pixar import (
     classification_table,
     localization_table,
@@ -57,17 +58,23 @@ def test_tables_layouts_markdown_and_csv(tmp_path: Path) -> None:
     )
     tables = tables_from_rows(rows)
     t2 = tables["pixar_table2"]
-    assert t2.header == ["Methods", "Top-1 Acc", "Top-5 Acc", "Recall", "F1-Score", "AUC",
+    assert [c.label for c in t2.columns] == ["Methods", "Top-1 Acc", "Top-5 Acc", "Recall", "F1-Score", "AUC",
                          "g-IoU", "IoU"]  # fmt: skip
-    md = t2.to_markdown()
-    assert "| B | – | – | 29.8 | 30.6 | – | 16.1 | 18.1 |" in md
-    assert tables["pixar_table3"].header[1:] == ["Recall", "F1-Score", "AUC", "g-IoU", "IoU"]
+    md = to_markdown(t2)
+    assert "| B | — | — | 29.8 | 30.6 | — | 16.1 | 18.1 |" in md
+    assert [c.label for c in tables["pixar_table3"].columns][1:] == [
+        "Recall",
+        "F1-Score",
+        "AUC",
+        "g-IoU",
+        "IoU",
+    ]
     t5 = localization_table({"Flux.2": {"top1": 37.1}}, "table5")
-    assert t5.header[0] == "Source" and t5.rows[0][1] == 37.1
+    assert t5.columns[0].label == "Source" and t5.rows[0][1].raw == 37.1
     written = write_tables(tables, tmp_path / "report")
     assert {p.name for p in written} >= {"pixar_table2.md", "pixar_table2.csv"}
     csv_text = (tmp_path / "report" / "pixar_table2.csv").read_text()
-    assert csv_text.splitlines()[0].startswith("Methods,Top-1 Acc")
+    assert csv_text.splitlines()[0].startswith("group,Methods,Top-1 Acc")  # report.table CSV
     with pytest.raises(ValueError, match="layout"):
         localization_table({}, "table9")
 
@@ -77,6 +84,14 @@ def test_table4_layout_from_confusion() -> None:
     for t, p in [("real", "real"), ("tampered", "tampered"), ("full_synthetic", "real")]:
         acc.add(t, p)
     t4 = classification_table({"X": acc.result()})
-    assert t4.header[1:4] == ["Precision Real", "Precision Fake", "Precision Overall"]
+    assert [c.label for c in t4.columns][1:4] == [
+        "Precision Real",
+        "Precision Fake",
+        "Precision Overall",
+    ]
     # real: P 1/2, fake: P 1/1 -> overall 75
-    assert t4.rows[0][1:4] == [pytest.approx(50.0), pytest.approx(100.0), pytest.approx(75.0)]
+    assert [c.raw for c in t4.rows[0][1:4]] == [
+        pytest.approx(50.0),
+        pytest.approx(100.0),
+        pytest.approx(75.0),
+    ]

@@ -161,7 +161,7 @@ def test_exact_boxes_score_100_garbage_counts_misses_and_other_rows_are_kept(
     assert rows == [(s, "LOC", "full", mdl) for mdl in ("exact", "mixed") for s in "abc"]
     assert con.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 6
     table = (run / "report" / "pixar_table2.md").read_text()
-    assert "| exact | – | – |" in table and "| mixed |" in table
+    assert "| exact | — | — |" in table and "| mixed |" in table
 
 
 def test_resume_sends_nothing_and_a_new_model_asks_only_its_tasks(

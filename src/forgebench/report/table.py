@@ -61,11 +61,20 @@ class Table:
     """Row blocks, each with an optional heading (``Proprietary``, ``Open weights``)."""
     notes: list[str] = field(default_factory=list)
     """Footnotes: conventions, omitted columns, reasons for dashes."""
+    slug: str | None = None
+    """File stem when not ``table_NN`` (a suite's own tables: ``pixar_table2``)."""
+    heading: str | None = None
+    """Heading when not ``Table N`` (a figure's numbers shown as a table)."""
 
     @property
     def name(self) -> str:
-        """``table_02`` and so on (file stem of the CSV)."""
-        return f"table_{self.number:02d}"
+        """``table_02`` and so on (file stem of the CSV), or the slug."""
+        return self.slug or f"table_{self.number:02d}"
+
+    @property
+    def title(self) -> str:
+        """``Table 2``, or the heading."""
+        return self.heading or f"Table {self.number}"
 
     @property
     def rows(self) -> list[list[Cell]]:
@@ -129,7 +138,7 @@ def _md_cell(cell: Cell) -> str:
 
 def to_markdown(table: Table) -> str:
     """The table as a Markdown section: heading, caption, pipe table, notes."""
-    out = [f"## Table {table.number}", "", table.caption, ""]
+    out = [f"## {table.title}", "", table.caption, ""]
     header = [c.key for c in table.columns]
     out.append("| " + " | ".join(header) + " |")
     out.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
@@ -263,7 +272,7 @@ def to_html(table: Table) -> str:
         else:
             groups.append((c.group, 1))
     out = [f'<table class="paper-table" id="{esc(table.name)}">']
-    out.append(f"<caption>Table {table.number}. {esc(table.caption)}</caption><thead>")
+    out.append(f"<caption>{esc(table.title)}. {esc(table.caption)}</caption><thead>")
     if any(g for g, _ in groups):
         out.append(
             "<tr>" + "".join(f'<th colspan="{n}">{esc(g)}</th>' for g, n in groups) + "</tr>"

@@ -6,7 +6,8 @@ metric ``giou``, ``ciou``, ``precision``, ``recall``, ``f1``, ``auc`` (percentag
 ``top1``, ``top5`` (percentages, semantic classification) and ``css`` (a raw similarity, as
 Table 9). ``n`` is the number of images the value is computed over; ``judge`` is empty.
 
-Table layouts (columns as in the seed, values with one decimal in Markdown, unrounded in CSV):
+Tables use the report's one table model (``report.table``: Markdown, LaTeX, CSV, HTML). Layouts
+(columns as in the seed, values with one decimal in Markdown, unrounded in CSV):
 
 - Table 2 / Table 5: Top-1 Acc, Top-5 Acc (Semantic Classification) | Recall, F1-Score, AUC,
   g-IoU, IoU (Pixel Localization); rows are methods (Table 2) or generative sources (Table 5).
@@ -16,14 +17,13 @@ Table layouts (columns as in the seed, values with one decimal in Markdown, unro
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from forgebench.report.table import Column, Table, num, text, to_csv, to_markdown
 from forgebench.suites.pixar.localization import SIZE_CLASSES
+from forgebench.util.atomic import write_text
 
 BENCHMARK = "pixar"
 PROBE = "LOC"
@@ -71,32 +71,18 @@ def pixar_metrics_rows(
     return rows
 
 
-@dataclass
-class Table:
-    """A small table: a title, column names and rows (first cell a label, then numbers)."""
-
-    title: str
-    header: list[str]
-    rows: list[list[Any]]
-
-    def to_markdown(self) -> str:
-        def cell(v: Any) -> str:
-            if v is None:
-                return "–"
-            return f"{v:.1f}" if isinstance(v, float) else str(v)
-
-        lines = [f"**{self.title}**", "", "| " + " | ".join(self.header) + " |"]
-        lines.append("|" + "|".join(["---"] + ["---:"] * (len(self.header) - 1)) + "|")
-        lines += ["| " + " | ".join(cell(v) for v in r) + " |" for r in self.rows]
-        return "\n".join(lines) + "\n"
-
-    def to_csv(self) -> str:
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(self.header)
-        for r in self.rows:
-            w.writerow(["" if v is None else v for v in r])
-        return buf.getvalue()
+def _table(
+    number: int,
+    slug: str,
+    caption: str,
+    header: list[str],
+    rows: list[list[Any]],
+    heading: str | None = None,
+) -> Table:
+    """A PIXAR table in the report's one table model (first cell a label, then numbers)."""
+    cells = [[text(str(r[0])), *(num(v) for v in r[1:])] for r in rows]
+    return Table(number, caption, [Column(h) for h in header], [(None, cells)], slug=slug,
+                 heading=heading)  # fmt: skip
 
 
 _T2 = [("Top-1 Acc", "top1"), ("Top-5 Acc", "top5"), ("Recall", "recall"), ("F1-Score", "f1"),
@@ -122,7 +108,8 @@ def localization_table(
     if layout == "table5" and first == "Methods":
         first = "Source"
     rows = [[label, *(_f(res.get(k)) for _, k in cols)] for label, res in entries.items()]
-    return Table(titles[layout], [first, *(c for c, _ in cols)], rows)
+    number = {"table2": 2, "table3": 3, "table5": 5}[layout]
+    return _table(number, f"pixar_{layout}", titles[layout], [first, *(c for c, _ in cols)], rows)
 
 
 def classification_table(entries: Mapping[str, Mapping[str, Any]]) -> Table:
@@ -137,7 +124,8 @@ def classification_table(entries: Mapping[str, Mapping[str, Any]]) -> Table:
         for m in ("precision", "recall", "f1"):
             r += [100.0 * b[part][m] for part in ("real", "fake", "overall")]
         rows.append(r)
-    return Table("Image-level real / fake classification (Table 4 layout)", header, rows)
+    return _table(4, "pixar_table4", "Image-level real / fake classification (Table 4 layout)",
+                  header, rows)  # fmt: skip
 
 
 def size_table(entries: Mapping[str, Mapping[str, Any]]) -> Table:
@@ -150,7 +138,8 @@ def size_table(entries: Mapping[str, Mapping[str, Any]]) -> Table:
         for s in SIZE_CLASSES:
             r += [_f(by.get(s, {}).get("giou")), _f(by.get(s, {}).get("ciou"))]
         rows.append(r)
-    return Table("Localization by edit size (Fig. 14 classes)", header, rows)
+    return _table(14, "pixar_sizes", "Localization by edit size (Fig. 14 classes)", header,
+                  rows, heading="Localization by edit size")  # fmt: skip
 
 
 def _f(v: Any) -> float | None:
@@ -185,11 +174,10 @@ def tables_from_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Table]:
 def write_tables(tables: Mapping[str, Table], out_dir: str | Path) -> list[Path]:
     """Write ``<name>.md`` and ``<name>.csv`` for each table; returns the paths written."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     for name, t in tables.items():
-        for suffix, text in ((".md", t.to_markdown()), (".csv", t.to_csv())):
+        for suffix, body in ((".md", to_markdown(t)), (".csv", to_csv(t))):
             p = out / f"{name}{suffix}"
-            p.write_text(text, encoding="utf-8")
+            write_text(p, body)
             written.append(p)
     return written

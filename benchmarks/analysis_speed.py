@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from forgebench.run.schema import SCHEMA
+from forgebench.run.schema import SCHEMA, SCHEMA_VERSION
 
 FAMILIES = ("K0", "K1", "K2", "K3", "K4", "K5", "K6")
 FAMILY_SIZES = (148, 567, 294, 89, 108, 145, 156)  # Table 5's caption; 1,507 forged
@@ -111,7 +111,11 @@ def build_store(run: Path, n_models: int, seed: int = 0) -> int:
     tasks = plan(items)
     con = sqlite3.connect(run / "run.sqlite")
     con.executescript(SCHEMA)
-    con.executemany("INSERT INTO items VALUES (?, ?)", [(it["id"], json.dumps(it)) for it in items])
+    con.execute("INSERT INTO meta VALUES ('schema_version', ?)", (json.dumps(SCHEMA_VERSION),))
+    con.executemany(
+        "INSERT INTO items(benchmark, item_id, data) VALUES ('mandela', ?, ?)",
+        [(it["id"], json.dumps(it)) for it in items],
+    )
     now = time.time()
     n = 0
     for m in range(n_models):
@@ -143,16 +147,21 @@ def build_store(run: Path, n_models: int, seed: int = 0) -> int:
             if probe in ("L0", "L1") and forged:
                 level = int(rng.choice([1, 2, 3, 4])) if verdict == "FAKE" else 0
                 g_rows.append(
-                    (key, JUDGE, level, "graded", "reason", None, None, "r1", JUDGE, None, 1, now)
-                )
-        con.executemany("INSERT INTO tasks VALUES (?,?,?,?,?,?,?,?,?,?,?,NULL)", t_rows)
+                    (key, JUDGE, "evidence", f"E{level}", level, "graded", "reason", "{}", "r1",
+                     JUDGE, None, 1, now)
+                )  # fmt: skip
+        con.executemany(
+            "INSERT INTO tasks(key, item_id, probe, condition, model, prompt, prompt_version, "
+            "variant_id, params, extra, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            t_rows,
+        )
         con.executemany(
             "INSERT INTO answers (task_key,text,raw,finish_reason,input_tokens,output_tokens,latency_s,attempts,request,created_at) VALUES (?,?,?,?,?,?,?,?,?,?)",
             a_rows,
         )
         con.executemany("INSERT INTO verdicts VALUES (?,?,?,?)", v_rows)
         con.executemany(
-            "INSERT INTO grades (task_key,judge,level,status,reason,identity_asserted,contradiction_asserted,rubric_version,judge_spec,raw,attempts,created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO judgements (task_key,judge,kind,value,level,status,reason,detail,version,judge_spec,raw,attempts,created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
             g_rows,
         )
         n += len(a_rows)

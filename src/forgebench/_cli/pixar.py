@@ -9,6 +9,7 @@ from typing import Any
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail, model_configs
+from forgebench._cli.guard import paid_stage
 from forgebench.util.atomic import write_text
 
 pixar_app = typer.Typer(
@@ -236,6 +237,9 @@ def run_vlm(
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="Ask tasks that ended as errors again."
     ),
+    wait: bool = typer.Option(
+        False, "--wait", help="If another stage holds the run directory, wait for it to finish."
+    ),
 ) -> None:
     """Ask vision-language models the LOC probe on the edited images and score their answers
     (gIoU, cIoU, P/R/F1, top-1/top-5, CSS); resumable (the same command again continues)."""
@@ -261,7 +265,7 @@ def run_vlm(
 
     try:
         progress = RunProgress(err_console)
-        with progress:
+        with paid_stage(out, "pixar run", wait), progress:
             results = run_pixar_vlm(
                 pairs,
                 out,

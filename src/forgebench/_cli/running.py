@@ -2,18 +2,21 @@
 
 Exit codes of ``forgebench run``: 0 every task answered; 1 a model failed (a request the server
 rejects, an unreachable server) or tasks ended as errors (``--retry-errors`` tries them again);
-2 a usage error (bad flag, bad file, bad spec); 3 stopped by ``--max-cost``; 130 interrupted
-(Ctrl-C); everything answered is kept in every case.
+2 a usage error (bad flag, bad file, bad spec, a dataset ``validate`` rejects); 3 stopped by
+``--max-cost``; 4 the run directory is in use by another paid stage (``--wait`` waits for it);
+130 interrupted (Ctrl-C); everything answered is kept in every case.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail, model_configs
+from forgebench._cli.guard import os_error_line, paid_stage
 from forgebench.suites import Selection, Suite, SuiteError
 
 if TYPE_CHECKING:
@@ -30,7 +33,8 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
     from forgebench import api
     from forgebench._cli.scoring import print_summary
 
-    outcomes = api.judge(run_dir, judge, console=err_console)
+    with paid_stage(run_dir, "judge", True):
+        outcomes = api.judge(run_dir, judge, console=err_console)
     for o in outcomes:
         err_console.print(o.summary, markup=False)
         if o.fatal:
@@ -162,6 +166,9 @@ def run(
         "--prepare",
         help="Store the tasks and render images without sending (for export-batch).",
     ),
+    wait: bool = typer.Option(
+        False, "--wait", help="If another stage holds the run directory, wait for it to finish."
+    ),
 ) -> None:
     """Ask every model every pending task; resumable (the same command again continues)."""
     from forgebench.models.spec import SpecError, parse_spec
@@ -196,7 +203,7 @@ def run(
                 "stopping: letting requests in flight finish (Ctrl-C again to abandon them)"
             )
 
-        with progress:
+        with paid_stage(run_dir, "run", wait), progress:
             settings = GenerationSettings(
                 selection=selection,
                 retry_errors=retry_errors,
@@ -219,7 +226,9 @@ def run(
     except (SpecError, SuiteError, ConditionError, StoreError) as exc:
         fail(str(exc), 2)
     except OSError as exc:
-        fail(f"{getattr(exc, 'filename', None) or run_dir}: {exc.strerror or exc}", 1)
+        fail(os_error_line(exc, run_dir), 1)
+    except sqlite3.Error as exc:
+        fail(f"{run_dir / 'run.sqlite'}: {exc}", 1)
     except KeyboardInterrupt:
         err_console.print("interrupted while preparing; nothing was sent")
         raise typer.Exit(130) from None

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from forgebench._cli.app import app, console, err_console, fail
+from forgebench._cli.guard import paid_stage
 from forgebench.suites.mandela.contract import FAMILIES
 
 calibrate_app = typer.Typer(
@@ -59,6 +60,9 @@ def judge_cmd(
     retry_unscored: bool = typer.Option(
         False, "--retry-unscored", help="Ask again for answers stored as unscored."
     ),
+    wait: bool = typer.Option(
+        False, "--wait", help="If another stage holds the run directory, wait for it to finish."
+    ),
 ) -> None:
     """The judge stage of every benchmark in the run: Mandela's E0-E4 grades (Appendix F),
     Forensics' option extraction, ... (verdicts are parsed first)."""
@@ -70,17 +74,18 @@ def judge_cmd(
         parse_spec(judge)
     except SpecError as exc:
         fail(f"--judge: {exc}", 2)
-    parse_verdicts(run_dir)
-    try:
-        outcomes = api.judge(run_dir, judge, concurrency=concurrency, rpm=rpm,
-                             max_attempts=max_attempts, retry_unscored=retry_unscored,
-                             console=err_console)  # fmt: skip
-    except SpecError as exc:
-        fail(str(exc), 2)
-    for o in outcomes:
-        console.print(o.summary, markup=False)
-    if any(o.fatal for o in outcomes):
-        raise typer.Exit(1)
+    with paid_stage(run_dir, "judge", wait):
+        parse_verdicts(run_dir)
+        try:
+            outcomes = api.judge(run_dir, judge, concurrency=concurrency, rpm=rpm,
+                                 max_attempts=max_attempts, retry_unscored=retry_unscored,
+                                 console=err_console)  # fmt: skip
+        except SpecError as exc:
+            fail(str(exc), 2)
+        for o in outcomes:
+            console.print(o.summary, markup=False)
+        if any(o.fatal for o in outcomes):
+            raise typer.Exit(1)
 
 
 @app.command("metrics")

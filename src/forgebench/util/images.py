@@ -30,6 +30,7 @@ Choices where the paper is silent (recorded in ``normalization.json`` by ``forge
 from __future__ import annotations
 
 import hashlib
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,8 +80,24 @@ def orientation_name(orientation: int) -> str:
     return _ORIENTATION_NAMES.get(orientation, f"unknown value {orientation}")
 
 
-def inspect_image(path: Path) -> ImageInfo:
-    """Decode ``path`` completely and return its size, format and EXIF orientation.
+def pixel_limit_error(width: int, height: int) -> str | None:
+    """Why a ``width`` x ``height`` image is too large to decode safely (Pillow's decompression
+    bomb limit, ``Image.MAX_IMAGE_PIXELS``), or None. Sizes come from the file header."""
+    limit = Image.MAX_IMAGE_PIXELS
+    if limit is None or width * height <= limit:
+        return None
+    return (
+        f"{width}x{height} pixels ({width * height / 1e6:.1f} Mpx) is more than the "
+        f"{limit / 1e6:.1f} Mpx that is safe to decode; downscale it"
+    )
+
+
+def inspect_image(path: Path, *, decode: bool = True) -> ImageInfo:
+    """Decode ``path`` completely (with ``decode=False``: read only its header) and return its
+    size, format and EXIF orientation.
+
+    An image larger than :func:`pixel_limit_error` allows is refused from its header, never
+    decoded.
 
     Raises :class:`ImageCheckError` when the file is missing, is not an image, or is truncated or
     otherwise undecodable.
@@ -90,18 +107,24 @@ def inspect_image(path: Path) -> ImageInfo:
     if not path.is_file():
         raise ImageCheckError("not a file")
     try:
-        with Image.open(path) as im:
-            im.load()
-            orientation = im.getexif().get(EXIF_ORIENTATION_TAG)
-            return ImageInfo(
-                width=im.width,
-                height=im.height,
-                format=im.format,
-                orientation=int(orientation) if isinstance(orientation, int) else None,
-            )
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                too_big = pixel_limit_error(im.width, im.height)
+                if too_big is not None:
+                    raise ImageCheckError(too_big)
+                if decode:
+                    im.load()
+                orientation = im.getexif().get(EXIF_ORIENTATION_TAG)
+                return ImageInfo(
+                    width=im.width,
+                    height=im.height,
+                    format=im.format,
+                    orientation=int(orientation) if isinstance(orientation, int) else None,
+                )
     except UnidentifiedImageError:
         raise ImageCheckError("not a recognised image file") from None
-    except Image.DecompressionBombError as exc:
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageCheckError(f"refused to decode: {exc}") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise ImageCheckError(f"cannot be decoded: {exc}") from None

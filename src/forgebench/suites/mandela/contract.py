@@ -294,14 +294,31 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | N
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
+            obj = json.loads(text, object_pairs_hook=_unique_keys)
         except json.JSONDecodeError as exc:
             yield lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
+            continue
+        except _DuplicateKey as exc:
+            yield lineno, None, f"duplicate key {exc.args[0]!r} in one JSON object"
             continue
         if not isinstance(obj, dict):
             yield lineno, None, f"expected a JSON object, got {json_type(obj)}"
             continue
         yield lineno, obj, None
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's dict; a key given twice is an error (json's default is last-wins)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
 
 
 def json_type(value: Any) -> str:
@@ -344,7 +361,26 @@ def load_dataset(root: str | Path) -> Dataset:
     items = _load_models(items_path, Item)
     kb_path = root / "kb.jsonl"
     kb = _load_models(kb_path, KBEntity) if kb_path.is_file() else []
+    _check_items(root, items)
     return Dataset(root=root.resolve(), items=items, kb=kb)
+
+
+def _check_items(root: Path, items: list[Item]) -> None:
+    """Refuse duplicate ids and image paths that leave the folder (links resolved)."""
+    from forgebench.util.paths import outside_reason
+
+    seen: set[str] = set()
+    for it in items:
+        if it.id in seen:
+            raise DatasetError(f"items.jsonl: duplicate item id {it.id!r}")
+        seen.add(it.id)
+        paths = [("image", it.image)]
+        if it.faces is not None:
+            paths.append(("faces.original_image", it.faces.original_image))
+        for name, rel in paths:
+            why = outside_reason(root, rel)
+            if why is not None:
+                raise DatasetError(f"items.jsonl: item {it.id!r}: {name}: {why}")
 
 
 def write_items(path: Path, items: list[Item]) -> None:

@@ -15,7 +15,8 @@ row. Reading rules (:mod:`forgebench.suites.mandela._table`):
   text (as they would from a CSV), dates become ISO text, integral floats in boxes become ints.
 
 Images: ``image`` and ``faces.original_image`` are paths relative to ``--images-root`` (default:
-the table's folder) or absolute. Each distinct source file is copied once into ``DATASET/images/``:
+the table's folder) or absolute; either way the file (links resolved) must lie inside the images
+root, so a table cannot copy ``/etc/...`` or ``../../secret.png`` into a dataset. Each distinct source file is copied once into ``DATASET/images/``:
 a relative path keeps its sub-folders (``a/b.jpg`` -> ``images/a/b.jpg``; a leading ``images/`` is
 not doubled), an absolute path (or one with ``..``) keeps only its file name, and a name already
 taken by a different file gets ``-2``, ``-3``, ... before its suffix. The item's paths are rewritten.
@@ -62,6 +63,7 @@ from forgebench.util.images import (
     inspect_image,
     normalize_image,
 )
+from forgebench.util.paths import inside
 
 IMAGE_FIELDS = (("image",), ("faces", "original_image"))
 NORMALIZATION_FILE = "normalization.json"
@@ -139,6 +141,10 @@ def _plan_images(
                 problems.append(
                     Problem(row.file, row.line, ".".join(path), f"{src}: image file not found")
                 )
+                continue
+            if not inside(images_root, src):
+                msg = f"{value!r} lies outside the images root {images_root} (see --images-root)"
+                problems.append(Problem(row.file, row.line, ".".join(path), msg))
                 continue
             key = src.resolve()
             if key not in by_source:

@@ -55,8 +55,10 @@ class MandelaSuite(Suite):
 
     def load(self, path: Path, selection: Selection) -> Loaded:
         from forgebench.suites.mandela.contract import DatasetError, load_dataset
+        from forgebench.suites.mandela.preflight import check_dataset
 
         try:
+            check_dataset(path)  # run refuses what validate rejects (issue 12)
             ds = sample_seeds(load_dataset(path), selection.sample)
         except DatasetError as exc:
             raise SuiteError(str(exc)) from None

@@ -14,7 +14,9 @@ Errors (the dataset cannot be used as it is):
   half-open) or reach outside their image (``edit.region``, ``crop``, ``faces.replacement`` in the
   item's image; ``faces.original`` in ``faces.original_image``);
 - duplicate item ids (and duplicate KB ids), naming the line of the first occurrence;
-- image paths that are absolute or leave the folder, images that are missing or cannot be fully
+- image paths that are absolute or leave the folder (symbolic links resolved: a link to a file
+  outside the folder is refused), images larger than Pillow's safe-decoding limit (refused from
+  their header, never decoded), images that are missing or cannot be fully
   decoded (``Image.open(...).load()``), for ``image`` and ``faces.original_image``;
 - forged items without a family; authentic items with a ``family``, ``control_for``, ``k1_type``,
   ``variant`` or ``edit``; ``control_for`` on a non-K0 item; ``k1_type`` on a non-K1 item;
@@ -46,7 +48,7 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ValidationError
@@ -57,6 +59,7 @@ from forgebench.suites.mandela import _validate_rules as rules
 from forgebench.suites.mandela import contract as mandela
 from forgebench.suites.mandela.contract import Item, KBEntity, iter_jsonl, json_type
 from forgebench.util.images import ImageCheckError, ImageInfo, inspect_image, orientation_name
+from forgebench.util.paths import lexical_reason, outside_reason
 
 ITEMS_FILE = "items.jsonl"
 KB_FILE = "kb.jsonl"
@@ -143,15 +146,17 @@ def print_summary(report: ValidationReport, console: Console) -> None:
 
 
 def validate_dataset(
-    root: Path, *, progress: Callable[[int, int], None] | None = None
+    root: Path, *, progress: Callable[[int, int], None] | None = None, decode: bool = True
 ) -> ValidationReport:
     """Check a dataset folder and report every problem (see the module docstring for the rules).
 
-    ``progress(done, total)`` is called as images are decoded.
+    ``progress(done, total)`` is called as images are decoded. ``decode=False`` reads only the
+    images' headers (their size, format and orientation; what ``run`` needs before it starts).
     """
     root = Path(root)
     report = ValidationReport(root=root)
     v = _Validator(root, report)
+    v.decode = decode
     if not root.is_dir():
         v.add(
             str(root), None, "-", "no such dataset folder" if not root.exists() else "not a folder"
@@ -250,15 +255,8 @@ def box_geometry_error(box: tuple[int, int, int, int], size: tuple[int, int] | N
 
 
 def safe_relative(path: str) -> str | None:
-    """Why ``path`` is not a path inside the dataset folder, or None."""
-    p = PurePosixPath(path)
-    if not path.strip():
-        return "must not be empty"
-    if p.is_absolute() or "\\" in path or (len(path) > 1 and path[1] == ":"):
-        return f"{path!r} must be a path relative to the dataset folder (with '/')"
-    if ".." in p.parts:
-        return f"{path!r} leaves the dataset folder"
-    return None
+    """Why ``path`` is not a path inside the dataset folder, or None (lexical check only)."""
+    return lexical_reason(path)
 
 
 class _Validator:
@@ -268,6 +266,7 @@ class _Validator:
         self.items: list[Item] = []
         self.lines: dict[int, int] = {}
         self.kb: list[tuple[int, KBEntity]] = []
+        self.decode = True
 
     def add(self, file: str, line: int | None, fld: str, msg: str, *, warn: bool = False) -> None:
         if warn:
@@ -349,13 +348,13 @@ class _Validator:
             refs.append((line, "image", item.image))
             if item.faces is not None:
                 refs.append((line, "faces.original_image", item.faces.original_image))
-        bad_paths = {ref[2]: safe_relative(ref[2]) for ref in refs}
+        bad_paths = {ref[2]: outside_reason(self.root, ref[2]) for ref in refs}
         paths = sorted({p for p, why in bad_paths.items() if why is None})
         infos: dict[str, ImageInfo | str] = {}
 
         def inspect(rel: str) -> tuple[str, ImageInfo | str]:
             try:
-                return rel, inspect_image(self.root / rel)
+                return rel, inspect_image(self.root / rel, decode=self.decode)
             except ImageCheckError as exc:
                 return rel, str(exc)
 

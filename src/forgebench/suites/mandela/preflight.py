@@ -1,0 +1,28 @@
+"""What ``run`` checks before it sends anything: the validator's errors stop it.
+
+``forgebench run`` (and its ``--dry-run``) calls :func:`check_dataset` first. It runs the same
+rules as ``forgebench validate`` (duplicate ids, an empty ``items.jsonl``, a key given twice in
+one JSON object, paths that leave the folder, links to files outside it, ...) but reads only the
+images' headers, not their pixels (``run`` renders the variants it needs itself), so a resumed run
+does not decode the whole dataset again. Warnings do not stop a run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forgebench.suites.mandela.contract import DatasetError
+
+
+def check_dataset(root: Path) -> None:
+    """Raise :class:`DatasetError` (one line: the first error and how many) if ``root`` has
+    validation errors."""
+    from forgebench.suites.mandela.validate import format_problem, validate_dataset
+
+    report = validate_dataset(Path(root), decode=False)
+    if report.ok:
+        return
+    first = format_problem(report.errors[0])
+    more = len(report.errors) - 1
+    tail = f" (and {more} more; see forgebench validate {root})" if more else ""
+    raise DatasetError(f"{root}: dataset has errors: {first}{tail}")

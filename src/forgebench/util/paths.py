@@ -1,0 +1,52 @@
+"""Path containment: a path a dataset names must stay inside the dataset folder.
+
+A dataset names its images relative to its folder. Before a file is read (validated, rendered,
+sent to a model server, copied by ``import``), :func:`outside_reason` resolves the path, symbolic
+links included, and says why it is not a file inside ``root``: an absolute path, a Windows path,
+a ``..`` that climbs out, or a link whose target lies elsewhere. The check is lexical first
+(cheap, no file system access) and then by ``Path.resolve()`` of the joined path compared with the
+resolved root, so a link inside the folder that points outside is caught too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+
+
+def lexical_reason(path: str) -> str | None:
+    """Why ``path`` (as written in a dataset) is not a relative path inside it, or None."""
+    p = PurePosixPath(path)
+    if not path.strip():
+        return "must not be empty"
+    if p.is_absolute() or "\\" in path or (len(path) > 1 and path[1] == ":"):
+        return f"{path!r} must be a path relative to the dataset folder (with '/')"
+    if ".." in p.parts:
+        return f"{path!r} leaves the dataset folder"
+    return None
+
+
+def outside_reason(root: Path, path: str) -> str | None:
+    """Why ``root / path`` is not inside ``root`` once links are resolved, or None.
+
+    A path that does not exist is not refused here (the caller reports a missing file); one that
+    resolves outside ``root`` is, whatever the link chain.
+    """
+    why = lexical_reason(path)
+    if why is not None:
+        return why
+    base = Path(root).resolve()
+    try:
+        target = (base / path).resolve()
+    except (OSError, RuntimeError) as exc:  # a link loop
+        return f"{path!r} cannot be resolved ({exc})"
+    if not target.is_relative_to(base):
+        return f"{path!r} resolves to {target}, outside the dataset folder"
+    return None
+
+
+def inside(root: Path, path: Path) -> bool:
+    """Whether ``path`` (links resolved) lies inside ``root`` (links resolved)."""
+    try:
+        return Path(path).resolve().is_relative_to(Path(root).resolve())
+    except (OSError, RuntimeError):
+        return False

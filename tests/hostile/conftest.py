@@ -1,0 +1,156 @@
+"""Fixtures for the hostile-input tests: a small dataset writer, the CLI, a hostile server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from aiohttp import web
+from PIL import Image
+from typer.testing import CliRunner
+
+from forgebench.cli import app
+
+FLAGS = ["--probes", "L0", "--conditions", "full", "--retry-base-delay", "0.01"]
+
+
+def write_dataset(root: Path, seeds: int = 1, label: str = "Apollo 11 lunar landing") -> Path:
+    """``seeds`` authentic/forged pairs of 32x24 PNGs (``--probes L0 --conditions full``: 2 tasks
+    per seed)."""
+    (root / "images").mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(0)
+    lines = []
+    for s in range(seeds):
+        for kind in ("auth", "k2"):
+            name = f"images/s{s}_{kind}.png"
+            arr = rng.integers(0, 256, size=(24, 32, 3), dtype=np.uint8)
+            Image.fromarray(arr, "RGB").save(root / name)
+            item: dict[str, Any] = {
+                "id": f"s{s}-{kind}",
+                "seed_id": f"s{s}",
+                "image": name,
+                "label": "authentic" if kind == "auth" else "forged",
+                "domain": "A1",
+                "noun": "photograph",
+                "event": {"label": label, "date": "1969-07-20", "place": "Moon"},
+            }
+            if kind == "k2":
+                item.update(
+                    family="K2",
+                    saliency="C1",
+                    edit={"operation": "insert", "region": [2, 2, 10, 10]},
+                    entity={"name": "a digital wristwatch"},
+                )
+            lines.append(json.dumps(item))
+    (root / "items.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+def read_items(root: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in (root / "items.jsonl").read_text().splitlines() if x.strip()]
+
+
+def write_items(root: Path, items: list[dict[str, Any]]) -> None:
+    (root / "items.jsonl").write_text("".join(json.dumps(it) + "\n" for it in items))
+
+
+def cli(*args: str) -> Any:
+    """Invoke the CLI in process; stdout and stderr separate."""
+    return CliRunner().invoke(app, list(args))
+
+
+def run_args(dataset: Path, run_dir: Path, spec: str, *extra: str) -> list[str]:
+    return [
+        "run",
+        str(dataset),
+        "--model",
+        spec,
+        "--out",
+        str(run_dir),
+        "--cache-dir",
+        str(run_dir.parent / "cache"),
+        *FLAGS,
+        *extra,
+    ]
+
+
+def error_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("error:")]
+
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Server:
+    """An aiohttp server on a thread whose routes a test writes (a hostile server)."""
+
+    def __init__(self, routes: dict[str, Handler]) -> None:
+        self.routes = routes
+        self.hits: list[str] = []
+        self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        app = web.Application()
+
+        async def any_route(request: web.Request) -> web.StreamResponse:
+            self.hits.append(request.path)
+            handler = self.routes.get(request.path)
+            if handler is None:
+                return web.Response(status=404)
+            return await handler(request)
+
+        app.router.add_route("*", "/{tail:.*}", any_route)
+        ready = threading.Event()
+
+        async def setup() -> None:
+            self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+            await self._runner.setup()
+            site = web.TCPSite(self._runner, "127.0.0.1", 0)
+            await site.start()
+            assert site._server is not None
+            self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+        def run() -> None:
+            asyncio.set_event_loop(self._loop)
+            self._loop.run_until_complete(setup())
+            ready.set()
+            self._loop.run_forever()
+
+        self._thread = threading.Thread(target=run, daemon=True)
+        self._thread.start()
+        assert ready.wait(10)
+        return self
+
+    def stop(self) -> None:
+        if self._runner is not None:
+            asyncio.run_coroutine_threadsafe(self._runner.cleanup(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        if self._thread is not None:
+            self._thread.join(10)
+
+
+@pytest.fixture
+def hostile_server() -> Iterator[Callable[[dict[str, Handler]], Server]]:
+    servers: list[Server] = []
+
+    def start(routes: dict[str, Handler]) -> Server:
+        server = Server(routes).start()
+        servers.append(server)
+        return server
+
+    yield start
+    for s in servers:
+        s.stop()

@@ -65,7 +65,15 @@ def cli(*args: str) -> Any:
     return CliRunner().invoke(app, list(args))
 
 
-def run_args(dataset: Path, run_dir: Path, spec: str, *extra: str) -> list[str]:
+def run_args(
+    dataset: Path,
+    run_dir: Path,
+    spec: str,
+    *extra: str,
+    probes: str = "L0",
+    conditions: str = "full",
+) -> list[str]:
+    flags = [{"L0": probes, "full": conditions}.get(f, f) for f in FLAGS]
     return [
         "run",
         str(dataset),
@@ -75,7 +83,7 @@ def run_args(dataset: Path, run_dir: Path, spec: str, *extra: str) -> list[str]:
         str(run_dir),
         "--cache-dir",
         str(run_dir.parent / "cache"),
-        *FLAGS,
+        *flags,
         *extra,
     ]
 

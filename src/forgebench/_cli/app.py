@@ -41,8 +41,11 @@ err_console = _console(stderr=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    """One clear line on stderr and a non-zero exit: for errors a user can cause."""
-    err_console.print(f"error: {message}", markup=False)
+    """One clear line on stderr and a non-zero exit: for errors a user can cause (redacted:
+    a message may quote a server's reply or a configuration)."""
+    from forgebench.util.redact import redact_text
+
+    err_console.print(f"error: {redact_text(message)}", markup=False)
     raise typer.Exit(code)
 
 

@@ -254,12 +254,15 @@ def _dry_run(
     from forgebench.models.registry import create_model
     from forgebench.run.dryrun import preview
     from forgebench.run.generate import plan
+    from forgebench.run.settings import secret_values
+    from forgebench.util.redact import redact_text
 
     the_plan = plan(suite, dataset, configs, selection, cache_dir=cache_dir)
     models = {c.name: create_model(c) for c in configs}
+    secrets = secret_values(configs)
     for p in preview(the_plan, models, run_dir):
         for line in p.lines():
-            console.print(line, markup=False)
+            console.print(redact_text(line, secrets), markup=False)
     console.print("dry run: nothing sent, nothing written to the run directory", markup=False)
 
 

@@ -31,6 +31,7 @@ from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.run.limits import RateLimiter
 from forgebench.run.progress import ModelProgress
 from forgebench.run.retry import RetryPolicy
+from forgebench.util.redact import redact_text
 
 
 @dataclass(frozen=True)
@@ -154,8 +155,9 @@ async def execute(
             except ModelError as exc:
                 err = exc
             if not err.retryable or attempt >= max_attempts:
+                reason = redact_text(str(err))  # a server may echo the key back
                 outcome = CallOutcome(
-                    call.key, None, str(err), err.status, attempt, _since(t0), invalid
+                    call.key, None, reason, err.status, attempt, _since(t0), invalid
                 )
                 return outcome, not err.retryable and not err.task_only
             stats.retries += 1

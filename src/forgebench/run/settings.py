@@ -1,17 +1,15 @@
 """The resolved configuration of a run (``RUN/config.json``), with secrets removed.
 
 Secrets never reach the run directory: keys come from the environment and are never part of a
-configuration; on top of that, before anything is written, :func:`scrub` replaces the value of
-every field whose name looks like a credential (``api_key``, ``authorization``, ``password``,
-``secret``, ``access_token``, ...), user:password parts of URLs, and any string equal to the
-value of a key environment variable in use.
+configuration; on top of that, before anything is written, :func:`scrub` passes everything
+through the one redaction step, :mod:`forgebench.util.redact` (credential-named fields, the
+values of the key variables in use, auth headers, URL userinfo and credential query keys).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -20,15 +18,10 @@ from pydantic import BaseModel, Field
 
 from forgebench.models.spec import ModelConfig
 from forgebench.util.atomic import write_text
+from forgebench.util.redact import redact, register
 
 REDACTED = "***"
 KEY_ENVS: tuple[str, ...] = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY")
-_SECRET_NAME = re.compile(
-    r"(api[_-]?key|apikey|secret|password|passwd|authorization|bearer|access[_-]?token|"
-    r"refresh[_-]?token|auth[_-]?token|credential)",
-    re.IGNORECASE,
-)
-_URL_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.\-]*://)[^/@\s]+@", re.IGNORECASE)
 
 
 class RunSettings(BaseModel):
@@ -64,27 +57,15 @@ class RunSettings(BaseModel):
 
 def _secret_values(configs: list[ModelConfig]) -> list[str]:
     names = set(KEY_ENVS) | {c.api_key_env for c in configs if c.api_key_env}
-    return [v for n in names if (v := os.environ.get(n)) and len(v) >= 4]
+    values = [v for n in names if (v := os.environ.get(n)) and len(v) >= 4]
+    register(values)
+    return values
 
 
 def scrub(obj: Any, secrets: list[str] | None = None) -> Any:
-    """``obj`` (JSON-like) with credentials replaced by ``***``."""
-    values = secrets if secrets is not None else _secret_values([])
-    if isinstance(obj, dict):
-        return {
-            k: (
-                REDACTED if _SECRET_NAME.search(str(k)) and k != "api_key_env" else scrub(v, values)
-            )
-            for k, v in obj.items()
-        }
-    if isinstance(obj, list | tuple):
-        return [scrub(v, values) for v in obj]
-    if isinstance(obj, str):
-        out = _URL_USERINFO.sub(lambda m: f"{m.group('scheme')}{REDACTED}@", obj)
-        for secret in values:
-            out = out.replace(secret, REDACTED)
-        return out
-    return obj
+    """``obj`` (JSON-like) with credentials replaced by ``***`` (:func:`forgebench.util.redact.redact`:
+    credential-named fields, known key values, auth headers, URL userinfo and query keys)."""
+    return redact(obj, secrets if secrets is not None else _secret_values([]))
 
 
 def write_settings(run_dir: Path, settings: RunSettings) -> Path:

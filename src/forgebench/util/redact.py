@@ -1,0 +1,114 @@
+"""The one redaction step: every text from a server or a configuration passes here before it is
+printed or stored.
+
+What is replaced by ``***``:
+
+- known secret values: the value of every environment variable whose name looks like a credential
+  (``*_API_KEY``, ``*_TOKEN``, ``*SECRET*``, ``*PASSWORD*``, ``*CREDENTIAL*``; at least 8
+  characters) and of every key variable a model configuration names (:func:`register`);
+- ``Authorization``/``Proxy-Authorization``/``api-key``/``x-api-key``/``x-goog-api-key`` style
+  header values and ``Bearer``/``Basic`` credentials, wherever a server echoes them;
+- the user:password part of URLs (``https://user:pw@host``) and the values of credential-like
+  URL query keys (``?key=...``, ``&access_token=...``, ``&sig=...``);
+- in JSON-like data (:func:`redact`), the value of every field whose name looks like a credential
+  (``api_key``, ``authorization``, ``password``, ``token``, ``*_key``, ...; ``api_key_env``, which
+  names a variable, is kept).
+
+Every pattern runs in linear time in the length of the text (each is anchored on a literal and
+scans a character class that cannot overlap the next match), so a 10 MB label costs milliseconds,
+not the minutes a backtracking URL pattern took (issue 12).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from typing import Any
+
+REDACTED = "***"
+
+_FIELD = re.compile(
+    r"api[_-]?key|apikey|secret|password|passwd|authorization|bearer|access[_-]?token|"
+    r"refresh[_-]?token|auth[_-]?token|credential|(?:^|[_-])(?:key|token|sig|signature)$",
+    re.IGNORECASE,
+)
+"""A field name whose value is a credential."""
+_KEEP_FIELDS = frozenset({"api_key_env"})
+
+_ENV_NAME = re.compile(r"api[_-]?key|_key$|token|secret|password|passwd|credential", re.I)
+"""An environment variable name whose value is a credential."""
+
+_HEADER = re.compile(
+    r"(?i)\b((?:proxy-)?authorization|x-goog-api-key|x-api-key|api[-_]key|apikey)"
+    r"([\"']?\s*+[:=]\s*+[\"']?)(?:(?:bearer|basic|token)\s++)?[^\s\"',;&}\]]+"
+)
+_SCHEME_CRED = re.compile(r"(?i)\b(bearer)(\s++)(?=[^\s]*[0-9_.\-])[A-Za-z0-9._~+/=\-]{8,}")
+"""A ``Bearer`` token outside a header (a token has a digit or ``-_.``: "bearer of" stays)."""
+_USERINFO = re.compile(r"://[^/@\s\"'<>]++@")
+_QUERY = re.compile(
+    r"(?i)([?&;](?:key|api[-_]?key|apikey|token|access[-_]?token|auth|sig|signature|secret|"
+    r"password|client[-_]?secret)=)[^&#\s\"'<>]+"
+)
+
+_registered: set[str] = set()
+
+
+def register(values: Iterable[str]) -> None:
+    """Add secret values (of at least 4 characters) to every later redaction."""
+    _registered.update(v for v in values if v and len(v) >= 4)
+
+
+def known_secrets() -> list[str]:
+    """The secret values redaction replaces: registered ones and credential-named variables',
+    longest first (so a key that contains another is replaced whole)."""
+    found = set(_registered)
+    for name, value in os.environ.items():
+        if len(value) >= 8 and _ENV_NAME.search(name):
+            found.add(value)
+    return sorted(found, key=len, reverse=True)
+
+
+def redact_text(text: str, secrets: Iterable[str] | None = None) -> str:
+    """``text`` with credentials replaced by ``***`` (module docstring); linear time."""
+    values = set(secrets) if secrets is not None else set()
+    return _text(text, sorted(values | set(known_secrets()), key=len, reverse=True))
+
+
+def _text(text: str, values: list[str]) -> str:
+    out = text
+    for value in values:
+        if value and value in out:
+            out = out.replace(value, REDACTED)
+    if ":" in out or "=" in out:
+        out = _HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", out)
+        out = _USERINFO.sub(f"://{REDACTED}@", out)
+        out = _QUERY.sub(lambda m: f"{m.group(1)}{REDACTED}", out)
+    out = _SCHEME_CRED.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", out)
+    return out
+
+
+def secret_field(name: object) -> bool:
+    """Whether a field of this name holds a credential."""
+    key = str(name)
+    return key not in _KEEP_FIELDS and _FIELD.search(key) is not None
+
+
+def redact(obj: Any, secrets: Iterable[str] | None = None) -> Any:
+    """JSON-like ``obj`` with credential fields and every string redacted (a new object)."""
+    values = list(secrets) if secrets is not None else []
+    values = sorted(set(values) | set(known_secrets()), key=len, reverse=True)
+    return _walk(obj, values)
+
+
+def _walk(obj: Any, values: list[str]) -> Any:
+    if isinstance(obj, dict):
+        return {
+            k: (REDACTED if secret_field(k) and v not in (None, "") else _walk(v, values))
+            for k, v in obj.items()
+        }
+    if isinstance(obj, list | tuple):
+        return [_walk(v, values) for v in obj]
+    if isinstance(obj, str):
+        return _text(obj, values) if obj else obj
+    return obj

@@ -187,7 +187,9 @@ def calibrate_sample(
         fail(str(exc), 2)
     path = out or run_dir / "calibration_sample.csv"
     tmp = path.with_name(f".{path.name}.tmp")
-    sample.to_csv(tmp, index=False)
+    from forgebench.util.csvsafe import neutralise_frame
+
+    neutralise_frame(sample).to_csv(tmp, index=False)  # for people: no formulas
     tmp.replace(path)
     console.print(
         f"{len(sample)} answers sampled -> {path} (fill human_level with E0-E4)", markup=False

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from forgebench.util.csvsafe import neutralise
+
 MARKS_MD = {"†": "†", "¶": "¶", "§": "§", "r": "ʳ"}
 MARKS_TEX = {"†": r"$^{\dagger}$", "¶": r"$^{\P}$", "§": r"$^{\S}$", "r": r"$^{r}$"}
 
@@ -240,7 +242,8 @@ def to_latex(table: Table) -> str:
 
 
 def to_csv(table: Table) -> str:
-    """The table as CSV: a ``group`` column, then one column per table column, raw values."""
+    """The table as CSV: a ``group`` column, then one column per table column, raw values (text
+    that a spreadsheet would run as a formula gets a leading ``'``; numbers never do)."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["group", *(c.key for c in table.columns)])
@@ -255,8 +258,8 @@ def to_csv(table: Table) -> str:
                 elif isinstance(cell.raw, np.integer):
                     values.append(str(int(cell.raw)))
                 else:
-                    values.append(str(cell.raw))
-            writer.writerow([heading or "", *values])
+                    values.append(neutralise(str(cell.raw)))
+            writer.writerow([neutralise(heading or ""), *values])
     return buf.getvalue()
 
 

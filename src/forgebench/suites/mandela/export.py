@@ -2,7 +2,9 @@
 
 One row per task: item, model, probe, condition, answer text, verdict, grade (level, status,
 judge, reason), tokens, latency, and the item attributes of the frame (``analysis/frame.py``).
-Written atomically (a temporary file renamed into place).
+Written atomically (a temporary file renamed into place). The CSV is for people: text cells that
+a spreadsheet would run as a formula get a leading ``'`` (:mod:`forgebench.util.csvsafe`); the
+Parquet file keeps the raw text.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from forgebench.suites.mandela.frame import load_frame
+from forgebench.util.csvsafe import neutralise_frame
 
 FORMATS = ("csv", "parquet")
 EXPORT_COLUMNS = [
@@ -71,7 +74,7 @@ def export_run(
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         if fmt == "csv":
-            table.to_csv(tmp, index=False)
+            neutralise_frame(table).to_csv(tmp, index=False)  # for people: no formulas
         else:
             table.to_parquet(tmp, index=False)
         tmp.replace(path)

@@ -13,11 +13,12 @@ from forgebench._cli import (  # noqa: F401  (importing registers the commands)
     site,
 )
 from forgebench._cli.app import app
+from forgebench._cli.guard import guarded
 
 
 def main() -> None:
-    """Entry point of the ``forgebench`` script."""
-    app()
+    """Entry point of the ``forgebench`` script (environmental failures as one line)."""
+    guarded(app)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -162,3 +164,32 @@ def hostile_server() -> Iterator[Callable[[dict[str, Handler]], Server]]:
     yield start
     for s in servers:
         s.stop()
+
+
+FB = f"{sys.executable} -m forgebench.cli"
+"""The CLI as a process (``main()``: the one-line guard around every command)."""
+
+
+def _can_unshare() -> bool:
+    try:
+        done = subprocess.run(
+            ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
+             'd=$(mktemp -d) && mount -t tmpfs -o size=64k tmpfs "$d" && umount "$d"'],
+            capture_output=True, timeout=20,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def sandbox(script: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """Run a bash ``script`` in a private mount namespace (``unshare --user --mount``), where it
+    may mount a tmpfs of a chosen size (a disk that fills up for real) or remount one read-only;
+    skips the test where user namespaces are not allowed."""
+    if not _can_unshare():
+        pytest.skip("unshare --user --mount is not permitted here (no real tmpfs)")
+    return subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", "bash", "-euo", "pipefail", "-c",
+         script],
+        capture_output=True, text=True, timeout=timeout,
+    )  # fmt: skip

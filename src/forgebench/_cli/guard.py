@@ -1,9 +1,16 @@
-"""Shared CLI guards: the run-directory lock of paid stages, and one-line file-system errors."""
+"""Shared CLI guards: the run-directory lock of paid stages, and one-line file-system errors.
+
+:func:`guarded` wraps the whole command line (``forgebench.cli.main``): a full disk, a read-only
+or forbidden place, or a ``run.sqlite`` that is not a forgebench store, wherever a command meets
+it, ends as one ``error:`` line and exit 1 (2 for a store the user pointed at wrongly), never a
+traceback. What was committed before stays (every store write is its own transaction; every file
+is replaced atomically).
+"""
 
 from __future__ import annotations
 
 import errno
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -27,6 +34,51 @@ def os_error_line(exc: OSError, where: Path | str) -> str:
     path = exc.filename or where
     reason = _HINTS.get(exc.errno or 0) or exc.strerror or str(exc)
     return f"{path}: {reason}"
+
+
+_SQLITE_HINTS = (
+    ("database or disk is full", "the disk is full; what was already stored is kept"),
+    ("readonly database", "the run store is read-only"),
+    ("file is not a database", "run.sqlite is not a SQLite database (not a run directory?)"),
+    ("unable to open database", "the run store cannot be opened"),
+)
+
+
+def one_line_for(exc: BaseException) -> tuple[str, int] | None:
+    """The one-line message and exit code for an environmental failure, or None for others."""
+    import sqlite3
+
+    from forgebench.run.store import StoreError
+
+    if isinstance(exc, StoreError):
+        return str(exc), 2
+    if isinstance(exc, sqlite3.Error):
+        text = str(exc)
+        for needle, hint in _SQLITE_HINTS:
+            if needle in text:
+                return f"run store: {hint} ({text})", 1
+        return f"run store: {text} (is it a run directory of this forgebench version?)", 1
+    if isinstance(exc, OSError) and exc.errno in _HINTS:
+        return os_error_line(exc, "?"), 1
+    return None
+
+
+def guarded(main: Callable[[], None]) -> None:
+    """Run ``main``; an environmental failure (:func:`one_line_for`) is one line, not a
+    traceback."""
+    import sys
+
+    from forgebench.util.redact import redact_text
+
+    try:
+        main()
+    except Exception as exc:
+        found = one_line_for(exc)
+        if found is None:
+            raise
+        message, code = found
+        err_console.print(f"error: {redact_text(message)}", markup=False)
+        sys.exit(code)
 
 
 @contextmanager

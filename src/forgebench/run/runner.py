@@ -209,6 +209,9 @@ async def execute(
             w.cancel()
         if cancelled:
             await asyncio.gather(*cancelled, return_exceptions=True)
+        for w in workers:  # one failure is raised; the others' are retrieved, not logged
+            if w.done() and not w.cancelled():
+                w.exception()
     stats.stopped = stop_event.is_set()
     stats.elapsed_s = _since(started)
     return stats

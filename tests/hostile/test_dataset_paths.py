@@ -11,9 +11,10 @@ import pytest
 from PIL import Image
 
 from forgebench.models.spec import ModelConfig
-from forgebench.run.generate import run_generation
-from forgebench.suites.mandela.contract import DatasetError
+from forgebench.run.generate import GenerationSettings, run_generation
+from forgebench.suites import SuiteError
 from forgebench.suites.mandela.importer import ImportFailed, import_dataset
+from forgebench.suites.mandela.suite import SUITE as MANDELA
 from forgebench.suites.mandela.validate import format_problem, validate_dataset
 
 from .conftest import cli, error_lines, read_items, run_args, write_dataset, write_items
@@ -70,9 +71,10 @@ def test_validate_refuses_a_link_to_a_file_outside_the_dataset(tmp_path: Path) -
 def test_the_demo_path_run_generation_refuses_a_link_outside(tmp_path: Path) -> None:
     """``forgebench demo`` sends through :func:`run_generation` (no CLI preflight)."""
     ds = _hostile(tmp_path, "symlink")
-    with pytest.raises(DatasetError, match=r"s0-k2.*image.*secret\.png.*outside"):
+    settings = GenerationSettings(cache_dir=tmp_path / "c")
+    with pytest.raises(SuiteError, match=r"(s0-k2|items\.jsonl:2).*image.*secret\.png.*outside"):
         run_generation(
-            ds, tmp_path / "run", [ModelConfig(spec="builtin/artefact")], cache_dir=tmp_path / "c"
+            MANDELA, ds, tmp_path / "run", [ModelConfig(spec="builtin/artefact")], settings
         )
     assert not (tmp_path / "run" / "run.sqlite").exists()
 

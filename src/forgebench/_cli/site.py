@@ -64,17 +64,15 @@ def view(
     rebuild: bool = typer.Option(False, "--rebuild", help="Rebuild the report first."),
 ) -> None:
     """Serve RUN/report on localhost for people who prefer a URL (Ctrl-C stops)."""
-    import functools
-    import http.server
+    from forgebench.report.serve import make_server
 
     if not (run_dir / "run.sqlite").is_file():
         fail(f"{run_dir}: not a run directory (no run.sqlite)", 2)
     index = run_dir / "report" / "index.html"
     if rebuild or not index.is_file():
         build_report(run_dir)
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(index.parent))
     try:
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        server = make_server(index.parent, port)
     except OSError as exc:
         fail(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}", 2)
     url = f"http://127.0.0.1:{server.server_address[1]}/index.html"

@@ -29,6 +29,11 @@ def api_key(config: ModelConfig, default_env: str) -> str:
     key = os.environ.get(env, "").strip()
     if not key:
         raise ModelError(f"{env} is not set (needed by {config.name})", retryable=False, status=401)
+    from forgebench.models.checks import key_problem
+
+    why = key_problem(env, key)
+    if why is not None:
+        raise ModelError(why, retryable=False, status=401)
     return key
 
 

@@ -13,6 +13,10 @@ retryable; every other status (400, 401, 403, 404, 413, 422, ...) is not, with t
 error message as the reason. A reply with ``finish_reason`` ``length`` or ``content_filter``, or
 with a ``refusal``, is an answer. ``Response.raw`` is the server's JSON (it never holds the request,
 so never image bytes or the key).
+
+Redirects are followed only on the same scheme, host and port (at most :data:`MAX_REDIRECTS`); a
+redirect to another host is refused (non-retryable): its answer would be stored as the configured
+model's, and the key would travel with it.
 """
 
 from __future__ import annotations
@@ -23,16 +27,20 @@ import json
 import os
 import time
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 
 from forgebench.models.base import TASK_ONLY_STATUS, ModelError, Request, Response, Usage
+from forgebench.models.checks import key_problem
 from forgebench.models.spec import ModelConfig
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 MAX_REASON = 300
+MAX_REDIRECTS = 3
+REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
 def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
@@ -157,8 +165,11 @@ class OpenAICompatModel:
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
-        key = os.environ.get(self._key_env)
+        key = (os.environ.get(self._key_env) or "").strip()
         if key:
+            why = key_problem(self._key_env, key)
+            if why is not None:
+                raise ModelError(why, retryable=False, status=401)
             headers["Authorization"] = f"Bearer {key}"
         elif self._key_required:
             raise ModelError(
@@ -185,11 +196,23 @@ class OpenAICompatModel:
         headers = self._headers()
         payload = encode_body(self.model_id, request)
         session = self._ensure_session()
+        url = self.url
         try:
-            async with session.post(self.url, data=payload, headers=headers) as resp:
-                body = await resp.read()
-                status = resp.status
-                retry_after = parse_retry_after(resp.headers.get("Retry-After"))
+            for _hop in range(MAX_REDIRECTS + 1):
+                async with session.post(
+                    url, data=payload, headers=headers, allow_redirects=False
+                ) as resp:
+                    body = await resp.read()
+                    status = resp.status
+                    retry_after = parse_retry_after(resp.headers.get("Retry-After"))
+                    location = resp.headers.get("Location")
+                if status not in REDIRECTS or not location:
+                    break
+                url = _same_origin_redirect(url, location)
+            else:
+                raise ModelError(
+                    f"more than {MAX_REDIRECTS} redirects from {self.url}", retryable=False
+                )
         except TimeoutError:
             raise ModelError(
                 f"no reply within {self.config.timeout_s:g}s", retryable=True
@@ -215,6 +238,21 @@ class OpenAICompatModel:
         if self._session is not None and not self._session.closed:
             await self._session.close()
         self._session = None
+
+
+def _same_origin_redirect(url: str, location: str) -> str:
+    """The redirect target, if it is on the same scheme, host and port as ``url``; a
+    non-retryable :class:`ModelError` otherwise (the answer would not come from the configured
+    server, and the key would go to another host)."""
+    target = urljoin(url, location)
+    a, b = urlsplit(url), urlsplit(target)
+    if (a.scheme, a.hostname, a.port) != (b.scheme, b.hostname, b.port):
+        raise ModelError(
+            f"refused a redirect from {a.scheme}://{a.netloc} to {b.scheme}://{b.netloc} "
+            "(another host; set the base URL to the server that answers)",
+            retryable=False,
+        )
+    return target
 
 
 def create(config: ModelConfig) -> OpenAICompatModel:

@@ -66,8 +66,15 @@ def parse_spec(text: str) -> ModelSpec:
         raise SpecError(
             f"bad model spec {text!r}: unknown provider {provider!r}; known: {', '.join(known)}"
         )
+    url = m.group("url")
+    if url is not None:
+        from forgebench.models.checks import base_url_problem
+
+        why = base_url_problem(url)
+        if why is not None:
+            raise SpecError(f"bad model spec for {m.group('alias') or m.group('model')!r}: {why}")
     return ModelSpec(
-        provider=provider, model=m.group("model"), alias=m.group("alias"), base_url=m.group("url")
+        provider=provider, model=m.group("model"), alias=m.group("alias"), base_url=url
     )
 
 

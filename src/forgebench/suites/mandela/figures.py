@@ -233,16 +233,18 @@ def write_figures(
     }
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    for name, build in builders.items():
-        fig = build()
-        if fig is None:
-            continue
-        try:
-            for ext in ("png", "svg"):
-                path = out / f"{name}.{ext}"
-                with atomic_path(path) as tmp:
-                    fig.savefig(tmp, format=ext, dpi=200)
-                written.append(path)
-        finally:
-            plt.close(fig)
+    # model names are user text: ``$...$`` must print as written, not as TeX (issue 12)
+    with plt.rc_context({"text.parse_math": False}):
+        for name, build in builders.items():
+            fig = build()
+            if fig is None:
+                continue
+            try:
+                for ext in ("png", "svg"):
+                    path = out / f"{name}.{ext}"
+                    with atomic_path(path) as tmp:
+                        fig.savefig(tmp, format=ext, dpi=200)
+                    written.append(path)
+            finally:
+                plt.close(fig)
     return written

@@ -55,7 +55,7 @@ def make_server(folder: Path, port: int) -> http.server.ThreadingHTTPServer:
     )
     bound = server.server_address[1]
     hosts = frozenset({f"127.0.0.1:{bound}", f"localhost:{bound}"})
-    server.RequestHandlerClass = functools.partial(  # type: ignore[assignment]
+    server.RequestHandlerClass = functools.partial(
         ReportHandler, directory=str(folder), allowed_hosts=hosts
     )
     return server

@@ -51,6 +51,9 @@ _QUERY = re.compile(
     r"password|client[-_]?secret)=)[^&#\s\"'<>]+"
 )
 
+_HEADER_WORDS = ("authorization", "api-key", "api_key", "apikey")
+"""Lower-case literals one of which every :data:`_HEADER` match contains."""
+
 _registered: set[str] = set()
 
 
@@ -80,11 +83,17 @@ def _text(text: str, values: list[str]) -> str:
     for value in values:
         if value and value in out:
             out = out.replace(value, REDACTED)
-    if ":" in out or "=" in out:
+    # each pattern runs only when its literal trigger is present (a fast substring scan), so a
+    # long prompt without URLs or headers costs one lower-casing and a few scans
+    low = out.lower()
+    if any(h in low for h in _HEADER_WORDS):
         out = _HEADER.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", out)
+    if "://" in out and "@" in out:
         out = _USERINFO.sub(f"://{REDACTED}@", out)
+    if "=" in out and ("?" in out or "&" in out or ";" in out):
         out = _QUERY.sub(lambda m: f"{m.group(1)}{REDACTED}", out)
-    out = _SCHEME_CRED.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", out)
+    if "bearer" in low:
+        out = _SCHEME_CRED.sub(lambda m: f"{m.group(1)}{m.group(2)}{REDACTED}", out)
     return out
 
 

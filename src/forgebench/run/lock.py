@@ -12,6 +12,9 @@ last holder's PID and stage for the message.
 Readers (``status``, ``metrics``, ``report``, ``view``) never take the lock; the store's own
 transactions keep them consistent while a paid stage writes.
 
+A directory the lock had to create is removed again when the stage ends without writing anything
+into it (a refused command leaves nothing behind).
+
 The lock is re-entrant within a process (``run --judge`` holds it once for generation and
 judging): a nested :func:`run_lock` on the same directory is a no-op.
 """
@@ -62,6 +65,7 @@ def run_lock(
     when the directory cannot be created or the lock file cannot be opened (a read-only place).
     """
     run_dir = Path(run_dir)
+    created = not run_dir.exists()
     run_dir.mkdir(parents=True, exist_ok=True)
     key = run_dir.resolve()
     if key in _held:
@@ -93,5 +97,18 @@ def run_lock(
             yield
         finally:
             del _held[key]
+            if created:
+                _remove_if_unused(key)
     finally:
         os.close(fd)
+
+
+def _remove_if_unused(run_dir: Path) -> None:
+    """A run directory this lock created and the stage left empty (it failed before writing
+    anything) is removed again, lock file included: a refused command leaves nothing behind."""
+    try:
+        if [p.name for p in run_dir.iterdir()] == [LOCK_NAME]:
+            (run_dir / LOCK_NAME).unlink()
+            run_dir.rmdir()
+    except OSError:
+        pass

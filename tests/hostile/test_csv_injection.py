@@ -11,7 +11,6 @@ from typing import Any
 import pandas as pd
 
 from forgebench.report.table import Cell, Column, Table, to_csv
-from forgebench.suites.pixar.results import Table as PixarTable
 from forgebench.util.csvsafe import neutralise
 
 from .conftest import cli, run_args, write_dataset
@@ -73,8 +72,6 @@ def test_report_table_csv_neutralises_text_but_never_numbers() -> None:
     assert rows[1] == ["'=cmd", "'@SUM(A1)", "+4.8"]
     assert rows[2] == ["", "'-evil", "-2.5"]
     assert rows[3] == ["", "gpt", "-0.3"]
-    pixar = PixarTable("t", ["Model", "F1"], [["+cmd", "+4.8"], ["m", 3.5]]).to_csv()
-    assert list(csv.reader(pixar.splitlines()))[1:] == [["'+cmd", "+4.8"], ["m", "3.5"]]
 
 
 def test_neutralise_rules() -> None:

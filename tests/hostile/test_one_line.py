@@ -17,6 +17,8 @@ import pytest
 
 from .conftest import FB, cli, error_lines, run_args, sandbox, write_dataset
 
+pytestmark = pytest.mark.slow  # real tmpfs mounts and one CLI process per command
+
 
 def _scored_run(tmp_path: Path) -> Path:
     ds = write_dataset(tmp_path / "ds", seeds=3)

@@ -46,13 +46,15 @@ BASE_ITEMS: list[dict[str, Any]] = [
      "contradiction": "George Orwell died in 1950, before the 1986 World Cup final."},
     {"id": "s1-k0", "seed_id": "s1", "image": "images/s1_k0.png", "label": "forged",
      "family": "K0", "control_for": "K1", "domain": "A3", "noun": "photograph",
-     "saliency": "C2", "crop": [12, 6, 60, 44], "event": E1},
+     "saliency": "C2", "crop": [12, 6, 60, 44], "event": E1,
+     "edit": {"operation": "insert", "region": [20, 10, 40, 30]}},
     # seed s2: a peripheral K2 forgery and its original
     {"id": "s2-auth", "seed_id": "s2", "image": "images/s2.png", "label": "authentic",
      "domain": "A1", "noun": "photograph", "crop": [0, 0, 30, 30], "event": E2},
     {"id": "s2-k2", "seed_id": "s2", "image": "images/s2_k2.png", "label": "forged",
      "family": "K2", "domain": "A1", "noun": "photograph", "saliency": "C3",
-     "crop": [5, 5, 35, 25], "event": E2, "entity": {"name": "a digital wristwatch"}},
+     "crop": [5, 5, 35, 25], "event": E2, "entity": {"name": "a digital wristwatch"},
+     "edit": {"operation": "insert", "region": [10, 10, 20, 20]}},
     # seed s3: an absent-celebrity triple and its original
     {"id": "s3-auth", "seed_id": "s3", "image": "images/s3.png", "label": "authentic",
      "domain": "A5", "noun": "photograph", "event": E3},

@@ -1,0 +1,162 @@
+"""Option extraction: which option letter a free-text answer chose (seed 002, §4.1).
+
+The paper's order, each step deciding only when the previous ones did not:
+
+1. ``refusal`` -> ``Z``: the answer declines (VLMEvalKit's refusal strings, or a refusal opening
+   such as "I'm sorry" / "I can't" with no option letter anywhere in the answer; "I can't be sure,
+   but B" is not a refusal).
+2. ``letter``: exactly one option letter appears as a token -> that letter. Tokens are split on
+   whitespace and punctuation (markdown ``**B**``, ``(B)``, ``B.``, ``Answer: B``); only letters
+   of this item's options count, each at most once ("B ... B" is one letter); a capital ``A``
+   followed by a space and a lower-case word ("A close look ...") is the article, not option A.
+3. ``text``: exactly one option's text appears in the answer -> its letter. Matching is
+   case-insensitive on whole words with whitespace collapsed, and *longest first*: an option text
+   found only inside a longer option's match does not count, so "non AI-generated" selects
+   "non AI-generated" and not also "AI-generated" (the release's trap: naive substring matching
+   sends every such answer to the judge). As VLMEvalKit's ``can_infer_text``
+   (``vlmeval/utils/matching_util.py``), an answer longer than twice the options' total length is
+   not text-matched: incidental mentions in long explanations would decide it.
+4. ``extractor``: an optional LLM extractor (the judge stage) reads the question, the options and
+   the answer and replies with a letter or ``Z`` (:func:`extractor_prompt`,
+   :func:`parse_extractor_reply`).
+5. ``none`` -> ``Z``.
+
+``Z`` counts as wrong. Unlike the release's code it is never replaced by a random letter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+Step = Literal["refusal", "letter", "text", "extractor", "none"]
+STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "extractor", "none")
+NO_OPTION = "Z"
+
+RELEASE_REFUSALS = (
+    "Sorry, I can't help with images of people yet.",
+    "I can't process this file.",
+    "I'm sorry, but without the image provided",
+    "Cannot determine the answer",
+)
+"""VLMEvalKit's ``can_infer_option`` refusal strings (matched anywhere)."""
+
+_REFUSAL_OPENING = re.compile(
+    r"^\W*(?:i['’]?m sorry|i am sorry|sorry|i can(?:no|['’])t|i can not|i['’]?m unable|"
+    r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai)\b",
+    re.IGNORECASE,
+)
+_LETTER_TOKEN = re.compile(r"(?<![A-Za-z0-9_])([A-Y])(?![A-Za-z0-9_'’-])")
+_ARTICLE_NEXT = re.compile(r"\s+[a-z]")
+_WS = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """The letter an answer chose and the step that decided it."""
+
+    letter: str
+    """An option letter, or ``Z`` (no option: refusal, ambiguous, nothing found)."""
+    step: Step
+
+
+def is_refusal(answer: str, letters: set[str] | None = None) -> bool:
+    """Step 1 (see the module docstring); ``letters`` are the item's option letters."""
+    if any(r in answer for r in RELEASE_REFUSALS):
+        return True
+    if not _REFUSAL_OPENING.match(answer):
+        return False
+    return not letter_tokens(answer, letters or set())
+
+
+def letter_tokens(answer: str, letters: set[str]) -> set[str]:
+    """The distinct option letters that appear as tokens in ``answer`` (step 2)."""
+    found: set[str] = set()
+    for m in _LETTER_TOKEN.finditer(answer):
+        ch = m.group(1)
+        if ch not in letters:
+            continue
+        if ch == "A" and _ARTICLE_NEXT.match(answer, m.end()):
+            continue
+        found.add(ch)
+    return found
+
+
+def _norm(text: str) -> str:
+    return _WS.sub(" ", text.strip().lower())
+
+
+def text_matches(answer: str, options: Mapping[str, str]) -> set[str]:
+    """Letters whose option text occurs in ``answer`` outside longer options' matches (step 3)."""
+    hay = _norm(answer)
+    taken = [False] * len(hay)
+    found: set[str] = set()
+    for letter, text in sorted(options.items(), key=lambda kv: -len(_norm(kv[1]))):
+        needle = _norm(text)
+        if not needle:
+            continue
+        pattern = re.compile(
+            (r"(?<![a-z0-9])" if needle[0].isalnum() else "")
+            + re.escape(needle)
+            + (r"(?![a-z0-9])" if needle[-1].isalnum() else "")
+        )
+        spans = [(m.start(), m.end()) for m in pattern.finditer(hay)]
+        free = [s for s in spans if not any(taken[s[0] : s[1]])]
+        if free:
+            found.add(letter)
+        for a, b in spans:
+            taken[a:b] = [True] * (b - a)
+    return found
+
+
+def extract_option(answer: str, options: Mapping[str, str]) -> Extraction:
+    """Steps 1-3 and 5 (rules only); ``step == "none"`` is where an extractor may still help."""
+    letters = set(options)
+    stripped = answer.strip()
+    if stripped in letters:
+        return Extraction(stripped, "letter")
+    if is_refusal(answer, letters):
+        return Extraction(NO_OPTION, "refusal")
+    found = letter_tokens(answer, letters)
+    if len(found) == 1:
+        return Extraction(found.pop(), "letter")
+    if len(answer) <= 2 * sum(len(str(v)) for v in options.values()):
+        texts = text_matches(answer, options)
+        if len(texts) == 1:
+            return Extraction(texts.pop(), "text")
+    return Extraction(NO_OPTION, "none")
+
+
+EXTRACTOR_VERSION = "extract/v1"
+EXTRACTOR_TEMPLATE = """You match a model's answer to a multiple-choice question with one of its options.
+Reply with a single capital letter: the option the answer chose, or Z if the answer chose no option, chose several, or refused.
+
+Question: {question}
+Options:
+{options}
+Answer: {answer}
+
+Your reply (one letter):"""
+
+
+def extractor_prompt(question: str, options: Mapping[str, str], answer: str) -> str:
+    """The prompt sent to the LLM extractor (version :data:`EXTRACTOR_VERSION`)."""
+    lines = "\n".join(f"{k}. {v}" for k, v in options.items())
+    return EXTRACTOR_TEMPLATE.format(question=question, options=lines, answer=answer.strip())
+
+
+def parse_extractor_reply(reply: str, options: Mapping[str, str]) -> str:
+    """The extractor's letter: one option letter or ``Z`` as a token, anything else -> ``Z``."""
+    allowed = {*options, NO_OPTION}
+    found = {m.group(1) for m in re.finditer(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])", reply)}
+    found &= allowed
+    return found.pop() if len(found) == 1 else NO_OPTION
+
+
+def combine(rules: Extraction, extractor_letter: str | None) -> Extraction:
+    """The final extraction: the rules' result, else the extractor's letter when one was run."""
+    if rules.step != "none" or extractor_letter is None:
+        return rules
+    return Extraction(extractor_letter, "extractor")

@@ -8,7 +8,8 @@ The paper's order, each step deciding only when the previous ones did not:
 2. ``letter``: exactly one option letter appears as a token -> that letter. Tokens are split on
    whitespace and punctuation (markdown ``**B**``, ``(B)``, ``B.``, ``Answer: B``); only letters
    of this item's options count, each at most once ("B ... B" is one letter); a capital ``A``
-   followed by a space and a lower-case word ("A close look ...") is the article, not option A.
+   followed by a space and a lower-case word ("A close look ...") is the article, not option A,
+   unless that word is one that follows a letter ("A or B", "A is correct", ...).
 3. ``text``: exactly one option's text appears in the answer -> its letter. Matching is
    case-insensitive on whole words with whitespace collapsed, and *longest first*: an option text
    found only inside a longer option's match does not count, so "non AI-generated" selects
@@ -27,9 +28,13 @@ The paper's order, each step deciding only when the previous ones did not:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal
+
+import numpy as np
+import pandas as pd
 
 Step = Literal["refusal", "letter", "text", "extractor", "none"]
 STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "extractor", "none")
@@ -48,8 +53,11 @@ _REFUSAL_OPENING = re.compile(
     r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai)\b",
     re.IGNORECASE,
 )
-_LETTER_TOKEN = re.compile(r"(?<![A-Za-z0-9_])([A-Y])(?![A-Za-z0-9_'’-])")
-_ARTICLE_NEXT = re.compile(r"\s+[a-z]")
+_LETTER_TOKEN = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_'’-])")
+_ARTICLE_NEXT = re.compile(r"[ \t]+([a-z][a-z]*)")
+_AFTER_LETTER = frozenset(
+    ["or", "and", "is", "was", "would", "seems", "appears", "looks", "because", "since", "as", "but", "are", "fits", "matches", "best", "correct", "shows", "indicates"]
+)
 _WS = re.compile(r"\s+")
 
 
@@ -62,7 +70,39 @@ class Extraction:
     step: Step
 
 
-def is_refusal(answer: str, letters: set[str] | None = None) -> bool:
+@dataclass(frozen=True)
+class _Options:
+    """What extraction needs of one option set, built once per distinct set."""
+
+    letters: frozenset[str]
+    patterns: tuple[tuple[str, str, re.Pattern[str]], ...]
+    """(letter, normalised text, its whole-word pattern), longest text first."""
+    max_text_answer: int
+    """Answers longer than this are not text-matched (twice the options' total length)."""
+
+
+@lru_cache(maxsize=4096)
+def _options(items: tuple[tuple[str, str], ...]) -> _Options:
+    pats = []
+    for letter, text in sorted(items, key=lambda kv: -len(_norm(kv[1]))):
+        needle = _norm(text)
+        if needle:
+            pats.append(
+                (
+                    letter,
+                    needle,
+                    re.compile(
+                        (r"(?<![a-z0-9])" if needle[0].isalnum() else "")
+                        + re.escape(needle)
+                        + (r"(?![a-z0-9])" if needle[-1].isalnum() else "")
+                    ),
+                )
+            )
+    total = sum(len(str(v)) for _, v in items)
+    return _Options(frozenset(k for k, _ in items), tuple(pats), 2 * total)
+
+
+def is_refusal(answer: str, letters: set[str] | frozenset[str] | None = None) -> bool:
     """Step 1 (see the module docstring); ``letters`` are the item's option letters."""
     if any(r in answer for r in RELEASE_REFUSALS):
         return True
@@ -71,14 +111,15 @@ def is_refusal(answer: str, letters: set[str] | None = None) -> bool:
     return not letter_tokens(answer, letters or set())
 
 
-def letter_tokens(answer: str, letters: set[str]) -> set[str]:
+def letter_tokens(answer: str, letters: set[str] | frozenset[str]) -> set[str]:
     """The distinct option letters that appear as tokens in ``answer`` (step 2)."""
     found: set[str] = set()
     for m in _LETTER_TOKEN.finditer(answer):
         ch = m.group(1)
-        if ch not in letters:
+        if ch not in letters or ch in found:
             continue
-        if ch == "A" and _ARTICLE_NEXT.match(answer, m.end()):
+        nxt = _ARTICLE_NEXT.match(answer, m.end()) if ch == "A" else None
+        if nxt is not None and nxt.group(1) not in _AFTER_LETTER:
             continue
         found.add(ch)
     return found
@@ -90,43 +131,71 @@ def _norm(text: str) -> str:
 
 def text_matches(answer: str, options: Mapping[str, str]) -> set[str]:
     """Letters whose option text occurs in ``answer`` outside longer options' matches (step 3)."""
-    hay = _norm(answer)
-    taken = [False] * len(hay)
+    return _text_matches(_norm(answer), _options(tuple(options.items())))
+
+
+def _text_matches(hay: str, spec: _Options) -> set[str]:
+    taken: list[tuple[int, int]] = []
     found: set[str] = set()
-    for letter, text in sorted(options.items(), key=lambda kv: -len(_norm(kv[1]))):
-        needle = _norm(text)
-        if not needle:
+    for letter, needle, pattern in spec.patterns:
+        if needle not in hay:
             continue
-        pattern = re.compile(
-            (r"(?<![a-z0-9])" if needle[0].isalnum() else "")
-            + re.escape(needle)
-            + (r"(?![a-z0-9])" if needle[-1].isalnum() else "")
-        )
         spans = [(m.start(), m.end()) for m in pattern.finditer(hay)]
-        free = [s for s in spans if not any(taken[s[0] : s[1]])]
-        if free:
+        if any(all(b <= a0 or a >= b0 for a0, b0 in taken) for a, b in spans):
             found.add(letter)
-        for a, b in spans:
-            taken[a:b] = [True] * (b - a)
+        taken.extend(spans)
     return found
 
 
 def extract_option(answer: str, options: Mapping[str, str]) -> Extraction:
-    """Steps 1-3 and 5 (rules only); ``step == "none"`` is where an extractor may still help."""
-    letters = set(options)
+    """Steps 1-3 and 5 (rules only); ``step == "none"`` is where an extractor may still help.
+
+    Memoised on (answer, options): models repeat themselves ("B", "B. non AI-generated").
+    """
+    return _extract(answer, tuple(options.items()))
+
+
+@lru_cache(maxsize=262144)
+def _extract(answer: str, items: tuple[tuple[str, str], ...]) -> Extraction:
+    spec = _options(items)
     stripped = answer.strip()
-    if stripped in letters:
+    if stripped in spec.letters:
         return Extraction(stripped, "letter")
-    if is_refusal(answer, letters):
+    if is_refusal(answer, spec.letters):
         return Extraction(NO_OPTION, "refusal")
-    found = letter_tokens(answer, letters)
+    found = letter_tokens(answer, spec.letters)
     if len(found) == 1:
         return Extraction(found.pop(), "letter")
-    if len(answer) <= 2 * sum(len(str(v)) for v in options.values()):
-        texts = text_matches(answer, options)
+    if len(answer) <= spec.max_text_answer:
+        texts = _text_matches(_norm(answer), spec)
         if len(texts) == 1:
             return Extraction(texts.pop(), "text")
     return Extraction(NO_OPTION, "none")
+
+
+def extract_batch(
+    answers: Sequence[str], option_sets: Sequence[Mapping[str, str]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`extract_option` over many answers: ``(letters, steps)`` as object arrays.
+
+    Each distinct (answer, option set) pair is extracted once (models repeat themselves); option
+    sets are told apart by identity, so pass the same mapping object for items that share one.
+    """
+    if len(answers) != len(option_sets):
+        raise ValueError("answers and option_sets differ in length")
+    a_codes, a_uniques = pd.factorize(pd.Series(answers, dtype=object))
+    o_codes, o_uniques = pd.factorize(pd.Series([id(o) for o in option_sets]))
+    by_id = {id(o): o for o in option_sets}
+    pair = np.asarray(a_codes, dtype=np.int64) * max(len(o_uniques), 1) + np.asarray(o_codes)
+    p_codes, p_uniques = pd.factorize(pair)
+    letters = np.empty(len(p_uniques), dtype=object)
+    steps = np.empty(len(p_uniques), dtype=object)
+    width = max(len(o_uniques), 1)
+    for k, p in enumerate(np.asarray(p_uniques, dtype=np.int64)):
+        a, o = divmod(int(p), width)
+        got = extract_option(str(a_uniques[a]), by_id[int(o_uniques[o])])
+        letters[k], steps[k] = got.letter, got.step
+    return letters[p_codes], steps[p_codes]
 
 
 EXTRACTOR_VERSION = "extract/v1"

@@ -61,48 +61,95 @@ def perspective_scores(acc_by_code: Mapping[str, float]) -> dict[str, float]:
     return out
 
 
-def _group_rows(key: tuple[str, str, str], g: pd.DataFrame) -> Iterator[MetricRow]:
+def _group_rows(
+    key: tuple[str, str, str], codes: pd.DataFrame, steps: pd.Series
+) -> Iterator[MetricRow]:
+    """Rows of one (model, probe, condition) from its per-type-code counts and step shares."""
     model, probe, condition = key
-    steps = g["step"].to_numpy()
-    judges = sorted({j for j in g.loc[steps == "extractor", "judge"] if j})
-    judge = ",".join(judges)
-    correct = g["correct"].to_numpy(dtype=bool)
-    n = len(g)
+    judge = str(steps.attrs.get("judge", ""))
+    n = int(codes["n"].sum())
 
     def row(subset: str, metric: str, value: float, count: int) -> MetricRow:
         return MetricRow(model, probe, condition, subset, metric, value, count, judge)
 
-    yield row("all", "acc", 100.0 * correct.mean(), n)
-    per_code = g.groupby("type_code", sort=True)["correct"].agg(["mean", "size"])
-    for code, r in per_code.iterrows():
-        yield row(str(code), "acc", 100.0 * float(r["mean"]), int(r["size"]))
-    parts = g["type_code"].str.split("-", expand=True)
+    yield row("all", "acc", 100.0 * float(codes["right"].sum()) / n, n)
+    for code, r in codes.iterrows():
+        yield row(str(code), "acc", 100.0 * float(r["right"]) / float(r["n"]), int(r["n"]))
+    parts = pd.Series(codes.index, index=codes.index).str.split("-", expand=True)
     for pos, perspective in enumerate(PERSPECTIVES):
-        per_value = g.groupby(parts[pos], sort=True)["correct"].agg(["mean", "size"])
+        per_value = codes.groupby(parts[pos].to_numpy(), sort=True)[["right", "n"]].sum()
         for value, r in per_value.iterrows():
-            yield row(f"{perspective}={value}", "acc", 100.0 * float(r["mean"]), int(r["size"]))
-    persp = perspective_scores({str(c): 100.0 * float(m) for c, m in per_code["mean"].items()})
+            yield row(
+                f"{perspective}={value}",
+                "acc",
+                100.0 * float(r["right"]) / float(r["n"]),
+                int(r["n"]),
+            )
+    acc = {str(c): 100.0 * float(r["right"]) / float(r["n"]) for c, r in codes.iterrows()}
+    persp = perspective_scores(acc)
     for perspective in PERSPECTIVES:
         yield row(perspective, "persp", persp[perspective], n)
-    letters = g["letter"].to_numpy() if "letter" in g else None
-    is_z = (letters == "Z") if letters is not None else np.isin(steps, ["refusal", "none"])
-    shares = {
-        "by_letter": (steps == "letter") & ~is_z,
-        "by_text": (steps == "text") & ~is_z,
-        "by_extractor": (steps == "extractor") & ~is_z,
-        "z": is_z,
-    }
-    for metric, mask in shares.items():
-        yield row("all", metric, 100.0 * float(mask.mean()), n)
+    for metric in ("by_letter", "by_text", "by_extractor", "z"):
+        yield row("all", metric, 100.0 * float(steps.get(metric, 0)) / n, n)
+
+
+def _codes(values: object) -> tuple[np.ndarray, np.ndarray]:
+    codes, uniques = pd.factorize(pd.Series(values), sort=True)
+    return np.asarray(codes, dtype=np.int64), np.asarray(uniques, dtype=object)
 
 
 def metric_rows(frame: pd.DataFrame) -> list[MetricRow]:
     """All metric rows of the answers in ``frame`` (columns :data:`SCORE_COLUMNS`, plus
-    ``letter`` when available)."""
+    ``letter`` when available: without it ``Z`` is read from the steps ``refusal``/``none``).
+
+    One pass counts the answers per (model, probe, condition, type code) and per extraction share
+    (integer keys and ``np.bincount``); every metric is then computed from those small tables.
+    """
     missing = [c for c in SCORE_COLUMNS if c not in frame]
     if missing:
         raise ValueError(f"score frame lacks column(s) {missing}")
+    if frame.empty:
+        return []
+    step = np.asarray(frame["step"], dtype=object)
+    letters = np.asarray(frame["letter"], dtype=object) if "letter" in frame else None
+    is_z = (letters == "Z") if letters is not None else np.isin(step, ["refusal", "none"])
+    group_codes = [_codes(frame[c]) for c in GROUP]
+    g = np.zeros(len(frame), dtype=np.int64)
+    for codes, uniques in group_codes:
+        g = g * len(uniques) + codes
+    tcode, tnames = _codes(frame["type_code"])
+    n_groups = int(np.prod([len(u) for _, u in group_codes]))
+    key = g * len(tnames) + tcode
+    size = n_groups * len(tnames)
+    right = np.bincount(key, weights=np.asarray(frame["correct"], dtype=bool), minlength=size)
+    count = np.bincount(key, minlength=size)
+    share_masks = {
+        "by_letter": (step == "letter") & ~is_z,
+        "by_text": (step == "text") & ~is_z,
+        "by_extractor": (step == "extractor") & ~is_z,
+        "z": is_z,
+    }
+    shares = {
+        m: np.bincount(g, weights=mask, minlength=n_groups) for m, mask in share_masks.items()
+    }
+    judge_col = np.asarray(frame["judge"], dtype=object)
+    by_extractor = step == "extractor"
     out: list[MetricRow] = []
-    for key, g in frame.groupby(GROUP, sort=True):
-        out.extend(_group_rows((str(key[0]), str(key[1]), str(key[2])), g))
+    for gi in np.unique(g):
+        idx, names = int(gi), []
+        for _codes_, uniques in reversed(group_codes):
+            idx, r = divmod(idx, len(uniques))
+            names.append(str(uniques[r]))
+        model, probe, condition = reversed(names)
+        lo = int(gi) * len(tnames)
+        n_code = count[lo : lo + len(tnames)]
+        present = np.nonzero(n_code)[0]
+        codes_table = pd.DataFrame(
+            {"right": right[lo : lo + len(tnames)][present], "n": n_code[present]},
+            index=pd.Index([str(t) for t in tnames[present]], name="type_code"),
+        )
+        steps = pd.Series({m: float(v[gi]) for m, v in shares.items()})
+        judges = sorted({str(j) for j in judge_col[(g == gi) & by_extractor] if j})
+        steps.attrs["judge"] = ",".join(judges)
+        out.extend(_group_rows((model, probe, condition), codes_table, steps))
     return out

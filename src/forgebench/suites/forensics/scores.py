@@ -137,7 +137,7 @@ def metric_rows(frame: pd.DataFrame) -> list[MetricRow]:
     out: list[MetricRow] = []
     for gi in np.unique(g):
         idx, names = int(gi), []
-        for _codes_, uniques in reversed(group_codes):
+        for _c, uniques in reversed(group_codes):
             idx, r = divmod(idx, len(uniques))
             names.append(str(uniques[r]))
         model, probe, condition = reversed(names)

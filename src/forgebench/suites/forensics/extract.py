@@ -56,7 +56,27 @@ _REFUSAL_OPENING = re.compile(
 _LETTER_TOKEN = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_'’-])")
 _ARTICLE_NEXT = re.compile(r"[ \t]+([a-z][a-z]*)")
 _AFTER_LETTER = frozenset(
-    ["or", "and", "is", "was", "would", "seems", "appears", "looks", "because", "since", "as", "but", "are", "fits", "matches", "best", "correct", "shows", "indicates"]
+    [
+        "or",
+        "and",
+        "is",
+        "was",
+        "would",
+        "seems",
+        "appears",
+        "looks",
+        "because",
+        "since",
+        "as",
+        "but",
+        "are",
+        "fits",
+        "matches",
+        "best",
+        "correct",
+        "shows",
+        "indicates",
+    ]
 )
 _WS = re.compile(r"\s+")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 
 import numpy as np
 import pytest
@@ -47,7 +48,7 @@ def test_each_level_deterministic_and_strength_monotone(kind: str) -> None:
         assert a.tobytes() == b.tobytes()
         strengths.append(mad(a, im))
     assert strengths[0] > 0
-    assert all(x < y for x, y in zip(strengths, strengths[1:])), strengths
+    assert all(x < y for x, y in itertools.pairwise(strengths)), strengths
 
 
 @pytest.mark.parametrize("kind", ["block", "noise"])

@@ -103,3 +103,21 @@ def test_judge_column_empty_when_rules_alone_decided() -> None:
 def test_missing_column_is_an_error() -> None:
     with pytest.raises(ValueError, match="step"):
         metric_rows(pd.DataFrame({"model": [], "probe": [], "condition": []}))
+
+
+def test_metrics_csv_rows_replace_only_forensics_rows_of_those_models(tmp_path: Path) -> None:
+    from forgebench.results.metrics_csv import Scope, read_metrics, write_metrics
+    from forgebench.suites.forensics.scores import write_forensics_metrics
+
+    other = {"benchmark": "mandela", "model": "m1", "probe": "L0", "condition": "full",
+             "subset": "all", "metric": "det", "value": 50.0, "n": 2, "judge": ""}  # fmt: skip
+    write_metrics(tmp_path, [other], Scope.of("mandela"))
+    frame = _answers(np.random.default_rng(5), 100)
+    write_forensics_metrics(tmp_path, metric_rows(frame))
+    write_forensics_metrics(tmp_path, metric_rows(frame))  # idempotent
+    df = read_metrics(tmp_path / "metrics.csv")
+    assert (df["benchmark"] == "mandela").sum() == 1
+    fx = df[df["benchmark"] == "forensics"]
+    assert len(fx) == len(metric_rows(frame))
+    acc = fx[(fx["subset"] == "all") & (fx["metric"] == "acc")]["value"].iloc[0]
+    assert acc == pytest.approx(100 * frame["correct"].mean())

@@ -21,7 +21,8 @@ and is empty when the rules alone decided.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -153,3 +154,12 @@ def metric_rows(frame: pd.DataFrame) -> list[MetricRow]:
         steps.attrs["judge"] = ",".join(judges)
         out.extend(_group_rows((model, probe, condition), codes_table, steps))
     return out
+
+
+def write_forensics_metrics(run_dir: Path, rows: list[MetricRow]) -> Path:
+    """Replace the Forensics rows of ``RUN/metrics.csv`` for the models in ``rows`` (every other
+    benchmark's and model's rows are kept; :mod:`forgebench.results.metrics_csv`)."""
+    from forgebench.results.metrics_csv import Scope, write_metrics
+
+    scope = Scope.of(BENCHMARK, models={r.model for r in rows})
+    return write_metrics(run_dir, [asdict(r) for r in rows], scope)

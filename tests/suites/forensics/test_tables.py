@@ -1,0 +1,81 @@
+"""Forensics tables from metrics rows: Table 2, Tables 15-26 layout, Table 3."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from forgebench.report.table import Skipped, Table, to_markdown
+from forgebench.suites.forensics.scores import metric_rows
+from forgebench.suites.forensics.tables import (
+    PAPER_CODE_TABLES,
+    all_tables,
+    per_type_tables,
+    table2,
+    table3,
+)
+
+
+def _metrics(conditions: list[str], models: tuple[str, ...] = ("good", "bad")) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    codes = ["HS-RGB-BC-ES-DF", "HS-NIR-BC-ES-GAN", "GS-VID-TL-FSS-ED", "GS-RGB-SLS-REAL-REAL"]
+    frames = []
+    for model, p in zip(models, (0.9, 0.3), strict=False):
+        for cond in conditions:
+            n = 400
+            correct = rng.random(n) < p
+            frames.append(pd.DataFrame({
+                "model": model, "probe": "MCQ", "condition": cond, "item_id": np.arange(n).astype(str),
+                "type_code": rng.choice(codes, n), "correct": correct,
+                "letter": np.where(correct, "A", "B"), "step": "letter", "judge": "",
+            }))  # fmt: skip
+    return pd.DataFrame([asdict(r) for r in metric_rows(pd.concat(frames))])
+
+
+def test_table2_rows_are_the_metrics_sorted_by_overall() -> None:
+    m = _metrics(["full"])
+    t = table2(m)
+    assert isinstance(t, Table) and [c.label for c in t.columns][:2] == ["Model", "Overall"]
+    assert [r[0].text for r in t.rows] == ["good", "bad"]
+    overall = m[(m.model == "good") & (m.subset == "all") & (m.metric == "acc")]["value"].iloc[0]
+    assert t.rows[0][1].raw == pytest.approx(overall)
+    task = m[(m.model == "good") & (m.subset == "task") & (m.metric == "persp")]["value"].iloc[0]
+    assert t.rows[0][4].raw == pytest.approx(task)
+    assert "| good |" in to_markdown(t)
+
+
+def test_per_type_tables_follow_the_paper_order() -> None:
+    assert sum(len(t) for t in PAPER_CODE_TABLES) == 112
+    tables = per_type_tables(_metrics(["full"]))
+    assert [getattr(t, "number", None) for t in tables][:12] == list(range(15, 27))
+    first = tables[0]
+    assert isinstance(first, Table)
+    assert [c.label for c in first.columns[1:3]] == ["HS-RGB-BC-ES-DF", "HS-NIR-BC-ES-GAN"]
+    assert first.rows[0][1].text.endswith("%") and first.rows[0][3].text == "—"
+    assert isinstance(tables[1], Skipped)  # none of part 2's codes were asked
+
+
+def test_table3_mean_over_levels() -> None:
+    conds = ["full", *(f"blur_{n}" for n in range(1, 6)), "noise_1"]
+    m = _metrics(conds)
+    t = table3(m)
+    assert isinstance(t, Table)
+    labels = [c.key for c in t.columns]
+    assert labels[1:3] == ["Noise Mean", "Noise L1"]  # the paper's column order
+    b = labels.index("Blur Mean")
+    assert labels[b : b + 6] == ["Blur Mean", "Blur L1", "Blur L2", "Blur L3", "Blur L4", "Blur L5"]
+    good = next(r for r in t.rows if r[0].text == "good")
+    levels = [c.raw for c in good[b + 1 : b + 6]]
+    assert good[b].raw == pytest.approx(sum(levels) / 5)  # type: ignore[arg-type]
+    noise_mean = good[labels.index("Noise Mean")]
+    assert noise_mean.text == "—"  # only level 1 was run
+    assert isinstance(table3(_metrics(["full"])), Skipped)
+
+
+def test_all_tables_skip_what_is_missing() -> None:
+    out = all_tables(_metrics(["full"]))
+    skipped = {t.number for t in out if isinstance(t, Skipped)}
+    assert {3, 4, 13} <= skipped and 2 not in skipped

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -79,3 +80,19 @@ def test_all_tables_skip_what_is_missing() -> None:
     out = all_tables(_metrics(["full"]))
     skipped = {t.number for t in out if isinstance(t, Skipped)}
     assert {3, 4, 13} <= skipped and 2 not in skipped
+
+
+def test_figures_4_to_8(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from forgebench.suites.forensics.figures import write_figures
+
+    written = write_figures(_metrics(["full"]), tmp_path)
+    names = sorted(p.name for p in written if p.suffix == ".png")
+    assert names == [
+        "forensics_fig4_semantic.png", "forensics_fig5_modality.png", "forensics_fig6_task.png",
+        "forensics_fig7_type.png", "forensics_fig8_model.png",
+    ]  # fmt: skip
+    with Image.open(tmp_path / "forensics_fig6_task.png") as im:
+        assert im.width > 500 and im.height > 300
+    assert write_figures(_metrics(["blur_1"]), tmp_path / "none") == []

@@ -12,6 +12,7 @@ from forgebench.suites.forensics.baseline import DECLINE, answer_mcq, options_fr
 from forgebench.suites.forensics.extract import extract_option
 from forgebench.suites.forensics.generate import segmentation
 from forgebench.suites.forensics.prompt import render_text
+from forgebench.suites.forensics.studies import tile
 
 
 def _jpeg(rgb: np.ndarray, q: int) -> np.ndarray:
@@ -51,6 +52,9 @@ def test_binary_and_segmentation_answers(tmp_path: Path) -> None:
     item = segmentation("1", tmp_path, "images/x.png", mask, p, seed=0)
     shown = [np.asarray(Image.open(tmp_path / f).convert("RGB")) for f in item.images]
     reply = answer_mcq(render_text(item.question, item.options), shown)
+    assert extract_option(reply, item.options).letter == item.answer
+    tiled = np.asarray(tile([Image.fromarray(a) for a in shown]))  # as the runner sends it
+    reply = answer_mcq(render_text(item.question, item.options), [tiled])
     assert extract_option(reply, item.options).letter == item.answer
 
 

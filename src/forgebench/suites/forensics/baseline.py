@@ -14,10 +14,14 @@ image (the item) and, for candidate questions, from the candidate images that fo
   refusal string: it extracts to ``Z``).
 
 Options are read back from the prompt text (the ``Options:`` block the release's prompt has).
+When a candidate question arrives as one image (the runner sends one image per question, so a
+multi-image row is tiled, :func:`.studies.tile`), the tiles are cut apart again: ``1 + k`` cells
+for ``k`` candidates on the same grid.
 """
 
 from __future__ import annotations
 
+import math
 import re
 
 import numpy as np
@@ -41,11 +45,25 @@ def options_from_prompt(text: str) -> dict[str, str]:
     return out
 
 
+def untile(image: np.ndarray, n: int) -> list[np.ndarray]:
+    """The ``n`` cells of a :func:`.studies.tile` grid, row-major."""
+    cols = math.ceil(math.sqrt(n))
+    rows = math.ceil(n / cols)
+    h, w = image.shape[0] // rows, image.shape[1] // cols
+    return [
+        image[(k // cols) * h : (k // cols + 1) * h, (k % cols) * w : (k % cols + 1) * w]
+        for k in range(n)
+    ]
+
+
 def answer_mcq(text: str, images: list[np.ndarray], threshold: float = THRESHOLD) -> str:
     """The baseline's answer to one Forensics prompt (``images``: uint8 RGB, item first)."""
     options = options_from_prompt(text)
     if not options or not images:
         return DECLINE
+    n_candidates = sum(bool(_CANDIDATE.match(v)) for v in options.values())
+    if len(images) == 1 and n_candidates:
+        images = untile(images[0], 1 + n_candidates)
     scores = score_map(images[0])
     suspicious = float(scores.max()) >= threshold
     values = list(options.values())

@@ -119,7 +119,7 @@ def _images(item: ForensicsItem, root: Path, condition: str, seed: int) -> tuple
     if condition == "multi_image":
         return tuple(ImageSpec((p,), "file") for p in paths)
     if condition == "face_boxes":
-        return (ImageSpec(paths[:1], "face_boxes"), *(ImageSpec((p,), "file") for p in paths[1:]))
+        return (ImageSpec(paths[:1], "face_boxes"),)
     if tiled_in_full(item):
         op = "tile" + (f"+{robust}" if robust else "")
         return (ImageSpec(paths, op, image_seed(seed, item.id) if robust else 0),)

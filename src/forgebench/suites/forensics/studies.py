@@ -3,18 +3,21 @@
 Conditions (DESIGN.md "Forensics identifiers"):
 
 - ``full``: the question as the paper's main results ask it. A single-image row: its image. A
-  video row released as several frames: the frames tiled into one image (:func:`tile`; the
-  paper's "single-image input ... piecing together sampled frames into one big input image",
-  Figure 1, which is how Table 2 was run). Any other multi-image row (e.g. a segmentation
-  question with its candidate maps): its images as released, in order (VLMEvalKit sends them
-  all). A video released as one already-tiled image is that image.
+  row released with several images: the images tiled into one (:func:`tile`). For videos this is
+  the paper's setting ("single-image input ... piecing together sampled frames into one big input
+  image", Figure 1; Table 11's "Single-Image Prompt", how Table 2 was run). For other multi-image
+  rows (e.g. a segmentation question with its candidate maps) VLMEvalKit would send the images
+  separately; the runner sends one image per question, so they are tiled too, in order (the
+  first tile is the item, then the candidates). A video released as one already-tiled image is
+  that image.
 - ``multi_image`` (Table 11, "Multi-Images Prompt"): a video row's frames as separate images;
-  only for video items with several images.
+  only for video items with several images, and only where the engine can send several images
+  per question (the suite refuses it otherwise, saying so).
 - ``prefix`` (Table 12): the paper's forgery-technique sentence (:data:`.prompt.PAPER_PREFIX`),
   or the user's own text, on its own line before the question.
 - ``face_boxes`` (Table 14): red boxes drawn around the faces the bundled YuNet detector finds
   (the ``faces`` extra's ``face_detection_yunet_2023mar_int8bq.onnx``, confidence 0.6, NMS 0.3),
-  for human-subject binary-classification items, with :data:`FACE_BOX_NOTE` before the question
+  for human-subject binary-classification items with one image, with :data:`FACE_BOX_NOTE` before the question
   (our wording: the paper says only that it "prompted LVLMs to focus on these image regions").
   An image with no face found is shown unchanged (the note is still given).
 
@@ -50,13 +53,13 @@ def applies(item: ForensicsItem, condition: str) -> bool:
     if condition == "multi_image":
         return item.modality == "VID" and len(item.images) > 1
     if condition == "face_boxes":
-        return item.semantic == "HS" and item.task == "BC"
+        return item.semantic == "HS" and item.task == "BC" and len(item.images) == 1
     return True
 
 
 def tiled_in_full(item: ForensicsItem) -> bool:
-    """True when ``full`` shows this item's images tiled into one (a multi-frame video)."""
-    return item.modality == "VID" and len(item.images) > 1
+    """True when ``full`` shows this item's images tiled into one (any multi-image row)."""
+    return len(item.images) > 1
 
 
 def tile(frames: list[Image.Image]) -> Image.Image:

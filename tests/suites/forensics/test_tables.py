@@ -96,3 +96,14 @@ def test_figures_4_to_8(tmp_path: Path) -> None:
     with Image.open(tmp_path / "forensics_fig6_task.png") as im:
         assert im.width > 500 and im.height > 300
     assert write_figures(_metrics(["blur_1"]), tmp_path / "none") == []
+
+
+def test_report_section_files_and_html(tmp_path: Path) -> None:
+    from forgebench.suites.forensics.report_section import write_report
+
+    body, files, notes = write_report(_metrics(["full"]), tmp_path)
+    names = {p.name for p in files}
+    assert {"forensics_table_02.csv", "forensics_tables.md", "forensics_fig4_semantic.png"} <= names
+    assert "<caption>Table 2." in body and "How the option letters were found" in body
+    assert any("table 3 skipped" in n for n in notes)
+    assert "good" in (tmp_path / "forensics_tables.md").read_text()

@@ -3,7 +3,8 @@
 A dataset folder::
 
     DATASET/
-      dataset.json     {"suite": "forensics", ...}: marks the folder and records its provenance
+      benchmark.txt    "forensics": the suite of the folder (how ``forgebench run`` knows it)
+      dataset.json     {"suite": "forensics", ...}: provenance (source file, item count)
       items.jsonl      one item per line (:class:`ForensicsItem`)
       images/ab/abcd...png   image files, content-addressed (sha256 of the bytes)
 
@@ -35,6 +36,8 @@ from forgebench.suites.forensics.taxonomy import (
 SUITE = "forensics"
 ITEMS_FILE = "items.jsonl"
 MARKER_FILE = "dataset.json"
+BENCHMARK_FILE = "benchmark.txt"
+"""Names the folder's suite for :func:`forgebench.suites.detect` (``forensics``)."""
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY"
 """Option letters (``Z`` is reserved for "no option": refusals and failed extraction)."""
 
@@ -169,8 +172,22 @@ def item_json(item: ForensicsItem) -> str:
     return json.dumps(item.model_dump(mode="json", exclude_none=True), ensure_ascii=False)
 
 
+def write_markers(root: Path, provenance: dict[str, Any]) -> None:
+    """Write ``benchmark.txt`` and ``dataset.json`` into a (temporary) dataset folder."""
+    (root / BENCHMARK_FILE).write_text(SUITE + "\n", encoding="utf-8")
+    marker = {"suite": SUITE, **provenance}
+    (root / MARKER_FILE).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+
+
 def is_forensics_dataset(root: Path) -> bool:
-    """True when ``root`` is a Forensics dataset folder (its ``dataset.json`` says so)."""
+    """True when ``root`` is a Forensics dataset folder (``benchmark.txt`` or ``dataset.json``
+    says so)."""
+    bench = root / BENCHMARK_FILE
+    if bench.is_file():
+        try:
+            return bench.read_text(encoding="utf-8").strip() == SUITE
+        except (OSError, UnicodeDecodeError):
+            return False
     marker = root / MARKER_FILE
     if not marker.is_file():
         return False

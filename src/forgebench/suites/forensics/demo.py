@@ -16,7 +16,6 @@ into the image); model ``GR`` (Graphics-based methods).
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -29,10 +28,10 @@ from forgebench.suites.forensics import generate
 from forgebench.suites.forensics.contract import (
     ITEMS_FILE,
     MARKER_FILE,
-    SUITE,
     ForensicsItem,
     item_json,
     iter_jsonl,
+    write_markers,
 )
 from forgebench.suites.forensics.images import ImageFolder
 from forgebench.suites.forensics.problems import ForensicsDataError
@@ -107,8 +106,7 @@ def build_forensics_demo(mandela_root: Path, out: Path, *, seed: int = 0) -> lis
         with (work / ITEMS_FILE).open("w", encoding="utf-8") as fh:
             for it in items:
                 fh.write(item_json(it) + "\n")
-        marker = {"suite": SUITE, "source": "forgebench demo", "items": len(items)}
-        (work / MARKER_FILE).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+        write_markers(work, {"source": "forgebench demo", "items": len(items)})
         if out.exists():
             if not (out / MARKER_FILE).is_file():
                 raise ForensicsDataError(f"{out}: exists and is not a Forensics dataset folder")

@@ -39,10 +39,9 @@ from pydantic import ValidationError
 from forgebench.suites.forensics.contract import (
     ITEMS_FILE,
     LETTERS,
-    MARKER_FILE,
-    SUITE,
     ForensicsItem,
     item_json,
+    write_markers,
 )
 from forgebench.suites.forensics.images import ImageFolder, NotAnImage
 from forgebench.suites.forensics.problems import ForensicsDataError, Problem
@@ -352,8 +351,7 @@ def import_release_tsv(
         if rows == 0:
             raise ForensicsDataError(f"{src.name}: no rows")
         spool.unlink()
-        marker = {"suite": SUITE, "source": src.name, "format": "ForensicsBench.tsv", "items": n}
-        (work / MARKER_FILE).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+        write_markers(work, {"source": src.name, "format": "ForensicsBench.tsv", "items": n})
         n_images = sum(1 for _ in (work / "images").rglob("*") if _.is_file())
         if out.exists():
             shutil.rmtree(out)

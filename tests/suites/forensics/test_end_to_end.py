@@ -1,0 +1,100 @@
+"""A VLMEvalKit prediction file replayed through run, metrics, the extractor judge and report."""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from forgebench import api
+from forgebench.models.spec import ModelConfig
+from forgebench.suites import detect
+from forgebench.suites.forensics.predictions import write_replay
+from forgebench.suites.forensics.tsv_import import import_release_tsv
+
+PREDICTIONS = [
+    "A",
+    "non AI-generated",
+    "I'm sorry, I can't.",
+    "The answer is D",
+    "Either A or B",
+    "B",
+]
+# truth:       A   A (text)            Z (refusal)            D (letter)         undecided       A
+
+
+@pytest.fixture
+def replayed(release_tsv: Path, tmp_path: Path) -> tuple[Path, Path]:
+    ds = tmp_path / "ds"
+    import_release_tsv(release_tsv, ds)
+    xlsx = tmp_path / "vlm_ForensicsBench.xlsx"
+    pd.DataFrame({"index": range(6), "prediction": PREDICTIONS}).to_excel(xlsx, index=False)
+    write_replay(xlsx, tmp_path / "replay.jsonl")
+    run = tmp_path / "run"
+    api.run(ds, run, [f"vlm=replay/{tmp_path / 'replay.jsonl'}"])
+    return ds, run
+
+
+def _rows(run: Path) -> dict[tuple[str, str], float]:
+    with (run / "metrics.csv").open() as fh:
+        return {
+            (r["subset"], r["metric"]): float(r["value"])
+            for r in csv.DictReader(fh)
+            if r["benchmark"] == "forensics" and r["model"] == "vlm" and r["condition"] == "full"
+        }
+
+
+def test_replay_run_metrics_judge_report(
+    replayed: tuple[Path, Path], fake_openai: Callable[..., Any]
+) -> None:
+    ds, run = replayed
+    assert detect(ds).name == "forensics"
+    api.metrics(run)
+    m = _rows(run)
+    assert m[("all", "acc")] == pytest.approx(50.0)
+    assert m[("all", "by_letter")] == pytest.approx(50.0) and m[
+        ("all", "by_text")
+    ] == pytest.approx(100 / 6)
+    assert m[("all", "z")] == pytest.approx(200 / 6) and m[("all", "by_extractor")] == 0.0
+    assert m[("semantic", "persp")] == pytest.approx(70.0)  # GS 100, HS mean of 5 codes = 40
+    # the LLM extractor: only the undecided answer is asked; a 500 is retried, not stored
+    server = fake_openai(reply_text="B")
+    server.script.extend(["500", "ok"])
+    spec = ModelConfig(spec=f"ext=openai/judge-model@{server.url}", max_attempts=3)
+    lines = api.judge(run, spec)
+    assert any("1 judged now (1 to a letter" in line for line in lines), lines
+    hits = server.hits
+    assert "Either A or B" in str(server.requests[-1])
+    api.judge(run, spec)  # resumable: nothing asked again
+    assert server.hits == hits
+    api.metrics(run, judge="ext")
+    m = _rows(run)
+    assert m[("all", "acc")] == pytest.approx(400 / 6) and m[
+        ("all", "by_extractor")
+    ] == pytest.approx(100 / 6)
+    with (run / "metrics.csv").open() as fh:
+        judges = {r["judge"] for r in csv.DictReader(fh) if r["benchmark"] == "forensics"}
+    assert judges == {"ext"}
+    con = sqlite3.connect(run / "run.sqlite")
+    stored = con.execute(
+        "SELECT t.item_id, j.value FROM judgements j JOIN tasks t ON t.key = j.task_key WHERE j.kind='letter'"
+    ).fetchall()
+    assert stored == [("4", "B")]
+    result = api.report(run, dataset=ds)
+    assert (run / "report" / "forensics_table_02.csv").is_file()
+    html = result.index.read_text()
+    assert "Forensics-Bench (seed 002)" in html and "How the option letters were found" in html
+
+
+def test_answers_keyed_by_item_probe_condition(replayed: tuple[Path, Path]) -> None:
+    _, run = replayed
+    con = sqlite3.connect(run / "run.sqlite")
+    rows = con.execute(
+        "SELECT item_id, probe, condition, benchmark FROM tasks ORDER BY item_id"
+    ).fetchall()
+    assert rows == [(str(i), "MCQ", "full", "forensics") for i in range(6)]

@@ -47,6 +47,20 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
     return 0
 
 
+def _suite_judge_and_metrics(suite: Suite, run_dir: Path, judge: str) -> int:
+    """``run --judge`` for a suite other than Mandela: its judge stage, then metrics.csv."""
+    from forgebench import api
+    from forgebench.models.spec import ModelConfig
+
+    config = ModelConfig(spec=judge)
+    line = suite.judge(run_dir, config)
+    if line:
+        err_console.print(line, markup=False)
+    path = api.metrics(run_dir, config.name)
+    console.print(f"wrote {path}", markup=False)
+    return 0
+
+
 def _report(result: GenerationResult, progress_shown: bool) -> int:
     """Print the outcome of a run; return its exit code."""
     code = 0
@@ -238,7 +252,10 @@ def run(
     code = _report(result, progress.enabled)
     stopped = result.interrupted or result.budget_stopped
     if judge and not stopped and not any(m.stats.fatal for m in result.models):
-        code = max(code, _judge_and_metrics(run_dir, judge))
+        if suite.name == "mandela":
+            code = max(code, _judge_and_metrics(run_dir, judge))
+        else:
+            code = max(code, _suite_judge_and_metrics(suite, run_dir, judge))
     if code:
         raise typer.Exit(code)
 

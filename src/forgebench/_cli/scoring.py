@@ -108,7 +108,16 @@ def metrics_cmd(
         fail(str(exc), 2)
     if path is None:
         fail(f"{run_dir}: nothing to score (no benchmark with answers)", 2)
-    print_summary(run_dir, judge, console)
+    benchmarks = {s.name for s in api.benchmarks_in(run_dir)}
+    if "mandela" in benchmarks:
+        print_summary(run_dir, judge, console)
+    if "forensics" in benchmarks:
+        from forgebench.results.metrics_csv import read_metrics
+        from forgebench.suites.forensics.report_section import summary_table
+
+        table = summary_table(read_metrics(path, benchmark="forensics", judge=judge))
+        if table is not None:
+            console.print(table)
     console.print(f"metrics written: {path}", markup=False)
 
 

@@ -98,3 +98,43 @@ def test_answers_keyed_by_item_probe_condition(replayed: tuple[Path, Path]) -> N
         "SELECT item_id, probe, condition, benchmark FROM tasks ORDER BY item_id"
     ).fetchall()
     assert rows == [(str(i), "MCQ", "full", "forensics") for i in range(6)]
+
+
+def test_cli_import_validate_run_metrics_judge(
+    release_tsv: Path, tmp_path: Path, rows: list[dict[str, str]], tsv_writer: Callable[..., Path],
+    fake_openai: Callable[..., Any],
+) -> None:  # fmt: skip
+    from typer.testing import CliRunner
+
+    from forgebench.cli import app
+
+    cli = CliRunner()
+    ds = tmp_path / "ds"
+    res = cli.invoke(app, ["import", str(release_tsv), "--out", str(ds)])
+    assert res.exit_code == 0 and "imported 6 Forensics items" in res.output
+    res = cli.invoke(app, ["validate", str(ds)])
+    assert res.exit_code == 0 and "6 items (BC 4, SLS 1, TL 1)" in res.output
+    rows[2]["category"] = "human_faceswaponeface_encoderdecoder_hologram_temporal"
+    bad = tsv_writer(tmp_path / "bad.tsv", rows)
+    res = cli.invoke(app, ["import", str(bad), "--out", str(tmp_path / "nope")])
+    assert (
+        res.exit_code == 2
+        and "bad.tsv:4: category: unknown forgery modality token 'hologram'" in res.output
+    )
+    assert not (tmp_path / "nope").exists()
+    xlsx = tmp_path / "p.xlsx"
+    pd.DataFrame({"index": range(6), "prediction": PREDICTIONS}).to_excel(xlsx, index=False)
+    write_replay(xlsx, tmp_path / "replay.jsonl")
+    run = tmp_path / "run"
+    res = cli.invoke(
+        app,
+        ["run", str(ds), "--out", str(run), "--model", f"vlm=replay/{tmp_path / 'replay.jsonl'}"],
+    )
+    assert res.exit_code == 0, res.output
+    res = cli.invoke(app, ["metrics", str(run)])
+    assert res.exit_code == 0 and "Forensics results" in res.output and "50.0" in res.output
+    server = fake_openai(reply_text="B")
+    res = cli.invoke(app, ["judge", str(run), "--judge", f"ext=openai/j@{server.url}"])
+    assert res.exit_code == 0 and "extractor ext: 1 undecided answers" in res.output, res.output
+    res = cli.invoke(app, ["metrics", str(run), "--judge", "ext"])
+    assert res.exit_code == 0 and "66.7" in res.output

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -89,3 +90,24 @@ def write_report(metrics: pd.DataFrame, out_dir: Path) -> tuple[str, list[Path],
     )
     body = "".join(parts) + _shares_html(metrics) + (f"<ul>{links}</ul>" if links else "")
     return body, files, notes
+
+
+def summary_table(metrics: pd.DataFrame) -> Any:
+    """A console table (rich) of Table 2 plus the Z share, probe MCQ, condition full."""
+    from rich.table import Table as RichTable
+
+    t2 = all_tables(metrics)[0]
+    out = RichTable(title="Forensics results (accuracy %, Z counts as wrong)")
+    if isinstance(t2, Skipped):
+        return None
+    for c in t2.columns:
+        out.add_column(c.key, justify="left" if c.key == "Model" else "right")
+    out.add_column("Z", justify="right")
+    z = metrics[
+        (metrics["metric"] == "z") & (metrics["probe"] == "MCQ") & (metrics["condition"] == "full")
+    ].set_index("model")["value"]
+    for row in t2.rows:
+        model = row[0].text
+        share = f"{float(z[model]):.1f}" if model in z.index else "—"
+        out.add_row(*(c.text for c in row), share)
+    return out

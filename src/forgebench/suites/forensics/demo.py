@@ -11,11 +11,14 @@ media (``REAL-REAL``, answer "non AI-manipulated" / "No area was manipulated.").
 Perspectives (our mapping; the demo's edits are drawn and pasted by code): semantic ``HS`` for the
 people family (K1) and ``GS`` otherwise; modality ``RGB``; type ``RM`` (Removal) for ``remove``
 edits and ``SPL`` (Splicing) for the others (insert, replace, retext, recolour: content composed
-into the image); model ``GR`` (Graphics-based methods).
+into the image); model ``GR`` (Graphics-based methods). Images are scaled to a longer side of
+:data:`MAX_SIDE` px first (forgery and original alike, so the true mask is their difference
+after scaling, and the edit box is scaled with them).
 """
 
 from __future__ import annotations
 
+import io
 import shutil
 import tempfile
 from pathlib import Path
@@ -36,6 +39,9 @@ from forgebench.suites.forensics.contract import (
 from forgebench.suites.forensics.images import ImageFolder
 from forgebench.suites.forensics.problems import ForensicsDataError
 
+MAX_SIDE = 256
+"""The demo set's images are scaled to this longer side (keeps the demo fast)."""
+
 
 def _perspectives(item: dict[str, Any], task: str) -> dict[str, str]:
     if item["label"] == "authentic":
@@ -50,12 +56,26 @@ def _perspectives(item: dict[str, Any], task: str) -> dict[str, str]:
     }
 
 
-def _rgb(path: Path) -> np.ndarray:
+def _small(path: Path, max_side: int) -> tuple[np.ndarray, float]:
+    """The image as RGB with its longer side at most ``max_side`` (bilinear), and the scale."""
     with Image.open(path) as im:
-        return np.asarray(im.convert("RGB"))
+        rgb = im.convert("RGB")
+    scale = min(1.0, max_side / max(rgb.size))
+    if scale < 1.0:
+        size = (max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale)))
+        rgb = rgb.resize(size, Image.Resampling.BILINEAR)
+    return np.asarray(rgb), scale
 
 
-def build_forensics_demo(mandela_root: Path, out: Path, *, seed: int = 0) -> list[ForensicsItem]:
+def _png(rgb: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def build_forensics_demo(
+    mandela_root: Path, out: Path, *, seed: int = 0, max_side: int = MAX_SIDE
+) -> list[ForensicsItem]:
     """Write the Forensics demo set to ``out`` (replaced if it is one) and return its items."""
     src = mandela_root / ITEMS_FILE
     if not src.is_file():
@@ -72,8 +92,9 @@ def build_forensics_demo(mandela_root: Path, out: Path, *, seed: int = 0) -> lis
         folder = ImageFolder(work)
         items: list[ForensicsItem] = []
         for r in rows:
-            image = folder.put((mandela_root / r["image"]).read_bytes()).path
             forged = r["label"] == "forged"
+            rgb, scale = _small(mandela_root / r["image"], max_side)
+            image = folder.put(_png(rgb)).path
             mask = box = None
             if forged:
                 original = originals.get(r["seed_id"])
@@ -81,12 +102,16 @@ def build_forensics_demo(mandela_root: Path, out: Path, *, seed: int = 0) -> lis
                     raise ForensicsDataError(
                         f"{src}: forged item {r['id']} has no authentic original"
                     )
-                diff = np.abs(
-                    _rgb(mandela_root / r["image"]).astype(np.int16) - _rgb(mandela_root / original)
+                before, _ = _small(mandela_root / original, max_side)
+                mask = np.abs(rgb.astype(np.int16) - before).max(axis=2) > 0
+                x0, y0, x1, y1 = (float(v) * scale for v in r["edit"]["region"])
+                h, w = rgb.shape[:2]
+                box = (
+                    int(x0),
+                    int(y0),
+                    min(w, max(int(x0) + 1, round(x1))),
+                    min(h, max(int(y0) + 1, round(y1))),
                 )
-                mask = diff.max(axis=2) > 0
-                x0, y0, x1, y1 = r["edit"]["region"]
-                box = (int(x0), int(y0), int(x1), int(y1))
             rid = str(r["id"])
             items.append(
                 generate.binary(

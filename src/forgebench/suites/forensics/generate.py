@@ -159,7 +159,7 @@ def _png(im: Image.Image) -> bytes:
     import io
 
     buf = io.BytesIO()
-    im.save(buf, format="PNG")
+    im.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
 
 

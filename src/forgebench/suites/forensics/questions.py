@@ -81,7 +81,7 @@ class ImageSpec:
         if robust:
             image = perturb(image, robust, self.seed)
         buf = io.BytesIO()
-        image.save(buf, format="PNG")
+        image.save(buf, format="PNG", compress_level=1)
         return buf.getvalue()
 
 

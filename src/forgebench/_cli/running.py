@@ -31,7 +31,7 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
     """``run --judge``: the judge stage (verdicts, then grades), metrics.csv and the summary;
     returns an exit code."""
     from forgebench import api
-    from forgebench._cli.scoring import print_summary
+    from forgebench._cli.scoring import print_summaries
 
     with paid_stage(run_dir, "judge", True):
         outcomes = api.judge(run_dir, judge, console=err_console)
@@ -42,21 +42,7 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
             return 1
     name = outcomes[0].judge if outcomes else None
     path = api.metrics(run_dir, name)
-    print_summary(run_dir, name, console)
-    console.print(f"wrote {path}", markup=False)
-    return 0
-
-
-def _suite_judge_and_metrics(suite: Suite, run_dir: Path, judge: str) -> int:
-    """``run --judge`` for a suite other than Mandela: its judge stage, then metrics.csv."""
-    from forgebench import api
-    from forgebench.models.spec import ModelConfig
-
-    config = ModelConfig(spec=judge)
-    line = suite.judge(run_dir, config)
-    if line:
-        err_console.print(line, markup=False)
-    path = api.metrics(run_dir, config.name)
+    print_summaries(run_dir, name, console)
     console.print(f"wrote {path}", markup=False)
     return 0
 
@@ -252,10 +238,7 @@ def run(
     code = _report(result, progress.enabled)
     stopped = result.interrupted or result.budget_stopped
     if judge and not stopped and not any(m.stats.fatal for m in result.models):
-        if suite.name == "mandela":
-            code = max(code, _judge_and_metrics(run_dir, judge))
-        else:
-            code = max(code, _suite_judge_and_metrics(suite, run_dir, judge))
+        code = max(code, _judge_and_metrics(run_dir, judge))
     if code:
         raise typer.Exit(code)
 

@@ -67,7 +67,8 @@ def test_replay_run_metrics_judge_report(
     server.script.extend(["500", "ok"])
     spec = ModelConfig(spec=f"ext=openai/judge-model@{server.url}", max_attempts=3)
     lines = api.judge(run, spec)
-    assert any("1 judged now (1 to a letter" in line for line in lines), lines
+    assert any("1 judged now (1 to a letter" in o.summary for o in lines), lines
+    assert [o.judge for o in lines] == ["ext"] and lines[0].fatal is None
     hits = server.hits
     assert "Either A or B" in str(server.requests[-1])
     api.judge(run, spec)  # resumable: nothing asked again

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+
 from forgebench.models.base import Model, Request
 from forgebench.models.spec import ModelConfig
 from forgebench.suites.forensics.extract import (
@@ -43,6 +45,8 @@ class ExtractorStats:
     letters: int = 0
     """Of ``judged``, replies naming an option (the rest are Z)."""
     errors: int = 0
+    fatal: str | None = None
+    """Why the extractor stopped early (the runner gave up on it), if it did."""
     elapsed_s: float = 0.0
 
     def summary(self) -> str:
@@ -79,10 +83,21 @@ def _todo(con: Any, judge: str) -> tuple[list[tuple[str, str, dict[str, str], st
 
 
 async def extract_run_async(
-    run_dir: Path, config: ModelConfig, *, model: Model | None = None
+    run_dir: Path,
+    config: ModelConfig,
+    *,
+    model: Model | None = None,
+    concurrency: int | None = None,
+    rpm: float | None = None,
+    max_attempts: int | None = None,
+    console: Console | None = None,
+    **_ignored: Any,
 ) -> ExtractorStats:
-    """Ask the extractor about every undecided answer of the run (see the module docstring)."""
+    """Ask the extractor about every undecided answer of the run (see the module docstring).
+    ``concurrency``, ``rpm`` and ``max_attempts`` override the judge config's; ``console`` draws
+    a progress bar."""
     from forgebench.models.registry import create_model
+    from forgebench.run.progress import RunProgress
     from forgebench.run.runner import Call, CallOutcome, execute
     from forgebench.run.store import Judgement, Store
 
@@ -122,15 +137,20 @@ async def extract_run_async(
                 )
             )
 
-        await execute(
-            judge_model,
-            calls(),
-            concurrency=config.concurrency,
-            rpm=config.rpm,
-            max_attempts=min(config.max_attempts, 3),
-            timeout_s=config.timeout_s,
-            on_outcome=on_outcome,
-        )
+        workers = concurrency or config.concurrency
+        with RunProgress(console or Console(stderr=True), enabled=None if console else False) as rp:
+            ex = await execute(
+                judge_model,
+                calls(),
+                concurrency=workers,
+                rpm=rpm if rpm is not None else config.rpm,
+                max_attempts=max_attempts or min(config.max_attempts, 3),
+                timeout_s=config.timeout_s,
+                on_outcome=on_outcome,
+                progress=rp.add(f"extract {name}", len(todo)),
+                give_up_after=max(10, 2 * workers),
+            )
+        stats.fatal = ex.fatal
         if model is None:
             await judge_model.aclose()
     finally:
@@ -139,6 +159,6 @@ async def extract_run_async(
     return stats
 
 
-def extract_run(run_dir: Path, config: ModelConfig) -> ExtractorStats:
+def extract_run(run_dir: Path, config: ModelConfig, **options: Any) -> ExtractorStats:
     """Synchronous :func:`extract_run_async`."""
-    return asyncio.run(extract_run_async(Path(run_dir), config))
+    return asyncio.run(extract_run_async(Path(run_dir), config, **options))

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench.suites import register
-from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError
+from forgebench.suites.base import JudgeOutcome, Loaded, Section, Selection, Suite, SuiteError
 from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC
 from forgebench.suites.forensics.perturb import CONDITIONS as ROBUST_ALL
 from forgebench.suites.forensics.perturb import TABLE3_KINDS
@@ -178,10 +178,11 @@ class ForensicsSuite(Suite):
 
         return score_run(run_dir, judge)
 
-    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> str | None:
+    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> JudgeOutcome | None:
         from forgebench.suites.forensics.judge import extract_run
 
-        return extract_run(run_dir, config).summary()
+        stats = extract_run(run_dir, config, **options)
+        return JudgeOutcome(stats.judge, stats.summary(), stats.fatal)
 
     def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
         from forgebench.results.metrics_csv import read_metrics

@@ -139,3 +139,21 @@ def test_cli_import_validate_run_metrics_judge(
     assert res.exit_code == 0 and "extractor ext: 1 undecided answers" in res.output, res.output
     res = cli.invoke(app, ["metrics", str(run), "--judge", "ext"])
     assert res.exit_code == 0 and "66.7" in res.output
+
+
+def test_vlmevalkit_file_as_a_model(release_tsv: Path, tmp_path: Path) -> None:
+    ds = tmp_path / "ds"
+    import_release_tsv(release_tsv, ds)
+    tsv = tmp_path / "GPT4o_ForensicsBench.tsv"
+    pd.DataFrame({"index": range(5), "prediction": PREDICTIONS[:5]}).to_csv(
+        tsv, sep="\t", index=False
+    )
+    run = tmp_path / "run"
+    result = api.run(ds, run, [f"gpt4o=vlmevalkit/{tsv}"])
+    assert [(m.sent, m.errors) for m in result.models] == [(6, 1)]  # item 5 has no prediction
+    api.metrics(run)
+    with (run / "metrics.csv").open() as fh:
+        acc = next(r for r in csv.DictReader(fh) if r["subset"] == "all" and r["metric"] == "acc")
+    # the unanswered item counts as Z (wrong): 3 right of 6
+    assert acc["model"] == "gpt4o" and acc["n"] == "6"
+    assert float(acc["value"]) == pytest.approx(50.0)

@@ -36,8 +36,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-Step = Literal["refusal", "letter", "text", "extractor", "none"]
-STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "extractor", "none")
+Step = Literal["refusal", "letter", "text", "extractor", "none", "missing"]
+STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "extractor", "none", "missing")
+"""``missing``: the task has no answer (scoring counts it as ``Z``)."""
 NO_OPTION = "Z"
 
 RELEASE_REFUSALS = (

@@ -1,12 +1,14 @@
 """Scoring a run's Forensics answers: extraction (stored as verdicts) and metrics.csv rows.
 
-For every current Forensics task with an answer, the rules of :mod:`.extract` give a letter and
+For every current Forensics task, the rules of :mod:`.extract` give a letter and
 the step that decided it; where they found nothing (step ``none``) and ``judge`` names an
 extractor that has judged the task (judgements of kind ``letter``), its letter is used (step
 ``extractor``). The result is stored as the task's verdict (the letter, with ``step`` and
 ``judge`` in its detail) and the metrics are written for every model of the run
 (:func:`.scores.write_forensics_metrics`). The options and the right letter come from the task's
-``extra`` (what the question showed), so scoring needs no dataset folder.
+``extra`` (what the question showed), so scoring needs no dataset folder. A task without an
+answer (still pending, or ended as an error) counts as ``Z`` (step ``missing``, no verdict
+stored): accuracy is over every item asked, as the paper's is over all data.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ def _answers(
 ) -> list[tuple[str, str, str, str, str, dict[str, object], str]]:
     cur = con.execute(
         "SELECT t.key, t.model, t.item_id, t.probe, t.condition, t.extra, a.text "
-        "FROM tasks t JOIN answers a ON a.task_key = t.key "
+        "FROM tasks t LEFT JOIN answers a ON a.task_key = t.key "
         "WHERE t.benchmark = ? AND t.superseded_by IS NULL ORDER BY t.rowid",
         (BENCHMARK,),
     )
@@ -57,7 +59,10 @@ def score_frame(
     verdicts: list[tuple[str, str, dict[str, Any], str]] = []
     for key, model, item_id, probe, cond, extra, text in _answers(con):
         options = {str(k): str(v) for k, v in dict(extra.get("options") or {}).items()}  # type: ignore[call-overload]
-        got = extract_option(text, options)
+        if text is None:  # no answer (pending or errored): counted, as Z
+            got = Extraction("Z", "missing")
+        else:
+            got = extract_option(text, options)
         if got.step == "none" and key in judged:
             got = Extraction(judged[key], "extractor")
         answer = str(extra.get("answer", ""))
@@ -69,8 +74,9 @@ def score_frame(
                 "judge": judge if got.step == "extractor" else "",
             }
         )  # fmt: skip
-        detail = {"step": got.step, "judge": judge if got.step == "extractor" else None}
-        verdicts.append((key, got.letter, detail, PARSER_VERSION))
+        if text is not None:
+            detail = {"step": got.step, "judge": judge if got.step == "extractor" else None}
+            verdicts.append((key, got.letter, detail, PARSER_VERSION))
     return pd.DataFrame(rows), verdicts
 
 

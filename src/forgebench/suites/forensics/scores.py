@@ -113,7 +113,9 @@ def metric_rows(frame: pd.DataFrame) -> list[MetricRow]:
         return []
     step = np.asarray(frame["step"], dtype=object)
     letters = np.asarray(frame["letter"], dtype=object) if "letter" in frame else None
-    is_z = (letters == "Z") if letters is not None else np.isin(step, ["refusal", "none"])
+    is_z = (
+        (letters == "Z") if letters is not None else np.isin(step, ["refusal", "none", "missing"])
+    )
     group_codes = [_codes(frame[c]) for c in GROUP]
     g = np.zeros(len(frame), dtype=np.int64)
     for codes, uniques in group_codes:

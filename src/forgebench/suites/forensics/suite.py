@@ -213,7 +213,10 @@ class ForensicsSuite(Suite):
                 yield "as asked", fq.images[0].render()
 
     def providers(self) -> Mapping[str, str]:
-        return {"builtin/artefact": "forgebench.suites.forensics.artefact_model"}
+        return {
+            "builtin/artefact": "forgebench.suites.forensics.artefact_model",
+            "vlmevalkit": "forgebench.suites.forensics.vlmevalkit_model",
+        }
 
 
 SUITE = register(ForensicsSuite())

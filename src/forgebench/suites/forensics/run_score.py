@@ -59,10 +59,8 @@ def score_frame(
     verdicts: list[tuple[str, str, dict[str, Any], str]] = []
     for key, model, item_id, probe, cond, extra, text in _answers(con):
         options = {str(k): str(v) for k, v in dict(extra.get("options") or {}).items()}  # type: ignore[call-overload]
-        if text is None:  # no answer (pending or errored): counted, as Z
-            got = Extraction("Z", "missing")
-        else:
-            got = extract_option(text, options)
+        # no answer (pending or errored): counted, as Z
+        got = Extraction("Z", "missing") if text is None else extract_option(text, options)
         if got.step == "none" and key in judged:
             got = Extraction(judged[key], "extractor")
         answer = str(extra.get("answer", ""))

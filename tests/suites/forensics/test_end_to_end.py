@@ -90,6 +90,13 @@ def test_replay_run_metrics_judge_report(
     assert (run / "report" / "forensics_table_02.csv").is_file()
     html = result.index.read_text()
     assert "Forensics-Bench (seed 002)" in html and "How the option letters were found" in html
+    assert "forensics_items.html" in html
+    items = (run / "report" / "forensics_items.html").read_text()
+    assert items.count("class='card'") == 6 and "HS-VID-TL-FSS-ED" in items
+    assert "<td>B</td><td>extractor</td><td>✓</td>" in items and "refusal → Z" in items
+    assert (
+        len(list((run / "report" / "img" / "forensics").glob("*.jpg"))) == 4
+    )  # shared images once
 
 
 def test_answers_keyed_by_item_probe_condition(replayed: tuple[Path, Path]) -> None:

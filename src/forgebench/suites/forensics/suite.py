@@ -199,6 +199,14 @@ class ForensicsSuite(Suite):
         if metrics.empty:
             return None
         body, files, notes = write_report(metrics, out_dir)
+        from forgebench.suites.forensics.item_view import write_item_view
+
+        page = write_item_view(run_dir, out_dir)
+        if page is not None:
+            files.append(page)
+            body += (
+                f"<p><a href='{page.name}'>Every item: image, options, answers and letters</a></p>"
+            )
         return Section(title=self.title, html=body, files=files, notes=notes)
 
     def variant_views(

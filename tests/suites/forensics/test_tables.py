@@ -107,3 +107,21 @@ def test_report_section_files_and_html(tmp_path: Path) -> None:
     assert "<caption>Table 2." in body and "How the option letters were found" in body
     assert any("table 3 skipped" in n for n in notes)
     assert "good" in (tmp_path / "forensics_tables.md").read_text()
+
+
+def test_table12_baseline_on_the_same_items() -> None:
+    from forgebench.suites.forensics.tables import table12
+
+    m = _metrics(["full", "prefix"])
+    t = table12(m)
+    assert isinstance(t, Table)
+    good = next(r for r in t.rows if r[0].text == "good")
+    full = m[
+        (m.model == "good") & (m.condition == "full") & (m.subset == "all") & (m.metric == "acc")
+    ]
+    pre = m[
+        (m.model == "good") & (m.condition == "prefix") & (m.subset == "all") & (m.metric == "acc")
+    ]
+    assert good[1].raw == pytest.approx(float(full["value"].iloc[0]))  # prefix runs on every item
+    assert good[2].raw == pytest.approx(float(pre["value"].iloc[0]))
+    assert isinstance(table12(_metrics(["full"])), Skipped)

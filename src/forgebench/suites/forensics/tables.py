@@ -1,7 +1,9 @@
 """Forensics tables in the paper's layouts: Table 2 (overall and perspectives), Tables 15-26
 (accuracy per type code, ten codes a table in the paper's column order), Table 3 (robustness:
-mean over the five levels of each perturbation, and each level), Table 4 (attribution) and
-Table 13 (attribution with class descriptions).
+mean over the five levels of each perturbation, and each level), Table 4 (attribution),
+Table 13 (attribution with class descriptions), Tables 12 and 14 (the prefix and face-box
+studies against ``full`` on the same type codes). Table 11 (multi-image input) is not built: the
+runner sends one image per question.
 
 All read ``metrics.csv`` rows of benchmark ``forensics`` (:mod:`.scores`); a table whose rows are
 absent is a :class:`~forgebench.report.table.Skipped` naming what is missing. Models are sorted by
@@ -296,12 +298,58 @@ def table3(metrics: pd.DataFrame) -> Table | Skipped:
     )
 
 
+def _same_items_acc(m: pd.DataFrame, model: str, treated: str) -> tuple[float | None, float | None]:
+    """Accuracy under ``treated`` and under ``full`` on the type codes ``treated`` was asked on
+    (each code weighted by its items, so the baseline covers the same items)."""
+    acc = m[(m["model"] == model) & (m["metric"] == "acc") & (m["subset"].str.count("-") == 4)]
+    t = acc[acc["condition"] == treated].set_index("subset")
+    b = acc[acc["condition"] == "full"].set_index("subset")
+    codes = [c for c in t.index if c in b.index]
+    if not codes:
+        return None, None
+
+    def mean(x: pd.DataFrame) -> float:
+        return float((x.loc[codes, "value"] * x.loc[codes, "n"]).sum() / x.loc[codes, "n"].sum())
+
+    return mean(b), mean(t)
+
+
+def _study(
+    number: int, treated: str, label: str, caption: str, metrics: pd.DataFrame
+) -> Table | Skipped:
+    m = metrics[(metrics["benchmark"] == "forensics") & (metrics["probe"] == "MCQ")]
+    models = sorted(set(m.loc[m["condition"] == treated, "model"]))
+    if not models:
+        return Skipped(number, f"no {treated} answers (--protocol studies)")
+    rows = []
+    for x in models:
+        base, treat = _same_items_acc(m, x, treated)
+        rows.append([text(x), num(base), num(treat)])
+    return Table(
+        number, caption, [Column("Model"), Column("Baseline"), Column(label)], [(None, rows)]
+    )
+
+
+def table12(metrics: pd.DataFrame) -> Table | Skipped:
+    """Table 12: accuracy without and with the forgery-technique prefix, on the same items."""
+    caption = "Accuracy (%) without and with the prompt prefix, on the same items."
+    return _study(12, "prefix", "+Prompt Engineering", caption, metrics)
+
+
+def table14(metrics: pd.DataFrame) -> Table | Skipped:
+    """Table 14: human-subject binary questions without and with face boxes, same items."""
+    caption = "Accuracy (%) on human-subject binary questions without and with face boxes."
+    return _study(14, "face_boxes", "+Prompt Engineering (Visual)", caption, metrics)
+
+
 def all_tables(metrics: pd.DataFrame) -> list[Table | Skipped]:
     """Every Forensics table, in paper order."""
     return [
         table2(metrics),
         table3(metrics),
         table4(metrics),
+        table12(metrics),
         table13(metrics),
+        table14(metrics),
         *per_type_tables(metrics),
     ]

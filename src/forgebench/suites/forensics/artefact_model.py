@@ -31,31 +31,25 @@ def _load(path: Path) -> np.ndarray:
         ) from None
 
 
-class ForensicsArtefactModel:
+class ForensicsArtefactModel(artefact.ArtefactModel):
     """The engine's artefact model, answering Forensics questions too."""
-
-    def __init__(self, inner: artefact.ArtefactModel) -> None:
-        self.inner = inner
-        self.name = inner.name
 
     async def generate(self, request: Request) -> Response:
         if request.meta.get("probe") not in MCQ_PROBES:
-            return await self.inner.generate(request)
+            return await super().generate(request)
         images = []
         if request.image is not None:
             images.append(await asyncio.to_thread(_load, Path(request.image.path)))
-        text = await asyncio.to_thread(answer_mcq, request.prompt, images, self.inner.threshold)
+        text = await asyncio.to_thread(answer_mcq, request.prompt, images, self.threshold)
         raw = {
             "detector": "artefact",
             "probe": request.meta.get("probe"),
-            "threshold": self.inner.threshold,
+            "threshold": self.threshold,
         }
         return Response(text=text, raw=raw, usage=Usage(), finish_reason="stop")
 
-    async def aclose(self) -> None:
-        await self.inner.aclose()
-
 
 def create(config: ModelConfig) -> ForensicsArtefactModel:
-    """Build the model (``extra_body = {threshold = ...}`` as the engine's)."""
-    return ForensicsArtefactModel(artefact.create(config))
+    """Build the model (``extra_body = {threshold = ...}`` checked as the engine's)."""
+    inner = artefact.create(config)
+    return ForensicsArtefactModel(inner.name, inner.threshold)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-from forgebench.report.table import Skipped, Table, to_csv, to_latex, to_markdown
+from forgebench.report.table import Skipped, to_csv, to_html, to_latex, to_markdown
 from forgebench.suites.forensics.figures import write_figures
 from forgebench.suites.forensics.tables import all_tables
 
@@ -23,16 +23,6 @@ SHARES = (
     ("by_extractor", "extractor"),
     ("z", "Z"),
 )
-
-
-def _html_table(table: Table) -> str:
-    head = "".join(f"<th>{html.escape(c.key)}</th>" for c in table.columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c.text)}</td>" for c in row) + "</tr>"
-        for row in table.rows
-    )
-    cap = html.escape(f"Table {table.number}. {table.caption}")
-    return f"<table class='fb-table'><caption>{cap}</caption><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def _shares_html(metrics: pd.DataFrame) -> str:
@@ -76,7 +66,7 @@ def write_report(metrics: pd.DataFrame, out_dir: Path) -> tuple[str, list[Path],
         md.append(to_markdown(t))
         tex.append(to_latex(t))
         if t.number in (2, 3, 4):
-            parts.append(_html_table(t))
+            parts.append(to_html(t))
     for name, chunks in (("forensics_tables.md", md), ("forensics_tables.tex", tex)):
         if chunks:
             (out_dir / name).write_text("\n\n".join(chunks) + "\n", encoding="utf-8")

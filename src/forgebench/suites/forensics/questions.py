@@ -9,7 +9,8 @@ unknown probe or condition is an error naming it.
 Images are :class:`ImageSpec` values: the source files, what is done to them, and a seed. Their
 variant id hashes the sources' bytes, the operation, the seed and the renderer version, so the
 engine's cache can hold each rendered variant once; ``full`` on a single image renders nothing
-(the dataset file is sent as it is).
+(the dataset file is sent as it is). A robustness condition on a multi-image row perturbs the
+tiled image (block counts then follow the tile's shorter side).
 """
 
 from __future__ import annotations

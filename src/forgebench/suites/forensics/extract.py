@@ -176,8 +176,7 @@ def extract_option(answer: str, options: Mapping[str, str]) -> Extraction:
     return _extract(answer, tuple(options.items()))
 
 
-@lru_cache(maxsize=262144)
-def _extract(answer: str, items: tuple[tuple[str, str], ...]) -> Extraction:
+def _extract_once(answer: str, items: tuple[tuple[str, str], ...]) -> Extraction:
     spec = _options(items)
     stripped = answer.strip()
     if stripped in spec.letters:
@@ -194,6 +193,9 @@ def _extract(answer: str, items: tuple[tuple[str, str], ...]) -> Extraction:
     return Extraction(NO_OPTION, "none")
 
 
+_extract = lru_cache(maxsize=262144)(_extract_once)
+
+
 def extract_batch(
     answers: Sequence[str], option_sets: Sequence[Mapping[str, str]]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -207,14 +209,16 @@ def extract_batch(
     a_codes, a_uniques = pd.factorize(pd.Series(answers, dtype=object))
     o_codes, o_uniques = pd.factorize(pd.Series([id(o) for o in option_sets]))
     by_id = {id(o): o for o in option_sets}
-    pair = np.asarray(a_codes, dtype=np.int64) * max(len(o_uniques), 1) + np.asarray(o_codes)
+    width = max(len(o_uniques), 1)
+    pair = np.asarray(a_codes, dtype=np.int64) * width + np.asarray(o_codes)
     p_codes, p_uniques = pd.factorize(pair)
+    texts = [str(a) for a in a_uniques]
+    items = [tuple(by_id[int(o)].items()) for o in o_uniques]
     letters = np.empty(len(p_uniques), dtype=object)
     steps = np.empty(len(p_uniques), dtype=object)
-    width = max(len(o_uniques), 1)
-    for k, p in enumerate(np.asarray(p_uniques, dtype=np.int64)):
-        a, o = divmod(int(p), width)
-        got = extract_option(str(a_uniques[a]), by_id[int(o_uniques[o])])
+    for k, p in enumerate(np.asarray(p_uniques, dtype=np.int64).tolist()):
+        a, o = divmod(p, width)
+        got = _extract_once(texts[a], items[o])
         letters[k], steps[k] = got.letter, got.step
     return letters[p_codes], steps[p_codes]
 

@@ -73,7 +73,7 @@ def test_replay_run_metrics_judge_report(
     assert "Either A or B" in str(server.requests[-1])
     api.judge(run, spec)  # resumable: nothing asked again
     assert server.hits == hits
-    api.metrics(run, judge="ext")
+    api.metrics(run)  # the only extractor of the run is the default
     m = _rows(run)
     assert m[("all", "acc")] == pytest.approx(400 / 6) and m[
         ("all", "by_extractor")

@@ -3,7 +3,8 @@
 For every current Forensics task, the rules of :mod:`.extract` give a letter and
 the step that decided it; where they found nothing (step ``none``) and ``judge`` names an
 extractor that has judged the task (judgements of kind ``letter``), its letter is used (step
-``extractor``). The result is stored as the task's verdict (the letter, with ``step`` and
+``extractor``); without ``judge``, the only extractor that has judged the run is used (none
+when there are several: name one). The result is stored as the task's verdict (the letter, with ``step`` and
 ``judge`` in its detail) and the metrics are written for every model of the run
 (:func:`.scores.write_forensics_metrics`). The options and the right letter come from the task's
 ``extra`` (what the question showed), so scoring needs no dataset folder. A task without an
@@ -39,6 +40,14 @@ def _answers(
     return [(k, m, i, p, c, json.loads(e or "{}"), t) for k, m, i, p, c, e, t in cur]
 
 
+def letter_judges(con: sqlite3.Connection) -> list[str]:
+    """The judges that have stored extracted letters in this run."""
+    rows = con.execute(
+        "SELECT DISTINCT judge FROM judgements WHERE kind = ? ORDER BY 1", (LETTER_KIND,)
+    )
+    return [str(j) for (j,) in rows]
+
+
 def _judged(con: sqlite3.Connection, judge: str | None) -> dict[str, str]:
     if not judge:
         return {}
@@ -54,6 +63,9 @@ def score_frame(
 ) -> tuple[pd.DataFrame, list[tuple[str, str, dict[str, Any], str]]]:
     """One row per answered Forensics task (letter, step, correct, type code) and the verdict
     rows to store."""
+    if judge is None:  # default: the only extractor that judged this run, if there is one
+        judges = letter_judges(con)
+        judge = judges[0] if len(judges) == 1 else None
     judged = _judged(con, judge)
     rows = []
     verdicts: list[tuple[str, str, dict[str, Any], str]] = []

@@ -188,3 +188,14 @@ def test_validator_reports_every_problem_by_line(release_tsv: Path, tmp_path: Pa
     assert got[3].startswith("items.jsonl:4: -: invalid JSON")
     assert got[4] == "items.jsonl:6: id: duplicate '5' (first on line 5)"
     assert report.items == 1
+
+
+def test_not_utf8_is_one_clear_problem(release_tsv: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "latin.tsv"
+    bad.write_bytes(release_tsv.read_bytes() + "7\t\tcaf\xe9?\tx\ty\tA\n".encode("latin-1"))
+    with pytest.raises(ForensicsDataError) as info:
+        import_release_tsv(bad, tmp_path / "ds")
+    assert [str(p) for p in info.value.problems] == [
+        "latin.tsv: -: not UTF-8 text (the release TSV is UTF-8)"
+    ]
+    assert not (tmp_path / "ds").exists()

@@ -70,7 +70,7 @@ def looks_like_release_tsv(path: Path) -> bool:
     """True when ``path`` has the release's columns (how ``forgebench import`` picks this format)."""
     try:
         cols = set(read_header(path))
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError, csv.Error):
         return False
     return set(REQUIRED) <= cols and bool({"image", "image_path"} & cols)
 
@@ -145,7 +145,11 @@ class _Importer:
             raise ForensicsDataError(f"{self.name}: too many problems", self.problems)
 
     def pass_one(self, spool: Path) -> int:
-        header = read_header(self.src)
+        try:
+            header = read_header(self.src)
+        except (UnicodeDecodeError, csv.Error) as exc:
+            self.error(1, "-", f"not a UTF-8 TSV header ({exc})")
+            return 0
         missing = [c for c in REQUIRED if c not in header]
         if not {"image", "image_path"} & set(header):
             missing.append("image (or image_path)")
@@ -159,13 +163,21 @@ class _Importer:
             return 0
         n = 0
         with spool.open("w", encoding="utf-8") as out:
-            for line, row in _rows(self.src):
-                n += 1
-                rec = self._row(line, row)
-                if rec is not None:
-                    out.write(json.dumps(rec, ensure_ascii=False) + "\n")
-                if self.on_row is not None:
-                    self.on_row(n)
+            try:
+                for line, row in _rows(self.src):
+                    n += 1
+                    rec = self._row(line, row)
+                    if rec is not None:
+                        out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                    if self.on_row is not None:
+                        self.on_row(n)
+            except (UnicodeDecodeError, csv.Error) as exc:
+                why = (
+                    "not UTF-8 text"
+                    if isinstance(exc, UnicodeDecodeError)
+                    else f"not a TSV ({exc})"
+                )
+                self.error(None, "-", f"{why}, after row {n}")
         return n
 
     def _row(self, line: int, row: dict[str, str]) -> dict[str, Any] | None:

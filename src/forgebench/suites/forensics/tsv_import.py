@@ -172,12 +172,10 @@ class _Importer:
                     if self.on_row is not None:
                         self.on_row(n)
             except (UnicodeDecodeError, csv.Error) as exc:
-                why = (
-                    "not UTF-8 text"
-                    if isinstance(exc, UnicodeDecodeError)
-                    else f"not a TSV ({exc})"
-                )
-                self.error(None, "-", f"{why}, after row {n}")
+                if isinstance(exc, UnicodeDecodeError):
+                    self.error(None, "-", "not UTF-8 text (the release TSV is UTF-8)")
+                else:
+                    self.error(None, "-", f"not a TSV ({exc}), after row {n}")
         return n
 
     def _row(self, line: int, row: dict[str, str]) -> dict[str, Any] | None:

@@ -73,3 +73,27 @@ def test_robustness_run_renders_cached_variants(release_tsv: Path, tmp_path: Pat
         for r in sqlite3.connect(run / "run.sqlite").execute("SELECT DISTINCT condition FROM tasks")
     }
     assert conds == {"full", "blur_5", "block_1"}
+
+
+def test_studies_part_prefix_and_face_boxes(release_tsv: Path, tmp_path: Path) -> None:
+    from forgebench.suites.forensics.prompt import PAPER_PREFIX
+    from forgebench.suites.forensics.studies import FACE_BOX_NOTE
+
+    ds = tmp_path / "ds"
+    import_release_tsv(release_tsv, ds)
+    run = tmp_path / "run"
+    sel = Selection(parts=("studies",))
+    result = api.run(
+        ds, run, ["builtin/artefact"], GenerationSettings(selection=sel, cache_dir=tmp_path / "c")
+    )
+    assert [(m.tasks, m.errors) for m in result.models] == [
+        (15, 0)
+    ]  # 6 full, 6 prefix, 3 face_boxes
+    con = sqlite3.connect(run / "run.sqlite")
+    rows = con.execute("SELECT item_id, condition, prompt, prompt_version FROM tasks").fetchall()
+    faces = sorted(i for i, c, _p, _v in rows if c == "face_boxes")
+    assert faces == ["0", "4", "5"]  # human-subject binary questions with one image
+    pre = next(p for i, c, p, _v in rows if c == "prefix" and i == "0")
+    assert pre.startswith(PAPER_PREFIX + "\nQuestion: ")
+    fb = next((p, v) for i, c, p, v in rows if c == "face_boxes" and i == "0")
+    assert fb[0].startswith(FACE_BOX_NOTE + "\n") and fb[1] == "MCQ/v1+faces-v1"

@@ -152,9 +152,7 @@ def expand(
                 p = mcq_prompt(
                     item.images, item.question, item.options, hint, prefix=pre, version=MCQ_VERSION
                 )
-                version = (
-                    p.version.replace("+prefix-", "+faces-") if cond == "face_boxes" else p.version
-                )
+                version = f"{MCQ_VERSION}+faces-v1" if cond == "face_boxes" else p.version
                 yield ForensicsQuestion(
                     item.id,
                     MCQ,

@@ -125,3 +125,35 @@ def test_table12_baseline_on_the_same_items() -> None:
     assert good[1].raw == pytest.approx(float(full["value"].iloc[0]))  # prefix runs on every item
     assert good[2].raw == pytest.approx(float(pre["value"].iloc[0]))
     assert isinstance(table12(_metrics(["full"])), Skipped)
+
+
+def test_tables_15_to_26_print_the_papers_cells_from_its_numbers() -> None:
+    import csv as _csv
+
+    fixture = Path(__file__).parent / "fixtures" / "seed002_per_type.tsv"
+    with fixture.open(newline="") as fh:
+        paper = list(_csv.DictReader(fh, delimiter="\t"))
+    m = pd.DataFrame(
+        [
+            {"benchmark": "forensics", "model": r["model"], "probe": "MCQ", "condition": "full",
+             "subset": r["type_code"], "metric": "acc", "value": float(r["acc"]), "n": 1, "judge": ""}
+            for r in paper
+        ]
+        + [
+            {"benchmark": "forensics", "model": x, "probe": "MCQ", "condition": "full",
+             "subset": "all", "metric": "acc", "value": 0.0, "n": 1, "judge": ""}
+            for x in {r["model"] for r in paper}
+        ]
+    )  # fmt: skip
+    tables = per_type_tables(m)
+    assert [t.number for t in tables] == list(range(15, 27))
+    printed = {
+        (row[0].text, col.label): cell.text
+        for t in tables
+        if isinstance(t, Table)
+        for row in t.rows
+        for col, cell in zip(t.columns[1:], row[1:], strict=True)
+    }
+    assert len(printed) == 25 * 112
+    for r in paper:
+        assert printed[(r["model"], r["type_code"])] == f"{r['acc']}%"

@@ -105,6 +105,7 @@ def test_report_section_files_and_html(tmp_path: Path) -> None:
     names = {p.name for p in files}
     assert {"forensics_table_02.csv", "forensics_tables.md", "forensics_fig4_semantic.png"} <= names
     assert "<caption>Table 2." in body and "How the option letters were found" in body
+    assert "<img src='figures/forensics_fig6_task.png'" in body
     assert any("table 3 skipped" in n for n in notes)
     assert "good" in (tmp_path / "forensics_tables.md").read_text()
 

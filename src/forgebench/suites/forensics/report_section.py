@@ -78,7 +78,15 @@ def write_report(metrics: pd.DataFrame, out_dir: Path) -> tuple[str, list[Path],
         for p in files
         if p.suffix in (".md", ".png", ".csv")
     )
-    body = "".join(parts) + _shares_html(metrics) + (f"<ul>{links}</ul>" if links else "")
+    pictures = "".join(
+        f"<figure><img src='{html.escape(p.relative_to(out_dir).as_posix())}' "
+        f"alt='{html.escape(p.stem)}' style='max-width:100%'></figure>"
+        for p in figs
+        if p.suffix == ".png"
+    )
+    body = (
+        "".join(parts) + _shares_html(metrics) + pictures + (f"<ul>{links}</ul>" if links else "")
+    )
     return body, files, notes
 
 

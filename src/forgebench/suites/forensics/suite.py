@@ -153,25 +153,25 @@ class ForensicsSuite(Suite):
         from forgebench.run.tasks import Question
         from forgebench.suites.forensics.questions import expand
 
-        probes, conditions = protocol(selection)
+        probes, conditions = protocol(selection)  # errors now, before anything is rendered
         items = {it.id: it for it in loaded.items}
-        out: list[Question] = []
-        for fq in expand(loaded.items, loaded.root, probes=probes, conditions=conditions):
-            if len(fq.images) != 1:
-                raise SuiteError(f"item {fq.item_id}: {len(fq.images)} images in one question")
-            spec = _variant(fq.images[0], fq.condition)
-            ref = cache.ensure(spec) if render_images else cache.ref(spec)
-            item = items[fq.item_id]
-            extra = {
-                "options": fq.options, "answer": fq.answer, "type_code": item.type_code,
-                "question": item.question if fq.probe == MCQ else fq.text,
-            }  # fmt: skip
-            out.append(
-                Question(
+
+        def generate() -> Iterator[Question]:
+            for fq in expand(loaded.items, loaded.root, probes=probes, conditions=conditions):
+                if len(fq.images) != 1:
+                    raise SuiteError(f"item {fq.item_id}: {len(fq.images)} images in one question")
+                spec = _variant(fq.images[0], fq.condition)
+                ref = cache.ensure(spec) if render_images else cache.ref(spec)
+                item = items[fq.item_id]
+                extra = {
+                    "options": fq.options, "answer": fq.answer, "type_code": item.type_code,
+                    "question": item.question if fq.probe == MCQ else fq.text,
+                }  # fmt: skip
+                yield Question(
                     fq.item_id, fq.probe, fq.condition, fq.text, fq.version, ref, extra, self.name
                 )
-            )
-        return out
+
+        return generate()
 
     def score(self, run_dir: Path, judge: str | None) -> Path | None:
         from forgebench.suites.forensics.run_score import score_run

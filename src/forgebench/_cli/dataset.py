@@ -33,6 +33,44 @@ def _progress(label: str) -> Iterator[Callable[[int, int], None]]:
         yield update
 
 
+def _forensics_folder(dataset: Path) -> bool:
+    from forgebench.suites.forensics.contract import is_forensics_dataset
+
+    return is_forensics_dataset(dataset)
+
+
+def _validate_forensics(dataset: Path) -> None:
+    """``forgebench validate`` on a Forensics folder: every problem, exit 2 on an error."""
+    from forgebench.suites.forensics.validate import validate_forensics
+
+    report = validate_forensics(dataset)
+    for p in [*report.errors, *report.warnings]:
+        err_console.print(str(p), markup=False)
+    if report.errors:
+        fail(f"{dataset}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)", 2)
+    tasks = ", ".join(f"{k} {v}" for k, v in sorted(report.by_task.items()))
+    console.print(f"forensics dataset: {report.items} items ({tasks})", markup=False)
+
+
+def _import_forensics(src: Path, out: Path, force: bool) -> None:
+    """``forgebench import ForensicsBench.tsv``: the release TSV into a Forensics folder."""
+    from forgebench.suites.forensics.problems import ForensicsDataError
+    from forgebench.suites.forensics.tsv_import import import_release_tsv
+
+    try:
+        with _progress("importing rows") as update:
+            summary = import_release_tsv(src, out, force=force, on_row=lambda n: update(n, 0))
+    except ForensicsDataError as exc:
+        for p in exc.problems:
+            err_console.print(str(p), markup=False)
+        fail(str(exc), 2)
+    console.print(
+        f"imported {summary.items} Forensics items ({summary.images} images, "
+        f"{summary.references} rows reusing another row's image) into {summary.out}",
+        markup=False,
+    )
+
+
 @app.command("validate")
 def validate(
     dataset: Path = typer.Argument(..., help="Dataset folder holding items.jsonl and images/."),
@@ -48,6 +86,9 @@ def validate(
         validate_dataset,
     )
 
+    if dataset.is_dir() and _forensics_folder(dataset):
+        _validate_forensics(dataset)
+        return
     if not dataset.exists():
         fail(f"{dataset}: no such dataset folder", 2)
     if not dataset.is_dir():
@@ -68,7 +109,9 @@ def validate(
 
 @app.command("import")
 def import_(
-    src: Path = typer.Argument(..., help="Item table: .csv, .parquet (or .jsonl)."),
+    src: Path = typer.Argument(
+        ..., help="Item table: .csv, .parquet (or .jsonl), or the release ForensicsBench.tsv."
+    ),
     out: Path = typer.Option(..., "--out", "-o", help="Dataset folder to write."),
     images_root: Path | None = typer.Option(
         None,
@@ -83,15 +126,19 @@ def import_(
     force: bool = typer.Option(False, "--force", help="Replace an existing non-empty --out."),
     kb: Path | None = typer.Option(None, "--kb", help="A kb.jsonl to copy into the dataset."),
 ) -> None:
-    """Import a CSV / Parquet item table into a dataset folder that validates.
+    """Import a CSV / Parquet item table (or the Forensics-Bench release TSV, known by its columns) into a dataset folder that validates.
 
     Columns are the fields of items.jsonl; nested fields are dotted columns (event.label, edit.region), lists and boxes are JSON cells ([10,20,30,40]), empty cells are null. Images are copied into OUT/images/.
 
     All or nothing: on any problem nothing is written and every problem is printed as FILE:LINE: FIELD: message (exit 2).
     """
+    from forgebench.suites.forensics.tsv_import import looks_like_release_tsv
     from forgebench.suites.mandela.importer import ImportFailed, import_dataset
     from forgebench.suites.mandela.validate import format_problem, print_summary
 
+    if src.suffix.lower() == ".tsv" and src.is_file() and looks_like_release_tsv(src):
+        _import_forensics(src, out, force)
+        return
     try:
         with _progress("writing images") as update:
             result = import_dataset(

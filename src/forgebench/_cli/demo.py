@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail
+
+if TYPE_CHECKING:
+    from forgebench.models.spec import ModelConfig
 
 DEMO_DETECTOR = "builtin/artefact"
 DEMO_JUDGE = "builtin/rules"
@@ -15,6 +19,40 @@ DEMO_JUDGE = "builtin/rules"
 
 def _step(title: str) -> None:
     console.print(f"\n[bold]{title}[/bold]")
+
+
+def _forensics_demo(dataset: Path, out: Path, cache: Path, config: ModelConfig) -> Path:
+    """The demo's Forensics part in its own run directory (``OUT/forensics_run``: the report's
+    item viewer reads one dataset folder per run): build, run builtin/artefact, score, report."""
+    from forgebench import api
+    from forgebench.run.generate import GenerationSettings, run_generation
+    from forgebench.run.progress import RunProgress
+    from forgebench.suites.forensics.demo import build_forensics_demo
+    from forgebench.suites.forensics.suite import SUITE as FORENSICS
+
+    fx_dataset = out / "forensics"
+    fx_run = out / "forensics_run"
+    items = build_forensics_demo(dataset, fx_dataset)
+    console.print(f"{len(items)} questions in {fx_dataset}", markup=False)
+    with RunProgress(console) as progress:
+        result = run_generation(
+            FORENSICS, fx_dataset, fx_run, [config], GenerationSettings(cache_dir=cache),
+            progress=progress,
+        )  # fmt: skip
+    if result.remaining:
+        fail(
+            f"{result.remaining} Forensics demo tasks have no answer; see forgebench status {fx_run}",
+            1,
+        )
+    path = api.metrics(fx_run)
+    if path is not None:
+        from forgebench.results.metrics_csv import read_metrics
+        from forgebench.suites.forensics.report_section import summary_table
+
+        table = summary_table(read_metrics(path, benchmark="forensics"))
+        if table is not None:
+            console.print(table)
+    return api.report(fx_run, dataset=fx_dataset).index
 
 
 @app.command("demo")
@@ -27,7 +65,8 @@ def demo(
     ),
 ) -> None:
     """Build the offline demo benchmark, validate it, print the task matrix, run builtin/artefact
-    through the runner, judge with builtin/rules, write metrics.csv, score PIXAR and write the report."""
+    through the runner, judge with builtin/rules, write metrics.csv, score PIXAR, run the Forensics
+    part (questions made from the demo's forgeries) and write the reports."""
     from forgebench._cli.protocol import tasks as print_task_matrix
     from forgebench._cli.scoring import parse_verdicts, print_summary
     from forgebench._cli.site import build_report
@@ -97,8 +136,12 @@ def demo(
         markup=False,
     )
 
-    _step("7. Report")
+    _step("7. Forensics: binary, segmentation and detection questions from the demo's forgeries")
+    fx_index = _forensics_demo(dataset, out, cache, config)
+
+    _step("8. Report")
     index = build_report(run_dir, dataset=dataset)
     console.print(f"metrics: {metrics}", markup=False)
     console.print(f"report:  {index}", markup=False)
+    console.print(f"Forensics report: {fx_index}", markup=False)
     console.print(f"\ndemo finished in {time.perf_counter() - started:.1f} s", markup=False)

@@ -31,7 +31,7 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
     """``run --judge``: the judge stage (verdicts, then grades), metrics.csv and the summary;
     returns an exit code."""
     from forgebench import api
-    from forgebench._cli.scoring import print_summary
+    from forgebench._cli.scoring import print_summaries
 
     with paid_stage(run_dir, "judge", True):
         outcomes = api.judge(run_dir, judge, console=err_console)
@@ -42,7 +42,7 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
             return 1
     name = outcomes[0].judge if outcomes else None
     path = api.metrics(run_dir, name)
-    print_summary(run_dir, name, console)
+    print_summaries(run_dir, name, console)
     console.print(f"wrote {path}", markup=False)
     return 0
 

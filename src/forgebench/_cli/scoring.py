@@ -108,8 +108,26 @@ def metrics_cmd(
         fail(str(exc), 2)
     if path is None:
         fail(f"{run_dir}: nothing to score (no benchmark with answers)", 2)
-    print_summary(run_dir, judge, console)
+    print_summaries(run_dir, judge, console)
     console.print(f"metrics written: {path}", markup=False)
+
+
+def print_summaries(run_dir: Path, judge: str | None, out: Console) -> None:
+    """The console summary of each benchmark in the run's metrics.csv (Mandela, Forensics)."""
+    from forgebench import api
+
+    benchmarks = {s.name for s in api.benchmarks_in(run_dir)}
+    if "mandela" in benchmarks:
+        print_summary(run_dir, judge, out)
+    if "forensics" in benchmarks:
+        from forgebench.results.metrics_csv import read_metrics
+        from forgebench.suites.forensics.report_section import summary_table
+
+        table = summary_table(
+            read_metrics(run_dir / "metrics.csv", benchmark="forensics", judge=judge)
+        )
+        if table is not None:
+            out.print(table)
 
 
 def _fmt(v: object, signed: bool = False) -> str:

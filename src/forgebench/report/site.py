@@ -158,7 +158,10 @@ def _item_record(
     }
     if root is None:
         return rec
-    src = root / item["image"]
+    first = item.get("image") or next(iter(item.get("images") or []), None)
+    if not first:
+        return rec
+    src = root / first
     if not src.is_file():
         warnings.append(f"{item['id']}: image {src} not found")
         return rec

@@ -29,6 +29,7 @@ __all__ = [
 BUILTIN: tuple[str, ...] = (
     "forgebench.suites.mandela.suite",
     "forgebench.suites.pixar.suite",
+    "forgebench.suites.forensics.suite",
 )
 """Modules whose import registers a built-in suite (order: detection order)."""
 

@@ -1,0 +1,55 @@
+"""``builtin/artefact`` with Forensics questions: the engine's pixel-evidence baseline, plus
+multiple-choice answers (:mod:`.baseline`) for the probes ``MCQ``, ``ATTR`` and ``ATTR_DESC``.
+
+Registered by the Forensics suite in place of the engine's ``builtin/artefact``; every other
+probe is passed to the engine's model unchanged, so Mandela runs answer exactly as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from forgebench.models.base import ModelError, Request, Response, Usage
+from forgebench.models.builtin import artefact
+from forgebench.models.spec import ModelConfig
+from forgebench.suites.forensics.baseline import answer_mcq
+
+MCQ_PROBES = frozenset({"MCQ", "ATTR", "ATTR_DESC"})
+
+
+def _load(path: Path) -> np.ndarray:
+    try:
+        with Image.open(path) as im:
+            return np.asarray(im.convert("RGB")).copy()
+    except (OSError, UnidentifiedImageError) as exc:
+        raise ModelError(
+            f"builtin/artefact cannot read image {path}: {exc}", retryable=False
+        ) from None
+
+
+class ForensicsArtefactModel(artefact.ArtefactModel):
+    """The engine's artefact model, answering Forensics questions too."""
+
+    async def generate(self, request: Request) -> Response:
+        if request.meta.get("probe") not in MCQ_PROBES:
+            return await super().generate(request)
+        images = []
+        if request.image is not None:
+            images.append(await asyncio.to_thread(_load, Path(request.image.path)))
+        text = await asyncio.to_thread(answer_mcq, request.prompt, images, self.threshold)
+        raw = {
+            "detector": "artefact",
+            "probe": request.meta.get("probe"),
+            "threshold": self.threshold,
+        }
+        return Response(text=text, raw=raw, usage=Usage(), finish_reason="stop")
+
+
+def create(config: ModelConfig) -> ForensicsArtefactModel:
+    """Build the model (``extra_body = {threshold = ...}`` checked as the engine's)."""
+    inner = artefact.create(config)
+    return ForensicsArtefactModel(inner.name, inner.threshold)

@@ -1,0 +1,212 @@
+"""Our JSONL form of a Forensics-Bench dataset (Table 9's uniform metadata).
+
+A dataset folder::
+
+    DATASET/
+      benchmark.txt    "forensics": the suite of the folder (how ``forgebench run`` knows it)
+      dataset.json     {"suite": "forensics", ...}: provenance (source file, item count)
+      items.jsonl      one item per line (:class:`ForensicsItem`)
+      images/ab/abcd...png   image files, content-addressed (sha256 of the bytes)
+
+One item is one released multiple-choice question: its image(s) (several for multi-image and
+video rows, whose frames are the images), the five perspectives in Table 5's abbreviations, the
+question, its options ``A``.. (only the non-empty ones), the answer letter, the optional hint,
+and Table 9's descriptive fields (resolution, source, caption for image+text items, frame indices
+for videos). Fields we do not know are kept, never rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+
+from forgebench.suites.forensics.taxonomy import (
+    PERSPECTIVES,
+    VALUES,
+    TaxonomyError,
+    TypeCode,
+    parse_category,
+)
+
+SUITE = "forensics"
+ITEMS_FILE = "items.jsonl"
+MARKER_FILE = "dataset.json"
+BENCHMARK_FILE = "benchmark.txt"
+"""Names the folder's suite for :func:`forgebench.suites.detect` (``forensics``)."""
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY"
+"""Option letters (``Z`` is reserved for "no option": refusals and failed extraction)."""
+
+_LETTER = re.compile(r"^[A-Y]$")
+
+
+class ForensicsItem(BaseModel):
+    """One Forensics-Bench question (DESIGN.md "Forensics identifiers")."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    id: str = Field(min_length=1)
+    """Item id: the release TSV's ``index`` as a string."""
+    images: list[str] = Field(min_length=1)
+    """Image paths relative to the dataset folder, in the order they are shown (video: frames)."""
+    question: str = Field(min_length=1)
+    """The question text as released."""
+    options: dict[str, str] = Field(min_length=2)
+    """Option letter -> option text, only non-empty options, letters ``A``.. in order."""
+    answer: str
+    """The correct option letter."""
+    hint: str | None = None
+    """The release's optional ``hint`` (shown before the question)."""
+    semantic: str
+    """Forgery semantic (Table 5): ``HS`` or ``GS``."""
+    modality: str
+    """Forgery modality: ``RGB``, ``NIR``, ``VID``, ``RGB&TXT``."""
+    task: str
+    """Forgery task: ``BC``, ``SLS``, ``SLD``, ``TL``."""
+    type: str
+    """Forgery type, e.g. ``ES``, ``FE&FT``; ``REAL`` for real media."""
+    model: str
+    """Forgery model, e.g. ``DF``, ``ED&GR``; ``REAL`` for real media."""
+    type_code: str | None = None
+    """``SEMANTIC-MODALITY-TASK-TYPE-MODEL``; filled from the five fields when absent."""
+    category: str | None = None
+    """The release's ``category`` string, kept so an export writes it back unchanged."""
+    resolution: tuple[int, int] | None = None
+    """Width and height of the first image, in pixels (Table 9 "Image Resolution")."""
+    source: str | None = None
+    """Data source, e.g. ``DFFD_StyleGANv1_ffhq`` (Table 9 "Data Source")."""
+    caption: str | None = None
+    """The caption of an image+text (``RGB&TXT``) item, when recorded apart from the question."""
+    frames: list[int] | None = None
+    """For videos: the indices of the sampled frames that ``images`` holds."""
+    image_path: list[str] | None = None
+    """The release's ``image_path`` cell(s), provenance only."""
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, v: dict[str, str]) -> dict[str, str]:
+        letters = list(v)
+        if any(not _LETTER.match(k) for k in letters):
+            raise ValueError(f"option keys must be letters A..Y, got {letters}")
+        if letters != list(LETTERS[: len(letters)]):
+            raise ValueError(f"option letters must run A, B, ... without gaps, got {letters}")
+        if any(not str(t).strip() for t in v.values()):
+            raise ValueError("an option text is empty (leave unused options out)")
+        return v
+
+    @field_validator("answer")
+    @classmethod
+    def _answer(cls, v: str, info: ValidationInfo) -> str:
+        options = info.data.get("options")
+        if options is not None and v not in options:
+            raise ValueError(f"{v!r} is not one of the options {list(options)}")
+        return v
+
+    @field_validator(*PERSPECTIVES)
+    @classmethod
+    def _abbreviation(cls, v: str, info: ValidationInfo) -> str:
+        allowed = VALUES[info.field_name]  # type: ignore[index]
+        if v not in allowed:
+            raise ValueError(f"{v!r} is not one of {', '.join(allowed)}")
+        return v
+
+    @field_validator("type_code", "category")
+    @classmethod
+    def _agrees(cls, v: str | None, info: ValidationInfo) -> str | None:
+        fields = [info.data.get(p) for p in PERSPECTIVES]
+        if v is None or None in fields:
+            return v
+        code = "-".join(str(f) for f in fields)
+        if info.field_name == "type_code":
+            if v != code:
+                raise ValueError(f"{v!r} disagrees with the five perspective fields ({code})")
+            return v
+        try:
+            from_cat = str(parse_category(v))
+        except TaxonomyError as exc:
+            raise ValueError(str(exc)) from None
+        if from_cat != code:
+            raise ValueError(f"{v!r} means {from_cat}, the perspective fields say {code}")
+        return v
+
+    @model_validator(mode="after")
+    def _fill_code(self) -> ForensicsItem:
+        if self.type_code is None:
+            object.__setattr__(self, "type_code", str(self.code))
+        return self
+
+    @property
+    def code(self) -> TypeCode:
+        """The item's type code."""
+        return TypeCode(self.semantic, self.modality, self.task, self.type, self.model)
+
+
+def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
+    """``(line, object, error)`` for each non-blank line, streaming (one line in memory)."""
+    with path.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield lineno, None, f"not UTF-8 text (byte {exc.start + 1})"
+                continue
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                yield lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
+                continue
+            if not isinstance(obj, dict):
+                yield lineno, None, f"expected a JSON object, got {type(obj).__name__}"
+                continue
+            yield lineno, obj, None
+
+
+def item_json(item: ForensicsItem) -> str:
+    """One JSONL line (no newline) for ``item``; unset optional fields are left out."""
+    return json.dumps(item.model_dump(mode="json", exclude_none=True), ensure_ascii=False)
+
+
+def write_markers(root: Path, provenance: dict[str, Any]) -> None:
+    """Write ``benchmark.txt`` and ``dataset.json`` into a (temporary) dataset folder."""
+    (root / BENCHMARK_FILE).write_text(SUITE + "\n", encoding="utf-8")
+    marker = {"suite": SUITE, **provenance}
+    (root / MARKER_FILE).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+
+
+def is_forensics_dataset(root: Path) -> bool:
+    """True when ``root`` is a Forensics dataset folder (``benchmark.txt`` or ``dataset.json``
+    says so)."""
+    bench = root / BENCHMARK_FILE
+    if bench.is_file():
+        try:
+            return bench.read_text(encoding="utf-8").strip() == SUITE
+        except (OSError, UnicodeDecodeError):
+            return False
+    marker = root / MARKER_FILE
+    if not marker.is_file():
+        return False
+    try:
+        return bool(json.loads(marker.read_text(encoding="utf-8")).get("suite") == SUITE)
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def load_items(root: Path) -> list[ForensicsItem]:
+    """All items of a dataset folder (raises ``ValueError`` naming the first bad line;
+    ``forgebench validate`` lists every problem)."""
+    out: list[ForensicsItem] = []
+    path = root / ITEMS_FILE
+    for lineno, obj, err in iter_jsonl(path):
+        if err is not None or obj is None:
+            raise ValueError(f"{path}:{lineno}: {err}")
+        try:
+            out.append(ForensicsItem.model_validate(obj))
+        except ValueError as exc:
+            raise ValueError(f"{path}:{lineno}: {exc}") from None
+    return out

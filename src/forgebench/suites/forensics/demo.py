@@ -1,0 +1,143 @@
+"""The demo's Forensics part: a small Forensics set made by the generators from the demo's own
+forgeries (issue point 9).
+
+Input: the offline demo's Mandela dataset folder (``forgebench demo`` builds it), whose forged
+items are pixel edits of an authentic original of the same seed. For every forged item we ask a
+binary question (``<id>-bc``), a segmentation question whose true mask is the set of pixels that
+differ from the original (``<id>-sls``), and a detection question whose true box is the item's
+``edit.region`` (``<id>-sld``); every authentic original gets the same three questions as real
+media (``REAL-REAL``, answer "non AI-manipulated" / "No area was manipulated.").
+
+Perspectives (our mapping; the demo's edits are drawn and pasted by code): semantic ``HS`` for the
+people family (K1) and ``GS`` otherwise; modality ``RGB``; type ``RM`` (Removal) for ``remove``
+edits and ``SPL`` (Splicing) for the others (insert, replace, retext, recolour: content composed
+into the image); model ``GR`` (Graphics-based methods). Images are scaled to a longer side of
+:data:`MAX_SIDE` px first (forgery and original alike, so the true mask is their difference
+after scaling, and the edit box is scaled with them).
+"""
+
+from __future__ import annotations
+
+import io
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from forgebench.suites.forensics import generate
+from forgebench.suites.forensics.contract import (
+    ITEMS_FILE,
+    MARKER_FILE,
+    ForensicsItem,
+    item_json,
+    iter_jsonl,
+    write_markers,
+)
+from forgebench.suites.forensics.images import ImageFolder
+from forgebench.suites.forensics.problems import ForensicsDataError
+
+MAX_SIDE = 256
+"""The demo set's images are scaled to this longer side (keeps the demo fast)."""
+
+
+def _perspectives(item: dict[str, Any], task: str) -> dict[str, str]:
+    if item["label"] == "authentic":
+        return {"semantic": "GS", "modality": "RGB", "task": task, "type": "REAL", "model": "REAL"}
+    op = (item.get("edit") or {}).get("operation", "")
+    return {
+        "semantic": "HS" if item.get("family") == "K1" else "GS",
+        "modality": "RGB",
+        "task": task,
+        "type": "RM" if op == "remove" else "SPL",
+        "model": "GR",
+    }
+
+
+def _small(path: Path, max_side: int) -> tuple[np.ndarray, float]:
+    """The image as RGB with its longer side at most ``max_side`` (bilinear), and the scale."""
+    with Image.open(path) as im:
+        rgb = im.convert("RGB")
+    scale = min(1.0, max_side / max(rgb.size))
+    if scale < 1.0:
+        size = (max(1, round(rgb.width * scale)), max(1, round(rgb.height * scale)))
+        rgb = rgb.resize(size, Image.Resampling.BILINEAR)
+    return np.asarray(rgb), scale
+
+
+def _png(rgb: np.ndarray) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, format="PNG", compress_level=1)
+    return buf.getvalue()
+
+
+def build_forensics_demo(
+    mandela_root: Path, out: Path, *, seed: int = 0, max_side: int = MAX_SIDE
+) -> list[ForensicsItem]:
+    """Write the Forensics demo set to ``out`` (replaced if it is one) and return its items."""
+    src = mandela_root / ITEMS_FILE
+    if not src.is_file():
+        raise ForensicsDataError(f"{mandela_root}: not a demo dataset folder (no {ITEMS_FILE})")
+    rows = []
+    for lineno, obj, err in iter_jsonl(src):
+        if obj is None:
+            raise ForensicsDataError(f"{src}:{lineno}: {err}")
+        rows.append(obj)
+    originals = {r["seed_id"]: r["image"] for r in rows if r.get("label") == "authentic"}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        folder = ImageFolder(work)
+        items: list[ForensicsItem] = []
+        for r in rows:
+            forged = r["label"] == "forged"
+            rgb, scale = _small(mandela_root / r["image"], max_side)
+            image = folder.put(_png(rgb)).path
+            mask = box = None
+            if forged:
+                original = originals.get(r["seed_id"])
+                if original is None:
+                    raise ForensicsDataError(
+                        f"{src}: forged item {r['id']} has no authentic original"
+                    )
+                before, _ = _small(mandela_root / original, max_side)
+                mask = np.abs(rgb.astype(np.int16) - before).max(axis=2) > 0
+                x0, y0, x1, y1 = (float(v) * scale for v in r["edit"]["region"])
+                h, w = rgb.shape[:2]
+                box = (
+                    int(x0),
+                    int(y0),
+                    min(w, max(int(x0) + 1, round(x1))),
+                    min(h, max(int(y0) + 1, round(y1))),
+                )
+            rid = str(r["id"])
+            items.append(
+                generate.binary(
+                    f"{rid}-bc", image, _perspectives(r, "BC"), seed=seed, wording="manipulated"
+                )
+            )
+            items.append(
+                generate.segmentation(
+                    f"{rid}-sls", work, image, mask, _perspectives(r, "SLS"), seed=seed
+                )
+            )
+            items.append(
+                generate.detection(
+                    f"{rid}-sld", work, image, box, _perspectives(r, "SLD"), seed=seed
+                )
+            )
+        with (work / ITEMS_FILE).open("w", encoding="utf-8") as fh:
+            for it in items:
+                fh.write(item_json(it) + "\n")
+        write_markers(work, {"source": "forgebench demo", "items": len(items)})
+        if out.exists():
+            if not (out / MARKER_FILE).is_file():
+                raise ForensicsDataError(f"{out}: exists and is not a Forensics dataset folder")
+            shutil.rmtree(out)
+        work.replace(out)
+        return items
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise

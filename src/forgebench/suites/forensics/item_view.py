@@ -1,0 +1,139 @@
+"""The Forensics item view: ``report/forensics_items.html``, one card per item.
+
+Each card shows the image as asked under ``full`` (a multi-image row tiled, as the model saw it),
+the type code, the question, the options with the right one marked, and every model's answer
+under ``full`` with the extracted letter, the step that found it (letter, option text, extractor,
+refusal, none) and whether it is right. Pictures are JPEG thumbnails (longest side 384 px) under
+``report/img/forensics/``. The page holds the first :data:`MAX_ITEMS` items of the run (a note
+says so when there are more): the full release has 63K items.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+from PIL import Image
+
+from forgebench.suites.forensics.contract import ForensicsItem
+from forgebench.suites.forensics.scores import BENCHMARK
+from forgebench.suites.forensics.studies import tile
+
+MAX_ITEMS = 500
+THUMB = 384
+STEP_WORDS = {
+    "letter": "option letter", "text": "option text", "extractor": "extractor",
+    "refusal": "refusal → Z", "none": "nothing found → Z", "missing": "no answer → Z",
+}  # fmt: skip
+
+
+def _dataset_root(run_dir: Path) -> Path | None:
+    try:
+        value = json.loads((run_dir / "config.json").read_text(encoding="utf-8")).get("dataset")
+    except (OSError, ValueError):
+        return None
+    return Path(value) if isinstance(value, str) and Path(value).is_dir() else None
+
+
+def _thumb(root: Path, item: ForensicsItem, out: Path) -> str | None:
+    paths = [root / p for p in item.images]
+    if not all(p.is_file() for p in paths):
+        return None
+    key = hashlib.sha256("\0".join(item.images).encode()).hexdigest()[:16]
+    rel = f"img/forensics/{key}.jpg"
+    dest = out / rel
+    if not dest.is_file():
+        frames = []
+        for p in paths:
+            with Image.open(p) as im:
+                frames.append(im.convert("RGB"))
+        shown = tile(frames) if len(frames) > 1 else frames[0]
+        shown.thumbnail((THUMB, THUMB))
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        buf = io.BytesIO()
+        shown.save(buf, format="JPEG", quality=85)
+        dest.write_bytes(buf.getvalue())
+    return rel
+
+
+def _answers(con: sqlite3.Connection) -> dict[str, list[tuple[str, str | None, str | None, str]]]:
+    out: dict[str, list[tuple[str, str | None, str | None, str]]] = {}
+    rows = con.execute(
+        "SELECT t.item_id, t.model, a.text, v.verdict, v.detail FROM tasks t "
+        "LEFT JOIN answers a ON a.task_key = t.key LEFT JOIN verdicts v ON v.task_key = t.key "
+        "WHERE t.benchmark = ? AND t.probe = 'MCQ' AND t.condition = 'full' "
+        "AND t.superseded_by IS NULL ORDER BY t.model",
+        (BENCHMARK,),
+    )
+    for item_id, model, text, verdict, detail in rows:
+        step = json.loads(detail or "{}").get("step", "missing" if text is None else "")
+        out.setdefault(item_id, []).append((model, text, verdict, step))
+    return out
+
+
+def write_item_view(run_dir: Path, out: Path) -> Path | None:
+    """Write ``out/forensics_items.html``; None when the run has no Forensics items."""
+    con = sqlite3.connect(run_dir / "run.sqlite")
+    try:
+        items = [
+            ForensicsItem.model_validate(json.loads(d))
+            for (d,) in con.execute(
+                "SELECT data FROM items WHERE benchmark = ? ORDER BY rowid", (BENCHMARK,)
+            )
+        ]
+        answers = _answers(con)
+    finally:
+        con.close()
+    if not items:
+        return None
+    root = _dataset_root(run_dir)
+    cards = []
+    for item in items[:MAX_ITEMS]:
+        thumb = _thumb(root, item, out) if root is not None else None
+        img = (
+            f"<img src='{html.escape(thumb)}' alt='item {html.escape(item.id)}'>"
+            if thumb
+            else "<p>(image not found)</p>"
+        )
+        opts = "".join(
+            f"<li{' class=right' if k == item.answer else ''}>{html.escape(k)}. {html.escape(v)}</li>"
+            for k, v in item.options.items()
+        )
+        rows = "".join(
+            f"<tr><td>{html.escape(m)}</td><td>{html.escape((t or '')[:400])}</td>"
+            f"<td>{html.escape(v or 'Z')}</td><td>{html.escape(STEP_WORDS.get(s, s))}</td>"
+            f"<td>{'✓' if (v or 'Z') == item.answer else '✗'}</td></tr>"
+            for m, t, v, s in answers.get(item.id, [])
+        )
+        hint = f"<p><b>Hint:</b> {html.escape(item.hint)}</p>" if item.hint else ""
+        cards.append(
+            f"<section class='card' id='item-{html.escape(item.id)}'><h3>{html.escape(item.id)} · "
+            f"<code>{html.escape(str(item.type_code))}</code></h3>{img}{hint}"
+            f"<p><b>Question:</b> {html.escape(item.question)}</p><ol class='opts'>{opts}</ol>"
+            "<table><thead><tr><th>Model</th><th>Answer</th><th>Letter</th><th>Found by</th>"
+            f"<th></th></tr></thead><tbody>{rows}</tbody></table></section>"
+        )
+    more = (
+        f"<p>The first {MAX_ITEMS} of {len(items)} items are shown.</p>"
+        if len(items) > MAX_ITEMS
+        else ""
+    )
+    page = (
+        "<!doctype html><html><head><meta charset='utf-8'><title>Forensics items</title><style>"
+        "body{font-family:sans-serif;margin:1em}.card{border:1px solid #ccc;padding:.5em;margin:.5em 0}"
+        "img{max-width:384px}.opts{list-style:none;padding:0}.right{font-weight:bold;color:#060}"
+        "td,th{border-bottom:1px solid #eee;padding:2px 6px;text-align:left;vertical-align:top}"
+        "</style></head><body><h1>Forensics items</h1>"
+        "<p>Right option in bold; Z (refusal, nothing found, no answer) counts as wrong.</p>"
+        + more
+        + "".join(cards)
+        + "</body></html>"
+    )
+    path = out / "forensics_items.html"
+    out.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return path

@@ -1,0 +1,164 @@
+"""The LLM option extractor as the judge stage: ``forgebench judge RUN --judge SPEC``.
+
+Only answers that the rules of :mod:`.extract` cannot decide (step ``none``) are sent: the judge
+reads the question, the options and the answer (:func:`.extract.extractor_prompt`) and replies
+with a letter or ``Z`` (:func:`.extract.parse_extractor_reply`). Its letters are stored as
+judgements of kind ``letter`` under the judge's name (resumable: a task the judge has already
+judged is not asked again), and ``forgebench metrics RUN --judge NAME`` uses them; metrics.csv's
+``judge`` column then names it. Transport errors are retried by the runner and reported, never
+stored as a letter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from forgebench.models.base import Model, Request
+from forgebench.models.spec import ModelConfig
+from forgebench.suites.forensics.extract import (
+    EXTRACTOR_VERSION,
+    extract_option,
+    extractor_prompt,
+    parse_extractor_reply,
+)
+from forgebench.suites.forensics.run_score import LETTER_KIND
+from forgebench.suites.forensics.scores import BENCHMARK
+
+
+@dataclass
+class ExtractorStats:
+    """What one extractor pass did."""
+
+    judge: str
+    undecided: int = 0
+    """Answers the rules left undecided."""
+    existing: int = 0
+    judged: int = 0
+    letters: int = 0
+    """Of ``judged``, replies naming an option (the rest are Z)."""
+    errors: int = 0
+    fatal: str | None = None
+    """Why the extractor stopped early (the runner gave up on it), if it did."""
+    elapsed_s: float = 0.0
+
+    def summary(self) -> str:
+        return (
+            f"extractor {self.judge}: {self.undecided} undecided answers, {self.existing} already "
+            f"judged, {self.judged} judged now ({self.letters} to a letter, "
+            f"{self.judged - self.letters} to Z), {self.errors} errors, {self.elapsed_s:.1f} s"
+        )
+
+
+def _todo(con: Any, judge: str) -> tuple[list[tuple[str, str, dict[str, str], str]], int]:
+    done = {
+        k
+        for (k,) in con.execute(
+            "SELECT task_key FROM judgements WHERE judge=? AND kind=?", (judge, LETTER_KIND)
+        )
+    }
+    todo, existing = [], 0
+    cur = con.execute(
+        "SELECT t.key, t.extra, a.text FROM tasks t JOIN answers a ON a.task_key = t.key "
+        "WHERE t.benchmark = ? AND t.superseded_by IS NULL ORDER BY t.rowid",
+        (BENCHMARK,),
+    )
+    for key, extra_json, text in cur:
+        extra = json.loads(extra_json or "{}")
+        options = {str(k): str(v) for k, v in (extra.get("options") or {}).items()}
+        if extract_option(text, options).step != "none":
+            continue
+        if key in done:
+            existing += 1
+            continue
+        todo.append((key, str(extra.get("question", "")), options, text))
+    return todo, existing
+
+
+async def extract_run_async(
+    run_dir: Path,
+    config: ModelConfig,
+    *,
+    model: Model | None = None,
+    concurrency: int | None = None,
+    rpm: float | None = None,
+    max_attempts: int | None = None,
+    console: Console | None = None,
+    **_ignored: Any,
+) -> ExtractorStats:
+    """Ask the extractor about every undecided answer of the run (see the module docstring).
+    ``concurrency``, ``rpm`` and ``max_attempts`` override the judge config's; ``console`` draws
+    a progress bar."""
+    from forgebench.models.registry import create_model
+    from forgebench.run.progress import RunProgress
+    from forgebench.run.runner import Call, CallOutcome, execute
+    from forgebench.run.store import Judgement, Store
+
+    started = time.monotonic()
+    store = Store.open(run_dir, create=False)
+    try:
+        judge_model = model or create_model(config)
+        name = judge_model.name
+        todo, existing = _todo(store.connection, name)
+        stats = ExtractorStats(judge=name, undecided=len(todo) + existing, existing=existing)
+        options_of = {key: opts for key, _q, opts, _t in todo}
+        params = config.generation_params()
+
+        def calls() -> Iterator[Call]:
+            for key, question, options, text in todo:
+                prompt = extractor_prompt(question, options, text)
+                yield Call(key, Request(prompt=prompt, params=dict(params), meta={"task_key": key}))
+
+        def on_outcome(out: CallOutcome) -> None:
+            if out.response is None:
+                stats.errors += 1
+                return
+            letter = parse_extractor_reply(out.response.text, options_of[out.key])
+            stats.judged += 1
+            stats.letters += letter != "Z"
+            store.put_judgement(
+                Judgement(
+                    task_key=out.key,
+                    judge=name,
+                    kind=LETTER_KIND,
+                    status="graded",
+                    version=EXTRACTOR_VERSION,
+                    judge_spec=config.spec,
+                    value=letter,
+                    raw=out.response.text,
+                    attempts=out.attempts,
+                )
+            )
+
+        workers = concurrency or config.concurrency
+        with RunProgress(console or Console(stderr=True), enabled=None if console else False) as rp:
+            ex = await execute(
+                judge_model,
+                calls(),
+                concurrency=workers,
+                rpm=rpm if rpm is not None else config.rpm,
+                max_attempts=max_attempts or min(config.max_attempts, 3),
+                timeout_s=config.timeout_s,
+                on_outcome=on_outcome,
+                progress=rp.add(f"extract {name}", len(todo)),
+                give_up_after=max(10, 2 * workers),
+            )
+        stats.fatal = ex.fatal
+        if model is None:
+            await judge_model.aclose()
+    finally:
+        store.close()
+    stats.elapsed_s = time.monotonic() - started
+    return stats
+
+
+def extract_run(run_dir: Path, config: ModelConfig, **options: Any) -> ExtractorStats:
+    """Synchronous :func:`extract_run_async`."""
+    return asyncio.run(extract_run_async(Path(run_dir), config, **options))

@@ -1,0 +1,102 @@
+"""Scoring a run's Forensics answers: extraction (stored as verdicts) and metrics.csv rows.
+
+For every current Forensics task, the rules of :mod:`.extract` give a letter and
+the step that decided it; where they found nothing (step ``none``) and ``judge`` names an
+extractor that has judged the task (judgements of kind ``letter``), its letter is used (step
+``extractor``); without ``judge``, the only extractor that has judged the run is used (none
+when there are several: name one). The result is stored as the task's verdict (the letter, with ``step`` and
+``judge`` in its detail) and the metrics are written for every model of the run
+(:func:`.scores.write_forensics_metrics`). The options and the right letter come from the task's
+``extra`` (what the question showed), so scoring needs no dataset folder. A task without an
+answer (still pending, or ended as an error) counts as ``Z`` (step ``missing``, no verdict
+stored): accuracy is over every item asked, as the paper's is over all data.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from forgebench.suites.forensics.extract import Extraction, extract_option
+from forgebench.suites.forensics.scores import BENCHMARK, metric_rows, write_forensics_metrics
+
+PARSER_VERSION = "forensics-extract/v1"
+LETTER_KIND = "letter"
+
+
+def _answers(
+    con: sqlite3.Connection,
+) -> list[tuple[str, str, str, str, str, dict[str, object], str]]:
+    cur = con.execute(
+        "SELECT t.key, t.model, t.item_id, t.probe, t.condition, t.extra, a.text "
+        "FROM tasks t LEFT JOIN answers a ON a.task_key = t.key "
+        "WHERE t.benchmark = ? AND t.superseded_by IS NULL ORDER BY t.rowid",
+        (BENCHMARK,),
+    )
+    return [(k, m, i, p, c, json.loads(e or "{}"), t) for k, m, i, p, c, e, t in cur]
+
+
+def letter_judges(con: sqlite3.Connection) -> list[str]:
+    """The judges that have stored extracted letters in this run."""
+    rows = con.execute(
+        "SELECT DISTINCT judge FROM judgements WHERE kind = ? ORDER BY 1", (LETTER_KIND,)
+    )
+    return [str(j) for (j,) in rows]
+
+
+def _judged(con: sqlite3.Connection, judge: str | None) -> dict[str, str]:
+    if not judge:
+        return {}
+    rows = con.execute(
+        "SELECT task_key, value FROM judgements WHERE judge = ? AND kind = ? AND value IS NOT NULL",
+        (judge, LETTER_KIND),
+    )
+    return {k: str(v) for k, v in rows}
+
+
+def score_frame(
+    con: sqlite3.Connection, judge: str | None = None
+) -> tuple[pd.DataFrame, list[tuple[str, str, dict[str, Any], str]]]:
+    """One row per answered Forensics task (letter, step, correct, type code) and the verdict
+    rows to store."""
+    if judge is None:  # default: the only extractor that judged this run, if there is one
+        judges = letter_judges(con)
+        judge = judges[0] if len(judges) == 1 else None
+    judged = _judged(con, judge)
+    rows = []
+    verdicts: list[tuple[str, str, dict[str, Any], str]] = []
+    for key, model, item_id, probe, cond, extra, text in _answers(con):
+        options = {str(k): str(v) for k, v in dict(extra.get("options") or {}).items()}  # type: ignore[call-overload]
+        # no answer (pending or errored): counted, as Z
+        got = Extraction("Z", "missing") if text is None else extract_option(text, options)
+        if got.step == "none" and key in judged:
+            got = Extraction(judged[key], "extractor")
+        answer = str(extra.get("answer", ""))
+        rows.append(
+            {
+                "task_key": key, "model": model, "probe": probe, "condition": cond,
+                "item_id": item_id, "type_code": str(extra.get("type_code", "")),
+                "letter": got.letter, "step": got.step, "correct": got.letter == answer,
+                "judge": judge if got.step == "extractor" else "",
+            }
+        )  # fmt: skip
+        if text is not None:
+            detail = {"step": got.step, "judge": judge if got.step == "extractor" else None}
+            verdicts.append((key, got.letter, detail, PARSER_VERSION))
+    return pd.DataFrame(rows), verdicts
+
+
+def score_run(run_dir: Path, judge: str | None = None) -> Path | None:
+    """Extract, store verdicts and write the Forensics rows of ``RUN/metrics.csv``."""
+    from forgebench.run.store import Store
+
+    with Store.open(Path(run_dir), create=False) as store:
+        frame, verdicts = score_frame(store.connection, judge)
+        store.put_verdicts(verdicts)
+    if frame.empty:
+        return None
+    return write_forensics_metrics(Path(run_dir), metric_rows(frame))

@@ -1,0 +1,230 @@
+"""The Forensics suite (seed 002) behind the seam: the release TSV and our JSONL folder, the
+release's MCQ prompt, option extraction (rules, then an optional LLM extractor as the judge
+stage), accuracy and perspective scores, robustness, attribution and the prompt studies.
+
+Protocol: ``MCQ`` under ``full`` on every item by default. Opt-in parts (``--protocol``):
+``robustness`` (the 30 conditions of Table 3: saturation, contrast, block, noise, blur, pixelate
+at levels 1-5), ``jpeg`` (true JPEG re-encoding at 5 qualities), ``attribution`` (``ATTR`` and
+``ATTR_DESC`` on binary-classification forgeries), ``studies`` (``prefix`` and ``face_boxes``;
+``multi_image`` is refused while the runner sends one image per question). ``--probes`` and
+``--conditions`` only narrow that. ``--sample N`` keeps at most N items per type code (the items
+with the smallest sha256 of their id: stable, and spread over the whole set), so robustness x 30
+stays affordable while every type code keeps its items.
+
+Answers are replayed by (``item_id``, probe ``MCQ``, condition ``full``) like any other suite.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from forgebench.suites import register
+from forgebench.suites.base import JudgeOutcome, Loaded, Section, Selection, Suite, SuiteError
+from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC
+from forgebench.suites.forensics.perturb import CONDITIONS as ROBUST_ALL
+from forgebench.suites.forensics.perturb import TABLE3_KINDS
+from forgebench.suites.forensics.questions import CONDITIONS, MCQ, PROBES, ImageSpec
+
+if TYPE_CHECKING:
+    from forgebench.models.spec import ModelConfig
+    from forgebench.run.images import VariantCache
+    from forgebench.run.tasks import Question
+    from forgebench.suites.forensics.contract import ForensicsItem
+
+PARTS: dict[str, str] = {
+    "robustness": "Table 3: saturation, contrast, block, noise, blur, pixelate at levels 1-5 (x30)",
+    "jpeg": "true JPEG re-encoding at quality 90, 70, 50, 30, 10 (x5)",
+    "attribution": "Tables 4 and 13: ATTR and ATTR_DESC on binary-classification forgeries",
+    "studies": "Tables 12 and 14: the forgery-technique prefix and face boxes",
+}
+ROBUSTNESS = tuple(c for c in ROBUST_ALL if c.rsplit("_", 1)[0] in TABLE3_KINDS)
+JPEG = tuple(c for c in ROBUST_ALL if c.startswith("jpeg_"))
+
+
+def stratified(items: list[ForensicsItem], n: int | None) -> list[ForensicsItem]:
+    """At most ``n`` items per type code (smallest sha256 of the id first), in file order."""
+    if n is None:
+        return items
+    by_code: dict[str, list[ForensicsItem]] = {}
+    for it in items:
+        by_code.setdefault(str(it.type_code), []).append(it)
+    keep: set[str] = set()
+    for group in by_code.values():
+        group = sorted(group, key=lambda it: hashlib.sha256(it.id.encode()).hexdigest())
+        keep.update(it.id for it in group[:n])
+    return [it for it in items if it.id in keep]
+
+
+def protocol(selection: Selection) -> tuple[list[str], list[str]]:
+    """The probes and conditions to run: the default, the opt-in parts, then the narrowing."""
+    probes = [MCQ]
+    conditions = ["full"]
+    parts = set(selection.parts)
+    if "attribution" in parts:
+        probes += [ATTR, ATTR_DESC]
+    if "robustness" in parts:
+        conditions += ROBUSTNESS
+    if "jpeg" in parts:
+        conditions += JPEG
+    if "studies" in parts:
+        conditions += ["prefix", "face_boxes"]
+    if selection.probes is not None:
+        probes = [p for p in probes if p in selection.probes]
+    if selection.conditions is not None:
+        if "multi_image" in selection.conditions:
+            raise SuiteError(
+                "condition multi_image needs several images per question; the runner sends one "
+                "(multi-image rows are tiled under full)"
+            )
+        missing = [c for c in selection.conditions if c not in conditions]
+        if missing:
+            part = (
+                "robustness"
+                if missing[0] in ROBUSTNESS
+                else "jpeg"
+                if missing[0] in JPEG
+                else "studies"
+            )
+            raise SuiteError(
+                f"condition {missing[0]} is part of --protocol {part}; add it to run it"
+            )
+        conditions = [c for c in conditions if c in selection.conditions]
+    return probes, conditions
+
+
+def _variant(spec: ImageSpec, condition: str) -> Any:
+    from forgebench.run.images import VariantSpec, source_info
+
+    if spec.op == "file":
+        return VariantSpec(source=spec.sources[0], condition="full")
+    others = [source_info(p).sha256 for p in spec.sources[1:]]
+    from forgebench.suites.forensics.perturb import RENDERER_VERSION
+
+    return VariantSpec(
+        source=spec.sources[0],
+        condition=condition,
+        params={"op": spec.op, "seed": spec.seed, "more_sources": others},
+        renderer=RENDERER_VERSION,
+        render=lambda _data, _what: spec.render(),
+    )
+
+
+class ForensicsSuite(Suite):
+    """Forensics-Bench: multiple-choice forgery questions over five perspectives."""
+
+    name = "forensics"
+    title = "Forensics-Bench (seed 002)"
+    probes = PROBES
+    conditions = CONDITIONS
+    parts = PARTS
+
+    def detect(self, path: Path) -> bool:
+        from forgebench.suites.forensics.contract import is_forensics_dataset
+
+        return is_forensics_dataset(path)
+
+    def validate(self, path: Path) -> list[str]:
+        from forgebench.suites.forensics.validate import validate_forensics
+
+        return [str(p) for p in validate_forensics(path).errors]
+
+    def load(self, path: Path, selection: Selection) -> Loaded:
+        from forgebench.suites.forensics.contract import load_items
+
+        try:
+            items = load_items(path)
+        except (OSError, ValueError) as exc:
+            raise SuiteError(str(exc).splitlines()[0]) from None
+        if selection.sample is not None and selection.sample < 1:
+            raise SuiteError("--sample must be at least 1 (items per type code)")
+        return Loaded(root=path, items=stratified(items, selection.sample))
+
+    def questions(
+        self,
+        loaded: Loaded,
+        selection: Selection,
+        cache: VariantCache,
+        *,
+        render_images: bool = True,
+    ) -> Iterable[Question]:
+        from forgebench.run.tasks import Question
+        from forgebench.suites.forensics.questions import expand
+
+        probes, conditions = protocol(selection)  # errors now, before anything is rendered
+        items = {it.id: it for it in loaded.items}
+
+        def generate() -> Iterator[Question]:
+            for fq in expand(loaded.items, loaded.root, probes=probes, conditions=conditions):
+                if len(fq.images) != 1:
+                    raise SuiteError(f"item {fq.item_id}: {len(fq.images)} images in one question")
+                spec = _variant(fq.images[0], fq.condition)
+                ref = cache.ensure(spec) if render_images else cache.ref(spec)
+                item = items[fq.item_id]
+                extra = {
+                    "options": fq.options, "answer": fq.answer, "type_code": item.type_code,
+                    "question": item.question if fq.probe == MCQ else fq.text,
+                }  # fmt: skip
+                yield Question(
+                    fq.item_id, fq.probe, fq.condition, fq.text, fq.version, ref, extra, self.name
+                )
+
+        return generate()
+
+    def score(self, run_dir: Path, judge: str | None) -> Path | None:
+        from forgebench.suites.forensics.run_score import score_run
+
+        return score_run(run_dir, judge)
+
+    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> JudgeOutcome | None:
+        from forgebench.suites.forensics.judge import extract_run
+
+        stats = extract_run(run_dir, config, **options)
+        return JudgeOutcome(stats.judge, stats.summary(), stats.fatal)
+
+    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
+        from forgebench.results.metrics_csv import read_metrics
+        from forgebench.suites.forensics.report_section import write_report
+
+        path = run_dir / "metrics.csv"
+        if not path.is_file():
+            return Section(
+                self.title,
+                "",
+                notes=[f"warning: no metrics.csv yet (forgebench metrics {run_dir})"],
+            )
+        metrics = read_metrics(path, benchmark=self.name, judge=judge)
+        if metrics.empty:
+            return None
+        body, files, notes = write_report(metrics, out_dir)
+        from forgebench.suites.forensics.item_view import write_item_view
+
+        page = write_item_view(run_dir, out_dir)
+        if page is not None:
+            files.append(page)
+            body += (
+                f"<p><a href='{page.name}'>Every item: image, options, answers and letters</a></p>"
+            )
+        return Section(title=self.title, html=body, files=files, notes=notes)
+
+    def variant_views(
+        self, dataset_root: Path, item: Mapping[str, Any]
+    ) -> Iterator[tuple[str, bytes]]:
+        from forgebench.suites.forensics.contract import ForensicsItem
+        from forgebench.suites.forensics.questions import expand
+
+        model = ForensicsItem.model_validate(item)
+        for fq in expand([model], dataset_root):
+            if fq.images and fq.images[0].op != "file":
+                yield "as asked", fq.images[0].render()
+
+    def providers(self) -> Mapping[str, str]:
+        return {
+            "builtin/artefact": "forgebench.suites.forensics.artefact_model",
+            "vlmevalkit": "forgebench.suites.forensics.vlmevalkit_model",
+        }
+
+
+SUITE = register(ForensicsSuite())

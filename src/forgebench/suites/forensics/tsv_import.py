@@ -1,0 +1,372 @@
+"""Import the official release ``ForensicsBench.tsv`` (a VLMEvalKit-style TSV) as a dataset folder.
+
+Columns: ``index``, ``image`` (base64; or a Python list literal of base64 strings for multi-image
+rows; or, when 64 characters or fewer, the ``index`` of another row whose image(s) it reuses, as
+VLMEvalKit's ``ImageBaseDataset`` resolves it), ``question``, option columns ``A``.. (empty when
+unused), ``answer`` (a letter), ``category`` (see :mod:`.taxonomy`), optional ``hint`` and
+``image_path``. A row without ``image`` data may name its file(s) in ``image_path``, relative to
+the TSV's folder.
+
+Streaming, two passes, memory bounded by the number of rows (never by image bytes): pass 1 reads
+one row at a time, decodes and writes its images (content-addressed, :mod:`.images`) and spools
+the row, with its image references still unresolved, to a temporary file; pass 2 resolves the
+references (a reference may name a later row) and writes ``items.jsonl``. Everything is written
+to a temporary folder that replaces ``--out`` only when no row has an error, so a failed import
+leaves nothing half-written. A base64 cell exceeds Python ``csv``'s default field limit, which is
+raised here.
+
+Empty cells are missing values. (VLMEvalKit reads the TSV with pandas, which also treats the
+strings ``NA``, ``None``, ``nan``... as missing; an option literally reading "None" is kept here.)
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import binascii
+import csv
+import json
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from forgebench.suites.forensics.contract import (
+    ITEMS_FILE,
+    LETTERS,
+    ForensicsItem,
+    item_json,
+    write_markers,
+)
+from forgebench.suites.forensics.images import ImageFolder, NotAnImage
+from forgebench.suites.forensics.problems import ForensicsDataError, Problem
+from forgebench.suites.forensics.taxonomy import PERSPECTIVES, TaxonomyError, parse_category
+
+REQUIRED = ("index", "question", "answer", "category", "A", "B")
+REF_MAX = 64
+"""An ``image`` cell this short is a reference to another row's ``index`` (VLMEvalKit's rule)."""
+MAX_ERRORS = 200
+"""Stop collecting after this many problems (the file is then clearly not the release format)."""
+
+
+def raise_field_limit() -> None:
+    """Let ``csv`` read cells of any size (a base64 image is megabytes)."""
+    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
+
+
+def read_header(path: Path) -> list[str]:
+    """The TSV's column names (the first line only)."""
+    with path.open("r", encoding="utf-8", newline="") as fh:
+        first = fh.readline()
+    return next(csv.reader([first], delimiter="\t"), [])
+
+
+def looks_like_release_tsv(path: Path) -> bool:
+    """True when ``path`` has the release's columns (how ``forgebench import`` picks this format)."""
+    try:
+        cols = set(read_header(path))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return False
+    return set(REQUIRED) <= cols and bool({"image", "image_path"} & cols)
+
+
+@dataclass
+class ImportSummary:
+    """What :func:`import_release_tsv` wrote."""
+
+    out: Path
+    items: int
+    images: int
+    references: int
+    """Rows whose image cell referenced another row."""
+
+
+@dataclass
+class _Pending:
+    images: list[dict[str, str]]
+    line: int
+
+
+def _parse_image_cell(cell: str) -> list[str]:
+    text = cell.strip()
+    if text.startswith("["):
+        value = ast.literal_eval(text)
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise ValueError("an image list must be a non-empty list of strings")
+        return [v.strip() for v in value]
+    return [text]
+
+
+def _rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
+    raise_field_limit()
+    with path.open("r", encoding="utf-8", newline="") as fh:
+        reader = csv.reader(fh, delimiter="\t")
+        header = next(reader, None)
+        if header is None:
+            return
+        start = reader.line_num + 1
+        for row in reader:
+            if not any(c.strip() for c in row):
+                start = reader.line_num + 1
+                continue
+            yield start, dict(zip(header, row, strict=False))
+            start = reader.line_num + 1
+
+
+def _cell(row: dict[str, str], name: str) -> str | None:
+    value = row.get(name)
+    if value is None or not value.strip():
+        return None
+    return value
+
+
+class _Importer:
+    def __init__(self, src: Path, work: Path, on_row: Callable[[int], None] | None) -> None:
+        self.src = src
+        self.name = src.name
+        self.work = work
+        self.images = ImageFolder(work)
+        self.problems: list[Problem] = []
+        self.resolved: dict[str, list[str]] = {}
+        self._sizes: dict[str, tuple[int, int]] = {}
+        self.pending: dict[str, _Pending] = {}
+        self.lines: dict[str, int] = {}
+        self.on_row = on_row
+        self.references = 0
+
+    def error(self, line: int | None, field: str, message: str) -> None:
+        self.problems.append(Problem(self.name, line, field, message))
+        if len(self.problems) >= MAX_ERRORS:
+            raise ForensicsDataError(f"{self.name}: too many problems", self.problems)
+
+    def pass_one(self, spool: Path) -> int:
+        try:
+            header = read_header(self.src)
+        except (UnicodeDecodeError, csv.Error) as exc:
+            self.error(1, "-", f"not a UTF-8 TSV header ({exc})")
+            return 0
+        missing = [c for c in REQUIRED if c not in header]
+        if not {"image", "image_path"} & set(header):
+            missing.append("image (or image_path)")
+        if missing:
+            self.error(
+                1,
+                "-",
+                f"missing column(s) {', '.join(missing)} (a ForensicsBench TSV has "
+                "index, image, question, A, B, ..., answer, category)",
+            )
+            return 0
+        n = 0
+        with spool.open("w", encoding="utf-8") as out:
+            try:
+                for line, row in _rows(self.src):
+                    n += 1
+                    rec = self._row(line, row)
+                    if rec is not None:
+                        out.write(json.dumps(rec, ensure_ascii=False) + "\n")
+                    if self.on_row is not None:
+                        self.on_row(n)
+            except (UnicodeDecodeError, csv.Error) as exc:
+                if isinstance(exc, UnicodeDecodeError):
+                    self.error(None, "-", "not UTF-8 text (the release TSV is UTF-8)")
+                else:
+                    self.error(None, "-", f"not a TSV ({exc}), after row {n}")
+        return n
+
+    def _row(self, line: int, row: dict[str, str]) -> dict[str, Any] | None:
+        index = (row.get("index") or "").strip()
+        if not index:
+            self.error(line, "index", "empty")
+            return None
+        if index in self.lines:
+            self.error(line, "index", f"duplicate {index!r} (first on line {self.lines[index]})")
+            return None
+        self.lines[index] = line
+        ok = True
+        try:
+            code = parse_category(row.get("category") or "")
+        except TaxonomyError as exc:
+            self.error(line, "category", str(exc))
+            ok = False
+        images = self._images(line, index, row)
+        if images is None or not ok:
+            return None
+        options = {k: row[k] for k in LETTERS if _cell(row, k) is not None}
+        rec: dict[str, Any] = {
+            "id": index,
+            "question": row.get("question") or "",
+            "options": options,
+            "answer": (row.get("answer") or "").strip(),
+            "hint": _cell(row, "hint"),
+            "category": (row.get("category") or "").strip(),
+            **{p: code.value(p) for p in PERSPECTIVES},
+        }
+        paths = _cell(row, "image_path")
+        if paths is not None:
+            try:
+                rec["image_path"] = _parse_image_cell(paths)
+            except (ValueError, SyntaxError):
+                rec["image_path"] = [paths.strip()]
+        if not self._check(line, {**rec, "images": ["-"]}):
+            return None
+        rec["__line__"] = line
+        rec["__images__"] = images
+        return rec
+
+    def _images(self, line: int, index: str, row: dict[str, str]) -> list[dict[str, str]] | None:
+        cell = _cell(row, "image")
+        entries: list[dict[str, str]] = []
+        if cell is None:
+            paths = _cell(row, "image_path")
+            if paths is None:
+                self.error(line, "image", "empty, and no image_path")
+                return None
+            for p in _parse_image_cell(paths):
+                f = (self.src.parent / p).resolve()
+                if not f.is_file():
+                    self.error(line, "image_path", f"{p!r} not found next to {self.name}")
+                    return None
+                try:
+                    entries.append({"path": self._put(f.read_bytes())})
+                except NotAnImage:
+                    self.error(line, "image_path", f"{p!r} is not an image")
+                    return None
+            return entries
+        try:
+            parts = _parse_image_cell(cell)
+        except (ValueError, SyntaxError) as exc:
+            self.error(line, "image", f"not base64, a list of base64 strings or an index ({exc})")
+            return None
+        for k, part in enumerate(parts):
+            where = "image" if len(parts) == 1 else f"image[{k}]"
+            if len(part) <= REF_MAX:
+                if part == index:
+                    self.error(line, where, f"refers to its own index {index!r}")
+                    return None
+                entries.append({"ref": part})
+                continue
+            try:
+                data = base64.b64decode(part, validate=True)
+                entries.append({"path": self._put(data)})
+            except (binascii.Error, ValueError):
+                self.error(line, where, "not valid base64")
+                return None
+            except NotAnImage as exc:
+                self.error(line, where, f"base64 that is not an image ({exc})")
+                return None
+        if any("ref" in e for e in entries):
+            self.references += 1
+        return entries
+
+    def _put(self, data: bytes) -> str:
+        stored = self.images.put(data)
+        self._sizes[stored.path] = stored.size
+        return stored.path
+
+    def _check(self, line: int, rec: dict[str, Any]) -> bool:
+        try:
+            ForensicsItem.model_validate(rec)
+        except ValidationError as exc:
+            for e in exc.errors():
+                field = ".".join(str(x) for x in e["loc"]) or "-"
+                self.error(line, field, str(e["msg"]).removeprefix("Value error, "))
+            return False
+        return True
+
+    def _resolve(self, index: str, seen: tuple[str, ...]) -> list[str] | None:
+        """The image paths of row ``index``, following references (None: unresolvable)."""
+        hit = self.resolved.get(index)
+        if hit is not None:
+            return hit
+        pend = self.pending.get(index)
+        if pend is None or index in seen:
+            return None
+        out: list[str] = []
+        for e in pend.images:
+            if "path" in e:
+                out.append(e["path"])
+                continue
+            target = self._resolve(e["ref"], (*seen, index))
+            if target is None:
+                return None
+            out.extend(target)
+        self.resolved[index] = out
+        return out
+
+    def pass_two(self, spool: Path, dest: Path) -> int:
+        # Index every spooled row's image entries first (small: paths and references only).
+        with spool.open("r", encoding="utf-8") as fh:
+            for raw in fh:
+                rec = json.loads(raw)
+                entries = rec["__images__"]
+                if all("path" in e for e in entries):
+                    self.resolved[rec["id"]] = [e["path"] for e in entries]
+                else:
+                    self.pending[rec["id"]] = _Pending(entries, rec["__line__"])
+        n = 0
+        with spool.open("r", encoding="utf-8") as fh, dest.open("w", encoding="utf-8") as out:
+            for raw in fh:
+                rec = json.loads(raw)
+                line = rec.pop("__line__")
+                rec.pop("__images__")
+                paths = self._resolve(rec["id"], ())
+                if paths is None:
+                    refs = [e["ref"] for e in self.pending[rec["id"]].images if "ref" in e]
+                    why = [r for r in refs if r not in self.lines]
+                    msg = (
+                        f"refers to index {why[0]!r}, which no row has"
+                        if why
+                        else f"reference(s) {refs} do not lead to image data (a cycle or a bad row)"
+                    )
+                    self.error(line, "image", msg)
+                    continue
+                rec["images"] = paths
+                rec["resolution"] = self._sizes.get(paths[0])
+                item = ForensicsItem.model_validate(rec)
+                out.write(item_json(item) + "\n")
+                n += 1
+        return n
+
+
+def import_release_tsv(
+    src: Path,
+    out: Path,
+    *,
+    force: bool = False,
+    on_row: Callable[[int], None] | None = None,
+) -> ImportSummary:
+    """Import ``src`` into the dataset folder ``out`` (see the module docstring).
+
+    Raises :class:`ForensicsDataError` listing every problem (``FILE:LINE: FIELD: message``); then
+    nothing is written. ``out`` must not exist (or be empty) unless ``force``.
+    """
+    if not src.is_file():
+        raise ForensicsDataError(f"{src}: no such file")
+    if out.exists() and any(out.iterdir()) and not force:
+        raise ForensicsDataError(f"{out} exists and is not empty (give --force to replace it)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        imp = _Importer(src, work, on_row)
+        spool = work / ".rows.jsonl"
+        rows = imp.pass_one(spool)
+        n = imp.pass_two(spool, work / ITEMS_FILE) if spool.exists() else 0
+        if imp.problems:
+            raise ForensicsDataError(f"{src.name}: {len(imp.problems)} problem(s)", imp.problems)
+        if rows == 0:
+            raise ForensicsDataError(f"{src.name}: no rows")
+        spool.unlink()
+        write_markers(work, {"source": src.name, "format": "ForensicsBench.tsv", "items": n})
+        n_images = sum(1 for _ in (work / "images").rglob("*") if _.is_file())
+        if out.exists():
+            shutil.rmtree(out)
+        work.replace(out)
+        return ImportSummary(out, n, n_images, imp.references)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise

@@ -1,0 +1,166 @@
+"""A VLMEvalKit prediction file replayed through run, metrics, the extractor judge and report."""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pytest
+
+from forgebench import api
+from forgebench.models.spec import ModelConfig
+from forgebench.suites import detect
+from forgebench.suites.forensics.predictions import write_replay
+from forgebench.suites.forensics.tsv_import import import_release_tsv
+
+PREDICTIONS = [
+    "A",
+    "non AI-generated",
+    "I'm sorry, I can't.",
+    "The answer is D",
+    "Either A or B",
+    "B",
+]
+# truth:       A   A (text)            Z (refusal)            D (letter)         undecided       A
+
+
+@pytest.fixture
+def replayed(release_tsv: Path, tmp_path: Path) -> tuple[Path, Path]:
+    ds = tmp_path / "ds"
+    import_release_tsv(release_tsv, ds)
+    xlsx = tmp_path / "vlm_ForensicsBench.xlsx"
+    pd.DataFrame({"index": range(6), "prediction": PREDICTIONS}).to_excel(xlsx, index=False)
+    write_replay(xlsx, tmp_path / "replay.jsonl")
+    run = tmp_path / "run"
+    api.run(ds, run, [f"vlm=replay/{tmp_path / 'replay.jsonl'}"])
+    return ds, run
+
+
+def _rows(run: Path) -> dict[tuple[str, str], float]:
+    with (run / "metrics.csv").open() as fh:
+        return {
+            (r["subset"], r["metric"]): float(r["value"])
+            for r in csv.DictReader(fh)
+            if r["benchmark"] == "forensics" and r["model"] == "vlm" and r["condition"] == "full"
+        }
+
+
+def test_replay_run_metrics_judge_report(
+    replayed: tuple[Path, Path], fake_openai: Callable[..., Any]
+) -> None:
+    ds, run = replayed
+    assert detect(ds).name == "forensics"
+    api.metrics(run)
+    m = _rows(run)
+    assert m[("all", "acc")] == pytest.approx(50.0)
+    assert m[("all", "by_letter")] == pytest.approx(50.0) and m[
+        ("all", "by_text")
+    ] == pytest.approx(100 / 6)
+    assert m[("all", "z")] == pytest.approx(200 / 6) and m[("all", "by_extractor")] == 0.0
+    assert m[("semantic", "persp")] == pytest.approx(70.0)  # GS 100, HS mean of 5 codes = 40
+    # the LLM extractor: only the undecided answer is asked; a 500 is retried, not stored
+    server = fake_openai(reply_text="B")
+    server.script.extend(["500", "ok"])
+    spec = ModelConfig(spec=f"ext=openai/judge-model@{server.url}", max_attempts=3)
+    lines = api.judge(run, spec)
+    assert any("1 judged now (1 to a letter" in o.summary for o in lines), lines
+    assert [o.judge for o in lines] == ["ext"] and lines[0].fatal is None
+    hits = server.hits
+    assert "Either A or B" in str(server.requests[-1])
+    api.judge(run, spec)  # resumable: nothing asked again
+    assert server.hits == hits
+    api.metrics(run)  # the only extractor of the run is the default
+    m = _rows(run)
+    assert m[("all", "acc")] == pytest.approx(400 / 6) and m[
+        ("all", "by_extractor")
+    ] == pytest.approx(100 / 6)
+    with (run / "metrics.csv").open() as fh:
+        judges = {r["judge"] for r in csv.DictReader(fh) if r["benchmark"] == "forensics"}
+    assert judges == {"ext"}
+    con = sqlite3.connect(run / "run.sqlite")
+    stored = con.execute(
+        "SELECT t.item_id, j.value FROM judgements j JOIN tasks t ON t.key = j.task_key WHERE j.kind='letter'"
+    ).fetchall()
+    assert stored == [("4", "B")]
+    result = api.report(run, dataset=ds)
+    assert (run / "report" / "forensics_table_02.csv").is_file()
+    html = result.index.read_text()
+    assert "Forensics-Bench (seed 002)" in html and "How the option letters were found" in html
+    assert "forensics_items.html" in html
+    items = (run / "report" / "forensics_items.html").read_text()
+    assert items.count("class='card'") == 6 and "HS-VID-TL-FSS-ED" in items
+    assert "<td>B</td><td>extractor</td><td>✓</td>" in items and "refusal → Z" in items
+    assert (
+        len(list((run / "report" / "img" / "forensics").glob("*.jpg"))) == 4
+    )  # shared images once
+
+
+def test_answers_keyed_by_item_probe_condition(replayed: tuple[Path, Path]) -> None:
+    _, run = replayed
+    con = sqlite3.connect(run / "run.sqlite")
+    rows = con.execute(
+        "SELECT item_id, probe, condition, benchmark FROM tasks ORDER BY item_id"
+    ).fetchall()
+    assert rows == [(str(i), "MCQ", "full", "forensics") for i in range(6)]
+
+
+def test_cli_import_validate_run_metrics_judge(
+    release_tsv: Path, tmp_path: Path, rows: list[dict[str, str]], tsv_writer: Callable[..., Path],
+    fake_openai: Callable[..., Any],
+) -> None:  # fmt: skip
+    from typer.testing import CliRunner
+
+    from forgebench.cli import app
+
+    cli = CliRunner()
+    ds = tmp_path / "ds"
+    res = cli.invoke(app, ["import", str(release_tsv), "--out", str(ds)])
+    assert res.exit_code == 0 and "imported 6 Forensics items" in res.output
+    res = cli.invoke(app, ["validate", str(ds)])
+    assert res.exit_code == 0 and "6 items (BC 4, SLS 1, TL 1)" in res.output
+    rows[2]["category"] = "human_faceswaponeface_encoderdecoder_hologram_temporal"
+    bad = tsv_writer(tmp_path / "bad.tsv", rows)
+    res = cli.invoke(app, ["import", str(bad), "--out", str(tmp_path / "nope")])
+    assert (
+        res.exit_code == 2
+        and "bad.tsv:4: category: unknown forgery modality token 'hologram'" in res.output
+    )
+    assert not (tmp_path / "nope").exists()
+    xlsx = tmp_path / "p.xlsx"
+    pd.DataFrame({"index": range(6), "prediction": PREDICTIONS}).to_excel(xlsx, index=False)
+    write_replay(xlsx, tmp_path / "replay.jsonl")
+    run = tmp_path / "run"
+    res = cli.invoke(
+        app,
+        ["run", str(ds), "--out", str(run), "--model", f"vlm=replay/{tmp_path / 'replay.jsonl'}"],
+    )
+    assert res.exit_code == 0, res.output
+    res = cli.invoke(app, ["metrics", str(run)])
+    assert res.exit_code == 0 and "Forensics results" in res.output and "50.0" in res.output
+    server = fake_openai(reply_text="B")
+    res = cli.invoke(app, ["judge", str(run), "--judge", f"ext=openai/j@{server.url}"])
+    assert res.exit_code == 0 and "extractor ext: 1 undecided answers" in res.output, res.output
+    res = cli.invoke(app, ["metrics", str(run), "--judge", "ext"])
+    assert res.exit_code == 0 and "66.7" in res.output
+
+
+def test_vlmevalkit_file_as_a_model(release_tsv: Path, tmp_path: Path) -> None:
+    ds = tmp_path / "ds"
+    import_release_tsv(release_tsv, ds)
+    tsv = tmp_path / "GPT4o_ForensicsBench.tsv"
+    pd.DataFrame({"index": range(5), "prediction": PREDICTIONS[:5]}).to_csv(
+        tsv, sep="\t", index=False
+    )
+    run = tmp_path / "run"
+    result = api.run(ds, run, [f"gpt4o=vlmevalkit/{tsv}"])
+    assert [(m.sent, m.errors) for m in result.models] == [(6, 1)]  # item 5 has no prediction
+    api.metrics(run)
+    with (run / "metrics.csv").open() as fh:
+        acc = next(r for r in csv.DictReader(fh) if r["subset"] == "all" and r["metric"] == "acc")
+    # the unanswered item counts as Z (wrong): 3 right of 6
+    assert acc["model"] == "gpt4o" and acc["n"] == "6"
+    assert float(acc["value"]) == pytest.approx(50.0)

@@ -80,6 +80,20 @@ class SceneEvent(_Model):
     """Where it happened."""
 
 
+class SceneSlot(_Model):
+    """A place in the composition where a peripheral edit is possible (seed 000 Appendix C:
+    "an annotated composition ... determines where peripheral edits are possible")."""
+
+    box: list[int]
+    """Where an inserted element may go, ``[x0, y0, x1, y1]``."""
+    kind: str = "any"
+    """What fits there: ``person``, ``object``, ``scenery`` or ``any``."""
+    saliency: str = "C2"
+    """``C2`` secondary figure or ``C3`` background (Mandela saliency of an edit there)."""
+    role: str | None = None
+    """The slot in words, e.g. ``among the photographers at the left edge``."""
+
+
 class SceneRecord(_Model):
     """One canonical image and what is recorded about it."""
 
@@ -99,6 +113,8 @@ class SceneRecord(_Model):
     """Objects present."""
     text: list[SceneText] = Field(default_factory=list)
     """Visible text."""
+    slots: list[SceneSlot] = Field(default_factory=list)
+    """Where peripheral insertions are possible (construction only; optional)."""
 
 
 class FactEntity(_Model):

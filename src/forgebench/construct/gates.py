@@ -15,7 +15,7 @@ its changed share lies in ``[min_share, max_share]`` and the label is "Concentra
 gives Table 13 but no magnitude bounds: the defaults below are ours.
 
 Re-encoding (seed 000 Appendix C): JPEG quality 92, longest side 1280
-(:func:`forgebench.data.images_io.normalize_image`). Near-duplicates: 64-bit perceptual hashes
+(:func:`forgebench.util.images.normalize_image`). Near-duplicates: 64-bit perceptual hashes
 (``imagehash.phash``, the ``construct`` extra); two images within ``max_distance`` bits are
 near-duplicates and the later one fails.
 """
@@ -33,7 +33,7 @@ from pydantic import BaseModel
 from forgebench.construct.gate_result import GateResult
 from forgebench.construct.pixel_checks import rectified_label, spatial_concentration
 from forgebench.construct.pixels import DEFAULT_TAU, edit_magnitude, pixel_label
-from forgebench.data.images_io import JPEG_QUALITY, LONGEST_SIDE, Normalized, normalize_image
+from forgebench.util.images import JPEG_QUALITY, LONGEST_SIDE, Normalized, normalize_image
 
 Region = Sequence[int] | np.ndarray
 

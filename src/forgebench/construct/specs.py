@@ -4,7 +4,7 @@ One specification per line of a JSONL file (``specs.jsonl``). A Mandela specific
 knowledge family (seed 000 §3.1, Table 1), the inserted entity and, once verified, the single
 recorded contradiction (Appendix B's proposition phi, stored as "<entity> <relation that fails>
 <event, date>"). A PIXAR specification names its manipulation type (seed 003 Table 12/14) through
-``pixar`` (a :class:`~forgebench.construct.taxonomy.Edit`); multi-edit sequences add ``steps``,
+``pixar`` (a :class:`~forgebench.suites.pixar.taxonomy.Edit`); multi-edit sequences add ``steps``,
 applied in order after the first edit.
 
 Boxes are half-open integer pixel boxes ``[x0, y0, x1, y1]`` in the seed image's grid; ``mask``
@@ -20,8 +20,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from forgebench.construct.taxonomy import Edit as PixarEdit
-from forgebench.construct.taxonomy import Primitive
+from forgebench.suites.pixar.taxonomy import Edit as PixarEdit
+from forgebench.suites.pixar.taxonomy import Primitive
+from forgebench.util.atomic import atomic_open
 
 Operation = Literal["insert", "replace", "remove", "recolour", "retext", "background"]
 """What an edit does: paste or render something new (``insert``), put something in place of a
@@ -182,10 +183,7 @@ def spec_row(spec: BaseModel, **extra: Any) -> dict[str, Any]:
 
 
 def write_jsonl(path: Path, rows: Iterable[dict[str, Any]]) -> None:
-    """Write rows as JSONL atomically (a temporary file renamed over ``path``)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
+    """Write rows as JSONL atomically (:func:`forgebench.util.atomic.atomic_open`)."""
+    with atomic_open(path, "w", encoding="utf-8") as fh:
         for r in rows:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-    tmp.replace(path)

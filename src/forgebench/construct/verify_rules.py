@@ -16,7 +16,7 @@ from forgebench.construct.dates import DateError, interval, surely_before, year_
 from forgebench.construct.facts import Knowledge, box_overlap, norm, same_place
 from forgebench.construct.scenes import FactEntity, SceneRecord
 from forgebench.construct.specs import EditSpec, EditStep
-from forgebench.construct.taxonomy import Primitive, canonical_class
+from forgebench.suites.pixar.taxonomy import Primitive, canonical_class
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +140,36 @@ def seed_dir(tmp_path: Path) -> Path:
     _write_jsonl(root / "scenes.jsonl", SCENES)
     _write_jsonl(root / "kb.jsonl", FACTS)
     return root
+
+
+FAKE_IMAGES_SCRIPT = Path(__file__).parent.parent / "support" / "fake_images.py"
+
+
+def _fake_images_module() -> Any:
+    import importlib.util
+    import sys
+
+    name = "forgebench_tests_fake_images"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, FAKE_IMAGES_SCRIPT)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+@pytest.fixture
+def fake_images() -> Iterator[Callable[..., Any]]:
+    """Factory: ``fake_images(faults=[500], latency_s=0)`` starts a loopback image-edit server
+    (tests/support/fake_images.py) on a thread; stopped at teardown."""
+    servers: list[Any] = []
+
+    def start(**kw: Any) -> Any:
+        s = _fake_images_module().FakeImages(**kw).start()
+        servers.append(s)
+        return s
+
+    yield start
+    for s in servers:
+        s.stop()

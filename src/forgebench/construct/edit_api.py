@@ -1,0 +1,135 @@
+"""One interface for image editors, and the spec strings that name them.
+
+An editor takes an :class:`EditRequest` (the seed image, a mask, an instruction, the edit step's
+parameters) and returns an :class:`EditOutcome`: an image, or a refusal / safety block (recorded
+as outcomes, never as errors, like a model's refusal). Transport and protocol failures raise
+:class:`forgebench.models.base.ModelError` (``retryable`` for 429 / 5xx / unreachable), the
+engine's one error type, so retries follow the runner's policy.
+
+Editor specs (as model specs, ``[ALIAS=]PROVIDER/WHAT``):
+
+- ``local/auto``: the procedural editors (paste, recolour, retext, remove-by-inpaint), chosen
+  by the step's operation; no network, no cost;
+- ``http/URL``: the generic POST of :mod:`forgebench.construct.editors_http`;
+- ``openai/MODEL[@BASE_URL]``: the OpenAI Images edit endpoint through the official SDK (any
+  compatible server); key from ``OPENAI_API_KEY`` (a placeholder is sent to a ``@URL`` server
+  without one);
+- ``diffusers/PATH``: not built in this version (it needs the ``diffusers`` package, which is not
+  installed here); the spec is refused with a clear message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+import numpy as np
+from PIL import Image
+
+OutcomeStatus = Literal["ok", "refused", "blocked"]
+
+
+@dataclass(frozen=True)
+class EditRequest:
+    """One candidate to render."""
+
+    image: np.ndarray
+    """The seed image, H x W x 3 uint8 RGB."""
+    mask: np.ndarray | None
+    """H x W bool, True where the edit may change pixels (None: the editor decides)."""
+    instruction: str
+    """The one-sentence instruction."""
+    operation: str
+    """The step's operation (``insert``, ``replace``, ``remove``, ``recolour``, ``retext``, ...)."""
+    region: tuple[int, int, int, int] | None = None
+    """The edit box, when recorded."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """The step's editor parameters (paths already resolved against the seed folder)."""
+    text: str | None = None
+    """K4: the new text."""
+    candidate: int = 0
+    """Candidate index (0..N-1): a seed for editors with randomness."""
+
+
+@dataclass(frozen=True)
+class EditOutcome:
+    """What the editor returned."""
+
+    status: OutcomeStatus
+    """``ok`` (an image), ``refused`` or ``blocked`` (a safety system stopped it)."""
+    image: bytes | None = None
+    """PNG bytes of the candidate (``ok`` only)."""
+    message: str | None = None
+    """The editor's words for a refusal or block, or a note."""
+    cost: float = 0.0
+    """What the call cost (the editor's price per image for ``ok``)."""
+
+
+@runtime_checkable
+class Editor(Protocol):
+    """An image editor."""
+
+    name: str
+    """The editor's name in provenance (the alias, else ``PROVIDER/WHAT``)."""
+    price_per_image: float
+    """Price of one rendered candidate (for ``--dry-run`` and ``--max-cost``)."""
+
+    async def edit(self, request: EditRequest) -> EditOutcome:
+        """Render one candidate; raise ``ModelError`` on transport or protocol failure."""
+        ...
+
+
+class EditorSpecError(ValueError):
+    """An editor spec that names no editor (one line)."""
+
+
+def png_bytes(rgb: np.ndarray) -> bytes:
+    """PNG encoding of an RGB (or L) array."""
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, "PNG")
+    return buf.getvalue()
+
+
+def decode_rgb(data: bytes, where: str) -> np.ndarray:
+    """Decode image bytes to RGB; ``ValueError`` naming ``where`` when they are not an image."""
+    try:
+        with Image.open(io.BytesIO(data)) as im:
+            return np.asarray(im.convert("RGB")).copy()
+    except Exception as exc:  # PIL raises several types for garbage
+        raise ValueError(f"{where}: not an image ({type(exc).__name__})") from None
+
+
+def content_hash(data: bytes) -> str:
+    """SHA-256 hex of a candidate's bytes (its blob name)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def make_editor(spec: str, price_per_image: float | None = None) -> Editor:
+    """The editor a spec names; :class:`EditorSpecError` on an unknown provider or a bad spec."""
+    alias, _, rest = spec.partition("=") if "=" in spec.split("/", 1)[0] else ("", "", spec)
+    provider, sep, what = rest.partition("/")
+    if not sep or not what:
+        raise EditorSpecError(f"editor spec {spec!r}: expected PROVIDER/WHAT (e.g. local/auto)")
+    name = alias or f"{provider}/{what.split('@', 1)[0] if provider == 'openai' else what}"
+    if provider == "local":
+        from forgebench.construct.editors_local import LocalEditor
+
+        return LocalEditor(name, what)
+    if provider == "http":
+        from forgebench.construct.editors_http import HttpEditor
+
+        return HttpEditor(name, what, price_per_image or 0.0)
+    if provider == "openai":
+        from forgebench.construct.editors_openai import OpenAIImagesEditor
+
+        model, _, url = what.partition("@")
+        return OpenAIImagesEditor(name, model, url or None, price_per_image)
+    if provider == "diffusers":
+        raise EditorSpecError(
+            f"editor spec {spec!r}: diffusers editors are not available in this version"
+        )
+    raise EditorSpecError(
+        f"editor spec {spec!r}: unknown provider {provider!r} (local, http, openai)"
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from forgebench._cli import (  # noqa: F401  (importing registers the commands)
+    construct,
     dataset,
     demo,
     pixar,

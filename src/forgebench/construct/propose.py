@@ -119,6 +119,7 @@ def _retexts(scene: SceneRecord, k: Knowledge, per: int) -> Iterator[EditSpec]:
         if other is None:
             continue
         n += 1
+        new = other.name.upper() if t.text.isupper() else other.name
         yield _spec(
             scene,
             "K4",
@@ -127,8 +128,8 @@ def _retexts(scene: SceneRecord, k: Knowledge, per: int) -> Iterator[EditSpec]:
             region=t.box,
             saliency="C3",
             target=t.text,
-            text=other.name.upper() if t.text.isupper() else other.name,
-            instruction=f"Change the text {t.text!r} to {other.name!r} in the same lettering.",
+            text=new,
+            instruction=f"Change the text {t.text!r} to {new!r} in the same lettering.",
         )
 
 

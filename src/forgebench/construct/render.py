@@ -267,6 +267,8 @@ async def render_all(
                     stop.set()
                     return
                 out[spec.id].append(rec)
+                if rec.status == "error":
+                    return  # retried by the next run, not replaced by a fresh candidate
                 if rec.status == "ok" and await accept(spec, rec, ledger.image(rec)):
                     return
 

@@ -1,0 +1,179 @@
+"""CLI commands (construction): ``forgebench propose``, ``build``, ``audit``, ``review``."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from forgebench._cli.app import app, console, err_console, fail
+
+review_app = typer.Typer(
+    help="Manual review of a build: export a sheet, import decisions.", no_args_is_help=True
+)
+app.add_typer(review_app, name="review")
+
+
+def _knowledge(seeds: Path) -> Any:
+    from forgebench.construct.facts import Knowledge
+    from forgebench.construct.scenes import (
+        KB_FILE,
+        SCENES_FILE,
+        SceneError,
+        load_facts,
+        load_scenes,
+    )
+
+    if not seeds.is_dir():
+        fail(f"{seeds}: not a seed folder", 2)
+    for f in (SCENES_FILE, KB_FILE):
+        if not (seeds / f).is_file():
+            fail(f"{seeds / f}: not found (a seed folder holds {SCENES_FILE} and {KB_FILE})", 2)
+    try:
+        return Knowledge.of(load_scenes(seeds), load_facts(seeds))
+    except SceneError as exc:
+        fail(str(exc), 2)
+
+
+@app.command("propose")
+def propose(
+    seeds: Path = typer.Argument(..., help="Seed folder: scenes.jsonl, kb.jsonl and the images."),
+    out: Path = typer.Option(..., "--out", "-o", help="Folder for specs.jsonl and rejected.jsonl."),
+    from_file: Path | None = typer.Option(
+        None,
+        "--from",
+        help="Proposals from a JSONL file (a model's earlier answers, hand-written).",
+    ),
+    rules: bool = typer.Option(
+        False, "--rules", help="Proposals from the rules proposer over the fact table."
+    ),
+    model: str | None = typer.Option(
+        None,
+        "--model",
+        help="Ask a model backend (needs the engine's generic runner: not in this version).",
+    ),
+    per_family: int = typer.Option(
+        1, "--per-family", min=1, help="Rules proposer: proposals per scene and family."
+    ),
+    controls: bool = typer.Option(
+        True,
+        "--controls/--no-controls",
+        help="Add a K0 anchor-free control per kept specification.",
+    ),
+) -> None:
+    """Propose edit specifications, verify each against the scene records and the fact table, and write the kept ones (specs.jsonl) and the rejected ones with their reason (rejected.jsonl)."""
+    from forgebench.construct.controls import control_for
+    from forgebench.construct.propose import propose_from_file, propose_rules
+    from forgebench.construct.specs import SpecError, write_jsonl
+    from forgebench.construct.verify import verify_specs
+
+    if model:
+        fail(
+            "propose --model needs the engine's generic runner, which this version lacks; use --from FILE or --rules",
+            2,
+        )
+    if not from_file and not rules:
+        fail("nothing to propose from: give --from FILE and/or --rules", 2)
+    know = _knowledge(seeds)
+    specs = []
+    try:
+        if from_file:
+            specs += propose_from_file(from_file)
+    except SpecError as exc:
+        fail(str(exc), 2)
+    if rules:
+        specs += propose_rules(know, per_family)
+    ids = Counter(s.id for s in specs)
+    if dup := [i for i, n in ids.items() if n > 1]:
+        fail(f"two proposals share the id {dup[0]!r}", 2)
+    accepted, rejected = verify_specs(specs, know, seeds)
+    if controls:
+        have = {a.spec.id for a in accepted} | {r.spec.id for r in rejected}
+        extra = [c for a in accepted if (c := control_for(a.spec)) is not None and c.id not in have]
+        acc2, rej2 = verify_specs(extra, know, seeds)
+        accepted += acc2
+        rejected += rej2
+    write_jsonl(out / "specs.jsonl", (a.row() for a in accepted))
+    write_jsonl(out / "rejected.jsonl", (r.row() for r in rejected))
+    fams = Counter(a.spec.family or a.spec.suite for a in accepted)
+    console.print(
+        f"kept {len(accepted)} specification(s): "
+        + ", ".join(f"{k} {v}" for k, v in sorted(fams.items()))
+    )
+    reasons = Counter(r.verification.rule for r in rejected)
+    console.print(
+        f"rejected {len(rejected)}: "
+        + (", ".join(f"{k} {v}" for k, v in reasons.most_common()) or "none")
+    )
+    console.print(f"wrote {out / 'specs.jsonl'} and {out / 'rejected.jsonl'}")
+
+
+@app.command("build")
+def build(
+    seeds: Path = typer.Argument(..., help="Seed folder."),
+    specs: Path = typer.Argument(..., help="Verified specifications (propose's specs.jsonl)."),
+    out: Path = typer.Option(..., "--out", "-o", help="Build folder (work/, dataset/, pixar/)."),
+    editor: str = typer.Option(
+        "local/auto", "--editor", help="local/auto, http/URL, openai/MODEL[@URL]."
+    ),
+    max_candidates: int = typer.Option(
+        2, "--max-candidates", min=1, max=8, help="Candidates per specification at most."
+    ),
+    max_cost: float | None = typer.Option(
+        None, "--max-cost", min=0, help="Stop starting calls past this spend."
+    ),
+    price: float | None = typer.Option(
+        None, "--price-per-image", min=0, help="Price of one candidate (http/openai)."
+    ),
+    concurrency: int = typer.Option(4, "--concurrency", min=1, help="Editor calls in flight."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print calls and cost; render nothing."),
+) -> None:
+    """Render candidates with an editor (resumable: a candidate already in OUT/work is never paid twice), gate them, and write a dataset that forgebench validate accepts (and PIXAR pairs)."""
+    from forgebench.construct import build as B
+    from forgebench.construct.edit_api import EditorSpecError, make_editor
+    from forgebench.construct.specs import SpecError, load_specs
+
+    know = _knowledge(seeds)
+    try:
+        rows = load_specs(specs)
+    except SpecError as exc:
+        fail(str(exc), 2)
+    unknown = [s.seed_id for s in rows if s.seed_id not in know.scenes]
+    if unknown:
+        fail(f"{specs}: specification names unknown seed {unknown[0]!r}", 2)
+    try:
+        ed = make_editor(editor, price)
+    except (EditorSpecError, ValueError) as exc:
+        fail(str(exc), 2)
+    cfg = B.BuildConfig(max_candidates=max_candidates, max_cost=max_cost, concurrency=concurrency)
+    if dry_run:
+        calls, first, worst = B.dry_run(rows, ed, cfg)
+        console.print(
+            f"{len(rows)} specification(s), {calls} call(s) for one candidate each: cost {first:.2f}; at most {worst:.2f} with {max_candidates} candidates"
+        )
+        return
+    verification = {s.id: getattr(s, "verification", None) for s in rows}
+    try:
+        rep = B.build(seeds, rows, know, ed, out, cfg, verification)  # type: ignore[arg-type]
+    except B.BuildError as exc:
+        fail(str(exc), 2)
+    outcomes = ", ".join(f"{k} {v}" for k, v in sorted(rep.outcomes.items()))
+    console.print(
+        f"{rep.specs} specification(s), {rep.calls} candidate(s) ({outcomes}), spent {rep.spent:.2f}"
+    )
+    console.print(
+        f"kept {rep.kept}: {rep.items} dataset item(s), {rep.pairs} PIXAR pair(s); dropped {len(rep.dropped)}"
+    )
+    for sid, why in rep.dropped:
+        err_console.print(f"dropped {sid}: {why}", markup=False)
+    if rep.dataset is not None:
+        from forgebench.suites.mandela.validate import format_problem, validate_dataset
+
+        report = validate_dataset(rep.dataset)
+        for p in report.errors:
+            err_console.print(format_problem(p), markup=False)
+        if report.errors:
+            fail(f"{rep.dataset}: the built dataset has {len(report.errors)} error(s)", 1)
+        console.print(f"wrote {rep.dataset} ({len(report.items)} items, valid)")

@@ -128,7 +128,7 @@ def _mask(step: EditStep, seed_root: Path, shape: tuple[int, int]) -> np.ndarray
                 task_only=True,
             )
         return m
-    if step.region and step.operation in ("remove", "recolour", "background"):
+    if step.region:
         x0, y0, x1, y1 = step.region
         m = np.zeros(shape, bool)
         m[y0:y1, x0:x1] = True

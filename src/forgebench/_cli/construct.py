@@ -177,3 +177,66 @@ def build(
         if report.errors:
             fail(f"{rep.dataset}: the built dataset has {len(report.errors)} error(s)", 1)
         console.print(f"wrote {rep.dataset} ({len(report.items)} items, valid)")
+
+
+@app.command("audit")
+def audit(
+    dataset: Path = typer.Argument(..., help="Dataset folder (items.jsonl, images/)."),
+    detectors: list[str] = typer.Option(
+        ["builtin/artefact"], "--detector", help="Pixel detector(s) to run."
+    ),
+    write: bool = typer.Option(
+        False, "--write", help="Write footprint_measured and the detector scores into items.jsonl."
+    ),
+    json_out: Path | None = typer.Option(None, "--json", help="Also write the full audit as JSON."),
+) -> None:
+    """The metadata-leakage audit (cross-validated AUC from file-level features, overall and per feature) and the pixel-detector audit (AUC, TPR at 5% FPR, overall and per family)."""
+    import json
+
+    from forgebench.construct.audit import DETECTORS, run_audit
+    from forgebench.suites.mandela.contract import write_items
+    from forgebench.suites.mandela.validate import validate_dataset
+
+    for d in detectors:
+        if d not in DETECTORS:
+            fail(
+                f"unknown detector {d!r} (available: {', '.join(DETECTORS)}; NPR and UniversalFakeDetect adapters are not in this version)",
+                2,
+            )
+    if not (dataset / "items.jsonl").is_file():
+        fail(f"{dataset / 'items.jsonl'}: not found (a dataset folder holds items.jsonl)", 2)
+    report = validate_dataset(dataset)
+    if report.errors:
+        fail(f"{dataset}: {len(report.errors)} validation error(s); run forgebench validate", 2)
+    items = report.items
+    try:
+        res = run_audit(dataset, items, detectors)
+    except ValueError as exc:
+        fail(f"{dataset}: {exc}", 2)
+    meta = res["metadata"]
+    console.print(
+        f"metadata-leakage audit ({meta['n']} images, {meta['n_forged']} forged): cross-validated AUC {meta['auc']:.3f}"
+    )
+    for name, auc in sorted(meta["per_feature"].items(), key=lambda kv: -kv[1]):
+        console.print(f"  {name:<18} {auc:.3f}")
+    for det, table in res["pixel"].items():
+        console.print(f"pixel-detector audit ({det}):")
+        for subset, row in table.items():
+            console.print(
+                f"  {subset:<5} AUC {row['auc']:.3f}  TPR@5%FPR {100 * row['tpr_at_5fpr']:.2f}%  ({row['n_forged']} forged / {row['n_authentic']} authentic)"
+            )
+    if json_out is not None:
+        from forgebench.util.atomic import write_text
+
+        write_text(json_out, json.dumps(res, indent=1))
+    if write:
+        col = {d: d.split("/", 1)[-1] + "_score" for d in detectors}
+        for it in items:
+            for d, name in col.items():
+                setattr(it, name, res["scores"][d][it.id])
+            if it.id in res["footprint_measured"]:
+                it.footprint_measured = res["footprint_measured"][it.id]  # type: ignore[attr-defined]
+        write_items(dataset / "items.jsonl", items)
+        console.print(
+            f"wrote footprint_measured and {', '.join(col.values())} into {dataset / 'items.jsonl'}"
+        )

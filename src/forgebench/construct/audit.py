@@ -1,0 +1,110 @@
+"""``forgebench audit DATASET``: the metadata-leakage audit and the pixel-detector audit.
+
+Pixel-detector audit (seed 000 §3.2 and Appendix C: "NPR and UniversalFakeDetect remain near chance
+(AUC 0.577 and 0.538), with true-positive rates of 0.00% and 7.28% at 5% false positives"):
+every item is scored by a detector, and forged (K0 controls included) are compared with
+authentic items: AUC, and the TPR at 5% FPR, overall and per family (each family's forged items
+against all authentic items). TPR at 5% FPR is the largest TPR on the ROC curve
+(``sklearn.metrics.roc_curve``) among the thresholds whose FPR is at most 0.05.
+
+Detectors: ``builtin/artefact`` (the offline error-level detector of
+:mod:`forgebench.models.builtin.artefact`; its score is the most suspicious block's score). NPR
+and UniversalFakeDetect adapters (checkpoints from a user path) are not in this version, so the
+audit never writes ``npr_score`` or ``ufd_score``; it writes ``artefact_score`` and the measured
+footprint (``footprint_measured``: the share of pixels that differ, d(p) > 0.05, between a forged
+image and its seed's authentic image outside the bounding box of the largest connected component
+of that difference; :mod:`forgebench.construct.gates`) when asked to (``--write``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from forgebench.construct.audit_meta import metadata_audit
+from forgebench.construct.gates import footprint_gate
+from forgebench.suites.mandela.contract import Item
+
+DETECTORS = ("builtin/artefact",)
+"""Detectors this version can run."""
+
+
+def _rgb(path: Path) -> np.ndarray:
+    return np.asarray(Image.open(path).convert("RGB"))
+
+
+def detector(name: str) -> Callable[[np.ndarray], float]:
+    """The scoring function of a detector; ``ValueError`` for one this version lacks."""
+    if name == "builtin/artefact":
+        from forgebench.models.builtin.artefact import analyse
+
+        return lambda rgb: float(analyse(rgb).score)
+    raise ValueError(f"unknown detector {name!r} (available: {', '.join(DETECTORS)})")
+
+
+def auc_tpr(y: Sequence[int], s: Sequence[float], fpr_at: float = 0.05) -> tuple[float, float]:
+    """(AUC, TPR at ``fpr_at`` FPR); NaN when a class is missing."""
+    from sklearn.metrics import roc_auc_score, roc_curve
+
+    yy = np.asarray(y, int)
+    if len(set(yy.tolist())) < 2:
+        return float("nan"), float("nan")
+    fpr, tpr, _ = roc_curve(yy, np.asarray(s, float))
+    return float(roc_auc_score(yy, s)), float(tpr[fpr <= fpr_at + 1e-12].max())
+
+
+def pixel_audit(items: Sequence[Item], scores: dict[str, float]) -> dict[str, Any]:
+    """AUC and TPR@5%FPR overall and per family (forged = 1, authentic = 0)."""
+    auth = [it for it in items if it.label == "authentic"]
+    out: dict[str, Any] = {}
+    y = [int(it.is_forged) for it in items]
+    auc, tpr = auc_tpr(y, [scores[it.id] for it in items])
+    out["all"] = {"auc": auc, "tpr_at_5fpr": tpr, "n_forged": sum(y), "n_authentic": len(auth)}
+    for fam in sorted({it.family for it in items if it.family}):
+        part = [it for it in items if it.family == fam] + auth
+        yy = [int(it.is_forged) for it in part]
+        a, t = auc_tpr(yy, [scores[it.id] for it in part])
+        out[fam] = {"auc": a, "tpr_at_5fpr": t, "n_forged": sum(yy), "n_authentic": len(auth)}
+    return out
+
+
+def measured_footprints(root: Path, items: Sequence[Item]) -> dict[str, float]:
+    """``footprint_measured`` of each forged item against its seed's authentic image."""
+    originals = {it.seed_id: it.image for it in items if it.label == "authentic"}
+    out: dict[str, float] = {}
+    for it in items:
+        if not it.is_forged or it.seed_id not in originals:
+            continue
+        a, b = _rgb(root / originals[it.seed_id]), _rgb(root / it.image)
+        region = it.edit.region if it.edit else [0, 0, 0, 0]
+        out[it.id] = float(footprint_gate(a, b, list(region)).details["footprint_measured"])
+    return out
+
+
+def run_audit(
+    root: Path, items: Sequence[Item], detectors: Sequence[str] = DETECTORS,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Both audits on a validated dataset's items."""
+    paths = [root / it.image for it in items]
+    meta = metadata_audit(paths, [int(it.is_forged) for it in items], [it.seed_id for it in items])
+    pix: dict[str, Any] = {}
+    scores: dict[str, dict[str, float]] = {}
+    for name in detectors:
+        fn = detector(name)
+        scores[name] = {}
+        for i, it in enumerate(items):
+            scores[name][it.id] = fn(_rgb(root / it.image))
+            if progress:
+                progress(i + 1, len(items))
+        pix[name] = pixel_audit(items, scores[name])
+    return {
+        "metadata": meta,
+        "pixel": pix,
+        "scores": scores,
+        "footprint_measured": measured_footprints(root, items),
+    }

@@ -240,3 +240,38 @@ def audit(
         console.print(
             f"wrote footprint_measured and {', '.join(col.values())} into {dataset / 'items.jsonl'}"
         )
+
+
+@review_app.command("export")
+def review_export(
+    build: Path = typer.Argument(..., help="Build folder (forgebench build --out)."),
+) -> None:
+    """Write BUILD/review/index.html: one card per forged item (source, edit, candidates, gate results, difference heatmap) to accept or reject with a note; the page saves decisions.json."""
+    from forgebench.construct.review import ReviewError, export_review
+
+    try:
+        page = export_review(build)
+    except ReviewError as exc:
+        fail(str(exc), 2)
+    console.print(f"wrote {page}")
+
+
+@review_app.command("import")
+def review_import(
+    build: Path = typer.Argument(..., help="Build folder."),
+    decisions: Path = typer.Argument(..., help="decisions.json saved by the review sheet."),
+) -> None:
+    """Apply review decisions: record the reviewer in each item's provenance and move rejected items out of the dataset."""
+    from forgebench.construct.review import ReviewError, import_review, load_decisions
+    from forgebench.suites.mandela.validate import validate_dataset
+
+    try:
+        acc, rej = import_review(build, load_decisions(decisions))
+    except ReviewError as exc:
+        fail(str(exc), 2)
+    report = validate_dataset(build / "dataset")
+    console.print(
+        f"{acc} accepted, {rej} rejected; dataset {'valid' if report.ok else 'has errors'} ({len(report.items)} items)"
+    )
+    if not report.ok:
+        fail(f"{build / 'dataset'}: {len(report.errors)} error(s) after review", 1)

@@ -152,7 +152,7 @@ def test_build_refuses_bad_inputs(seed_dir: Path, tmp_path: Path) -> None:
     r = runner.invoke(app, ["propose", str(tmp_path), "--rules", "--out", str(tmp_path / "o")])
     assert r.exit_code == 2 and "scenes.jsonl: not found" in r.output
     r = runner.invoke(app, ["propose", str(seed_dir), "--out", str(tmp_path / "o")])
-    assert r.exit_code == 2 and "give --from FILE and/or --rules" in r.output
+    assert r.exit_code == 2 and "give --model SPEC, --from FILE and/or --rules" in r.output
     r = runner.invoke(app, ["build", str(seed_dir), str(tmp_path / "s.jsonl"), "--out", str(tmp_path / "o"),
                             "--editor", "http/http://127.0.0.1:9/edit", "--price-per-image", "0.5",
                             "--max-candidates", "3", "--dry-run"])  # fmt: skip

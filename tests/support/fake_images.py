@@ -5,6 +5,7 @@ Two endpoints:
 - ``POST /v1/images/edits``: the OpenAI Images edit endpoint (multipart ``image``, ``mask``,
   ``prompt``, ``model``, ``n``); replies ``{"created", "data": [{"b64_json"}]}``. A prompt holding
   ``[refuse]`` gets the safety-system 400 (``code: moderation_blocked``);
+- ``POST /v1/chat/completions``: answers ``chat_replies`` in order (the last repeats);
 - ``POST /edit``: forgebench's generic ``http/URL`` editor protocol (``image``, ``mask``,
   ``instruction``, ...); replies with a PNG body, or ``{"status": "refused", ...}`` for
   ``[refuse]``, or garbage for ``[garbage]``.
@@ -52,8 +53,16 @@ def _edit(image: bytes, mask: bytes | None, alpha_marks_edit: bool) -> bytes:
 class FakeImages:
     """The server; ``start()`` serves on a thread, ``serve()`` in this process."""
 
-    def __init__(self, faults: list[int] | None = None, latency_s: float = 0.0) -> None:
+    def __init__(
+        self,
+        faults: list[int] | None = None,
+        latency_s: float = 0.0,
+        chat_replies: list[str] | None = None,
+    ) -> None:
         self.faults = list(faults or [])
+        self.chat_replies = list(chat_replies or ["YES"])
+        """Chat answers in order (the last one repeats)."""
+        self.chats: list[dict[str, Any]] = []
         self.latency_s = latency_s
         self.hits: list[tuple[str, str]] = []
         self.requests = 0
@@ -70,7 +79,20 @@ class FakeImages:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_post("/v1/images/edits", self._openai)
         app.router.add_post("/edit", self._generic)
+        app.router.add_post("/v1/chat/completions", self._chat)
         return app
+
+    async def _chat(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        if (fault := await self._fault()) is not None:
+            return fault
+        self.chats.append(body)
+        text = self.chat_replies.pop(0) if len(self.chat_replies) > 1 else self.chat_replies[0]
+        return web.json_response({
+            "id": "c", "object": "chat.completion", "model": body.get("model"),
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5},
+        })  # fmt: skip
 
     async def _form(self, request: web.Request) -> dict[str, Any]:
         form: dict[str, Any] = {}

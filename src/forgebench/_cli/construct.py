@@ -52,7 +52,7 @@ def propose(
     model: str | None = typer.Option(
         None,
         "--model",
-        help="Ask a model backend (needs the engine's generic runner: not in this version).",
+        help="Ask a model backend for specifications as JSON (answers stored in OUT/answers.jsonl; a rerun asks nothing twice).",
     ),
     per_family: int = typer.Option(
         1, "--per-family", min=1, help="Rules proposer: proposals per scene and family."
@@ -69,13 +69,8 @@ def propose(
     from forgebench.construct.specs import SpecError, write_jsonl
     from forgebench.construct.verify import verify_specs
 
-    if model:
-        fail(
-            "propose --model needs the engine's generic runner, which this version lacks; use --from FILE or --rules",
-            2,
-        )
-    if not from_file and not rules:
-        fail("nothing to propose from: give --from FILE and/or --rules", 2)
+    if not from_file and not rules and not model:
+        fail("nothing to propose from: give --model SPEC, --from FILE and/or --rules", 2)
     know = _knowledge(seeds)
     specs = []
     try:
@@ -85,6 +80,19 @@ def propose(
         fail(str(exc), 2)
     if rules:
         specs += propose_rules(know, per_family)
+    if model:
+        from forgebench.construct.propose_model import propose_with_model
+        from forgebench.models.spec import SpecError as ModelSpecError
+
+        try:
+            asked, failed = propose_with_model(
+                model, know, seeds, out / "answers.jsonl", per_family
+            )
+        except ModelSpecError as exc:
+            fail(str(exc), 2)
+        for sid, why in failed.items():
+            err_console.print(f"scene {sid}: no proposal from {model}: {why}", markup=False)
+        specs += asked
     ids = Counter(s.id for s in specs)
     if dup := [i for i, n in ids.items() if n > 1]:
         fail(f"two proposals share the id {dup[0]!r}", 2)
@@ -129,6 +137,16 @@ def build(
     ),
     concurrency: int = typer.Option(4, "--concurrency", min=1, help="Editor calls in flight."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print calls and cost; render nothing."),
+    grounding_model: str | None = typer.Option(
+        None,
+        "--grounding-model",
+        help="Model spec asked whether an inserted object is visible (default: unchecked).",
+    ),
+    fidelity_model: str | None = typer.Option(
+        None,
+        "--fidelity-model",
+        help="Model spec of PIXAR's fidelity assessment (default: unchecked).",
+    ),
 ) -> None:
     """Render candidates with an editor (resumable: a candidate already in OUT/work is never paid twice), gate them, and write a dataset that forgebench validate accepts (and PIXAR pairs)."""
     from forgebench.construct import build as B
@@ -147,7 +165,10 @@ def build(
         ed = make_editor(editor, price)
     except (EditorSpecError, ValueError) as exc:
         fail(str(exc), 2)
-    cfg = B.BuildConfig(max_candidates=max_candidates, max_cost=max_cost, concurrency=concurrency)
+    cfg = B.BuildConfig(
+        max_candidates=max_candidates, max_cost=max_cost, concurrency=concurrency,
+        grounding_model=grounding_model, fidelity_model=fidelity_model,
+    )  # fmt: skip
     if dry_run:
         calls, first, worst = B.dry_run(rows, ed, cfg)
         console.print(

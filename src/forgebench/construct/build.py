@@ -26,16 +26,19 @@ import numpy as np
 from PIL import Image
 from pydantic import BaseModel, Field
 
+from forgebench.construct.ask import Asker
 from forgebench.construct.assemble import Kept, replace_dir, write_mandela, write_pixar
-from forgebench.construct.candidate_gates import candidate_gates
+from forgebench.construct.candidate_gates import candidate_gates, needs_grounding
 from forgebench.construct.edit_api import Editor
 from forgebench.construct.faces import FaceGateConfig
 from forgebench.construct.facts import Knowledge
 from forgebench.construct.gate_result import GateResult, all_passed
 from forgebench.construct.gates import PixelGateConfig, near_duplicates, phash
+from forgebench.construct.model_gates import FIDELITY_MIN, fidelity_gate, grounding_gate
 from forgebench.construct.pixels import match_size
 from forgebench.construct.render import CandidateRecord, Ledger, render_all
 from forgebench.construct.specs import EditSpec, write_jsonl
+from forgebench.models.spec import SpecError as ModelSpecError
 from forgebench.run.retry import RetryPolicy
 
 
@@ -58,6 +61,12 @@ class BuildConfig(BaseModel):
     """Face gate thresholds."""
     pixels: PixelGateConfig = Field(default_factory=PixelGateConfig)
     """Pixel gate thresholds."""
+    grounding_model: str | None = None
+    """Model spec asked the grounding question of inserted objects (None: unchecked)."""
+    fidelity_model: str | None = None
+    """Model spec of PIXAR's fidelity assessment (None: unchecked)."""
+    fidelity_min: int = FIDELITY_MIN
+    """Lowest fidelity score (1-5) that passes."""
 
 
 @dataclass
@@ -114,23 +123,41 @@ def build(
     gates: dict[str, list[GateResult]] = {}
     labels: dict[str, np.ndarray] = {}
 
+    answers = out / "work" / "answers.jsonl"
+    try:
+        ground = Asker(cfg.grounding_model, answers) if cfg.grounding_model else None
+        fidelity = Asker(cfg.fidelity_model, answers) if cfg.fidelity_model else None
+    except ModelSpecError as exc:
+        raise BuildError(str(exc)) from None
+
     async def accept(spec: EditSpec, rec: CandidateRecord, img: np.ndarray) -> bool:
         seed = seeds[spec.seed_id]
         cand = match_size(img, seed.shape[0], seed.shape[1])
         res, label = await asyncio.to_thread(
             candidate_gates, spec, seed, cand, know, seed_root, cfg.faces, cfg.pixels
         )
+        blob = ledger.blobs / f"{rec.blob}.png"
+        if needs_grounding(spec):
+            res.append(await grounding_gate(ground, spec, blob))
+        if spec.suite == "pixar":
+            res.append(await fidelity_gate(fidelity, blob, cfg.fidelity_min))
         gates[rec.key] = res
         if label is not None:
             labels[rec.key] = label
         return all_passed(res)
 
-    records = asyncio.run(
-        render_all(
-            [(s, seeds[s.seed_id]) for s in specs], seed_root, editor, ledger, accept,
-            cfg.max_candidates, cfg.concurrency, RetryPolicy(), cfg.attempts, cfg.max_cost,
-        )
-    )  # fmt: skip
+    async def run() -> dict[str, list[CandidateRecord]]:
+        try:
+            return await render_all(
+                [(s, seeds[s.seed_id]) for s in specs], seed_root, editor, ledger, accept,
+                cfg.max_candidates, cfg.concurrency, RetryPolicy(), cfg.attempts, cfg.max_cost,
+            )  # fmt: skip
+        finally:
+            for a in (ground, fidelity):
+                if a is not None:
+                    await a.aclose()
+
+    records = asyncio.run(run())
     write_jsonl(
         out / "work" / "gates.jsonl",
         ({"key": k, "gates": [g.model_dump(mode="json") for g in v]} for k, v in gates.items()),

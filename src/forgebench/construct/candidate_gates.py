@@ -6,9 +6,10 @@
   entity and ``params["portraits"]``, paths relative to the seed folder): it must match;
 - an absent-celebrity replacement: face count, and identity against the erased person's face in
   the seed image (their recorded box) and their portraits: it must not match;
-- an inserted object, landmark or figure (K2, K3, K6 inserts): the grounding question, which
-  needs a model; without one it is recorded as unchecked;
 - PIXAR specifications: the effectiveness checks (the label at tau comes with them).
+
+The gates that ask a model (grounding of K2/K3/K6 insertions, PIXAR fidelity) are
+:mod:`forgebench.construct.model_gates`, run by the builder (:func:`needs_grounding`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from PIL import Image
 
 from forgebench.construct.faces import FaceGateConfig, face_count_gate, identity_gate
 from forgebench.construct.facts import Knowledge
-from forgebench.construct.gate_result import GateResult, unchecked
+from forgebench.construct.gate_result import GateResult
 from forgebench.construct.gates import PixelGateConfig, footprint_gate, pixar_effectiveness
 from forgebench.construct.specs import EditSpec
 
@@ -93,6 +94,11 @@ def candidate_gates(
             out.append(
                 identity_gate(candidate, region, _portraits(spec, k, seed_root), "match", faces)
             )
-    elif spec.family in ("K2", "K3", "K6") and spec.operation == "insert":
-        out.append(unchecked("grounding", "no grounding model given"))
     return out, label
+
+
+def needs_grounding(spec: EditSpec) -> bool:
+    """An inserted object, landmark or figure (K2, K3, K6 inserts) gets the grounding question."""
+    return (
+        spec.suite == "mandela" and spec.family in ("K2", "K3", "K6") and spec.operation == "insert"
+    )

@@ -42,9 +42,9 @@ class GateResult(BaseModel):
         return "pass" if self.passed else "fail"
 
 
-def unchecked(gate: str, reason: str, **details: Any) -> GateResult:
+def unchecked(gate: str, reason: str, model: str | None = None, **details: Any) -> GateResult:
     """A gate that could not run."""
-    return GateResult(gate=gate, passed=None, reason=reason, details=details)
+    return GateResult(gate=gate, passed=None, reason=reason, model=model, details=details)
 
 
 def all_passed(results: list[GateResult]) -> bool:

@@ -37,6 +37,23 @@ def _knowledge(seeds: Path) -> Any:
         fail(str(exc), 2)
 
 
+def _coco_scenes(seeds: Path, coco: Path, prefix: str) -> None:
+    """Write SEEDS/scenes.jsonl (and an empty kb.jsonl) from a COCO file; refuse to overwrite."""
+    from forgebench.construct.pixar_seeds import scenes_from_coco
+    from forgebench.construct.scenes import KB_FILE, SCENES_FILE, SceneError
+    from forgebench.construct.specs import write_jsonl
+
+    if (seeds / SCENES_FILE).exists():
+        fail(f"{seeds / SCENES_FILE}: exists; --coco writes it (use another seed folder)", 2)
+    try:
+        scenes = scenes_from_coco(coco, prefix)
+    except SceneError as exc:
+        fail(str(exc), 2)
+    write_jsonl(seeds / SCENES_FILE, (s.model_dump(mode="json", exclude_none=True) for s in scenes))
+    if not (seeds / KB_FILE).exists():
+        write_jsonl(seeds / KB_FILE, [])
+
+
 @app.command("propose")
 def propose(
     seeds: Path = typer.Argument(..., help="Seed folder: scenes.jsonl, kb.jsonl and the images."),
@@ -57,6 +74,14 @@ def propose(
     per_family: int = typer.Option(
         1, "--per-family", min=1, help="Rules proposer: proposals per scene and family."
     ),
+    coco: Path | None = typer.Option(
+        None,
+        "--coco",
+        help="PIXAR: a COCO instances file; its images become SEEDS/scenes.jsonl (with an empty kb.jsonl) and --rules proposes object removals and colour changes.",
+    ),
+    coco_images: str = typer.Option(
+        "images/", "--coco-images", help="Folder of the COCO images, relative to SEEDS."
+    ),
     controls: bool = typer.Option(
         True,
         "--controls/--no-controls",
@@ -71,6 +96,8 @@ def propose(
 
     if not from_file and not rules and not model:
         fail("nothing to propose from: give --model SPEC, --from FILE and/or --rules", 2)
+    if coco is not None:
+        _coco_scenes(seeds, coco, coco_images)
     know = _knowledge(seeds)
     specs = []
     try:
@@ -80,6 +107,10 @@ def propose(
         fail(str(exc), 2)
     if rules:
         specs += propose_rules(know, per_family)
+        if coco is not None:
+            from forgebench.construct.pixar_seeds import propose_pixar
+
+            specs += propose_pixar(list(know.scenes.values()), seeds, per_family)
     if model:
         from forgebench.construct.propose_model import propose_with_model
         from forgebench.models.spec import SpecError as ModelSpecError

@@ -110,9 +110,11 @@ def test_propose_then_build_with_the_local_editor(seed_dir: Path, tmp_path: Path
     assert (
         k1.contradiction == "George Orwell died in 1950, before 1986 World Cup final (1986-06-29)."
     )
-    # the measured region lies inside the recorded one, and nothing changed outside it
+    # the region is measured on the stored (JPEG q92) pixels: the recorded box, grown at most to
+    # the 16-pixel JPEG blocks it touches (plus the decoder's 1-pixel chroma upsampling); nothing
+    # changed outside it in the lossless candidate
     x0, y0, x1, y1 = k1.edit.region  # type: ignore[union-attr]
-    assert x0 >= 10 and x1 <= 110 and y0 >= 20 and y1 <= 137
+    assert 0 <= x0 <= 10 and 14 <= y0 <= 20 and 100 <= x1 <= 114 and 120 <= y1 <= 146
     assert k1.model_extra["footprint"] == 0.0  # type: ignore[index]
     assert k1.crop is not None and items["final86-original"].crop == k1.crop
     with Image.open(out / "dataset" / k1.image) as im:

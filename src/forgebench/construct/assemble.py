@@ -17,8 +17,11 @@ PIXAR: ``pixar/original/ID.png``, ``pixar/edited/ID.png`` (lossless) and ``pixar
 
 from __future__ import annotations
 
+import io
 import json
 import shutil
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +36,7 @@ from forgebench.construct.render import CandidateRecord
 from forgebench.construct.specs import EditSpec, spec_row, write_jsonl
 from forgebench.suites.mandela.contract import Item, write_items
 from forgebench.suites.pixar.taxonomy import describe_all
-from forgebench.util.images import normalize_image
+from forgebench.util.images import JPEG_QUALITY, normalize_image, scale_box, target_size
 
 
 @dataclass
@@ -74,23 +77,57 @@ def _provenance(k: Kept) -> dict[str, Any]:
     }
 
 
-def _save_jpeg(rgb: np.ndarray, tmp: Path, dst: Path) -> Any:
-    Image.fromarray(rgb).save(tmp, "PNG")
-    n = normalize_image(tmp, dst)
-    tmp.unlink()
-    return n
+@dataclass
+class Stored:
+    """An image as written into the dataset."""
+
+    rel: str
+    """Path relative to the dataset folder."""
+    pixels: np.ndarray
+    """The pixels a reader decodes from it."""
+    map_box: Callable[[tuple[int, int, int, int]], tuple[int, int, int, int]]
+    """Carries a box of the lossless grid into the stored grid."""
+    size: tuple[int, int]
+    """Stored (W, H)."""
 
 
-def _forged(k: Kept, scene: Any, know: Knowledge, seed: np.ndarray, root: Path, orig_img: str,
-            orig_map: Any) -> Item | None:  # fmt: skip
+def store_image(rgb: np.ndarray, root: Path, stem: str, store: str) -> Stored:
+    """Write ``rgb`` re-encoded as the release is (Appendix C: JPEG quality 92, longest side
+    1280). ``store="jpeg"`` writes that JPEG; ``"png"`` writes its decoded pixels as PNG (the demo's
+    convention: lossless files of re-encoded pixels, reproducible bytes)."""
+    src = (rgb.shape[1], rgb.shape[0])
+    if store == "jpeg":
+        tmp = root / f".{Path(stem).name}.tmp.png"
+        tmp.parent.mkdir(parents=True, exist_ok=True)
+        Image.fromarray(rgb).save(tmp, "PNG", compress_level=1)
+        n = normalize_image(tmp, root / f"{stem}.jpg")
+        tmp.unlink()
+        px = np.asarray(Image.open(root / f"{stem}.jpg").convert("RGB"))
+        return Stored(f"{stem}.jpg", px, n.map_box, n.size)
+    size = target_size(src)
+    im = Image.fromarray(rgb)
+    if size != src:
+        im = im.resize(size, Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=JPEG_QUALITY)
+    buf.seek(0)
+    px = np.asarray(Image.open(buf).convert("RGB")).copy()
+    (root / stem).parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(px).save(root / f"{stem}.png", format="PNG", compress_level=1)
+    return Stored(f"{stem}.png", px, lambda b: scale_box(b, src, size) if size != src else b, size)
+
+
+def _forged(
+    k: Kept, scene: Any, know: Knowledge, orig: Stored, root: Path, store: str
+) -> Item | None:
     spec = k.spec
-    region = changed_box(seed, k.pixels)
+    st = store_image(k.pixels, root, f"images/{spec.seed_id}/{spec.id}", store)
+    region = changed_box(orig.pixels, st.pixels)
     if region is None:
         return None
-    rel = f"images/{spec.seed_id}/{spec.id}.jpg"
-    n = _save_jpeg(k.pixels, root / f".{spec.id}.png", root / rel)
-    box = list(n.map_box(region))
-    crop = list(crop_around(tuple(box), n.size)) if spec.saliency in ("C2", "C3") else None
+    rel = st.rel
+    box = list(region)
+    crop = list(crop_around(region, st.size)) if spec.saliency in ("C2", "C3") else None
     ent = spec.entity
     erased = faces = None
     if spec.k1_type == "absent_celebrity" and spec.target:
@@ -99,10 +136,12 @@ def _forged(k: Kept, scene: Any, know: Knowledge, seed: np.ndarray, root: Path, 
         erased = {"name": fe.name if fe else spec.target, "aliases": fe.aliases if fe else []}
         pbox = scene.people[i].box if i is not None else None
         if spec.variant == "erase" and pbox is not None:
+            x0, y0, x1, y1 = spec.region or pbox
             faces = {
-                "original": list(orig_map(tuple(pbox))),
-                "replacement": box,
-                "original_image": orig_img,
+                "original": list(orig.map_box((pbox[0], pbox[1], pbox[2], pbox[3]))),
+                "replacement": list(st.map_box((x0, y0, x1, y1))),
+                "original_image": orig.rel,
+                "wrong_name": getattr(spec, "wrong_name", None),
             }
     fp, face = _gate(k.gates, "footprint"), _gate(k.gates, "face_identity")
     row = {
@@ -140,7 +179,12 @@ def _forged(k: Kept, scene: Any, know: Knowledge, seed: np.ndarray, root: Path, 
 
 
 def write_mandela(
-    kept: list[Kept], know: Knowledge, seed_root: Path, root: Path, facts: list[dict[str, Any]]
+    kept: list[Kept],
+    know: Knowledge,
+    seed_root: Path,
+    root: Path,
+    facts: list[dict[str, Any]],
+    store: str = "jpeg",
 ) -> Assembled:
     """Write ``root`` (items.jsonl, images/, kb.jsonl) from the kept Mandela candidates."""
     out = Assembled()
@@ -149,24 +193,29 @@ def write_mandela(
         by_seed.setdefault(k.spec.seed_id, []).append(k)
     for seed_id, members in by_seed.items():
         scene = know.scenes[seed_id]
-        orig_img = f"images/{seed_id}/original.jpg"
-        (root / orig_img).parent.mkdir(parents=True, exist_ok=True)
-        n0 = normalize_image(seed_root / scene.image, root / orig_img)
         seed = np.asarray(Image.open(seed_root / scene.image).convert("RGB"))
+        orig = store_image(seed, root, f"images/{seed_id}/original", store)
         forged: list[Item] = []
-        for k in members:
-            it = _forged(k, scene, know, seed, root, orig_img, n0.map_box)
+        with ThreadPoolExecutor(max_workers=4) as pool:  # encoders release the GIL
+            made = list(
+                pool.map(
+                    _forged,
+                    members,
+                    *zip(*[(scene, know, orig, root, store)] * len(members), strict=True),
+                )
+            )
+        for k, it in zip(members, made, strict=True):
             if it is None:
                 out.dropped.append((k.spec.id, "the kept candidate changes no pixel"))
             else:
                 forged.append(it)
         if not forged:
-            (root / orig_img).unlink()
+            (root / orig.rel).unlink()
             continue
         people = next((f.crop for f in forged if f.crop and f.family == "K1"), None)
         first = next((f.crop for f in forged if f.crop), None)
         authentic = Item.model_validate({
-            "id": f"{seed_id}-original", "seed_id": seed_id, "image": orig_img,
+            "id": f"{seed_id}-original", "seed_id": seed_id, "image": orig.rel,
             "label": "authentic", "domain": scene.domain, "noun": scene.noun,
             "crop": people or first, "event": scene.event.model_dump(),
             "wrong_event": getattr(scene, "wrong_event", None) if people else None,

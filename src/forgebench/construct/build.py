@@ -21,6 +21,7 @@ import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from PIL import Image
@@ -32,7 +33,7 @@ from forgebench.construct.candidate_gates import candidate_gates, needs_groundin
 from forgebench.construct.edit_api import Editor
 from forgebench.construct.faces import FaceGateConfig
 from forgebench.construct.facts import Knowledge
-from forgebench.construct.gate_result import GateResult, all_passed
+from forgebench.construct.gate_result import GateResult
 from forgebench.construct.gates import PixelGateConfig, near_duplicates, phash
 from forgebench.construct.model_gates import FIDELITY_MIN, fidelity_gate, grounding_gate
 from forgebench.construct.pixels import match_size
@@ -67,6 +68,17 @@ class BuildConfig(BaseModel):
     """Model spec of PIXAR's fidelity assessment (None: unchecked)."""
     fidelity_min: int = FIDELITY_MIN
     """Lowest fidelity score (1-5) that passes."""
+    enforce: list[str] | None = None
+    """Gates whose failure rejects a candidate (None: every gate); the others are recorded."""
+    store: Literal["jpeg", "png"] = "jpeg"
+    """Dataset images: the re-encoded JPEG (q92, longest side 1280), or its decoded pixels as
+    PNG (reproducible bytes; the demo)."""
+
+    def passes(self, results: list[GateResult]) -> bool:
+        """No enforced gate failed."""
+        return all(
+            r.passed is not False for r in results if self.enforce is None or r.gate in self.enforce
+        )
 
 
 @dataclass
@@ -118,7 +130,9 @@ def build(
     for s in specs:
         if s.suite == "mandela" and not know.scenes[s.seed_id].event.date:
             raise BuildError(f"scene {s.seed_id!r} records no event date (items need one)")
-    seeds = {s.seed_id: _seed_rgb(know, seed_root, s.seed_id) for s in specs}
+    seeds = {
+        sid: _seed_rgb(know, seed_root, sid) for sid in dict.fromkeys(s.seed_id for s in specs)
+    }
     ledger = Ledger(out / "work")
     gates: dict[str, list[GateResult]] = {}
     labels: dict[str, np.ndarray] = {}
@@ -144,7 +158,7 @@ def build(
         gates[rec.key] = res
         if label is not None:
             labels[rec.key] = label
-        return all_passed(res)
+        return cfg.passes(res)
 
     async def run() -> dict[str, list[CandidateRecord]]:
         try:
@@ -169,7 +183,7 @@ def build(
         report.calls += len(recs)
         for r in recs:
             report.outcomes[r.status] = report.outcomes.get(r.status, 0) + 1
-        good = next((r for r in recs if r.key in gates and all_passed(gates[r.key])), None)
+        good = next((r for r in recs if r.key in gates and cfg.passes(gates[r.key])), None)
         if good is None:
             report.dropped.append((spec.id, _why(recs, gates, cfg)))
             continue
@@ -187,7 +201,7 @@ def build(
         )
     kept = _dedup(kept, seeds, cfg, report)
     report.kept = len(kept)
-    _write(kept, know, seed_root, out, report)
+    _write(kept, know, seed_root, out, report, cfg)
     write_jsonl(out / "work" / "dropped.jsonl", ({"id": i, "reason": r} for i, r in report.dropped))
     return report
 
@@ -215,7 +229,12 @@ def _dedup(
 
 
 def _write(
-    kept: list[Kept], know: Knowledge, seed_root: Path, out: Path, report: BuildReport
+    kept: list[Kept],
+    know: Knowledge,
+    seed_root: Path,
+    out: Path,
+    report: BuildReport,
+    cfg: BuildConfig,
 ) -> None:
     facts = [f.model_dump(mode="json", exclude_none=True) for f in know.facts.values()]
     mandela = [k for k in kept if k.spec.suite == "mandela"]
@@ -229,7 +248,7 @@ def _write(
         tmp.mkdir(parents=True)
         try:
             if name == "dataset":
-                a = write_mandela(part, know, seed_root, tmp, facts)
+                a = write_mandela(part, know, seed_root, tmp, facts, cfg.store)
                 report.items = len(a.items)
                 report.dropped += a.dropped
             else:

@@ -65,6 +65,8 @@ class EditOutcome:
     """The editor's words for a refusal or block, or a note."""
     cost: float = 0.0
     """What the call cost (the editor's price per image for ``ok``)."""
+    pixels: np.ndarray | None = None
+    """The decoded image, when the editor has it at hand (saves a decode; local editors)."""
 
 
 @runtime_checkable
@@ -88,7 +90,7 @@ class EditorSpecError(ValueError):
 def png_bytes(rgb: np.ndarray) -> bytes:
     """PNG encoding of an RGB (or L) array."""
     buf = io.BytesIO()
-    Image.fromarray(rgb).save(buf, "PNG")
+    Image.fromarray(rgb).save(buf, "PNG", compress_level=1)
     return buf.getvalue()
 
 

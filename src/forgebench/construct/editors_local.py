@@ -12,19 +12,22 @@ builder):
 - ``recolour``: the mask (else the region), narrowed to ``select`` (``saturated``: saturation >
   40; ``pale``: value > 150 and saturation < 60; default all); ``hue`` (degrees) or
   ``hue_shift``; ``min_saturation`` (0..1);
-- ``retext``: the region's old ink is inpainted and the request's ``text`` drawn centred in
-  ``fill`` (RGB, default near-black) at ``font_size`` (default 70% of the region height);
+- ``retext``: the region's old ink (pixels ``threshold`` grey levels from the box border's
+  colour, default 40) is inpainted and the request's ``text`` drawn centred in ``fill`` (RGB,
+  default near-black) in DejaVu Sans (``serif``: Serif; ``bold``, default true) at
+  ``font_size`` (default 70% of the region height; the fonts ship with matplotlib);
 - ``background``: ``background`` (an image) replaces the pixels under the mask.
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import cv2
+import matplotlib
 import numpy as np
-from matplotlib import font_manager
 from PIL import Image, ImageFont
 
 from forgebench.construct import editors as ed
@@ -105,11 +108,19 @@ def _retext(req: EditRequest) -> np.ndarray:
     if req.region is None or req.text is None:
         raise _fail("retext needs a region and the new text")
     x0, y0, x1, y1 = req.region
-    size = int(req.params.get("font_size", max(6, round((y1 - y0) * 0.7))))
-    path = font_manager.findfont(font_manager.FontProperties(family="DejaVu Sans", weight="bold"))
-    font = ImageFont.truetype(path, size)
-    fill = tuple(int(v) for v in req.params.get("fill", (20, 20, 20)))
-    return ed.retext(req.image, (x0, y0, x1, y1), req.text, font, fill)  # type: ignore[arg-type]
+    p = req.params
+    size = int(p.get("font_size", max(6, round((y1 - y0) * 0.7))))
+    name = (
+        "DejaVu"
+        + ("Serif" if p.get("serif") else "Sans")
+        + ("-Bold" if p.get("bold", True) else "")
+    )
+    font = ImageFont.truetype(
+        str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / f"{name}.ttf"), size
+    )
+    fill = tuple(int(v) for v in p.get("fill", (20, 20, 20)))
+    threshold = float(p.get("threshold", 40.0))
+    return ed.retext(req.image, (x0, y0, x1, y1), req.text, font, fill, threshold=threshold)  # type: ignore[arg-type]
 
 
 def _background(req: EditRequest) -> np.ndarray:
@@ -133,7 +144,11 @@ class LocalEditor:
         self.name = name
 
     async def edit(self, request: EditRequest) -> EditOutcome:
-        """Apply the step's operation; unknown operations and missing parameters raise."""
+        """Apply the step's operation (in a worker thread: OpenCV and Pillow release the GIL);
+        unknown operations and missing parameters raise."""
+        return await asyncio.to_thread(self._edit, request)
+
+    def _edit(self, request: EditRequest) -> EditOutcome:
         op = request.operation
         if op in ("insert", "replace"):
             out = _paste(request)
@@ -155,4 +170,4 @@ class LocalEditor:
             out = _background(request)
         else:
             raise _fail(f"unknown operation {op!r}")
-        return EditOutcome("ok", png_bytes(out))
+        return EditOutcome("ok", png_bytes(out), pixels=out)

@@ -20,6 +20,9 @@ matching portrait suffices, and for the absent-celebrity check any match fails).
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Literal
@@ -35,6 +38,8 @@ SAME_PERSON: dict[str, float] = {"sface": 0.363, "arcface": 0.35}
 
 BORDER = 0.05
 """Table 15: within this distance of the threshold a similarity is ``border``."""
+
+_LOCK = threading.Lock()
 
 
 class FaceGateConfig(BaseModel):
@@ -71,8 +76,39 @@ def _engine(confidence: float) -> Any:
     )
 
 
+_CACHE: OrderedDict[tuple[str, str, float], Any] = OrderedDict()
+_CACHE_SIZE = 32
+
+
+def _digest(rgb: np.ndarray) -> str:
+    return hashlib.sha1(np.ascontiguousarray(rgb).data, usedforsecurity=False).hexdigest() + str(
+        rgb.shape
+    )
+
+
+def _cached(kind: str, rgb: np.ndarray, conf: float, compute: Any) -> Any:
+    """Detections and reference embeddings of an image, computed once per content (the face
+    count and identity gates detect on the same candidate; portraits recur across candidates)."""
+    key = (kind, _digest(rgb), conf)
+    with _LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    value = compute()
+    with _LOCK:
+        _CACHE[key] = value
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return value
+
+
 def _faces(rgb: np.ndarray, cfg: FaceGateConfig) -> list[Any]:
-    return list(_engine(cfg.detection_confidence).detect_faces(Image.fromarray(rgb)))
+    eng = _engine(cfg.detection_confidence)
+    return list(
+        _cached(
+            "faces", rgb, cfg.detection_confidence, lambda: eng.detect_faces(Image.fromarray(rgb))
+        )
+    )
 
 
 def _in_region(face: Any, region: Sequence[int] | None) -> bool:
@@ -94,11 +130,14 @@ def _embed(rgb: np.ndarray, face: Any, cfg: FaceGateConfig) -> np.ndarray:
 
 def embed_largest(rgb: np.ndarray, cfg: FaceGateConfig | None = None) -> np.ndarray | None:
     """The embedding of the largest face of an image (a reference portrait), or None."""
-    cfg = cfg or FaceGateConfig()
-    faces = _faces(rgb, cfg)
-    if not faces:
-        return None
-    return _embed(rgb, max(faces, key=lambda f: f.area), cfg)
+    c = cfg or FaceGateConfig()
+
+    def compute() -> np.ndarray | None:
+        faces = _faces(rgb, c)
+        return _embed(rgb, max(faces, key=lambda f: f.area), c) if faces else None
+
+    out: np.ndarray | None = _cached("embedding", rgb, c.detection_confidence, compute)
+    return out
 
 
 def identity_gate(

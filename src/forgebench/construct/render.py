@@ -82,6 +82,8 @@ class Ledger:
         self.path = work / LEDGER
         self.records: dict[str, CandidateRecord] = {}
         self.spent = 0.0
+        self.pixels: dict[str, np.ndarray] = {}
+        """Decoded candidates by blob (each is decoded once per build)."""
         if self.path.exists():
             for line in self.path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
@@ -110,8 +112,12 @@ class Ledger:
             self.records[rec.key] = rec
 
     def image(self, rec: CandidateRecord) -> np.ndarray:
-        """The candidate's pixels."""
-        return np.asarray(Image.open(self.blobs / f"{rec.blob}.png").convert("RGB"))
+        """The candidate's pixels (decoded once, then kept)."""
+        assert rec.blob is not None
+        if rec.blob not in self.pixels:
+            path = self.blobs / f"{rec.blob}.png"
+            self.pixels[rec.blob] = np.asarray(Image.open(path).convert("RGB"))
+        return self.pixels[rec.blob]
 
 
 class BudgetExceeded(Exception):
@@ -206,7 +212,8 @@ async def render_candidate(
             cost, tries = cost + out.cost, tries + n
             if out.status != "ok" or out.image is None:
                 break
-            img = decode_rgb(out.image, editor.name)
+            img = out.pixels if out.pixels is not None else decode_rgb(out.image, editor.name)
+            ledger.pixels[content_hash(out.image)] = img
         assert out is not None
         png = out.image if out.status == "ok" else None
         rec = CandidateRecord(

@@ -163,8 +163,13 @@ def k3_place(spec: EditSpec, scene: SceneRecord, k: Knowledge) -> Decision:
             return no("k3_no_recorded_location", f"{ent.name!r} has no recorded location")
     if same_place(claimed, here):
         return no("k3_place_matches_record", f"{claimed!r} is the recorded place {here!r}")
-    what = f"{name} is in {claimed}" if name else f"The image shows {claimed}"
-    s = f"{what}, not at {here}, where {scene.event.label} took place ({scene.event.date})."
+    if spec.place is not None:
+        s = (
+            f"The image shows {claimed}, which does not match {here}, where "
+            f"{scene.event.label} took place ({scene.event.date})."
+        )
+    else:
+        s = f"{name} is in {claimed}, not at {here}, where {scene.event.label} took place ({scene.event.date})."
     return ok("k3_place_contradicts_record", s, s)
 
 
@@ -200,8 +205,8 @@ def k5_attribute(spec: EditSpec, scene: SceneRecord, k: Knowledge) -> Decision:
     if norm(have[name]) == norm(spec.attribute.value):
         return no("k5_attribute_unchanged", f"{obj.name}'s {name} is recorded as {have[name]}")
     s = (
-        f"The {obj.name} in {_when(scene)} was {have[name]}, "
-        f"not {spec.attribute.value} ({spec.attribute.name})."
+        f"The {obj.name}'s {spec.attribute.name} in {_when(scene)} was {have[name]}, "
+        f"not {spec.attribute.value}."
     )
     return ok("k5_attribute_differs", s, s)
 

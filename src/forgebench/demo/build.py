@@ -1,7 +1,12 @@
 """The offline demo benchmark: a small Mandela-format dataset built from images that ship with
 packages (scikit-image, matplotlib) and scenes rendered here (issue 2, part 6).
 
-:func:`build_demo` writes ``OUT/dataset`` with ``items.jsonl``, ``images/`` and ``kb.jsonl``:
+:func:`build_demo` goes through the construction pipeline like any user's benchmark: it writes
+the seed folder ``OUT/seeds`` (canonical images, scene records, fact table, the edit
+specifications as proposals; :mod:`forgebench.demo.seedfolder`), verifies the proposals against
+the facts (their contradictions are the computed ones), and renders them with the ``local/auto``
+editor through ``forgebench build`` (candidates in ``OUT/work``, gates recorded in each item's
+provenance). The result is ``OUT/dataset`` with ``items.jsonl``, ``images/`` and ``kb.jsonl``:
 11 seeds, each contributing its untouched original as an authentic item, and 33 forgeries (44
 items) covering every family K0-K6 (K0 controls name the family they control), the three K1
 types, one absent-celebrity triple (erase / swap / k0 on one seed, the erase item with ``erased``
@@ -16,7 +21,8 @@ one, else of its first peripheral item (the paper pairs one crop per seed and is
 with several peripheral edits).
 
 Every image, forged and authentic alike, passes one JPEG round trip at quality 92 (the paper's
-normalisation, Appendix C) before it is stored as PNG; regions are measured after it.
+normalisation, Appendix C) before it is stored as PNG (the builder's ``store="png"``); regions
+are measured after it.
 
 Determinism: all noise is seeded, fonts ship with matplotlib and images are written as PNG
 without timestamps, so two builds give identical bytes (for pinned Pillow / libjpeg / zlib /
@@ -25,21 +31,13 @@ OpenCV versions).
 
 from __future__ import annotations
 
-import io
-import json
-import os
 import shutil
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from PIL import Image
-
-from forgebench.construct.editors import changed_box, crop_around
 from forgebench.demo import rendered as demo_rendered
 from forgebench.demo import specs as demo_specs
-from forgebench.demo.specs import Forgery, SeedSpec
-from forgebench.suites.mandela.contract import Item, KBEntity, write_items
+from forgebench.demo.specs import SeedSpec
 
 
 class DemoError(Exception):
@@ -47,7 +45,23 @@ class DemoError(Exception):
 
 
 KB: tuple[dict[str, Any], ...] = (
-    {"id": "demo:grace-hopper", **demo_specs.HOPPER, "born": "1906-12-09", "died": "1992-01-01"},
+    {
+        "id": "demo:grace-hopper",
+        **demo_specs.HOPPER,
+        "born": "1906-12-09",
+        "died": "1992-01-01",
+        # the hopper seed is her official portrait: the reference of the face-identity gate
+        "portraits": ["images/hopper.png"],
+        # on active duty at the Naval Data Automation Command, Washington, D.C., from her
+        # promotion to commodore until her retirement (public record)
+        "places": [
+            {
+                "place": "Naval Data Automation Command, Washington, D.C.",
+                "from": "1983-12-15",
+                "to": "1986-08-14",
+            }
+        ],
+    },
     {"id": "demo:eileen-collins", **demo_specs.COLLINS, "born": "1956-11-19"},
     {
         "id": "demo:smartphone",
@@ -84,130 +98,59 @@ def seeds() -> list[SeedSpec]:
     return photos + [build() for build in demo_rendered.ALL]
 
 
-NORMALISE_QUALITY = 92
-"""Every image (forged and authentic alike) goes through one JPEG round trip at this quality before
-it is stored as PNG, as the paper re-encodes all images at quality 92 (Appendix C)."""
+ENFORCED_GATES = ["footprint", "pixar_effectiveness"]
+"""Gates that may reject a demo candidate. The face gates run on every people-family item and
+are recorded in its provenance (``face_similarity`` too) but do not reject: the small background
+figure pasted into the astronaut portrait has a face below the detector's usable size and its
+SFace similarity lands in the border band, which the demo keeps as an example of a flagged item."""
 
 
-def normalise(rgb: np.ndarray) -> np.ndarray:
-    """One JPEG round trip at :data:`NORMALISE_QUALITY` (4:2:0, libjpeg via Pillow)."""
-    buf = io.BytesIO()
-    Image.fromarray(rgb).save(buf, format="JPEG", quality=NORMALISE_QUALITY)
-    buf.seek(0)
-    with Image.open(buf) as im:
-        return np.asarray(im.convert("RGB")).copy()
+def build_pipeline(out: Path) -> Path:
+    """Write the seed folder ``out/seeds``, verify its proposals and build ``out/dataset`` with
+    the local editor; returns the dataset folder."""
+    from forgebench.construct.build import BuildConfig, build
+    from forgebench.construct.edit_api import make_editor
+    from forgebench.construct.facts import Knowledge
+    from forgebench.construct.scenes import load_facts, load_scenes
+    from forgebench.construct.specs import load_specs, write_jsonl
+    from forgebench.construct.verify import verify_specs
+    from forgebench.demo.seedfolder import write_seed_folder
 
-
-def _save_png(rgb: np.ndarray, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(rgb).save(path, format="PNG", compress_level=1)
-
-
-def _forged_item(
-    seed: SeedSpec,
-    f: Forgery,
-    image: str,
-    original_image: str,
-    before: np.ndarray,
-    after: np.ndarray,
-) -> tuple[Item, tuple[int, int, int, int] | None]:
-    region = changed_box(before, after)
-    if region is None:
-        raise DemoError(f"demo forgery {seed.key}-{f.tag} changes no pixel")
-    h, w = seed.rgb.shape[:2]
-    crop = crop_around(region, (w, h)) if f.saliency in ("C2", "C3") else None
-    faces = None
-    if f.variant == "erase" and f.face_box is not None:
-        faces = {
-            "original": f.face_box,
-            "replacement": f.face_box,
-            "original_image": original_image,
-            "wrong_name": f.wrong_name,
-        }
-    item = Item.model_validate(
-        {
-            "id": f"{seed.key}-{f.tag}",
-            "seed_id": seed.key,
-            "image": image,
-            "label": "forged",
-            "family": f.family,
-            "control_for": f.control_for,
-            "k1_type": f.k1_type,
-            "variant": f.variant,
-            "domain": seed.domain,
-            "noun": seed.noun,
-            "saliency": f.saliency,
-            "edit": {"operation": f.operation, "region": region, "instruction": f.instruction},
-            "crop": crop,
-            "event": seed.event,
-            "wrong_event": seed.wrong_event if (f.family == "K1" and crop is not None) else None,
-            "entity": f.entity,
-            "contradiction": f.contradiction,
-            "erased": f.erased,
-            "faces": faces,
-            "principal_figures": seed.principal_figures,
-            "source": seed.source,
-        }
+    seeds_dir = out / "seeds"
+    if seeds_dir.exists():
+        shutil.rmtree(seeds_dir)
+    proposals = write_seed_folder(seeds_dir, seeds(), list(KB))
+    know = Knowledge.of(load_scenes(seeds_dir), load_facts(seeds_dir))
+    accepted, rejected = verify_specs(load_specs(proposals), know, seeds_dir)
+    if rejected:
+        r = rejected[0]
+        raise DemoError(f"demo proposal {r.spec.id} rejected: {r.verification.reason}")
+    write_jsonl(seeds_dir / "specs.jsonl", (a.row() for a in accepted))
+    cfg = BuildConfig(max_candidates=1, store="png", enforce=ENFORCED_GATES)
+    verification = {a.spec.id: a.verification.model_dump() for a in accepted}
+    rep = build(
+        seeds_dir,
+        [a.spec for a in accepted],
+        know,
+        make_editor("local/auto"),
+        out,
+        cfg,
+        verification,
     )
-    return item, crop
-
-
-def _seed_items(seed: SeedSpec, root: Path) -> list[Item]:
-    original = f"images/{seed.key}/original.png"
-    before = normalise(seed.rgb)
-    _save_png(before, root / original)
-    forged: list[Item] = []
-    people_crop = first_crop = None
-    for f in seed.forgeries:
-        image = f"images/{seed.key}/{f.tag}.png"
-        after = normalise(f.rgb)
-        _save_png(after, root / image)
-        item, crop = _forged_item(seed, f, image, original, before, after)
-        forged.append(item)
-        if crop is not None:
-            first_crop = first_crop or crop
-            if f.family == "K1":
-                people_crop = people_crop or crop
-    authentic = Item.model_validate(
-        {
-            "id": f"{seed.key}-original",
-            "seed_id": seed.key,
-            "image": original,
-            "label": "authentic",
-            "domain": seed.domain,
-            "noun": seed.noun,
-            "crop": people_crop or first_crop,
-            "event": seed.event,
-            "wrong_event": seed.wrong_event if people_crop else None,
-            "principal_figures": seed.principal_figures,
-            "source": seed.source,
-        }
-    )
-    return [authentic, *forged]
-
-
-def build_into(root: Path) -> list[Item]:
-    """Build the demo dataset into the (empty or new) folder ``root``; return its items."""
-    root.mkdir(parents=True, exist_ok=True)
-    items: list[Item] = []
-    for seed in seeds():
-        items.extend(_seed_items(seed, root))
-    write_items(root / "items.jsonl", items)
-    with (root / "kb.jsonl").open("w", encoding="utf-8") as fh:
-        for row in KB:
-            fh.write(
-                json.dumps(KBEntity.model_validate(row).model_dump(mode="json"), ensure_ascii=False)
-                + "\n"
-            )
-    return items
+    if rep.dropped or rep.dataset is None:
+        sid, why = rep.dropped[0] if rep.dropped else ("-", "no dataset written")
+        raise DemoError(f"demo forgery {sid} was not built: {why}")
+    return rep.dataset
 
 
 def build_demo(out: Path) -> Path:
-    """Build the demo dataset as ``out/dataset`` and return that folder.
+    """Build the demo dataset as ``out/dataset`` (through ``out/seeds`` and ``out/work``) and
+    return that folder.
 
-    Built in a temporary sibling folder and moved into place, so an interrupted build leaves
-    nothing half-written. An existing ``out/dataset`` is replaced only when it is a dataset
-    folder (holds ``items.jsonl``); anything else there is refused with :class:`DemoError`.
+    The dataset is assembled in a temporary sibling folder and moved into place, so an
+    interrupted build leaves nothing half-written. An existing ``out/dataset`` is replaced only
+    when it is a dataset folder (holds ``items.jsonl``); anything else there is refused with
+    :class:`DemoError`.
     """
     out = Path(out)
     target = out / "dataset"
@@ -216,15 +159,4 @@ def build_demo(out: Path) -> Path:
     ):
         raise DemoError(f"{target}: exists and is not a dataset folder; choose another --out")
     out.mkdir(parents=True, exist_ok=True)
-    tmp = out / f".dataset.tmp-{os.getpid()}"
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    try:
-        build_into(tmp)
-        if target.exists():
-            shutil.rmtree(target)
-        tmp.replace(target)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp)
-    return target
+    return build_pipeline(out)

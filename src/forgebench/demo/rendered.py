@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from forgebench.construct import editors as ed
+from forgebench.demo import edits as E
 from forgebench.demo import patches as pt
 from forgebench.demo import scenes as sc
 from forgebench.demo.specs import (
@@ -44,17 +45,18 @@ def poster() -> SeedSpec:
             Forgery(
                 "k4-city",
                 "K4",
-                ed.retext(s.rgb, s.boxes["city"], "NAGOYA", sc.font(72), WHITE),
+                E.retext(s.boxes["city"], "NAGOYA", 72, WHITE),
                 "C1",
                 "retext",
                 "Replace the host city NAGANO with NAGOYA.",
                 {"name": "NAGOYA", "aliases": ["Nagoya"], "role": "the host city in large letters"},
                 f"The 1998 Winter Olympics were hosted by Nagano, not Nagoya ({event}).",
+                target="NAGANO",
             ),
             Forgery(
                 "k4-country",
                 "K4",
-                ed.retext(s.rgb, s.boxes["country"], "NAGANO, KOREA", sc.font(18), WHITE),
+                E.retext(s.boxes["country"], "NAGANO, KOREA", 18, WHITE),
                 "C3",
                 "retext",
                 "Change the small line NAGANO, JAPAN to NAGANO, KOREA.",
@@ -64,21 +66,33 @@ def poster() -> SeedSpec:
                     "role": "the small location line near the bottom",
                 },
                 f"Nagano is in Japan, not Korea ({event}).",
+                target="NAGANO, JAPAN",
             ),
             Forgery(
                 "k0-tagline",
                 "K0",
-                ed.retext(
-                    s.rgb, s.boxes["tagline"], "MEET US IN THE SNOW", sc.font(14, bold=False), WHITE
-                ),
+                E.retext(s.boxes["tagline"], "MEET US IN THE SNOW", 14, WHITE, bold=False),
                 "C3",
                 "retext",
                 "Reword the bottom tagline.",
                 {"name": "tagline", "aliases": [], "role": "the last line at the bottom"},
                 None,
                 control_for="K4",
+                target="SEE YOU IN THE SNOW",
             ),
         ],
+        record={
+            "text": [
+                {"text": t, "box": list(s.boxes[k])}
+                for k, t in (
+                    ("games", "XVIII OLYMPIC WINTER GAMES"),
+                    ("city", "NAGANO"),
+                    ("year", "1998"),
+                    ("country", "NAGANO, JAPAN"),
+                    ("dates", "7-22 FEBRUARY"),
+                )
+            ]
+        },
     )
 
 
@@ -101,7 +115,7 @@ def scoreboard() -> SeedSpec:
             Forgery(
                 "k5-score",
                 "K5",
-                ed.retext(s.rgb, s.boxes["score"], "2 : 3", sc.font(56), AMBER),
+                E.retext(s.boxes["score"], "2 : 3", 56, AMBER),
                 "C1",
                 "retext",
                 "Swap the final score to 2 : 3.",
@@ -111,11 +125,13 @@ def scoreboard() -> SeedSpec:
                     "role": "the score in the centre",
                 },
                 f"Argentina beat West Germany 3-2, not 2-3, in {event}.",
+                target="scoreboard",
+                attribute={"name": "score", "value": "2 : 3"},
             ),
             Forgery(
                 "k4-venue",
                 "K4",
-                ed.retext(s.rgb, s.boxes["venue"], "WEMBLEY STADIUM", sc.font(28), AMBER),
+                E.retext(s.boxes["venue"], "WEMBLEY STADIUM", 28, AMBER),
                 "C3",
                 "retext",
                 "Replace the venue name at the top with WEMBLEY STADIUM.",
@@ -125,11 +141,12 @@ def scoreboard() -> SeedSpec:
                     "role": "the venue line at the top",
                 },
                 f"The 1986 final was played at the Estadio Azteca in Mexico City, not Wembley ({event}).",
+                target="ESTADIO AZTECA",
             ),
             Forgery(
                 "k2-var",
                 "K2",
-                put(s.rgb, pt.var_sign((90, 60)), s.boxes["var_spot"][:2], grain=3.0, seed=41),
+                put(pt.var_sign((90, 60)), s.boxes["var_spot"][:2], grain=3.0, seed=41),
                 "C3",
                 "insert",
                 "Add a VAR video-review panel at the lower right of the board.",
@@ -143,7 +160,7 @@ def scoreboard() -> SeedSpec:
             Forgery(
                 "k0-ad",
                 "K0",
-                ed.retext(s.rgb, s.boxes["ad"], "COMA FRUTA FRESCA", sc.font(26), (245, 245, 245)),
+                E.retext(s.boxes["ad"], "COMA FRUTA FRESCA", 26, (245, 245, 245)),
                 "C3",
                 "retext",
                 "Reword the advertisement strip at the bottom.",
@@ -154,8 +171,23 @@ def scoreboard() -> SeedSpec:
                 },
                 None,
                 control_for="K5",
+                target="BEBA AGUA FRESCA",
             ),
         ],
+        record={
+            "objects": [{"name": "scoreboard", "attributes": {"score": "3 : 2"}}],
+            "text": [
+                {"text": t, "box": list(s.boxes[k])}
+                for k, t in (
+                    ("venue", "ESTADIO AZTECA"),
+                    ("home", "ARGENTINA"),
+                    ("score", "3 : 2"),
+                    ("away", "W. GERMANY"),
+                    ("final", "FINAL  29.06.1986"),
+                    ("clock", "90:00"),
+                )
+            ],
+        },
     )
 
 
@@ -169,7 +201,6 @@ def summit() -> SeedSpec:
     x0, y0, x1, y1 = s.boxes["aide0"]
     size = (x1 - x0, y1 - y0)
     named = put(
-        s.rgb,
         hopper_face((size[0] - 8, size[1] - 6)),
         (x0 + 4, y0 + 4),
         feather_px=2,
@@ -177,7 +208,7 @@ def summit() -> SeedSpec:
         seed=51,
     )
     other = pt.synthetic_face((size[0] - 8, size[1] - 6), skin=(200, 160, 130), hair=(30, 26, 24))
-    unnamed = put(s.rgb, other, (x0 + 4, y0 + 4), feather_px=2, grain=3.0, seed=51)
+    unnamed = put(other, (x0 + 4, y0 + 4), feather_px=2, grain=3.0, seed=51)
     role = "the left of the two aides standing between the lecterns"
     event = "the Reagan-Gorbachev summit in Geneva (1985-11-19)"
     return SeedSpec(
@@ -202,6 +233,7 @@ def summit() -> SeedSpec:
                 {**HOPPER, "role": role},
                 f"Grace Hopper, a U.S. Navy computer scientist, was not part of either delegation at {event}.",
                 k1_type="cross_domain",
+                target="left aide",
             ),
             Forgery(
                 "k0-aide",
@@ -213,11 +245,12 @@ def summit() -> SeedSpec:
                 {"name": "unnamed aide", "aliases": [], "role": role},
                 None,
                 control_for="K1",
+                target="left aide",
             ),
             Forgery(
                 "k5-flag",
                 "K5",
-                ed.recolour(s.rgb, s.masks["soviet_flag"], hue=220),
+                E.recolour(s.masks["soviet_flag"], hue=220),
                 "C2",
                 "recolour",
                 "Recolour the red flag at the right blue.",
@@ -227,20 +260,38 @@ def summit() -> SeedSpec:
                     "role": "the flag at the right",
                 },
                 f"The flag of the Soviet Union was red, not blue, at {event}.",
+                target="flag of the Soviet Union",
+                attribute={"name": "colour", "value": "blue"},
             ),
             Forgery(
                 "k0-curtain",
                 "K0",
-                ed.recolour(s.rgb, s.masks["curtain"], hue=140),
+                E.recolour(s.masks["curtain"], hue=140),
                 "C3",
                 "recolour",
                 "Recolour the stage curtain at the right green.",
                 {"name": "curtain", "aliases": [], "role": "at the right edge"},
                 None,
                 control_for="K5",
+                target="curtain",
+                attribute={"name": "colour", "value": "green"},
             ),
         ],
         wrong_event={"label": "Signing of the Schengen Agreement", "date": "1985-06-14"},
+        record={
+            "people": [
+                {"name": "left aide", "box": list(s.boxes["aide0"]), "principal": False},
+                {"name": "right aide", "box": list(s.boxes["aide1"]), "principal": False},
+            ],
+            "objects": [
+                {
+                    "name": "flag of the Soviet Union",
+                    "aliases": ["Soviet flag"],
+                    "attributes": {"colour": "red"},
+                },
+                {"name": "curtain"},
+            ],
+        },
     )
 
 
@@ -264,7 +315,7 @@ def painting() -> SeedSpec:
             Forgery(
                 "k6-green",
                 "K6",
-                ed.recolour(s.rgb, s.masks["red"], hue=120),
+                E.recolour(s.masks["red"], hue=120),
                 "C1",
                 "recolour",
                 "Recolour the large red field green.",
@@ -278,7 +329,7 @@ def painting() -> SeedSpec:
             Forgery(
                 "k6-diagonal",
                 "K6",
-                put(s.rgb, pt.bar((x1 - x0, y1 - y0)), (x0, y0), grain=3.0, seed=61),
+                put(pt.bar((x1 - x0, y1 - y0)), (x0, y0), grain=3.0, seed=61),
                 "C3",
                 "insert",
                 "Add a diagonal black bar across the lower white field.",
@@ -290,6 +341,14 @@ def painting() -> SeedSpec:
                 f"{work} has only horizontal and vertical bars; there is no diagonal.",
             ),
         ],
+        record={
+            "objects": [
+                {"name": "red field", "attributes": {"colour": "red"}},
+                {"name": "blue field"},
+                {"name": "yellow field"},
+                {"name": "black bars"},
+            ]
+        },
     )
 
 
@@ -314,25 +373,27 @@ def keep_calm() -> SeedSpec:
             Forgery(
                 "k6-crown",
                 "K6",
-                ed.remove(s.rgb, crown, method="telea", radius=5),
+                E.remove(crown, method="telea", radius=5),
                 "C2",
                 "remove",
                 "Remove the crown above the text.",
                 {"name": "Tudor crown", "aliases": ["crown"], "role": "above the text"},
                 "The 1939 Keep Calm and Carry On poster has the royal crown above its text; here it is missing.",
+                target="Tudor crown",
             ),
             Forgery(
                 "k0-caption",
                 "K0",
-                ed.retext(s.rgb, s.boxes["caption_spot"], "WHEN IT'S MONDAY", sc.font(24), WHITE),
+                E.retext(s.boxes["caption_spot"], "WHEN IT'S MONDAY", 24, WHITE),
                 "C3",
-                "insert",
+                "retext",
                 "Add a meme caption at the bottom.",
                 {"name": "caption", "aliases": [], "role": "at the bottom"},
                 None,
                 control_for="K6",
             ),
         ],
+        record={"objects": [{"name": "Tudor crown", "box": list(s.boxes["crown"])}]},
     )
 
 
@@ -357,7 +418,7 @@ def moon_film() -> SeedSpec:
             Forgery(
                 "k6-capsule",
                 "K6",
-                ed.remove(s.rgb, mask, method="telea", radius=6),
+                E.remove(mask, method="telea", radius=6),
                 "C1",
                 "remove",
                 "Remove the capsule stuck in the Moon's eye.",
@@ -367,11 +428,12 @@ def moon_film() -> SeedSpec:
                     "role": "in the Moon's right eye",
                 },
                 f"In {film} the capsule lands in the Moon's right eye; here the eye is empty.",
+                target="capsule",
             ),
             Forgery(
                 "k2-jet",
                 "K2",
-                put(s.rgb, pt.jet((100, 40), tone=70), spot, grain=5.0, seed=71),
+                put(pt.jet((100, 40), tone=70), spot, grain=5.0, seed=71),
                 "C3",
                 "insert",
                 "Add a jet airliner in the sky at the upper right.",
@@ -385,7 +447,7 @@ def moon_film() -> SeedSpec:
             Forgery(
                 "k0-cloud",
                 "K0",
-                put(s.rgb, pt.cloud((100, 45)), spot, grain=5.0, seed=72),
+                put(pt.cloud((100, 45)), spot, grain=5.0, seed=72),
                 "C3",
                 "insert",
                 "Add a small cloud in the sky at the upper right.",
@@ -394,6 +456,7 @@ def moon_film() -> SeedSpec:
                 control_for="K2",
             ),
         ],
+        record={"objects": [{"name": "capsule"}, {"name": "Moon face"}]},
     )
 
 
@@ -417,27 +480,38 @@ def plaque() -> SeedSpec:
             Forgery(
                 "k4-date",
                 "K4",
-                ed.retext(
-                    s.rgb, s.boxes["date"], "JULY 1971, A.D.", sc.font(20, serif=True), (42, 42, 46)
-                ),
+                E.retext(s.boxes["date"], "JULY 1971, A.D.", 20, (42, 42, 46), serif=True),
                 "C2",
                 "retext",
                 "Change JULY 1969 to JULY 1971 on the plaque.",
                 {"name": "JULY 1971", "aliases": ["1971"], "role": "the third line of text"},
                 "Apollo 11 landed on the Moon in July 1969, not July 1971 (1969-07-20).",
+                target="JULY 1969, A.D.",
             ),
             Forgery(
                 "k0-screw",
                 "K0",
-                ed.remove(s.rgb, screw, method="ns", radius=4),
+                E.remove(screw, method="ns", radius=4),
                 "C3",
                 "remove",
                 "Remove the screw at the lower right corner.",
                 {"name": "screw", "aliases": [], "role": "the lower right corner"},
                 None,
                 control_for="K4",
+                target="screw",
             ),
         ],
+        record={
+            "text": [
+                {"text": t, "box": list(s.boxes[k])}
+                for k, t in (
+                    ("line0", "HERE MEN FROM THE PLANET EARTH"),
+                    ("line1", "FIRST SET FOOT UPON THE MOON"),
+                    ("date", "JULY 1969, A.D."),
+                    ("line3", "WE CAME IN PEACE FOR ALL MANKIND"),
+                )
+            ]
+        },
     )
 
 

@@ -2,9 +2,10 @@
 
 Each :class:`SeedSpec` is one canonical image with its true event, provenance and the forgeries
 made from it; each :class:`Forgery` records the family, saliency, operation, instruction, entity
-and the single recorded contradiction, plus the edited pixels (made here with the local editors of
-``construct/editors.py``). Edit regions and crops are *not* written here: ``demo.py`` measures
-them from the pixel difference so they are honest.
+and the contradiction as its author wrote it (verification replaces it with the one computed from
+the facts), plus the edit as a local-editor specification (:mod:`forgebench.demo.edits`):
+``forgebench build`` renders it. Edit regions and crops are *not* written here: the builder
+measures them from the pixel difference so they are honest.
 
 The facts are public and checkable (dates of birth and death, launch dates, match results,
 host cities); the rendered scenes (posters, scoreboard, stage, painting, film still, plaque) are
@@ -24,7 +25,9 @@ from PIL import Image
 
 from forgebench.construct import editors as ed
 from forgebench.construct.editors import Box
+from forgebench.demo import edits as E
 from forgebench.demo import patches as pt
+from forgebench.demo.edits import LocalEdit
 
 RENDERED = {"license": "CC0-1.0 (rendered by forgebench; DejaVu fonts from matplotlib)"}
 
@@ -47,7 +50,8 @@ class Forgery:
 
     tag: str
     family: str
-    rgb: np.ndarray
+    edit: LocalEdit
+    """The edit, rendered by ``forgebench build`` with the local editor."""
     saliency: str
     operation: str
     instruction: str
@@ -60,6 +64,12 @@ class Forgery:
     face_box: Box | None = None
     """Absent-celebrity erase: the face box (same place in the original and the item)."""
     wrong_name: str | None = None
+    target: str | None = None
+    """The recorded element the edit acts on (a text as recorded, an object, a person)."""
+    attribute: dict[str, str] | None = None
+    """K5: ``{"name": ..., "value": ...}`` of the recorded attribute the edit changes."""
+    place: str | None = None
+    """K3 without a landmark entity: the place the edited image asserts."""
 
 
 @dataclass
@@ -75,18 +85,20 @@ class SeedSpec:
     forgeries: list[Forgery]
     principal_figures: list[str] = field(default_factory=list)
     wrong_event: dict[str, Any] | None = None
+    record: dict[str, Any] = field(default_factory=dict)
+    """Scene-record parts the verification reads: ``people``, ``objects``, ``text`` (as in
+    :class:`forgebench.construct.scenes.SceneRecord`)."""
 
 
 def put(
-    base: np.ndarray,
     patch: pt.Patch,
     xy: tuple[int, int],
     feather_px: float = 1.0,
     grain: float = 0.0,
     seed: int = 0,
-) -> np.ndarray:
-    """Paste a drawn ``(rgb, alpha)`` patch at ``xy`` (see :func:`editors.paste`)."""
-    return ed.paste(base, patch[0], xy, patch[1], feather_px=feather_px, grain=grain, seed=seed)
+) -> LocalEdit:
+    """Paste a drawn ``(rgb, alpha)`` patch at ``xy`` (the local editor's paste)."""
+    return E.paste(patch, xy, feather_px=feather_px, grain=grain, seed=seed)
 
 
 def figure(
@@ -150,20 +162,18 @@ def astronaut() -> SeedSpec:
     face_alpha = ed.ellipse_mask(
         (size[1], size[0]), ((size[0] - 1) / 2, (size[1] - 1) / 2), (axes[0] - 1, axes[1] - 1)
     )
-    erase = ed.paste(
-        rgb,
-        _synthetic_over(rgb, fbox, skin),
+    erase = E.paste(
+        (_synthetic_over(rgb, fbox, skin), face_alpha),
         fbox[:2],
-        face_alpha,
         feather_px=6,
         grain=2.0,
         seed=11,
     )
     swap_rgb, swap_a = hopper_face(size)
-    swap = ed.paste(rgb, swap_rgb, fbox[:2], swap_a, feather_px=6)
-    pen = put(rgb, pt.pen((46, 64)), (42, 320), grain=2.0, seed=12)
-    phone = put(rgb, pt.smartphone((34, 62)), (318, 150), grain=2.0, seed=13)
-    visitor = put(rgb, figure(hopper_face((60, 72)), (40, 74)), (462, 176), grain=2.0, seed=14)
+    swap = E.paste((swap_rgb, swap_a), fbox[:2], feather_px=6)
+    pen = put(pt.pen((46, 64)), (42, 320), grain=2.0, seed=12)
+    phone = put(pt.smartphone((34, 62)), (318, 150), grain=2.0, seed=13)
+    visitor = put(figure(hopper_face((60, 72)), (40, 74)), (462, 176), grain=2.0, seed=14)
     role = "the astronaut in the portrait (centre)"
     return SeedSpec(
         "astronaut",
@@ -194,6 +204,7 @@ def astronaut() -> SeedSpec:
                 erased=COLLINS,
                 face_box=fbox,
                 wrong_name="Sally Ride",
+                target="Eileen Collins",
             ),
             Forgery(
                 "swap",
@@ -206,6 +217,7 @@ def astronaut() -> SeedSpec:
                 "Grace Hopper died in 1992, before this portrait of STS-93 commander Eileen Collins (c. 1998).",
                 k1_type="date_impossible",
                 variant="swap",
+                target="Eileen Collins",
             ),
             Forgery(
                 "k0",
@@ -247,14 +259,24 @@ def astronaut() -> SeedSpec:
         ],
         principal_figures=["Eileen Collins"],
         wrong_event={"label": "Mars Pathfinder landing", "date": "1997-07-04"},
+        record={
+            "people": [
+                {
+                    "name": "Eileen Collins",
+                    "entity": "demo:eileen-collins",
+                    "box": list(fbox),
+                    "position": "centre",
+                }
+            ]
+        },
     )
 
 
 def hopper() -> SeedSpec:
     """The official Navy portrait of Commodore Grace Hopper (1984): a K2 and its K0 control."""
     rgb = _hopper_photo()
-    phone = put(rgb, pt.smartphone((36, 62)), (440, 528), grain=3.0, seed=21)
-    pen = put(rgb, pt.pen((36, 62), body=(150, 120, 40)), (440, 528), grain=3.0, seed=22)
+    phone = put(pt.smartphone((36, 62)), (440, 528), grain=3.0, seed=21)
+    pen = put(pt.pen((36, 62), body=(150, 120, 40)), (440, 528), grain=3.0, seed=22)
     where = "lower right, over the uniform"
     return SeedSpec(
         "hopper",
@@ -298,6 +320,16 @@ def hopper() -> SeedSpec:
             ),
         ],
         principal_figures=["Grace Hopper"],
+        record={
+            "people": [
+                {
+                    "name": "Grace Hopper",
+                    "entity": "demo:grace-hopper",
+                    "box": [170, 120, 354, 344],
+                    "position": "centre",
+                }
+            ]
+        },
     )
 
 
@@ -306,16 +338,16 @@ def rocket() -> SeedSpec:
     rgb = skimage.data.rocket()
     h, w = rgb.shape[:2]
     spot = (522, 352)
-    named = put(rgb, figure(hopper_face((60, 72)), (40, 74)), spot, grain=2.0, seed=31)
+    named = put(figure(hopper_face((60, 72)), (40, 74)), spot, grain=2.0, seed=31)
     face = pt.synthetic_face((60, 72), skin=(205, 170, 150), hair=(200, 200, 200))
-    unnamed = put(rgb, figure(face, (40, 74)), spot, grain=2.0, seed=31)
-    peak = put(rgb, pt.mountain((86, 62)), (210, 312), grain=2.0, seed=32)
+    unnamed = put(figure(face, (40, 74)), spot, grain=2.0, seed=31)
+    peak = put(pt.mountain((86, 62)), (210, 312), grain=2.0, seed=32)
     hsv_v = rgb.max(axis=2).astype(np.int16)
     hsv_s = hsv_v - rgb.min(axis=2)
     body = ed.box_mask((h, w), (300, 125, 345, 405)) * ((hsv_v > 150) & (hsv_s < 60))
-    red = ed.recolour(rgb, body, hue=2, min_saturation=0.55)
+    red = E.recolour(body, hue=2, min_saturation=0.55)
     lamp = ed.box_mask((h, w), (125, 355, 175, 400)) * (hsv_s > 40)
-    cyan = ed.recolour(rgb, lamp, hue=195)
+    cyan = E.recolour(lamp, hue=195)
     spectator = "spectator at the lower right, by the launch pad"
     event = "the Falcon 9 launch of DSCOVR (2015-02-11)"
     return SeedSpec(
@@ -368,6 +400,7 @@ def rocket() -> SeedSpec:
                     "role": "on the horizon, left of the rocket",
                 },
                 f"Cape Canaveral lies on the flat Florida coast with no mountains on the horizon, unlike this picture of {event}.",
+                place="snow-capped mountains on the horizon",
             ),
             Forgery(
                 "k5-red",
@@ -382,6 +415,8 @@ def rocket() -> SeedSpec:
                     "role": "the rocket in the centre",
                 },
                 f"The Falcon 9 that launched DSCOVR was white, not red ({event}).",
+                target="Falcon 9",
+                attribute={"name": "colour", "value": "red"},
             ),
             Forgery(
                 "k0-lamp",
@@ -393,9 +428,21 @@ def rocket() -> SeedSpec:
                 {"name": "floodlight", "aliases": ["lamp", "light"], "role": "at the lower left"},
                 None,
                 control_for="K5",
+                target="floodlight",
+                attribute={"name": "colour", "value": "cyan"},
             ),
         ],
         wrong_event={"label": "Falcon 9 launch of Jason-3 from Vandenberg", "date": "2016-01-17"},
+        record={
+            "objects": [
+                {
+                    "name": "Falcon 9",
+                    "entity": "demo:falcon-9",
+                    "box": [300, 125, 345, 405],
+                    "attributes": {"colour": "white"},
+                }
+            ]
+        },
     )
 
 
@@ -404,7 +451,7 @@ def hubble() -> SeedSpec:
     full = Image.fromarray(skimage.data.hubble_deep_field())
     rgb = np.asarray(full.reduce(2)).copy()
     mask = ed.ellipse_mask(rgb.shape[:2], (62, 200), (13, 13))
-    removed = ed.remove(rgb, mask, method="telea", radius=4)
+    removed = E.remove(mask, method="telea", radius=4)
     return SeedSpec(
         "hubble",
         rgb,
@@ -430,6 +477,7 @@ def hubble() -> SeedSpec:
                 {"name": "faint galaxy", "aliases": ["galaxy"], "role": "at the left edge"},
                 None,
                 control_for="K6",
+                target="faint galaxy",
             ),
         ],
     )

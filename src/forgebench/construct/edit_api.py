@@ -14,8 +14,8 @@ Editor specs (as model specs, ``[ALIAS=]PROVIDER/WHAT``):
 - ``openai/MODEL[@BASE_URL]``: the OpenAI Images edit endpoint through the official SDK (any
   compatible server); key from ``OPENAI_API_KEY`` (a placeholder is sent to a ``@URL`` server
   without one);
-- ``diffusers/PATH``: not built in this version (it needs the ``diffusers`` package, which is not
-  installed here); the spec is refused with a clear message.
+- ``diffusers/PATH``: a saved local diffusers pipeline (inpainting or instruction edit;
+  :mod:`forgebench.construct.editors_diffusers`, the ``diffusers`` extra).
 """
 
 from __future__ import annotations
@@ -129,9 +129,9 @@ def make_editor(spec: str, price_per_image: float | None = None) -> Editor:
         model, _, url = what.partition("@")
         return OpenAIImagesEditor(name, model, url or None, price_per_image)
     if provider == "diffusers":
-        raise EditorSpecError(
-            f"editor spec {spec!r}: diffusers editors are not available in this version"
-        )
+        from forgebench.construct.editors_diffusers import DiffusersEditor
+
+        return DiffusersEditor(name, what, price_per_image or 0.0)
     raise EditorSpecError(
-        f"editor spec {spec!r}: unknown provider {provider!r} (local, http, openai)"
+        f"editor spec {spec!r}: unknown provider {provider!r} (local, http, openai, diffusers)"
     )

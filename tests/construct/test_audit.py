@@ -113,3 +113,64 @@ def test_audit_command_prints_both_audits_and_writes_fields(tmp_path: Path) -> N
     assert bad.exit_code == 2 and "unknown detector 'npr'" in bad.output
     none = runner.invoke(app, ["audit", str(tmp_path / "nothing")])
     assert none.exit_code == 2 and "items.jsonl: not found" in none.output
+
+
+def _tiny_ufd(tmp_path: Path, dim: int = 16) -> tuple[Path, Path]:
+    """A randomly initialised CLIP vision encoder with projection (reduced: 2 layers, 32 wide,
+    patch 32 at 224 px; the released one is ViT-L/14) and a random linear head."""
+    torch = pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    cfg = transformers.CLIPVisionConfig(
+        hidden_size=32, intermediate_size=37, num_hidden_layers=2, num_attention_heads=4,
+        image_size=224, patch_size=32, projection_dim=dim,
+    )  # fmt: skip
+    model = transformers.CLIPVisionModelWithProjection(cfg)
+    model.save_pretrained(tmp_path / "clip")
+    torch.save({"weight": torch.randn(1, dim), "bias": torch.randn(1)}, tmp_path / "fc.pth")
+    return tmp_path / "clip", tmp_path / "fc.pth"
+
+
+def test_ufd_detector_matches_an_independent_forward_pass(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from scipy.special import expit
+    from transformers import CLIPVisionModelWithProjection
+
+    from forgebench.construct.detectors_ufd import CLIP_MEAN, CLIP_STD, load_ufd
+
+    clip_dir, fc = _tiny_ufd(tmp_path)
+    score = load_ufd(f"{clip_dir}@{fc}")
+    img = skimage.data.chelsea()  # 300 x 451: cropped at top 38, left 114 (torchvision's rounding)
+    crop = np.asarray(Image.fromarray(img).crop((114, 38, 114 + 224, 38 + 224)), np.float32) / 255.0
+    x = (crop - np.array(CLIP_MEAN, np.float32)) / np.array(CLIP_STD, np.float32)
+    model = CLIPVisionModelWithProjection.from_pretrained(clip_dir).eval()
+    with torch.no_grad():
+        feats = model(
+            pixel_values=torch.from_numpy(x.transpose(2, 0, 1)).unsqueeze(0)
+        ).image_embeds.numpy()
+    head = torch.load(fc, weights_only=True)
+    expected = float(expit(feats @ head["weight"].numpy().T + head["bias"].numpy())[0, 0])
+    assert score(img) == pytest.approx(expected, abs=1e-6)
+    small = score(img[:100, :120])  # zero-padded to 224, still a probability
+    assert 0.0 < small < 1.0
+    with pytest.raises(ValueError, match="not a saved CLIP vision model"):
+        load_ufd(f"{tmp_path}@{fc}")
+    torch.save({"weight": torch.randn(1, 8), "bias": torch.randn(1)}, tmp_path / "bad.pth")
+    with pytest.raises(ValueError, match=r"head weight is \(1, 8\), the encoder gives 16-d"):
+        load_ufd(f"{clip_dir}@{tmp_path / 'bad.pth'}")
+
+
+def test_audit_writes_ufd_score_when_that_detector_ran(tmp_path: Path) -> None:
+    clip_dir, fc = _tiny_ufd(tmp_path)
+    _dataset(tmp_path / "d", n_seeds=6, leak=False)
+    r = runner.invoke(
+        app, ["audit", str(tmp_path / "d"), "--detector", f"ufd/{clip_dir}@{fc}", "--write"]
+    )
+    assert r.exit_code == 0, r.output
+    assert f"pixel-detector audit (ufd/{clip_dir}@{fc}):" in r.output
+    rows = [json.loads(x) for x in (tmp_path / "d" / "items.jsonl").read_text().splitlines()]
+    assert all(0.0 < x["ufd_score"] < 1.0 for x in rows) and all("npr_score" not in x for x in rows)
+    bad = runner.invoke(
+        app, ["audit", str(tmp_path / "d"), "--detector", f"ufd/{tmp_path}/none@{fc}"]
+    )
+    assert bad.exit_code == 2 and "not a saved CLIP vision model" in bad.output

@@ -245,14 +245,14 @@ def audit(
     """The metadata-leakage audit (cross-validated AUC from file-level features, overall and per feature) and the pixel-detector audit (AUC, TPR at 5% FPR, overall and per family)."""
     import json
 
-    from forgebench.construct.audit import DETECTORS, run_audit
+    from forgebench.construct.audit import DETECTORS, run_audit, score_field
     from forgebench.suites.mandela.contract import write_items
     from forgebench.suites.mandela.validate import validate_dataset
 
     for d in detectors:
-        if d not in DETECTORS:
+        if d != "builtin/artefact" and not d.startswith("ufd/"):
             fail(
-                f"unknown detector {d!r} (available: {', '.join(DETECTORS)}; NPR and UniversalFakeDetect adapters are not in this version)",
+                f"unknown detector {d!r} (available: {', '.join(DETECTORS)}; an NPR adapter is not in this version)",
                 2,
             )
     if not (dataset / "items.jsonl").is_file():
@@ -264,7 +264,7 @@ def audit(
     try:
         res = run_audit(dataset, items, detectors)
     except ValueError as exc:
-        fail(f"{dataset}: {exc}", 2)
+        fail(str(exc), 2)
     meta = res["metadata"]
     console.print(
         f"metadata-leakage audit ({meta['n']} images, {meta['n_forged']} forged): cross-validated AUC {meta['auc']:.3f}"
@@ -282,7 +282,7 @@ def audit(
 
         write_text(json_out, json.dumps(res, indent=1))
     if write:
-        col = {d: d.split("/", 1)[-1] + "_score" for d in detectors}
+        col = {d: score_field(d) for d in detectors}
         for it in items:
             for d, name in col.items():
                 setattr(it, name, res["scores"][d][it.id])

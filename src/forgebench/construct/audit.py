@@ -8,10 +8,11 @@ against all authentic items). TPR at 5% FPR is the largest TPR on the ROC curve
 (``sklearn.metrics.roc_curve``) among the thresholds whose FPR is at most 0.05.
 
 Detectors: ``builtin/artefact`` (the offline error-level detector of
-:mod:`forgebench.models.builtin.artefact`; its score is the most suspicious block's score). NPR
-and UniversalFakeDetect adapters (checkpoints from a user path) are not in this version, so the
-audit never writes ``npr_score`` or ``ufd_score``; it writes ``artefact_score`` and the measured
-footprint (``footprint_measured``: the share of pixels that differ, d(p) > 0.05, between a forged
+:mod:`forgebench.models.builtin.artefact`; its score is the most suspicious block's score) and
+``ufd/CLIP_DIR@FC_FILE`` (UniversalFakeDetect from checkpoints on disk,
+:mod:`forgebench.construct.detectors_ufd`). An NPR adapter is not in this version, so the audit
+never writes ``npr_score``; it writes ``ufd_score`` (when that detector ran), ``artefact_score``
+and the measured footprint (``footprint_measured``: the share of pixels that differ, d(p) > 0.05, between a forged
 image and its seed's authentic image outside the bounding box of the largest connected component
 of that difference; :mod:`forgebench.construct.gates`) when asked to (``--write``).
 """
@@ -29,7 +30,7 @@ from forgebench.construct.audit_meta import metadata_audit
 from forgebench.construct.gates import footprint_gate
 from forgebench.suites.mandela.contract import Item
 
-DETECTORS = ("builtin/artefact",)
+DETECTORS = ("builtin/artefact", "ufd/CLIP_DIR@FC_FILE")
 """Detectors this version can run."""
 
 
@@ -43,7 +44,16 @@ def detector(name: str) -> Callable[[np.ndarray], float]:
         from forgebench.models.builtin.artefact import analyse
 
         return lambda rgb: float(analyse(rgb).score)
+    if name.startswith("ufd/"):
+        from forgebench.construct.detectors_ufd import load_ufd
+
+        return load_ufd(name.removeprefix("ufd/"))
     raise ValueError(f"unknown detector {name!r} (available: {', '.join(DETECTORS)})")
+
+
+def score_field(name: str) -> str:
+    """The item field a detector's score is written to (``ufd_score``, ``artefact_score``)."""
+    return "ufd_score" if name.startswith("ufd/") else name.split("/", 1)[-1] + "_score"
 
 
 def auc_tpr(y: Sequence[int], s: Sequence[float], fpr_at: float = 0.05) -> tuple[float, float]:

@@ -174,3 +174,38 @@ def test_audit_writes_ufd_score_when_that_detector_ran(tmp_path: Path) -> None:
         app, ["audit", str(tmp_path / "d"), "--detector", f"ufd/{tmp_path}/none@{fc}"]
     )
     assert bad.exit_code == 2 and "not a saved CLIP vision model" in bad.output
+
+
+def test_npr_detector_loads_a_released_style_state_dict(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from scipy.special import expit
+
+    from forgebench.construct.detectors_npr import IMAGENET_MEAN, IMAGENET_STD, build_npr, load_npr
+
+    torch.manual_seed(1)
+    net = build_npr()  # the full released configuration (3 + 4 bottlenecks), random weights
+    sd = {f"module.{k}": v for k, v in net.state_dict().items()}  # a DataParallel-style save
+    torch.save(sd, tmp_path / "NPR.pth")
+    score = load_npr(str(tmp_path / "NPR.pth"))
+    img = skimage.data.astronaut()[:101, :150]  # odd height: the last row is dropped
+    # independent residual: nearest down/up-sampling by 2 is "repeat every other pixel"
+    x = (
+        img[:100, :150].astype(np.float32) / 255.0 - np.array(IMAGENET_MEAN, np.float32)
+    ) / np.array(IMAGENET_STD, np.float32)
+    x = x.transpose(2, 0, 1)[None]
+    up = np.repeat(np.repeat(x[:, :, ::2, ::2], 2, axis=2), 2, axis=3)
+    assert np.allclose(net.residual(torch.from_numpy(x)).numpy(), x - up, atol=1e-6)
+    net.eval()
+    with torch.no_grad():
+        logit = float(net(torch.from_numpy(np.ascontiguousarray(x)))[0, 0])
+    assert score(img) == pytest.approx(float(expit(logit)), abs=1e-6)
+    torch.save({"conv1.weight": torch.zeros(1)}, tmp_path / "bad.pth")
+    with pytest.raises(ValueError, match="does not fit the NPR network"):
+        load_npr(str(tmp_path / "bad.pth"))
+    _dataset(tmp_path / "d", n_seeds=6, leak=False)
+    r = runner.invoke(
+        app, ["audit", str(tmp_path / "d"), "--detector", f"npr/{tmp_path / 'NPR.pth'}", "--write"]
+    )
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in (tmp_path / "d" / "items.jsonl").read_text().splitlines()]
+    assert all(0.0 < x["npr_score"] < 1.0 for x in rows) and all("ufd_score" not in x for x in rows)

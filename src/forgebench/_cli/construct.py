@@ -250,11 +250,8 @@ def audit(
     from forgebench.suites.mandela.validate import validate_dataset
 
     for d in detectors:
-        if d != "builtin/artefact" and not d.startswith("ufd/"):
-            fail(
-                f"unknown detector {d!r} (available: {', '.join(DETECTORS)}; an NPR adapter is not in this version)",
-                2,
-            )
+        if d != "builtin/artefact" and not d.startswith(("ufd/", "npr/")):
+            fail(f"unknown detector {d!r} (available: {', '.join(DETECTORS)})", 2)
     if not (dataset / "items.jsonl").is_file():
         fail(f"{dataset / 'items.jsonl'}: not found (a dataset folder holds items.jsonl)", 2)
     report = validate_dataset(dataset)

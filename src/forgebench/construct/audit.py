@@ -10,9 +10,9 @@ against all authentic items). TPR at 5% FPR is the largest TPR on the ROC curve
 Detectors: ``builtin/artefact`` (the offline error-level detector of
 :mod:`forgebench.models.builtin.artefact`; its score is the most suspicious block's score) and
 ``ufd/CLIP_DIR@FC_FILE`` (UniversalFakeDetect from checkpoints on disk,
-:mod:`forgebench.construct.detectors_ufd`). An NPR adapter is not in this version, so the audit
-never writes ``npr_score``; it writes ``ufd_score`` (when that detector ran), ``artefact_score``
-and the measured footprint (``footprint_measured``: the share of pixels that differ, d(p) > 0.05, between a forged
+:mod:`forgebench.construct.detectors_ufd`) and ``npr/CKPT.pth`` (NPR from its released state dict,
+:mod:`forgebench.construct.detectors_npr`). It writes ``npr_score`` and ``ufd_score`` only for
+the detectors that ran, ``artefact_score`` and the measured footprint (``footprint_measured``: the share of pixels that differ, d(p) > 0.05, between a forged
 image and its seed's authentic image outside the bounding box of the largest connected component
 of that difference; :mod:`forgebench.construct.gates`) when asked to (``--write``).
 """
@@ -30,7 +30,7 @@ from forgebench.construct.audit_meta import metadata_audit
 from forgebench.construct.gates import footprint_gate
 from forgebench.suites.mandela.contract import Item
 
-DETECTORS = ("builtin/artefact", "ufd/CLIP_DIR@FC_FILE")
+DETECTORS = ("builtin/artefact", "ufd/CLIP_DIR@FC_FILE", "npr/CKPT.pth")
 """Detectors this version can run."""
 
 
@@ -48,12 +48,18 @@ def detector(name: str) -> Callable[[np.ndarray], float]:
         from forgebench.construct.detectors_ufd import load_ufd
 
         return load_ufd(name.removeprefix("ufd/"))
+    if name.startswith("npr/"):
+        from forgebench.construct.detectors_npr import load_npr
+
+        return load_npr(name.removeprefix("npr/"))
     raise ValueError(f"unknown detector {name!r} (available: {', '.join(DETECTORS)})")
 
 
 def score_field(name: str) -> str:
     """The item field a detector's score is written to (``ufd_score``, ``artefact_score``)."""
-    return "ufd_score" if name.startswith("ufd/") else name.split("/", 1)[-1] + "_score"
+    if name.startswith(("ufd/", "npr/")):
+        return name[:3] + "_score"
+    return name.split("/", 1)[-1] + "_score"
 
 
 def auc_tpr(y: Sequence[int], s: Sequence[float], fpr_at: float = 0.05) -> tuple[float, float]:

@@ -39,7 +39,7 @@ def test_editor_specs() -> None:
         make_editor("local")
     with pytest.raises(EditorSpecError, match="unknown provider 'magic'"):
         make_editor("magic/x")
-    with pytest.raises(EditorSpecError, match="diffusers editors are not available"):
+    with pytest.raises(EditorSpecError, match="not a saved diffusers pipeline"):
         make_editor("diffusers/some/path")
 
 

@@ -147,9 +147,9 @@ def build(
     async def accept(spec: EditSpec, rec: CandidateRecord, img: np.ndarray) -> bool:
         seed = seeds[spec.seed_id]
         cand = match_size(img, seed.shape[0], seed.shape[1])
-        res, label = await asyncio.to_thread(
-            candidate_gates, spec, seed, cand, know, seed_root, cfg.faces, cfg.pixels
-        )
+        # in the event loop's thread: the face models are per-thread, and loading them once is
+        # cheaper than running gates in parallel
+        res, label = candidate_gates(spec, seed, cand, know, seed_root, cfg.faces, cfg.pixels)
         blob = ledger.blobs / f"{rec.blob}.png"
         if needs_grounding(spec):
             res.append(await grounding_gate(ground, spec, blob))

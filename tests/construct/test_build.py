@@ -99,10 +99,9 @@ def test_propose_then_build_with_the_local_editor(seed_dir: Path, tmp_path: Path
     # original's (same operation and editor parameters), so they render and are kept
     assert {"k1-orwell", "k2-phone", "k5-shirt", "final86-original"} <= set(items)
     k1 = items["k1-orwell"]
-    fs = k1.model_extra["face_similarity"]  # type: ignore[index]
-    assert (
-        fs["model"] == "sface" and fs["threshold"] == pytest.approx(0.363) and fs["value"] > 0.363
-    )
+    fs = k1.face_similarity
+    assert fs is not None and fs.model == "sface"
+    assert fs.threshold == pytest.approx(0.363) and fs.value > 0.363
     prov = k1.model_extra["provenance"]  # type: ignore[index]
     assert prov["editor"] == "local/auto" and prov["candidate"]["index"] == 0
     assert {g["gate"] for g in prov["gates"]} == {"footprint", "face_count", "face_identity"}
@@ -115,7 +114,7 @@ def test_propose_then_build_with_the_local_editor(seed_dir: Path, tmp_path: Path
     # changed outside it in the lossless candidate
     x0, y0, x1, y1 = k1.edit.region  # type: ignore[union-attr]
     assert 0 <= x0 <= 10 and 14 <= y0 <= 20 and 100 <= x1 <= 114 and 120 <= y1 <= 146
-    assert k1.model_extra["footprint"] == 0.0  # type: ignore[index]
+    assert k1.footprint == 0.0
     assert k1.crop is not None and items["final86-original"].crop == k1.crop
     with Image.open(out / "dataset" / k1.image) as im:
         assert im.format == "JPEG"

@@ -284,7 +284,7 @@ def audit(
             for d, name in col.items():
                 setattr(it, name, res["scores"][d][it.id])
             if it.id in res["footprint_measured"]:
-                it.footprint_measured = res["footprint_measured"][it.id]  # type: ignore[attr-defined]
+                it.footprint_measured = res["footprint_measured"][it.id]
         write_items(dataset / "items.jsonl", items)
         console.print(
             f"wrote footprint_measured and {', '.join(col.values())} into {dataset / 'items.jsonl'}"

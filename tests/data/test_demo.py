@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -15,16 +14,11 @@ from forgebench.construct.editors import changed_box
 from forgebench.demo.build import DemoError, build_demo
 from forgebench.suites.mandela.contract import Dataset, Item, load_dataset
 
-BUILD_SECONDS: dict[str, float] = {}
-
 
 @pytest.fixture(scope="module")
 def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("demo")
-    t0 = time.perf_counter()
-    root = build_demo(out)
-    BUILD_SECONDS["first"] = time.perf_counter() - t0
-    return root
+    return build_demo(out)
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +31,10 @@ def _pixels(ds: Dataset, item: Item) -> np.ndarray:
         return np.asarray(im.convert("RGB"))
 
 
-def test_builds_offline_in_the_time_budget(demo_root: Path) -> None:
+def test_builds_offline_without_leftovers(demo_root: Path) -> None:
+    # speed is measured in benchmarks/, not asserted here
     assert demo_root.name == "dataset"
     assert (demo_root / "items.jsonl").is_file() and (demo_root / "kb.jsonl").is_file()
-    assert BUILD_SECONDS["first"] < 20.0, BUILD_SECONDS
     assert not [p for p in demo_root.parent.iterdir() if p.name.startswith(".dataset.tmp")]
 
 

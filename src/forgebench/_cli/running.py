@@ -296,6 +296,7 @@ def status(run_dir: Path = typer.Argument(..., help="Run directory.")) -> None:
     """Done / pending / error counts per model x probe x condition, and tokens per model."""
     from rich.table import Table
 
+    from forgebench.run.replica_stats import load_replicas
     from forgebench.run.store import Store, StoreError
 
     try:
@@ -305,6 +306,7 @@ def status(run_dir: Path = typer.Argument(..., help="Run directory.")) -> None:
     with store:
         rows = store.counts()
         tokens = store.token_totals()
+        replicas = load_replicas(store)
     table = Table(title=f"{run_dir}", show_lines=False)
     for col in ("model", "probe", "condition", "done", "pending", "errors", "total"):
         table.add_column(
@@ -321,6 +323,17 @@ def status(run_dir: Path = typer.Argument(..., help="Run directory.")) -> None:
     for t in tokens:
         tok.add_row(t.model, str(t.answers), f"{t.input_tokens:,}", f"{t.output_tokens:,}")
     console.print(tok)
+    if replicas:
+        rep = Table(title="replicas")
+        for col in ("model", "url", "sent", "answered", "errors", "rests", "mean latency"):
+            rep.add_column(col, justify="left" if col in ("model", "url") else "right")
+        for rr in replicas:
+            lat = rr.mean_latency_s
+            rep.add_row(
+                rr.model, rr.url, str(rr.sent), str(rr.answered), str(rr.errors), str(rr.rests),
+                "-" if lat is None else f"{lat * 1000:.0f} ms",
+            )  # fmt: skip
+        console.print(rep)
 
 
 @cache_app.command("clean")

@@ -27,10 +27,12 @@ from pathlib import Path
 from forgebench import __version__
 from forgebench.models.base import Model, Request
 from forgebench.models.registry import create_model, describe_request
+from forgebench.models.replicas import ReplicatedModel
 from forgebench.models.spec import ModelConfig, SpecError, check_unique_names
 from forgebench.run.blobs import BlobStore, blob_dir
 from forgebench.run.costs import Budget, cost_usd
 from forgebench.run.progress import ModelProgress, RunProgress
+from forgebench.run.replica_stats import record_replicas
 from forgebench.run.retry import RetryPolicy
 from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
@@ -267,6 +269,8 @@ async def generate(
         total = store.invocation_count(name)
         pending = store.pending_count(name, retry_errors=retry_errors)
         bar: ModelProgress | None = progress.add(name, pending) if progress else None
+        if bar is not None and isinstance(model, ReplicatedModel):
+            bar.detail = model.summary
         reserved: dict[str, float] = {}
         sending: dict[str, Task] = {}
 
@@ -321,6 +325,7 @@ async def generate(
             )
         finally:
             await model.aclose()
+            record_replicas(store, model)
         left = store.pending_count(name, retry_errors=True)
         errored = left - store.pending_count(name, retry_errors=False)
         sent = stats.answered + stats.errors + stats.abandoned

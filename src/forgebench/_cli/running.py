@@ -358,6 +358,9 @@ def export_batch_cmd(
     file: Path = typer.Argument(..., help="Output JSONL; more parts go to STEM.part2.SUFFIX, ..."),
     model: str = typer.Option(..., "--model", help="Model name in the run."),
     max_bytes: int = typer.Option(190_000_000, "--max-bytes", min=1, help="Largest file size."),
+    max_lines: int = typer.Option(
+        50_000, "--max-lines", min=1, help="Most requests per file (shards for run_batch, Ray)."
+    ),
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="Include tasks that ended as errors."
     ),
@@ -369,7 +372,12 @@ def export_batch_cmd(
     try:
         with Store.open(run_dir, create=False) as store:
             files, n = export_batch(
-                store, model, file, max_bytes=max_bytes, retry_errors=retry_errors
+                store,
+                model,
+                file,
+                max_bytes=max_bytes,
+                max_lines=max_lines,
+                retry_errors=retry_errors,
             )
     except (StoreError, BatchError) as exc:
         fail(str(exc), 2)

@@ -17,6 +17,13 @@ import typer
 
 from forgebench._cli.app import app, console, err_console, fail, model_configs
 from forgebench._cli.guard import os_error_line, paid_stage
+from forgebench._cli.scaling import (
+    check_executor,
+    executor_option,
+    get_executor,
+    ray_address_option,
+    workers_option,
+)
 from forgebench.suites import Selection, Suite, SuiteError
 
 if TYPE_CHECKING:
@@ -169,6 +176,9 @@ def run(
     wait: bool = typer.Option(
         False, "--wait", help="If another stage holds the run directory, wait for it to finish."
     ),
+    executor: str = executor_option(),
+    ray_address: str | None = ray_address_option(),
+    workers: int | None = workers_option(),
 ) -> None:
     """Ask every model every pending task; resumable (the same command again continues)."""
     from forgebench.models.spec import SpecError, parse_spec
@@ -179,6 +189,7 @@ def run(
     from forgebench.run.store import StoreError
 
     suite, selection = suite_selection(dataset, benchmark, probes, conditions, protocol, limit)
+    check_executor(executor, ray_address)
     overrides: dict[str, float | int | None] = {
         "concurrency": concurrency,
         "rpm": rpm,
@@ -196,6 +207,7 @@ def run(
         if dry_run:
             _dry_run(suite, dataset, run_dir, configs, selection, cache_dir)
             return
+        chosen = get_executor(executor, ray_address, workers)
         progress = RunProgress(err_console)
 
         def on_signal() -> None:
@@ -211,6 +223,7 @@ def run(
                 max_cost=max_cost,
                 judge=judge,
                 prepare_only=prepare,
+                executor=chosen if chosen.name != "local" else None,
             )
             result = run_generation(
                 suite,

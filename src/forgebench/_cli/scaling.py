@@ -1,8 +1,9 @@
-"""CLI commands (scaling out): ``merge``."""
+"""CLI commands (scaling out): ``merge``; the ``--executor`` options of the image stages."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -34,3 +35,43 @@ def merge_cmd(
         f"{dupes} identical duplicate rows collapsed",
         markup=False,
     )
+
+
+EXECUTOR_HELP = "Where image work runs: local (this process) or ray (RAY_ADDRESS, else local Ray)."
+
+
+def executor_option() -> Any:
+    """The ``--executor`` option of the commands with image stages."""
+    return typer.Option("local", "--executor", help=EXECUTOR_HELP)
+
+
+def ray_address_option() -> Any:
+    """The ``--ray-address`` option (default ``$RAY_ADDRESS``)."""
+    return typer.Option(
+        None, "--ray-address", help="Ray cluster for --executor ray (default $RAY_ADDRESS)."
+    )
+
+
+def workers_option() -> Any:
+    """The ``--workers`` option (Ray tasks at once)."""
+    return typer.Option(None, "--workers", min=1, help="Ray tasks at once (default: all CPUs).")
+
+
+def check_executor(name: str, address: str | None) -> None:
+    """Refuse a bad ``--executor`` / ``--ray-address`` before any work (exit 2)."""
+    from forgebench.run.executor import EXECUTORS
+
+    if name not in EXECUTORS:
+        fail(f"unknown executor {name!r}; known: {', '.join(EXECUTORS)}", 2)
+    if address and name != "ray":
+        fail("--ray-address needs --executor ray", 2)
+
+
+def get_executor(name: str, address: str | None, workers: int | None) -> Any:
+    """The executor of the flags; one-line usage error (exit 2) when it cannot be had."""
+    from forgebench.run.executor import ExecutorError, make_executor
+
+    try:
+        return make_executor(name, address=address, workers=workers)
+    except ExecutorError as exc:
+        fail(str(exc), 2)

@@ -23,6 +23,7 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forgebench import __version__
 from forgebench.models.base import Model, Request
@@ -39,6 +40,9 @@ from forgebench.run.settings import RunSettings, scrub, secret_values, write_set
 from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
 from forgebench.run.tasks import ImageRef, Question, Task, make_task
+
+if TYPE_CHECKING:
+    from forgebench.run.executor import Executor
 
 B64_CACHE_BYTES = 32 * 1024 * 1024
 """Bound of the in-process base64 cache (bytes of base64 text)."""
@@ -73,6 +77,9 @@ class GenerationSettings:
     """A judge spec to run after generation (recorded in config.json)."""
     prepare_only: bool = False
     """Store the tasks without sending anything (for ``export-batch``)."""
+    executor: Executor | None = None
+    """Where missing image variants are rendered (``--executor ray``; None: in this process
+    while expanding)."""
 
 
 @dataclass
@@ -112,19 +119,24 @@ def plan(
     *,
     cache_dir: Path | None = None,
     render_images: bool = True,
+    executor: Executor | None = None,
 ) -> Plan:
-    """Load the dataset, expand it into questions and bind them to every model."""
+    """Load the dataset, expand it into questions and bind them to every model; with
+    ``executor``, missing image variants are rendered there first (``run/prerender.py``)."""
     import dataclasses as dc
 
     from forgebench.run.images import VariantCache
 
     selection = selection or Selection()
     loaded = source.load(Path(dataset_root), selection)
+    cache = VariantCache(cache_dir)
+    if executor is not None and render_images:
+        from forgebench.run.prerender import prerender
+
+        prerender(source, loaded, selection, cache, executor)
     questions = [
         q if q.benchmark else dc.replace(q, benchmark=source.name)
-        for q in source.questions(
-            loaded, selection, VariantCache(cache_dir), render_images=render_images
-        )
+        for q in source.questions(loaded, selection, cache, render_images=render_images)
     ]
     tasks = {
         c.name: [make_task(q, c.name, c.generation_params()) for q in questions] for c in configs
@@ -390,6 +402,11 @@ def run_generation(
         )
         write_settings(run_dir, record)
         store.meta_set("settings", scrub(record.model_dump(mode="json"), secret_values(configs)))
+        if settings.executor is not None:
+            from forgebench.run.images import VariantCache
+            from forgebench.run.prerender import prerender
+
+            prerender(source, loaded, sel, VariantCache(cache_dir), settings.executor)
         store_questions(store, source, loaded, sel, configs, cache_dir)
         if settings.prepare_only:
             return GenerationResult()

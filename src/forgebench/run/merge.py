@@ -7,8 +7,10 @@ columns are compared:
 - ``answers``: the answer ``text`` (latency, attempts, raw reply ids and times may differ: the
   first source's row is kept);
 - ``items``: the item's JSON; ``verdicts``: verdict, detail and parser version;
-- ``grades`` (key ``task_key, judge``): level, status and rubric version. Grades of different
-  judges are different rows, so every judge's grades are kept;
+- ``judgements`` (key ``task_key, judge, kind``; ``grades`` is a view of them): value, level,
+  status and version. Judgements of different judges are different rows, so every judge's
+  grades are kept;
+- ``outputs``: the content hash, media type and size;
 - ``tasks``: nothing (the key hashes the question, the model and its parameters). A task
   superseded in any source stays superseded; two *current* tasks for one model, item, probe,
   condition and extra (the question changed between the runs) are a conflict;
@@ -18,7 +20,8 @@ columns are compared:
 - ``replica_stats``: counts added;
 - any other table: every column except times (``*_at``) and ``raw``/``latency_s``/``attempts``.
 
-Any disagreement refuses the whole merge (:class:`MergeError` naming the table and up to five
+Sources are opened once as stores first (an older store schema is upgraded in place, as any
+command does). Any disagreement refuses the whole merge (:class:`MergeError` naming the table and up to five
 keys) and nothing is written. The merged run is built in a temporary folder beside ``--out`` and
 renamed into place. ``config.json`` lists every source's models. ``metrics.csv`` is recomputed
 for the Mandela benchmark, for every judge that graded (``suites/mandela/metrics.py``), so it
@@ -39,14 +42,15 @@ from typing import Any
 
 from forgebench.run.store import DB_NAME, Store, StoreError
 
-FIRST_TABLES = ("items", "tasks", "answers", "errors", "verdicts", "grades")
+FIRST_TABLES = ("items", "tasks", "answers", "errors", "outputs", "verdicts", "judgements")
 """Merged in this order (foreign keys point backwards); other tables follow, by name."""
 
 COMPARED: dict[str, tuple[str, ...]] = {
     "answers": ("text",),
     "items": ("data",),
     "verdicts": ("verdict", "detail", "parser_version"),
-    "grades": ("level", "status", "rubric_version"),
+    "judgements": ("value", "level", "status", "version"),
+    "outputs": ("sha256", "media_type", "size"),
     "tasks": (),
     "errors": (),
     "replica_stats": (),
@@ -202,7 +206,7 @@ def _check_current(con: sqlite3.Connection) -> None:
 
 def _refuse(table: str, keys: list[str], source: Path) -> MergeError:
     shown = ", ".join(keys[:SHOWN]) + (f", ... ({len(keys)} in all)" if len(keys) > SHOWN else "")
-    what = {"answers": "answers differ", "grades": "grades differ"}.get(table, "rows differ")
+    what = {"answers": "answers differ", "judgements": "grades differ"}.get(table, "rows differ")
     return MergeError(f"{table}: {what} for the same key in {source} and an earlier run: {shown}")
 
 
@@ -275,6 +279,11 @@ def merge_runs(sources: Sequence[Path], out: Path) -> MergeStats:
             raise MergeError(f"{s}: not a run directory (no {DB_NAME})")
     if len({s.resolve() for s in sources}) != len(sources):
         raise MergeError("a run directory is given twice")
+    for s in sources:
+        try:
+            Store.open(s, create=False).close()  # upgrades an older store schema
+        except StoreError as exc:
+            raise MergeError(str(exc)) from None
     if out.exists() and any(out.iterdir()):
         raise MergeError(f"{out}: already exists and is not empty (choose a new --out)")
     tmp = out.parent / f".{out.name}.merging-{os.getpid()}"

@@ -114,12 +114,18 @@ def test_run_batch_with_another_served_name_stores_errors_not_answers(
     assert all("404: The model `fake` does not exist" in r for r in _errors(run_dir).values())
 
 
-def test_max_lines_must_be_positive(make_dataset: Callable[[int], Path], tmp_path: Path) -> None:
+def test_bad_batch_flags_are_one_line_errors(tmp_path: Path) -> None:
     res = CliRunner().invoke(
         app, ["export-batch", str(tmp_path), str(tmp_path / "b.jsonl"), "--model", "m",
               "--max-lines", "0"],
     )  # fmt: skip
     assert res.exit_code == 2 and "--max-lines" in res.stderr
+    shard = tmp_path / "b.jsonl"
+    res = CliRunner().invoke(app, ["ray-batch", str(shard), "--url", "http://h/v1", "--out", "o"])
+    assert res.exit_code == 2 and res.stderr.strip() == f"error: {shard}: no such file"
+    shard.write_text("")
+    res = CliRunner().invoke(app, ["ray-batch", str(shard), "--url", "h:8000", "--out", "o"])
+    assert res.exit_code == 2 and "does not start with http://" in res.stderr
 
 
 @pytest.mark.slow
@@ -128,8 +134,6 @@ def test_ray_data_llm_processor_round_trip(
 ) -> None:
     pytest.importorskip("ray.data.llm")
     import ray
-
-    from forgebench.run.ray_batch import ray_batch
 
     server = fake_openai()
     spec = f"m=openai/fake@{server.url}"
@@ -146,10 +150,11 @@ def test_ray_data_llm_processor_round_trip(
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         out = tmp_path / "ray.out.jsonl"
-        n = ray_batch(shards, f"{server.url}/chat/completions", out, concurrency=1, batch_size=4)
+        res = _ok(["ray-batch", *map(str, shards), "--url", f"{server.url}/chat/completions",
+                   "--out", str(out), "--batch-size", "4"])  # fmt: skip
     finally:
         ray.shutdown()
-    assert n == 12 and server.hits == hits + 12
+    assert "wrote 12 results" in res.stdout and server.hits == hits + 12
     sent = server.requests[-12:]
     assert all("null" not in json.dumps(body) for body in sent)  # Arrow's nulls were dropped
     redacted = {json.dumps(b, sort_keys=True) for b in sent}

@@ -1,4 +1,5 @@
-"""CLI commands (scaling out): ``merge``; the ``--executor`` options of the image stages."""
+"""CLI commands (scaling out): ``merge``, ``ray-batch``; the ``--executor`` options of the image
+stages."""
 
 from __future__ import annotations
 
@@ -35,6 +36,37 @@ def merge_cmd(
         f"{dupes} identical duplicate rows collapsed",
         markup=False,
     )
+
+
+@app.command("ray-batch")
+def ray_batch_cmd(
+    shards: list[Path] = typer.Argument(..., help="export-batch files (OpenAI batch JSONL)."),
+    url: str = typer.Option(
+        ..., "--url", help="The endpoint, e.g. http://gpu1:8000/v1/chat/completions."
+    ),
+    out: Path = typer.Option(..., "--out", help="Results (batch output JSONL) for import-batch."),
+    workers: int = typer.Option(1, "--workers", min=1, help="Ray workers sending requests."),
+    batch_size: int = typer.Option(64, "--batch-size", min=1, help="Requests per worker batch."),
+    qps: int | None = typer.Option(None, "--qps", min=1, help="Requests per second per worker."),
+    max_retries: int = typer.Option(3, "--max-retries", min=0, help="Retries of 429/5xx."),
+) -> None:
+    """Send export-batch shards through Ray Data's LLM HTTP processor (RAY_ADDRESS or a local
+    Ray); then `forgebench import-batch RUN OUT`."""
+    missing = [str(p) for p in shards if not p.is_file()]
+    if missing:
+        fail(f"{missing[0]}: no such file", 2)
+    if not url.startswith(("http://", "https://")):
+        fail(f"--url {url!r} does not start with http:// or https://", 2)
+    from forgebench.run.ray_batch import ray_batch
+
+    try:
+        n = ray_batch(
+            shards, url, out, concurrency=workers, batch_size=batch_size, qps=qps,
+            max_retries=max_retries,
+        )  # fmt: skip
+    except ImportError:
+        fail("ray-batch needs Ray: pip install 'forgebench[ray]'", 2)
+    console.print(f"wrote {n} results to {out}; store them with: forgebench import-batch RUN {out}")
 
 
 EXECUTOR_HELP = "Where image work runs: local (this process) or ray (RAY_ADDRESS, else local Ray)."

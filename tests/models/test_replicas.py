@@ -312,3 +312,37 @@ def test_replica_down_and_back_mid_run_loses_and_duplicates_nothing(fake_openai:
     s_a, s_b = model.stats()
     assert s_b.rests >= 1 and s_b.errors >= 1 and not s_b.resting
     assert s_a.answered + s_b.answered == 400
+
+
+def test_progress_shows_each_replicas_counts_errors_and_latency(fake_openai: Any) -> None:
+    import io
+
+    from rich.console import Console
+
+    from forgebench.run.progress import RunProgress
+
+    up, flaky = fake_openai(latency_ms=2), fake_openai(latency_ms=2)
+    flaky.script.extend(["500", "500"])
+    config = ModelConfig(spec=f"m=openai/fake@{up.url},{flaky.url}", concurrency=1)
+    model = create(config)
+    assert isinstance(model, ReplicatedModel)
+    buf = io.StringIO()
+    with RunProgress(Console(file=buf, force_terminal=True, width=200)) as rp:
+        bar = rp.add("m", 6)
+        bar.detail = model.summary
+
+        async def go() -> None:
+            try:
+                await execute(model, _calls(6), concurrency=1, rpm=None, max_attempts=4,
+                              timeout_s=5, on_outcome=lambda o: None, progress=bar, retry=FAST)  # fmt: skip
+            finally:
+                await model.aclose()
+
+        asyncio.run(go())
+    a, b = (f"127.0.0.1:{s.port}" for s in (up, flaky))
+    assert f"{b} " in buf.getvalue() and " 2 err " in buf.getvalue()  # drawn live
+    line = bar.summary()
+    assert line.startswith("m: 6/6 answered, 0 errors, 2 retries; replicas: ")
+    sa, sb = model.stats()
+    assert f"{a} {sa.answered} ok 0 err" in line and f"{b} {sb.answered} ok 2 err" in line
+    assert sa.answered + sb.answered == 6 and line.endswith("ms")

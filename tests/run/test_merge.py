@@ -138,3 +138,23 @@ def test_same_model_with_other_settings_or_bad_arguments_are_refused(
     (tmp_path / "full" / "x").write_text("x")
     res = CliRunner().invoke(app, ["merge", str(r1), str(r2), "--out", str(tmp_path / "full")])
     assert res.exit_code == 2 and "already exists and is not empty" in res.stderr
+
+
+def test_conflicting_grades_of_one_judge_are_refused(
+    fake_openai: Any, make_dataset: Callable[[int], Path], tmp_path: Path
+) -> None:
+    answers = fake_openai(reply_text="FAKE. The wristwatch could not exist in 1969.")
+    lenient = fake_openai(reply_text='{"level": 3, "reason": "names the wristwatch"}')
+    strict = fake_openai(reply_text='{"level": 1, "reason": "vague"}')
+    ds = make_dataset(1)
+    runs = []
+    for name, judge in (("R1", lenient), ("R2", strict)):
+        run = tmp_path / name
+        _ok(["run", str(ds), "--model", f"m=openai/fake@{answers.url}", "--out", str(run),
+             "--cache-dir", str(tmp_path / "c"), *FLAGS])  # fmt: skip
+        _ok(["judge", str(run), "--judge", f"j2=openai/x@{judge.url}"])
+        runs.append(str(run))
+    res = CliRunner().invoke(app, ["merge", *runs, "--out", str(tmp_path / "OUT")])
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: judgements: grades differ for the same key")
+    assert not (tmp_path / "OUT").exists()

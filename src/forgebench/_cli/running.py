@@ -54,6 +54,22 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
     return 0
 
 
+def print_replicas(run_dir: Path, models: set[str]) -> None:
+    """One line per replica of ``models`` (the run's stored totals), when any used replicas."""
+    from forgebench.run.replica_stats import load_replicas
+    from forgebench.run.store import Store
+
+    with Store.open(run_dir, create=False) as store:
+        rows = [r for r in load_replicas(store) if r.model in models]
+    for r in rows:
+        lat = "-" if r.mean_latency_s is None else f"{r.mean_latency_s * 1000:.0f} ms"
+        err_console.print(
+            f"{r.model} @ {r.url}: {r.answered} answered, {r.errors} errors, {r.rests} rests, "
+            f"mean latency {lat}",
+            markup=False,
+        )
+
+
 def _report(result: GenerationResult, progress_shown: bool) -> int:
     """Print the outcome of a run; return its exit code."""
     code = 0
@@ -249,6 +265,7 @@ def run(
         console.print(f"prepared {run_dir}: tasks stored, nothing sent")
         return
     code = _report(result, progress.enabled)
+    print_replicas(run_dir, {m.name for m in result.models})
     stopped = result.interrupted or result.budget_stopped
     if judge and not stopped and not any(m.stats.fatal for m in result.models):
         code = max(code, _judge_and_metrics(run_dir, judge))

@@ -87,6 +87,7 @@ class RayExecutor:
             raise ExecutorError("--executor ray needs Ray: pip install 'forgebench[ray]'") from None
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.workers = workers
+        quiet_ray_data()
         if not ray.is_initialized():
             try:
                 if self.address:
@@ -112,7 +113,7 @@ class RayExecutor:
             cast(Any, _ApplyBatch(fn)),
             batch_size=batch_size,
             batch_format="numpy",
-            concurrency=self.workers,
+            compute=ray.data.TaskPoolStrategy(size=self.workers),
             num_cpus=1,
         )
         waiting: dict[int, Any] = {}
@@ -125,6 +126,19 @@ class RayExecutor:
                     raise value
                 next_i += 1
                 yield value
+
+
+def quiet_ray_data() -> None:
+    """No progress bars or per-dataset INFO logs from Ray Data in forgebench's output (warnings
+    and errors still show)."""
+    import logging
+
+    import ray.data
+
+    ctx = ray.data.DataContext.get_current()
+    ctx.enable_progress_bars = False
+    ctx.enable_auto_log_stats = False
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
 
 
 def make_executor(name: str, *, address: str | None = None, workers: int | None = None) -> Any:

@@ -104,8 +104,11 @@ def ray_batch(
     import ray
     from ray.data.llm import HttpRequestProcessorConfig, build_processor
 
+    from forgebench.run.executor import quiet_ray_data
+
     if not ray.is_initialized():
         ray.init(include_dashboard=False, log_to_driver=False)
+    quiet_ray_data()
     config = HttpRequestProcessorConfig(
         url=url,
         headers=headers,

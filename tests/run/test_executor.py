@@ -144,3 +144,18 @@ def test_variant_rendering_on_ray_equals_local(local_ray: Any, tmp_path: Path) -
         caches[name] = _files(cache)
     assert len(caches["local"]) > 50 and caches["ray"] == caches["local"]
     assert keys["ray"] == keys["local"]
+
+
+@pytest.mark.slow
+def test_pixar_run_truth_labels_on_ray_equal_local(local_ray: Any, tmp_path: Path) -> None:
+    from forgebench.suites.pixar.pairs import load_pairs
+    from forgebench.suites.pixar.vlm_inputs import prepare_pairs
+
+    pairs = load_pairs(_pairs(tmp_path / "pairs", 6))
+    images, files = {}, {}
+    for name in ("local", "ray"):
+        labels = tmp_path / name / "labels"
+        images[name] = prepare_pairs(pairs, 0.05, labels, executor=make_executor(name))
+        files[name] = _files(labels)
+    assert images["ray"] == images["local"] and len(images["local"]) == 6
+    assert files["ray"] == files["local"] and len(files["local"]) == 6

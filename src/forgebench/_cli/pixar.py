@@ -259,6 +259,9 @@ def run_vlm(
     wait: bool = typer.Option(
         False, "--wait", help="If another stage holds the run directory, wait for it to finish."
     ),
+    executor: str = executor_option(),
+    ray_address: str | None = ray_address_option(),
+    workers: int | None = workers_option(),
 ) -> None:
     """Ask vision-language models the LOC probe on the edited images and score their answers
     (gIoU, cIoU, P/R/F1, top-1/top-5, CSS); resumable (the same command again continues)."""
@@ -276,6 +279,8 @@ def run_vlm(
     configs = model_configs(model, models_file, {"concurrency": concurrency})
     if out.exists() and not out.is_dir():
         fail(f"--out {out}: exists and is not a folder", 2)
+    check_executor(executor, ray_address)
+    runner = get_executor(executor, ray_address, workers)
 
     def on_signal() -> None:
         err_console.print(
@@ -296,6 +301,7 @@ def run_vlm(
                 progress=progress,
                 handle_signals=True,
                 on_signal=on_signal,
+                executor=runner,
             )
     except (PairsError, SpecError, StoreError, CssUnavailable) as exc:
         fail(str(exc), 2)

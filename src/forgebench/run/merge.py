@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.run.store import DB_NAME, Store, StoreError
+from forgebench.util.atomic import write_text
 
 FIRST_TABLES = ("items", "tasks", "answers", "errors", "outputs", "verdicts", "judgements")
 """Merged in this order (foreign keys point backwards); other tables follow, by name."""
@@ -265,7 +266,7 @@ def _write_config(out: Path, sources: Sequence[Path]) -> None:
             models.setdefault(str(m.get("spec")), m)
     merged["models"] = list(models.values())
     merged["merged_from"] = [str(s) for s in sources]
-    (out / "config.json").write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+    write_text(out / "config.json", json.dumps(merged, indent=2) + "\n")
 
 
 def merge_runs(sources: Sequence[Path], out: Path) -> MergeStats:

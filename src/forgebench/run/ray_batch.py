@@ -32,6 +32,8 @@ from typing import Any
 
 import aiohttp
 
+from forgebench.util.atomic import atomic_open
+
 
 def _drop_nulls(obj: Any) -> Any:
     if isinstance(obj, dict):
@@ -120,14 +122,9 @@ def ray_batch(
     )
     processor = build_processor(config, preprocess=_preprocess, postprocess=_postprocess)
     ds = processor(ray.data.read_text([str(p) for p in shards]))
-    tmp = output.with_name(output.name + ".tmp")
     n = 0
-    try:
-        with tmp.open("w", encoding="utf-8") as fh:
-            for row in ds.iter_rows():
-                fh.write(row["line"] + "\n")
-                n += 1
-        tmp.replace(output)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic_open(output, "w", encoding="utf-8") as fh:
+        for row in ds.iter_rows():
+            fh.write(row["line"] + "\n")
+            n += 1
     return n

@@ -263,6 +263,8 @@ def test_all_replicas_resting_is_a_retryable_error_with_retry_after(fake_openai:
     first, second = asyncio.run(go())
     assert first.retryable and "cannot connect" in str(first)
     assert second.retryable and "all 2 replicas of m are resting" in str(second)
+    port = urls[0].split(":")[2].split("/")[0]
+    assert f"last errors: 127.0.0.1:{port}: cannot connect to" in str(second)
     assert second.retry_after is not None and 4 < second.retry_after <= 5
 
 

@@ -83,6 +83,7 @@ class _Replica:
     rest_s: float = 0.0
     probing: bool = False
     last_pick: int = -1
+    last_error: str | None = None
 
 
 def _is_transport(exc: ModelError) -> bool:
@@ -191,6 +192,7 @@ class ReplicatedModel:
 
     def _failed(self, r: _Replica, exc: ModelError) -> None:
         r.stats.errors += 1
+        r.last_error = str(exc)
         was_probe = r.probing
         r.probing = False
         if not _counts_against(exc):
@@ -228,9 +230,10 @@ class ReplicatedModel:
                 if last is not None:
                     raise last
                 wait = self._next_probe_in()
+                why = [f"{_short(r.stats.url)}: {r.last_error}" for r in self._replicas]
                 raise ModelError(
                     f"all {len(self._replicas)} replicas of {self.name} are resting "
-                    f"(next probe in {wait:.1f}s)",
+                    f"(next probe in {wait:.1f}s); last errors: {'; '.join(why)}",
                     retryable=True,
                     retry_after=wait,
                 )

@@ -11,6 +11,17 @@ import typer
 from forgebench._cli.app import app, console, err_console, fail
 
 
+def _rescore(benchmark: str, run_dir: Path, judge: str | None) -> Path | None:
+    """The suite's ``score`` of a merged run (None for a benchmark no suite here knows)."""
+    from forgebench import suites
+
+    try:
+        suite = suites.get(benchmark)
+    except suites.SuiteError:
+        return None
+    return suite.score(run_dir, judge)
+
+
 @app.command("merge")
 def merge_cmd(
     runs: list[Path] = typer.Argument(..., help="Run directories to merge (two or more)."),
@@ -22,7 +33,7 @@ def merge_cmd(
     from forgebench.run.merge import MergeError, merge_runs
 
     try:
-        stats = merge_runs(runs, out)
+        stats = merge_runs(runs, out, rescore=_rescore)
     except (MergeError, MetricsFileError) as exc:
         fail(str(exc), 2)
     for note in stats.notes:
@@ -32,8 +43,8 @@ def merge_cmd(
     judges = ", ".join(stats.judges) or "none"
     console.print(
         f"merged {len(runs)} runs into {out}: {rows.get('tasks', 0)} tasks, "
-        f"{rows.get('answers', 0)} answers, {rows.get('grades', 0)} grades (judges: {judges}); "
-        f"{dupes} identical duplicate rows collapsed",
+        f"{rows.get('answers', 0)} answers, {rows.get('judgements', 0)} judgements "
+        f"(judges: {judges}); {dupes} identical duplicate rows collapsed",
         markup=False,
     )
 

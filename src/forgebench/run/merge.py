@@ -23,10 +23,10 @@ columns are compared:
 Sources are opened once as stores first (an older store schema is upgraded in place, as any
 command does). Any disagreement refuses the whole merge (:class:`MergeError` naming the table and up to five
 keys) and nothing is written. The merged run is built in a temporary folder beside ``--out`` and
-renamed into place. ``config.json`` lists every source's models. ``metrics.csv`` is recomputed
-for the Mandela benchmark, for every judge that graded (``suites/mandela/metrics.py``), so it
-equals that of one run that did everything; rows of other benchmarks are kept when a model's
-rows come from one source only, and otherwise dropped with a note (rescore that benchmark).
+renamed into place. ``config.json`` lists every source's models. ``metrics.csv`` is written by
+``run/merge_metrics.py``: each benchmark whose suite scores runs (Mandela) is scored again on the
+merged store for every judge, so it equals that of one run that did everything; other rows are
+kept when a model's rows come from one source only, and otherwise left out with a note.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forgebench.run.merge_metrics import Rescore, merge_metrics
 from forgebench.run.store import DB_NAME, Store, StoreError
 from forgebench.util.atomic import write_text
 
@@ -269,9 +270,10 @@ def _write_config(out: Path, sources: Sequence[Path]) -> None:
     write_text(out / "config.json", json.dumps(merged, indent=2) + "\n")
 
 
-def merge_runs(sources: Sequence[Path], out: Path) -> MergeStats:
+def merge_runs(sources: Sequence[Path], out: Path, rescore: Rescore | None = None) -> MergeStats:
     """Merge ``sources`` into the new run directory ``out``; :class:`MergeError` on a conflict
-    (and then nothing is written)."""
+    (and then nothing is written). ``rescore`` scores a benchmark on the merged run
+    (``run/merge_metrics.py``; the CLI passes the suites' ``score``)."""
     sources = [Path(s) for s in sources]
     if len(sources) < 2:
         raise MergeError("give at least two run directories to merge")
@@ -307,14 +309,12 @@ def merge_runs(sources: Sequence[Path], out: Path) -> MergeStats:
                     con.execute(f"SELECT COUNT(*) FROM {_q(table)}").fetchone()[0]
                 )
             stats.judges = [
-                r[0] for r in con.execute("SELECT DISTINCT judge FROM grades ORDER BY 1")
+                r[0] for r in con.execute("SELECT DISTINCT judge FROM judgements ORDER BY 1")
             ]
         finally:
             store.close()
         _write_config(tmp, sources)
-        from forgebench.run.merge_metrics import merge_metrics
-
-        stats.notes += merge_metrics(tmp, sources, stats.judges)
+        stats.notes += merge_metrics(tmp, sources, rescore)
         if out.exists():
             out.rmdir()
         tmp.rename(out)

@@ -1,56 +1,64 @@
 """``metrics.csv`` of a merged run (``run/merge.py``).
 
-Mandela rows are recomputed from the merged store for every judge that graded (and the rows that
-use no grade), exactly as ``forgebench metrics`` would on one run that did everything. Rows of other
-benchmarks are computed per model from stores this module does not rescore: they are copied when
-all of a model's rows of that benchmark come from one source, and otherwise dropped with a note
-telling which benchmark to rescore on the merged run.
+A benchmark whose suite can score a run (``Suite.score``; the caller passes ``rescore``, since the
+engine never imports a suite) is scored again on the merged store, once per judge that judged
+its tasks, exactly as ``forgebench metrics`` would on one run that did everything. Rows of a
+benchmark nobody rescored are copied when all of a model's rows come from one source, and
+otherwise left out with a note telling which benchmark to score again on the merged run.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from forgebench.results.metrics_csv import METRICS_FILE, Scope, read_rows, write_metrics
+from forgebench.run.store import DB_NAME
 
-MANDELA = "mandela"
+Rescore = Callable[[str, Path, str | None], Path | None]
+"""``rescore(benchmark, run_dir, judge)``: write that benchmark's rows of ``run_dir``'s
+metrics.csv; None when the benchmark cannot be scored this way."""
 
 
-def merge_metrics(out: Path, sources: Sequence[Path], judges: list[str]) -> list[str]:
-    """Write ``out/metrics.csv`` from the sources' and the merged store; returns notes."""
+def _judges(run_dir: Path, benchmark: str) -> list[str]:
+    with sqlite3.connect(run_dir / DB_NAME) as con:
+        sql = (
+            "SELECT DISTINCT j.judge FROM judgements j JOIN tasks t ON t.key = j.task_key "
+            "WHERE t.benchmark = ? ORDER BY 1"
+        )
+        return [r[0] for r in con.execute(sql, (benchmark,))]
+
+
+def merge_metrics(out: Path, sources: Sequence[Path], rescore: Rescore | None) -> list[str]:
+    """Write ``out/metrics.csv`` from the sources' rows and the merged store; returns notes."""
     per_source = [read_rows(Path(s) / METRICS_FILE) for s in sources]
-    if not any(per_source):
-        return []
+    benchmarks = sorted({r["benchmark"] for rows in per_source for r in rows})
     notes: list[str] = []
-    owners: dict[tuple[str, str], set[int]] = defaultdict(set)
-    for i, rows in enumerate(per_source):
-        for r in rows:
-            if r["benchmark"] != MANDELA:
-                owners[(r["benchmark"], r["model"])].add(i)
-    by_benchmark: dict[str, list[dict[str, str]]] = defaultdict(list)
-    for i, rows in enumerate(per_source):
-        for r in rows:
-            key = (r["benchmark"], r["model"])
-            if r["benchmark"] != MANDELA and owners[key] == {i}:
-                by_benchmark[r["benchmark"]].append(r)
-    for (bench, model), found_in in sorted(owners.items()):
-        if len(found_in) > 1:
-            notes.append(
-                f"metrics.csv: {bench} rows of model {model} came from {len(found_in)} runs and "
-                f"were left out; score {bench} again on the merged run"
-            )
-    for bench, rows in sorted(by_benchmark.items()):
-        write_metrics(out, rows, Scope(bench))
-    if any(r["benchmark"] == MANDELA for rows in per_source for r in rows):
-        from forgebench.run.store import Store
-        from forgebench.suites.mandela.metrics import write_metrics as write_mandela
-        from forgebench.suites.mandela.parse_run import parse_run
-
-        with Store.open(out, create=False) as store:
-            parse_run(store.connection)  # verdicts for answers a source had not parsed yet
-        chosen: list[str | None] = [*judges] or [None]
-        for judge in chosen:
-            write_mandela(out, judge)
+    for bench in benchmarks:
+        if rescore is not None:
+            judges: list[str | None] = [*_judges(out, bench)] or [None]
+            written = [rescore(bench, out, judge) for judge in judges]
+            if any(w is not None for w in written):
+                continue
+        owners: dict[str, set[int]] = defaultdict(set)
+        for i, rows in enumerate(per_source):
+            for r in rows:
+                if r["benchmark"] == bench:
+                    owners[r["model"]].add(i)
+        kept = [
+            r
+            for i, rows in enumerate(per_source)
+            for r in rows
+            if r["benchmark"] == bench and owners[r["model"]] == {i}
+        ]
+        for model, found_in in sorted(owners.items()):
+            if len(found_in) > 1:
+                notes.append(
+                    f"metrics.csv: {bench} rows of model {model} came from {len(found_in)} runs "
+                    f"and were left out; score {bench} again on the merged run"
+                )
+        if kept:
+            write_metrics(out, kept, Scope(bench))
     return notes

@@ -139,6 +139,8 @@ def quiet_ray_data() -> None:
     ctx.enable_progress_bars = False
     ctx.enable_auto_log_stats = False
     logging.getLogger("ray.data").setLevel(logging.WARNING)
+    # each dataset run would say "Progress bars disabled" once: that is the point
+    logging.getLogger("ray.data._internal.progress").setLevel(logging.ERROR)
 
 
 def make_executor(name: str, *, address: str | None = None, workers: int | None = None) -> Any:

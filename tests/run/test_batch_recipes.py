@@ -163,3 +163,22 @@ def test_ray_data_llm_processor_round_trip(
     res = _ok(["import-batch", str(run_dir), str(out)])
     assert "stored 12 answers and 0 errors" in res.stdout
     assert _answers(run_dir) == _answers(live)
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        {"error": {"message": "The model `x` does not exist.", "type": "NotFoundError",
+                   "param": None, "code": 404}},  # vLLM >= 0.8 ErrorResponse
+        {"object": "error", "message": "The model `x` does not exist.", "type": "NotFoundError",
+         "param": None, "code": 404},  # older vLLM ErrorResponse
+    ],
+)  # fmt: skip
+def test_both_vllm_error_response_shapes_are_read(error: dict[str, Any]) -> None:
+    from forgebench.run.batch import _outcome
+
+    line = {"id": "vllm-1", "custom_id": "k", "error": error,
+            "response": {"status_code": 404, "request_id": "r", "body": None}}  # fmt: skip
+    response, reason, status = _outcome(line)
+    assert response is None and status == 404
+    assert reason == "batch: 404: The model `x` does not exist."

@@ -159,3 +159,39 @@ def test_pixar_run_truth_labels_on_ray_equal_local(local_ray: Any, tmp_path: Pat
         files[name] = _files(labels)
     assert images["ray"] == images["local"] and len(images["local"]) == 6
     assert files["ray"] == files["local"] and len(files["local"]) == 6
+
+
+@pytest.mark.slow
+def test_pixar_release_split_scores_on_ray_equal_local(local_ray: Any, tmp_path: Path) -> None:
+    root = tmp_path / "pixar" / "validation"
+    rng = np.random.default_rng(5)
+    for sub in ("real", "full_synthetic", "tampered", "masks", "soft_masks", "metadata"):
+        (root / sub).mkdir(parents=True)
+    assert cv2.imwrite(str(root / "real" / "r1.jpg"), np.full((16, 16, 3), 128, np.uint8))
+    assert cv2.imwrite(str(root / "full_synthetic" / "s1.png"), np.zeros((16, 16, 3), np.uint8))
+    pred = tmp_path / "pred"
+    pred.mkdir()
+    for i in range(8):
+        stem = f"t{i}"
+        assert cv2.imwrite(str(root / "tampered" / f"{stem}.png"), np.zeros((16, 16, 3), np.uint8))
+        mask = np.where(rng.random((16, 16)) < 0.3, 255, 0).astype(np.uint8)
+        soft = np.where(mask == 255, 255, rng.integers(0, 255, (16, 16))).astype(np.uint8)
+        assert cv2.imwrite(str(root / "masks" / f"{stem}_mask.png"), mask)
+        assert cv2.imwrite(str(root / "soft_masks" / f"{stem}_mask.png"), soft)
+        (root / "metadata" / f"{stem}_cls.json").write_text(json.dumps({"cls": ["dog", 80]}))
+        if i != 3:  # one prediction missing
+            np.save(pred / f"{stem}.npy", rng.random((16, 16)).astype(np.float32))
+    out = {}
+    for convention in ("default", "pixar-release"):
+        for name in ("local", "ray"):
+            js = tmp_path / f"{convention}-{name}.json"
+            res = CliRunner().invoke(
+                app,
+                ["pixar", "score", "--dataset", str(tmp_path / "pixar"), "--split", "validation",
+                 "--pred", str(pred), "--json", str(js), "--convention", convention,
+                 "--executor", name],
+            )  # fmt: skip
+            assert res.exit_code == 0, res.output
+            out[(convention, name)] = js.read_bytes()
+        assert out[(convention, "ray")] == out[(convention, "local")]
+    assert json.loads(out[("default", "local")])["n_images"] == 8

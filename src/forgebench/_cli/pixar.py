@@ -152,7 +152,7 @@ def score(
         if dataset is not None:
             res = score_release(
                 dataset, pred, split=split, pred_labels=labels, convention=convention,
-                threshold=threshold,
+                threshold=threshold, executor=runner,
             )  # fmt: skip
         else:
             assert truth is not None

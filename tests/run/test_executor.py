@@ -195,3 +195,21 @@ def test_pixar_release_split_scores_on_ray_equal_local(local_ray: Any, tmp_path:
             out[(convention, name)] = js.read_bytes()
         assert out[(convention, "ray")] == out[(convention, "local")]
     assert json.loads(out[("default", "local")])["n_images"] == 8
+
+
+@pytest.mark.slow
+def test_audit_on_ray_equals_local(local_ray: Any, tmp_path: Path) -> None:
+    from forgebench.demo.build import build_demo
+
+    dataset = build_demo(tmp_path / "demo")
+    out = {}
+    for name in ("local", "ray"):
+        js = tmp_path / f"audit-{name}.json"
+        res = CliRunner().invoke(
+            app, ["audit", str(dataset), "--json", str(js), "--executor", name, "--workers", "2"]
+        )
+        assert res.exit_code == 0, res.output
+        out[name] = js.read_bytes()
+    assert out["ray"] == out["local"]
+    audit = json.loads(out["local"])
+    assert len(audit["scores"]["builtin/artefact"]) > 20 and audit["footprint_measured"]

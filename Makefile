@@ -19,10 +19,10 @@ venv: $(VENV)/bin/python
 demo: venv
 	$(VENV)/bin/forgebench demo --out demo_out
 
-# Every extra that works offline (faces, OCR, text embeddings); torch first, from its CPU wheel.
+# Every extra that works offline (faces, OCR, text embeddings, Ray); torch first, from its CPU wheel.
 venv-dev: $(VENV)/bin/python
 	$(PIP) install -q -c $(CONSTRAINTS) torch==2.13.0
-	$(PIP) install -q -c $(CONSTRAINTS) -e ".[dev,faces,ocr,text,hf,anthropic,google,construct,diffusers]"
+	$(PIP) install -q -c $(CONSTRAINTS) -e ".[dev,faces,ocr,text,hf,anthropic,google,construct,diffusers,ray]"
 
 test: venv-dev
 	$(VENV)/bin/python -m pytest -q

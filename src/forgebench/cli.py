@@ -10,6 +10,7 @@ from forgebench._cli import (  # noqa: F401  (importing registers the commands)
     protocol,
     reporting,
     running,
+    scaling,
     scoring,
     site,
 )

@@ -12,6 +12,10 @@ As its own process (prints the port on stdout, serves until killed)::
 
     python tests/support/fake_openai.py --port 0 --latency-ms 100 --fault-rate 0.15 --reply-text "REAL."
 
+``capacity`` (``--capacity N``) makes it a fixed-capacity server: N requests are processed at
+once and the others wait for a slot (an inference engine's batch slots), so its throughput is at
+most N / latency.
+
 Outcomes: ``ok``; faults ``429`` (with ``Retry-After``), ``500``, ``drop`` (connection closed
 without a reply), ``nonjson`` (200 with an HTML body), ``slow`` (a correct reply after
 ``slow_s``), ``badschema`` (200 JSON without choices); and, on script only, ``400`` (invalid
@@ -59,6 +63,7 @@ class FakeOpenAI:
         host: str = "127.0.0.1",
         port: int = 0,
         record: bool = True,
+        capacity: int | None = None,
     ) -> None:
         self.latency_s = latency_ms / 1000.0
         self.fault_rate = fault_rate
@@ -71,6 +76,9 @@ class FakeOpenAI:
         self.port = port
         self.record = record
         """Keep request bodies (redacted) and digests; off for benchmarks."""
+        self.capacity = capacity
+        """Requests processed at once (the rest wait, as an engine's batch slots); None: any."""
+        self._slots: asyncio.Semaphore | None = None
         self.first_hit_at: float | None = None
         self.last_reply_at: float | None = None
         self.script: deque[str] = deque()
@@ -123,7 +131,13 @@ class FakeOpenAI:
             if self.record:
                 self.requests.append(_redact(body))
                 self.digests.append(_digest(body))
-        if self.latency_s:
+        if self.capacity is not None:
+            if self._slots is None:
+                self._slots = asyncio.Semaphore(self.capacity)
+            async with self._slots:
+                if self.latency_s:
+                    await asyncio.sleep(self.latency_s)
+        elif self.latency_s:
             await asyncio.sleep(self.latency_s)
         if outcome == "429":
             headers = {"Retry-After": self.retry_after} if self.retry_after is not None else {}
@@ -293,6 +307,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--retry-after", default="0")
     parser.add_argument("--slow-s", type=float, default=2.0)
     parser.add_argument("--no-record", action="store_true", help="Keep no request bodies.")
+    parser.add_argument(
+        "--capacity", type=int, default=None, help="Requests processed at once (others wait)."
+    )
     args = parser.parse_args(argv)
     server = FakeOpenAI(
         latency_ms=args.latency_ms,
@@ -305,6 +322,7 @@ def main(argv: list[str] | None = None) -> None:
         host=args.host,
         port=args.port,
         record=not args.no_record,
+        capacity=args.capacity,
     )
     asyncio.run(server.serve())
 

@@ -9,6 +9,13 @@ from typing import Any
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail
+from forgebench._cli.scaling import (
+    check_executor,
+    executor_option,
+    get_executor,
+    ray_address_option,
+    workers_option,
+)
 
 review_app = typer.Typer(
     help="Manual review of a build: export a sheet, import decisions.", no_args_is_help=True
@@ -241,6 +248,9 @@ def audit(
         False, "--write", help="Write footprint_measured and the detector scores into items.jsonl."
     ),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the full audit as JSON."),
+    executor: str = executor_option(),
+    ray_address: str | None = ray_address_option(),
+    workers: int | None = workers_option(),
 ) -> None:
     """The metadata-leakage audit (cross-validated AUC from file-level features, overall and per feature) and the pixel-detector audit (AUC, TPR at 5% FPR, overall and per family)."""
     import json
@@ -258,8 +268,10 @@ def audit(
     if report.errors:
         fail(f"{dataset}: {len(report.errors)} validation error(s); run forgebench validate", 2)
     items = report.items
+    check_executor(executor, ray_address)
+    runner = get_executor(executor, ray_address, workers)
     try:
-        res = run_audit(dataset, items, detectors)
+        res = run_audit(dataset, items, detectors, executor=runner)
     except ValueError as exc:
         fail(str(exc), 2)
     meta = res["metadata"]

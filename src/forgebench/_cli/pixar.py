@@ -10,6 +10,13 @@ import typer
 
 from forgebench._cli.app import app, console, err_console, fail, model_configs
 from forgebench._cli.guard import paid_stage
+from forgebench._cli.scaling import (
+    check_executor,
+    executor_option,
+    get_executor,
+    ray_address_option,
+    workers_option,
+)
 from forgebench.util.atomic import write_text
 
 pixar_app = typer.Typer(
@@ -29,6 +36,9 @@ def label(
         [0.05], "--tau", help="Threshold on the mean absolute RGB difference (repeatable)."
     ),
     out: Path = typer.Option(..., "--out", help="Output folder for the label maps."),
+    executor: str = executor_option(),
+    ray_address: str | None = ray_address_option(),
+    workers: int | None = workers_option(),
 ) -> None:
     """Write pixel-label PNGs (255 changed, 0 unchanged) named by the edited file's stem."""
     from rich.progress import (
@@ -47,8 +57,10 @@ def label(
         taus = parse_taus(tau)
     except ValueError as exc:
         fail(f"--tau: {exc}", 2)
+    check_executor(executor, ray_address)
     try:
         items = load_pairs(pairs)
+        runner = get_executor(executor, ray_address, workers)
         with Progress(
             "[progress.description]{task.description}",
             BarColumn(),
@@ -60,7 +72,9 @@ def label(
             disable=not err_console.is_terminal,
         ) as progress:
             task = progress.add_task("labelling", total=len(items))
-            written = write_labels(items, taus, out, on_pair=lambda _: progress.advance(task))
+            written = write_labels(
+                items, taus, out, on_pair=lambda _: progress.advance(task), executor=runner
+            )
     except PairsError as exc:
         fail(str(exc), 2)
     where = str(out) if len(taus) == 1 else ", ".join(str(out / tau_dirname(t)) for t in taus)
@@ -106,6 +120,9 @@ def score(
     threshold: float = typer.Option(
         0.5, "--threshold", help="Score maps are tampered where score >= threshold."
     ),
+    executor: str = executor_option(),
+    ray_address: str | None = ray_address_option(),
+    workers: int | None = workers_option(),
 ) -> None:
     """Score predicted tamper maps (tampered images only): gIoU, cIoU, pixel P/R/F1, AUC;
     with --pred-labels also 3-class accuracy, semantic P/R/F1 and top-k (percentages)."""
@@ -126,21 +143,23 @@ def score(
         fail("--classes goes with --truth (a --dataset's folders name the classes)", 2)
     if convention == "pixar-release" and threshold != 0.5:
         fail("--threshold is fixed at 0.5 under --convention pixar-release", 2)
+    check_executor(executor, ray_address)
     if json_out is not None and json_out.is_dir():
         fail(f"--json {json_out}: is a folder", 2)
+    runner = get_executor(executor, ray_address, workers)
     try:
         labels = read_pred_labels(pred_labels) if pred_labels is not None else None
         if dataset is not None:
             res = score_release(
                 dataset, pred, split=split, pred_labels=labels, convention=convention,
-                threshold=threshold,
+                threshold=threshold, executor=runner,
             )  # fmt: skip
         else:
             assert truth is not None
             cls = read_classes(classes) if classes is not None else None
             res = score_folder(
                 truth, pred, threshold=threshold, classes=cls, pred_labels=labels,
-                convention=convention,
+                convention=convention, executor=runner,
             )  # fmt: skip
     except PairsError as exc:
         fail(str(exc), 2)
@@ -240,6 +259,9 @@ def run_vlm(
     wait: bool = typer.Option(
         False, "--wait", help="If another stage holds the run directory, wait for it to finish."
     ),
+    executor: str = executor_option(),
+    ray_address: str | None = ray_address_option(),
+    workers: int | None = workers_option(),
 ) -> None:
     """Ask vision-language models the LOC probe on the edited images and score their answers
     (gIoU, cIoU, P/R/F1, top-1/top-5, CSS); resumable (the same command again continues)."""
@@ -257,6 +279,8 @@ def run_vlm(
     configs = model_configs(model, models_file, {"concurrency": concurrency})
     if out.exists() and not out.is_dir():
         fail(f"--out {out}: exists and is not a folder", 2)
+    check_executor(executor, ray_address)
+    runner = get_executor(executor, ray_address, workers)
 
     def on_signal() -> None:
         err_console.print(
@@ -277,6 +301,7 @@ def run_vlm(
                 progress=progress,
                 handle_signals=True,
                 on_signal=on_signal,
+                executor=runner,
             )
     except (PairsError, SpecError, StoreError, CssUnavailable) as exc:
         fail(str(exc), 2)

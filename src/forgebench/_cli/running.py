@@ -17,6 +17,13 @@ import typer
 
 from forgebench._cli.app import app, console, err_console, fail, model_configs
 from forgebench._cli.guard import os_error_line, paid_stage
+from forgebench._cli.scaling import (
+    check_executor,
+    executor_option,
+    get_executor,
+    ray_address_option,
+    workers_option,
+)
 from forgebench.suites import Selection, Suite, SuiteError
 
 if TYPE_CHECKING:
@@ -45,6 +52,22 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
     print_summaries(run_dir, name, console)
     console.print(f"wrote {path}", markup=False)
     return 0
+
+
+def print_replicas(run_dir: Path, models: set[str]) -> None:
+    """One line per replica of ``models`` (the run's stored totals), when any used replicas."""
+    from forgebench.run.replica_stats import load_replicas
+    from forgebench.run.store import Store
+
+    with Store.open(run_dir, create=False) as store:
+        rows = [r for r in load_replicas(store) if r.model in models]
+    for r in rows:
+        lat = "-" if r.mean_latency_s is None else f"{r.mean_latency_s * 1000:.0f} ms"
+        err_console.print(
+            f"{r.model} @ {r.url}: {r.answered} answered, {r.errors} errors, {r.rests} rests, "
+            f"mean latency {lat}",
+            markup=False,
+        )
 
 
 def _report(result: GenerationResult, progress_shown: bool) -> int:
@@ -169,6 +192,9 @@ def run(
     wait: bool = typer.Option(
         False, "--wait", help="If another stage holds the run directory, wait for it to finish."
     ),
+    executor: str = executor_option(),
+    ray_address: str | None = ray_address_option(),
+    workers: int | None = workers_option(),
 ) -> None:
     """Ask every model every pending task; resumable (the same command again continues)."""
     from forgebench.models.spec import SpecError, parse_spec
@@ -179,6 +205,7 @@ def run(
     from forgebench.run.store import StoreError
 
     suite, selection = suite_selection(dataset, benchmark, probes, conditions, protocol, limit)
+    check_executor(executor, ray_address)
     overrides: dict[str, float | int | None] = {
         "concurrency": concurrency,
         "rpm": rpm,
@@ -196,6 +223,7 @@ def run(
         if dry_run:
             _dry_run(suite, dataset, run_dir, configs, selection, cache_dir)
             return
+        chosen = get_executor(executor, ray_address, workers)
         progress = RunProgress(err_console)
 
         def on_signal() -> None:
@@ -211,6 +239,7 @@ def run(
                 max_cost=max_cost,
                 judge=judge,
                 prepare_only=prepare,
+                executor=chosen if chosen.name != "local" else None,
             )
             result = run_generation(
                 suite,
@@ -236,6 +265,7 @@ def run(
         console.print(f"prepared {run_dir}: tasks stored, nothing sent")
         return
     code = _report(result, progress.enabled)
+    print_replicas(run_dir, {m.name for m in result.models})
     stopped = result.interrupted or result.budget_stopped
     if judge and not stopped and not any(m.stats.fatal for m in result.models):
         code = max(code, _judge_and_metrics(run_dir, judge))
@@ -296,6 +326,7 @@ def status(run_dir: Path = typer.Argument(..., help="Run directory.")) -> None:
     """Done / pending / error counts per model x probe x condition, and tokens per model."""
     from rich.table import Table
 
+    from forgebench.run.replica_stats import load_replicas
     from forgebench.run.store import Store, StoreError
 
     try:
@@ -305,6 +336,7 @@ def status(run_dir: Path = typer.Argument(..., help="Run directory.")) -> None:
     with store:
         rows = store.counts()
         tokens = store.token_totals()
+        replicas = load_replicas(store)
     table = Table(title=f"{run_dir}", show_lines=False)
     for col in ("model", "probe", "condition", "done", "pending", "errors", "total"):
         table.add_column(
@@ -321,6 +353,17 @@ def status(run_dir: Path = typer.Argument(..., help="Run directory.")) -> None:
     for t in tokens:
         tok.add_row(t.model, str(t.answers), f"{t.input_tokens:,}", f"{t.output_tokens:,}")
     console.print(tok)
+    if replicas:
+        rep = Table(title="replicas")
+        for col in ("model", "url", "sent", "answered", "errors", "rests", "mean latency"):
+            rep.add_column(col, justify="left" if col in ("model", "url") else "right")
+        for rr in replicas:
+            lat = rr.mean_latency_s
+            rep.add_row(
+                rr.model, rr.url, str(rr.sent), str(rr.answered), str(rr.errors), str(rr.rests),
+                "-" if lat is None else f"{lat * 1000:.0f} ms",
+            )  # fmt: skip
+        console.print(rep)
 
 
 @cache_app.command("clean")
@@ -345,6 +388,9 @@ def export_batch_cmd(
     file: Path = typer.Argument(..., help="Output JSONL; more parts go to STEM.part2.SUFFIX, ..."),
     model: str = typer.Option(..., "--model", help="Model name in the run."),
     max_bytes: int = typer.Option(190_000_000, "--max-bytes", min=1, help="Largest file size."),
+    max_lines: int = typer.Option(
+        50_000, "--max-lines", min=1, help="Most requests per file (shards for run_batch, Ray)."
+    ),
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="Include tasks that ended as errors."
     ),
@@ -356,7 +402,12 @@ def export_batch_cmd(
     try:
         with Store.open(run_dir, create=False) as store:
             files, n = export_batch(
-                store, model, file, max_bytes=max_bytes, retry_errors=retry_errors
+                store,
+                model,
+                file,
+                max_bytes=max_bytes,
+                max_lines=max_lines,
+                retry_errors=retry_errors,
             )
     except (StoreError, BatchError) as exc:
         fail(str(exc), 2)

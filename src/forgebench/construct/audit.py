@@ -19,9 +19,10 @@ of that difference; :mod:`forgebench.construct.gates`) when asked to (``--write`
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PIL import Image
@@ -29,6 +30,9 @@ from PIL import Image
 from forgebench.construct.audit_meta import metadata_audit
 from forgebench.construct.gates import footprint_gate
 from forgebench.suites.mandela.contract import Item
+
+if TYPE_CHECKING:
+    from forgebench.run.executor import Executor
 
 DETECTORS = ("builtin/artefact", "ufd/CLIP_DIR@FC_FILE", "npr/CKPT.pth")
 """Detectors this version can run."""
@@ -88,33 +92,68 @@ def pixel_audit(items: Sequence[Item], scores: dict[str, float]) -> dict[str, An
     return out
 
 
-def measured_footprints(root: Path, items: Sequence[Item]) -> dict[str, float]:
+def footprint_of(job: tuple[str, str, list[int]]) -> float:
+    """``footprint_measured`` of one forged image against its authentic one (runs on an
+    executor's workers)."""
+    original, forged, region = job
+    a, b = _rgb(Path(original)), _rgb(Path(forged))
+    return float(footprint_gate(a, b, list(region)).details["footprint_measured"])
+
+
+def measured_footprints(
+    root: Path, items: Sequence[Item], executor: Executor | None = None
+) -> dict[str, float]:
     """``footprint_measured`` of each forged item against its seed's authentic image."""
+    from forgebench.run.executor import LocalExecutor
+
     originals = {it.seed_id: it.image for it in items if it.label == "authentic"}
-    out: dict[str, float] = {}
-    for it in items:
-        if not it.is_forged or it.seed_id not in originals:
-            continue
-        a, b = _rgb(root / originals[it.seed_id]), _rgb(root / it.image)
-        region = it.edit.region if it.edit else [0, 0, 0, 0]
-        out[it.id] = float(footprint_gate(a, b, list(region)).details["footprint_measured"])
-    return out
+    forged = [it for it in items if it.is_forged and it.seed_id in originals]
+    jobs = [
+        (
+            str(root / originals[it.seed_id]),
+            str(root / it.image),
+            list(it.edit.region if it.edit else [0, 0, 0, 0]),
+        )
+        for it in forged
+    ]
+    runner = executor if executor is not None else LocalExecutor()
+    return {it.id: v for it, v in zip(forged, runner.map(footprint_of, jobs), strict=True)}
+
+
+@functools.lru_cache(maxsize=4)
+def _loaded(name: str) -> Callable[[np.ndarray], float]:
+    """A detector loaded once per process (a worker loads NPR / UFD weights once)."""
+    return detector(name)
+
+
+def score_image(job: tuple[str, str]) -> float:
+    """One image's score by one detector (runs on an executor's workers)."""
+    name, path = job
+    return float(_loaded(name)(_rgb(Path(path))))
 
 
 def run_audit(
     root: Path, items: Sequence[Item], detectors: Sequence[str] = DETECTORS,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, executor: Executor | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """Both audits on a validated dataset's items."""
+    """Both audits on a validated dataset's items. Detector scores and measured footprints are
+    computed on ``executor`` (default: this process; ``run/executor.py``), which returns them
+    in item order: the audit's numbers do not depend on where they ran."""
+    from forgebench.run.executor import LocalExecutor
+
+    runner = executor if executor is not None else LocalExecutor()
+    for name in detectors:  # an unknown name is refused before any work
+        if name != "builtin/artefact" and not name.startswith(("ufd/", "npr/")):
+            detector(name)
     paths = [root / it.image for it in items]
     meta = metadata_audit(paths, [int(it.is_forged) for it in items], [it.seed_id for it in items])
     pix: dict[str, Any] = {}
     scores: dict[str, dict[str, float]] = {}
     for name in detectors:
-        fn = detector(name)
         scores[name] = {}
-        for i, it in enumerate(items):
-            scores[name][it.id] = fn(_rgb(root / it.image))
+        jobs = [(name, str(root / it.image)) for it in items]
+        for i, (it, score) in enumerate(zip(items, runner.map(score_image, jobs), strict=True)):
+            scores[name][it.id] = score
             if progress:
                 progress(i + 1, len(items))
         pix[name] = pixel_audit(items, scores[name])
@@ -122,5 +161,5 @@ def run_audit(
         "metadata": meta,
         "pixel": pix,
         "scores": scores,
-        "footprint_measured": measured_footprints(root, items),
+        "footprint_measured": measured_footprints(root, items, runner),
     }

@@ -31,7 +31,7 @@ from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 
-from forgebench.models.base import TASK_ONLY_STATUS, ModelError, Request, Response, Usage
+from forgebench.models.base import TASK_ONLY_STATUS, Model, ModelError, Request, Response, Usage
 from forgebench.models.checks import key_problem
 from forgebench.models.spec import ModelConfig
 
@@ -144,18 +144,29 @@ def parse_completion(data: Any) -> Response:
     )
 
 
-class OpenAICompatModel:
-    """An OpenAI-compatible chat-completions backend."""
+class TransportError(ModelError):
+    """The server could not be reached or dropped the connection (retryable; no HTTP status).
+    ``refused``: the connection was never made, so the request was not seen by the server."""
 
-    def __init__(self, config: ModelConfig) -> None:
+    def __init__(self, message: str, *, refused: bool) -> None:
+        super().__init__(message, retryable=True)
+        self.refused = refused
+
+
+class OpenAICompatModel:
+    """An OpenAI-compatible chat-completions backend (one server; ``base_url`` overrides the
+    spec's, for one replica of several)."""
+
+    def __init__(self, config: ModelConfig, base_url: str | None = None) -> None:
         spec = config.parsed
         self.config = config
         self.name = spec.name
         self.model_id = spec.model
-        self.base_url = (spec.base_url or DEFAULT_BASE_URL).rstrip("/")
+        given = base_url or spec.base_url
+        self.base_url = (given or DEFAULT_BASE_URL).rstrip("/")
         self.url = f"{self.base_url}/chat/completions"
         self._key_env = config.api_key_env or DEFAULT_KEY_ENV
-        self._key_required = spec.base_url is None or config.api_key_env is not None
+        self._key_required = given is None or config.api_key_env is not None
         self._session: aiohttp.ClientSession | None = None
 
     def describe_request(self, request: Request) -> dict[str, Any]:
@@ -218,12 +229,14 @@ class OpenAICompatModel:
                 f"no reply within {self.config.timeout_s:g}s", retryable=True
             ) from None
         except aiohttp.ClientConnectorError as exc:
-            raise ModelError(
-                f"cannot connect to {self.base_url} ({_os_reason(exc)})", retryable=True
+            raise TransportError(
+                f"cannot connect to {self.base_url} ({_os_reason(exc)})", refused=True
             ) from None
         except (aiohttp.ClientError, OSError) as exc:
             reason = str(exc) or type(exc).__name__
-            raise ModelError(f"connection failed: {reason}"[:MAX_REASON], retryable=True) from None
+            raise TransportError(
+                f"connection failed: {reason}"[:MAX_REASON], refused=False
+            ) from None
         if status != 200:
             raise _status_error(status, body, retry_after)
         try:
@@ -255,9 +268,15 @@ def _same_origin_redirect(url: str, location: str) -> str:
     return target
 
 
-def create(config: ModelConfig) -> OpenAICompatModel:
-    """The backend for an ``openai/MODEL[@BASE_URL]`` spec."""
-    return OpenAICompatModel(config)
+def create(config: ModelConfig) -> Model:
+    """The backend for an ``openai/MODEL[@BASE_URL]`` spec; with several URLs, a balancer over
+    one backend per replica (``models/replicas.py``)."""
+    urls = config.replica_urls()
+    if len(urls) <= 1:
+        return OpenAICompatModel(config, urls[0] if urls else None)
+    from forgebench.models.replicas import ReplicatedModel
+
+    return ReplicatedModel(config.name, [OpenAICompatModel(config, u) for u in urls])
 
 
 def _status_error(status: int, body: bytes, retry_after: float | None) -> ModelError:

@@ -3,7 +3,8 @@
 A spec is ``[ALIAS=]PROVIDER/MODEL[@BASE_URL]``: ``openai/gpt-5.6``,
 ``qwen8b=openai/Qwen3-VL-8B@http://127.0.0.1:8000/v1``, ``hf/PATH``, ``replay/FILE``,
 ``builtin/artefact``. The alias, else ``PROVIDER/MODEL`` (never the URL), is the model's name in
-every output. A models file (TOML) lists many models with per-model options
+every output. Replicas of one model: ``...@URL1,URL2`` (or ``base_urls = [...]`` in a models file);
+requests are balanced over them (``models/replicas.py``) and the URLs are never part of the name. A models file (TOML) lists many models with per-model options
 (:class:`ModelConfig`).
 """
 
@@ -13,7 +14,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 _SPEC_RE = re.compile(
     r"^(?:(?P<alias>[A-Za-z0-9_.\-]+)=)?(?P<provider>[a-z]+)/(?P<model>[^@]+?)(?:@(?P<url>\S+))?$"
@@ -43,6 +44,11 @@ class ModelSpec(BaseModel):
         """The model's name in every output."""
         return self.alias or f"{self.provider}/{self.model}"
 
+    @property
+    def base_urls(self) -> list[str]:
+        """The replicas' URLs (``@URL1,URL2``); empty when the spec names none."""
+        return [u for u in (self.base_url or "").split(",") if u]
+
     def __str__(self) -> str:
         s = f"{self.provider}/{self.model}"
         if self.alias:
@@ -67,15 +73,36 @@ def parse_spec(text: str) -> ModelSpec:
             f"bad model spec {text!r}: unknown provider {provider!r}; known: {', '.join(known)}"
         )
     url = m.group("url")
-    if url is not None:
-        from forgebench.models.checks import base_url_problem
-
-        why = base_url_problem(url)
-        if why is not None:
-            raise SpecError(f"bad model spec for {m.group('alias') or m.group('model')!r}: {why}")
-    return ModelSpec(
+    spec = ModelSpec(
         provider=provider, model=m.group("model"), alias=m.group("alias"), base_url=url
     )
+    if url is not None:
+        urls = spec.base_urls
+        why = _replica_problem(spec.provider, urls) if "," in url else _url_problem(url)
+        if why is not None:
+            raise SpecError(f"bad model spec for {m.group('alias') or m.group('model')!r}: {why}")
+    return spec
+
+
+def _url_problem(url: str) -> str | None:
+    from forgebench.models.checks import base_url_problem
+
+    return base_url_problem(url)
+
+
+def _replica_problem(provider: str, urls: list[str]) -> str | None:
+    """Why a list of replica URLs is unusable (None when it is fine)."""
+    if provider != "openai":
+        return f"several base URLs need an openai/... model, not {provider}/..."
+    if not urls:
+        return "the list of base URLs is empty"
+    for u in urls:
+        why = _url_problem(u)
+        if why is not None:
+            return why
+    if len(set(urls)) != len(urls):
+        return "a base URL is listed twice"
+    return None
 
 
 class ModelConfig(BaseModel):
@@ -85,6 +112,9 @@ class ModelConfig(BaseModel):
 
     spec: str
     """The model spec ``[ALIAS=]PROVIDER/MODEL[@BASE_URL]``."""
+    base_urls: list[str] | None = None
+    """Replicas of an ``openai/...`` model (instead of ``@URL`` in the spec); requests go to the
+    one with the fewest in flight. Never part of the model's name or its task keys."""
     group: str | None = None
     """``proprietary`` or ``open`` (table grouping in the report)."""
     concurrency: int = Field(default=8, ge=1)
@@ -116,10 +146,26 @@ class ModelConfig(BaseModel):
     images_per_call: int = Field(default=1, ge=0)
     """Images one call is expected to return before any has (cost estimates with price_image)."""
 
+    @model_validator(mode="after")
+    def _check_base_urls(self) -> ModelConfig:
+        if self.base_urls is None:
+            return self
+        spec = parse_spec(self.spec)
+        if spec.base_url:
+            raise ValueError("give the URLs either in the spec (@URL1,URL2) or in base_urls")
+        problem = _replica_problem(spec.provider, self.base_urls)
+        if problem:
+            raise ValueError(problem)
+        return self
+
     @property
     def parsed(self) -> ModelSpec:
         """The parsed spec."""
         return parse_spec(self.spec)
+
+    def replica_urls(self) -> list[str]:
+        """The server URLs of this model (``base_urls``, else the spec's ``@URL1,URL2``)."""
+        return list(self.base_urls) if self.base_urls else self.parsed.base_urls
 
     @property
     def name(self) -> str:

@@ -12,8 +12,10 @@ requests): the first part is ``FILE`` itself, further parts are ``STEM.part2.SUF
 ``{"custom_id", "response": {"status_code", "body"}, "error"}``. Every file is read and checked
 before anything is stored. A 200 with a chat completion is stored as an answer (same rules as a
 live run: never a second answer for a key); a non-200 status, an ``error`` object or a body that
-is not a chat completion is stored as an error; unknown ``custom_id`` values are counted and
-skipped.
+is not a chat completion is stored as an error (an ``error`` that is an OpenAI-style
+``{"error": {...}}`` object, as vLLM's ``run_batch`` writes, is read too); unknown ``custom_id``
+values are counted and skipped. Recipes that run the shards with vLLM's ``run_batch`` and with Ray
+Data's LLM processors: README "Scaling out" and ``run/ray_batch.py``.
 """
 
 from __future__ import annotations
@@ -163,6 +165,8 @@ def _outcome(obj: dict[str, Any]) -> tuple[Any, str | None, int | None]:
     status = response.get("status_code") if response else None
     if error:
         if isinstance(error, dict):
+            if isinstance(error.get("error"), dict):  # an ErrorResponse (vLLM run_batch)
+                error = error["error"]
             reason = f"{error.get('code') or 'batch error'}: {error.get('message') or ''}".strip()
         else:
             reason = str(error)

@@ -23,20 +23,26 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forgebench import __version__
 from forgebench.models.base import Model, Request
 from forgebench.models.registry import create_model, describe_request
+from forgebench.models.replicas import ReplicatedModel
 from forgebench.models.spec import ModelConfig, SpecError, check_unique_names
 from forgebench.run.blobs import BlobStore, blob_dir
 from forgebench.run.costs import Budget, cost_usd
 from forgebench.run.progress import ModelProgress, RunProgress
+from forgebench.run.replica_stats import record_replicas
 from forgebench.run.retry import RetryPolicy
 from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
 from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
 from forgebench.run.tasks import ImageRef, Question, Task, make_task
+
+if TYPE_CHECKING:
+    from forgebench.run.executor import Executor
 
 B64_CACHE_BYTES = 32 * 1024 * 1024
 """Bound of the in-process base64 cache (bytes of base64 text)."""
@@ -71,6 +77,9 @@ class GenerationSettings:
     """A judge spec to run after generation (recorded in config.json)."""
     prepare_only: bool = False
     """Store the tasks without sending anything (for ``export-batch``)."""
+    executor: Executor | None = None
+    """Where missing image variants are rendered (``--executor ray``; None: in this process
+    while expanding)."""
 
 
 @dataclass
@@ -110,19 +119,24 @@ def plan(
     *,
     cache_dir: Path | None = None,
     render_images: bool = True,
+    executor: Executor | None = None,
 ) -> Plan:
-    """Load the dataset, expand it into questions and bind them to every model."""
+    """Load the dataset, expand it into questions and bind them to every model; with
+    ``executor``, missing image variants are rendered there first (``run/prerender.py``)."""
     import dataclasses as dc
 
     from forgebench.run.images import VariantCache
 
     selection = selection or Selection()
     loaded = source.load(Path(dataset_root), selection)
+    cache = VariantCache(cache_dir)
+    if executor is not None and render_images:
+        from forgebench.run.prerender import prerender
+
+        prerender(source, loaded, selection, cache, executor)
     questions = [
         q if q.benchmark else dc.replace(q, benchmark=source.name)
-        for q in source.questions(
-            loaded, selection, VariantCache(cache_dir), render_images=render_images
-        )
+        for q in source.questions(loaded, selection, cache, render_images=render_images)
     ]
     tasks = {
         c.name: [make_task(q, c.name, c.generation_params()) for q in questions] for c in configs
@@ -267,6 +281,8 @@ async def generate(
         total = store.invocation_count(name)
         pending = store.pending_count(name, retry_errors=retry_errors)
         bar: ModelProgress | None = progress.add(name, pending) if progress else None
+        if bar is not None and isinstance(model, ReplicatedModel):
+            bar.detail = model.summary
         reserved: dict[str, float] = {}
         sending: dict[str, Task] = {}
 
@@ -321,6 +337,7 @@ async def generate(
             )
         finally:
             await model.aclose()
+            record_replicas(store, model)
         left = store.pending_count(name, retry_errors=True)
         errored = left - store.pending_count(name, retry_errors=False)
         sent = stats.answered + stats.errors + stats.abandoned
@@ -385,6 +402,11 @@ def run_generation(
         )
         write_settings(run_dir, record)
         store.meta_set("settings", scrub(record.model_dump(mode="json"), secret_values(configs)))
+        if settings.executor is not None:
+            from forgebench.run.images import VariantCache
+            from forgebench.run.prerender import prerender
+
+            prerender(source, loaded, sel, VariantCache(cache_dir), settings.executor)
         store_questions(store, source, loaded, sel, configs, cache_dir)
         if settings.prepare_only:
             return GenerationResult()

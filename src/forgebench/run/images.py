@@ -185,6 +185,12 @@ class VariantCache:
         self.renders += 1
         return ref
 
+    def write_variant(self, path: Path, data: bytes) -> None:
+        """Store a derived variant rendered elsewhere (an executor's worker) at its
+        :meth:`ref` path."""
+        self._write(path, data)
+        self.renders += 1
+
     def _write(self, path: Path, data: bytes) -> None:
         write_bytes(path, data)
 

@@ -6,6 +6,7 @@ caller prints a summary line per model instead of animation frames.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import TracebackType
 
 from rich.console import Console
@@ -39,6 +40,8 @@ class ModelProgress:
         """Tasks that ended as errors."""
         self.retries = 0
         """Attempts that were retried."""
+        self.detail: Callable[[], str] | None = None
+        """Extra live text (per-replica counts of a replicated model)."""
         self._bar = bar
 
     def advance(self, *, error: bool = False) -> None:
@@ -56,15 +59,23 @@ class ModelProgress:
 
     def summary(self) -> str:
         """``name: 120/200 answered, 3 errors, 17 retries``."""
-        return (
+        line = (
             f"{self.name}: {self.done}/{self.total} answered, {self.errors} errors, "
             f"{self.retries} retries"
         )
+        return f"{line}; replicas: {self.detail()}" if self.detail is not None else line
 
     def _refresh(self, advance: int) -> None:
         if self._bar is not None:
             progress, task_id = self._bar
-            progress.update(task_id, advance=advance, retries=self.retries, errors=self.errors)
+            detail = f"  {self.detail()}" if self.detail is not None else ""
+            progress.update(
+                task_id,
+                advance=advance,
+                retries=self.retries,
+                errors=self.errors,
+                replicas=detail,
+            )
 
 
 class RunProgress:
@@ -80,7 +91,10 @@ class RunProgress:
                 MofNCompleteColumn(),
                 _RateColumn(),
                 TimeRemainingColumn(),
-                TextColumn("retries {task.fields[retries]}  errors {task.fields[errors]}"),
+                TextColumn(
+                    "retries {task.fields[retries]}  errors {task.fields[errors]}"
+                    "{task.fields[replicas]}"
+                ),
                 console=console,
                 transient=False,
             )
@@ -92,7 +106,10 @@ class RunProgress:
         """A bar for ``name`` with ``total`` tasks to send."""
         bar = None
         if self._progress is not None:
-            bar = (self._progress, self._progress.add_task(name, total=total, retries=0, errors=0))
+            bar = (
+                self._progress,
+                self._progress.add_task(name, total=total, retries=0, errors=0, replicas=""),
+            )
         mp = ModelProgress(name, total, bar)
         self.models.append(mp)
         return mp

@@ -21,13 +21,16 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate
 from forgebench.suites.pixar.localization import DEFAULT_BINS
-from forgebench.suites.pixar.pairs import PairsError, read_gray, read_mask
-from forgebench.suites.pixar.scoring import index_files, read_prediction
+from forgebench.suites.pixar.pairs import PairsError
+from forgebench.suites.pixar.scoring import index_files, load_scored
 from forgebench.suites.pixar.taxonomy import CLASSES
+
+if TYPE_CHECKING:
+    from forgebench.run.executor import Executor
 
 CLASS_DIRS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("real", (".jpg", ".png")),
@@ -120,25 +123,34 @@ def score_release(
     convention: str = "default",
     threshold: float = 0.5,
     bins: int = DEFAULT_BINS,
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
     """Score predictions (``<pred_dir>/<stem>.npy|png`` for tampered images, and image-level /
-    object predictions in ``pred_labels``) against a PIXAR release split."""
+    object predictions in ``pred_labels``) against a PIXAR release split. Masks are decoded on
+    ``executor`` (default: this process; ``run/executor.py``), evaluated here in order."""
+    from forgebench.run.executor import LocalExecutor
+
+    runner = executor if executor is not None else LocalExecutor()
     images, no_mask = list_release(root, split)
     preds = index_files(Path(pred_dir), (".png", ".npy"), "prediction")
     labels = pred_labels or {}
     release = convention == "pixar-release"
     no_meta: list[str] = []
 
+    def job(im: Any) -> tuple[str | None, str | None, bool]:
+        if im.cls != TAMPERED or im.mask is None:
+            return None, None, release
+        truth = (im.soft_mask or im.mask) if release else im.mask
+        pred = preds.get(im.stem)
+        return str(truth), str(pred) if pred is not None else None, release
+
     def items() -> Iterable[Item]:
-        for im in images:
+        decoded = runner.map(load_scored, [job(im) for im in images])
+        for im, (truth, pred) in zip(images, decoded, strict=True):
             lab = labels.get(im.stem, {})
             item = Item(im.stem, im.cls, pred_cls=lab.get("class"), pred_objects=lab.get("objects"))
             if im.cls == TAMPERED and im.mask is not None:
-                if release:
-                    item.truth = read_gray(im.soft_mask or im.mask)
-                else:
-                    item.truth = read_mask(im.mask)
-                item.pred = read_prediction(preds.get(im.stem), bounded=not release)
+                item.truth, item.pred = truth, pred
                 item.objects = read_metadata_classes(im.metadata)
                 if item.objects is None:
                     no_meta.append(im.stem)

@@ -167,10 +167,15 @@ def read_gray(path: str | Path) -> np.ndarray:
     return _decode(Path(path), cv2.IMREAD_GRAYSCALE)
 
 
-def write_label_png(mask: np.ndarray, path: str | Path) -> None:
-    """Write a label map PNG: 255 where ``mask`` is true (or nonzero), 0 elsewhere."""
+def encode_label_png(mask: np.ndarray) -> bytes:
+    """A label map's PNG bytes: 255 where ``mask`` is true (or nonzero), 0 elsewhere."""
     out = np.where(np.asarray(mask) != 0, 255, 0).astype(np.uint8)
     ok, buf = cv2.imencode(".png", out)
     if not ok:  # pragma: no cover - OpenCV encodes any 2-D uint8 array
-        raise PairsError(f"{path}: PNG encoding failed")
-    Path(path).write_bytes(buf.tobytes())
+        raise PairsError("PNG encoding of a label map failed")
+    return bytes(buf.tobytes())
+
+
+def write_label_png(mask: np.ndarray, path: str | Path) -> None:
+    """Write a label map PNG: 255 where ``mask`` is true (or nonzero), 0 elsewhere."""
+    Path(path).write_bytes(encode_label_png(mask))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import csv
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
@@ -33,6 +33,9 @@ from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate
 from forgebench.suites.pixar.localization import DEFAULT_BINS, LocalizationAccumulator, as_percent
 from forgebench.suites.pixar.pairs import PairsError, read_gray, read_mask, read_score_map
 from forgebench.suites.pixar.tamper_class import image_class
+
+if TYPE_CHECKING:
+    from forgebench.run.executor import Executor
 
 
 def resize_nearest(pred: np.ndarray, height: int, width: int) -> np.ndarray:
@@ -143,6 +146,18 @@ def read_prediction(path: Path | None, bounded: bool) -> np.ndarray | None:
     return read_mask(path)
 
 
+def load_scored(
+    job: tuple[str | None, str | None, bool],
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """One image's truth map and prediction, decoded (``(None, None)`` for an image without a
+    truth map); runs on an executor's workers."""
+    tpath, ppath, release = job
+    if tpath is None:
+        return None, None
+    truth = read_gray(tpath) if release else read_mask(tpath)
+    return truth, read_prediction(Path(ppath) if ppath else None, bounded=not release)
+
+
 def score_folder(
     truth_dir: str | Path,
     pred_dir: str | Path,
@@ -151,6 +166,7 @@ def score_folder(
     classes: Mapping[str, int] | None = None,
     pred_labels: Mapping[str, Mapping[str, Any]] | None = None,
     convention: str = "default",
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
     """Score a folder of predictions (``<stem>.png`` masks or ``<stem>.npy`` score maps) against
     a folder of truth label maps (``<stem>.png``). Raises :class:`PairsError` for bad input.
@@ -159,8 +175,13 @@ def score_folder(
     tampered images are segmented (VILA-Lab/PIXAR ``test_parallel.py``), and a real or fully
     synthetic image needs no truth map. Without it every truth map is a tampered image (what
     ``pixar label`` writes). ``pred_labels`` (:func:`~forgebench.suites.pixar.evaluate.
-    read_pred_labels`) adds the image-level and semantic metrics.
+    read_pred_labels`) adds the image-level and semantic metrics. Files are decoded on
+    ``executor`` (default: this process; ``run/executor.py``) and evaluated here in class order,
+    so every executor gives the same numbers.
     """
+    from forgebench.run.executor import LocalExecutor
+
+    runner = executor if executor is not None else LocalExecutor()
     truths = index_files(Path(truth_dir), (".png",), "truth")
     if not truths:
         raise PairsError(f"{truth_dir}: no truth label maps (*.png)")
@@ -180,13 +201,21 @@ def score_folder(
     release = convention == "pixar-release"
 
     def items() -> Iterable[Item]:
-        for stem, cls in classes.items():
+        order = list(classes.items())
+        jobs = [
+            (
+                str(truths[stem]) if cls == TAMPERED else None,
+                str(preds[stem]) if cls == TAMPERED and stem in preds else None,
+                release,
+            )
+            for stem, cls in order
+        ]
+        decoded = runner.map(load_scored, jobs)
+        for (stem, cls), (truth, pred) in zip(order, decoded, strict=True):
             lab = labels.get(stem, {})
             item = Item(stem, cls, pred_cls=lab.get("class"), pred_objects=lab.get("objects"))
             if cls == TAMPERED:
-                tpath = truths[stem]
-                item.truth = read_gray(tpath) if release else read_mask(tpath)
-                item.pred = read_prediction(preds.get(stem), bounded=not release)
+                item.truth, item.pred = truth, pred
             yield item
 
     try:

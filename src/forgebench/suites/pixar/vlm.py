@@ -42,7 +42,7 @@ import importlib.util
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forgebench.construct.pixels import DEFAULT_TAU, parse_taus
 from forgebench.models.base import Model
@@ -66,6 +66,9 @@ from forgebench.suites.pixar.results import (
 )
 from forgebench.suites.pixar.vlm_inputs import PairImage, Reference, load_references, prepare_pairs
 from forgebench.suites.pixar.vlm_score import score_answers
+
+if TYPE_CHECKING:
+    from forgebench.run.executor import Executor
 
 CONDITION = "full"
 """The condition of every LOC task (the edited image, untouched)."""
@@ -143,6 +146,7 @@ def run_pixar_vlm(
     handle_signals: bool = False,
     on_signal: Callable[[], None] | None = None,
     on_pair: Callable[[Pair], None] | None = None,
+    executor: Executor | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Label, ask every model the LOC probe, score; returns model name -> results.
 
@@ -154,7 +158,7 @@ def run_pixar_vlm(
     Raises ``PairsError`` (bad pairs or classes CSV), ``SpecError`` (bad or reused model name),
     ``StoreError``, ``ValueError`` (bad tau or limit), :class:`CssUnavailable` and
     :class:`PixarRunError` (see the module docstring); nothing is written before the inputs and
-    the models are known to be good.
+    the models are known to be good. ``executor`` computes the truth labels (``run/executor.py``).
     """
     run_dir = Path(run_dir)
     configs = list(configs)
@@ -171,7 +175,7 @@ def run_pixar_vlm(
     models = {c.name: create_model(c) for c in configs}
     labels_dir = run_dir / "pixar" / "labels"
     try:
-        images = prepare_pairs(pairs, tau, labels_dir, on_pair=on_pair)
+        images = prepare_pairs(pairs, tau, labels_dir, on_pair=on_pair, executor=executor)
         store = Store.open(run_dir)
     except BaseException:
         asyncio.run(_close(models))

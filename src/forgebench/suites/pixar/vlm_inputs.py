@@ -25,14 +25,19 @@ import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forgebench.construct.pixels import label_u8
 from forgebench.run.images import source_info
 from forgebench.run.tasks import ImageRef
 from forgebench.suites.mandela.conditions import ConditionError, variant_id_from_digest
-from forgebench.suites.pixar.pairs import Pair, PairsError, read_rgb, write_label_png
+from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png, read_rgb
 from forgebench.suites.pixar.taxonomy import canonical_class
+
+if TYPE_CHECKING:
+    from forgebench.run.executor import Executor
 
 
 @dataclass(frozen=True)
@@ -75,17 +80,31 @@ def edited_ref(path: Path) -> ImageRef:
     return ImageRef(variant_id=vid, path=path, media_type=info.media_type)
 
 
+def pair_label(files: tuple[str, str], tau: float) -> tuple[bytes, int, int]:
+    """One pair's truth label-map PNG bytes and the edited image's width and height (runs on
+    an executor's workers)."""
+    original, edited = read_rgb(files[0]), read_rgb(files[1])
+    h, w = edited.shape[:2]
+    return encode_label_png(label_u8(original, edited, tau)), int(w), int(h)
+
+
 def prepare_pairs(
     pairs: Sequence[Pair],
     tau: float,
     labels_dir: Path,
     on_pair: Callable[[Pair], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[PairImage]:
     """Write every pair's truth label map into ``labels_dir`` (all or nothing) and describe
     the edited images. Raises :class:`PairsError` (an image that does not decode, a bad file).
 
     Stale maps of other stems in ``labels_dir`` are left alone (only this run's stems are read).
+    Decoding and labelling run on ``executor`` (default: this process; ``run/executor.py``);
+    this process writes the maps.
     """
+    from forgebench.run.executor import LocalExecutor
+
+    runner = executor if executor is not None else LocalExecutor()
     top = labels_dir  # the outermost folder this call creates (removed again on failure)
     while not top.parent.exists() and top.parent != top:
         top = top.parent
@@ -98,11 +117,11 @@ def prepare_pairs(
     out: list[PairImage] = []
     ok = False
     try:
-        for pair in pairs:
-            original, edited = read_rgb(pair.original), read_rgb(pair.edited)
-            write_label_png(label_u8(original, edited, tau), stage / f"{pair.stem}.png")
-            h, w = edited.shape[:2]
-            out.append(PairImage(pair, edited_ref(pair.edited), int(w), int(h)))
+        jobs = [(str(p.original), str(p.edited)) for p in pairs]
+        results = runner.map(partial(pair_label, tau=tau), jobs)
+        for pair, (png, w, h) in zip(pairs, results, strict=True):
+            (stage / f"{pair.stem}.png").write_bytes(png)
+            out.append(PairImage(pair, edited_ref(pair.edited), w, h))
             if on_pair is not None:
                 on_pair(pair)
         for p in out:

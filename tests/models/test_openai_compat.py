@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import email.utils
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +17,6 @@ from forgebench.models.openai_compat import (
     build_body,
     create,
     parse_completion,
-    parse_retry_after,
 )
 from forgebench.models.spec import ModelConfig
 from forgebench.run.tasks import ImageRef
@@ -145,15 +142,6 @@ def test_missing_key_for_openai_itself_is_not_retryable(monkeypatch: Any) -> Non
     with pytest.raises(ModelError) as info:
         _ask(create(ModelConfig(spec="openai/gpt-x")), Request(prompt="hi"))
     assert not info.value.retryable and "OPENAI_API_KEY is not set" in str(info.value)
-
-
-def test_retry_after_seconds_and_http_date() -> None:
-    assert parse_retry_after("7") == 7.0
-    assert parse_retry_after(None) is None and parse_retry_after("soon") is None
-    now = time.time()
-    date = email.utils.formatdate(now + 30, usegmt=True)
-    assert 28 <= (parse_retry_after(date, now=now) or 0) <= 31
-    assert parse_retry_after(email.utils.formatdate(now - 60, usegmt=True)) == 0.0
 
 
 def test_parse_completion_list_content_and_errors() -> None:

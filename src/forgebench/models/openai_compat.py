@@ -7,7 +7,7 @@ variant's bytes) and the prompt text; ``temperature`` (0 unless set; omitted whe
 ``reasoning = {effort = "low"}`` becomes ``reasoning_effort``, other reasoning keys go as a
 ``reasoning`` object; ``extra_body`` fields are merged at the top level last (so they win).
 
-Failures: 408, 409, 429 and 5xx are retryable (``Retry-After`` in seconds or as an HTTP date is
+Failures: 408, 409, 425, 429 and 5xx are retryable (``Retry-After`` in seconds or as an HTTP date is
 passed on); timeouts, dropped connections, bodies that are not JSON or not a chat completion are
 retryable; every other status (400, 401, 403, 404, 413, 422, ...) is not, with the server's own
 error message as the reason. A reply with ``finish_reason`` ``length`` or ``content_filter``, or
@@ -22,44 +22,23 @@ model's, and the key would travel with it.
 from __future__ import annotations
 
 import base64
-import email.utils
 import json
 import os
-import time
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 
-from forgebench.models.base import TASK_ONLY_STATUS, Model, ModelError, Request, Response, Usage
+from forgebench.models import _errors
+from forgebench.models.base import Model, ModelError, Request, Response, Usage
 from forgebench.models.checks import key_problem
 from forgebench.models.spec import ModelConfig
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
-RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
 MAX_REASON = 300
 MAX_REDIRECTS = 3
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
-
-
-def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header (delta-seconds or HTTP date); None if absent
-    or unreadable. Negative values (a date in the past) become 0."""
-    if value is None or not value.strip():
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
 def build_body(model_id: str, request: Request, image_url: str | None = None) -> dict[str, Any]:
@@ -215,7 +194,7 @@ class OpenAICompatModel:
                 ) as resp:
                     body = await resp.read()
                     status = resp.status
-                    retry_after = parse_retry_after(resp.headers.get("Retry-After"))
+                    reply_headers = dict(resp.headers)
                     location = resp.headers.get("Location")
                 if status not in REDIRECTS or not location:
                     break
@@ -238,7 +217,7 @@ class OpenAICompatModel:
                 f"connection failed: {reason}"[:MAX_REASON], refused=False
             ) from None
         if status != 200:
-            raise _status_error(status, body, retry_after)
+            raise _status_error(status, body, reply_headers)
         try:
             data = json.loads(body)
         except (UnicodeDecodeError, json.JSONDecodeError):
@@ -279,20 +258,14 @@ def create(config: ModelConfig) -> Model:
     return ReplicatedModel(config.name, [OpenAICompatModel(config, u) for u in urls])
 
 
-def _status_error(status: int, body: bytes, retry_after: float | None) -> ModelError:
+def _status_error(status: int, body: bytes, headers: dict[str, str]) -> ModelError:
+    """The shared mapping (``_errors.status_error``: retryable statuses, ``Retry-After``) with
+    the message an OpenAI-compatible server puts in its JSON error body."""
     try:
         message = _error_message(json.loads(body))
     except (UnicodeDecodeError, json.JSONDecodeError):
         message = body[:200].decode("utf-8", "replace").strip()
-    message = " ".join(message.split()) or "no message"
-    retryable = status in RETRYABLE_STATUS or status >= 500
-    return ModelError(
-        f"HTTP {status}: {message}"[:MAX_REASON],
-        retryable=retryable,
-        retry_after=retry_after if retryable else None,
-        status=status,
-        task_only=status in TASK_ONLY_STATUS,
-    )
+    return _errors.status_error(status, message or "no message", headers)
 
 
 def _error_message(data: Any) -> str:

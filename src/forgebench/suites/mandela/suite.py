@@ -2,7 +2,8 @@
 verdict parsers, E0-E4 judge, metrics, tables, figures and report headline.
 
 Registered by importing this module (``forgebench.suites.load``). It brings ``builtin/rules``
-(the offline evidence-ladder judge) as a provider. ``--sample N`` keeps the items of the first N
+(the offline evidence-ladder judge) and ``builtin/verifier`` (the knowledge verifier, issue 15)
+as providers. ``--sample N`` keeps the items of the first N
 seeds (canonical images, in file order), so paired analyses (a forgery and its original) stay
 complete.
 """
@@ -150,7 +151,10 @@ class MandelaSuite(Suite):
         return str(RUBRIC)
 
     def providers(self) -> Mapping[str, str]:
-        return {"builtin/rules": "forgebench.suites.mandela.rules_model"}
+        return {
+            "builtin/rules": "forgebench.suites.mandela.rules_model",
+            "builtin/verifier": "forgebench.suites.mandela.verifier.model",
+        }
 
 
 SUITE = register(MandelaSuite())

@@ -1,0 +1,226 @@
+"""``builtin/verifier``: an offline model backend that answers the Mandela probes by checking the
+image against a knowledge base with real tools (OCR, face identity, canonical-scene matching).
+
+Spec: ``builtin/verifier@KB_FOLDER`` (or ``extra_body = {kb = "KB_FOLDER"}`` in a models file;
+``face_threshold`` overrides :data:`faces.MATCH_THRESHOLD`). It sees what any model sees, the
+prompt and the image, plus the KB: never the item's label, family, edit region or contradiction,
+and it does not read ``Request.meta`` beyond the probe id (the item id there is ignored).
+
+Each image variant is analysed once (cached by its content-derived variant id): the scene match
+for every image probe, faces for the verdict probes, L2 and FACE, OCR for the verdict probes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from forgebench.models.base import ModelError, Request, Response, Usage
+from forgebench.models.spec import ModelConfig, SpecError
+from forgebench.suites.mandela.verifier import answer, faces, ocr, prompts
+from forgebench.suites.mandela.verifier.kb import KBError, KnowledgeBase, load_kb
+from forgebench.suites.mandela.verifier.reasoning import (
+    Event,
+    Finding,
+    Observation,
+    SeenFace,
+    absent_findings,
+    person_findings,
+    text_findings,
+)
+from forgebench.suites.mandela.verifier.scenes import SceneIndex, SceneMatch
+
+VERDICT_PROBES = frozenset({"L0", "L1", "L-adv"})
+_ORDER = ("absent", "person_date", "person_place", "person_not_recorded", "text_anachronism", "text")
+
+
+class Verifier:
+    """The tools and the KB, with no dependence on the runner (usable from a notebook)."""
+
+    def __init__(self, kb: KnowledgeBase, face_threshold: float = faces.MATCH_THRESHOLD) -> None:
+        self.kb = kb
+        portraits = {e.id: [kb.path(p) for p in e.portraits] for e in kb.facts if e.portraits}
+        self.gallery = faces.Gallery.from_portraits(portraits, face_threshold)
+        self.scenes = SceneIndex(kb.scenes, kb.root)
+        self._lock = threading.Lock()
+        self._cache: dict[tuple[str, str], Any] = {}
+
+    def _cached(self, key: str, part: str, compute: Any) -> Any:
+        with self._lock:
+            if (key, part) in self._cache:
+                return self._cache[(key, part)]
+        value = compute()
+        with self._lock:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[(key, part)] = value
+        return value
+
+    def observe(self, rgb: np.ndarray, key: str, *, text: bool, people: bool) -> Observation:
+        """Run the tools on one image (results cached under ``key``)."""
+        h, w = rgb.shape[:2]
+        scene: SceneMatch | None = self._cached(key, "scene", lambda: self.scenes.match(rgb))
+        obs = Observation((w, h), scene)
+        if people:
+            found = self._cached(key, "faces", lambda: faces.detect_faces(rgb))
+            obs.faces = [SeenFace(f, self.gallery.identify(f)) for f in found]
+        if text:
+            mirrored = scene is not None and scene.mirrored
+            obs.text = self._cached(key, "text", lambda: _read(rgb, mirrored))
+        return obs
+
+    def event(self, obs: Observation, prompt: str) -> Event | None:
+        """The recognised scene's event, else the caption's."""
+        if obs.scene is not None:
+            ev = obs.scene.scene.event
+            return Event(ev.label, ev.date, ev.place, "scene")
+        cap = prompts.caption(prompt)
+        if cap is not None:
+            rec = self.kb.scene_by_event(cap.event)
+            place = rec.event.place if rec else None
+            return Event(cap.event, cap.date, place, "caption")
+        return None
+
+    def findings(self, obs: Observation, event: Event | None, noun: str) -> list[Finding]:
+        """Every contradiction, most specific first."""
+        out = absent_findings(self.kb, obs, set(self.gallery.vectors), noun)
+        out += person_findings(self.kb, obs, event, noun)
+        out += text_findings(self.kb, obs, event)
+        return sorted(out, key=lambda f: _ORDER.index(f.kind))
+
+    def face_answer(self, rgb: np.ndarray, key: str, name: str) -> str:
+        """Is the face in ``rgb`` the named person?"""
+        e = self.kb.by_name(name)
+        if e is None or e.id not in self.gallery.vectors:
+            return f"I cannot tell: I have no reference portrait of {name}."
+        found = self._cached(key, "faces", lambda: faces.detect_faces(rgb))
+        if not found:
+            return "I cannot tell: I find no face in this image."
+        face = max(found, key=lambda f: (f.box[2] - f.box[0]) * (f.box[3] - f.box[1]))
+        sim = self.gallery.similarity(face, e.id) or 0.0
+        if sim >= self.gallery.threshold:
+            return f"YES. The face matches my reference portraits of {e.name} (similarity {sim:.2f})."
+        return (
+            f"NO. The face does not match my reference portraits of {e.name} (similarity {sim:.2f})."
+        )
+
+    def answer(self, probe: str, prompt: str, rgb: np.ndarray | None, key: str) -> str:
+        """The answer text of one probe."""
+        noun = prompts.noun(prompt)
+        if probe == "TEXT":
+            q = prompts.text_question(prompt)
+            return answer.text_answer(self.kb, *q) if q else "UNKNOWN. I cannot read the question."
+        if probe == "EVENT":
+            eq = prompts.event_question(prompt)
+            return answer.event_answer(self.kb, *eq) if eq else "UNKNOWN"
+        if rgb is None:
+            raise ModelError(f"probe {probe} needs an image", retryable=False, task_only=True)
+        if probe == "FACE":
+            name = prompts.face_name(prompt)
+            if name is None:
+                return "I cannot tell: I cannot read whose face I am asked about."
+            return self.face_answer(rgb, key, name)
+        if probe == "RECOG":
+            obs = self.observe(rgb, key, text=False, people=False)
+            return answer.recog_answer(self.event(obs, ""))
+        if probe == "L2":
+            return answer.l2_answer(self.kb, self.observe(rgb, key, text=False, people=True))
+        obs = self.observe(rgb, key, text=True, people=True)
+        event = self.event(obs, prompt)
+        cap = prompts.caption(prompt)
+        return answer.verdict_answer(
+            self.findings(obs, event, noun), obs, event, cap.event if cap else None
+        )
+
+
+def _read(rgb: np.ndarray, mirrored: bool) -> list[ocr.TextLine]:
+    """OCR; a mirror image of a recognised scene is read flipped back (as a person would), with
+    the boxes returned in the image's own frame."""
+    if not mirrored:
+        return ocr.read_text(rgb)
+    w = rgb.shape[1]
+    lines = ocr.read_text(np.ascontiguousarray(rgb[:, ::-1]))
+    return [
+        ocr.TextLine(ln.text, (w - ln.box[2], ln.box[1], w - ln.box[0], ln.box[3]), ln.score)
+        for ln in lines
+    ]
+
+
+def _load(path: Path) -> np.ndarray:
+    try:
+        with Image.open(path) as im:
+            return np.asarray(im.convert("RGB")).copy()
+    except (OSError, UnidentifiedImageError) as exc:
+        raise ModelError(
+            f"builtin/verifier cannot read image {path}: {exc}", retryable=False, task_only=True
+        ) from None
+
+
+class VerifierModel:
+    """:class:`Verifier` behind the async :class:`Model` interface."""
+
+    def __init__(self, name: str, verifier: Verifier) -> None:
+        self.name = name
+        self.verifier = verifier
+        self.fingerprint = verifier.kb.fingerprint()
+
+    async def generate(self, request: Request) -> Response:
+        """Answer one probe (CPU work in a worker thread)."""
+        probe = request.meta.get("probe")
+        if not isinstance(probe, str) or not probe:
+            probe = prompts.probe_of(request.prompt)
+        rgb = None
+        key = ""
+        if request.image is not None:
+            rgb = await asyncio.to_thread(_load, Path(request.image.path))
+            key = request.image.variant_id
+        text = await asyncio.to_thread(self.verifier.answer, probe, request.prompt, rgb, key)
+        raw = {"verifier": "builtin/verifier", "probe": probe, "kb": self.fingerprint}
+        return Response(text=text, raw=raw, usage=Usage(), finish_reason="stop")
+
+    def describe_request(self, request: Request) -> dict[str, Any]:
+        """The stored request: prompt, image variant, parameters and the KB's fingerprint."""
+        return {
+            "model": self.name,
+            "prompt": request.prompt,
+            "image": request.image.variant_id if request.image else None,
+            "params": dict(request.params),
+            "kb": self.fingerprint,
+        }
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
+
+def create(config: ModelConfig) -> VerifierModel:
+    """``builtin/verifier@KB`` (or ``extra_body.kb``) from its config; one-line
+    :class:`SpecError` when the KB or a tool is missing."""
+    kb_path = config.extra_body.get("kb") or config.parsed.base_url
+    if not kb_path:
+        raise SpecError(
+            f"model {config.name}: builtin/verifier needs a knowledge base: "
+            "builtin/verifier@KB_FOLDER (or extra_body.kb in a models file)"
+        )
+    threshold = config.extra_body.get("face_threshold", faces.MATCH_THRESHOLD)
+    if not isinstance(threshold, int | float) or not -1.0 <= float(threshold) <= 1.0:
+        raise SpecError(f"model {config.name}: face_threshold must be in [-1, 1], got {threshold!r}")
+    missing = [msg for ok, msg in _tool_checks() if not ok]
+    if missing:
+        raise SpecError(f"model {config.name}: {missing[0]}")
+    try:
+        kb = load_kb(Path(str(kb_path)))
+    except KBError as exc:
+        raise SpecError(f"model {config.name}: {exc}") from None
+    return VerifierModel(config.name, Verifier(kb, float(threshold)))
+
+
+def _tool_checks() -> list[tuple[bool, str]]:
+    return [
+        (faces.available(), "builtin/verifier needs the faces extra: pip install 'forgebench[faces]'"),
+        (ocr.available(), "builtin/verifier needs the ocr extra: pip install 'forgebench[ocr]'"),
+    ]

@@ -14,7 +14,23 @@ if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
 
 DEMO_DETECTOR = "builtin/artefact"
+DEMO_VERIFIER = "builtin/verifier"
 DEMO_JUDGE = "builtin/rules"
+VERIFIER_CONDITIONS = ("full", "face_original", "face_replacement", "none")
+"""Conditions the demo asks builtin/verifier (every probe; the crop, mirror and caption variants
+are left to ``forgebench run`` to keep the demo short)."""
+
+
+def _verifier_missing() -> str | None:
+    """Why the knowledge verifier cannot run here (its extras are missing), else None."""
+    from forgebench.suites.mandela.verifier import faces, ocr
+
+    checks = (("faces", faces.available()), ("ocr", ocr.available()))
+    missing = [name for name, ok in checks if not ok]
+    if missing:
+        extras = ",".join(missing)
+        return f"the {extras} extra{'s are' if len(missing) > 1 else ' is'} not installed"
+    return None
 
 
 def _step(title: str) -> None:
@@ -64,13 +80,16 @@ def demo(
         None, "--cache-dir", help="Image-variant cache (default: OUT/cache)."
     ),
 ) -> None:
-    """Build the offline demo benchmark, validate it, print the task matrix, run builtin/artefact
-    through the runner, judge with builtin/rules, write metrics.csv, score PIXAR, run the Forensics
-    part (questions made from the demo's forgeries) and write the reports."""
+    """Build the offline demo benchmark and the knowledge verifier's KB, validate it, print the
+    task matrix, run builtin/artefact and builtin/verifier through the runner, judge with
+    builtin/rules, write metrics.csv, score PIXAR, run the Forensics part (questions made from the
+    demo's forgeries) and write the reports."""
     from forgebench._cli.protocol import tasks as print_task_matrix
     from forgebench._cli.scoring import parse_verdicts, print_summary
     from forgebench._cli.site import build_report
     from forgebench.demo.build import DemoError, build_demo
+    from forgebench.demo.kb import build_demo_kb
+    from forgebench.run.source import Selection
     from forgebench.models.builtin.artefact import score_map
     from forgebench.models.spec import ModelConfig
     from forgebench.run.generate import GenerationSettings, run_generation
@@ -92,6 +111,8 @@ def demo(
     except DemoError as exc:
         fail(str(exc), 2)
     console.print(f"dataset: {dataset}", markup=False)
+    kb = build_demo_kb(out)
+    console.print(f"knowledge base for {DEMO_VERIFIER}: {kb}", markup=False)
 
     _step("2. Validate it")
     report = validate_dataset(dataset)
@@ -104,21 +125,42 @@ def demo(
     _step("3. The task matrix")
     print_task_matrix(dataset, probes=None, conditions=None, models=DEMO_DETECTOR)
 
-    _step(f"4. Ask {DEMO_DETECTOR} through the runner")
     config = ModelConfig(spec=DEMO_DETECTOR, concurrency=2)
-    with RunProgress(console) as progress:
-        result = run_generation(
-            MANDELA,
-            dataset,
-            run_dir,
-            [config],
-            GenerationSettings(cache_dir=cache),
-            progress=progress,
+    why_not = _verifier_missing()
+    runs = [(config, Selection())]
+    if why_not is None:
+        verifier = ModelConfig(spec=f"{DEMO_VERIFIER}@{kb.resolve()}", concurrency=2)
+        runs.append((verifier, Selection(conditions=VERIFIER_CONDITIONS)))
+    _step(f"4. Ask {' and '.join(c.name for c, _ in runs)} through the runner")
+    if why_not is not None:
+        console.print(
+            f"{DEMO_VERIFIER} skipped: {why_not} (pip install 'forgebench[faces,ocr]'); "
+            f"the demo runs {DEMO_DETECTOR} alone",
+            markup=False,
         )
-    for m in result.models:
-        console.print(f"{m.name}: {m.tasks} tasks, {m.sent} sent, {m.errors} errors", markup=False)
-    if result.remaining:
-        fail(f"{result.remaining} demo tasks have no answer; see forgebench status {run_dir}", 1)
+    else:
+        console.print(
+            f"{DEMO_VERIFIER} answers the full-image conditions only (OCR and scene matching "
+            "take about a second per image); forgebench run DATASET --model "
+            f"{DEMO_VERIFIER}@{kb} runs every condition",
+            markup=False,
+        )
+    for model_config, selection in runs:
+        with RunProgress(console) as progress:
+            result = run_generation(
+                MANDELA,
+                dataset,
+                run_dir,
+                [model_config],
+                GenerationSettings(selection=selection, cache_dir=cache),
+                progress=progress,
+            )
+        for m in result.models:
+            console.print(
+                f"{m.name}: {m.tasks} tasks, {m.sent} sent, {m.errors} errors", markup=False
+            )
+        if result.remaining:
+            fail(f"{result.remaining} demo tasks have no answer; see forgebench status {run_dir}", 1)
 
     _step(f"5. Judge with {DEMO_JUDGE} and write metrics.csv")
     parse_verdicts(run_dir)

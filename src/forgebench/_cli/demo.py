@@ -89,11 +89,11 @@ def demo(
     from forgebench._cli.site import build_report
     from forgebench.demo.build import DemoError, build_demo
     from forgebench.demo.kb import build_demo_kb
-    from forgebench.run.source import Selection
     from forgebench.models.builtin.artefact import score_map
     from forgebench.models.spec import ModelConfig
     from forgebench.run.generate import GenerationSettings, run_generation
     from forgebench.run.progress import RunProgress
+    from forgebench.run.source import Selection
     from forgebench.suites.mandela.judge import judge_run
     from forgebench.suites.mandela.metrics import write_metrics
     from forgebench.suites.mandela.suite import SUITE as MANDELA
@@ -160,7 +160,9 @@ def demo(
                 f"{m.name}: {m.tasks} tasks, {m.sent} sent, {m.errors} errors", markup=False
             )
         if result.remaining:
-            fail(f"{result.remaining} demo tasks have no answer; see forgebench status {run_dir}", 1)
+            fail(
+                f"{result.remaining} demo tasks have no answer; see forgebench status {run_dir}", 1
+            )
 
     _step(f"5. Judge with {DEMO_JUDGE} and write metrics.csv")
     parse_verdicts(run_dir)

@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from forgebench.api import run as run_api
 from forgebench.cli import app
-from forgebench.suites.mandela.contract import Item, write_items
 from forgebench.models.registry import create_model
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.api import run as run_api
 from forgebench.run.generate import GenerationSettings
 from forgebench.run.source import Selection
+from forgebench.suites.mandela.contract import Item, write_items
 
 from .conftest import World, save
 
@@ -174,7 +174,7 @@ def test_verifier_needs_a_usable_knowledge_base(tmp_path: Path) -> None:
         create_model(ModelConfig(spec=f"builtin/verifier@{tmp_path / 'nope'}"))
     (tmp_path / "kb").mkdir()
     (tmp_path / "kb" / "kb.jsonl").write_text('{"id": "x", "name": "X", "portraits": ["p.png"]}\n')
-    with pytest.raises(SpecError, match="portrait 'p.png' not found"):
+    with pytest.raises(SpecError, match=r"portrait 'p\.png' not found"):
         create_model(ModelConfig(spec=f"builtin/verifier@{tmp_path / 'kb'}"))
     (tmp_path / "kb" / "kb.jsonl").write_text("{not json\n")
     with pytest.raises(SpecError, match=r"kb.jsonl:1: not JSON"):

@@ -13,7 +13,7 @@ from forgebench.suites.mandela.verifier.kb import Date, compare_dates, parse_dat
 from forgebench.suites.mandela.verifier.reasoning import differs
 from forgebench.suites.mandela.verifier.scenes import SceneIndex
 
-from .conftest import PASTE_AT, PASTE_SIZE, World, hopper_photo
+from .conftest import PASTE_AT, World, hopper_photo
 
 L0 = probe_text("L0").template.format(noun="photograph")
 L2 = probe_text("L2").template.format(noun="photograph")
@@ -101,7 +101,10 @@ def test_face_probe_says_yes_to_the_person_and_no_to_someone_else(verifier) -> N
     photo = hopper_photo()
     own = photo[100:360, 150:380]
     other = skimage.data.astronaut()[20:220, 150:300]
-    assert parse_answer("FACE", verifier.answer("FACE", "Is this Grace Hopper?", own, "a")).verdict == "YES"
+    assert (
+        parse_answer("FACE", verifier.answer("FACE", "Is this Grace Hopper?", own, "a")).verdict
+        == "YES"
+    )
     no = verifier.answer("FACE", "Is this Grace Hopper?", other, "b")
     assert parse_answer("FACE", no).verdict == "NO", no
     unknown = verifier.answer("FACE", "Is this Ada Lovelace?", own, "a")
@@ -111,11 +114,17 @@ def test_face_probe_says_yes_to_the_person_and_no_to_someone_else(verifier) -> N
 def test_text_probe_uses_the_lifespan(verifier) -> None:  # type: ignore[no-untyped-def]
     ask = probe_text("TEXT").template
     no = verifier.answer(
-        "TEXT", ask.format(name="Grace Hopper", event_label="Falcon 9 launch", event_date="2015-02-11"), None, ""
+        "TEXT",
+        ask.format(name="Grace Hopper", event_label="Falcon 9 launch", event_date="2015-02-11"),
+        None,
+        "",
     )
     assert parse_answer("TEXT", no).verdict == "NO" and "1992" in no
     yes = verifier.answer(
-        "TEXT", ask.format(name="Grace Hopper", event_label="a 1985 summit", event_date="1985-11-19"), None, ""
+        "TEXT",
+        ask.format(name="Grace Hopper", event_label="a 1985 summit", event_date="1985-11-19"),
+        None,
+        "",
     )
     assert parse_answer("TEXT", yes).verdict == "YES"
     unknown = verifier.answer(

@@ -14,7 +14,14 @@ judge treat them like any model's:
 from __future__ import annotations
 
 from forgebench.suites.mandela.verifier.kb import KnowledgeBase, compare_dates, parse_date
-from forgebench.suites.mandela.verifier.reasoning import Event, Finding, Observation, position
+from forgebench.suites.mandela.verifier.reasoning import (
+    Event,
+    Finding,
+    Observation,
+    place_mismatch,
+    position,
+    whereabouts,
+)
 
 MAX_FINDINGS = 3
 """At most this many findings are stated in one answer."""
@@ -95,13 +102,9 @@ def text_answer(kb: KnowledgeBase, name: str, event_label: str, event_date: str)
     scene = kb.scene_by_event(event_label)
     if scene is not None and any(p.entity == e.id or p.name == e.name for p in scene.people):
         return f"YES. {e.name} is recorded among the people at {event_label}."
-    for row in e.places:
-        start, end = parse_date(row.get("from")), parse_date(row.get("to"))
-        if (start is None or compare_dates(start, when) in (-1, 0)) and (
-            end is None or compare_dates(end, when) in (1, 0)
-        ):
-            if (start or end) and row.get("place"):
-                return f"NO. On {event_date} {e.name} was recorded at {row['place']}."
+    placed = whereabouts(e, when)
+    if placed and scene is not None and place_mismatch(placed, scene.event.place):
+        return f"NO. On {event_date} {e.name} was at {placed}, not at {scene.event.place}."
     if born is None and died is None:
         return f"UNKNOWN. I do not know when {e.name} lived."
     return (

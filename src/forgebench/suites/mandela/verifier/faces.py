@@ -106,7 +106,11 @@ def detect_faces(rgb: np.ndarray) -> list[Face]:
             pad = max(bgr.shape[:2]) // 2
             padded = cv2.copyMakeBorder(bgr, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=128)
             faces = [
-                Face((f.box[0] - pad, f.box[1] - pad, f.box[2] - pad, f.box[3] - pad), f.score, f.vector)
+                Face(
+                    (f.box[0] - pad, f.box[1] - pad, f.box[2] - pad, f.box[3] - pad),
+                    f.score,
+                    f.vector,
+                )
                 for f in _detect(padded, 2.0)
             ]
     return faces

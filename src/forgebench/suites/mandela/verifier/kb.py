@@ -37,7 +37,8 @@ from forgebench.construct.scenes import (
 from forgebench.suites.mandela.names import fold
 
 _DATE = re.compile(
-    r"^\s*(?:c\.|ca\.|circa|about)?\s*(?P<y>\d{3,4})(?:-(?P<m>\d{1,2})(?:-(?P<d>\d{1,2}))?)?\b", re.I
+    r"^\s*(?:c\.|ca\.|circa|about)?\s*(?P<y>\d{3,4})(?:-(?P<m>\d{1,2})(?:-(?P<d>\d{1,2}))?)?\b",
+    re.I,
 )
 
 

@@ -36,7 +36,14 @@ from forgebench.suites.mandela.verifier.reasoning import (
 from forgebench.suites.mandela.verifier.scenes import SceneIndex, SceneMatch
 
 VERDICT_PROBES = frozenset({"L0", "L1", "L-adv"})
-_ORDER = ("absent", "person_date", "person_place", "person_not_recorded", "text_anachronism", "text")
+_ORDER = (
+    "absent",
+    "person_date",
+    "person_place",
+    "person_not_recorded",
+    "text_anachronism",
+    "text",
+)
 
 
 class Verifier:
@@ -104,10 +111,10 @@ class Verifier:
         face = max(found, key=lambda f: (f.box[2] - f.box[0]) * (f.box[3] - f.box[1]))
         sim = self.gallery.similarity(face, e.id) or 0.0
         if sim >= self.gallery.threshold:
-            return f"YES. The face matches my reference portraits of {e.name} (similarity {sim:.2f})."
-        return (
-            f"NO. The face does not match my reference portraits of {e.name} (similarity {sim:.2f})."
-        )
+            return (
+                f"YES. The face matches my reference portraits of {e.name} (similarity {sim:.2f})."
+            )
+        return f"NO. The face does not match my reference portraits of {e.name} (similarity {sim:.2f})."
 
     def answer(self, probe: str, prompt: str, rgb: np.ndarray | None, key: str) -> str:
         """The answer text of one probe."""
@@ -208,7 +215,9 @@ def create(config: ModelConfig) -> VerifierModel:
         )
     threshold = config.extra_body.get("face_threshold", faces.MATCH_THRESHOLD)
     if not isinstance(threshold, int | float) or not -1.0 <= float(threshold) <= 1.0:
-        raise SpecError(f"model {config.name}: face_threshold must be in [-1, 1], got {threshold!r}")
+        raise SpecError(
+            f"model {config.name}: face_threshold must be in [-1, 1], got {threshold!r}"
+        )
     missing = [msg for ok, msg in _tool_checks() if not ok]
     if missing:
         raise SpecError(f"model {config.name}: {missing[0]}")
@@ -221,6 +230,9 @@ def create(config: ModelConfig) -> VerifierModel:
 
 def _tool_checks() -> list[tuple[bool, str]]:
     return [
-        (faces.available(), "builtin/verifier needs the faces extra: pip install 'forgebench[faces]'"),
+        (
+            faces.available(),
+            "builtin/verifier needs the faces extra: pip install 'forgebench[faces]'",
+        ),
         (ocr.available(), "builtin/verifier needs the ocr extra: pip install 'forgebench[ocr]'"),
     ]

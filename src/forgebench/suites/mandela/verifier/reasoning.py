@@ -138,7 +138,8 @@ def _recorded(scene: SceneRecord | None, e: FactEntity) -> bool:
     return any(p.entity == e.id or fold(p.name) in names for p in scene.people)
 
 
-def _place_mismatch(recorded: str, event_place: str | None) -> bool:
+def place_mismatch(recorded: str, event_place: str | None) -> bool:
+    """True when neither place name contains the other (folded)."""
     if not event_place:
         return False
     a, b = fold(recorded), fold(event_place)
@@ -183,8 +184,8 @@ def person_findings(
                     )
                 )
                 continue
-            placed = _whereabouts(e, when)
-            if placed and _place_mismatch(placed, event.place):
+            placed = whereabouts(e, when)
+            if placed and place_mismatch(placed, event.place):
                 out.append(
                     Finding(
                         "person_place",
@@ -209,7 +210,8 @@ def person_findings(
     return out
 
 
-def _whereabouts(e: FactEntity, when: Date) -> str | None:
+def whereabouts(e: FactEntity, when: Date) -> str | None:
+    """Where the fact table places ``e`` on ``when`` (a ``places`` row whose bounds hold it)."""
     for row in e.places:
         place = row.get("place")
         start, end = parse_date(row.get("from")), parse_date(row.get("to"))

@@ -68,7 +68,7 @@ def _features(rgb: np.ndarray) -> _Features:
     scale = min(1.0, WORK_SIDE / max(grey.shape))
     if scale < 1.0:
         grey = cv2.resize(grey, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    kps, desc = cv2.SIFT_create(nfeatures=3000).detectAndCompute(grey, None)
+    kps, desc = cv2.SIFT.create(nfeatures=3000).detectAndCompute(grey, None)
     pts = np.array([kp.pt for kp in kps], np.float32).reshape(-1, 2) / scale
     return _Features(scale, pts, desc)
 
@@ -94,7 +94,7 @@ class SceneMatch:
         x0, y0, x1, y1 = (float(v) for v in box[:4])
         corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32).reshape(-1, 1, 2)
         if self.to_query is None:
-            pts = corners.reshape(-1, 2)
+            pts: np.ndarray = corners.reshape(-1, 2)
         else:
             pts = cv2.perspectiveTransform(corners, self.to_query).reshape(-1, 2)
         w, h = self.query_size

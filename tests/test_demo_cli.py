@@ -6,6 +6,7 @@ import csv
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
@@ -51,6 +52,7 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
     )
     assert det["n"] == "33" and 0 < float(det["value"]) < 100  # a real but weak detector
     assert any(r["benchmark"] == "pixar" and r["metric"] == "giou" for r in rows)
+    _check_verifier_beside_artefact(rows, text)
     assert (run / "report" / "index.html").is_file()
     assert (run / "report" / "tables.md").is_file()
     assert str(run / "report" / "index.html") in text
@@ -60,6 +62,47 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
     assert again.exit_code == 0, again.output
     assert "308 tasks, 0 sent, 0 errors" in again.output
     assert _metrics(run) == rows
+
+
+def _l0(rows: list[dict[str, str]], model: str, subset: str, metric: str) -> float:
+    return next(
+        float(r["value"])
+        for r in rows
+        if r["benchmark"] == "mandela"
+        and r["model"] == model
+        and r["probe"] == "L0"
+        and r["condition"] == "full"
+        and r["subset"] == subset
+        and r["metric"] == metric
+    )
+
+
+def _check_verifier_beside_artefact(rows: list[dict[str, str]], text: str) -> None:
+    """With the faces and ocr extras, the knowledge verifier runs beside the pixel detector and
+    grounds the people and text families that the detector cannot; without them the demo says so."""
+    from forgebench._cli.demo import _verifier_missing
+
+    if _verifier_missing() is not None:
+        assert "builtin/verifier skipped" in text
+        return
+    assert "Ask builtin/artefact and builtin/verifier" in text
+    for family in ("K1", "K4"):
+        assert _l0(rows, "builtin/verifier", family, "kgr") >= 75.0
+        assert _l0(rows, "builtin/verifier", family, "kgr") > _l0(
+            rows, "builtin/artefact", family, "kgr"
+        )
+    assert _l0(rows, "builtin/verifier", "K0", "kgr") == 0.0
+    assert _l0(rows, "builtin/verifier", "all", "auth") == 100.0
+
+
+def test_demo_names_the_missing_extras(monkeypatch: pytest.MonkeyPatch) -> None:
+    from forgebench._cli import demo
+    from forgebench.suites.mandela.verifier import faces, ocr
+
+    monkeypatch.setattr(faces, "available", lambda: False)
+    assert demo._verifier_missing() == "the faces extra is not installed"
+    monkeypatch.setattr(ocr, "available", lambda: False)
+    assert demo._verifier_missing() == "the faces,ocr extras are not installed"
 
 
 def test_demo_refuses_an_out_folder_holding_something_else(tmp_path: Path) -> None:

@@ -33,6 +33,16 @@ COLLINS_FACE = (181, 62, 269, 182)
 HOPPER_FACE = (170, 120, 354, 344)
 """Grace Hopper's face in matplotlib's ``grace_hopper.jpg`` (``demo.specs.hopper_face``'s box)."""
 
+ROCKET_BODY = (300, 125, 345, 405)
+"""The white body of the Falcon 9 in ``skimage.data.rocket`` (the box ``demo.specs.rocket``
+recolours)."""
+SOVIET_FLAG = (480, 120, 540, 162)
+"""The red flag drawn by ``demo.scenes.summit``."""
+RED_FIELD = (116, 0, 480, 294)
+"""The red field drawn by ``demo.scenes.painting``."""
+CAPSULE = (186, 122, 272, 214)
+"""The capsule in the Moon's eye drawn by ``demo.scenes.moon_film`` (its polygon's bounds)."""
+
 FACTS: dict[str, dict[str, Any]] = {
     "demo:grace-hopper": {
         "kind": "person",
@@ -66,7 +76,9 @@ def _recorded(key: str) -> dict[str, Any]:
         person = {**HOPPER, "entity": "demo:grace-hopper", "box": list(HOPPER_FACE)}
         return {"people": [{**person, "position": "centre", "role": "portrait sitter"}]}
     if key == "rocket":
-        return {"objects": [{"name": "Falcon 9", "entity": "demo:falcon-9"}]}
+        body = {"colour": "white"}
+        rocket = {"name": "Falcon 9", "entity": "demo:falcon-9", "box": list(ROCKET_BODY)}
+        return {"objects": [{**rocket, "attributes": body}]}
     if key == "poster":
         b = sc.poster().boxes
         return {"text": _text(b, city="NAGANO", year="1998", country="NAGANO, JAPAN")}
@@ -83,7 +95,13 @@ def _recorded(key: str) -> dict[str, Any]:
             )
         }
     if key == "summit":
-        return {"objects": [{"name": "flag of the Soviet Union", "attributes": {"colour": "red"}}]}
+        flag = {"name": "flag of the Soviet Union", "box": list(SOVIET_FLAG)}
+        return {"objects": [{**flag, "attributes": {"colour": "red"}}]}
+    if key == "painting":
+        field = {"name": "large red field", "box": list(RED_FIELD)}
+        return {"objects": [{**field, "attributes": {"colour": "red"}}]}
+    if key == "moonfilm":
+        return {"objects": [{"name": "capsule", "box": list(CAPSULE)}]}
     if key == "keepcalm":
         b = sc.keep_calm().boxes
         lines = _text(b, line0="KEEP", line1="CALM", line2="AND", line3="CARRY", line4="ON")

@@ -24,6 +24,8 @@ HOPPER_BOX = (170, 120, 354, 344)
 ASTRONAUT_BOX = (170, 40, 280, 200)
 PASTE_AT = (470, 330)
 PASTE_SIZE = (84, 100)
+EMBLEM = (40, 300, 120, 380)
+ROCKET_BODY = (300, 125, 345, 405)
 
 
 def font(size: int) -> ImageFont.FreeTypeFont:
@@ -41,6 +43,8 @@ def plaque(date_text: str) -> tuple[np.ndarray, tuple[int, int, int, int]]:
         x, y = (int(v) for v in rng.integers((20, 20), (620, 120)))
         d.ellipse((x, y, x + int(rng.integers(8, 30)), y + int(rng.integers(8, 30))), outline=40)
     d.rectangle((8, 8, 631, 411), outline=30, width=4)
+    d.ellipse(EMBLEM, outline=30, width=6)  # the mission emblem: a recorded object
+    d.line((EMBLEM[0] + 12, EMBLEM[3] - 12, EMBLEM[2] - 12, EMBLEM[1] + 12), fill=30, width=6)
     d.text((320, 170), "APOLLO ELEVEN", font=font(40), fill=30, anchor="mm")
     d.text((320, 250), date_text, font=font(40), fill=30, anchor="mm")
     d.text((320, 330), "TRANQUILITY BASE", font=font(32), fill=30, anchor="mm")
@@ -98,6 +102,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
                 "image": "images/plaque.png",
                 "event": {"label": "Apollo 11 Moon landing", "date": "1969-07-20", "place": "Moon"},
                 "text": [{"text": "JULY 1969", "box": list(date_box)}],
+                "objects": [{"name": "mission emblem", "box": [36, 296, 124, 384]}],
             },
             {
                 "id": "rocket",
@@ -107,6 +112,13 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
                     "date": "2015-02-11",
                     "place": "Cape Canaveral",
                 },
+                "objects": [
+                    {
+                        "name": "Falcon 9",
+                        "box": list(ROCKET_BODY),
+                        "attributes": {"colour": "white"},
+                    }
+                ],
             },
         ],
     )

@@ -13,7 +13,7 @@ from forgebench.suites.mandela.verifier.kb import Date, compare_dates, parse_dat
 from forgebench.suites.mandela.verifier.reasoning import differs
 from forgebench.suites.mandela.verifier.scenes import SceneIndex
 
-from .conftest import PASTE_AT, World, hopper_photo
+from .conftest import EMBLEM, PASTE_AT, ROCKET_BODY, World, hopper_photo
 
 L0 = probe_text("L0").template.format(noun="photograph")
 L2 = probe_text("L2").template.format(noun="photograph")
@@ -139,3 +139,23 @@ def test_recognition_probe_names_the_event_or_says_not_recognised(verifier, worl
     assert yes.verdict == "RECOGNISED" and yes.detail["year"] == 2015
     no = verifier.answer("RECOG", ask, skimage.data.coffee(), "coffee")
     assert parse_answer("RECOG", no).verdict == "NOT_RECOGNISED"
+
+
+def test_recorded_colour_change_and_removed_object_are_reported(verifier, world: World) -> None:  # type: ignore[no-untyped-def]
+    import cv2
+
+    red = world.rocket.copy()
+    x0, y0, x1, y1 = ROCKET_BODY
+    body = red[y0:y1, x0:x1]
+    white = (body.max(axis=2) > 150) & (body.max(axis=2).astype(int) - body.min(axis=2) < 60)
+    body[white] = (200, 30, 30)
+    text = verifier.answer("L0", L0, red, "rocket-red")
+    assert parse_answer("L0", text).verdict == "FAKE", text
+    assert "Falcon 9" in text and "red" in text and "white" in text
+    mask = np.zeros(world.plaque_real.shape[:2], np.uint8)
+    ex0, ey0, ex1, ey1 = EMBLEM
+    mask[ey0 - 6 : ey1 + 6, ex0 - 6 : ex1 + 6] = 255
+    gone = cv2.inpaint(world.plaque_real, mask, 5, cv2.INPAINT_TELEA)
+    text = verifier.answer("L0", L0, gone, "plaque-no-emblem")
+    assert parse_answer("L0", text).verdict == "FAKE" and "emblem" in text and "missing" in text
+    assert verifier.answer("L0", L0, world.rocket, "rocket").startswith("REAL")

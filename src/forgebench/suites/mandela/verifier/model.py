@@ -24,6 +24,7 @@ from forgebench.models.base import ModelError, Request, Response, Usage
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.suites.mandela.verifier import answer, faces, ocr, prompts
 from forgebench.suites.mandela.verifier.kb import KBError, KnowledgeBase, load_kb
+from forgebench.suites.mandela.verifier.objects import object_findings
 from forgebench.suites.mandela.verifier.reasoning import (
     Event,
     Finding,
@@ -43,6 +44,8 @@ _ORDER = (
     "person_not_recorded",
     "text_anachronism",
     "text",
+    "colour",
+    "missing_object",
 )
 
 
@@ -93,11 +96,16 @@ class Verifier:
             return Event(cap.event, cap.date, place, "caption")
         return None
 
-    def findings(self, obs: Observation, event: Event | None, noun: str) -> list[Finding]:
+    def findings(
+        self, obs: Observation, event: Event | None, noun: str, rgb: np.ndarray
+    ) -> list[Finding]:
         """Every contradiction, most specific first."""
         out = absent_findings(self.kb, obs, set(self.gallery.vectors), noun)
         out += person_findings(self.kb, obs, event, noun)
         out += text_findings(self.kb, obs, event)
+        if obs.scene is not None:
+            canonical = self.scenes.images[obs.scene.scene.id]
+            out += object_findings(obs, canonical, rgb, event, noun)
         return sorted(out, key=lambda f: _ORDER.index(f.kind))
 
     def face_answer(self, rgb: np.ndarray, key: str, name: str) -> str:
@@ -141,7 +149,7 @@ class Verifier:
         event = self.event(obs, prompt)
         cap = prompts.caption(prompt)
         return answer.verdict_answer(
-            self.findings(obs, event, noun), obs, event, cap.event if cap else None
+            self.findings(obs, event, noun, rgb), obs, event, cap.event if cap else None
         )
 
 

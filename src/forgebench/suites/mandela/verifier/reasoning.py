@@ -14,7 +14,8 @@ it is and the contradiction:
 - **text vs record**: a recorded text line that now reads differently (at least two characters,
   or any digit, differ after dropping case, spaces and punctuation, so single-letter OCR
   confusions do not count);
-- **anachronistic text**: a line naming a KB entity introduced after the event date.
+- **anachronistic text**: a line naming a KB entity introduced after the event date;
+- **recorded objects** (``objects.py``): a recorded colour changed, a recorded object gone.
 
 Nothing else is a finding: an unknown face is never named, and text or objects the KB does not
 record are not evidence either way (an anchor-free edit contradicts no fact).
@@ -82,7 +83,7 @@ class Finding:
 
     kind: str
     """``person_date``, ``person_place``, ``person_not_recorded``, ``absent``, ``text``,
-    ``text_anachronism``."""
+    ``text_anachronism``, ``colour``, ``missing_object`` (``objects.py``)."""
     entity: str
     """The anomalous entity as the answer names it."""
     box: Box

@@ -88,6 +88,16 @@ class SceneMatch:
     query_size: tuple[int, int]
     """``(width, height)`` of the query."""
 
+    def to_canonical(self, rgb: np.ndarray, size: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+        """The query warped into the canonical frame (``size`` = canonical ``(w, h)``) and a mask
+        of the canonical pixels the query covers."""
+        hom = np.eye(3) if self.to_query is None else self.to_query
+        inv = np.linalg.inv(hom)
+        warped = cv2.warpPerspective(rgb, inv, size, flags=cv2.INTER_LINEAR)
+        ones = np.full(rgb.shape[:2], 255, np.uint8)
+        covered = cv2.warpPerspective(ones, inv, size, flags=cv2.INTER_NEAREST) > 0
+        return warped, covered
+
     def map_box(self, box: list[int] | tuple[int, ...]) -> tuple[Box, float] | None:
         """A canonical box in query pixels, clipped, with the share of it inside the query
         (None when none of it is)."""
@@ -118,6 +128,8 @@ class SceneIndex:
 
     def __init__(self, scenes: list[SceneRecord], root: Path) -> None:
         self._entries: list[tuple[SceneRecord, int, _Features, tuple[int, int]]] = []
+        self.images: dict[str, np.ndarray] = {}
+        """Scene id -> canonical RGB image."""
         descs: list[np.ndarray] = []
         owners: list[np.ndarray] = []
         for i, s in enumerate(scenes):
@@ -126,6 +138,7 @@ class SceneIndex:
             h, w = rgb.shape[:2]
             feats = _features(rgb)
             self._entries.append((s, phash(rgb), feats, (w, h)))
+            self.images[s.id] = rgb
             if feats.descriptors is not None and len(feats.descriptors):
                 descs.append(feats.descriptors.astype(np.float32))
                 owners.append(np.full(len(feats.descriptors), i, np.int32))

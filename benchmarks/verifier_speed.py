@@ -1,0 +1,65 @@
+"""How long builtin/verifier's tools take per image on the demo benchmark (measured, not asserted).
+
+Builds the demo dataset and its KB in a temporary folder, then times, per full image: canonical-
+scene matching (SIFT + FLANN + RANSAC, both orientations), face detection and embedding (YuNet +
+SFace) and OCR (RapidOCR), plus the one-off start-up (scene index and portrait gallery). Prints
+the median and the total per tool; the demo asks one analysis per image variant.
+
+    .venv/bin/python benchmarks/verifier_speed.py [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from forgebench.demo.build import build_demo
+from forgebench.demo.kb import build_demo_kb
+from forgebench.suites.mandela.verifier import faces, ocr
+from forgebench.suites.mandela.verifier.kb import load_kb
+from forgebench.suites.mandela.verifier.model import Verifier
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--keep", type=Path, help="Build the demo here and keep it.")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = args.keep or Path(tmp)
+        dataset = build_demo(out)
+        kb = build_demo_kb(out)
+        t0 = time.perf_counter()
+        verifier = Verifier(load_kb(kb))
+        start = time.perf_counter() - t0
+        times: dict[str, list[float]] = {"scene": [], "faces": [], "ocr": []}
+        for line in (dataset / "items.jsonl").read_text().splitlines():
+            item = json.loads(line)
+            with Image.open(dataset / item["image"]) as im:
+                rgb = np.asarray(im.convert("RGB")).copy()
+            for name, fn in (
+                ("scene", verifier.scenes.match),
+                ("faces", faces.detect_faces),
+                ("ocr", ocr.read_text),
+            ):
+                t = time.perf_counter()
+                fn(rgb)
+                times[name].append(time.perf_counter() - t)
+        n = len(times["scene"])
+        print(f"start-up (scene index + gallery): {start:.2f} s")
+        for name, ts in times.items():
+            print(
+                f"{name:6s} median {statistics.median(ts):.3f} s  total {sum(ts):.1f} s ({n} images)"
+            )
+        total = sum(sum(ts) for ts in times.values())
+        print(f"all tools: {total / n:.2f} s per image")
+
+
+if __name__ == "__main__":
+    main()

@@ -17,6 +17,7 @@ def _metrics(run: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
+@pytest.mark.timeout(1200)  # two demo runs; builtin/verifier reads ~60 images (OCR, SIFT)
 def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
     out = tmp_path / "demo"
     started = time.perf_counter()

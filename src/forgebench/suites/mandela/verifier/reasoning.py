@@ -36,6 +36,8 @@ from forgebench.suites.mandela.verifier.scenes import Box, SceneMatch
 _YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
 MIN_VISIBLE = 0.8
 """Share of a recorded box that must be inside the image for it to be checked."""
+MIN_TEXT_VISIBLE = 0.98
+"""A recorded text line is read only when it is (all but) wholly inside the image."""
 
 
 @dataclass(frozen=True)
@@ -296,10 +298,12 @@ def text_findings(kb: KnowledgeBase, obs: Observation, event: Event | None) -> l
             if rec.box is None:
                 continue
             mapped = obs.scene.map_box(rec.box)
-            if mapped is None or mapped[1] < MIN_VISIBLE:
-                continue
+            if mapped is None or mapped[1] < MIN_TEXT_VISIBLE:
+                continue  # a line cut by the image edge reads short: no evidence
             box = mapped[0]
             idx = [i for i, ln in enumerate(obs.text) if _overlap(ln.box, box) >= 0.5]
+            if idx and max(obs.text[i].box[1] for i in idx) < min(obs.text[i].box[3] for i in idx):
+                idx.sort(key=lambda i: obs.text[i].box[0])  # pieces of one line: left to right
             used.update(idx)
             if not idx:
                 continue  # nothing legible there: no evidence either way

@@ -14,6 +14,7 @@ against independent portraits in the wild.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -25,7 +26,7 @@ from PIL import Image
 
 from forgebench.construct.scenes import FactEntity, SceneRecord
 from forgebench.demo import scenes as sc
-from forgebench.demo.build import KB, normalise, seeds
+from forgebench.demo.build import KB, seeds
 from forgebench.demo.specs import COLLINS, HOPPER
 
 COLLINS_FACE = (181, 62, 269, 182)
@@ -110,6 +111,15 @@ def _recorded(key: str) -> dict[str, Any]:
         b = sc.plaque().boxes
         return {"text": _text(b, date="JULY 1969, A.D.")}
     return {}
+
+
+def normalise(rgb: np.ndarray) -> np.ndarray:
+    """One JPEG round trip at quality 92, as the demo's images get (Appendix C)."""
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, format="JPEG", quality=92)
+    buf.seek(0)
+    with Image.open(buf) as im:
+        return np.asarray(im.convert("RGB")).copy()
 
 
 def _save(rgb: np.ndarray, path: Path) -> None:

@@ -1,6 +1,7 @@
 """Up-front checks of what a user configures for a model server: its base URL and its key.
 
-:func:`base_url_problem` is applied when a spec is parsed (before anything is planned or sent):
+:func:`base_url_problem` is applied when a spec is parsed (for ``builtin/`` specs, whose part after
+``@`` is a local folder, :func:`local_path_problem`) (before anything is planned or sent):
 the URL must be ``http``/``https`` with a host, a port in 1..65535, no spaces or control
 characters, and no ``user:password@`` part (a key belongs in the key environment variable; a URL
 with credentials is also stored in ``config.json``, redacted, and, with a key set as well, makes
@@ -34,6 +35,14 @@ def base_url_problem(url: str) -> str | None:
             "base URL has a user:password@ part; put the key in the key environment variable "
             "(api_key_env) instead"
         )
+    return None
+
+
+def local_path_problem(path: str) -> str | None:
+    """Why ``path`` cannot be a builtin model's resource folder (``builtin/verifier@KB``), or None:
+    no control characters; whether the folder exists is the backend's to say."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in path):
+        return "the path after @ contains a control character"
     return None
 
 

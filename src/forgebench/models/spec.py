@@ -78,7 +78,15 @@ def parse_spec(text: str) -> ModelSpec:
     )
     if url is not None:
         urls = spec.base_urls
-        why = _replica_problem(spec.provider, urls) if "," in url else _url_problem(url)
+        if spec.provider == "builtin":
+            # builtin models are offline: what follows @ is a local folder (builtin/verifier@KB)
+            from forgebench.models.checks import local_path_problem
+
+            why = local_path_problem(url)
+        elif "," in url:
+            why = _replica_problem(spec.provider, urls)
+        else:
+            why = _url_problem(url)
         if why is not None:
             raise SpecError(f"bad model spec for {m.group('alias') or m.group('model')!r}: {why}")
     return spec

@@ -159,3 +159,35 @@ def test_recorded_colour_change_and_removed_object_are_reported(verifier, world:
     text = verifier.answer("L0", L0, gone, "plaque-no-emblem")
     assert parse_answer("L0", text).verdict == "FAKE" and "emblem" in text and "missing" in text
     assert verifier.answer("L0", L0, world.rocket, "rocket").startswith("REAL")
+
+
+def test_a_person_recorded_in_the_scene_is_never_ruled_out_by_whereabouts(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from forgebench.construct.scenes import FactEntity, SceneRecord
+    from forgebench.suites.mandela.verifier.faces import Face
+    from forgebench.suites.mandela.verifier.kb import KnowledgeBase
+    from forgebench.suites.mandela.verifier.reasoning import (
+        Event,
+        Observation,
+        SeenFace,
+        person_findings,
+    )
+    from forgebench.suites.mandela.verifier.scenes import SceneMatch
+
+    hopper = FactEntity(
+        id="h",
+        name="Grace Hopper",
+        born="1906-12-09",
+        died="1992-01-01",
+        places=[{"place": "Washington, D.C.", "from": "1983-12-15", "to": "1986-08-14"}],
+    )
+    event = {"label": "Navy portrait", "date": "1984-01-20", "place": "United States"}
+    face = SeenFace(Face((10, 10, 60, 70), 0.9, np.zeros(128, np.float32)), ("h", 0.9))
+    ev = Event("Navy portrait", "1984-01-20", "United States", "scene")
+    for people, expected in (
+        ([{"name": "Grace Hopper", "entity": "h"}], []),
+        ([], ["person_place"]),
+    ):
+        scene = SceneRecord(id="s", image="s.png", event=event, people=people)
+        obs = Observation((200, 200), SceneMatch(scene, None, 50, False, (200, 200)), [], [face])
+        kb = KnowledgeBase(tmp_path, [scene], [hopper])
+        assert [f.kind for f in person_findings(kb, obs, ev, "photograph")] == expected

@@ -7,7 +7,8 @@ it is and the contradiction:
 
 - **person vs date**: an identified person who died before, or was born after, the event date;
 - **person vs place**: an identified person whose recorded whereabouts (``places``) on the event
-  date are elsewhere;
+  date are elsewhere (place names are compared as text: neither may contain the other, so a city
+  inside the event's country still counts as elsewhere);
 - **person not recorded**: an identified person who is not among the recognised scene's people;
 - **absent figure**: a recorded person of the recognised scene with a reference portrait whose
   recorded place in the image holds a face that is not theirs (absent celebrity);
@@ -17,7 +18,8 @@ it is and the contradiction:
 - **anachronistic text**: a line naming a KB entity introduced after the event date;
 - **recorded objects** (``objects.py``): a recorded colour changed, a recorded object gone.
 
-Nothing else is a finding: an unknown face is never named, and text or objects the KB does not
+A person the recognised scene records as present is never a finding (the record places them
+there). Nothing else is a finding: an unknown face is never named, and text or objects the KB does not
 record are not evidence either way (an anchor-free edit contradicts no fact).
 """
 
@@ -162,6 +164,8 @@ def person_findings(
         e = kb.entity(seen.identity[0])
         if e is None:
             continue
+        if _recorded(scene, e):
+            continue  # recorded among this scene's people: present by the record itself
         where = position(seen.face.box, obs.size)
         who = f"The face {where} is {e.name}{_about(e)}"
         born, died = parse_date(e.born), parse_date(e.died)
@@ -199,7 +203,7 @@ def person_findings(
                     )
                 )
                 continue
-        if scene is not None and event is not None and not _recorded(scene, e):
+        if scene is not None and event is not None:
             out.append(
                 Finding(
                     "person_not_recorded",

@@ -36,9 +36,9 @@ from typing import Any
 
 import cv2
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from forgebench.models.base import ModelError, Request, Response, Usage
+from forgebench.models.images import load_rgb
 from forgebench.models.spec import ModelConfig
 
 BLOCK = 16
@@ -176,16 +176,6 @@ def _probe_of(request: Request) -> str:
     return "L0" if "REAL or FAKE" in request.prompt else "UNKNOWN"
 
 
-def _load(path: Path) -> np.ndarray:
-    try:
-        with Image.open(path) as im:
-            return np.asarray(im.convert("RGB")).copy()
-    except (OSError, UnidentifiedImageError) as exc:
-        raise ModelError(
-            f"builtin/artefact cannot read image {path}: {exc}", retryable=False
-        ) from None
-
-
 class ArtefactModel:
     """The pixel-evidence baseline behind ``builtin/artefact``."""
 
@@ -198,7 +188,7 @@ class ArtefactModel:
         probe = _probe_of(request)
         finding: Finding | None = None
         if request.image is not None and probe in VERDICT_PROBES:
-            rgb = await asyncio.to_thread(_load, Path(request.image.path))
+            rgb = await asyncio.to_thread(load_rgb, Path(request.image.path), "builtin/artefact")
             finding = await asyncio.to_thread(analyse, rgb)
         text = answer(probe, finding, self.threshold)
         raw: dict[str, Any] = {"detector": "artefact", "probe": probe, "threshold": self.threshold}

@@ -10,25 +10,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import numpy as np
-from PIL import Image, UnidentifiedImageError
-
-from forgebench.models.base import ModelError, Request, Response, Usage
+from forgebench.models.base import Request, Response, Usage
 from forgebench.models.builtin import artefact
+from forgebench.models.images import load_rgb
 from forgebench.models.spec import ModelConfig
 from forgebench.suites.forensics.baseline import answer_mcq
 
 MCQ_PROBES = frozenset({"MCQ", "ATTR", "ATTR_DESC"})
-
-
-def _load(path: Path) -> np.ndarray:
-    try:
-        with Image.open(path) as im:
-            return np.asarray(im.convert("RGB")).copy()
-    except (OSError, UnidentifiedImageError) as exc:
-        raise ModelError(
-            f"builtin/artefact cannot read image {path}: {exc}", retryable=False
-        ) from None
 
 
 class ForensicsArtefactModel(artefact.ArtefactModel):
@@ -39,7 +27,9 @@ class ForensicsArtefactModel(artefact.ArtefactModel):
             return await super().generate(request)
         images = []
         if request.image is not None:
-            images.append(await asyncio.to_thread(_load, Path(request.image.path)))
+            images.append(
+                await asyncio.to_thread(load_rgb, Path(request.image.path), "builtin/artefact")
+            )
         text = await asyncio.to_thread(answer_mcq, request.prompt, images, self.threshold)
         raw = {
             "detector": "artefact",

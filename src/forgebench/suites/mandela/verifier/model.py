@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
 
 from forgebench.models.base import ModelError, Request, Response, Usage
+from forgebench.models.images import load_rgb
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.suites.mandela.verifier import answer, faces, ocr, prompts
 from forgebench.suites.mandela.verifier.kb import KBError, KnowledgeBase, load_kb
@@ -166,16 +166,6 @@ def _read(rgb: np.ndarray, mirrored: bool) -> list[ocr.TextLine]:
     ]
 
 
-def _load(path: Path) -> np.ndarray:
-    try:
-        with Image.open(path) as im:
-            return np.asarray(im.convert("RGB")).copy()
-    except (OSError, UnidentifiedImageError) as exc:
-        raise ModelError(
-            f"builtin/verifier cannot read image {path}: {exc}", retryable=False, task_only=True
-        ) from None
-
-
 class VerifierModel:
     """:class:`Verifier` behind the async :class:`Model` interface."""
 
@@ -192,7 +182,9 @@ class VerifierModel:
         rgb = None
         key = ""
         if request.image is not None:
-            rgb = await asyncio.to_thread(_load, Path(request.image.path))
+            rgb = await asyncio.to_thread(
+                load_rgb, Path(request.image.path), "builtin/verifier", task_only=True
+            )
             key = request.image.variant_id
         text = await asyncio.to_thread(self.verifier.answer, probe, request.prompt, rgb, key)
         raw = {"verifier": "builtin/verifier", "probe": probe, "kb": self.fingerprint}

@@ -3,11 +3,8 @@ contract validates them, the frame carries them, and Table 15's "no border" colu
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from pydantic import ValidationError
@@ -17,21 +14,8 @@ from forgebench.suites.mandela.frame import load_frame
 from forgebench.suites.mandela.metrics import compute_metrics
 from forgebench.suites.mandela.tables.inputs import Metrics, TableData, prepare
 from forgebench.suites.mandela.tables.main import table_e4
+from support import hand_run as HR
 
-
-def _hand_run() -> ModuleType:
-    name = "forgebench_tests_hand_run"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("_hand_run.py")
-        )
-        assert spec and spec.loader
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
-
-
-HR = _hand_run()
 ARC = "insightface/buffalo_l"
 
 

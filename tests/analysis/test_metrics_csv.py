@@ -3,30 +3,13 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from forgebench.suites.mandela.frame import load_frame
 from forgebench.suites.mandela.metrics import COLUMNS, compute_metrics, write_metrics
-
-
-def _hand_run() -> ModuleType:
-    name = "forgebench_tests_hand_run"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("_hand_run.py")
-        )
-        assert spec and spec.loader
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
-
-
-HR = _hand_run()
+from support import hand_run as HR
 
 ORWELL = {"name": "George Orwell", "aliases": ["Orwell"], "role": "photographer at the left edge"}
 

@@ -3,31 +3,14 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from scipy.stats import binomtest
 
 from forgebench.suites.mandela.metrics import write_metrics
 from forgebench.suites.mandela.paired_tests import COLUMNS
-
-
-def _hand_run() -> ModuleType:
-    name = "forgebench_tests_hand_run"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).with_name("_hand_run.py")
-        )
-        assert spec and spec.loader
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
-
-
-HR = _hand_run()
+from support import hand_run as HR
 
 
 def test_paired_tests_csv(tmp_path: Path) -> None:

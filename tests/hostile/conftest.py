@@ -11,47 +11,13 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 from aiohttp import web
-from PIL import Image
 from typer.testing import CliRunner
 
 from forgebench.cli import app
 
 FLAGS = ["--probes", "L0", "--conditions", "full", "--retry-base-delay", "0.01"]
-
-
-def write_dataset(root: Path, seeds: int = 1, label: str = "Apollo 11 lunar landing") -> Path:
-    """``seeds`` authentic/forged pairs of 32x24 PNGs (``--probes L0 --conditions full``: 2 tasks
-    per seed)."""
-    (root / "images").mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(0)
-    lines = []
-    for s in range(seeds):
-        for kind in ("auth", "k2"):
-            name = f"images/s{s}_{kind}.png"
-            arr = rng.integers(0, 256, size=(24, 32, 3), dtype=np.uint8)
-            Image.fromarray(arr, "RGB").save(root / name)
-            item: dict[str, Any] = {
-                "id": f"s{s}-{kind}",
-                "seed_id": f"s{s}",
-                "image": name,
-                "label": "authentic" if kind == "auth" else "forged",
-                "domain": "A1",
-                "noun": "photograph",
-                "event": {"label": label, "date": "1969-07-20", "place": "Moon"},
-            }
-            if kind == "k2":
-                item.update(
-                    family="K2",
-                    saliency="C1",
-                    edit={"operation": "insert", "region": [2, 2, 10, 10]},
-                    entity={"name": "a digital wristwatch"},
-                )
-            lines.append(json.dumps(item))
-    (root / "items.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return root
 
 
 def read_items(root: Path) -> list[dict[str, Any]]:

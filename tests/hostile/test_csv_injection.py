@@ -12,8 +12,9 @@ import pandas as pd
 
 from forgebench.report.table import Cell, Column, Table, to_csv
 from forgebench.util.csvsafe import neutralise
+from support.mandela_data import write_mandela_dataset
 
-from .conftest import cli, run_args, write_dataset
+from .conftest import cli, run_args
 
 ANSWER = '=HYPERLINK("http://evil.example","FAKE") the watch'
 
@@ -26,7 +27,7 @@ def _rows(path: Path) -> list[dict[str, str]]:
 def _hostile_run(tmp_path: Path, fake_openai: Any) -> Path:
     server = fake_openai(reply_text=ANSWER)
     run_dir = tmp_path / "run"
-    ds = write_dataset(tmp_path / "ds", seeds=2)
+    ds = write_mandela_dataset(tmp_path / "ds", seeds=2)
     res = cli(*run_args(ds, run_dir, f"-evil=openai/fake@{server.url}"))
     assert res.exit_code == 0, res.output
     assert cli("judge", str(run_dir), "--judge", "builtin/rules").exit_code == 0

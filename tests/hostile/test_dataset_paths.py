@@ -16,8 +16,9 @@ from forgebench.suites import SuiteError
 from forgebench.suites.mandela.importer import ImportFailed, import_dataset
 from forgebench.suites.mandela.suite import SUITE as MANDELA
 from forgebench.suites.mandela.validate import format_problem, validate_dataset
+from support.mandela_data import write_mandela_dataset
 
-from .conftest import cli, error_lines, read_items, run_args, write_dataset, write_items
+from .conftest import cli, error_lines, read_items, run_args, write_items
 
 
 def _outside_secret(tmp_path: Path) -> Path:
@@ -28,7 +29,7 @@ def _outside_secret(tmp_path: Path) -> Path:
 
 
 def _hostile(tmp_path: Path, how: str) -> Path:
-    ds = write_dataset(tmp_path / "ds")
+    ds = write_mandela_dataset(tmp_path / "ds")
     secret = _outside_secret(tmp_path)
     items = read_items(ds)
     if how == "dotdot":
@@ -117,7 +118,7 @@ def test_import_takes_images_only_from_the_images_root(tmp_path: Path) -> None:
 def test_run_refuses_what_validate_rejects(
     breakage: str, expected: str, tmp_path: Path, fake_openai: Any
 ) -> None:
-    ds = write_dataset(tmp_path / "ds")
+    ds = write_mandela_dataset(tmp_path / "ds")
     text = (ds / "items.jsonl").read_text()
     if breakage == "duplicate_id":
         text = text.replace('"id": "s0-k2"', '"id": "s0-auth"')
@@ -139,7 +140,7 @@ def test_run_refuses_what_validate_rejects(
 
 
 def test_validate_names_a_duplicate_key_in_one_object(tmp_path: Path) -> None:
-    ds = write_dataset(tmp_path / "ds")
+    ds = write_mandela_dataset(tmp_path / "ds")
     lines = (ds / "items.jsonl").read_text().splitlines()
     lines[0] = lines[0].replace('"noun": "photograph"', '"noun": "photograph", "noun": "x"')
     (ds / "items.jsonl").write_text("\n".join(lines) + "\n")

@@ -15,13 +15,15 @@ from typing import Any
 
 import pytest
 
-from .conftest import FB, cli, error_lines, run_args, sandbox, write_dataset
+from support.mandela_data import write_mandela_dataset
+
+from .conftest import FB, cli, error_lines, run_args, sandbox
 
 pytestmark = pytest.mark.slow  # real tmpfs mounts and one CLI process per command
 
 
 def _scored_run(tmp_path: Path) -> Path:
-    ds = write_dataset(tmp_path / "ds", seeds=3)
+    ds = write_mandela_dataset(tmp_path / "ds", seeds=3)
     run_dir = tmp_path / "run"
     assert cli(*run_args(ds, run_dir, "builtin/artefact")).exit_code == 0
     assert cli("judge", str(run_dir), "--judge", "builtin/rules").exit_code == 0
@@ -89,7 +91,9 @@ cp {mnt}/run/run.sqlite {tmp_path}/after.sqlite
 def test_full_disk_during_run_is_one_line_and_the_run_resumes(
     tmp_path: Path, fake_openai: Any
 ) -> None:
-    ds = write_dataset(tmp_path / "ds", seeds=6, label="a long event label " * 200)  # 12 tasks
+    ds = write_mandela_dataset(
+        tmp_path / "ds", seeds=6, label="a long event label " * 200
+    )  # 12 tasks
     server = fake_openai(latency_ms=20, reply_text="REAL. " + "x" * 30_000)  # 30 KB answers
     mnt = tmp_path / "m"
     mnt.mkdir()

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from forgebench.run.lock import RunLocked, run_lock
+from support.mandela_data import write_mandela_dataset
 
-from .conftest import cli, error_lines, run_args, write_dataset
+from .conftest import cli, error_lines, run_args
 
 HOLD = """
 import sys, time
@@ -49,7 +50,7 @@ def _answers(run_dir: Path) -> int:
 def test_a_second_run_on_a_busy_run_directory_is_refused_naming_the_pid(
     tmp_path: Path, fake_openai: Any
 ) -> None:
-    ds = write_dataset(tmp_path / "ds", seeds=3)  # 6 tasks
+    ds = write_mandela_dataset(tmp_path / "ds", seeds=3)  # 6 tasks
     server = fake_openai(latency_ms=400)
     run_dir = tmp_path / "run"
     cmd = [sys.executable, "-m", "forgebench.cli"]
@@ -81,7 +82,7 @@ def test_a_second_run_on_a_busy_run_directory_is_refused_naming_the_pid(
 def test_wait_starts_when_the_holder_finishes_and_sends_each_task_once(
     tmp_path: Path, fake_openai: Any
 ) -> None:
-    ds = write_dataset(tmp_path / "ds", seeds=2)
+    ds = write_mandela_dataset(tmp_path / "ds", seeds=2)
     server = fake_openai()
     run_dir = tmp_path / "run"
     holder = _holder(run_dir, "run", 1.5)

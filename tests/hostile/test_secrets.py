@@ -17,8 +17,9 @@ import pytest
 from aiohttp import web
 
 from forgebench.util.redact import redact, redact_text
+from support.mandela_data import write_mandela_dataset
 
-from .conftest import FLAGS, Server, cli, error_lines, run_args, write_dataset
+from .conftest import FLAGS, Server, cli, error_lines, run_args
 
 KEY = "sk-live-ECHOED-4242-abcdefgh"
 
@@ -52,7 +53,7 @@ def test_a_key_echoed_by_the_server_is_neither_printed_nor_stored(
     server = hostile_server({"/v1/chat/completions": _echo_server(status)})
     run_dir = tmp_path / "run"
     res = cli(
-        *run_args(write_dataset(tmp_path / "ds"), run_dir, f"openai/x@{server.url}/v1"),
+        *run_args(write_mandela_dataset(tmp_path / "ds"), run_dir, f"openai/x@{server.url}/v1"),
         "--max-attempts",
         "1",
     )
@@ -72,7 +73,9 @@ def test_the_judge_does_not_print_an_echoed_key(
 ) -> None:
     answers = fake_openai(reply_text="FAKE. A wristwatch was added to the photograph.")
     run_dir = tmp_path / "run"
-    ok = cli(*run_args(write_dataset(tmp_path / "ds"), run_dir, f"openai/fake@{answers.url}"))
+    ok = cli(
+        *run_args(write_mandela_dataset(tmp_path / "ds"), run_dir, f"openai/fake@{answers.url}")
+    )
     assert ok.exit_code == 0, ok.output
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     judge = hostile_server({"/v1/chat/completions": _echo_server(401)})
@@ -95,7 +98,7 @@ def test_config_secrets_are_redacted_in_config_json_the_store_and_dry_run(
         encoding="utf-8",
     )
     run_dir = tmp_path / "run"
-    ds = write_dataset(tmp_path / "ds")
+    ds = write_mandela_dataset(tmp_path / "ds")
     base = ["run", str(ds), "--models-file", str(models), "--out", str(run_dir)]
     base += ["--cache-dir", str(tmp_path / "c"), *FLAGS]
     dry = cli(*base, "--dry-run")
@@ -150,7 +153,7 @@ def test_a_300k_character_name_runs_and_signals_stop_it_promptly(
     """Before the fix the settings' URL pattern backtracked quadratically on a long letter run
     (a 300,000-character alias or label): nothing was sent for many minutes and SIGTERM/SIGINT
     went unheard. Here the alias is that long."""
-    ds = write_dataset(tmp_path / "ds", seeds=2, label="x" * 300_000)  # 4 tasks
+    ds = write_mandela_dataset(tmp_path / "ds", seeds=2, label="x" * 300_000)  # 4 tasks
     server = fake_openai(latency_ms=300)
     models = tmp_path / "models.toml"
     alias = "a" * 300_000

@@ -16,8 +16,9 @@ from aiohttp import web
 from PIL import Image, ImageFile
 
 from forgebench.suites.mandela.validate import format_problem, validate_dataset
+from support.mandela_data import write_mandela_dataset
 
-from .conftest import Server, cli, error_lines, read_items, run_args, write_dataset, write_items
+from .conftest import Server, cli, error_lines, read_items, run_args, write_items
 
 
 def _one_error(res: Any, code: int = 2) -> str:
@@ -41,7 +42,7 @@ def _one_error(res: Any, code: int = 2) -> str:
 def test_base_urls_are_checked_before_anything_runs(
     url: str, expected: str, tmp_path: Path
 ) -> None:
-    ds = write_dataset(tmp_path / "ds")
+    ds = write_mandela_dataset(tmp_path / "ds")
     res = cli(*run_args(ds, tmp_path / "run", f"m=openai/x@{url}"))
     line = _one_error(res)
     assert expected in line and "hunter2" not in line
@@ -53,7 +54,11 @@ def test_a_key_with_a_control_character_is_one_line(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-abc\ndef")
     server = fake_openai()
-    res = cli(*run_args(write_dataset(tmp_path / "ds"), tmp_path / "run", f"openai/x@{server.url}"))
+    res = cli(
+        *run_args(
+            write_mandela_dataset(tmp_path / "ds"), tmp_path / "run", f"openai/x@{server.url}"
+        )
+    )
     line = _one_error(res, 1)
     assert "OPENAI_API_KEY contains a control character" in line
     assert "Task exception" not in res.output and "ValueError" not in res.output
@@ -72,7 +77,9 @@ def test_a_redirect_to_another_host_is_refused(
 
     server = hostile_server({"/v1/chat/completions": moved})
     run_dir = tmp_path / "run"
-    res = cli(*run_args(write_dataset(tmp_path / "ds"), run_dir, f"openai/x@{server.url}/v1"))
+    res = cli(
+        *run_args(write_mandela_dataset(tmp_path / "ds"), run_dir, f"openai/x@{server.url}/v1")
+    )
     line = _one_error(res, 1)
     assert "refused a redirect" in line and "another host" in line
     assert other.hits == 0
@@ -91,7 +98,9 @@ def test_a_redirect_on_the_same_host_is_followed(
 
     server = hostile_server({"/v1/chat/completions": moved, "/v2/chat/completions": answer})
     res = cli(
-        *run_args(write_dataset(tmp_path / "ds"), tmp_path / "r", f"openai/x@{server.url}/v1")
+        *run_args(
+            write_mandela_dataset(tmp_path / "ds"), tmp_path / "r", f"openai/x@{server.url}/v1"
+        )
     )
     assert res.exit_code == 0, res.output
     assert server.hits.count("/v2/chat/completions") == 2
@@ -99,14 +108,14 @@ def test_a_redirect_on_the_same_host_is_followed(
 
 @pytest.mark.parametrize("flag", ["--probes", "--conditions"])
 def test_a_list_flag_naming_nothing_is_a_usage_error(flag: str, tmp_path: Path) -> None:
-    ds = write_dataset(tmp_path / "ds")
+    ds = write_mandela_dataset(tmp_path / "ds")
     args = run_args(ds, tmp_path / "run", "builtin/artefact")
     args[args.index(flag) + 1] = ",,"
     assert "no " in _one_error(cli(*args))
 
 
 def test_metrics_removes_a_killed_writers_temp_file(tmp_path: Path) -> None:
-    ds = write_dataset(tmp_path / "ds")
+    ds = write_mandela_dataset(tmp_path / "ds")
     run_dir = tmp_path / "run"
     assert cli(*run_args(ds, run_dir, "builtin/artefact")).exit_code == 0
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
@@ -119,7 +128,7 @@ def test_metrics_removes_a_killed_writers_temp_file(tmp_path: Path) -> None:
 
 
 def test_view_checks_the_host_header_and_lists_no_directory(tmp_path: Path) -> None:
-    ds = write_dataset(tmp_path / "ds")
+    ds = write_mandela_dataset(tmp_path / "ds")
     run_dir = tmp_path / "run"
     assert cli(*run_args(ds, run_dir, "builtin/artefact")).exit_code == 0
     proc = subprocess.Popen(
@@ -158,7 +167,7 @@ def test_view_checks_the_host_header_and_lists_no_directory(tmp_path: Path) -> N
 def test_a_huge_image_is_one_line_from_its_header(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    ds = write_dataset(tmp_path / "ds")
+    ds = write_mandela_dataset(tmp_path / "ds")
     Image.new("1", (13000, 13000)).save(ds / "images" / "huge.png")
     items = read_items(ds)
     items[0]["image"] = "images/huge.png"
@@ -186,7 +195,7 @@ def test_tex_in_a_model_name_prints_as_written_in_the_report(
     tmp_path: Path, fake_openai: Any
 ) -> None:
     server = fake_openai(reply_text="FAKE. A wristwatch was added.")
-    ds = write_dataset(tmp_path / "ds", seeds=2)
+    ds = write_mandela_dataset(tmp_path / "ds", seeds=2)
     run_dir = tmp_path / "run"
     name = r"openai/m$\frac{1}$"
     args = run_args(ds, run_dir, f"{name}@{server.url}", probes="L0,L1")

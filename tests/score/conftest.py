@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import re
-import sys
 import threading
 from collections import Counter
 from collections.abc import Iterator
@@ -17,23 +15,13 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-HAND_RUN = Path(__file__).parents[1] / "analysis" / "_hand_run.py"
-
-
-def load_hand_run() -> ModuleType:
-    """``tests/analysis/_hand_run.py`` (real run stores from hand-written rows)."""
-    name = "forgebench_tests_hand_run"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, HAND_RUN)
-        assert spec and spec.loader
-        sys.modules[name] = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(sys.modules[name])
-    return sys.modules[name]
+from support import hand_run as HR
 
 
 @pytest.fixture
 def hand_run() -> ModuleType:
-    return load_hand_run()
+    """``tests/support/hand_run.py`` (real run stores from hand-written rows)."""
+    return HR
 
 
 class JudgeServer:

@@ -1,6 +1,6 @@
 """Real run stores built from hand-written rows (for the metrics, export and judge tests).
 
-Loaded by path (``load_hand_run()`` in the test modules), since tests have no packages.
+Imported as ``from support import hand_run`` (pytest puts ``tests/`` on the path).
 """
 
 from __future__ import annotations

@@ -15,9 +15,10 @@ can cause raise exceptions with one-line messages (``SuiteError``, ``SpecError``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from forgebench import suites
 from forgebench.models.spec import ModelConfig
@@ -132,8 +133,6 @@ def report(
         notes += section.notes
         parts.append(section.html if suite.name == "mandela" else
                      f"<section class=\"suite\"><h2>{html.escape(section.title)}</h2>{section.html}</section>")  # fmt: skip
-    by_name = {s.name: s for s in present}
-    first = by_name.get("mandela") or (present[0] if present else None)
     site = build_site(
         run_dir,
         out_dir=out,
@@ -141,10 +140,43 @@ def report(
         judge=judge,
         calibration_csv=Path(calibration) if calibration is not None else None,
         sections_html="\n".join(parts),
-        variant_views=first.variant_views if first is not None else None,
-        rubric=first.rubric() if first is not None else "",
+        **_viewer_hooks(present),
     )
     return ReportResult(index=site.index, notes=notes, warnings=site.warnings)
+
+
+def _viewer_hooks(present: list[Suite]) -> dict[str, Any]:
+    """What the viewer takes from the run's suites: each item's pictures, card lines and answers
+    from its own suite; the verdict and level facets in the suites' display order; the rubric
+    of the calibration view (Mandela's, else the first suite's)."""
+    by_name = {s.name: s for s in present}
+    first = by_name.get("mandela") or (present[0] if present else None)
+
+    def suite_of(item: Mapping[str, Any]) -> Suite | None:
+        return by_name.get(str(item.get("benchmark") or "")) or first
+
+    def variant_views(root: Path, item: dict[str, Any]) -> Iterator[tuple[str, bytes]]:
+        suite = suite_of(item)
+        return suite.variant_views(root, item) if suite is not None else iter(())
+
+    def item_facts(item: Mapping[str, Any]) -> list[tuple[str, str]]:
+        suite = suite_of(item)
+        return suite.viewer_facts(item) if suite is not None else []
+
+    def answer_view(
+        benchmark: str, verdict: str | None, detail: Mapping[str, Any]
+    ) -> tuple[str | None, str]:
+        suite = by_name.get(benchmark)
+        return suite.viewer_answer(verdict, detail) if suite is not None else (verdict, "")
+
+    return {
+        "variant_views": variant_views if first is not None else None,
+        "rubric": first.rubric() if first is not None else "",
+        "verdicts": [c for s in present for c in s.verdict_codes],
+        "levels": [c for s in present for c in s.level_codes],
+        "answer_view": answer_view,
+        "item_facts": item_facts,
+    }
 
 
 def export(

@@ -128,3 +128,42 @@ def test_calibration_grading_saves_the_csv(
     rows = list(csv.DictReader(saved.open()))
     assert [(r["sample_id"], r["human_level"]) for r in rows] == [("c1", "4"), ("c2", "1")]
     assert rows[0]["answer"] == "FAKE. Orwell, died 1950"
+
+
+def test_mixed_run_filters_by_a_forensics_letter_and_shows_the_step(mixed_run: Path, page) -> None:  # type: ignore[no-untyped-def]
+    from forgebench import api
+
+    index = api.report(mixed_run).index
+    page.goto(index.as_uri())
+    assert page.locator("#count").inner_text() == "(10 of 10)"  # 6 Mandela + 4 Forensics items
+    options = page.locator("#f-verdict option").evaluate_all("os => os.map(o => o.value)")
+    assert options[:3] == ["", "FAKE", "REAL"]  # Mandela's order first, then the letters
+    assert options[-7:] == ["A", "B", "C", "D", "Z", "ERROR", "PENDING"]
+
+    page.select_option("#f-verdict", "A")
+    assert page.locator("#count").inner_text() == "(2 of 10)"
+    ids = page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)")
+    assert sorted(ids) == ["0", "1"]
+    page.locator("#list li[data-id='1']").click()
+    page.wait_for_selector("#detail-title")
+    row = page.locator("table.answers tr").nth(1)
+    assert row.locator("td.verdict").inner_text() == "A"
+    assert row.locator("td.found-by").inner_text() == "option text"
+    assert "A. non AI-generated; B. AI-generated" in page.locator("#facts").inner_text()
+    assert "found by" in page.locator("table.answers tr").first.inner_text()
+
+    page.select_option("#f-verdict", "Z")
+    assert sorted(page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)")) == [
+        "2",
+        "3",
+    ]
+    page.locator("#list li[data-id='3']").click()
+    page.wait_for_function("document.getElementById('detail-title').textContent === '3'")
+    assert page.locator("td.found-by").inner_text() == "nothing found → Z"
+
+    page.select_option("#f-verdict", "FAKE")  # a Mandela item: its table has no "found by"
+    page.locator("#list li[data-id='s0-k1']").click()
+    page.wait_for_function("document.getElementById('detail-title').textContent === 's0-k1'")
+    assert page.locator("td.found-by").count() == 0
+    assert "found by" not in page.locator("table.answers").inner_text()
+    assert not page.errors  # type: ignore[attr-defined]

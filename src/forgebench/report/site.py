@@ -22,13 +22,29 @@ import hashlib
 import html
 import json
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from forgebench.report.site_data import ViewerData, read_calibration_sample, read_viewer_data
+from forgebench.report.facets import (
+    ERROR,
+    LEVEL_TAIL,
+    NOT_GRADED,
+    PENDING,
+    UNSCORED,
+    VERDICT_TAIL,
+    AnswerView,
+    ItemFacts,
+    vocabulary,
+)
+from forgebench.report.site_data import (
+    ViewerAnswer,
+    ViewerData,
+    read_calibration_sample,
+    read_viewer_data,
+)
 from forgebench.report.site_images import (
     bytes_view,
     diff_heatmap,
@@ -39,26 +55,6 @@ from forgebench.report.site_images import (
 
 PAGE_SIZE = 50
 """Items per data chunk."""
-
-VERDICTS = (
-    "FAKE",
-    "REAL",
-    "MISS",
-    "YES",
-    "NO",
-    "RECOGNISED",
-    "NOT_RECOGNISED",
-    "NAMES",
-    "CANNOT",
-    "KNOWN",
-    "UNKNOWN",
-    "ERROR",
-    "PENDING",
-)
-"""Verdict codes of the index (ERROR: stored error; PENDING: no answer yet)."""
-LEVELS = ("E0", "E1", "E2", "E3", "E4", "unscored", "none")
-"""Level codes of the index (none: not graded)."""
-"""Image variants shown beside the item."""
 
 
 @dataclass
@@ -181,9 +177,16 @@ def _item_record(
     return rec
 
 
-def _code(value: str, table: tuple[str, ...]) -> int:
-    """Position of ``value`` in ``table``; unknown values take the last code."""
-    return table.index(value) if value in table else len(table) - 1
+def _shown(a: ViewerAnswer, view: AnswerView | None) -> tuple[str, str, str]:
+    """An answer's verdict facet, level facet and note (how its verdict was found)."""
+    verdict, note = (a.verdict, "") if view is None else view(a.benchmark, a.verdict, a.detail)
+    if verdict is None or a.text is None:
+        verdict = ERROR if a.error else PENDING
+    if a.level is not None:
+        level = f"E{a.level}"
+    else:
+        level = UNSCORED if a.grade_status == "unscored" else NOT_GRADED
+    return verdict, level, note
 
 
 def build_site(
@@ -197,12 +200,18 @@ def build_site(
     sections_html: str = "",
     variant_views: VariantViews | None = None,
     rubric: str = "",
+    verdicts: Sequence[str] = (),
+    levels: Sequence[str] = (),
+    answer_view: AnswerView | None = None,
+    item_facts: ItemFacts | None = None,
 ) -> SiteResult:
     """Write ``index.html`` and its data, pictures and assets under ``RUN/report/``.
 
     The benchmark suites of the run supply what is theirs: ``sections_html`` (their headline
-    tables and figures, already HTML), ``variant_views`` (extra pictures per item) and ``rubric``
-    (the grading instructions of the calibration view)."""
+    tables and figures, already HTML), ``variant_views`` (extra pictures per item), ``rubric``
+    (the grading instructions of the calibration view), the verdict and level facets in display
+    order (``verdicts``, ``levels``; see :mod:`.facets`), ``answer_view`` (an answer's verdict
+    and how it was found) and ``item_facts`` (extra lines of an item's card)."""
     data = read_viewer_data(run_dir, judge)
     out = out_dir or run_dir / "report"
     (out / "data").mkdir(parents=True, exist_ok=True)
@@ -215,43 +224,52 @@ def build_site(
     models = sorted({a.model for rows in data.answers.values() for a in rows})
     probes = sorted({a.probe for rows in data.answers.values() for a in rows})
     conditions = sorted({a.condition for rows in data.answers.values() for a in rows})
+    shown = {
+        item_id: [_shown(a, answer_view) for a in rows] for item_id, rows in data.answers.items()
+    }
+    verdict_codes = vocabulary(
+        verdicts, (v for rows in shown.values() for v, _l, _n in rows), VERDICT_TAIL
+    )
+    level_codes = vocabulary(
+        levels, (lv for rows in shown.values() for _v, lv, _n in rows), LEVEL_TAIL
+    )
+    verdict_pos = {v: i for i, v in enumerate(verdict_codes)}
+    level_pos = {lv: i for i, lv in enumerate(level_codes)}
 
     index_rows: list[list[Any]] = []
     n_answers = 0
     pages: list[list[dict[str, Any]]] = []
     for pos, item in enumerate(data.items):
         rec = _item_record(item, root, out, originals, warnings, variant_views)
+        facts = item_facts(item) if item_facts is not None else []
+        if facts:
+            rec["facts"] = [[label, text] for label, text in facts]
         answers = data.answers.get(item["id"], [])
         codes = []
         rec["answers"] = []
-        for a in answers:
-            verdict = a.verdict or ("ERROR" if a.error else "PENDING")
-            level = (
-                f"E{a.level}"
-                if a.level is not None
-                else ("unscored" if a.grade_status == "unscored" else "none")
-            )
+        for a, (verdict, level, note) in zip(answers, shown.get(item["id"], []), strict=True):
             codes.append(
                 [
                     models.index(a.model),
                     probes.index(a.probe),
                     conditions.index(a.condition),
-                    _code(verdict, VERDICTS),
-                    _code(level, LEVELS),
+                    verdict_pos[verdict],
+                    level_pos[level],
                 ]
             )
-            rec["answers"].append(
-                {
-                    "m": a.model,
-                    "p": a.probe,
-                    "c": a.condition,
-                    "t": a.text,
-                    "v": verdict,
-                    "l": level,
-                    "r": a.reason,
-                    "e": a.error,
-                }
-            )
+            shown_answer = {
+                "m": a.model,
+                "p": a.probe,
+                "c": a.condition,
+                "t": a.text,
+                "v": verdict,
+                "l": level,
+                "r": a.reason,
+                "e": a.error,
+            }
+            if note:
+                shown_answer["s"] = note
+            rec["answers"].append(shown_answer)
         n_answers += len(answers)
         text = " ".join(
             str(x)
@@ -261,6 +279,7 @@ def build_site(
                 (item.get("entity") or {}).get("name"),
                 item.get("contradiction"),
                 (item.get("event") or {}).get("label"),
+                *(value for _label, value in facts),
             )
             if x
         ).lower()
@@ -292,8 +311,8 @@ def build_site(
         "models": models,
         "probes": probes,
         "conditions": conditions,
-        "verdicts": list(VERDICTS),
-        "levels": list(LEVELS),
+        "verdicts": verdict_codes,
+        "levels": level_codes,
         "page_size": page_size,
         "n_pages": len(pages),
     }

@@ -27,6 +27,10 @@ class ViewerAnswer:
     grade_status: str | None
     reason: str | None
     error: str | None
+    benchmark: str = ""
+    """The suite the task belongs to."""
+    detail: dict[str, Any] = field(default_factory=dict)
+    """The verdict row's detail (the suite parser's fields: names asserted, extraction step...)."""
 
 
 @dataclass
@@ -44,6 +48,15 @@ def _connect(db: Path) -> sqlite3.Connection:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     con.row_factory = sqlite3.Row
     return con
+
+
+def _detail(raw: str | None) -> dict[str, Any]:
+    """A verdict's JSON detail as a dict ({} when absent or not an object)."""
+    try:
+        value = json.loads(raw) if raw else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def pick_judge(con: sqlite3.Connection, judge: str | None) -> tuple[str | None, list[str]]:
@@ -82,7 +95,7 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
         }
         sql = """
             SELECT t.benchmark, t.item_id, t.model, t.probe, t.condition,
-                   a.text, v.verdict, g.level, g.status AS grade_status, g.reason,
+                   a.text, v.verdict, v.detail AS verdict_detail, g.level, g.status AS grade_status, g.reason,
                    e.reason AS error
             FROM tasks t
             LEFT JOIN answers a ON a.task_key = t.key
@@ -106,6 +119,8 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
                     grade_status=r["grade_status"],
                     reason=r["reason"],
                     error=r["error"] if r["text"] is None else None,
+                    benchmark=r["benchmark"],
+                    detail=_detail(r["verdict_detail"]) if r["text"] is not None else {},
                 )
             )
     finally:

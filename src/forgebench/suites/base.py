@@ -77,6 +77,12 @@ class Suite:
     """Condition ids the suite knows (``--conditions`` is checked against them)."""
     parts: ClassVar[Mapping[str, str]] = {}
     """Opt-in protocol parts: name -> what it adds (``--protocol``)."""
+    verdict_codes: ClassVar[tuple[str, ...]] = ()
+    """The report viewer's verdict facet for this suite's answers, in display order (the viewer
+    adds codes found in the run that no suite declares, then ``ERROR`` and ``PENDING``)."""
+    level_codes: ClassVar[tuple[str, ...]] = ()
+    """The viewer's level facet (grade levels such as ``E0``-``E4``), in display order (the viewer
+    adds ``unscored`` and ``none``)."""
 
     # -- data -------------------------------------------------------------------------------
 
@@ -135,6 +141,18 @@ class Suite:
     def rubric(self) -> str:
         """Grading instructions shown in the calibration view ('' when none)."""
         return ""
+
+    def viewer_answer(
+        self, verdict: str | None, detail: Mapping[str, Any]
+    ) -> tuple[str | None, str]:
+        """One stored answer in the viewer: its verdict facet (None: not parsed yet) and a short
+        note on how that verdict was found ('' for none). ``verdict`` and ``detail`` are the
+        answer's row of the store's ``verdicts`` table (``detail`` parsed from its JSON)."""
+        return verdict, ""
+
+    def viewer_facts(self, item: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """Extra ``(label, text)`` lines of an item's card in the viewer (question, options...)."""
+        return []
 
     # -- extension points -------------------------------------------------------------------
 

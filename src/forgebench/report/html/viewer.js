@@ -186,12 +186,15 @@
       ["principal figures", (it.principal_figures || []).join(", ")],
       ["source", it.source ? [it.source.url, it.source.license].filter(Boolean).join(" — ") : ""]
     ]));
+    if (it.facts && it.facts.length) { var facts = dl(it.facts); facts.id = "facts"; d.appendChild(facts); }
     var f = filters();
     var shown = it.answers.filter(function (a) { return answerMatches(a, f); });
     d.appendChild(el("h4", null, "Answers (" + shown.length + " of " + it.answers.length + ", judge: " + (META.judge || "none") + ")"));
     var t = el("table", { "class": "answers" });
     var head = el("tr");
-    ["model", "probe", "condition", "verdict", "level", "answer", "judge reason"].forEach(function (h) { head.appendChild(el("th", null, h)); });
+    var notes = it.answers.some(function (a) { return a.s; });  // how a suite's verdict was found
+    var cols = ["model", "probe", "condition", "verdict"].concat(notes ? ["found by"] : [], ["level", "answer", "judge reason"]);
+    cols.forEach(function (h) { head.appendChild(el("th", null, h)); });
     t.appendChild(head);
     shown.forEach(function (a) {
       var tr = el("tr", { "class": "v-" + a.v });
@@ -199,6 +202,7 @@
       tr.appendChild(el("td", null, a.p));
       tr.appendChild(el("td", null, a.c));
       tr.appendChild(el("td", { "class": "verdict" }, a.v));
+      if (notes) tr.appendChild(el("td", { "class": "found-by" }, a.s || ""));
       tr.appendChild(el("td", { "class": "level" }, a.l === "none" ? "" : a.l));
       tr.appendChild(el("td", { "class": "answer" }, a.t !== null ? a.t : (a.e ? "error: " + a.e : "(no answer yet)")));
       tr.appendChild(el("td", null, a.r || ""));

@@ -15,7 +15,9 @@ import html
 import io
 import json
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -29,6 +31,27 @@ STEP_WORDS = {
     "letter": "option letter", "text": "option text", "extractor": "extractor",
     "refusal": "refusal → Z", "none": "nothing found → Z", "missing": "no answer → Z",
 }  # fmt: skip
+
+
+def found_by(detail: Mapping[str, Any]) -> str:
+    """How a stored letter was found, in words (``extractor (JUDGE)`` names the extractor)."""
+    step = str(detail.get("step") or "")
+    words = STEP_WORDS.get(step, step)
+    judge = detail.get("judge")
+    return f"{words} ({judge})" if step == "extractor" and judge else words
+
+
+def item_facts(item: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """An item's lines in the report viewer's card: type code, hint, question, options and the
+    right letter ([] when ``item`` is not a Forensics item)."""
+    try:
+        it = ForensicsItem.model_validate(item)
+    except ValueError:
+        return []
+    options = "; ".join(f"{k}. {v}" for k, v in it.options.items())
+    facts = [("type code", str(it.type_code)), ("hint", it.hint or ""), ("question", it.question)]
+    facts += [("options", options), ("right option", it.answer)]
+    return [(label, text) for label, text in facts if text]
 
 
 def _dataset_root(run_dir: Path) -> Path | None:

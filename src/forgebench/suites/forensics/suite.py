@@ -120,6 +120,8 @@ class ForensicsSuite(Suite):
     probes = PROBES
     conditions = CONDITIONS
     parts = PARTS
+    verdict_codes = ("A", "B", "C", "D", "Z")
+    """The viewer's verdict facet: the extracted option letter (``Z``: refusal or none found)."""
 
     def detect(self, path: Path) -> bool:
         from forgebench.suites.forensics.contract import is_forensics_dataset
@@ -219,6 +221,18 @@ class ForensicsSuite(Suite):
         for fq in expand([model], dataset_root):
             if fq.images and fq.images[0].op != "file":
                 yield "as asked", fq.images[0].render()
+
+    def viewer_answer(
+        self, verdict: str | None, detail: Mapping[str, Any]
+    ) -> tuple[str | None, str]:
+        from forgebench.suites.forensics.item_view import found_by
+
+        return verdict, found_by(detail) if verdict is not None else ""
+
+    def viewer_facts(self, item: Mapping[str, Any]) -> list[tuple[str, str]]:
+        from forgebench.suites.forensics.item_view import item_facts
+
+        return item_facts(item)
 
     def providers(self) -> Mapping[str, str]:
         return {

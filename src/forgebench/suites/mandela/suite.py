@@ -44,6 +44,13 @@ class MandelaSuite(Suite):
     probes = PROBES
     conditions = CONDITIONS
     parts = PARTS
+    verdict_codes = (
+        "FAKE", "REAL", "MISS", "YES", "NO", "RECOGNISED", "NOT_RECOGNISED",
+        "NAMES", "CANNOT", "KNOWN", "UNKNOWN",
+    )  # fmt: skip
+    """The viewer's verdict facet: every code of ``verdict.VERDICTS``, the L0/L1 ones first."""
+    level_codes = ("E0", "E1", "E2", "E3", "E4")
+    """The viewer's level facet: the evidence ladder of the judge (Appendix F)."""
 
     def detect(self, path: Path) -> bool:
         return (path / "items.jsonl").is_file()

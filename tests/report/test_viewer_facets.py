@@ -1,0 +1,71 @@
+"""The viewer's verdict and level facets come from the run's suites (issue 9): Mandela's exactly
+as before, a Forensics answer as its extracted letter with the step that found it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from forgebench import api
+from forgebench.report.site import build_site
+from forgebench.suites.mandela.suite import SUITE as MANDELA
+from forgebench.suites.mandela.verdict import VERDICTS as MANDELA_PARSER_VERDICTS
+
+BEFORE_VERDICTS = [
+    "FAKE", "REAL", "MISS", "YES", "NO", "RECOGNISED", "NOT_RECOGNISED",
+    "NAMES", "CANNOT", "KNOWN", "UNKNOWN", "ERROR", "PENDING",
+]  # fmt: skip
+"""The verdict facet of a Mandela report before the facets moved into the suites."""
+BEFORE_LEVELS = ["E0", "E1", "E2", "E3", "E4", "unscored", "none"]
+
+
+def _js(path: Path) -> dict:
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"FB\.index = (.*);\n", text) or re.search(r"\] = (.*);\nif", text)
+    assert m, path
+    return json.loads(m.group(1).replace("<\\/", "</"))
+
+
+def test_mandela_report_keeps_its_facets(site_run: tuple[Path, Path]) -> None:
+    _ds, run = site_run
+    api.report(run)
+    meta = _js(run / "report" / "data" / "index.js")["meta"]
+    assert meta["verdicts"] == BEFORE_VERDICTS and meta["levels"] == BEFORE_LEVELS
+    # every code the Mandela parser can store is a facet value
+    assert sorted(MANDELA.verdict_codes) == sorted(MANDELA_PARSER_VERDICTS)
+    page = _js(run / "report" / "data" / "page-0000.js")
+    assert all("s" not in a for it in page["items"] for a in it["answers"])  # no "found by"
+    assert all("facts" not in it for it in page["items"])
+
+
+def test_without_declared_codes_the_facets_are_the_codes_found(
+    site_run: tuple[Path, Path],
+) -> None:
+    _ds, run = site_run
+    build_site(run)  # no suite hooks: the engine still offers what the run holds
+    meta = _js(run / "report" / "data" / "index.js")["meta"]
+    assert meta["verdicts"] == ["FAKE", "REAL", "ERROR", "PENDING"]
+    assert meta["levels"] == ["E0", "E4", "unscored", "none"]
+
+
+def test_mixed_run_codes_forensics_answers_by_letter_and_step(mixed_run: Path) -> None:
+    run = mixed_run
+    api.report(run)
+    index = _js(run / "report" / "data" / "index.js")
+    meta = index["meta"]
+    assert meta["verdicts"] == [*BEFORE_VERDICTS[:-2], "A", "B", "C", "D", "Z", "ERROR", "PENDING"]
+    assert meta["levels"] == BEFORE_LEVELS
+    rows = {r[0]: r for r in index["rows"]}
+    letter = {i: meta["verdicts"][rows[i][6][0][3]] for i in ("0", "1", "2", "3")}
+    assert letter == {"0": "A", "1": "A", "2": "Z", "3": "Z"}
+    page = _js(run / "report" / "data" / "page-0000.js")
+    items = {it["id"]: it for it in page["items"]}
+    assert [(a["v"], a["s"]) for a in items["1"]["answers"]] == [("A", "option text")]
+    assert [(a["v"], a["s"]) for a in items["2"]["answers"]] == [("Z", "refusal → Z")]
+    assert [(a["v"], a["s"]) for a in items["3"]["answers"]] == [("Z", "nothing found → Z")]
+    facts = dict(items["1"]["facts"])
+    assert facts["options"] == "A. non AI-generated; B. AI-generated"
+    assert facts["type code"] == "GS-RGB-BC-REAL-REAL" and facts["right option"] == "A"
+    assert "facts" not in items["s0-k1"]  # Mandela items keep their card
+    assert "what is the authenticity" in rows["1"][7]  # the question is searchable

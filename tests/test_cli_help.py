@@ -47,6 +47,7 @@ def test_every_command_has_help() -> None:
         "pixar label",
         "pixar score",
         "pixar run",
+        "forensics export",
     ):
         assert expected in names, expected
     runner = CliRunner()

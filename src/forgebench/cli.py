@@ -1,4 +1,5 @@
-"""The ``forgebench`` command line: a thin Typer app; each stage's commands live in ``_cli/``."""
+"""The ``forgebench`` command line: a thin Typer app; each stage's commands live in ``_cli/``, and
+each suite's own sub-commands (``Suite.cli()``) are mounted as ``forgebench <suite> ...``."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ from forgebench._cli import (  # noqa: F401  (importing registers the commands)
     construct,
     dataset,
     demo,
-    pixar,
     protocol,
     reporting,
     running,

@@ -120,6 +120,26 @@ def test_a_suite_under_tests_runs_through_run_metrics_and_report(
     assert res.exit_code == 0, res.output
     page = (run / "report" / "index.html").read_text()
     assert "Toy multiple choice" in page and "Toy accuracy" in page
+    # the viewer's verdict facet offers the toy's letters though the suite declares no codes
+    index = (run / "report" / "data" / "index.js").read_text()
+    assert '"verdicts":["B","ERROR","PENDING"]' in index
+
+
+def test_a_suite_under_tests_brings_its_sub_commands(toy: Any, tmp_path: Path) -> None:
+    ds = _toy_dataset(tmp_path / "toy", n=3)
+    top = CliRunner().invoke(app, ["--help"])
+    assert top.exit_code == 0
+    listed = [line.split()[0] for line in top.output.splitlines() if line.startswith("  ")]
+    assert {"toy", "pixar", "forensics"} <= set(listed)
+    res = CliRunner().invoke(app, ["toy", "count", str(ds)])
+    assert res.exit_code == 0, res.output
+    assert res.output.strip() == "3 toy questions"
+    assert "Print how many questions" in CliRunner().invoke(app, ["toy", "--help"]).output
+
+
+def test_an_unregistered_suite_has_no_sub_commands(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["toy", "count", str(tmp_path)])
+    assert res.exit_code == 2 and "No such command 'toy'" in res.output
 
 
 def test_an_unknown_protocol_part_is_one_line_exit_2(toy: Any, tmp_path: Path) -> None:

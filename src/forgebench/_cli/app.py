@@ -3,15 +3,40 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
 
+
+class SuiteGroup(TyperGroup):
+    """The root command group: the engine's commands, then every registered suite's
+    ``Suite.cli()`` mounted as ``forgebench <suite-name> ...``.
+
+    Built each time the CLI runs (Typer makes the click group per invocation), so a suite
+    registered before that, a plug-in or ``tests/suites/toy``, gets its group with no edit here.
+    An engine command of the same name wins over a suite's group.
+    """
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        from forgebench import suites
+
+        for suite in suites.all_suites():  # the built-ins load first, with their providers
+            sub = suite.cli()
+            if sub is None or suite.name in self.commands:
+                continue
+            holder = typer.Typer(rich_markup_mode=self.rich_markup_mode)
+            holder.add_typer(sub, name=suite.name)  # a group even with a single command
+            self.commands[suite.name] = typer.main.get_group(holder).commands[suite.name]
+
+
 app = typer.Typer(
+    cls=SuiteGroup,
     name="forgebench",
     help="Build and run image-forgery benchmarks (Mandela, Forensics, PIXAR) for multimodal models.",
     no_args_is_help=True,

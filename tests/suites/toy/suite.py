@@ -4,8 +4,8 @@ A dataset folder holds ``toy.jsonl`` (one question per line: ``id``, ``image``, 
 ``options`` {A..D}, ``answer``) and the images. The suite asks each question once (probe ``MCQ``,
 condition ``full``) or, with the opt-in part ``gray``, once more on a grey-scale variant
 (condition ``gray``); it reads the first option letter of each answer, stores it as a verdict,
-writes ``acc`` rows under benchmark ``toy`` and shows a one-table report section. No engine file
-knows it exists.
+writes ``acc`` rows under benchmark ``toy``, shows a one-table report section and brings a
+sub-command (``forgebench toy count DATASET``). No engine or CLI file knows it exists.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import ClassVar
 
+import typer
 from PIL import Image
 
 from forgebench.report.table import Cell, Column, Table, num, text, to_html
@@ -124,3 +125,14 @@ class ToySuite(Suite):
 
     def providers(self) -> Mapping[str, str]:
         return {}
+
+    def cli(self) -> typer.Typer:
+        app = typer.Typer(name=NAME, help="Toy multiple choice: its own sub-commands.")
+
+        @app.command("count")
+        def count(dataset: Path = typer.Argument(..., help="A toy dataset folder.")) -> None:
+            """Print how many questions the toy dataset holds."""
+            n = len(self.load(dataset, Selection()).items)
+            typer.echo(f"{n} toy questions")
+
+        return app

@@ -29,6 +29,8 @@ from forgebench.suites.forensics.perturb import TABLE3_KINDS
 from forgebench.suites.forensics.questions import CONDITIONS, MCQ, PROBES, ImageSpec
 
 if TYPE_CHECKING:
+    import typer
+
     from forgebench.models.spec import ModelConfig
     from forgebench.run.images import VariantCache
     from forgebench.run.tasks import Question
@@ -233,6 +235,11 @@ class ForensicsSuite(Suite):
         from forgebench.suites.forensics.item_view import item_facts
 
         return item_facts(item)
+
+    def cli(self) -> typer.Typer:
+        from forgebench.suites.forensics.cli import forensics_app
+
+        return forensics_app
 
     def providers(self) -> Mapping[str, str]:
         return {

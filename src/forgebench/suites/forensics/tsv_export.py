@@ -14,9 +14,13 @@ from __future__ import annotations
 import base64
 import csv
 from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
 
 from forgebench.suites.forensics.contract import ITEMS_FILE, LETTERS, ForensicsItem, iter_jsonl
 from forgebench.suites.forensics.problems import ForensicsDataError
+from forgebench.util.atomic import atomic_open
 
 
 def _scan(root: Path) -> tuple[int, bool, bool]:
@@ -30,8 +34,27 @@ def _scan(root: Path) -> tuple[int, bool, bool]:
     return n_opts, hint, paths
 
 
+def _item(obj: dict[str, Any] | None, lineno: int) -> ForensicsItem:
+    try:
+        return ForensicsItem.model_validate(obj)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(x) for x in first["loc"]) or "item"
+        raise ForensicsDataError(f"{ITEMS_FILE}:{lineno}: {where}: {first['msg']}") from None
+
+
+def _base64(root: Path, rel: str, lineno: int) -> str:
+    try:
+        return base64.b64encode((root / rel).read_bytes()).decode("ascii")
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise ForensicsDataError(f"{ITEMS_FILE}:{lineno}: image {rel}: {why}") from None
+
+
 def export_release_tsv(root: Path, dest: Path) -> int:
-    """Write ``root``'s items to ``dest`` (a TSV); returns the number of rows."""
+    """Write ``root``'s items to ``dest`` (a TSV), atomically: on any error the old ``dest`` (or
+    none) stays; returns the number of rows. :class:`ForensicsDataError` names a bad item line
+    or an unreadable image; ``OSError`` is ``dest`` that cannot be written."""
     n_opts, has_hint, has_paths = _scan(root)
     letters = list(LETTERS[:n_opts])
     header = ["index", "image", "question"]
@@ -40,17 +63,16 @@ def export_release_tsv(root: Path, dest: Path) -> int:
     header += ["image_path"] if has_paths else []
     first_row: dict[tuple[str, ...], str] = {}
     rows = 0
-    tmp = dest.with_name(dest.name + ".part")
-    with tmp.open("w", encoding="utf-8", newline="") as fh:
+    with atomic_open(dest, "w", newline="") as fh:
         writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
         writer.writerow(header)
-        for _lineno, obj, _err in iter_jsonl(root / ITEMS_FILE):
-            item = ForensicsItem.model_validate(obj)
+        for lineno, obj, _err in iter_jsonl(root / ITEMS_FILE):
+            item = _item(obj, lineno)
             key = tuple(item.images)
             if key in first_row:
                 image_cell = first_row[key]
             else:
-                encoded = [base64.b64encode((root / p).read_bytes()).decode("ascii") for p in key]
+                encoded = [_base64(root, p, lineno) for p in key]
                 image_cell = encoded[0] if len(encoded) == 1 else repr(encoded)
                 first_row[key] = item.id
             cells = {
@@ -71,5 +93,4 @@ def export_release_tsv(root: Path, dest: Path) -> int:
             }
             writer.writerow([cells[c] for c in header])
             rows += 1
-    tmp.replace(dest)
     return rows

@@ -10,9 +10,13 @@ label | score | run`` (the suite's sub-commands), which write the ``pixar`` rows
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forgebench.suites import register
 from forgebench.suites.base import Suite
+
+if TYPE_CHECKING:
+    import typer
 
 
 class PixarSuite(Suite):
@@ -26,6 +30,11 @@ class PixarSuite(Suite):
     def detect(self, path: Path) -> bool:
         # ``forgebench run`` does not take pair folders: PIXAR runs through ``pixar run``.
         return False
+
+    def cli(self) -> typer.Typer:
+        from forgebench.suites.pixar.cli import pixar_app
+
+        return pixar_app
 
 
 SUITE = register(PixarSuite())

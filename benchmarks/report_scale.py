@@ -24,7 +24,12 @@ from analysis_speed import build_store
 from forgebench.report.site import build_site
 from forgebench.suites.mandela.suite import SUITE as _MANDELA
 
-MANDELA_HOOKS = {"variant_views": _MANDELA.variant_views, "rubric": _MANDELA.rubric()}
+MANDELA_HOOKS = {
+    "variant_views": _MANDELA.variant_views,
+    "rubric": _MANDELA.rubric(),
+    "verdicts": _MANDELA.verdict_codes,
+    "levels": _MANDELA.level_codes,
+}
 
 
 def _browser(index: Path) -> dict[str, float]:

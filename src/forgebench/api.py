@@ -163,18 +163,16 @@ def _viewer_hooks(present: list[Suite]) -> dict[str, Any]:
         suite = suite_of(item)
         return suite.viewer_facts(item) if suite is not None else []
 
-    def answer_view(
-        benchmark: str, verdict: str | None, detail: Mapping[str, Any]
-    ) -> tuple[str | None, str]:
-        suite = by_name.get(benchmark)
-        return suite.viewer_answer(verdict, detail) if suite is not None else (verdict, "")
-
     return {
         "variant_views": variant_views if first is not None else None,
         "rubric": first.rubric() if first is not None else "",
         "verdicts": [c for s in present for c in s.verdict_codes],
         "levels": [c for s in present for c in s.level_codes],
-        "answer_view": answer_view,
+        "answer_views": {  # only suites that show more than the stored verdict
+            s.name: s.viewer_answer
+            for s in present
+            if type(s).viewer_answer is not Suite.viewer_answer
+        },
         "item_facts": item_facts,
     }
 

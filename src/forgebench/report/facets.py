@@ -24,9 +24,10 @@ NOT_GRADED = "none"
 VERDICT_TAIL = (ERROR, PENDING)
 LEVEL_TAIL = (UNSCORED, NOT_GRADED)
 
-AnswerView = Callable[[str, str | None, Mapping[str, Any]], tuple[str | None, str]]
-"""``view(benchmark, verdict, detail) -> (verdict, note)``: a stored answer's verdict facet and
-how it was found, as the answer's suite shows them."""
+AnswerView = Callable[[str | None, Mapping[str, Any]], tuple[str | None, str]]
+"""``view(verdict, detail) -> (verdict, note)``: a stored answer's verdict facet and how it was
+found, as the answer's suite shows them (given per benchmark; ``detail`` is the verdict row's
+parsed JSON)."""
 ItemFacts = Callable[[Mapping[str, Any]], list[tuple[str, str]]]
 """``facts(item) -> [(label, text)]``: extra lines of an item's card, from the item's suite."""
 

@@ -22,7 +22,7 @@ import hashlib
 import html
 import json
 import shutil
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -42,6 +42,7 @@ from forgebench.report.facets import (
 from forgebench.report.site_data import (
     ViewerAnswer,
     ViewerData,
+    parse_detail,
     read_calibration_sample,
     read_viewer_data,
 )
@@ -177,9 +178,10 @@ def _item_record(
     return rec
 
 
-def _shown(a: ViewerAnswer, view: AnswerView | None) -> tuple[str, str, str]:
+def _shown(a: ViewerAnswer, views: Mapping[str, AnswerView]) -> tuple[str, str, str]:
     """An answer's verdict facet, level facet and note (how its verdict was found)."""
-    verdict, note = (a.verdict, "") if view is None else view(a.benchmark, a.verdict, a.detail)
+    view = views.get(a.benchmark)
+    verdict, note = (a.verdict, "") if view is None else view(a.verdict, parse_detail(a.detail))
     if verdict is None or a.text is None:
         verdict = ERROR if a.error else PENDING
     if a.level is not None:
@@ -202,7 +204,7 @@ def build_site(
     rubric: str = "",
     verdicts: Sequence[str] = (),
     levels: Sequence[str] = (),
-    answer_view: AnswerView | None = None,
+    answer_views: Mapping[str, AnswerView] | None = None,
     item_facts: ItemFacts | None = None,
 ) -> SiteResult:
     """Write ``index.html`` and its data, pictures and assets under ``RUN/report/``.
@@ -210,8 +212,8 @@ def build_site(
     The benchmark suites of the run supply what is theirs: ``sections_html`` (their headline
     tables and figures, already HTML), ``variant_views`` (extra pictures per item), ``rubric``
     (the grading instructions of the calibration view), the verdict and level facets in display
-    order (``verdicts``, ``levels``; see :mod:`.facets`), ``answer_view`` (an answer's verdict
-    and how it was found) and ``item_facts`` (extra lines of an item's card)."""
+    order (``verdicts``, ``levels``; see :mod:`.facets`), ``answer_views`` (by benchmark: an
+    answer's verdict and how it was found) and ``item_facts`` (extra lines of an item's card)."""
     data = read_viewer_data(run_dir, judge)
     out = out_dir or run_dir / "report"
     (out / "data").mkdir(parents=True, exist_ok=True)
@@ -225,7 +227,8 @@ def build_site(
     probes = sorted({a.probe for rows in data.answers.values() for a in rows})
     conditions = sorted({a.condition for rows in data.answers.values() for a in rows})
     shown = {
-        item_id: [_shown(a, answer_view) for a in rows] for item_id, rows in data.answers.items()
+        item_id: [_shown(a, answer_views or {}) for a in rows]
+        for item_id, rows in data.answers.items()
     }
     verdict_codes = vocabulary(
         verdicts, (v for rows in shown.values() for v, _l, _n in rows), VERDICT_TAIL

@@ -29,8 +29,9 @@ class ViewerAnswer:
     error: str | None
     benchmark: str = ""
     """The suite the task belongs to."""
-    detail: dict[str, Any] = field(default_factory=dict)
-    """The verdict row's detail (the suite parser's fields: names asserted, extraction step...)."""
+    detail: str | None = None
+    """The verdict row's JSON detail (the suite parser's fields: names asserted, extraction
+    step...), parsed only for the suites that show it (:func:`parse_detail`)."""
 
 
 @dataclass
@@ -50,7 +51,7 @@ def _connect(db: Path) -> sqlite3.Connection:
     return con
 
 
-def _detail(raw: str | None) -> dict[str, Any]:
+def parse_detail(raw: str | None) -> dict[str, Any]:
     """A verdict's JSON detail as a dict ({} when absent or not an object)."""
     try:
         value = json.loads(raw) if raw else {}
@@ -120,7 +121,7 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
                     reason=r["reason"],
                     error=r["error"] if r["text"] is None else None,
                     benchmark=r["benchmark"],
-                    detail=_detail(r["verdict_detail"]) if r["text"] is not None else {},
+                    detail=r["verdict_detail"] if r["text"] is not None else None,
                 )
             )
     finally:

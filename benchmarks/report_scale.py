@@ -17,6 +17,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -24,7 +25,7 @@ from analysis_speed import build_store
 from forgebench.report.site import build_site
 from forgebench.suites.mandela.suite import SUITE as _MANDELA
 
-MANDELA_HOOKS = {
+MANDELA_HOOKS: dict[str, Any] = {
     "variant_views": _MANDELA.variant_views,
     "rubric": _MANDELA.rubric(),
     "verdicts": _MANDELA.verdict_codes,

@@ -161,5 +161,7 @@ class Suite:
         return {}
 
     def cli(self) -> typer.Typer | None:
-        """Sub-commands (mounted as ``forgebench <name> ...``), or None."""
+        """Sub-commands, or None. The CLI mounts every registered suite's Typer as
+        ``forgebench <name> ...`` (``_cli.app.SuiteGroup``; an engine command of that name
+        wins); keep them in ``suites/<name>/cli.py``."""
         return None

@@ -182,7 +182,7 @@ def _shown(a: ViewerAnswer, views: Mapping[str, AnswerView]) -> tuple[str, str, 
     """An answer's verdict facet, level facet and note (how its verdict was found)."""
     view = views.get(a.benchmark)
     verdict, note = (a.verdict, "") if view is None else view(a.verdict, parse_detail(a.detail))
-    if verdict is None or a.text is None:
+    if not verdict or a.text is None:
         verdict = ERROR if a.error else PENDING
     if a.level is not None:
         level = f"E{a.level}"

@@ -142,51 +142,14 @@ def site_run(tmp_path: Path) -> tuple[Path, Path]:
     return make_site_run(tmp_path)
 
 
-FORENSICS_ROWS = [
-    # (index, option A, option B, right letter, category, the model's answer)
-    ("0", "AI-generated", "non AI-generated", "A",
-     "human_entiresynthesis_diffusion_visibleimage_category", "A"),
-    ("1", "non AI-generated", "AI-generated", "A",
-     "nonhuman_real_none_visibleimage_category", "non AI-generated"),
-    ("2", "AI-generated", "non AI-generated", "B",
-     "human_faceantispoofing_3D_visibleimage_category", "I'm sorry, I can't help with that."),
-    ("3", "AI-generated", "non AI-generated", "A",
-     "human_entiresynthesis_gan_visibleimage_category", "Either A or B, hard to say."),
-]  # fmt: skip
-"""A small release-format Forensics set; each answer takes a different extraction step."""
-
-
 def make_mixed_run(tmp: Path) -> Path:
     """The Mandela run of :func:`make_site_run` plus Forensics questions asked in the same run
     (release TSV imported, answered by a replay model through the runner, then scored)."""
-    import base64
-    import csv
-    import io
-
     from forgebench import api
-    from forgebench.suites.forensics.tsv_import import import_release_tsv
+    from support.forensics_data import write_forensics_release
 
     _ds, run = make_site_run(tmp)
-    tsv = tmp / "ForensicsBench.tsv"
-    with tsv.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh, delimiter="\t", lineterminator="\n")
-        w.writerow(["index", "image", "question", "A", "B", "answer", "category"])
-        for n, (index, a, b, right, category, _said) in enumerate(FORENSICS_ROWS):
-            buf = io.BytesIO()
-            Image.fromarray(_scene(10 + n)).save(buf, format="PNG")
-            image = base64.b64encode(buf.getvalue()).decode("ascii")
-            w.writerow(
-                [index, image, "What is the authenticity of the image?", a, b, right, category]
-            )
-    forensics = tmp / "forensics"
-    import_release_tsv(tsv, forensics)
-    replay = tmp / "answers.jsonl"
-    replay.write_text(
-        "".join(
-            json.dumps({"item_id": r[0], "probe": "MCQ", "condition": "full", "text": r[5]}) + "\n"
-            for r in FORENSICS_ROWS
-        )
-    )
+    forensics, replay = write_forensics_release(tmp / "forensics")
     api.run(forensics, run, [f"vlm=replay/{replay}"])
     api.metrics(run)
     return run

@@ -51,7 +51,8 @@ def test_without_declared_codes_the_facets_are_the_codes_found(
 
 def test_mixed_run_codes_forensics_answers_by_letter_and_step(mixed_run: Path) -> None:
     run = mixed_run
-    api.report(run)
+    result = api.report(run)
+    assert result.warnings == []  # each item's picture found in its own benchmark's dataset
     index = _js(run / "report" / "data" / "index.js")
     meta = index["meta"]
     assert meta["verdicts"] == [*BEFORE_VERDICTS[:-2], "A", "B", "C", "D", "Z", "ERROR", "PENDING"]
@@ -68,4 +69,27 @@ def test_mixed_run_codes_forensics_answers_by_letter_and_step(mixed_run: Path) -
     assert facts["options"] == "A. non AI-generated; B. AI-generated"
     assert facts["type code"] == "GS-RGB-BC-REAL-REAL" and facts["right option"] == "A"
     assert "facts" not in items["s0-k1"]  # Mandela items keep their card
+    assert items["1"]["img"]["thumb"] and items["s0-k1"]["img"]["thumb"]
     assert "what is the authenticity" in rows["1"][7]  # the question is searchable
+
+
+def test_two_benchmarks_run_into_one_run_each_find_their_pictures(tmp_path: Path) -> None:
+    from forgebench.run.generate import GenerationSettings
+    from forgebench.run.source import Selection
+    from support.forensics_data import write_forensics_release
+    from support.mandela_data import write_mandela_dataset
+
+    run = tmp_path / "run"
+    mandela = write_mandela_dataset(tmp_path / "mandela", seeds=1)
+    only_l0 = GenerationSettings(
+        selection=Selection(probes=["L0"], conditions=["full"]), cache_dir=tmp_path / "cache"
+    )
+    api.run(mandela, run, ["builtin/artefact"], only_l0)
+    forensics, replay = write_forensics_release(tmp_path / "forensics")
+    api.run(forensics, run, [f"vlm=replay/{replay}"], GenerationSettings(cache_dir=tmp_path / "c"))
+    api.metrics(run)
+    result = api.report(run)  # the run's settings name the last dataset asked: Forensics
+    assert result.warnings == []
+    items = {it["id"]: it for it in _js(run / "report" / "data" / "page-0000.js")["items"]}
+    assert sorted(items) == ["0", "1", "2", "3", "s0-auth", "s0-k2"]
+    assert all(it["img"].get("thumb") for it in items.values())

@@ -81,9 +81,21 @@ def _js(name: str, payload: Any) -> str:
     return head + f"FB.{name} = {body};\n"
 
 
-def _dataset_root(data: ViewerData, given: Path | None) -> Path | None:
+def _dataset_roots(data: ViewerData, given: Path | None) -> tuple[Path | None, dict[str, Path]]:
+    """The dataset folder of the run and, for a run holding several benchmarks, each one's
+    (``meta.datasets``, recorded by ``run``); a folder given explicitly is used for every item."""
     if given is not None:
-        return given
+        return given, {}
+    recorded = data.meta.get("datasets")
+    by_benchmark = {
+        str(bm): Path(path)
+        for bm, path in (recorded.items() if isinstance(recorded, dict) else ())
+        if isinstance(path, str) and Path(path).is_dir()
+    }
+    return _dataset_root(data), by_benchmark
+
+
+def _dataset_root(data: ViewerData) -> Path | None:
     settings = data.meta.get("settings")
     candidates = [data.meta.get("dataset"), data.meta.get("dataset_root")]
     if isinstance(settings, dict):
@@ -218,8 +230,8 @@ def build_site(
     out = out_dir or run_dir / "report"
     (out / "data").mkdir(parents=True, exist_ok=True)
     warnings: list[str] = []
-    root = _dataset_root(data, dataset_root)
-    if root is None:
+    root, roots = _dataset_roots(data, dataset_root)
+    if root is None and not roots:
         warnings.append("dataset folder unknown: items are shown without pictures")
 
     originals = {it["seed_id"]: it for it in data.items if it.get("label") == "authentic"}
@@ -243,7 +255,8 @@ def build_site(
     n_answers = 0
     pages: list[list[dict[str, Any]]] = []
     for pos, item in enumerate(data.items):
-        rec = _item_record(item, root, out, originals, warnings, variant_views)
+        item_root = roots.get(item.get("benchmark") or "", root)
+        rec = _item_record(item, item_root, out, originals, warnings, variant_views)
         facts = item_facts(item) if item_facts is not None else []
         if facts:
             rec["facts"] = [[label, text] for label, text in facts]

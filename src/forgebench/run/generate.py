@@ -402,6 +402,8 @@ def run_generation(
         )
         write_settings(run_dir, record)
         store.meta_set("settings", scrub(record.model_dump(mode="json"), secret_values(configs)))
+        datasets = store.meta_get("datasets") or {}  # one per benchmark: a run may hold several
+        store.meta_set("datasets", {**datasets, source.name: str(loaded.root)})
         if settings.executor is not None:
             from forgebench.run.images import VariantCache
             from forgebench.run.prerender import prerender

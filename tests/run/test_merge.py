@@ -158,3 +158,24 @@ def test_conflicting_grades_of_one_judge_are_refused(
     assert res.exit_code == 2
     assert res.stderr.startswith("error: judgements: grades differ for the same key")
     assert not (tmp_path / "OUT").exists()
+
+
+def test_merge_keeps_every_benchmarks_dataset_folder(
+    fake_openai: Any, make_dataset: Callable[[int], Path], tmp_path: Path
+) -> None:
+    """A run records one dataset folder per benchmark (``meta.datasets``, the viewer finds each
+    item's pictures there); the merged run knows the folders of every source, not the first's."""
+    real = fake_openai(reply_text="REAL. Nothing in the image contradicts the record.")
+    ds = make_dataset(1)
+    p1, p2, merged = tmp_path / "P1", tmp_path / "P2", tmp_path / "MERGED"
+    for out in (p1, p2):
+        _ok(["run", str(ds), "--model", f"a=openai/fake@{real.url}", "--out", str(out), *FLAGS])
+    with sqlite3.connect(p2 / "run.sqlite") as con:  # as if P2 had also run a second benchmark
+        con.execute(
+            "UPDATE meta SET value=? WHERE key='datasets'",
+            (json.dumps({"mandela": "/elsewhere/mandela", "toy": "/data/toy"}),),
+        )
+    _ok(["merge", str(p1), str(p2), "--out", str(merged)])
+    with sqlite3.connect(merged / "run.sqlite") as con:
+        (value,) = con.execute("SELECT value FROM meta WHERE key='datasets'").fetchone()
+    assert json.loads(value) == {"mandela": str(ds.resolve()), "toy": "/data/toy"}

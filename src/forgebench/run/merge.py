@@ -16,7 +16,8 @@ columns are compared:
   condition and extra (the question changed between the runs) are a conflict;
 - ``errors``: dropped for tasks answered in any source; otherwise the latest one is kept;
 - ``meta``: ``model:NAME`` identities (provider, model id, generation parameters) must agree;
-  ``settings`` of each source are kept under ``merged_from``; other keys: the first source's;
+  ``settings`` of each source are kept under ``merged_from``; ``datasets`` (one folder per
+  benchmark) is the union, the first source's folder winning; other keys: the first source's;
 - ``replica_stats``: counts added;
 - any other table: every column except times (``*_at``) and ``raw``/``latency_s``/``attempts``.
 
@@ -42,6 +43,7 @@ from typing import Any
 
 from forgebench.run.merge_metrics import Rescore, merge_metrics
 from forgebench.run.store import DB_NAME, Store, StoreError
+from forgebench.run.tasks import canonical_json
 from forgebench.util.atomic import write_text
 
 FIRST_TABLES = ("items", "tasks", "answers", "errors", "outputs", "verdicts", "judgements")
@@ -186,8 +188,14 @@ def _merge_meta(con: sqlite3.Connection, source: Path, merged_from: list[dict[st
     )
     con.executemany(
         "INSERT OR IGNORE INTO main.meta(key, value) VALUES(?, ?)",
-        [(k, v) for k, v in rows.items() if k not in ("settings", "merged_from")],
+        [(k, v) for k, v in rows.items() if k not in ("settings", "merged_from", "datasets")],
     )
+    if "datasets" in rows:  # one folder per benchmark: the union (the first run's folder wins)
+        folders = {**json.loads(rows["datasets"]), **json.loads(mine.get("datasets", "{}"))}
+        con.execute(
+            "INSERT OR REPLACE INTO main.meta(key, value) VALUES('datasets', ?)",
+            (canonical_json(folders),),
+        )
 
 
 def _check_current(con: sqlite3.Connection) -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -121,13 +123,14 @@ def test_propose_then_build_with_the_local_editor(seed_dir: Path, tmp_path: Path
     # the K5 control (an insert without a patch) is an error, retried by the next build; a
     # second build reuses every stored candidate and only retries that error
     before = _ledger(out)
-    assert [r["spec_id"] for r in before if r["status"] == "error"] == ["k5-shirt-k0"]
+    assert [r["spec_id"] for r in before.values() if r["status"] == "error"] == ["k5-shirt-k0"]
+    assert "6 specification(s), 6 candidate(s) (error 1, ok 5), 6 request(s) sent" in r.output
     r = runner.invoke(
         app, ["build", str(seed_dir), str(tmp_path / "p" / "specs.jsonl"), "--out", str(out)]
     )
-    after = _ledger(out)
-    assert r.exit_code == 0 and after[: len(before)] == before
-    assert [x["spec_id"] for x in after[len(before) :]] == ["k5-shirt-k0"]
+    assert r.exit_code == 0, r.output
+    assert "6 candidate(s) (error 1, ok 5), 1 request(s) sent" in r.output
+    assert _ledger(out) == before
 
 
 def test_build_refuses_bad_inputs(seed_dir: Path, tmp_path: Path) -> None:
@@ -162,9 +165,19 @@ def test_build_refuses_bad_inputs(seed_dir: Path, tmp_path: Path) -> None:
     )
 
 
-def _ledger(out: Path) -> list[dict[str, Any]]:
-    p = out / "work" / "candidates.jsonl"
-    return [json.loads(x) for x in p.read_text().splitlines()] if p.exists() else []
+def _ledger(out: Path) -> dict[str, dict[str, Any]]:
+    """Every stored candidate outcome of the build's work store, by key."""
+    db = out / "work" / "run.sqlite"
+    if not db.exists():
+        return {}
+    with closing(sqlite3.connect(db, timeout=30)) as con:
+        rows = con.execute(
+            "SELECT t.key, t.item_id, COALESCE(a.text, 'error'), o.sha256, a.created_at "
+            "FROM tasks t LEFT JOIN answers a ON a.task_key = t.key "
+            "LEFT JOIN errors e ON e.task_key = t.key LEFT JOIN outputs o ON o.task_key = t.key "
+            "WHERE t.probe = 'edit' AND (a.task_key IS NOT NULL OR e.task_key IS NOT NULL)"
+        ).fetchall()
+    return {k: {"spec_id": i, "status": st, "blob": b, "at": at} for k, i, st, b, at in rows}
 
 
 def test_build_against_a_loopback_images_server_resumes_after_a_kill(
@@ -197,23 +210,22 @@ def test_build_against_a_loopback_images_server_resumes_after_a_kill(
     proc.wait()
     first = _ledger(out)
     assert 2 <= len(first) < len(rows), "the kill must land mid-build"
-    hits_before = len(srv.hits)
+    hits_before, requests_before = len(srv.hits), srv.requests
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     final = _ledger(out)
-    keys = [r["key"] for r in final]
-    # one record per candidate, none redone; a block asks for a fresh candidate (Appendix C),
+    # one outcome per candidate, none redone; a block asks for a fresh candidate (Appendix C),
     # up to --max-candidates (2)
-    assert len(keys) == len(set(keys)) == len(rows) + 1
-    assert final[: len(first)] == first
-    ok = [r for r in final if r["status"] == "ok"]
-    assert (
-        len(ok) == 6
-        and [r["status"] for r in final if r["spec_id"] == "blocked"] == ["blocked"] * 2
-    )
+    assert len(final) == len(rows) + 1
+    assert {k: final[k] for k in first} == first
+    ok = [r for r in final.values() if r["status"] == "ok"]
+    assert len(ok) == 6
+    assert [r["status"] for r in final.values() if r["spec_id"] == "blocked"] == ["blocked"] * 2
     # every served image was paid once (at most the one call in flight at the kill is lost)
     assert len(srv.hits) - len(ok) in (0, 1)
-    assert len(srv.hits) - hits_before == len(ok) - sum(r["status"] == "ok" for r in first)
+    assert len(srv.hits) - hits_before == len(ok) - sum(r["status"] == "ok" for r in first.values())
+    # the resumed build counts exactly the requests the server received from it
+    assert f"{srv.requests - requests_before} request(s) sent" in done.stdout
     assert "spent 1.50" in done.stdout and "kept 6" in done.stdout
     assert "dropped blocked: candidate 1: blocked: moderation_blocked" in done.stderr
     report = validate_dataset(out / "dataset")

@@ -14,6 +14,7 @@ from forgebench.cli import app
 from forgebench.construct.ask import Asker
 from forgebench.construct.model_gates import fidelity_gate, grounding_gate
 from forgebench.construct.specs import EditSpec
+from forgebench.construct.workstore import WorkStore
 from forgebench.run.retry import RetryPolicy
 
 runner = CliRunner()
@@ -100,9 +101,7 @@ def test_grounding_and_fidelity_gates(
     img = seed_dir / "images" / "final86.png"
 
     async def go() -> list[Any]:
-        a = Asker(
-            f"openai/vlm@{srv.url}/v1", tmp_path / "answers.jsonl", retry=RetryPolicy(base_s=0.01)
-        )
+        a = Asker(f"openai/vlm@{srv.url}/v1", work, retry=RetryPolicy(base_s=0.01))
         out = [await grounding_gate(a, _spec(), img)]
         out.append(
             await grounding_gate(
@@ -135,7 +134,11 @@ def test_grounding_and_fidelity_gates(
         await a.aclose()
         return out
 
-    yes, no, unparsed, fid_ok, fid_bad, none, again = asyncio.run(go())
+    work = WorkStore(tmp_path / "work")
+    try:
+        yes, no, unparsed, fid_ok, fid_bad, none, again = asyncio.run(go())
+    finally:
+        work.close()
     assert yes.passed is True and "an umbrella in it (lower right)" in json.dumps(srv.chats[0])
     assert no.passed is False
     assert unparsed.passed is None and "unparseable" in unparsed.reason

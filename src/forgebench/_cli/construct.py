@@ -9,6 +9,7 @@ from typing import Any
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail
+from forgebench._cli.guard import paid_stage
 from forgebench._cli.scaling import (
     check_executor,
     executor_option,
@@ -76,7 +77,10 @@ def propose(
     model: str | None = typer.Option(
         None,
         "--model",
-        help="Ask a model backend for specifications as JSON (answers stored in OUT/answers.jsonl; a rerun asks nothing twice).",
+        help="Ask a model backend for specifications as JSON (answers stored in OUT/work/run.sqlite; a rerun asks nothing twice).",
+    ),
+    wait: bool = typer.Option(
+        False, "--wait", help="If another process uses OUT/work, wait for it to finish."
     ),
     per_family: int = typer.Option(
         1, "--per-family", min=1, help="Rules proposer: proposals per scene and family."
@@ -121,11 +125,14 @@ def propose(
     if model:
         from forgebench.construct.propose_model import propose_with_model
         from forgebench.models.spec import SpecError as ModelSpecError
+        from forgebench.models.spec import parse_spec
 
         try:
-            asked, failed = propose_with_model(
-                model, know, seeds, out / "answers.jsonl", per_family
-            )
+            parse_spec(model)  # a bad spec: one line before OUT/work is touched
+            with paid_stage(out / "work", "propose", wait):
+                asked, failed = propose_with_model(
+                    model, know, seeds, out / "work", per_family, wait=wait
+                )
         except ModelSpecError as exc:
             fail(str(exc), 2)
         for sid, why in failed.items():
@@ -185,6 +192,9 @@ def build(
         "--fidelity-model",
         help="Model spec of PIXAR's fidelity assessment (default: unchecked).",
     ),
+    wait: bool = typer.Option(
+        False, "--wait", help="If another process uses OUT/work, wait for it to finish."
+    ),
 ) -> None:
     """Render candidates with an editor (resumable: a candidate already in OUT/work is never paid twice), gate them, and write a dataset that forgebench validate accepts (and PIXAR pairs)."""
     from forgebench.construct import build as B
@@ -205,22 +215,24 @@ def build(
         fail(str(exc), 2)
     cfg = B.BuildConfig(
         max_candidates=max_candidates, max_cost=max_cost, concurrency=concurrency,
-        grounding_model=grounding_model, fidelity_model=fidelity_model,
+        grounding_model=grounding_model, fidelity_model=fidelity_model, wait=wait,
     )  # fmt: skip
     if dry_run:
-        calls, first, worst = B.dry_run(rows, ed, cfg)
+        calls, first, worst, stored = B.dry_run(rows, ed, cfg, out)
         console.print(
             f"{len(rows)} specification(s), {calls} call(s) for one candidate each: cost {first:.2f}; at most {worst:.2f} with {max_candidates} candidates"
+            + (f" ({stored} already rendered in {out / 'work'})" if stored else "")
         )
         return
     verification = {s.id: getattr(s, "verification", None) for s in rows}
     try:
-        rep = B.build(seeds, rows, know, ed, out, cfg, verification)  # type: ignore[arg-type]
+        with paid_stage(out / "work", "build", wait):
+            rep = B.build(seeds, rows, know, ed, out, cfg, verification)  # type: ignore[arg-type]
     except B.BuildError as exc:
         fail(str(exc), 2)
     outcomes = ", ".join(f"{k} {v}" for k, v in sorted(rep.outcomes.items()))
     console.print(
-        f"{rep.specs} specification(s), {rep.calls} candidate(s) ({outcomes}), spent {rep.spent:.2f}"
+        f"{rep.specs} specification(s), {rep.calls} candidate(s) ({outcomes}), {rep.sent} request(s) sent, spent {rep.spent:.2f}"
     )
     console.print(
         f"kept {rep.kept}: {rep.items} dataset item(s), {rep.pairs} PIXAR pair(s); dropped {len(rep.dropped)}"
@@ -236,6 +248,8 @@ def build(
         if report.errors:
             fail(f"{rep.dataset}: the built dataset has {len(report.errors)} error(s)", 1)
         console.print(f"wrote {rep.dataset} ({len(report.items)} items, valid)")
+    if rep.stopped:
+        fail(f"the editor {ed.name} was stopped: {rep.stopped}", 1)
 
 
 @app.command("audit")

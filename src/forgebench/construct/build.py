@@ -2,8 +2,8 @@
 
 Layout of ``OUT``::
 
-    OUT/work/candidates.jsonl   one line per finished editor call (resume ledger)
-    OUT/work/blobs/SHA.png      candidate images by content hash
+    OUT/work/run.sqlite         the work store: every editor call and model question (resume)
+    OUT/work/blobs/SH/SHA.png   candidate images by content hash
     OUT/work/gates.jsonl        every candidate's gate results
     OUT/work/dropped.jsonl      specifications without a kept candidate, and why
     OUT/dataset/                the Mandela dataset (``forgebench validate`` accepts it)
@@ -11,7 +11,9 @@ Layout of ``OUT``::
 
 The dataset and pairs folders are written to a temporary sibling and moved into place when
 complete, so an interrupted build leaves the previous ones (or none), never half of one; the
-work folder is what makes the next run resume.
+work folder is what makes the next run resume (``render.py``, ``workstore.py``). A build holds
+the work folder's lock (:mod:`forgebench.run.lock`) while it runs: a second build (or
+``propose --model``) on the same folder is refused, or waits with ``wait``.
 """
 
 from __future__ import annotations
@@ -31,16 +33,29 @@ from forgebench.construct.ask import Asker
 from forgebench.construct.assemble import Kept, replace_dir, write_mandela, write_pixar
 from forgebench.construct.candidate_gates import candidate_gates, needs_grounding
 from forgebench.construct.edit_api import Editor
+from forgebench.construct.editor_model import EditorConfig
 from forgebench.construct.faces import FaceGateConfig
 from forgebench.construct.facts import Knowledge
 from forgebench.construct.gate_result import GateResult
 from forgebench.construct.gates import PixelGateConfig, near_duplicates, phash
-from forgebench.construct.model_gates import FIDELITY_MIN, fidelity_gate, grounding_gate
+from forgebench.construct.model_gates import FIDELITY_MIN, fidelity_gates, grounding_gates
 from forgebench.construct.pixels import match_size
-from forgebench.construct.render import CandidateRecord, Ledger, render_all
+from forgebench.construct.render import (
+    CandidateRecord,
+    Judged,
+    Rendered,
+    candidate_key,
+    candidate_pixels,
+    render_all,
+    spent,
+)
 from forgebench.construct.specs import EditSpec, write_jsonl
+from forgebench.construct.workstore import WorkStore
 from forgebench.models.spec import SpecError as ModelSpecError
+from forgebench.run.costs import cost_usd
+from forgebench.run.lock import run_lock
 from forgebench.run.retry import RetryPolicy
+from forgebench.run.store import DB_NAME, Store
 
 
 class BuildError(Exception):
@@ -57,7 +72,9 @@ class BuildConfig(BaseModel):
     attempts: int = 4
     """Attempts per call (retryable failures)."""
     max_cost: float | None = None
-    """Stop starting calls once this much would be spent (ledger total, all runs)."""
+    """Start no call that would take the work store's spend (all runs) past this."""
+    wait: bool = False
+    """When another process holds the work folder, wait for it instead of refusing."""
     faces: FaceGateConfig = Field(default_factory=FaceGateConfig)
     """Face gate thresholds."""
     pixels: PixelGateConfig = Field(default_factory=PixelGateConfig)
@@ -88,6 +105,10 @@ class BuildReport:
     specs: int = 0
     calls: int = 0
     """Candidate records (this run and resumed)."""
+    sent: int = 0
+    """Editor requests sent by this run (retries included)."""
+    stopped: str | None = None
+    """Why the editor was stopped early (a non-retryable failure), if it was."""
     outcomes: dict[str, int] = field(default_factory=dict)
     kept: int = 0
     items: int = 0
@@ -97,13 +118,34 @@ class BuildReport:
     dataset: Path | None = None
 
 
-def dry_run(specs: list[EditSpec], editor: Editor, cfg: BuildConfig) -> tuple[int, float, float]:
-    """(calls for one candidate each, their cost, the cost if every spec used every candidate)."""
-    calls = sum(len(s.all_steps) for s in specs)
+def editor_config(editor: Editor, cfg: BuildConfig) -> EditorConfig:
+    """The runner's settings and the engine's price for the build's editor."""
+    return EditorConfig(
+        spec=editor.name, price_image=editor.price_per_image, concurrency=cfg.concurrency,
+        max_attempts=cfg.attempts,
+    )  # fmt: skip
+
+
+def dry_run(
+    specs: list[EditSpec], editor: Editor, cfg: BuildConfig, out: Path | None = None
+) -> tuple[int, float, float, int]:
+    """(calls for one candidate each, their cost, the cost if every spec used every candidate,
+    specifications whose first candidate ``OUT/work`` already holds); writes nothing."""
+    stored: set[str] = set()
+    if out is not None and (out / "work" / DB_NAME).is_file():
+        store = Store.open(out / "work", create=False)
+        try:
+            stored = store.answered({candidate_key(s, editor.name, 0) for s in specs})
+        finally:
+            store.close()
+    todo = [s for s in specs if candidate_key(s, editor.name, 0) not in stored]
+    calls = sum(len(s.all_steps) for s in todo)
+    config = editor_config(editor, cfg)
     return (
         calls,
-        calls * editor.price_per_image,
-        calls * editor.price_per_image * cfg.max_candidates,
+        cost_usd(config, 0, 0, calls) or 0.0,
+        cost_usd(config, 0, 0, calls * cfg.max_candidates) or 0.0,
+        len(specs) - len(todo),
     )
 
 
@@ -125,7 +167,11 @@ def build(
     cfg: BuildConfig | None = None,
     verification: dict[str, dict[str, object]] | None = None,
 ) -> BuildReport:
-    """Render, gate and assemble (see the module docstring)."""
+    """Render, gate and assemble (see the module docstring), holding ``OUT/work``'s lock.
+
+    Raises :class:`~forgebench.run.lock.RunLocked` when another process holds it (unless
+    ``cfg.wait``), :class:`BuildError` for inputs that cannot be built.
+    """
     cfg = cfg or BuildConfig()
     for s in specs:
         if s.suite == "mandela" and not know.scenes[s.seed_id].event.date:
@@ -133,62 +179,97 @@ def build(
     seeds = {
         sid: _seed_rgb(know, seed_root, sid) for sid in dict.fromkeys(s.seed_id for s in specs)
     }
-    ledger = Ledger(out / "work")
-    gates: dict[str, list[GateResult]] = {}
-    labels: dict[str, np.ndarray] = {}
-
-    answers = out / "work" / "answers.jsonl"
-    try:
-        ground = Asker(cfg.grounding_model, answers) if cfg.grounding_model else None
-        fidelity = Asker(cfg.fidelity_model, answers) if cfg.fidelity_model else None
+    try:  # bad model specs fail here, before the work folder is touched
+        askers = [Asker(m) if m else None for m in (cfg.grounding_model, cfg.fidelity_model)]
     except ModelSpecError as exc:
         raise BuildError(str(exc)) from None
+    with run_lock(out / "work", "build", wait=cfg.wait):
+        work = WorkStore(out / "work")
+        for a in askers:
+            if a is not None:
+                a.work = work
+        try:
+            return _build(
+                seed_root, specs, know, editor, out, cfg, verification, seeds, work, askers
+            )
+        finally:
+            work.close()
 
-    async def accept(spec: EditSpec, rec: CandidateRecord, img: np.ndarray) -> bool:
-        seed = seeds[spec.seed_id]
-        cand = match_size(img, seed.shape[0], seed.shape[1])
-        # in the event loop's thread: the face models are per-thread, and loading them once is
-        # cheaper than running gates in parallel
-        res, label = candidate_gates(spec, seed, cand, know, seed_root, cfg.faces, cfg.pixels)
-        blob = ledger.blobs / f"{rec.blob}.png"
-        if needs_grounding(spec):
-            res.append(await grounding_gate(ground, spec, blob))
-        if spec.suite == "pixar":
-            res.append(await fidelity_gate(fidelity, blob, cfg.fidelity_min))
-        gates[rec.key] = res
-        if label is not None:
-            labels[rec.key] = label
-        return cfg.passes(res)
 
-    async def run() -> dict[str, list[CandidateRecord]]:
+def _build(
+    seed_root: Path,
+    specs: list[EditSpec],
+    know: Knowledge,
+    editor: Editor,
+    out: Path,
+    cfg: BuildConfig,
+    verification: dict[str, dict[str, object]] | None,
+    seeds: dict[str, np.ndarray],
+    work: WorkStore,
+    askers: list[Asker | None],
+) -> BuildReport:
+    gates: dict[str, list[GateResult]] = {}
+    labels: dict[str, np.ndarray] = {}
+    ground, fidelity = askers
+
+    async def accept(judged: Judged) -> set[str]:
+        for spec, rec, img in judged:
+            seed = seeds[spec.seed_id]
+            cand = match_size(img, seed.shape[0], seed.shape[1])
+            # in the event loop's thread: the face models are per-thread, and loading them once
+            # is cheaper than running gates in parallel
+            res, label = candidate_gates(spec, seed, cand, know, seed_root, cfg.faces, cfg.pixels)
+            gates[rec.key] = res
+            if label is not None:
+                labels[rec.key] = label
+        path = {rec.key: work.blob_path(rec.blob or "") for _, rec, _ in judged}
+        asked = [(s, r) for s, r, _ in judged if needs_grounding(s)]
+        found = await grounding_gates(ground, [(s, path[r.key]) for s, r in asked])
+        for (_, rec), g in zip(asked, found, strict=True):
+            gates[rec.key].append(g)
+        pixar = [r for s, r, _ in judged if s.suite == "pixar"]
+        scored = await fidelity_gates(fidelity, [path[r.key] for r in pixar], cfg.fidelity_min)
+        for rec, g in zip(pixar, scored, strict=True):
+            gates[rec.key].append(g)
+        return {r.key for _, r, _ in judged if cfg.passes(gates[r.key])}
+
+    async def run() -> Rendered:
         try:
             return await render_all(
-                [(s, seeds[s.seed_id]) for s in specs], seed_root, editor, ledger, accept,
-                cfg.max_candidates, cfg.concurrency, RetryPolicy(), cfg.attempts, cfg.max_cost,
+                [(s, seeds[s.seed_id]) for s in specs], seed_root, editor, work, accept,
+                editor_config(editor, cfg), cfg.max_candidates, RetryPolicy(), cfg.max_cost,
             )  # fmt: skip
         finally:
             for a in (ground, fidelity):
                 if a is not None:
                     await a.aclose()
 
-    records = asyncio.run(run())
+    rendered = asyncio.run(run())
     write_jsonl(
         out / "work" / "gates.jsonl",
         ({"key": k, "gates": [g.model_dump(mode="json") for g in v]} for k, v in gates.items()),
     )
-    report = BuildReport(specs=len(specs), spent=ledger.spent)
+    report = BuildReport(
+        specs=len(specs), spent=spent(work), sent=rendered.sent, stopped=rendered.stopped
+    )
+    unsent = (
+        f"the editor was stopped: {rendered.stopped}" if rendered.stopped else "max cost reached"
+    )
     kept: list[Kept] = []
     for spec in specs:
-        recs = records[spec.id]
+        recs = rendered.records[spec.id]
         report.calls += len(recs)
         for r in recs:
             report.outcomes[r.status] = report.outcomes.get(r.status, 0) + 1
         good = next((r for r in recs if r.key in gates and cfg.passes(gates[r.key])), None)
         if good is None:
-            report.dropped.append((spec.id, _why(recs, gates, cfg)))
+            report.dropped.append((spec.id, _why(recs, gates, unsent)))
             continue
         seed = seeds[spec.seed_id]
-        px = match_size(ledger.image(good), seed.shape[0], seed.shape[1])
+        img = rendered.pixels.get(good.key)
+        px = match_size(
+            img if img is not None else candidate_pixels(work, good), seed.shape[0], seed.shape[1]
+        )
         kept.append(
             Kept(
                 spec,
@@ -206,9 +287,9 @@ def build(
     return report
 
 
-def _why(recs: list[CandidateRecord], gates: dict[str, list[GateResult]], cfg: BuildConfig) -> str:
+def _why(recs: list[CandidateRecord], gates: dict[str, list[GateResult]], unsent: str) -> str:
     if not recs:
-        return "not rendered (max cost reached)"
+        return f"not rendered ({unsent})"
     last = recs[-1]
     if last.status != "ok":
         return f"candidate {last.candidate}: {last.status}: {last.message or ''}".strip()

@@ -30,6 +30,9 @@ from forgebench.models.base import ModelError
 class DiffusersEditor:
     """A local diffusers pipeline."""
 
+    offline = True
+    """Runs here: a failure condemns one candidate, never the editor."""
+
     def __init__(self, name: str, path: str, price_per_image: float = 0.0) -> None:
         root = Path(path)
         if not (root / "model_index.json").is_file():

@@ -137,6 +137,8 @@ class LocalEditor:
     """The procedural editors (``local/auto``)."""
 
     price_per_image = 0.0
+    offline = True
+    """Runs here: a failure condemns one candidate (a bad parameter), never the editor."""
 
     def __init__(self, name: str, what: str) -> None:
         if what != "auto":

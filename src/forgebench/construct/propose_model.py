@@ -7,7 +7,10 @@ fields of :class:`~forgebench.construct.specs.EditSpec` (prompt :data:`PROMPT_VE
 answer's first JSON array is parsed and every element validated; an answer that is not a JSON
 array, or holds an invalid element, is asked again with the error appended (up to ``retries``
 times), and a scene whose answers stay invalid yields no proposal and one recorded failure.
-Answers are stored (:class:`~forgebench.construct.ask.Asker`), so a rerun asks nothing twice.
+The scenes are asked in rounds, each round one batch through the engine's runner (the first
+question of every scene, then the follow-ups of those answered invalidly); answers are stored in
+the work store (``OUT/work/run.sqlite``, :class:`~forgebench.construct.ask.Asker`), so a rerun
+asks nothing twice, and the work folder's lock keeps a second process from asking the same.
 The model's proposals are candidates: verification decides, and any contradiction it wrote is
 replaced by the one computed from the facts.
 """
@@ -20,10 +23,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from forgebench.construct.ask import Asker, AskError
+from forgebench.construct.ask import Ask, Asker, AskError
 from forgebench.construct.facts import Knowledge
 from forgebench.construct.scenes import SceneRecord
 from forgebench.construct.specs import EditSpec, SpecError, parse_spec
+from forgebench.construct.workstore import WorkStore
+from forgebench.run.lock import run_lock
 
 PROMPT_VERSION = "propose-v1"
 MAX_FACTS = 200
@@ -84,42 +89,71 @@ def scene_prompt(scene: SceneRecord, k: Knowledge, n: int) -> str:
     )
 
 
-async def propose_scene(
-    asker: Asker, scene: SceneRecord, k: Knowledge, seed_root: Path, n: int = 3, retries: int = 2
-) -> tuple[list[EditSpec], str | None]:
-    """(specifications, None) or ([], why) after the last retry."""
-    prompt = scene_prompt(scene, k, n)
-    why = ""
+async def propose_scenes(
+    asker: Asker,
+    scenes: list[SceneRecord],
+    k: Knowledge,
+    seed_root: Path,
+    n: int = 3,
+    retries: int = 2,
+) -> dict[str, tuple[list[EditSpec], str | None]]:
+    """Scene id -> (specifications, None) or ([], why) after the last retry."""
+    prompts = {s.id: scene_prompt(s, k, n) for s in scenes}
+    out: dict[str, tuple[list[EditSpec], str | None]] = {}
+    why: dict[str, str] = {}
+    todo = list(scenes)
     for _ in range(retries + 1):
-        try:
-            text = await asker.ask(PROMPT_VERSION, prompt, seed_root / scene.image)
-        except AskError as exc:
-            return [], str(exc)
-        try:
-            return parse_answer(text, scene, asker.name), None
-        except ValueError as exc:
-            why = str(exc)
-            prompt = f"{prompt}\n\nYour previous answer was invalid: {why}. Answer again with only the JSON array."
-    return [], f"invalid answer after {retries + 1} tries: {why}"
+        if not todo:
+            break
+        asks = [Ask(PROMPT_VERSION, prompts[s.id], seed_root / s.image, s.id) for s in todo]
+        answers = await asker.ask_many(asks)
+        again = []
+        for scene, text in zip(todo, answers, strict=True):
+            if isinstance(text, AskError):
+                out[scene.id] = ([], str(text))
+                continue
+            try:
+                out[scene.id] = (parse_answer(text, scene, asker.name), None)
+            except ValueError as exc:
+                why[scene.id] = str(exc)
+                prompts[scene.id] += (
+                    f"\n\nYour previous answer was invalid: {exc}. "
+                    "Answer again with only the JSON array."
+                )
+                again.append(scene)
+        todo = again
+    for scene in todo:
+        out[scene.id] = ([], f"invalid answer after {retries + 1} tries: {why[scene.id]}")
+    return out
 
 
 def propose_with_model(
-    spec: str, k: Knowledge, seed_root: Path, ledger: Path, n: int = 3, retries: int = 2
+    spec: str,
+    k: Knowledge,
+    seed_root: Path,
+    work: Path,
+    n: int = 3,
+    retries: int = 2,
+    wait: bool = False,
 ) -> tuple[list[EditSpec], dict[str, str]]:
-    """Ask for every scene; returns the proposals and, per failed scene, why."""
+    """Ask for every scene, holding ``work``'s lock (:class:`~forgebench.run.lock.RunLocked`
+    when another process holds it, unless ``wait``); returns the proposals and, per failed
+    scene, why."""
 
-    async def run() -> tuple[list[EditSpec], dict[str, str]]:
-        asker = Asker(spec, ledger)
+    asker = Asker(spec)  # a bad spec fails here, before the work folder is touched
+
+    async def run() -> dict[str, tuple[list[EditSpec], str | None]]:
         try:
-            results = await asyncio.gather(
-                *(propose_scene(asker, s, k, seed_root, n, retries) for s in k.scenes.values())
-            )
+            return await propose_scenes(asker, list(k.scenes.values()), k, seed_root, n, retries)
         finally:
             await asker.aclose()
-        specs = [s for r, _ in results for s in r]
-        failed = {
-            sc.id: why for sc, (_, why) in zip(k.scenes.values(), results, strict=True) if why
-        }
-        return specs, failed
 
-    return asyncio.run(run())
+    with run_lock(work, "propose", wait=wait):
+        asker.work = WorkStore(work)
+        try:
+            results = asyncio.run(run())
+        finally:
+            asker.work.close()
+    specs = [s for sid in k.scenes for s in results[sid][0]]
+    failed = {sid: why for sid in k.scenes if (why := results[sid][1])}
+    return specs, failed

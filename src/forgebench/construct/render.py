@@ -3,41 +3,45 @@
 Seed 000 Appendix C: "Each edit specification is rendered once initially. A new identity or a
 fresh render is generated only when the editor refuses the request or the candidate fails
 quality control, with at most two to four candidates per specification. The best valid
-candidate is retained." :func:`render_all` does that per specification: candidate 0, its gates,
-and a next candidate only while none passed, up to ``max_candidates``.
+candidate is retained." :func:`render_all` does that in rounds: round ``i`` renders candidate
+``i`` of every specification still without a passing candidate (all of them in round 0), gates
+the new candidates, and a specification goes on to the next round only when its candidate was
+refused, blocked or failed a gate, up to ``max_candidates``. A candidate that ended as an error
+(after the runner's last attempt) stops its specification for this run; the next run retries it.
 
-Storage (the seam to the engine's store): candidate images are blobs named by the SHA-256 of
-their PNG bytes under ``WORK/blobs/``; every finished call appends one :class:`CandidateRecord`
-to ``WORK/candidates.jsonl`` (flushed and fsynced) under a key that hashes the specification,
-the editor name and the candidate index. A key with a record is never sent again: a killed build
-resumes without paying twice for a candidate. Errors (after the last attempt) are recorded but not
-taken as done, so the next run retries them. This ledger stands in for the generic run store until
-the engine's runner takes generic calls; the editor interface is already the runner's shape
-(async call, ``ModelError`` with ``retryable`` / ``retry_after``).
+Each candidate is one task of the work store (``workstore.py``) under :func:`candidate_key`
+(the specification, the editor's name, the candidate index), sent through the engine's runner
+to the editor as a model (``editor_model.py``); a key with a stored outcome is never sent again.
 
-Cost: each editor states a price per image; ``max_cost`` stops starting calls once the spend
-recorded in the ledger (this run and earlier ones) plus the next call's price would exceed it.
+Cost: the engine's price per image (``EditorConfig.price_image``) and spending cap
+(:class:`forgebench.run.costs.Budget`): ``max_cost`` counts what the work store already spent
+(earlier runs too) and starts no call whose images would pass it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import os
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 from pydantic import BaseModel
 
-from forgebench.construct.edit_api import Editor, EditOutcome, EditRequest, content_hash, decode_rgb
-from forgebench.construct.specs import EditSpec, EditStep
-from forgebench.models.base import ModelError
+from forgebench.construct.edit_api import Editor
+from forgebench.construct.editor_model import EditorConfig, EditorModel, edit_request
+from forgebench.construct.specs import EditSpec
+from forgebench.construct.workstore import BENCHMARK, Job, WorkStore
+from forgebench.run.costs import Budget
 from forgebench.run.retry import RetryPolicy
+from forgebench.run.tasks import Question, Task
 
-LEDGER = "candidates.jsonl"
+EDIT_PROBE = "edit"
+"""The probe column of candidate tasks."""
+EDIT_VERSION = "edit-v1"
+"""The prompt version of candidate tasks (the editor request's shape)."""
 
 
 class CandidateRecord(BaseModel):
@@ -54,7 +58,7 @@ class CandidateRecord(BaseModel):
     status: str
     """``ok``, ``refused``, ``blocked`` or ``error``."""
     blob: str | None = None
-    """SHA-256 of the candidate PNG (``WORK/blobs/<blob>.png``)."""
+    """SHA-256 of the candidate PNG (in the work folder's blobs)."""
     message: str | None = None
     """Refusal / block / error text."""
     cost: float = 0.0
@@ -72,212 +76,128 @@ def candidate_key(spec: EditSpec, editor: str, index: int) -> str:
     return hashlib.sha256(payload.encode()).hexdigest()[:24]
 
 
-class Ledger:
-    """``candidates.jsonl`` and the blob folder of one build."""
-
-    def __init__(self, work: Path) -> None:
-        self.work = work
-        self.blobs = work / "blobs"
-        self.blobs.mkdir(parents=True, exist_ok=True)
-        self.path = work / LEDGER
-        self.records: dict[str, CandidateRecord] = {}
-        self.spent = 0.0
-        self.pixels: dict[str, np.ndarray] = {}
-        """Decoded candidates by blob (each is decoded once per build)."""
-        if self.path.exists():
-            for line in self.path.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    try:
-                        r = CandidateRecord.model_validate_json(line)
-                    except ValueError:
-                        continue  # a line cut by a kill: that call is redone
-                    self.spent += r.cost
-                    if r.status != "error":
-                        self.records[r.key] = r
-
-    def add(self, rec: CandidateRecord, png: bytes | None = None) -> None:
-        """Store the blob (if any), then append the record durably."""
-        if png is not None and rec.blob:
-            blob = self.blobs / f"{rec.blob}.png"
-            if not blob.exists():
-                tmp = blob.with_suffix(".tmp")
-                tmp.write_bytes(png)
-                tmp.replace(blob)
-        with self.path.open("a", encoding="utf-8") as fh:
-            fh.write(rec.model_dump_json() + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        self.spent += rec.cost
-        if rec.status != "error":
-            self.records[rec.key] = rec
-
-    def image(self, rec: CandidateRecord) -> np.ndarray:
-        """The candidate's pixels (decoded once, then kept)."""
-        assert rec.blob is not None
-        if rec.blob not in self.pixels:
-            path = self.blobs / f"{rec.blob}.png"
-            self.pixels[rec.blob] = np.asarray(Image.open(path).convert("RGB"))
-        return self.pixels[rec.blob]
+def candidate_task(spec: EditSpec, editor: str, index: int) -> Task:
+    """The stored task of one candidate."""
+    q = Question(
+        item_id=spec.id, probe=EDIT_PROBE, condition=f"candidate {index}",
+        prompt=" / ".join(s.instruction for s in spec.all_steps), prompt_version=EDIT_VERSION,
+        extra={"candidate": index}, benchmark=BENCHMARK,
+    )  # fmt: skip
+    return Task(key=candidate_key(spec, editor, index), model=editor, question=q, params={})
 
 
-class BudgetExceeded(Exception):
-    """The next call would pass ``max_cost``."""
-
-
-def _mask(step: EditStep, seed_root: Path, shape: tuple[int, int]) -> np.ndarray | None:
-    if step.mask:
-        m = np.asarray(Image.open(seed_root / step.mask).convert("L")) > 127
-        if m.shape != shape:
-            raise ModelError(
-                f"mask {step.mask} is {m.shape[::-1]}, image {shape[::-1]}",
-                retryable=False,
-                task_only=True,
-            )
-        return m
-    if step.region:
-        x0, y0, x1, y1 = step.region
-        m = np.zeros(shape, bool)
-        m[y0:y1, x0:x1] = True
-        return m
+def stored_record(
+    work: WorkStore, spec_id: str, index: int, editor: str, key: str
+) -> CandidateRecord | None:
+    """The stored outcome of a candidate (an answer, else an error), or None."""
+    head = {"key": key, "spec_id": spec_id, "candidate": index, "editor": editor}
+    got = work.answer(key)
+    if got is not None:
+        text, raw, attempts = got
+        return CandidateRecord(
+            **head, status=text, blob=work.output(key) if text == "ok" else None,
+            message=raw.get("message"), cost=float(raw.get("cost") or 0.0), attempts=attempts,
+        )  # fmt: skip
+    err = work.error(key)
+    if err is not None:
+        return CandidateRecord(**head, status="error", message=err[0], attempts=err[1])
     return None
 
 
-def _params(step: EditStep, seed_root: Path) -> dict[str, object]:
-    out: dict[str, object] = {}
-    for k, v in step.params.items():
-        out[k] = (
-            str(seed_root / v)
-            if k in ("patch", "alpha", "background") and isinstance(v, str)
-            else v
-        )
-    return out
+def spent(work: WorkStore) -> float:
+    """What the work store's candidates cost (every run)."""
+    row = work.store.connection.execute(
+        "SELECT SUM(json_extract(a.raw, '$.cost')) FROM answers a JOIN tasks t "
+        "ON t.key = a.task_key WHERE t.probe = ?",
+        (EDIT_PROBE,),
+    ).fetchone()
+    return float(row[0] or 0.0)
 
 
-async def _call(
-    editor: Editor, req: EditRequest, retry: RetryPolicy, attempts: int
-) -> tuple[EditOutcome, int]:
-    for n in range(1, attempts + 1):
-        try:
-            return await editor.edit(req), n
-        except ModelError as exc:
-            if not exc.retryable or n == attempts:
-                raise _Failed(str(exc), n) from None
-            await asyncio.sleep(retry.delay(n, exc.retry_after))
-    raise AssertionError("unreachable")
+def candidate_pixels(work: WorkStore, rec: CandidateRecord) -> np.ndarray:
+    """A stored candidate's pixels (decoded from its blob)."""
+    assert rec.blob is not None
+    with Image.open(work.blob_path(rec.blob)) as im:
+        return np.asarray(im.convert("RGB"))
 
 
-class _Failed(Exception):
-    def __init__(self, message: str, attempts: int) -> None:
-        super().__init__(message)
-        self.attempts = attempts
+Judged = list[tuple[EditSpec, CandidateRecord, np.ndarray]]
+AcceptMany = Callable[[Judged], Awaitable[set[str]]]
+"""Gates a round's new candidates; returns the keys of those that pass."""
 
 
-async def render_candidate(
-    spec: EditSpec,
-    index: int,
-    seed: np.ndarray,
-    seed_root: Path,
-    editor: Editor,
-    ledger: Ledger,
-    retry: RetryPolicy,
-    attempts: int = 4,
-    max_cost: float | None = None,
-) -> CandidateRecord:
-    """The stored record of candidate ``index`` (rendered now unless the ledger has it)."""
-    key = candidate_key(spec, editor.name, index)
-    if key in ledger.records:
-        return ledger.records[key]
-    steps = spec.all_steps
-    if (
-        max_cost is not None
-        and ledger.spent + editor.price_per_image * len(steps) > max_cost + 1e-12
-    ):
-        raise BudgetExceeded(f"spent {ledger.spent:.2f} of max cost {max_cost:.2f}")
-    img, cost, tries = seed, 0.0, 0
-    rec: CandidateRecord
-    try:
-        out: EditOutcome | None = None
-        for step in steps:
-            req = EditRequest(
-                image=img,
-                mask=_mask(step, seed_root, img.shape[:2]),
-                instruction=step.instruction,
-                operation=step.operation,
-                region=tuple(step.region) if step.region else None,  # type: ignore[arg-type]
-                params=_params(step, seed_root),
-                text=spec.text,
-                candidate=index,
-            )
-            out, n = await _call(editor, req, retry, attempts)
-            cost, tries = cost + out.cost, tries + n
-            if out.status != "ok" or out.image is None:
-                break
-            img = out.pixels if out.pixels is not None else decode_rgb(out.image, editor.name)
-            ledger.pixels[content_hash(out.image)] = img
-        assert out is not None
-        png = out.image if out.status == "ok" else None
-        rec = CandidateRecord(
-            key=key, spec_id=spec.id, candidate=index, editor=editor.name, status=out.status,
-            blob=content_hash(png) if png else None, message=out.message, cost=cost, attempts=tries,
-        )  # fmt: skip
-        ledger.add(rec, png)
-    except _Failed as exc:
-        rec = CandidateRecord(
-            key=key, spec_id=spec.id, candidate=index, editor=editor.name, status="error",
-            message=str(exc), cost=cost, attempts=tries + exc.attempts,
-        )  # fmt: skip
-        ledger.add(rec)
-    except ModelError as exc:  # a request that cannot be built (bad mask): this task only
-        rec = CandidateRecord(
-            key=key, spec_id=spec.id, candidate=index, editor=editor.name, status="error",
-            message=str(exc), attempts=0,
-        )  # fmt: skip
-        ledger.add(rec)
-    return rec
+@dataclass
+class Rendered:
+    """What :func:`render_all` did."""
 
-
-Accept = Callable[[EditSpec, CandidateRecord, np.ndarray], Awaitable[bool]]
+    records: dict[str, list[CandidateRecord]]
+    """Spec id -> its candidates' records, in order."""
+    sent: int = 0
+    """Requests sent by this run (retries included)."""
+    budget_stopped: bool = False
+    stopped: str | None = None
+    """Why the runner stopped the editor (a non-retryable failure), if it did."""
+    pixels: dict[str, np.ndarray] = field(default_factory=dict)
+    """Decoded passing candidates by key (the assembler needs them)."""
 
 
 async def render_all(
     specs: Sequence[tuple[EditSpec, np.ndarray]],
     seed_root: Path,
     editor: Editor,
-    ledger: Ledger,
-    accept: Accept,
+    work: WorkStore,
+    accept: AcceptMany,
+    config: EditorConfig,
     max_candidates: int = 2,
-    concurrency: int = 4,
     retry: RetryPolicy | None = None,
-    attempts: int = 4,
     max_cost: float | None = None,
-) -> dict[str, list[CandidateRecord]]:
-    """Every specification's candidates, in order, stopping at the first one ``accept`` keeps.
+) -> Rendered:
+    """Every specification's candidates in rounds (module docstring).
 
-    Returns spec id -> its records. Specifications not reached because of ``max_cost`` have
-    fewer (possibly no) records; run again with a higher cap to finish them.
+    Specifications not reached because of ``max_cost`` have fewer (possibly no) records; run
+    again with a higher cap to finish them.
     """
-    retry = retry or RetryPolicy()
-    sem = asyncio.Semaphore(concurrency)
-    out: dict[str, list[CandidateRecord]] = {s.id: [] for s, _ in specs}
-    stop = asyncio.Event()
-
-    async def one(spec: EditSpec, seed: np.ndarray) -> None:
-        async with sem:
-            for i in range(max_candidates):
-                if stop.is_set():
-                    return
-                try:
-                    rec = await render_candidate(
-                        spec, i, seed, seed_root, editor, ledger, retry, attempts, max_cost
-                    )
-                except BudgetExceeded:
-                    stop.set()
-                    return
-                out[spec.id].append(rec)
-                if rec.status == "error":
-                    return  # retried by the next run, not replaced by a fresh candidate
-                if rec.status == "ok" and await accept(spec, rec, ledger.image(rec)):
-                    return
-
-    await asyncio.gather(*(one(s, img) for s, img in specs))
-    return out
+    model = EditorModel(editor, config, seed_root)
+    budget = Budget(max_cost, spent=spent(work)) if max_cost is not None else None
+    done = Rendered({s.id: [] for s, _ in specs})
+    active = list(specs)
+    try:
+        for i in range(max_candidates):
+            if not active:
+                break
+            tasks = [(candidate_task(s, editor.name, i), s, seed) for s, seed in active]
+            jobs = [
+                Job(t, edit_request(t.key, s, i, seed), images=len(s.all_steps))
+                for t, s, seed in tasks
+            ]
+            give_up = len(jobs) + 1 if model.offline else None
+            sent = await work.send(
+                model, config, jobs, retry=retry, budget=budget, give_up_after=give_up
+            )
+            done.sent += sent.stats.attempts
+            judged: Judged = []
+            again: set[str] = set()
+            for t, s, _ in tasks:
+                rec = stored_record(work, s.id, i, editor.name, t.key)
+                if rec is None:
+                    continue  # not sent: the cap, or the editor was stopped
+                done.records[s.id].append(rec)
+                if rec.status == "ok":
+                    px = model.take_pixels(rec.blob or "")
+                    judged.append((s, rec, px if px is not None else candidate_pixels(work, rec)))
+                elif rec.status != "error":
+                    again.add(s.id)  # refused or blocked: a fresh candidate
+            passed = await accept(judged) if judged else set()
+            for s, rec, px in judged:
+                if rec.key in passed:
+                    done.pixels[rec.key] = px
+                else:
+                    again.add(s.id)
+            active = [(s, seed) for s, seed in active if s.id in again]
+            done.budget_stopped = done.budget_stopped or sent.budget_stopped
+            done.stopped = done.stopped or sent.stats.fatal
+            if sent.budget_stopped or sent.stats.fatal:
+                break
+    finally:
+        await model.aclose()
+    return done

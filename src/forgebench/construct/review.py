@@ -73,15 +73,34 @@ def _heatmap(a: Path, b: Path, out: Path) -> None:
 
 
 def _candidates(build: Path) -> dict[str, list[dict[str, Any]]]:
+    """Spec id -> its candidates' records (the build's work store), each with its image's
+    path relative to ``BUILD/review``."""
+    from forgebench.construct.legacy import CANDIDATES
+    from forgebench.construct.render import EDIT_PROBE, stored_record
+    from forgebench.construct.workstore import WorkStore
+    from forgebench.run.store import CURRENT, DB_NAME
+
     out: dict[str, list[dict[str, Any]]] = {}
-    ledger = build / "work" / "candidates.jsonl"
-    if ledger.is_file():
-        for line in ledger.read_text(encoding="utf-8").splitlines():
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
+    work_dir = build / "work"
+    if not (work_dir / DB_NAME).is_file() and not (work_dir / CANDIDATES).is_file():
+        return out
+    work = WorkStore(work_dir)
+    try:
+        rows = work.store.connection.execute(
+            f"SELECT key, item_id, model, extra FROM tasks WHERE probe=? AND {CURRENT} "
+            "ORDER BY rowid",
+            (EDIT_PROBE,),
+        ).fetchall()
+        for key, spec_id, editor, extra in rows:
+            rec = stored_record(work, spec_id, int(json.loads(extra)["candidate"]), editor, key)
+            if rec is None:
                 continue
-            out.setdefault(r["spec_id"], []).append(r)
+            src = (
+                f"../{work.blob_path(rec.blob).relative_to(build).as_posix()}" if rec.blob else None
+            )
+            out.setdefault(spec_id, []).append(rec.model_dump() | {"src": src})
+    finally:
+        work.close()
     return out
 
 
@@ -109,7 +128,7 @@ def export_review(build: Path) -> Path:
             "heatmap": heat, "gates": prov.get("gates", []),
             "candidates": [
                 {"index": c["candidate"], "status": c["status"], "message": c.get("message"),
-                 "src": f"../work/blobs/{c['blob']}.png" if c.get("blob") else None}
+                 "src": c["src"]}
                 for c in cands.get(it.id, [])
             ],
         })  # fmt: skip

@@ -107,7 +107,18 @@ SFace similarity lands in the border band, which the demo keeps as an example of
 
 def build_pipeline(out: Path) -> Path:
     """Write the seed folder ``out/seeds``, verify its proposals and build ``out/dataset`` with
-    the local editor; returns the dataset folder."""
+    the local editor; returns the dataset folder. Holds ``out/work``'s lock throughout (another
+    process building there: :class:`DemoError`)."""
+    from forgebench.run.lock import RunLocked, run_lock
+
+    try:
+        with run_lock(out / "work", "demo"):
+            return _pipeline(out)
+    except RunLocked as exc:
+        raise DemoError(str(exc)) from None
+
+
+def _pipeline(out: Path) -> Path:
     from forgebench.construct.build import BuildConfig, build
     from forgebench.construct.edit_api import make_editor
     from forgebench.construct.facts import Knowledge

@@ -107,15 +107,15 @@ class Budget:
             return math.ceil(total / n)
         return config.max_tokens or 1024
 
-    def reserve(self, config: ModelConfig, task: Task) -> float | None:
-        """Reserve a call's estimated cost; None (and ``exhausted``) when it does not fit."""
+    def reserve(self, config: ModelConfig, task: Task, images: int | None = None) -> float | None:
+        """Reserve a call's estimated cost; None (and ``exhausted``) when it does not fit.
+
+        ``images``: the images this call will bill when the caller knows (an editor rendering a
+        specification of several steps); else :meth:`expected_images`."""
+        if images is None or config.price_image is None:
+            images = self.expected_images(config)
         est = (
-            cost_usd(
-                config,
-                estimate_input_tokens(task),
-                self.expected_output(config),
-                self.expected_images(config),
-            )
+            cost_usd(config, estimate_input_tokens(task), self.expected_output(config), images)
             or 0.0
         )
         if self.spent + self.reserved + est > self.max_usd:

@@ -122,7 +122,7 @@ def test_openai_editor_against_a_loopback_images_endpoint(
             _run(ed, _req(mask=mask))
         assert e.value.retryable and e.value.status == status
     out = _run(ed, _req(mask=mask, instruction="add a smartphone"))
-    assert out.status == "ok" and out.cost == 0.04
+    assert out.status == "ok" and ed.price_per_image == 0.04
     rgb = decode_rgb(out.image, "t")
     # the transparent part of the alpha mask (the edit area) changed, nothing else did
     assert np.array_equal(rgb[50:100, 60:120], 255 - IMG[50:100, 60:120])

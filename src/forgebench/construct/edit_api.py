@@ -4,7 +4,8 @@ An editor takes an :class:`EditRequest` (the seed image, a mask, an instruction,
 parameters) and returns an :class:`EditOutcome`: an image, or a refusal / safety block (recorded
 as outcomes, never as errors, like a model's refusal). Transport and protocol failures raise
 :class:`forgebench.models.base.ModelError` (``retryable`` for 429 / 5xx / unreachable), the
-engine's one error type, so retries follow the runner's policy.
+engine's one error type, so retries follow the runner's policy. The builder runs an editor
+through the engine's runner as a model (:mod:`forgebench.construct.editor_model`).
 
 Editor specs (as model specs, ``[ALIAS=]PROVIDER/WHAT``):
 
@@ -63,8 +64,6 @@ class EditOutcome:
     """PNG bytes of the candidate (``ok`` only)."""
     message: str | None = None
     """The editor's words for a refusal or block, or a note."""
-    cost: float = 0.0
-    """What the call cost (the editor's price per image for ``ok``)."""
     pixels: np.ndarray | None = None
     """The decoded image, when the editor has it at hand (saves a decode; local editors)."""
 
@@ -76,7 +75,8 @@ class Editor(Protocol):
     name: str
     """The editor's name in provenance (the alias, else ``PROVIDER/WHAT``)."""
     price_per_image: float
-    """Price of one rendered candidate (for ``--dry-run`` and ``--max-cost``)."""
+    """Price of one rendered image, in USD: the engine prices each call with it
+    (``EditorConfig.price_image``, ``run/costs.py``) for ``--dry-run`` and ``--max-cost``."""
 
     async def edit(self, request: EditRequest) -> EditOutcome:
         """Render one candidate; raise ``ModelError`` on transport or protocol failure."""

@@ -106,6 +106,8 @@ class EditorModel:
         self.seed_root = seed_root
         self.pixels: dict[str, np.ndarray] = {}
         """Decoded candidates by content hash, for the gates (taken with :meth:`take_pixels`)."""
+        self.requests = 0
+        """Requests sent to the editor (one per step and attempt)."""
         self._steps: dict[tuple[str, int], tuple[EditOutcome, np.ndarray]] = {}
 
     @property
@@ -142,6 +144,7 @@ class EditorModel:
         for n, step in enumerate(steps):
             done = self._steps.get((key, n))
             if done is None:
+                self.requests += 1
                 out = await self.editor.edit(self._request(spec, step, index, img))
                 if out.status != "ok" or out.image is None:
                     break

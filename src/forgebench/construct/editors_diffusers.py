@@ -107,7 +107,7 @@ class DiffusersEditor:
         if masked and p.get("composite", True):
             assert req.mask is not None
             out = np.where(req.mask[..., None] > 0, out, req.image)
-        return EditOutcome("ok", png_bytes(out), cost=self.price_per_image, pixels=out)
+        return EditOutcome("ok", png_bytes(out), pixels=out)
 
     async def edit(self, request: EditRequest) -> EditOutcome:
         """Render one candidate (in a worker thread)."""

@@ -106,9 +106,7 @@ class HttpEditor:
                 decode_rgb(body, self.name)
             except ValueError as exc:
                 raise ModelError(str(exc), retryable=True) from None
-            return EditOutcome(
-                "ok", png_bytes(decode_rgb(body, self.name)), cost=self.price_per_image
-            )
+            return EditOutcome("ok", png_bytes(decode_rgb(body, self.name)))
         try:
             obj = json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError):
@@ -123,5 +121,5 @@ class HttpEditor:
                 rgb = decode_rgb(raw, self.name)
             except (binascii.Error, ValueError) as exc:
                 raise ModelError(f"{self.name}: image_b64: {exc}", retryable=True) from None
-            return EditOutcome("ok", png_bytes(rgb), cost=self.price_per_image)
+            return EditOutcome("ok", png_bytes(rgb))
         raise ModelError(f"{self.name}: JSON reply without image_b64 or status", retryable=True)

@@ -9,7 +9,7 @@ through when given. The reply's ``data[0].b64_json`` is the candidate.
 Outcomes: a ``400`` whose error code says a safety system stopped the request
 (``moderation_blocked``, ``content_policy_violation``; or a message naming the safety system) is a
 ``blocked`` outcome; 429, 5xx, timeouts and connection failures are retryable errors (the SDK's own
-retries are off: the builder retries with the engine's policy); other failures are errors.
+retries are off: the engine's runner retries with its policy); other failures are errors.
 """
 
 from __future__ import annotations
@@ -120,4 +120,4 @@ class OpenAIImagesEditor:
             rgb = decode_rgb(base64.b64decode(b64, validate=True), self.name)
         except (binascii.Error, ValueError) as exc:
             raise ModelError(f"{self.name}: b64_json: {exc}", retryable=True) from None
-        return EditOutcome("ok", png_bytes(rgb), cost=self.price_per_image)
+        return EditOutcome("ok", png_bytes(rgb))

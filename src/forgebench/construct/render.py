@@ -133,7 +133,7 @@ class Rendered:
     records: dict[str, list[CandidateRecord]]
     """Spec id -> its candidates' records, in order."""
     sent: int = 0
-    """Requests sent by this run (retries included)."""
+    """Requests sent to the editor by this run (one per step and attempt)."""
     budget_stopped: bool = False
     stopped: str | None = None
     """Why the runner stopped the editor (a non-retryable failure), if it did."""
@@ -174,7 +174,6 @@ async def render_all(
             sent = await work.send(
                 model, config, jobs, retry=retry, budget=budget, give_up_after=give_up
             )
-            done.sent += sent.stats.attempts
             judged: Judged = []
             again: set[str] = set()
             for t, s, _ in tasks:
@@ -199,5 +198,6 @@ async def render_all(
             if sent.budget_stopped or sent.stats.fatal:
                 break
     finally:
+        done.sent = model.requests
         await model.aclose()
     return done

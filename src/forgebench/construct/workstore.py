@@ -28,7 +28,7 @@ from typing import Any
 from forgebench.models.base import Model, Request, Response
 from forgebench.models.registry import describe_request
 from forgebench.models.spec import ModelConfig
-from forgebench.run.blobs import BlobStore
+from forgebench.run.blobs import BlobStore, put_outputs
 from forgebench.run.costs import Budget
 from forgebench.run.retry import RetryPolicy
 from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
@@ -106,9 +106,7 @@ class WorkStore:
         self, key: str, response: Response, attempts: int, latency_s: float | None, request: Any
     ) -> None:
         """Files first (by hash), then the answer that names them."""
-        for f in response.outputs:
-            digest = self.blobs.put(f.data, f.media_type)
-            self.store.put_output(key, f.name, digest, f.media_type, len(f.data))
+        put_outputs(self.blobs, self.store, key, response.outputs)
         self.store.put_answer(key, response, attempts, latency_s, request)
 
     async def send(

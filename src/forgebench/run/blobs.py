@@ -8,10 +8,16 @@ by hash, so a candidate paid for once is never paid for again and never duplicat
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from forgebench.run.images import extension_for
 from forgebench.util.atomic import write_bytes
+
+if TYPE_CHECKING:
+    from forgebench.models.base import OutputFile
+    from forgebench.run.store import Store
 
 
 def blob_dir(cache_dir: str | Path | None) -> Path:
@@ -39,3 +45,11 @@ class BlobStore:
         if not target.is_file():
             write_bytes(target, data)
         return digest
+
+
+def put_outputs(blobs: BlobStore, store: Store, key: str, files: Iterable[OutputFile]) -> None:
+    """Store an answer's files: the bytes first (by hash), then their rows in ``outputs`` (so
+    the answer stored next names files that exist)."""
+    for f in files:
+        digest = blobs.put(f.data, f.media_type)
+        store.put_output(key, f.name, digest, f.media_type, len(f.data))

@@ -30,7 +30,7 @@ from forgebench.models.base import Model, Request
 from forgebench.models.registry import create_model, describe_request
 from forgebench.models.replicas import ReplicatedModel
 from forgebench.models.spec import ModelConfig, SpecError, check_unique_names
-from forgebench.run.blobs import BlobStore, blob_dir
+from forgebench.run.blobs import BlobStore, blob_dir, put_outputs
 from forgebench.run.costs import Budget, cost_usd
 from forgebench.run.progress import ModelProgress, RunProgress
 from forgebench.run.replica_stats import record_replicas
@@ -302,12 +302,9 @@ async def generate(
         def on_outcome(outcome: CallOutcome) -> None:
             task = sending.pop(outcome.key)
             if outcome.response is not None:
-                files = outcome.response.outputs
-                if files:  # bytes first, by hash: the answer row then names them
+                if outcome.response.outputs:
                     where = blobs or BlobStore(blob_dir(None))
-                    for f in files:
-                        digest = where.put(f.data, f.media_type)
-                        store.put_output(outcome.key, f.name, digest, f.media_type, len(f.data))
+                    put_outputs(where, store, outcome.key, outcome.response.outputs)
                 described = scrub(describe_request(model, _request(task, None)), secrets)
                 store.put_answer(
                     outcome.key, outcome.response, outcome.attempts, outcome.latency_s, described

@@ -150,17 +150,16 @@ def _outcomes(work: Path) -> int:
 def test_two_builds_on_one_work_folder(
     seed_dir: Path, tmp_path: Path, fake_images: Callable[..., Any]
 ) -> None:
-    srv = fake_images(latency_s=0.4)
-    rows = _tiles(4)
+    srv = fake_images(latency_s=1.0)  # the first build runs >= 5 s after its first answer
+    rows = _tiles(6)
     _write(tmp_path / "specs.jsonl", rows)
     out = tmp_path / "build"
     args = ["build", str(seed_dir), str(tmp_path / "specs.jsonl"), "--out", str(out),
             "--editor", f"http/{srv.url}/edit", "--concurrency", "1"]  # fmt: skip
     cmd = [sys.executable, "-m", "forgebench.cli", *args]
     env = {**os.environ, "PYTHONPATH": SRC}
-    first = subprocess.Popen(
-        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    pipes: dict[str, Any] = {"env": env, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    first = subprocess.Popen(cmd, text=True, **pipes)
     waiter: subprocess.Popen[str] | None = None
     try:
         deadline = time.monotonic() + 60
@@ -168,14 +167,12 @@ def test_two_builds_on_one_work_folder(
             assert first.poll() is None, first.communicate()
             assert time.monotonic() < deadline
             time.sleep(0.05)
+        waiter = subprocess.Popen([*cmd, "--wait"], text=True, **pipes)
         second = runner.invoke(app, args)
         assert second.exit_code == 4, second.output
         lines = [x for x in second.output.splitlines() if x.strip()]
         assert len(lines) == 1 and f"PID {first.pid} (forgebench build)" in lines[0]
         assert "--wait" in lines[0]
-        waiter = subprocess.Popen(
-            [*cmd, "--wait"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-        )
         first_out, first_err = first.communicate(timeout=120)
         assert first.returncode == 0, first_err
         wait_out, wait_err = waiter.communicate(timeout=120)
@@ -184,11 +181,11 @@ def test_two_builds_on_one_work_folder(
             if p is not None and p.poll() is None:
                 p.kill()
     assert waiter.returncode == 0, wait_err
-    assert "4 request(s) sent" in first_out
-    assert f"waiting for PID {first.pid}" in wait_err
+    assert "6 request(s) sent" in first_out
+    assert f"waiting for PID {first.pid} (forgebench build)" in wait_err
     # the waiting build found every candidate stored: each was rendered (and paid) once
-    assert "0 request(s) sent" in wait_out and "kept 4" in wait_out
-    assert len(srv.hits) == 4 and srv.requests == 4
+    assert "0 request(s) sent" in wait_out and "kept 6" in wait_out
+    assert len(srv.hits) == 6 and srv.requests == 6
 
 
 def test_propose_with_a_model_refuses_a_busy_work_folder(seed_dir: Path, tmp_path: Path) -> None:

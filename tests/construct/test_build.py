@@ -248,3 +248,9 @@ def test_max_cost_stops_starting_calls(
     assert r.exit_code == 0, r.output
     assert len(srv.hits) == 2 and "spent 2.00" in r.output
     assert "not rendered (max cost reached)" in r.output
+    # the cap counts what the work folder already spent: 3.5 leaves room for one more image
+    r = runner.invoke(app, ["build", str(seed_dir), str(tmp_path / "specs.jsonl"), "--out", str(tmp_path / "b"),
+                            "--editor", f"http/{srv.url}/edit", "--price-per-image", "1", "--max-cost", "3.5",
+                            "--concurrency", "1"])  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert len(srv.hits) == 3 and "1 request(s) sent, spent 3.00" in r.output

@@ -46,6 +46,18 @@ def test_budget_refuses_a_call_that_would_pass_the_cap(tmp_path: Path) -> None:
     assert budget.spent <= 0.5
 
 
+def test_budget_reserves_the_images_a_call_will_bill() -> None:
+    # an image editor priced per image: a three-step edit reserves three images, not the mean
+    cfg = ModelConfig(spec="openai/img", price_image=0.5, images_per_call=1)
+    task = make_task(Question("i", "edit", "c0", "x", "v"), "m")
+    budget = Budget(max_usd=2.0)
+    assert budget.reserve(cfg, task) == 0.5  # images_per_call before any call was seen
+    three = budget.reserve(cfg, task, images=3)
+    assert three == 1.5 and budget.reserve(cfg, task, images=1) is None and budget.exhausted
+    budget.settle(cfg, three, Usage(0, 0), images=3)
+    assert budget.spent == 1.5
+
+
 def test_scrub_removes_credentials_everywhere() -> None:
     data = {
         "spec": "m=openai/x@https://user:hunter2@example.com/v1",

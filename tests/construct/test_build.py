@@ -171,6 +171,8 @@ def _ledger(out: Path) -> dict[str, dict[str, Any]]:
     if not db.exists():
         return {}
     with closing(sqlite3.connect(db, timeout=30)) as con:
+        if not con.execute("SELECT 1 FROM sqlite_master WHERE name = 'outputs'").fetchone():
+            return {}  # the store is being created
         rows = con.execute(
             "SELECT t.key, t.item_id, COALESCE(a.text, 'error'), o.sha256, a.created_at "
             "FROM tasks t LEFT JOIN answers a ON a.task_key = t.key "

@@ -212,6 +212,7 @@ def test_build_against_a_loopback_images_server_resumes_after_a_kill(
     proc.wait()
     first = _ledger(out)
     assert 2 <= len(first) < len(rows), "the kill must land mid-build"
+    time.sleep(1.0)  # a request in flight at the kill is still served (0.3 s): not the resume's
     hits_before, requests_before = len(srv.hits), srv.requests
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -26,7 +26,7 @@ from forgebench.models.base import Request
 from forgebench.models.openai_compat import create
 from forgebench.models.replicas import ReplicatedModel
 from forgebench.models.spec import ModelConfig
-from forgebench.run.runner import Call, CallOutcome, execute
+from forgebench.run.runner import Call, CallOutcome, ExecSettings, execute
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "tests" / "support" / "fake_openai.py"
@@ -53,12 +53,11 @@ async def measure(urls: list[str], n: int, concurrency: int) -> tuple[float, lis
     calls = [Call(f"k{i}", Request(prompt=f"Is image {i} real or fake?")) for i in range(n)]
     try:
         warm = [Call(f"w{i}", Request(prompt="warm-up")) for i in range(len(urls) * 4)]
-        await execute(model, warm, concurrency=concurrency, rpm=None, max_attempts=3,
-                      timeout_s=120, on_outcome=lambda o: None)  # fmt: skip
+        policy = ExecSettings(concurrency=concurrency, max_attempts=3, timeout_s=120)
+        await execute(model, warm, policy, on_outcome=lambda o: None)
         before = [s.answered for s in model.stats()] if isinstance(model, ReplicatedModel) else [0]
         t0 = time.perf_counter()
-        stats = await execute(model, calls, concurrency=concurrency, rpm=None, max_attempts=3,
-                              timeout_s=120, on_outcome=outcomes.append)  # fmt: skip
+        stats = await execute(model, calls, policy, on_outcome=outcomes.append)
         wall = time.perf_counter() - t0
     finally:
         await model.aclose()

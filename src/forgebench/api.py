@@ -15,20 +15,26 @@ can cause raise exceptions with one-line messages (``SuiteError``, ``SpecError``
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forgebench import suites
 from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import GenerationResult, GenerationSettings, run_generation
+from forgebench.run.judging import JudgeSettings
 from forgebench.run.progress import RunProgress
 from forgebench.run.source import Selection
 from forgebench.suites.base import JudgeOutcome, Suite
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 __all__ = [
     "GenerationSettings",
+    "JudgeSettings",
     "ReportResult",
     "Selection",
     "benchmarks_in",
@@ -74,14 +80,35 @@ def benchmarks_in(run_dir: str | Path) -> list[Suite]:
     return [s for s in suites.all_suites() if s.name in names]
 
 
-def judge(run_dir: str | Path, spec: str | ModelConfig, **options: object) -> list[JudgeOutcome]:
+def judge(
+    run_dir: str | Path,
+    spec: str | ModelConfig,
+    settings: JudgeSettings | None = None,
+    *,
+    concurrency: int | None = None,
+    rpm: float | None = None,
+    max_attempts: int | None = None,
+    retry_unscored: bool = False,
+    console: Console | None = None,
+) -> list[JudgeOutcome]:
     """Run the judge stage of every suite of the run with the judge ``spec`` (Mandela's E0-E4
-    grades, Forensics' option extraction, ...); what each did. ``options`` as
-    :meth:`Suite.judge` takes them."""
+    grades, Forensics' option extraction, ...); what each did. ``settings`` says how the judge
+    is asked; the keywords are shorthands that override it: ``concurrency``, ``rpm`` and
+    ``max_attempts`` (default: the judge config's, attempts at most 3), ``retry_unscored`` (ask
+    again for replies stored as unscored), ``console`` (draws a progress bar)."""
     config = spec if isinstance(spec, ModelConfig) else ModelConfig(spec=spec, max_tokens=None)
+    base = settings or JudgeSettings()
+    chosen = dataclasses.replace(
+        base,
+        concurrency=concurrency if concurrency is not None else base.concurrency,
+        rpm=rpm if rpm is not None else base.rpm,
+        max_attempts=max_attempts if max_attempts is not None else base.max_attempts,
+        retry_unscored=retry_unscored or base.retry_unscored,
+        console=console if console is not None else base.console,
+    )
     out: list[JudgeOutcome] = []
     for suite in benchmarks_in(run_dir):
-        outcome = suite.judge(Path(run_dir), config, **options)
+        outcome = suite.judge(Path(run_dir), config, chosen)
         if outcome is not None:
             out.append(outcome)
     return out

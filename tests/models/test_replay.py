@@ -67,7 +67,7 @@ def test_missing_answer_is_a_non_retryable_error(tmp_path: Path) -> None:
 
 
 def test_replay_with_gaps_answers_what_it_has_and_errs_the_rest(tmp_path: Path) -> None:
-    from forgebench.run.runner import Call, CallOutcome, execute
+    from forgebench.run.runner import Call, CallOutcome, ExecSettings, execute
 
     rows = [
         {"item_id": f"m{i}", "probe": "L0", "condition": "full", "text": f"REAL {i}"}
@@ -87,10 +87,7 @@ def test_replay_with_gaps_answers_what_it_has_and_errs_the_rest(tmp_path: Path) 
         execute(
             model,
             calls,
-            concurrency=1,
-            rpm=None,
-            max_attempts=3,
-            timeout_s=5,
+            ExecSettings(max_attempts=3, timeout_s=5),
             on_outcome=outcomes.append,
         )
     )

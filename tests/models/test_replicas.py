@@ -19,7 +19,7 @@ from forgebench.models.openai_compat import OpenAICompatModel, create
 from forgebench.models.replicas import ReplicaPolicy, ReplicatedModel
 from forgebench.models.spec import ModelConfig, SpecError, parse_spec
 from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import Call, CallOutcome, execute
+from forgebench.run.runner import Call, CallOutcome, ExecSettings, execute
 
 FAST = RetryPolicy(base_s=0.01, cap_s=0.05, rng=random.Random(0))
 
@@ -138,12 +138,8 @@ def test_a_slow_replica_gets_fewer_requests(fake_openai: Any) -> None:
             await execute(
                 model,
                 _calls(80),
-                concurrency=4,
-                rpm=None,
-                max_attempts=3,
-                timeout_s=5,
+                ExecSettings(concurrency=4, max_attempts=3, timeout_s=5, retry=FAST),
                 on_outcome=outcomes.append,
-                retry=FAST,
             )
         finally:
             await model.aclose()
@@ -292,12 +288,8 @@ def test_replica_down_and_back_mid_run_loses_and_duplicates_nothing(fake_openai:
             await execute(
                 model,
                 calls,
-                concurrency=8,
-                rpm=None,
-                max_attempts=6,
-                timeout_s=5,
+                ExecSettings(concurrency=8, max_attempts=6, timeout_s=5, retry=FAST),
                 on_outcome=on_outcome,
-                retry=FAST,
             )
         finally:
             await model.aclose()
@@ -335,8 +327,8 @@ def test_progress_shows_each_replicas_counts_errors_and_latency(fake_openai: Any
 
         async def go() -> None:
             try:
-                await execute(model, _calls(6), concurrency=1, rpm=None, max_attempts=4,
-                              timeout_s=5, on_outcome=lambda o: None, progress=bar, retry=FAST)  # fmt: skip
+                settings = ExecSettings(max_attempts=4, timeout_s=5, retry=FAST)
+                await execute(model, _calls(6), settings, on_outcome=lambda o: None, progress=bar)
             finally:
                 await model.aclose()
 

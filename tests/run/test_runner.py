@@ -16,7 +16,7 @@ from forgebench.models.spec import ModelConfig
 from forgebench.run.limits import RateLimiter
 from forgebench.run.progress import RunProgress
 from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
+from forgebench.run.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
 
 FAST = RetryPolicy(base_s=0.01, cap_s=0.05, rng=random.Random(0))
 
@@ -25,21 +25,21 @@ def _calls(n: int) -> list[Call]:
     return [Call(f"k{i}", Request(prompt=f"question {i}")) for i in range(n)]
 
 
+HOOKS = ("validate", "progress", "stop")
+
+
 def _run(server: Any, calls: list[Call], **kw: Any) -> tuple[ExecStats, list[CallOutcome]]:
+    """``execute`` against ``server``; ``kw``: :class:`ExecSettings` fields and the hooks."""
     outcomes: list[CallOutcome] = []
     model = create(ModelConfig(spec=f"m=openai/fake@{server.url}", concurrency=8))
-    opts: dict[str, Any] = {
-        "concurrency": 8,
-        "rpm": None,
-        "max_attempts": 6,
-        "timeout_s": 2.0,
-        "retry": FAST,
-    }
-    opts.update(kw)
+    policy: dict[str, Any] = {"concurrency": 8, "max_attempts": 6, "timeout_s": 2.0, "retry": FAST}
+    policy.update({k: v for k, v in kw.items() if k not in HOOKS})
+    hooks = {k: v for k, v in kw.items() if k in HOOKS}
+    settings = ExecSettings(**policy)
 
     async def go() -> ExecStats:
         try:
-            return await execute(model, calls, on_outcome=outcomes.append, **opts)
+            return await execute(model, calls, settings, on_outcome=outcomes.append, **hooks)
         finally:
             await model.aclose()
 
@@ -172,11 +172,8 @@ def test_concurrency_bounds_requests_in_flight_and_calls_are_pulled_lazily() -> 
 
     done: list[CallOutcome] = []
     stats = asyncio.run(
-        execute(
-            model, calls(), concurrency=4, rpm=None, max_attempts=1, timeout_s=1,
-            on_outcome=done.append,
-        )
-    )  # fmt: skip
+        execute(model, calls(), ExecSettings(concurrency=4, timeout_s=1), on_outcome=done.append)
+    )
     assert model.peak == 4 and stats.answered == 40
 
 
@@ -198,10 +195,8 @@ def test_stop_abandons_in_flight_calls_without_reporting_them() -> None:
     async def go() -> ExecStats:
         stop = asyncio.Event()
         asyncio.get_running_loop().call_later(0.1, stop.set)
-        return await execute(
-            model, _calls(10), concurrency=3, rpm=None, max_attempts=1, timeout_s=10,
-            on_outcome=done.append, stop=stop, grace_s=0.1,
-        )  # fmt: skip
+        settings = ExecSettings(concurrency=3, timeout_s=10, grace_s=0.1)
+        return await execute(model, _calls(10), settings, on_outcome=done.append, stop=stop)
 
     stats = asyncio.run(go())
     assert done == [] and stats.abandoned == 3 and stats.stopped and model.calls == 3
@@ -216,10 +211,18 @@ def test_backoff_is_full_jitter_and_respects_retry_after() -> None:
 
 
 def test_bad_arguments_are_refused() -> None:
-    with pytest.raises(ValueError):
-        asyncio.run(
-            execute(
-                _CountingModel(0), [], concurrency=0, rpm=None, max_attempts=1, timeout_s=1,
-                on_outcome=lambda o: None,
-            )
-        )  # fmt: skip
+    with pytest.raises(ValueError, match="at least 1"):
+        ExecSettings(concurrency=0)
+    with pytest.raises(ValueError, match="at least 1"):
+        ExecSettings(max_attempts=0)
+
+
+def test_settings_from_a_model_config_take_its_sending_policy() -> None:
+    config = ModelConfig(
+        spec="m=openai/fake@http://127.0.0.1:9/v1", concurrency=3, rpm=90, max_attempts=2,
+        timeout_s=7.5,
+    )  # fmt: skip
+    settings = ExecSettings.of(config, retry=FAST, grace_s=1.0, give_up_after=4)
+    assert (settings.concurrency, settings.rpm, settings.max_attempts) == (3, 90, 2)
+    assert (settings.timeout_s, settings.grace_s, settings.give_up_after) == (7.5, 1.0, 4)
+    assert settings.retry is FAST

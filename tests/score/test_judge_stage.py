@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from forgebench.models.spec import ModelConfig
+from forgebench.run.judging import JudgeSettings
 from forgebench.run.retry import RetryPolicy
 from forgebench.suites.mandela.frame import load_frame
 from forgebench.suites.mandela.judge import judge_run
@@ -54,8 +55,8 @@ def _grades(run: Path, judge: str) -> dict[str, tuple[Any, ...]]:
 
 def _judge(run: Path, url: str, **kw: Any) -> Any:
     spec = f"qj=openai/judge-model@{url}"
-    return judge_run(run, spec, config=ModelConfig(spec=spec, concurrency=2), max_attempts=2,
-                     retry=RetryPolicy(base_s=0.001), **kw)  # fmt: skip
+    settings = JudgeSettings(max_attempts=2, retry=RetryPolicy(base_s=0.001), **kw)
+    return judge_run(run, spec, settings, config=ModelConfig(spec=spec, concurrency=2))
 
 
 def test_valid_invalid_and_nonjson_replies(run: Path, judge_server: Any) -> None:

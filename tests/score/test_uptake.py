@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from forgebench.models.spec import ModelConfig
+from forgebench.run.judging import JudgeSettings
 from forgebench.run.retry import RetryPolicy
 from forgebench.suites.mandela.frame import load_frame
 from forgebench.suites.mandela.judge import judge_run
@@ -92,8 +93,8 @@ def _metrics(run: Path, judge: str) -> dict[str, tuple[float, int, str]]:
 
 def test_loopback_judge_uptake_stage_and_metrics(run: Path, judge_server: Any) -> None:
     spec = f"qj=openai/judge-model@{judge_server.url}"
-    stats = judge_run(run, spec, config=ModelConfig(spec=spec, concurrency=2), max_attempts=2,
-                      retry=RetryPolicy(base_s=0.001))  # fmt: skip
+    settings = JudgeSettings(max_attempts=2, retry=RetryPolicy(base_s=0.001))
+    stats = judge_run(run, spec, settings, config=ModelConfig(spec=spec, concurrency=2))
     assert (
         stats.uptake is not None and "4 wrong-caption answers; 3 judged, 1 unscored" in stats.uptake
     )
@@ -110,7 +111,9 @@ def test_loopback_judge_uptake_stage_and_metrics(run: Path, judge_server: Any) -
     assert got["uptake"] == (50.0, 4, "qj")  # P1, R1
     assert got["dispute"] == (50.0, 4, "qj")  # P2, R1
     hits = sum(judge_server.hits.values())
-    judge_run(run, spec, config=ModelConfig(spec=spec), retry=RetryPolicy(base_s=0.001))
+    judge_run(
+        run, spec, JudgeSettings(retry=RetryPolicy(base_s=0.001)), config=ModelConfig(spec=spec)
+    )
     assert sum(judge_server.hits.values()) == hits  # resume: nothing asked again
 
 

@@ -92,6 +92,7 @@ def demo(
     from forgebench.models.builtin.artefact import score_map
     from forgebench.models.spec import ModelConfig
     from forgebench.run.generate import GenerationSettings, run_generation
+    from forgebench.run.judging import JudgeSettings
     from forgebench.run.progress import RunProgress
     from forgebench.run.source import Selection
     from forgebench.suites.mandela.judge import judge_run
@@ -166,7 +167,7 @@ def demo(
 
     _step(f"5. Judge with {DEMO_JUDGE} and write metrics.csv")
     parse_verdicts(run_dir)
-    stats = judge_run(run_dir, DEMO_JUDGE, console=err_console)
+    stats = judge_run(run_dir, DEMO_JUDGE, JudgeSettings(console=err_console))
     console.print(stats.summary(), markup=False)
     metrics = write_metrics(run_dir, stats.judge)
     print_summary(run_dir, stats.judge, console)

@@ -39,9 +39,10 @@ def _judge_and_metrics(run_dir: Path, judge: str) -> int:
     returns an exit code."""
     from forgebench import api
     from forgebench._cli.scoring import print_summaries
+    from forgebench.run.judging import JudgeSettings
 
     with paid_stage(run_dir, "judge", True):
-        outcomes = api.judge(run_dir, judge, console=err_console)
+        outcomes = api.judge(run_dir, judge, JudgeSettings(console=err_console))
     for o in outcomes:
         err_console.print(o.summary, markup=False)
         if o.fatal:

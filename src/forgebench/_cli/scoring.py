@@ -68,6 +68,7 @@ def judge_cmd(
     Forensics' option extraction, ... (verdicts are parsed first)."""
     from forgebench import api
     from forgebench.models.spec import SpecError, parse_spec
+    from forgebench.run.judging import JudgeSettings
 
     _run_dir(run_dir)
     try:
@@ -77,9 +78,11 @@ def judge_cmd(
     with paid_stage(run_dir, "judge", wait):
         parse_verdicts(run_dir)
         try:
-            outcomes = api.judge(run_dir, judge, concurrency=concurrency, rpm=rpm,
-                                 max_attempts=max_attempts, retry_unscored=retry_unscored,
-                                 console=err_console)  # fmt: skip
+            settings = JudgeSettings(
+                concurrency=concurrency, rpm=rpm, max_attempts=max_attempts,
+                retry_unscored=retry_unscored, console=err_console,
+            )  # fmt: skip
+            outcomes = api.judge(run_dir, judge, settings)
         except SpecError as exc:
             fail(str(exc), 2)
         for o in outcomes:

@@ -35,7 +35,7 @@ from forgebench.run.costs import Budget, cost_usd
 from forgebench.run.progress import ModelProgress, RunProgress
 from forgebench.run.replica_stats import record_replicas
 from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
+from forgebench.run.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
 from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
@@ -322,15 +322,10 @@ async def generate(
             stats = await execute(
                 model,
                 calls(),
-                concurrency=config.concurrency,
-                rpm=config.rpm,
-                max_attempts=config.max_attempts,
-                timeout_s=config.timeout_s,
+                ExecSettings.of(config, retry=retry, grace_s=grace_s),
                 on_outcome=on_outcome,
                 progress=bar,
                 stop=stop,
-                retry=retry,
-                grace_s=grace_s,
             )
         finally:
             await model.aclose()

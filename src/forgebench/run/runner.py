@@ -13,10 +13,11 @@ Stopping:
   outcome is reported, no further calls are started and :attr:`ExecStats.fatal` says why;
   one that condemns only its own task (``ModelError.task_only``: HTTP 413, a replay file without
   that answer) is stored as that task's error and the model goes on;
-- ``give_up_after`` calls in a row that end as errors (an unreachable server) stop it likewise;
-- ``stop`` (Ctrl-C, a spending cap) stops scheduling; calls in flight get ``grace_s`` seconds
-  to finish and are then abandoned (not reported: they stay pending for the next run). Calls
-  waiting to retry are abandoned at once.
+- ``ExecSettings.give_up_after`` calls in a row that end as errors (an unreachable server)
+  stop it likewise;
+- ``stop`` (Ctrl-C, a spending cap) stops scheduling; calls in flight get
+  ``ExecSettings.grace_s`` seconds to finish and are then abandoned (not reported: they stay
+  pending for the next run). Calls waiting to retry are abandoned at once.
 """
 
 from __future__ import annotations
@@ -24,14 +25,59 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.run.limits import RateLimiter
 from forgebench.run.progress import ModelProgress
 from forgebench.run.retry import RetryPolicy
 from forgebench.util.redact import redact_text
+
+if TYPE_CHECKING:
+    from forgebench.models.spec import ModelConfig
+
+
+@dataclass(frozen=True)
+class ExecSettings:
+    """How :func:`execute` sends: the sending policy of one model (most callers build it from
+    the model's config with :meth:`of`)."""
+
+    concurrency: int = 1
+    """Calls in flight at once."""
+    rpm: float | None = None
+    """Requests per minute (None: unlimited)."""
+    max_attempts: int = 1
+    """Attempts per call, the first included."""
+    timeout_s: float = 120.0
+    """Limit of one attempt, in seconds."""
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    """Backoff between attempts."""
+    grace_s: float = 5.0
+    """Seconds calls in flight get to finish after ``stop``."""
+    give_up_after: int | None = None
+    """Calls in a row ending as errors after which the model is stopped
+    (None: ``max(3, concurrency)``)."""
+
+    def __post_init__(self) -> None:
+        if self.concurrency < 1 or self.max_attempts < 1:
+            raise ValueError("concurrency and max_attempts must be at least 1")
+
+    @classmethod
+    def of(
+        cls,
+        config: ModelConfig,
+        *,
+        retry: RetryPolicy | None = None,
+        grace_s: float = 5.0,
+        give_up_after: int | None = None,
+    ) -> ExecSettings:
+        """The policy a model's config sets (concurrency, rpm, attempts, timeout)."""
+        return cls(
+            concurrency=config.concurrency, rpm=config.rpm, max_attempts=config.max_attempts,
+            timeout_s=config.timeout_s, retry=retry or RetryPolicy(), grace_s=grace_s,
+            give_up_after=give_up_after,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -84,33 +130,28 @@ class _Abandoned(Exception):
 async def execute(
     model: Model,
     calls: Iterable[Call],
+    settings: ExecSettings,
     *,
-    concurrency: int,
-    rpm: float | None,
-    max_attempts: int,
-    timeout_s: float,
     on_outcome: Callable[[CallOutcome], None],
     validate: Callable[[Response], None] | None = None,
     progress: ModelProgress | None = None,
     stop: asyncio.Event | None = None,
-    retry: RetryPolicy | None = None,
-    grace_s: float = 5.0,
-    give_up_after: int | None = None,
 ) -> ExecStats:
-    """Send ``calls`` to ``model``; report every finished call through ``on_outcome``.
+    """Send ``calls`` to ``model`` as ``settings`` say; report every finished call through
+    ``on_outcome``.
 
     ``validate`` may raise :class:`ModelError` for a reply whose content is unusable (retryable:
-    ask again). ``give_up_after`` (default ``max(3, concurrency)``) is the number of consecutive
-    calls ending as errors after which the model is stopped.
+    ask again). ``progress`` is advanced per finished call; ``stop`` ends scheduling.
     """
-    if concurrency < 1 or max_attempts < 1:
-        raise ValueError("concurrency and max_attempts must be at least 1")
+    concurrency, max_attempts, timeout_s = (
+        settings.concurrency, settings.max_attempts, settings.timeout_s,
+    )  # fmt: skip
     source = iter(calls)
     stop_event = stop if stop is not None else asyncio.Event()
     halt = asyncio.Event()
-    limiter = RateLimiter(rpm)
-    policy = retry or RetryPolicy()
-    limit_in_a_row = give_up_after or max(3, concurrency)
+    limiter = RateLimiter(settings.rpm)
+    policy = settings.retry
+    limit_in_a_row = settings.give_up_after or max(3, concurrency)
     stats = ExecStats()
     in_a_row = 0
     started = time.monotonic()
@@ -201,7 +242,7 @@ async def execute(
     workers = [asyncio.create_task(worker()) for _ in range(concurrency)]
     stop_waiter = asyncio.ensure_future(stop_event.wait())
     try:
-        await _supervise(workers, stop_waiter, grace_s)
+        await _supervise(workers, stop_waiter, settings.grace_s)
     finally:
         stop_waiter.cancel()
         cancelled = [w for w in workers if not w.done()]

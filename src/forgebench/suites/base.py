@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from forgebench.models.spec import ModelConfig
     from forgebench.run.images import VariantCache
+    from forgebench.run.judging import JudgeSettings
     from forgebench.run.tasks import Question
 
 
@@ -120,10 +121,12 @@ class Suite:
         suite has nothing to score in this run."""
         return None
 
-    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> JudgeOutcome | None:
-        """The judge stage (grades, extracted letters) with ``config``, or None when the suite
-        has no judge stage. ``options``: ``concurrency``, ``rpm``, ``max_attempts``,
-        ``retry_unscored``, ``console`` (a suite ignores what it does not use)."""
+    def judge(
+        self, run_dir: Path, config: ModelConfig, settings: JudgeSettings
+    ) -> JudgeOutcome | None:
+        """The judge stage (grades, extracted letters) with the judge ``config``, asked as
+        ``settings`` say, or None when the suite has no judge stage (a suite ignores the
+        settings it has no use for, such as ``retry_unscored``)."""
         return None
 
     # -- report -----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from rich.console import Console
 
 from forgebench.models.base import Model, Request
 from forgebench.models.spec import ModelConfig
+from forgebench.run.judging import JudgeSettings
 from forgebench.suites.forensics.extract import (
     EXTRACTOR_VERSION,
     extract_option,
@@ -85,17 +86,13 @@ def _todo(con: Any, judge: str) -> tuple[list[tuple[str, str, dict[str, str], st
 async def extract_run_async(
     run_dir: Path,
     config: ModelConfig,
+    settings: JudgeSettings | None = None,
     *,
     model: Model | None = None,
-    concurrency: int | None = None,
-    rpm: float | None = None,
-    max_attempts: int | None = None,
-    console: Console | None = None,
-    **_ignored: Any,
 ) -> ExtractorStats:
     """Ask the extractor about every undecided answer of the run (see the module docstring).
-    ``concurrency``, ``rpm`` and ``max_attempts`` override the judge config's; ``console`` draws
-    a progress bar."""
+    ``settings`` override the judge config's concurrency, rate, attempts and timeout; their
+    ``console`` draws a progress bar. ``model`` replaces the one the config would create."""
     from forgebench.models.registry import create_model
     from forgebench.run.progress import RunProgress
     from forgebench.run.runner import Call, CallOutcome, execute
@@ -137,18 +134,15 @@ async def extract_run_async(
                 )
             )
 
-        workers = concurrency or config.concurrency
+        settings = settings or JudgeSettings()
+        console = settings.console
         with RunProgress(console or Console(stderr=True), enabled=None if console else False) as rp:
             ex = await execute(
                 judge_model,
                 calls(),
-                concurrency=workers,
-                rpm=rpm if rpm is not None else config.rpm,
-                max_attempts=max_attempts or min(config.max_attempts, 3),
-                timeout_s=config.timeout_s,
+                settings.exec_settings(config),
                 on_outcome=on_outcome,
                 progress=rp.add(f"extract {name}", len(todo)),
-                give_up_after=max(10, 2 * workers),
             )
         stats.fatal = ex.fatal
         if model is None:
@@ -159,6 +153,8 @@ async def extract_run_async(
     return stats
 
 
-def extract_run(run_dir: Path, config: ModelConfig, **options: Any) -> ExtractorStats:
+def extract_run(
+    run_dir: Path, config: ModelConfig, settings: JudgeSettings | None = None
+) -> ExtractorStats:
     """Synchronous :func:`extract_run_async`."""
-    return asyncio.run(extract_run_async(Path(run_dir), config, **options))
+    return asyncio.run(extract_run_async(Path(run_dir), config, settings))

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from forgebench.models.spec import ModelConfig
     from forgebench.run.images import VariantCache
+    from forgebench.run.judging import JudgeSettings
     from forgebench.run.tasks import Question
     from forgebench.suites.forensics.contract import ForensicsItem
 
@@ -182,10 +183,12 @@ class ForensicsSuite(Suite):
 
         return score_run(run_dir, judge)
 
-    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> JudgeOutcome | None:
+    def judge(
+        self, run_dir: Path, config: ModelConfig, settings: JudgeSettings
+    ) -> JudgeOutcome | None:
         from forgebench.suites.forensics.judge import extract_run
 
-        stats = extract_run(run_dir, config, **options)
+        stats = extract_run(run_dir, config, settings)
         return JudgeOutcome(stats.judge, stats.summary(), stats.fatal)
 
     def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:

@@ -37,6 +37,7 @@ from rich.console import Console
 
 from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig
+from forgebench.run.judging import JudgeSettings
 from forgebench.run.store import Judgement
 from forgebench.suites.mandela.parse_run import load_items, parse_run
 from forgebench.suites.mandela.rubric import (
@@ -192,18 +193,13 @@ def _gradable(con: Any, judge: str, retry_unscored: bool) -> tuple[list[tuple[An
 async def judge_run_async(
     run_dir: Path,
     judge_spec: str,
+    settings: JudgeSettings | None = None,
     *,
     config: ModelConfig | None = None,
     model: Model | None = None,
-    concurrency: int | None = None,
-    rpm: float | None = None,
-    max_attempts: int | None = None,
-    timeout_s: float | None = None,
-    retry_unscored: bool = False,
-    console: Console | None = None,
-    retry: Any = None,
 ) -> JudgeStats:
-    """Async form of :func:`judge_run` (for callers already inside an event loop)."""
+    """Async form of :func:`judge_run` (for callers already inside an event loop); ``model``
+    replaces the one the config would create (it is not closed)."""
     from forgebench import suites
     from forgebench.models.registry import create_model
     from forgebench.run.progress import RunProgress
@@ -211,6 +207,8 @@ async def judge_run_async(
     from forgebench.run.store import Store
 
     suites.load()  # builtin/rules is registered by the Mandela suite
+    settings = settings or JudgeSettings()
+    retry_unscored = settings.retry_unscored
     cfg = config or ModelConfig(spec=judge_spec, max_tokens=None)
     started = time.monotonic()
     store = Store.open(run_dir, create=False)
@@ -259,30 +257,22 @@ async def judge_run_async(
             if row is not None:
                 store.put_judgement(row, replace=retry_unscored)
 
-        workers = concurrency or cfg.concurrency
+        console = settings.console
         with RunProgress(console or Console(stderr=True), enabled=None if console else False) as rp:
             mp = rp.add(f"judge {name}", len(to_call))
             ex = await execute(
                 judge_model,
                 calls(),
-                concurrency=workers,
-                rpm=rpm if rpm is not None else cfg.rpm,
-                max_attempts=max_attempts or min(cfg.max_attempts, 3),
-                timeout_s=timeout_s or cfg.timeout_s,
+                settings.exec_settings(cfg),
                 on_outcome=on_outcome,
                 validate=_validate,
                 progress=mp,
-                retry=retry,
-                give_up_after=max(10, 2 * workers),
             )
         stats.fatal = ex.fatal
         if not ex.fatal:
             from forgebench.suites.mandela.uptake_stage import uptake_run_async
 
-            stats.uptake = await uptake_run_async(
-                store, judge_model, cfg, concurrency=concurrency, rpm=rpm,
-                max_attempts=max_attempts, timeout_s=timeout_s, retry=retry,
-            )  # fmt: skip
+            stats.uptake = await uptake_run_async(store, judge_model, cfg, settings)
         if model is None:
             await judge_model.aclose()
     finally:
@@ -291,12 +281,18 @@ async def judge_run_async(
     return stats
 
 
-def judge_run(run_dir: Path, judge_spec: str, **opts: Any) -> JudgeStats:
+def judge_run(
+    run_dir: Path,
+    judge_spec: str,
+    settings: JudgeSettings | None = None,
+    *,
+    config: ModelConfig | None = None,
+) -> JudgeStats:
     """Grade a run's forged REAL/FAKE answers with the judge ``judge_spec`` (see the module
-    docstring). Options: ``config`` (a :class:`ModelConfig` for the judge), ``concurrency``,
-    ``rpm``, ``max_attempts`` (default 3), ``timeout_s``, ``retry_unscored``, ``console`` (draws a
-    progress bar), ``retry`` (a ``run.retry.RetryPolicy``)."""
-    return asyncio.run(judge_run_async(Path(run_dir), judge_spec, **opts))
+    docstring): ``config`` is the judge's :class:`ModelConfig` (default: the spec's),
+    ``settings`` how it is asked (concurrency, rate, attempts, ``retry_unscored``, a progress
+    console)."""
+    return asyncio.run(judge_run_async(Path(run_dir), judge_spec, settings, config=config))
 
 
 def judges(con: Any) -> list[str]:

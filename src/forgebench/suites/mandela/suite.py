@@ -22,6 +22,7 @@ from forgebench.suites.mandela.protocol_table import PARTS
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
     from forgebench.run.images import VariantCache
+    from forgebench.run.judging import JudgeSettings
     from forgebench.run.tasks import Question
     from forgebench.suites.mandela.contract import Dataset
 
@@ -103,15 +104,16 @@ class MandelaSuite(Suite):
             parse_run(store.connection)
         return write_metrics(run_dir, judge)
 
-    def judge(self, run_dir: Path, config: ModelConfig, **options: Any) -> JudgeOutcome | None:
+    def judge(
+        self, run_dir: Path, config: ModelConfig, settings: JudgeSettings
+    ) -> JudgeOutcome | None:
         from forgebench.run.store import Store
         from forgebench.suites.mandela.judge import judge_run
         from forgebench.suites.mandela.parse_run import parse_run
 
         with Store.open(run_dir, create=False) as store:
             parse_run(store.connection)
-        known = ("concurrency", "rpm", "max_attempts", "retry_unscored", "console")
-        stats = judge_run(run_dir, config.spec, **{k: v for k, v in options.items() if k in known})
+        stats = judge_run(run_dir, config.spec, settings, config=config)
         return JudgeOutcome(judge=stats.judge, summary=stats.summary(), fatal=stats.fatal)
 
     def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig
+from forgebench.run.judging import JudgeSettings
 from forgebench.run.store import Judgement, Store
 from forgebench.suites.mandela.parse_run import load_items
 from forgebench.suites.mandela.uptake import (
@@ -50,7 +51,7 @@ def _todo(store: Store, judge: str) -> list[tuple[str, dict[str, Any], str | Non
 
 
 async def uptake_run_async(
-    store: Store, judge_model: Model, config: ModelConfig, **opts: Any
+    store: Store, judge_model: Model, config: ModelConfig, settings: JudgeSettings
 ) -> str | None:
     """Judge the run's wrong-caption answers; a summary line, or None when there are none."""
     from forgebench.run.runner import Call, CallOutcome, execute
@@ -91,18 +92,12 @@ async def uptake_run_async(
             return
         store.put_judgement(row)
 
-    workers = opts.get("concurrency") or config.concurrency
     await execute(
         judge_model,
         calls(),
-        concurrency=workers,
-        rpm=opts.get("rpm") if opts.get("rpm") is not None else config.rpm,
-        max_attempts=opts.get("max_attempts") or min(config.max_attempts, 3),
-        timeout_s=opts.get("timeout_s") or config.timeout_s,
+        settings.exec_settings(config),
         on_outcome=on_outcome,
         validate=_validate,
-        retry=opts.get("retry"),
-        give_up_after=max(10, 2 * workers),
     )
     return (
         f"uptake {name}: {len(todo)} wrong-caption answers; {counts['graded']} judged, "

@@ -177,6 +177,46 @@ def test_concurrency_bounds_requests_in_flight_and_calls_are_pulled_lazily() -> 
     assert model.peak == 4 and stats.answered == 40
 
 
+def test_async_calls_and_an_awaited_on_outcome_report_every_call_once() -> None:
+    """The generation path: calls produced by an async generator (image base64 on a thread),
+    outcomes handed to a writer whose room is awaited; a stop while outcomes wait for room
+    leaves those calls unreported (abandoned), never reported twice."""
+    model = _CountingModel(0.001)
+    room = asyncio.Semaphore(2)
+    stored: list[str] = []
+
+    async def calls() -> Any:
+        for i in range(30):
+            await asyncio.sleep(0)  # production awaits work done elsewhere
+            yield Call(f"k{i}", Request(prompt=str(i)))
+
+    async def on_outcome(outcome: CallOutcome) -> None:
+        async with room:
+            await asyncio.sleep(0.002)
+            stored.append(outcome.key)
+
+    stats = asyncio.run(
+        execute(model, calls(), ExecSettings(concurrency=4, timeout_s=5), on_outcome=on_outcome)
+    )
+    assert sorted(stored) == sorted(f"k{i}" for i in range(30))
+    assert stats.answered == 30 and model.calls == 30 and stats.abandoned == 0
+
+    blocked: list[str] = []
+
+    async def never_room(outcome: CallOutcome) -> None:
+        await asyncio.Event().wait()  # the writer never has room
+        blocked.append(outcome.key)
+
+    async def stopped() -> ExecStats:
+        stop = asyncio.Event()
+        asyncio.get_running_loop().call_later(0.2, stop.set)
+        settings = ExecSettings(concurrency=3, timeout_s=5, grace_s=0.1)
+        return await execute(model, calls(), settings, on_outcome=never_room, stop=stop)
+
+    stats = asyncio.run(stopped())
+    assert blocked == [] and stats.answered == 0 and stats.abandoned == 3 and stats.stopped
+
+
 def test_rpm_limit_spaces_requests() -> None:
     async def go() -> float:
         limiter = RateLimiter(rpm=1200)  # 20 per second

@@ -4,7 +4,9 @@
 for its questions, rendering image variants into the content-addressed cache, and binds the
 questions to each model. :func:`generate`
 stores items and tasks, then runs all models at once (each with its own concurrency and rate
-limit) through :func:`forgebench.run.runner.execute`, committing every answer as it arrives.
+limit) through :func:`forgebench.run.runner.execute`, committing every answer as it arrives on the
+store's writer thread (``writer.py``), so that storing a huge answer never stalls the event loop
+(requests in flight, Ctrl-C and SIGTERM).
 
 Resume rules: only tasks of this invocation without an answer are sent (errored ones too with
 ``retry_errors``); an answer is never overwritten and never duplicated (``store.py``). A model name
@@ -20,8 +22,9 @@ import dataclasses
 import json
 import signal
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -40,6 +43,7 @@ from forgebench.run.settings import RunSettings, scrub, secret_values, write_set
 from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
 from forgebench.run.tasks import ImageRef, Question, Task, make_task
+from forgebench.run.writer import StoreWriter
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -253,6 +257,28 @@ def _request(task: Task, image_b64: str | None) -> Request:
     )
 
 
+def _write_outcome(
+    model: Model,
+    task: Task,
+    outcome: CallOutcome,
+    secrets: list[str],
+    blobs: BlobStore | None,
+    store: Store,
+) -> None:
+    """Store one outcome (on the writer thread): an answer with its files and its request record
+    (redacted), or an error."""
+    if outcome.response is None:
+        store.put_error(
+            outcome.key, outcome.error or "unknown error", outcome.status, outcome.attempts
+        )
+        return
+    if outcome.response.outputs:
+        where = blobs or BlobStore(blob_dir(None))
+        put_outputs(where, store, outcome.key, outcome.response.outputs)
+    described = scrub(describe_request(model, _request(task, None)), secrets)
+    store.put_answer(outcome.key, outcome.response, outcome.attempts, outcome.latency_s, described)
+
+
 async def generate(
     store: Store,
     configs: list[ModelConfig],
@@ -286,7 +312,9 @@ async def generate(
         reserved: dict[str, float] = {}
         sending: dict[str, Task] = {}
 
-        def calls() -> Iterator[Call]:
+        async def calls() -> AsyncIterator[Call]:
+            # a page is one indexed query on the loop's connection (the invocation's TEMP
+            # table lives there); an image's base64 is encoded on a thread
             for page in store.pending_pages(name, retry_errors=retry_errors, page=PAGE):
                 for row in page:
                     task = _task_of(row, config)
@@ -296,27 +324,21 @@ async def generate(
                             return
                         reserved[task.key] = est
                     q = task.question
+                    image_b64 = None
+                    if q.image is not None:
+                        image_b64 = b64.cached(q.image)
+                        if image_b64 is None:
+                            image_b64 = await asyncio.to_thread(b64.get, q.image)
                     sending[task.key] = task
-                    yield Call(task.key, _request(task, b64.get(q.image) if q.image else None))
+                    yield Call(task.key, _request(task, image_b64))
 
-        def on_outcome(outcome: CallOutcome) -> None:
+        def on_outcome(outcome: CallOutcome) -> Awaitable[None]:
             task = sending.pop(outcome.key)
-            if outcome.response is not None:
-                if outcome.response.outputs:
-                    where = blobs or BlobStore(blob_dir(None))
-                    put_outputs(where, store, outcome.key, outcome.response.outputs)
-                described = scrub(describe_request(model, _request(task, None)), secrets)
-                store.put_answer(
-                    outcome.key, outcome.response, outcome.attempts, outcome.latency_s, described
-                )
-            else:
-                store.put_error(
-                    outcome.key, outcome.error or "unknown error", outcome.status, outcome.attempts
-                )
-            if budget is not None:
+            if budget is not None:  # on the loop: the next reservation depends on it
                 usage = outcome.response.usage if outcome.response is not None else None
                 images = len(outcome.response.outputs) if outcome.response is not None else 0
                 budget.settle(config, reserved.pop(outcome.key, 0.0), usage, images)
+            return writer.submit(partial(_write_outcome, model, task, outcome, secrets, blobs))
 
         try:
             stats = await execute(
@@ -330,12 +352,14 @@ async def generate(
         finally:
             await model.aclose()
             record_replicas(store, model)
+        await writer.flush()  # every outcome reported is committed before counting
         left = store.pending_count(name, retry_errors=True)
         errored = left - store.pending_count(name, retry_errors=False)
         sent = stats.answered + stats.errors + stats.abandoned
         return ModelResult(name, total, sent, stats, left, errored)
 
-    result.models = list(await asyncio.gather(*(one(c) for c in configs)))
+    async with StoreWriter(store.run_dir) as writer:
+        result.models = list(await asyncio.gather(*(one(c) for c in configs)))
     result.interrupted = stop.is_set()
     if budget is not None:
         result.budget_stopped = budget.exhausted

@@ -245,6 +245,14 @@ class B64Cache:
     def __contains__(self, variant_id: object) -> bool:
         return variant_id in self._data
 
+    def cached(self, ref: ImageRef) -> str | None:
+        """The variant's base64 text when it is held (None: :meth:`get` would encode it)."""
+        with self._lock:
+            hit = self._data.get(ref.variant_id)
+            if hit is not None:
+                self._data.move_to_end(ref.variant_id)
+            return hit
+
     def get(self, ref: ImageRef) -> str:
         """The base64 text of the variant's bytes."""
         with self._lock:

@@ -23,8 +23,9 @@ Stopping:
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -129,10 +130,10 @@ class _Abandoned(Exception):
 
 async def execute(
     model: Model,
-    calls: Iterable[Call],
+    calls: Iterable[Call] | AsyncIterable[Call],
     settings: ExecSettings,
     *,
-    on_outcome: Callable[[CallOutcome], None],
+    on_outcome: Callable[[CallOutcome], Awaitable[None] | None],
     validate: Callable[[Response], None] | None = None,
     progress: ModelProgress | None = None,
     stop: asyncio.Event | None = None,
@@ -140,13 +141,16 @@ async def execute(
     """Send ``calls`` to ``model`` as ``settings`` say; report every finished call through
     ``on_outcome``.
 
-    ``validate`` may raise :class:`ModelError` for a reply whose content is unusable (retryable:
+    ``calls`` may be an async iterable (whose production awaits work done off the loop: a page
+    of the store, an image's base64); it is advanced by one worker at a time. ``on_outcome`` may
+    return an awaitable (hand the outcome to a writer, waiting for room): the worker awaits it
+    before its next call, and counts the call as reported once it is done. ``validate`` may raise :class:`ModelError` for a reply whose content is unusable (retryable:
     ask again). ``progress`` is advanced per finished call; ``stop`` ends scheduling.
     """
     concurrency, max_attempts, timeout_s = (
         settings.concurrency, settings.max_attempts, settings.timeout_s,
     )  # fmt: skip
-    source = iter(calls)
+    pull = _puller(calls)
     stop_event = stop if stop is not None else asyncio.Event()
     halt = asyncio.Event()
     limiter = RateLimiter(settings.rpm)
@@ -206,9 +210,11 @@ async def execute(
                 progress.retried()
             await pause(policy.delay(attempt, err.retry_after))
 
-    def record(outcome: CallOutcome, fatal: bool) -> None:
+    async def record(outcome: CallOutcome, fatal: bool) -> None:
         nonlocal in_a_row
-        on_outcome(outcome)
+        pending = on_outcome(outcome)
+        if inspect.isawaitable(pending):
+            await pending
         if outcome.response is not None:
             stats.answered += 1
             in_a_row = 0
@@ -226,18 +232,18 @@ async def execute(
 
     async def worker() -> None:
         while not halted():
-            call = next(source, None)
+            call = await pull()
             if call is None:
                 return
             try:
                 outcome, fatal = await attempt_all(call)
+                await record(outcome, fatal)
             except _Abandoned:
                 stats.abandoned += 1
                 return
             except asyncio.CancelledError:
                 stats.abandoned += 1
                 raise
-            record(outcome, fatal)
 
     workers = [asyncio.create_task(worker()) for _ in range(concurrency)]
     stop_waiter = asyncio.ensure_future(stop_event.wait())
@@ -253,9 +259,39 @@ async def execute(
         for w in workers:  # one failure is raised; the others' are retrieved, not logged
             if w.done() and not w.cancelled():
                 w.exception()
+        close = getattr(calls, "aclose", None)  # an async generator left part-way
+        if close is not None:
+            await close()
     stats.stopped = stop_event.is_set()
     stats.elapsed_s = _since(started)
     return stats
+
+
+def _puller(calls: Iterable[Call] | AsyncIterable[Call]) -> Callable[[], Awaitable[Call | None]]:
+    """The next call (None at the end), for a plain or an async iterable of calls."""
+    if isinstance(calls, AsyncIterable):
+        source = aiter(calls)
+        lock = asyncio.Lock()  # an async generator is advanced by one worker at a time
+        finished = False
+
+        async def pull_async() -> Call | None:
+            nonlocal finished
+            async with lock:
+                if finished:
+                    return None
+                try:
+                    return await anext(source)
+                except StopAsyncIteration:
+                    finished = True
+                    return None
+
+        return pull_async
+    it = iter(calls)
+
+    async def pull() -> Call | None:
+        return next(it, None)
+
+    return pull
 
 
 async def _supervise(

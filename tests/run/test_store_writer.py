@@ -1,0 +1,137 @@
+"""The store writer thread (``run/writer.py``): writes off the loop, in order, once; bounded
+queue; a failure reaches the loop; an abandoned queue leaves its tasks pending."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from forgebench.models.base import Response, Usage
+from forgebench.run.store import Store
+from forgebench.run.tasks import Question, make_task
+from forgebench.run.writer import Job, StoreWriter
+
+
+def _store(tmp_path: Path, n: int) -> tuple[Path, list[str]]:
+    run_dir = tmp_path / "RUN"
+    tasks = [
+        make_task(Question(f"i{i}", "L0", "full", f"p{i}", "v1", None, {}, "toy"), "m", {})
+        for i in range(n)
+    ]
+    with Store.open(run_dir) as store:
+        store.put_tasks(tasks)
+    return run_dir, [t.key for t in tasks]
+
+
+def _answer(key: str, text: str, threads: list[str] | None = None) -> Job:
+    def job(store: Store) -> None:
+        if threads is not None:
+            threads.append(threading.current_thread().name)
+        store.put_answer(key, Response(text=text, usage=Usage(1, 1)), 1, 0.0, {"p": text})
+
+    return job
+
+
+def _answers(run_dir: Path) -> dict[str, str]:
+    with sqlite3.connect(run_dir / "run.sqlite") as con:
+        return dict(con.execute("SELECT task_key, text FROM answers"))
+
+
+def test_jobs_run_on_the_writer_thread_and_flush_means_committed(tmp_path: Path) -> None:
+    run_dir, keys = _store(tmp_path, 50)
+    threads: list[str] = []
+
+    async def go() -> dict[str, str]:
+        async with StoreWriter(run_dir, capacity=4) as writer:
+            for k in keys:
+                await writer.submit(_answer(k, f"A {k}", threads))
+            await writer.flush()
+            seen = _answers(run_dir)  # read by another connection right after flush
+            await writer.submit(_answer(keys[0], "a second answer"))  # ignored by the store
+        return seen
+
+    seen = asyncio.run(go())
+    assert seen == {k: f"A {k}" for k in keys}
+    assert set(threads) == {"forgebench-store-writer"}  # never the loop's thread
+    assert _answers(run_dir)[keys[0]] == f"A {keys[0]}"  # an answer is never replaced
+
+
+def test_a_full_queue_makes_submit_wait_without_blocking_the_loop(tmp_path: Path) -> None:
+    run_dir, keys = _store(tmp_path, 6)
+    gate = threading.Event()
+    ticks = 0
+
+    def blocked(store: Store) -> None:
+        gate.wait(30)
+
+    async def tick() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.001)
+
+    async def go() -> tuple[bool, int]:
+        ticker = asyncio.create_task(tick())
+        async with StoreWriter(run_dir, capacity=2) as writer:
+            await writer.submit(blocked)  # being written (the thread waits on the gate)
+            await writer.submit(_answer(keys[0], "one"))
+            third = asyncio.create_task(writer.submit(_answer(keys[1], "two")))
+            before = ticks
+            done, _ = await asyncio.wait({third}, timeout=0.3)
+            waited, loop_ran = not done, ticks - before
+            gate.set()
+            await third
+        ticker.cancel()
+        return waited, loop_ran
+
+    waited, loop_ran = asyncio.run(go())
+    assert waited  # no room: submit waited for the writer
+    assert loop_ran > 10  # ... while the loop went on
+    assert set(_answers(run_dir)) == {keys[0], keys[1]}
+
+
+def test_a_failing_write_is_raised_on_the_loop_and_later_jobs_stay_pending(
+    tmp_path: Path,
+) -> None:
+    run_dir, keys = _store(tmp_path, 3)
+
+    def broken(store: Store) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    async def go() -> None:
+        async with StoreWriter(run_dir) as writer:
+            await writer.submit(_answer(keys[0], "kept"))
+            await writer.submit(broken)
+            await writer.submit(_answer(keys[1], "never written"))
+            await writer.flush()
+
+    with pytest.raises(sqlite3.OperationalError, match="disk is full"):
+        asyncio.run(go())
+    assert _answers(run_dir) == {keys[0]: "kept"}
+
+
+def test_abandon_stops_after_the_job_being_written(tmp_path: Path) -> None:
+    run_dir, keys = _store(tmp_path, 4)
+    started, gate = threading.Event(), threading.Event()
+
+    def slow(store: Store) -> None:
+        started.set()
+        gate.wait(30)
+        _answer(keys[0], "in progress")(store)
+
+    async def go() -> None:
+        writer = StoreWriter(run_dir)
+        writer.start()
+        await writer.submit(slow)
+        for k in keys[1:]:
+            await writer.submit(_answer(k, "queued"))
+        await asyncio.to_thread(started.wait, 30)
+        asyncio.get_running_loop().call_later(0.05, gate.set)
+        await writer.close(abandon=True)
+
+    asyncio.run(go())
+    assert _answers(run_dir) == {keys[0]: "in progress"}  # the queued ones stay pending

@@ -35,8 +35,8 @@ SERVER = ROOT / "tests" / "support" / "fake_openai.py"
 
 
 def _write_dataset(root: Path, seeds: int) -> Path:
-    module: Any = _load("run_conftest", ROOT / "tests" / "run" / "conftest.py")
-    path: Path = module.write_run_dataset(root, seeds)
+    module: Any = _load("mandela_data", ROOT / "tests" / "support" / "mandela_data.py")
+    path: Path = module.write_mandela_dataset(root, seeds)
     return path
 
 

@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 
-from .conftest import FLAGS, error_lines, write_dataset
+from support.mandela_data import write_mandela_dataset as write_dataset
+
+from .conftest import FLAGS, error_lines
 
 SEEDS = 12  # 24 tasks under --probes L0 --conditions full
 HUGE = 3_000_000  # characters of one unbroken token per answer

@@ -14,6 +14,18 @@ every answer one unbroken token of ``--answer-kb`` KB):
    seconds from releasing the lock to the process exit.
 
     .venv/bin/python benchmarks/store_writer.py --before /path/to/old/src [--seeds 150]
+
+Measured on the 2-core dev machine (before: main at 27e5f1d, writes on the event loop):
+
+    200 tasks, 1 MB answers, 20 ms, concurrency 8     answers/s   sent while busy   SIGINT heard
+      before                                             29.1           0            2.63 s
+      after                                              36.0          17            0.01 s
+    1000 tasks, 16 KB answers, 5 ms, concurrency 16
+      before                                            490.8           0            2.53 s
+      after                                             505.7          40            0.01 s
+
+(before, SIGINT is heard only when the lock is released, 2.5 s after it was sent; after, the
+run also stores the answers that arrived meanwhile, so it exits a little later after unlock)
 """
 
 from __future__ import annotations

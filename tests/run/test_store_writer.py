@@ -1,16 +1,24 @@
 """The store writer thread (``run/writer.py``): writes off the loop, in order, once; bounded
-queue; a failure reaches the loop; an abandoned queue leaves its tasks pending."""
+queue; a failure reaches the loop; an abandoned queue leaves its tasks pending. And the whole
+send path with pages read on threads: each task once, the budget settled."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from forgebench.models.base import Response, Usage
+from forgebench.models.spec import ModelConfig
+from forgebench.run import generate
+from forgebench.run.generate import GenerationSettings
+from forgebench.run.images import VariantCache
+from forgebench.run.source import Loaded, Selection
 from forgebench.run.store import Store
 from forgebench.run.tasks import Question, make_task
 from forgebench.run.writer import Job, StoreWriter
@@ -135,3 +143,62 @@ def test_abandon_stops_after_the_job_being_written(tmp_path: Path) -> None:
 
     asyncio.run(go())
     assert _answers(run_dir) == {keys[0]: "in progress"}  # the queued ones stay pending
+
+
+class _Texts:
+    """A text-only benchmark of ``n`` questions."""
+
+    name = "texts"
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def load(self, path: Path, selection: Selection) -> Loaded:
+        return Loaded(root=path, items=[{"id": str(i)} for i in range(self.n)])
+
+    def questions(
+        self,
+        loaded: Loaded,
+        selection: Selection,
+        cache: VariantCache,
+        *,
+        render_images: bool = True,
+    ) -> Iterator[Question]:
+        for i in range(self.n):
+            yield Question(str(i), "Q", "full", f"question {i}", "q/v1")
+
+
+def test_pages_read_on_threads_and_writes_on_the_writer_answer_each_task_once(
+    tmp_path: Path, fake_openai: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two models at once, pending tasks read back 7 at a time: every task is asked and stored
+    once; with a spending cap, what was spent is exactly what the stored answers cost."""
+    monkeypatch.setattr(generate, "PAGE", 7)
+    server = fake_openai(latency_ms=2)
+    configs = [
+        ModelConfig(spec=f"{m}=openai/fake@{server.url}", concurrency=3, price_in=1.0,
+                    price_out=2.0)
+        for m in ("a", "b")
+    ]  # fmt: skip
+    settings = GenerationSettings(cache_dir=tmp_path / "cache")
+    res = generate.run_generation(_Texts(40), tmp_path, tmp_path / "run", configs, settings)
+    assert res.remaining == 0 and server.hits == 80
+    with sqlite3.connect(tmp_path / "run" / "run.sqlite") as con:
+        per_model = dict(
+            con.execute(
+                "SELECT t.model, COUNT(*) FROM answers a JOIN tasks t ON t.key = a.task_key "
+                "GROUP BY t.model"
+            ).fetchall()
+        )
+    assert per_model == {"a": 40, "b": 40}
+
+    capped = GenerationSettings(cache_dir=tmp_path / "cache", max_cost=0.0101)
+    res = generate.run_generation(_Texts(40), tmp_path, tmp_path / "capped", configs, capped)
+    assert res.budget_stopped and 0 < res.remaining < 80
+    with sqlite3.connect(tmp_path / "capped" / "run.sqlite") as con:
+        tokens = con.execute("SELECT SUM(input_tokens), SUM(output_tokens) FROM answers")
+        tin, tout = tokens.fetchone()
+        stored = con.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
+    assert stored == 80 - res.remaining
+    assert res.spent_usd == pytest.approx((tin * 1.0 + tout * 2.0) / 1e6)
+    assert res.spent_usd <= 0.0101

@@ -313,9 +313,10 @@ async def generate(
         sending: dict[str, Task] = {}
 
         async def calls() -> AsyncIterator[Call]:
-            # a page is one indexed query on the loop's connection (the invocation's TEMP
-            # table lives there); an image's base64 is encoded on a thread
-            for page in store.pending_pages(name, retry_errors=retry_errors, page=PAGE):
+            # a page of the store (the invocation's TEMP table lives on this connection) and an
+            # image's base64 are read on a thread: the loop goes on sending meanwhile
+            pages = store.pending_pages(name, retry_errors=retry_errors, page=PAGE)
+            while (page := await asyncio.to_thread(next, pages, None)) is not None:
                 for row in page:
                     task = _task_of(row, config)
                     if budget is not None:

@@ -9,6 +9,10 @@ Write rules that make resume safe:
   key can never get a second answer, whatever runs concurrently or again;
 - storing an answer deletes the key's error row; storing an error never touches an answer.
 
+During ``run``, pending pages are read on worker threads of the event loop that opened the store
+(the connection is opened with ``check_same_thread=False``; SQLite serialises its use), and
+answers are written on the store writer's own connection (``writer.py``).
+
 Other stages use :attr:`Store.connection` with plain SQL (scoring reads tasks/answers/items and
 writes verdicts/grades). Columns added by this module to the contract schema: ``tasks.image_path``
 and ``tasks.media_type`` (where the variant's bytes live, for ``export-batch``).
@@ -120,7 +124,8 @@ class Store:
             raise StoreError(f"{run_dir}: not a run directory (no {DB_NAME})")
         try:
             run_dir.mkdir(parents=True, exist_ok=True)
-            con = sqlite3.connect(path, timeout=30.0, isolation_level=None)
+            # the loop's worker threads read pending pages on it (SQLite serialises access)
+            con = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
             con.execute("PRAGMA foreign_keys=ON")
             migrate(con, str(path))
             con.execute("PRAGMA journal_mode=WAL")

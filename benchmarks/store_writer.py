@@ -15,17 +15,18 @@ every answer one unbroken token of ``--answer-kb`` KB):
 
     .venv/bin/python benchmarks/store_writer.py --before /path/to/old/src [--seeds 150]
 
-Measured on the 2-core dev machine (before: main at 27e5f1d, writes on the event loop):
+Measured on the shared 2-core dev machine (load ~4.6; before: main, writes on the event loop):
 
     200 tasks, 1 MB answers, 20 ms, concurrency 8     answers/s   sent while busy   SIGINT heard
-      before                                             29.1           0            2.63 s
-      after                                              36.0          17            0.01 s
+      before                                          29.1, 29.7         0           2.6 s
+      after                                           36.0, 36.3     17-20           0.01 s
     1000 tasks, 16 KB answers, 5 ms, concurrency 16
-      before                                            490.8           0            2.53 s
-      after                                             505.7          40            0.01 s
+      before (4 runs)                                  300-497         0-8           2.5-2.6 s
+      after (4 runs)                                   339-506       40-43           0.01 s
 
-(before, SIGINT is heard only when the lock is released, 2.5 s after it was sent; after, the
-run also stores the answers that arrived meanwhile, so it exits a little later after unlock)
+Small answers: no difference beyond this machine's noise. Before, SIGINT is heard only when the
+lock is released (2.5 s after it was sent); after, the run also stores the answers that arrived
+meanwhile, so it exits up to a second later after the unlock.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 source trees, before and after, in one invocation. Measured, not asserted.
 
 For each tree (``--before SRC``, e.g. a checkout of the commit before ``run/writer.py``, and this
-checkout's ``src``), against ``tests/support/fake_openai.py`` (on a thread of this process, ``--latency-ms``,
-every answer one unbroken token of ``--answer-kb`` KB):
+checkout's ``src``), against ``tests/support/fake_openai.py`` (on a thread of this process,
+``--latency-ms``, every answer one unbroken token of ``--answer-kb`` KB):
 
 1. throughput: ``forgebench run`` of ``--seeds`` x 2 tasks (``--probes L0 --conditions full``,
    concurrency ``--concurrency``); answers/s = tasks / (process exit - the server's first

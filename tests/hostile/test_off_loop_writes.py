@@ -110,8 +110,9 @@ def test_a_busy_store_neither_stalls_requests_nor_deafens_run(
            "--cache-dir", str(tmp_path / "cache"), *FLAGS]  # fmt: skip
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     err: list[str] = []
-    assert proc.stderr is not None
-    reader = threading.Thread(target=lambda: err.extend(proc.stderr), daemon=True)  # type: ignore[arg-type]
+    stream = proc.stderr
+    assert stream is not None
+    reader = threading.Thread(target=lambda: err.extend(stream), daemon=True)
     reader.start()
     holder = None
     try:

@@ -144,8 +144,9 @@ async def execute(
     ``calls`` may be an async iterable (whose production awaits work done off the loop: a page
     of the store, an image's base64); it is advanced by one worker at a time. ``on_outcome`` may
     return an awaitable (hand the outcome to a writer, waiting for room): the worker awaits it
-    before its next call, and counts the call as reported once it is done. ``validate`` may raise :class:`ModelError` for a reply whose content is unusable (retryable:
-    ask again). ``progress`` is advanced per finished call; ``stop`` ends scheduling.
+    before its next call, and counts the call as reported once it is done. ``validate`` may
+    raise :class:`ModelError` for a reply whose content is unusable (retryable: ask again).
+    ``progress`` is advanced per finished call; ``stop`` ends scheduling.
     """
     concurrency, max_attempts, timeout_s = (
         settings.concurrency, settings.max_attempts, settings.timeout_s,

@@ -31,7 +31,7 @@ from forgebench.models.spec import ModelConfig
 from forgebench.run.blobs import BlobStore, put_outputs
 from forgebench.run.costs import Budget
 from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import Call, CallOutcome, ExecStats, execute
+from forgebench.run.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
 from forgebench.run.settings import scrub, secret_values
 from forgebench.run.store import Store
 from forgebench.run.tasks import Task
@@ -185,14 +185,5 @@ async def run_calls(
     give_up_after: int | None,
 ) -> ExecStats:
     """The one place construction calls the engine's runner (its arguments from ``config``)."""
-    return await execute(
-        model,
-        calls,
-        concurrency=config.concurrency,
-        rpm=config.rpm,
-        max_attempts=config.max_attempts,
-        timeout_s=config.timeout_s,
-        on_outcome=on_outcome,
-        retry=retry,
-        give_up_after=give_up_after,
-    )
+    settings = ExecSettings.of(config, retry=retry, give_up_after=give_up_after)
+    return await execute(model, calls, settings, on_outcome=on_outcome)

@@ -19,9 +19,7 @@ from forgebench.models.registry import register_provider
 from forgebench.models.spec import ModelConfig
 from forgebench.run.blobs import BlobStore, blob_dir
 from forgebench.run.generate import GenerationSettings, run_generation
-from forgebench.run.images import VariantCache
-from forgebench.run.source import Loaded, Selection
-from forgebench.run.tasks import Question
+from support.text_source import TextSource
 
 
 def _png(seed: int) -> bytes:
@@ -57,32 +55,11 @@ def painter() -> Iterator[None]:
     del sys.modules[module.__name__]
 
 
-class Edits:
-    name = "edits"
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def load(self, path: Path, selection: Selection) -> Loaded:
-        return Loaded(root=path, items=[{"id": str(i)} for i in range(self.n)])
-
-    def questions(
-        self,
-        loaded: Loaded,
-        selection: Selection,
-        cache: VariantCache,
-        *,
-        render_images: bool = True,
-    ) -> Iterator[Question]:
-        for i in range(self.n):
-            yield Question(str(i), "EDIT", "full", f"paint it, version {i}", "edit/v1")
-
-
 def test_output_files_are_stored_once_by_hash_and_named_by_the_store(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     settings = GenerationSettings(cache_dir=cache)
     res = run_generation(
-        Edits(4), tmp_path, tmp_path / "run", [ModelConfig(spec="builtin/painter")], settings
+        _edits(4), tmp_path, tmp_path / "run", [ModelConfig(spec="builtin/painter")], settings
     )
     assert res.remaining == 0
     with sqlite3.connect(tmp_path / "run" / "run.sqlite") as con:
@@ -100,7 +77,11 @@ def test_output_files_are_stored_once_by_hash_and_named_by_the_store(tmp_path: P
 def test_a_price_per_image_stops_the_run_at_max_cost(tmp_path: Path) -> None:
     config = ModelConfig(spec="builtin/painter", price_image=0.04, concurrency=1)
     settings = GenerationSettings(cache_dir=tmp_path / "cache", max_cost=0.10)
-    res = run_generation(Edits(10), tmp_path, tmp_path / "run", [config], settings)
+    res = run_generation(_edits(10), tmp_path, tmp_path / "run", [config], settings)
     assert res.budget_stopped
     assert res.spent_usd == pytest.approx(0.08)  # two images fit under 0.10, a third would not
     assert res.models[0].remaining == 8
+
+
+def _edits(n: int) -> TextSource:
+    return TextSource(n, name="edits", probe="EDIT", prompt="paint it, version {i}")

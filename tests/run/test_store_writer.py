@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,11 +16,10 @@ from forgebench.models.base import Response, Usage
 from forgebench.models.spec import ModelConfig
 from forgebench.run import generate
 from forgebench.run.generate import GenerationSettings
-from forgebench.run.images import VariantCache
-from forgebench.run.source import Loaded, Selection
 from forgebench.run.store import Store
 from forgebench.run.tasks import Question, make_task
 from forgebench.run.writer import Job, StoreWriter
+from support.text_source import TextSource
 
 
 def _store(tmp_path: Path, n: int) -> tuple[Path, list[str]]:
@@ -145,29 +143,6 @@ def test_abandon_stops_after_the_job_being_written(tmp_path: Path) -> None:
     assert _answers(run_dir) == {keys[0]: "in progress"}  # the queued ones stay pending
 
 
-class _Texts:
-    """A text-only benchmark of ``n`` questions."""
-
-    name = "texts"
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-
-    def load(self, path: Path, selection: Selection) -> Loaded:
-        return Loaded(root=path, items=[{"id": str(i)} for i in range(self.n)])
-
-    def questions(
-        self,
-        loaded: Loaded,
-        selection: Selection,
-        cache: VariantCache,
-        *,
-        render_images: bool = True,
-    ) -> Iterator[Question]:
-        for i in range(self.n):
-            yield Question(str(i), "Q", "full", f"question {i}", "q/v1")
-
-
 def test_pages_read_on_threads_and_writes_on_the_writer_answer_each_task_once(
     tmp_path: Path, fake_openai: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -181,7 +156,7 @@ def test_pages_read_on_threads_and_writes_on_the_writer_answer_each_task_once(
         for m in ("a", "b")
     ]  # fmt: skip
     settings = GenerationSettings(cache_dir=tmp_path / "cache")
-    res = generate.run_generation(_Texts(40), tmp_path, tmp_path / "run", configs, settings)
+    res = generate.run_generation(TextSource(40), tmp_path, tmp_path / "run", configs, settings)
     assert res.remaining == 0 and server.hits == 80
     with sqlite3.connect(tmp_path / "run" / "run.sqlite") as con:
         per_model = dict(
@@ -193,7 +168,7 @@ def test_pages_read_on_threads_and_writes_on_the_writer_answer_each_task_once(
     assert per_model == {"a": 40, "b": 40}
 
     capped = GenerationSettings(cache_dir=tmp_path / "cache", max_cost=0.0101)
-    res = generate.run_generation(_Texts(40), tmp_path, tmp_path / "capped", configs, capped)
+    res = generate.run_generation(TextSource(40), tmp_path, tmp_path / "capped", configs, capped)
     assert res.budget_stopped and 0 < res.remaining < 80
     with sqlite3.connect(tmp_path / "capped" / "run.sqlite") as con:
         tokens = con.execute("SELECT SUM(input_tokens), SUM(output_tokens) FROM answers")

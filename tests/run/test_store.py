@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from forgebench.models.base import Response, Usage
+from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.run.store import Store, StoreError
 from forgebench.run.tasks import ImageRef, Question, make_task
 
@@ -41,7 +42,7 @@ def test_open_creates_wal_store_with_schema(tmp_path: Path) -> None:
             "judgements",
             "outputs",
         } <= tables
-        assert store.meta_get("schema_version") == 2
+        assert store.meta_get("schema_version") == SCHEMA_VERSION == 3
 
 
 def test_open_without_create_refuses_a_non_run_dir(tmp_path: Path) -> None:

@@ -44,29 +44,53 @@ def merged_params(config: ModelConfig, request: Request) -> dict[str, Any]:
     return out
 
 
-def image_bytes(request: Request) -> bytes | None:
-    """The request image's bytes (decoded from ``image_b64`` when the runner already encoded it)."""
-    if request.image_b64 is not None:
-        try:
-            return base64.b64decode(request.image_b64, validate=True)
-        except ValueError as exc:
-            raise ModelError(f"request image_b64 is not base64: {exc}", retryable=False) from exc
-    if request.image is None:
-        return None
+def _decode(b64: str) -> bytes:
     try:
-        return request.image.path.read_bytes()
+        return base64.b64decode(b64, validate=True)
+    except ValueError as exc:
+        raise ModelError(f"request image_b64 is not base64: {exc}", retryable=False) from exc
+
+
+def all_image_bytes(request: Request) -> list[bytes]:
+    """Every request image's bytes, in order (decoded from the runner's base64 where it
+    encoded them, else read from the variant's file)."""
+    out: list[bytes] = []
+    for k in range(request.image_count):
+        b64 = request.images_b64[k] if k < len(request.images_b64) else None
+        out.append(_decode(b64) if b64 is not None else all_image_bytes_at(request, k))
+    return out
+
+
+def all_image_b64(request: Request) -> list[str]:
+    """Every request image as base64 text, in order (the runner's encoding when present)."""
+    out: list[str] = []
+    for k in range(request.image_count):
+        b64 = request.images_b64[k] if k < len(request.images_b64) else None
+        if b64 is None:
+            b64 = base64.b64encode(all_image_bytes_at(request, k)).decode("ascii")
+        out.append(b64)
+    return out
+
+
+def all_image_bytes_at(request: Request, k: int) -> bytes:
+    """The bytes of the request's ``k``-th image."""
+    ref = request.images[k]
+    try:
+        return ref.path.read_bytes()
     except OSError as exc:
         raise ModelError(
-            f"cannot read image {request.image.path}: {exc.strerror or exc}", retryable=False
+            f"cannot read image {ref.path}: {exc.strerror or exc}", retryable=False
         ) from exc
 
 
+def image_bytes(request: Request) -> bytes | None:
+    """The first request image's bytes (None without an image)."""
+    return all_image_bytes(request)[0] if request.image_count else None
+
+
 def image_b64(request: Request) -> str | None:
-    """The request image as base64 text (the runner's cached encoding when present)."""
-    if request.image_b64 is not None:
-        return request.image_b64
-    data = image_bytes(request)
-    return None if data is None else base64.b64encode(data).decode("ascii")
+    """The first request image as base64 text (None without an image)."""
+    return all_image_b64(request)[0] if request.image_count else None
 
 
 _MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -77,19 +101,35 @@ _MAGIC: tuple[tuple[bytes, str], ...] = (
 )
 
 
+def media_types(request: Request) -> list[str]:
+    """Each image's media type, in order: the variant's own, else sniffed from the runner's
+    base64 (PNG by default)."""
+    out: list[str] = []
+    for k in range(request.image_count):
+        if k < len(request.images):
+            out.append(request.images[k].media_type)
+            continue
+        start = (request.images_b64[k] or "")[:12]
+        try:
+            head = base64.b64decode(start + "=" * (-len(start) % 4))
+        except ValueError:
+            head = b""
+        out.append(next((kind for magic, kind in _MAGIC if head.startswith(magic)), "image/png"))
+    return out
+
+
 def media_type(request: Request) -> str:
-    """The image's media type: the variant's own, else sniffed from the bytes (PNG by default)."""
-    if request.image is not None:
-        return request.image.media_type
-    start = (request.image_b64 or "")[:12]
-    try:
-        head = base64.b64decode(start + "=" * (-len(start) % 4))
-    except ValueError:
-        head = b""
-    for magic, kind in _MAGIC:
-        if head.startswith(magic):
-            return kind
-    return "image/png"
+    """The first image's media type (PNG when there is none)."""
+    kinds = media_types(request)
+    return kinds[0] if kinds else "image/png"
+
+
+def variant_labels(request: Request) -> list[str]:
+    """``variant:<id>`` for each image, in order (what a stored request shows for its bytes)."""
+    return [
+        f"variant:{request.images[k].variant_id if k < len(request.images) else 'runner-encoded'}"
+        for k in range(request.image_count)
+    ]
 
 
 def http_module() -> Any:

@@ -1,6 +1,7 @@
 """``anthropic/MODEL[@BASE_URL]``: the Messages API through the official SDK (``anthropic`` extra).
 
-One user message holds the image (a base64 ``image`` block) followed by the prompt text. The
+One user message holds the images (one base64 ``image`` block each, in the question's order)
+followed by the prompt text. The
 request carries:
 
 - ``max_tokens`` (required by the API; 4096 when the config sets none);
@@ -28,7 +29,7 @@ import json
 from typing import Any
 
 from forgebench.models import _errors, _sdk
-from forgebench.models.base import Model, ModelError, Request, Response, Usage
+from forgebench.models.base import Model, ModelError, Request, Response, Usage, image_limit
 from forgebench.models.spec import ModelConfig, SpecError
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
@@ -68,19 +69,16 @@ def reasoning_fields(reasoning: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def build_request(
-    config: ModelConfig, request: Request, image_data: str | None = None
+    config: ModelConfig, request: Request, image_data: list[str] | None = None
 ) -> dict[str, Any]:
     """The keyword arguments of ``messages.create`` for one request (no key, no client);
-    ``image_data`` stands in for the image's base64 (``describe_request`` passes its variant id)."""
+    ``image_data`` stands in for the images' base64 (``describe_request`` passes variant ids)."""
     params = _sdk.merged_params(config, request)
     content: list[dict[str, Any]] = []
-    data = image_data if image_data is not None else _sdk.image_b64(request)
-    if data is not None:
+    datas = image_data if image_data is not None else _sdk.all_image_b64(request)
+    for data, kind in zip(datas, _sdk.media_types(request), strict=True):
         content.append(
-            {
-                "type": "image",
-                "source": {"type": "base64", "media_type": _sdk.media_type(request), "data": data},
-            }
+            {"type": "image", "source": {"type": "base64", "media_type": kind, "data": data}}
         )
     content.append({"type": "text", "text": request.prompt})
     max_tokens = params.get("max_tokens")
@@ -140,9 +138,9 @@ class AnthropicModel:
         self._client: Any = None
 
     def describe_request(self, request: Request) -> dict[str, Any]:
-        """The exact request, with the image as ``variant:<id>`` instead of its bytes."""
-        variant = f"variant:{request.image.variant_id}" if request.image else None
-        return {"path": "/v1/messages", **build_request(self._config, request, variant)}
+        """The exact request, with each image as ``variant:<id>`` instead of its bytes."""
+        labels = _sdk.variant_labels(request)
+        return {"path": "/v1/messages", **build_request(self._config, request, labels)}
 
     def _ensure_client(self) -> Any:
         import anthropic
@@ -158,6 +156,7 @@ class AnthropicModel:
 
     async def generate(self, request: Request) -> Response:
         """Ask once; HTTP and transport failures become :class:`ModelError`."""
+        image_limit(self.name, request, self._config.max_images, " (max_images)")
         import anthropic
 
         http = _sdk.http_module()

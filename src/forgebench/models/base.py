@@ -1,7 +1,9 @@
 """The one async model interface every backend implements.
 
-A backend turns a :class:`Request` (prompt text, optional image, generation parameters) into a
-:class:`Response`. What the model said is always a response, even a refusal, a truncation or a
+A backend turns a :class:`Request` (prompt text, its images in order, generation parameters)
+into a :class:`Response`. A backend sends every image of a request (each as its own part, in
+order, before the text) or refuses the request with one line (:func:`image_limit`): it never
+drops an image silently. What the model said is always a response, even a refusal, a truncation or a
 safety block (``finish_reason`` tells). Transport and protocol failures raise
 :class:`ModelError`; ``retryable`` says whether the runner may try again and ``retry_after`` passes
 on a server's ``Retry-After``.
@@ -17,7 +19,12 @@ from forgebench.run.tasks import ImageRef
 
 @dataclass(frozen=True)
 class Request:
-    """What one task asks."""
+    """What one task asks.
+
+    ``images`` is every image in order and ``image`` the first (give either, as for
+    :class:`~forgebench.run.tasks.Question`); ``images_b64`` holds the runner's base64 of each
+    (same length as ``images``, None where not encoded) and ``image_b64`` its first entry.
+    """
 
     prompt: str
     image: ImageRef | None = None
@@ -29,6 +36,37 @@ class Request:
     """What the task is about, for backends that need it and never sent to a server:
     ``task_key``, ``item_id``, ``probe``, ``condition`` (replay answers by them; offline judges
     read the ground truth under ``judge_input``)."""
+    images: tuple[ImageRef, ...] = ()
+    """Every image, in the order the model sees them (the first is :attr:`image`)."""
+    images_b64: tuple[str | None, ...] = ()
+    """The base64 of each of :attr:`images` where the runner encoded it (None where not)."""
+
+    def __post_init__(self) -> None:
+        images = tuple(self.images)
+        if not images and self.image is not None:
+            images = (self.image,)
+        if images and self.image is None:
+            object.__setattr__(self, "image", images[0])
+        elif images and images[0] != self.image:
+            raise ValueError("request image is not the first of its images")
+        encoded = tuple(self.images_b64)
+        if not encoded and self.image_b64 is not None:
+            encoded = (self.image_b64,)
+        if len(encoded) > max(len(images), 1):
+            raise ValueError(f"request has {len(encoded)} base64 images for {len(images)} images")
+        encoded += (None,) * (len(images) - len(encoded))
+        if encoded and self.image_b64 is None:
+            object.__setattr__(self, "image_b64", encoded[0])
+        elif encoded and encoded[0] != self.image_b64:
+            raise ValueError("request image_b64 is not the first of its images_b64")
+        object.__setattr__(self, "images", images)
+        object.__setattr__(self, "images_b64", encoded)
+
+    @property
+    def image_count(self) -> int:
+        """How many images the request shows (a runner-encoded image without a reference
+        counts)."""
+        return max(len(self.images), len(self.images_b64))
 
 
 @dataclass
@@ -90,6 +128,21 @@ class ModelError(Exception):
         """True when only this task is at fault (an image too large, a replay file without this
         answer): it is stored as an error and the model goes on. A non-retryable error without it
         (an unsupported parameter, a bad key, an unknown model) stops the model."""
+
+
+def image_limit(model: str, request: Request, limit: int | None, why: str = "") -> None:
+    """Refuse a request with more than ``limit`` images (None: no limit) with one line naming
+    the model, the limit and the count (a non-retryable error of that task only: the model's
+    other questions are still asked). ``why`` says where the limit comes from."""
+    n = request.image_count
+    if limit is not None and n > limit:
+        raise ModelError(
+            f"{model} takes at most {limit} image{'s' if limit != 1 else ''} per question{why}; "
+            f"this question has {n} (its images are never dropped: ask it single-image "
+            "questions)",
+            retryable=False,
+            task_only=True,
+        )
 
 
 @runtime_checkable

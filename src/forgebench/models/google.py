@@ -1,6 +1,7 @@
 """``google/MODEL[@BASE_URL]``: Gemini ``generateContent`` through ``google-genai`` (``google`` extra).
 
-The request holds one user turn: the image as inline bytes, then the prompt text. Parameters:
+The request holds one user turn: the images as inline bytes (one part each, in the question's
+order), then the prompt text. Parameters:
 ``temperature`` (omitted when None), ``max_tokens`` -> ``maxOutputTokens``, ``seed``,
 ``reasoning`` -> ``thinkingConfig`` (``budget_tokens``/``thinking_budget`` -> ``thinkingBudget``,
 ``effort``/``thinking_level`` -> ``thinkingLevel``, ``include_thoughts``; any other key is a
@@ -25,7 +26,7 @@ import re
 from typing import Any
 
 from forgebench.models import _errors, _sdk
-from forgebench.models.base import Model, ModelError, Request, Response, Usage
+from forgebench.models.base import Model, ModelError, Request, Response, Usage, image_limit
 from forgebench.models.spec import ModelConfig, SpecError
 
 DEFAULT_KEY_ENV = "GOOGLE_API_KEY"
@@ -179,12 +180,13 @@ class GoogleModel:
         self._client: Any = None
 
     def describe_request(self, request: Request) -> dict[str, Any]:
-        """The exact request, with the image as ``variant:<id>`` instead of its bytes."""
-        parts: list[dict[str, Any]] = []
-        if request.image is not None or request.image_b64 is not None:
-            variant = request.image.variant_id if request.image else "runner-encoded"
-            data = {"mime_type": _sdk.media_type(request), "data": f"variant:{variant}"}
-            parts.append({"inline_data": data})
+        """The exact request, with each image as ``variant:<id>`` instead of its bytes."""
+        parts: list[dict[str, Any]] = [
+            {"inline_data": {"mime_type": kind, "data": label}}
+            for kind, label in zip(
+                _sdk.media_types(request), _sdk.variant_labels(request), strict=True
+            )
+        ]
         parts.append({"text": request.prompt})
         cfg = build_config(self._config, request)
         for local in ("should_return_http_response", "automatic_continuation"):
@@ -211,6 +213,7 @@ class GoogleModel:
 
     async def generate(self, request: Request) -> Response:
         """Ask once; HTTP and transport failures become :class:`ModelError`."""
+        image_limit(self.name, request, self._config.max_images, " (max_images)")
         import aiohttp
         from google.genai import errors, types
 
@@ -219,10 +222,12 @@ class GoogleModel:
             cfg = build_config(self._config, request)
         except SpecError as exc:
             raise ModelError(str(exc), retryable=False) from exc
-        contents: list[Any] = []
-        data = _sdk.image_bytes(request)
-        if data is not None:
-            contents.append(types.Part.from_bytes(data=data, mime_type=_sdk.media_type(request)))
+        contents: list[Any] = [
+            types.Part.from_bytes(data=data, mime_type=kind)
+            for data, kind in zip(
+                _sdk.all_image_bytes(request), _sdk.media_types(request), strict=True
+            )
+        ]
         contents.append(request.prompt)
         client = self._ensure_client()
         try:

@@ -8,8 +8,8 @@ time per loaded model (batching is not done: answers stay independent of what el
 Placement: CUDA when ``torch.cuda.is_available()`` (``device_map="auto"`` when ``accelerate`` is
 installed, else the first GPU; weights in their stored dtype), else CPU in float32.
 
-Request: one user message with the image (first) and the prompt, rendered by the processor's
-chat template (``add_generation_prompt``); ``reasoning`` options are passed to the template (for
+Request: one user message with the images (first, one ``image`` entry each, in the question's
+order) and the prompt, rendered by the processor's chat template (``add_generation_prompt``); ``reasoning`` options are passed to the template (for
 example ``{enable_thinking = false}`` for Qwen3-style templates). Generation: greedy when
 ``temperature`` is 0 or None, else sampling at that temperature (seeded by ``seed`` when given);
 ``max_new_tokens`` from ``max_tokens`` (1024 when None); ``extra_body`` fields become
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.models import _errors, _sdk
-from forgebench.models.base import Model, ModelError, Request, Response, Usage
+from forgebench.models.base import Model, ModelError, Request, Response, Usage, image_limit
 from forgebench.models.spec import ModelConfig, SpecError
 
 DEFAULT_MAX_NEW_TOKENS = 1024
@@ -136,10 +136,9 @@ def run_generation(
     tokenizer = getattr(processor, "tokenizer", processor)
     content: list[dict[str, Any]] = []
     images: list[Any] | None = None
-    data = _sdk.image_bytes(request)
-    if data is not None:
+    for data in _sdk.all_image_bytes(request):
         try:
-            images = [Image.open(io.BytesIO(data)).convert("RGB")]
+            images = [*(images or []), Image.open(io.BytesIO(data)).convert("RGB")]
         except OSError as exc:
             raise ModelError(
                 f"cannot decode image: {_errors.one_line(exc)}", retryable=False
@@ -204,11 +203,11 @@ class HFLocalModel:
         return self._queue[1]
 
     def describe_request(self, request: Request) -> dict[str, Any]:
-        """The exact request, with the image as ``variant:<id>`` instead of its pixels."""
+        """The exact request, with each image as ``variant:<id>`` instead of its pixels."""
         params = _sdk.merged_params(self._config, request)
-        content: list[dict[str, Any]] = []
-        if request.image is not None:
-            content.append({"type": "image", "image": f"variant:{request.image.variant_id}"})
+        content: list[dict[str, Any]] = [
+            {"type": "image", "image": label} for label in _sdk.variant_labels(request)
+        ]
         content.append({"type": "text", "text": request.prompt})
         return {
             "model": self._source,
@@ -221,6 +220,7 @@ class HFLocalModel:
 
     async def generate(self, request: Request) -> Response:
         """Generate one answer (the first call loads the weights)."""
+        image_limit(self.name, request, self._config.max_images, " (max_images)")
         params = _sdk.merged_params(self._config, request)
         cancel = threading.Event()
         async with self._lock():

@@ -1,8 +1,9 @@
 """Any OpenAI-compatible ``/v1/chat/completions`` server (OpenAI, vLLM, SGLang, Ollama, LM Studio,
 llama.cpp), through one shared ``aiohttp`` session per model.
 
-Request body: one user message with the image first (a ``data:<media_type>;base64,...`` URL of the
-variant's bytes) and the prompt text; ``temperature`` (0 unless set; omitted when None),
+Request body: one user message with the images first, one ``image_url`` part each in the
+question's order (a ``data:<media_type>;base64,...`` URL of the variant's bytes), then the prompt
+text; ``temperature`` (0 unless set; omitted when None),
 ``max_tokens`` (not sent when ``extra_body`` sets ``max_completion_tokens``), ``seed``;
 ``reasoning = {effort = "low"}`` becomes ``reasoning_effort``, other reasoning keys go as a
 ``reasoning`` object; ``extra_body`` fields are merged at the top level last (so they win).
@@ -24,13 +25,14 @@ from __future__ import annotations
 import base64
 import json
 import os
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 
 from forgebench.models import _errors
-from forgebench.models.base import Model, ModelError, Request, Response, Usage
+from forgebench.models.base import Model, ModelError, Request, Response, Usage, image_limit
 from forgebench.models.checks import key_problem
 from forgebench.models.spec import ModelConfig
 
@@ -41,16 +43,25 @@ MAX_REDIRECTS = 3
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 
-def build_body(model_id: str, request: Request, image_url: str | None = None) -> dict[str, Any]:
-    """The chat-completions body for ``request``; ``image_url`` overrides the data URL."""
+def _data_url(request: Request, k: int) -> str:
+    b64 = request.images_b64[k] if k < len(request.images_b64) else None
+    ref = request.images[k]
+    if b64 is None:
+        b64 = base64.b64encode(ref.path.read_bytes()).decode("ascii")
+    return f"data:{ref.media_type};base64,{b64}"
+
+
+def build_body(
+    model_id: str, request: Request, image_urls: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """The chat-completions body for ``request``: one ``image_url`` part per image, in order,
+    then the text; ``image_urls`` (one per image) override the data URLs."""
+    if image_urls is not None and len(image_urls) != len(request.images):
+        raise ValueError(f"{len(image_urls)} image URLs for {len(request.images)} images")
     content: list[dict[str, Any]] = []
-    if request.image is not None:
-        if image_url is None:
-            b64 = request.image_b64
-            if b64 is None:
-                b64 = base64.b64encode(request.image.path.read_bytes()).decode("ascii")
-            image_url = f"data:{request.image.media_type};base64,{b64}"
-        content.append({"type": "image_url", "image_url": {"url": image_url}})
+    for k in range(len(request.images)):
+        url = image_urls[k] if image_urls is not None else _data_url(request, k)
+        content.append({"type": "image_url", "image_url": {"url": url}})
     content.append({"type": "text", "text": request.prompt})
     body: dict[str, Any] = {"model": model_id, "messages": [{"role": "user", "content": content}]}
     params = dict(request.params)
@@ -70,24 +81,25 @@ def build_body(model_id: str, request: Request, image_url: str | None = None) ->
     return body
 
 
-_IMAGE_SLOT = "@@forgebench-image-url@@"
+def variant_urls(request: Request) -> list[str]:
+    """``variant:<id>`` for each image: what a stored request shows instead of the bytes."""
+    return [f"variant:{ref.variant_id}" for ref in request.images]
 
 
 def encode_body(model_id: str, request: Request) -> bytes:
-    """The JSON bytes of :func:`build_body`, with the data URL spliced in rather than run through
+    """The JSON bytes of :func:`build_body`, with the data URLs spliced in rather than run through
     the JSON encoder (base64 and the media type need no escaping; this saves a pass over the
-    image's characters per request)."""
-    if request.image is None:
+    images' characters per request)."""
+    if not request.images:
         return json.dumps(build_body(model_id, request), ensure_ascii=False).encode("utf-8")
-    text = json.dumps(build_body(model_id, request, image_url=_IMAGE_SLOT), ensure_ascii=False)
-    head, _, tail = text.partition(_IMAGE_SLOT)  # the image part precedes the prompt text
-    b64 = request.image_b64
-    if b64 is None:
-        b64 = base64.b64encode(request.image.path.read_bytes()).decode("ascii")
-    prefix = f"data:{request.image.media_type};base64,"
-    return b"".join(
-        (head.encode("utf-8"), prefix.encode("ascii"), b64.encode("ascii"), tail.encode("utf-8"))
-    )
+    slots = [f"@@forgebench-image-url-{k}@@" for k in range(len(request.images))]
+    text = json.dumps(build_body(model_id, request, image_urls=slots), ensure_ascii=False)
+    chunks: list[bytes] = []
+    for k, slot in enumerate(slots):  # the image parts precede the prompt text, in order
+        head, _, text = text.partition(slot)
+        chunks += [head.encode("utf-8"), _data_url(request, k).encode("ascii")]
+    chunks.append(text.encode("utf-8"))
+    return b"".join(chunks)
 
 
 def parse_completion(data: Any) -> Response:
@@ -149,9 +161,8 @@ class OpenAICompatModel:
         self._session: aiohttp.ClientSession | None = None
 
     def describe_request(self, request: Request) -> dict[str, Any]:
-        """The exact body sent, with the image as ``variant:<id>`` instead of its bytes."""
-        url = f"variant:{request.image.variant_id}" if request.image else None
-        return build_body(self.model_id, request, image_url=url)
+        """The exact body sent, with each image as ``variant:<id>`` instead of its bytes."""
+        return build_body(self.model_id, request, image_urls=variant_urls(request))
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -183,6 +194,7 @@ class OpenAICompatModel:
 
     async def generate(self, request: Request) -> Response:
         """Send one chat completion; map every failure to a :class:`ModelError`."""
+        image_limit(self.name, request, self.config.max_images, " (max_images)")
         headers = self._headers()
         payload = encode_body(self.model_id, request)
         session = self._ensure_session()

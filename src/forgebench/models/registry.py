@@ -93,7 +93,7 @@ def create_model(config: ModelConfig) -> Model:
 
 
 def describe_request(model: Model, request: Request) -> dict[str, Any]:
-    """What is stored as a task's request: the exact parameters, the image as its variant id.
+    """What is stored as a task's request: the exact parameters, each image as its variant id.
 
     Backends may define ``describe_request(request) -> dict`` (the OpenAI backend returns the
     request body with the data URL replaced by ``variant:<id>``); otherwise a generic record.
@@ -102,9 +102,12 @@ def describe_request(model: Model, request: Request) -> dict[str, Any]:
     if callable(describe):
         out: dict[str, Any] = describe(request)
         return out
-    return {
+    out = {
         "model": model.name,
         "prompt": request.prompt,
         "image": request.image.variant_id if request.image else None,
         "params": dict(request.params),
     }
+    if len(request.images) > 1:
+        out["images"] = [ref.variant_id for ref in request.images]
+    return out

@@ -153,6 +153,10 @@ class ModelConfig(BaseModel):
     """USD per output image (image editors), for ``--dry-run`` and ``--max-cost``."""
     images_per_call: int = Field(default=1, ge=0)
     """Images one call is expected to return before any has (cost estimates with price_image)."""
+    max_images: int | None = Field(default=None, ge=1)
+    """The most images this model takes in one question (None: no limit known; set 1 for a
+    single-image model). A run that would ask it a question with more is refused before
+    anything is sent (:meth:`check_images`); images are never dropped."""
 
     @model_validator(mode="after")
     def _check_base_urls(self) -> ModelConfig:
@@ -179,6 +183,16 @@ class ModelConfig(BaseModel):
     def name(self) -> str:
         """The model's name in every output."""
         return self.parsed.name
+
+    def check_images(self, count: int, what: str) -> None:
+        """Refuse (:class:`SpecError`, one line) a question of ``count`` images over
+        :attr:`max_images`; ``what`` names the question."""
+        if self.max_images is not None and count > self.max_images:
+            s = "" if self.max_images == 1 else "s"
+            raise SpecError(
+                f"model {self.name} takes at most {self.max_images} image{s} per question "
+                f"(max_images) but {what} shows {count}: leave that condition out for it"
+            )
 
     def generation_params(self) -> dict[str, Any]:
         """The parameters that shape a request (and so enter the task key)."""

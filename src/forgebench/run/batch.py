@@ -26,9 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.models.base import ModelError, Request
-from forgebench.models.openai_compat import build_body, parse_completion
-from forgebench.run.store import Store
-from forgebench.run.tasks import ImageRef
+from forgebench.models.openai_compat import build_body, parse_completion, variant_urls
+from forgebench.run.store import Store, task_images
 
 DEFAULT_MAX_BYTES = 190_000_000
 DEFAULT_MAX_LINES = 50_000
@@ -59,16 +58,15 @@ def _model_id(store: Store, model: str) -> str:
 
 
 def _request_of(row: Any, with_image: bool) -> Request:
-    image = None
-    if row["variant_id"] is not None:
-        path = Path(row["image_path"] or "")
-        if with_image and not path.is_file():
-            raise BatchError(
-                f"task {row['key']}: image variant {row['variant_id']} is missing at {path} "
-                "(cache cleaned? run the same `forgebench run ... --prepare` again)"
-            )
-        image = ImageRef(row["variant_id"], path, row["media_type"] or "image/png")
-    return Request(prompt=row["prompt"], image=image, params=json.loads(row["params"]))
+    images = task_images(row)
+    if with_image:
+        for ref in images:
+            if not ref.path.is_file():
+                raise BatchError(
+                    f"task {row['key']}: image variant {ref.variant_id} is missing at {ref.path} "
+                    "(cache cleaned? run the same `forgebench run ... --prepare` again)"
+                )
+    return Request(prompt=row["prompt"], images=images, params=json.loads(row["params"]))
 
 
 def export_batch(
@@ -205,8 +203,7 @@ def import_batch(store: Store, files: list[Path]) -> ImportStats:
         if model not in model_ids:
             model_ids[model] = _model_id(store, model)
         request = _request_of(row, with_image=False)
-        image_url = f"variant:{row['variant_id']}" if row["variant_id"] else None
-        described = build_body(model_ids[model], request, image_url=image_url)
+        described = build_body(model_ids[model], request, image_urls=variant_urls(request))
         if store.put_answer(key, response, 1, None, described):
             stats.answers += 1
         else:

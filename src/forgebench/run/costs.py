@@ -7,7 +7,9 @@
 - image: OpenAI's high-detail tile formula for GPT-4o-class models: scale the image to fit in
   2048 x 2048, then its shorter side down to 768 px, count 512 px tiles; ``85 + 170 * tiles``.
   Other providers and open models tokenise images differently (Qwen-VL: one token per 28 x 28
-  patch), so treat the figure as an order of magnitude, not a bill.
+  patch), so treat the figure as an order of magnitude, not a bill. A question with several
+  images counts each image by this formula (the sum); the models file has no price per input
+  image, so images are priced as the input tokens they are estimated to be.
 
 **Spending cap.** Each call reserves its estimated cost (estimated input tokens at ``price_in``
 plus the mean output tokens seen so far, or ``max_tokens`` before any answer, at ``price_out``)
@@ -62,8 +64,8 @@ def estimate_input_tokens(task: Task) -> int:
     """Estimated input tokens of one task (see the module docstring)."""
     q = task.question
     tokens = math.ceil(len(q.prompt) / 4) + TEXT_FRAMING_TOKENS
-    if q.image is not None:
-        size = _image_size(q.image.path)
+    for ref in q.images:
+        size = _image_size(ref.path)
         tokens += image_tokens(*size) if size else IMAGE_BASE_TOKENS
     return tokens
 

@@ -1,6 +1,6 @@
 """``forgebench run --dry-run``: what would be sent, without sending anything or writing RUN/.
 
-For each model: the exact request of its first pending task (the image's data URL shortened to
+For each model: the exact request of its first pending task (each image's data URL shortened to
 ``data:image/png;base64,iVBORw0KGgo...(123456 chars)``), the number of tasks (and how many are
 still pending when RUN/ already exists), the estimated input tokens (``costs.py`` explains the
 estimate) and, where the models file gives prices, the estimated cost: input tokens at
@@ -81,13 +81,14 @@ def _replace(obj: Any, old: str, new: str) -> Any:
 def example_request(model: Model, task: Task) -> dict[str, Any]:
     """The request ``model`` would send for ``task``, the image data shortened."""
     q = task.question
-    request = Request(prompt=q.prompt, image=q.image, params=dict(task.params))
+    request = Request(prompt=q.prompt, images=q.images, params=dict(task.params))
     described = describe_request(model, request)
-    if q.image is not None and q.image.path.is_file():
-        b64 = base64.b64encode(q.image.path.read_bytes()).decode("ascii")
-        described = _replace(
-            described, f"variant:{q.image.variant_id}", shorten_data_url(b64, q.image.media_type)
-        )
+    for ref in q.images:
+        if ref.path.is_file():
+            b64 = base64.b64encode(ref.path.read_bytes()).decode("ascii")
+            described = _replace(
+                described, f"variant:{ref.variant_id}", shorten_data_url(b64, ref.media_type)
+            )
     return described
 
 

@@ -41,8 +41,8 @@ from forgebench.run.retry import RetryPolicy
 from forgebench.run.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
 from forgebench.run.source import Loaded, QuestionSource, Selection
-from forgebench.run.store import Store
-from forgebench.run.tasks import ImageRef, Question, Task, make_task
+from forgebench.run.store import Store, task_images
+from forgebench.run.tasks import Question, Task, make_task
 from forgebench.run.writer import StoreWriter
 
 if TYPE_CHECKING:
@@ -142,10 +142,21 @@ def plan(
         q if q.benchmark else dc.replace(q, benchmark=source.name)
         for q in source.questions(loaded, selection, cache, render_images=render_images)
     ]
+    for q in questions:
+        check_images(q, configs)
     tasks = {
         c.name: [make_task(q, c.name, c.generation_params()) for q in questions] for c in configs
     }
     return Plan(benchmark=source.name, loaded=loaded, configs=configs, tasks=tasks)
+
+
+def check_images(question: Question, configs: list[ModelConfig]) -> None:
+    """Refuse a question with more images than a model takes (``max_images``), before
+    anything is sent (:class:`SpecError`, one line)."""
+    if len(question.images) > 1:
+        what = f"item {question.item_id} ({question.probe}, {question.condition})"
+        for c in configs:
+            c.check_images(len(question.images), what)
 
 
 def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:
@@ -214,6 +225,7 @@ def store_questions(
     for q in source.questions(loaded, selection, VariantCache(cache_dir)):
         if not q.benchmark:
             q = dataclasses.replace(q, benchmark=source.name)
+        check_images(q, configs)
         n += 1
         buf += [make_task(q, c.name, params[c.name]) for c in configs]
         if len(buf) >= batch:
@@ -227,26 +239,24 @@ def store_questions(
 def _task_of(row: sqlite3.Row, config: ModelConfig) -> Task:
     """A stored task, rebuilt for sending: the model's real generation parameters (the store
     keeps them scrubbed), the image where this invocation put it."""
-    image = (
-        ImageRef(row["variant_id"], Path(row["image_path"]), row["media_type"] or "image/png")
-        if row["variant_id"] and row["image_path"]
-        else None
-    )
+    images = task_images(row) if row["image_path"] else ()
     q = Question(
         item_id=row["item_id"], probe=row["probe"], condition=row["condition"],
-        prompt=row["prompt"], prompt_version=row["prompt_version"], image=image,
+        prompt=row["prompt"], prompt_version=row["prompt_version"], images=images,
         extra=json.loads(row["extra"] or "{}"), benchmark=row["benchmark"],
     )  # fmt: skip
     return Task(key=row["key"], model=config.name, question=q, params=config.generation_params())
 
 
-def _request(task: Task, image_b64: str | None) -> Request:
+def _request(task: Task, images_b64: tuple[str | None, ...] | None = None) -> Request:
+    """The request of ``task``: every image in order, with the runner's base64 of each where it
+    was encoded (None: not encoded, as for the stored description)."""
     q = task.question
     return Request(
         prompt=q.prompt,
-        image=q.image,
+        images=q.images,
         params=dict(task.params),
-        image_b64=image_b64,
+        images_b64=images_b64 or (),
         meta={
             "task_key": task.key,
             "item_id": q.item_id,
@@ -324,14 +334,14 @@ async def generate(
                         if est is None:
                             return
                         reserved[task.key] = est
-                    q = task.question
-                    image_b64 = None
-                    if q.image is not None:
-                        image_b64 = b64.cached(q.image)
-                        if image_b64 is None:
-                            image_b64 = await asyncio.to_thread(b64.get, q.image)
                     sending[task.key] = task
-                    yield Call(task.key, _request(task, image_b64))
+                    encoded: list[str | None] = []
+                    for ref in task.question.images:  # cached, else encoded on a thread
+                        hit = b64.cached(ref)
+                        encoded.append(
+                            hit if hit is not None else await asyncio.to_thread(b64.get, ref)
+                        )
+                    yield Call(task.key, _request(task, tuple(encoded)))
 
         def on_outcome(outcome: CallOutcome) -> Awaitable[None]:
             task = sending.pop(outcome.key)

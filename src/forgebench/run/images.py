@@ -5,7 +5,8 @@ condition and its parameters, the renderer's version tag, and (for derived image
 that renders the bytes. The variant id hashes the source's sha256, the condition, the parameters
 and the renderer tag (:func:`variant_id_from_digest`).
 
-Variant bytes live once, on disk, at ``<dir>/<id[:2]>/<id>.<ext>``; the run store keeps only the
+A question showing several images (a video's frames) has one variant per image
+(:meth:`VariantCache.ensure_all`), in order. Variant bytes live once, on disk, at ``<dir>/<id[:2]>/<id>.<ext>``; the run store keeps only the
 variant id. Original images (``render`` None) are never copied: their :class:`ImageRef` points at
 the dataset's own file. Ids are computed from the source file's sha256 (memoised per path, mtime
 and size), so asking for an id never renders; a derived variant is rendered only when its file
@@ -21,7 +22,7 @@ import io
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -184,6 +185,15 @@ class VariantCache:
         self._write(ref.path, data)
         self.renders += 1
         return ref
+
+    def ensure_all(
+        self, specs: Iterable[VariantSpec], *, render: bool = True
+    ) -> tuple[ImageRef, ...]:
+        """The references of a question's images, in order (``Question.images``): each
+        variant is cached on its own, so a frame shown in several questions is stored once.
+        With ``render`` False nothing is rendered (:meth:`ref`)."""
+        refs = (self.ensure(s) if render else self.ref(s) for s in specs)
+        return tuple(r for r in refs if r is not None)
 
     def write_variant(self, path: Path, data: bytes) -> None:
         """Store a derived variant rendered elsewhere (an executor's worker) at its

@@ -10,6 +10,10 @@ of ``pixar run`` (which stored no items), so tasks of probe ``LOC`` become ``pix
 ``mandela``. The ``grades`` rows move into ``judgements`` as kind ``evidence`` (value ``E<level>``,
 the two asserted columns in ``detail``) and ``grades`` becomes a view with the old columns. Task
 keys, answers, errors and verdicts are untouched, so a migrated run resumes without re-asking.
+
+Version 2 -> 3 (several images per question): ``tasks`` gets the ``images`` column, NULL for
+every stored task (a version-2 task has one image at most, already in ``variant_id``). Nothing
+else changes, so a migrated run resumes without re-asking.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def stored_version(con: sqlite3.Connection) -> int | None:
         if "tasks" not in tables:
             return None
         cols = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
-        return SCHEMA_VERSION if "benchmark" in cols else 1
+        return 3 if "images" in cols else 2 if "benchmark" in cols else 1
     try:
         version = json.loads(row[0])
     except json.JSONDecodeError:
@@ -78,7 +82,13 @@ def _v1_to_v2(con: sqlite3.Connection) -> None:
         con.execute("DROP TABLE grades")
 
 
-_STEPS = {1: _v1_to_v2}
+def _v2_to_v3(con: sqlite3.Connection) -> None:
+    have = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
+    if "images" not in have:
+        con.execute("ALTER TABLE tasks ADD COLUMN images TEXT")
+
+
+_STEPS = {1: _v1_to_v2, 2: _v2_to_v3}
 """Version -> the step that upgrades it to the next."""
 
 

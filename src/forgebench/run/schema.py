@@ -10,11 +10,16 @@ still resume), the generic ``judgements`` table keyed by (task, judge, kind) tha
 ``grades`` table (``grades`` is now a view of the ``evidence`` judgements with the old columns), and
 ``outputs`` (files an answer carries, by content hash). :mod:`.migrate` upgrades a version-1 store
 on open; a newer or unknown version is refused.
+
+Version 3 (several images per question) added ``tasks.images``: for a task with more than one
+image, a JSON list of ``[variant_id, path, media_type]`` for every image in order (the first is
+also in ``variant_id``, ``image_path`` and ``media_type``, as before); NULL for a task with one
+image or none. A version-2 store gains the column (all NULL: its tasks have one image at most).
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 JUDGEMENTS = """
 CREATE TABLE IF NOT EXISTS judgements (
@@ -63,7 +68,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     superseded_by  TEXT,                -- NULL: current; else the key of the task that replaced it
     image_path     TEXT,                -- where the variant's bytes live (export-batch)
     media_type     TEXT,
-    benchmark      TEXT NOT NULL DEFAULT 'mandela'
+    benchmark      TEXT NOT NULL DEFAULT 'mandela',
+    images         TEXT                 -- JSON [[variant_id, path, media_type], ...] when several
 );
 CREATE INDEX IF NOT EXISTS tasks_model ON tasks(model, probe, condition);
 CREATE INDEX IF NOT EXISTS tasks_identity ON tasks(model, item_id, probe, condition);

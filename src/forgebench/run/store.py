@@ -16,6 +16,11 @@ answers are written on the store writer's own connection (``writer.py``).
 Other stages use :attr:`Store.connection` with plain SQL (scoring reads tasks/answers/items and
 writes verdicts/grades). Columns added by this module to the contract schema: ``tasks.image_path``
 and ``tasks.media_type`` (where the variant's bytes live, for ``export-batch``).
+
+A task's images: ``variant_id``, ``image_path`` and ``media_type`` describe its first image (as
+they always did); a task with more than one image also has ``tasks.images`` (schema 3), a JSON
+list of ``[variant_id, path, media_type]`` for every image in order, and NULL otherwise.
+:func:`task_images` reads them back.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from pydantic import BaseModel
 
 from forgebench.models.base import Response
 from forgebench.run.migrate import SchemaError, migrate
-from forgebench.run.tasks import Task, canonical_json
+from forgebench.run.tasks import ImageRef, Question, Task, canonical_json
 
 DB_NAME = "run.sqlite"
 
@@ -98,6 +103,28 @@ class Judgement:
     raw: str | None = None
     """The judge's raw output."""
     attempts: int = 1
+
+
+def images_json(question: Question) -> str | None:
+    """The ``tasks.images`` value of a question: every image in order when it has several."""
+    if len(question.images) < 2:
+        return None
+    return json.dumps([[r.variant_id, str(r.path), r.media_type] for r in question.images])
+
+
+def task_images(row: sqlite3.Row) -> tuple[ImageRef, ...]:
+    """A stored task's images, in order (empty for a text-only task). A store written before
+    schema 3, or a task with one image, has only the first-image columns."""
+    many = row["images"] if "images" in row.keys() else None  # noqa: SIM118 (Row: in = values)
+    if many:
+        return tuple(ImageRef(v, Path(p), m or "image/png") for v, p, m in json.loads(many))
+    if row["variant_id"] is None:
+        return ()
+    return (
+        ImageRef(
+            row["variant_id"], Path(row["image_path"] or ""), row["media_type"] or "image/png"
+        ),
+    )
 
 
 class StoreError(Exception):
@@ -215,6 +242,7 @@ class Store:
                     str(q.image.path) if q.image else None,
                     q.image.media_type if q.image else None,
                     q.benchmark,
+                    images_json(q),
                 )
             )
             if not q.benchmark:
@@ -225,15 +253,15 @@ class Store:
             self.connection.executemany(
                 "INSERT OR IGNORE INTO tasks(key, item_id, probe, condition, model, prompt, "
                 "prompt_version, variant_id, params, extra, created_at, image_path, media_type, "
-                "benchmark) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "benchmark, images) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 rows,
             )
             added = self.connection.total_changes - before
-            # a stored task's image may live elsewhere now (another --cache-dir): point at it
+            # a stored task's images may live elsewhere now (another --cache-dir): point at them
             self.connection.executemany(
-                "UPDATE tasks SET image_path=?, media_type=? WHERE key=? "
-                "AND (image_path IS NOT ? OR media_type IS NOT ?)",
-                [(r[11], r[12], r[0], r[11], r[12]) for r in rows],
+                "UPDATE tasks SET image_path=?, media_type=?, images=? WHERE key=? "
+                "AND (image_path IS NOT ? OR media_type IS NOT ? OR images IS NOT ?)",
+                [(r[11], r[12], r[14], r[0], r[11], r[12], r[14]) for r in rows],
             )
             if self._invocation:
                 self.connection.executemany(

@@ -1,7 +1,7 @@
 """Tasks: one question to one model, with a stable key (DESIGN.md "Tasks, variants and answers").
 
 A :class:`Question` is model-independent: item, probe, condition, the rendered prompt, its
-version and the image variant. :func:`make_task` binds a question to a model name and that
+version and the image variant(s). :func:`make_task` binds a question to a model name and that
 model's generation parameters; the task key hashes all of it, so changing a prompt, an event
 label, an image or a generation parameter re-asks exactly the affected tasks.
 
@@ -36,7 +36,13 @@ class ImageRef:
 
 @dataclass(frozen=True)
 class Question:
-    """A model-independent question: what is asked about which item under which condition."""
+    """A model-independent question: what is asked about which item under which condition.
+
+    Images: ``images`` is every image shown, in order (the frames of a video, an item and its
+    candidate maps); ``image`` is the first of them (None for a text-only question). Give either
+    one: a question built with ``image`` alone has ``images == (image,)``, one built with
+    ``images`` alone has ``image == images[0]``; both given must agree.
+    """
 
     item_id: str
     probe: str
@@ -49,6 +55,18 @@ class Question:
     benchmark: str = ""
     """The suite the question belongs to (stored beside the task, never hashed into its key:
     runs made before the seam resume). Set by the engine from the suite when left empty."""
+    images: tuple[ImageRef, ...] = ()
+    """Every image, in the order the model sees them (the first is :attr:`image`)."""
+
+    def __post_init__(self) -> None:
+        images = tuple(self.images)
+        if not images and self.image is not None:
+            images = (self.image,)
+        if images and self.image is None:
+            object.__setattr__(self, "image", images[0])
+        elif images and images[0] != self.image:
+            raise ValueError(f"question {self.item_id}: image is not the first of images")
+        object.__setattr__(self, "images", images)
 
 
 @dataclass(frozen=True)
@@ -80,8 +98,14 @@ def canonical_json(obj: Any) -> str:
 
 
 def task_key(question: Question, model: str, params: Mapping[str, Any]) -> str:
-    """The stable key: sha256 over item, probe, condition, model, rendered request and variant id."""
-    payload = {
+    """The stable key: sha256 over item, probe, condition, model, rendered request and variant id.
+
+    ``image`` is the first image's variant id (None without one), as it always was. A question
+    with more than one image also hashes ``images``, the list of every variant id in order; with
+    one image or none that field is absent, so every single-image key is byte-identical to the
+    one made before questions could carry several images (runs made then resume unchanged).
+    """
+    payload: dict[str, Any] = {
         "v": KEY_VERSION,
         "item": question.item_id,
         "probe": question.probe,
@@ -92,6 +116,8 @@ def task_key(question: Question, model: str, params: Mapping[str, Any]) -> str:
         "params": dict(params),
         "image": question.image.variant_id if question.image else None,
     }
+    if len(question.images) > 1:
+        payload["images"] = [ref.variant_id for ref in question.images]
     return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()[:32]
 
 

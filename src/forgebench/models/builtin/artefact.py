@@ -37,7 +37,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from forgebench.models.base import ModelError, Request, Response, Usage
+from forgebench.models.base import ModelError, Request, Response, Usage, image_limit
 from forgebench.models.images import load_rgb
 from forgebench.models.spec import ModelConfig
 
@@ -187,6 +187,7 @@ class ArtefactModel:
         """Answer one probe from the image's pixels (CPU work runs in a worker thread)."""
         probe = _probe_of(request)
         finding: Finding | None = None
+        image_limit(self.name, request, 1, " (builtin/artefact scores one image)")
         if request.image is not None and probe in VERDICT_PROBES:
             rgb = await asyncio.to_thread(load_rgb, Path(request.image.path), "builtin/artefact")
             finding = await asyncio.to_thread(analyse, rgb)

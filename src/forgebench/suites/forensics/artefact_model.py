@@ -3,6 +3,9 @@ multiple-choice answers (:mod:`.baseline`) for the probes ``MCQ``, ``ATTR`` and 
 
 Registered by the Forensics suite in place of the engine's ``builtin/artefact``; every other
 probe is passed to the engine's model unchanged, so Mandela runs answer exactly as before.
+Multiple-choice questions take every image of the question, in order (``multi_image``: the item
+and its candidates, or the frames, as separate images; ``full``: one tiled image, cut apart again
+by :func:`.baseline.untile`).
 """
 
 from __future__ import annotations
@@ -25,11 +28,10 @@ class ForensicsArtefactModel(artefact.ArtefactModel):
     async def generate(self, request: Request) -> Response:
         if request.meta.get("probe") not in MCQ_PROBES:
             return await super().generate(request)
-        images = []
-        if request.image is not None:
-            images.append(
-                await asyncio.to_thread(load_rgb, Path(request.image.path), "builtin/artefact")
-            )
+        images = [
+            await asyncio.to_thread(load_rgb, Path(ref.path), "builtin/artefact")
+            for ref in request.images
+        ]
         text = await asyncio.to_thread(answer_mcq, request.prompt, images, self.threshold)
         raw = {
             "detector": "artefact",

@@ -14,9 +14,10 @@ image (the item) and, for candidate questions, from the candidate images that fo
   refusal string: it extracts to ``Z``).
 
 Options are read back from the prompt text (the ``Options:`` block the release's prompt has).
-When a candidate question arrives as one image (the runner sends one image per question, so a
-multi-image row is tiled, :func:`.studies.tile`), the tiles are cut apart again: ``1 + k`` cells
-for ``k`` candidates on the same grid.
+Under ``multi_image`` a candidate question arrives as separate images (the item, then each
+candidate) and is read as it is. Under ``full`` it arrives as one image (a multi-image row is
+tiled there, :func:`.studies.tile`) and the tiles are cut apart again: ``1 + k`` cells for ``k``
+candidates on the same grid.
 """
 
 from __future__ import annotations

@@ -2,17 +2,21 @@
 
 Conditions (DESIGN.md "Forensics identifiers"):
 
-- ``full``: the question as the paper's main results ask it. A single-image row: its image. A
-  row released with several images: the images tiled into one (:func:`tile`). For videos this is
-  the paper's setting ("single-image input ... piecing together sampled frames into one big input
-  image", Figure 1; Table 11's "Single-Image Prompt", how Table 2 was run). For other multi-image
-  rows (e.g. a segmentation question with its candidate maps) VLMEvalKit would send the images
-  separately; the runner sends one image per question, so they are tiled too, in order (the
-  first tile is the item, then the candidates). A video released as one already-tiled image is
-  that image.
-- ``multi_image`` (Table 11, "Multi-Images Prompt"): a video row's frames as separate images;
-  only for video items with several images, and only where the engine can send several images
-  per question (the suite refuses it otherwise, saying so).
+- ``full``: the question as the paper's main results ask it, by release row kind:
+
+  - a single-image row (an RGB, NIR or image+text item, a binary question): its image, as is;
+  - a video row released as a list of frames: the frames tiled into one image (:func:`tile`):
+    the paper's setting ("single-image input ... piecing together sampled frames into one big
+    input image", Figure 1; Table 11's "Single-Image Prompt", how Table 2 was run);
+  - a video row released as one already-tiled image: that image (there are no frames to part);
+  - another multi-image row (a segmentation or detection question: the item, then its candidate
+    maps or boxes): tiled too, in order (the first tile is the item). VLMEvalKit sends these
+    images separately, which is ``multi_image`` here; ``full`` stays tiled so runs made before
+    the engine could send several images keep their task keys and answers.
+- ``multi_image`` (Table 11, "Multi-Images Prompt"): the row's images as separate images, in the
+  release's order (a video's frames; an item and its candidates), for every row with more than
+  one image. Table 11 compares it with ``full`` on the same items, video rows apart from the
+  others (:mod:`.multi`).
 - ``prefix`` (Table 12): the paper's forgery-technique sentence (:data:`.prompt.PAPER_PREFIX`),
   or the user's own text, on its own line before the question.
 - ``face_boxes`` (Table 14): red boxes drawn around the faces the bundled YuNet detector finds
@@ -51,7 +55,7 @@ class FaceDetectorMissing(RuntimeError):
 def applies(item: ForensicsItem, condition: str) -> bool:
     """Whether ``condition`` is asked of ``item`` (``full`` and ``prefix``: every item)."""
     if condition == "multi_image":
-        return item.modality == "VID" and len(item.images) > 1
+        return len(item.images) > 1
     if condition == "face_boxes":
         return item.semantic == "HS" and item.task == "BC" and len(item.images) == 1
     return True

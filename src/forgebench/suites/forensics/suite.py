@@ -5,11 +5,21 @@ stage), accuracy and perspective scores, robustness, attribution and the prompt 
 Protocol: ``MCQ`` under ``full`` on every item by default. Opt-in parts (``--protocol``):
 ``robustness`` (the 30 conditions of Table 3: saturation, contrast, block, noise, blur, pixelate
 at levels 1-5), ``jpeg`` (true JPEG re-encoding at 5 qualities), ``attribution`` (``ATTR`` and
-``ATTR_DESC`` on binary-classification forgeries), ``studies`` (``prefix`` and ``face_boxes``;
-``multi_image`` is refused while the runner sends one image per question). ``--probes`` and
-``--conditions`` only narrow that. ``--sample N`` keeps at most N items per type code (the items
-with the smallest sha256 of their id: stable, and spread over the whole set), so robustness x 30
-stays affordable while every type code keeps its items.
+``ATTR_DESC`` on binary-classification forgeries), ``studies`` (``prefix``, ``face_boxes`` and
+``multi_image``). ``--probes`` and ``--conditions`` only narrow that.
+
+What ``full`` shows, per release row kind (:mod:`.studies` has the details): a single-image row,
+its image; a video row released as frames, the frames tiled into one image (the paper's
+"single-image input", Table 2's setting); a video row released as one tiled image, that image;
+a segmentation or detection row (the item and its candidates), the images tiled in order.
+``multi_image`` (Table 11) sends the images of every row with more than one as separate images,
+in order: the paper's "multi-images input" for videos, and VLMEvalKit's own way for candidate
+rows. A model that takes one image per question (``max_images = 1`` in its models file) is
+refused before anything is sent when ``multi_image`` is asked.
+
+``--sample N`` keeps at most N items per type code (the items with the smallest sha256 of their
+id: stable, and spread over the whole set), so robustness x 30 stays affordable while every type
+code keeps its items.
 
 Answers are replayed by (``item_id``, probe ``MCQ``, condition ``full``) like any other suite.
 """
@@ -41,7 +51,8 @@ PARTS: dict[str, str] = {
     "robustness": "Table 3: saturation, contrast, block, noise, blur, pixelate at levels 1-5 (x30)",
     "jpeg": "true JPEG re-encoding at quality 90, 70, 50, 30, 10 (x5)",
     "attribution": "Tables 4 and 13: ATTR and ATTR_DESC on binary-classification forgeries",
-    "studies": "Tables 12 and 14: the forgery-technique prefix and face boxes",
+    "studies": "Tables 11, 12 and 14: separate images for multi-image rows, the forgery-technique "
+    "prefix and face boxes",
 }
 ROBUSTNESS = tuple(c for c in ROBUST_ALL if c.rsplit("_", 1)[0] in TABLE3_KINDS)
 JPEG = tuple(c for c in ROBUST_ALL if c.startswith("jpeg_"))
@@ -73,15 +84,10 @@ def protocol(selection: Selection) -> tuple[list[str], list[str]]:
     if "jpeg" in parts:
         conditions += JPEG
     if "studies" in parts:
-        conditions += ["prefix", "face_boxes"]
+        conditions += ["multi_image", "prefix", "face_boxes"]
     if selection.probes is not None:
         probes = [p for p in probes if p in selection.probes]
     if selection.conditions is not None:
-        if "multi_image" in selection.conditions:
-            raise SuiteError(
-                "condition multi_image needs several images per question; the runner sends one "
-                "(multi-image rows are tiled under full)"
-            )
         missing = [c for c in selection.conditions if c not in conditions]
         if missing:
             part = (
@@ -163,18 +169,19 @@ class ForensicsSuite(Suite):
 
         def generate() -> Iterator[Question]:
             for fq in expand(loaded.items, loaded.root, probes=probes, conditions=conditions):
-                if len(fq.images) != 1:
+                if len(fq.images) != 1 and fq.condition != "multi_image":
                     raise SuiteError(f"item {fq.item_id}: {len(fq.images)} images in one question")
-                spec = _variant(fq.images[0], fq.condition)
-                ref = cache.ensure(spec) if render_images else cache.ref(spec)
+                specs = [_variant(im, fq.condition) for im in fq.images]
+                refs = cache.ensure_all(specs, render=render_images)
                 item = items[fq.item_id]
                 extra = {
                     "options": fq.options, "answer": fq.answer, "type_code": item.type_code,
                     "question": item.question if fq.probe == MCQ else fq.text,
                 }  # fmt: skip
                 yield Question(
-                    fq.item_id, fq.probe, fq.condition, fq.text, fq.version, ref, extra, self.name
-                )
+                    fq.item_id, fq.probe, fq.condition, fq.text, fq.version, extra=extra,
+                    benchmark=self.name, images=refs,
+                )  # fmt: skip
 
         return generate()
 

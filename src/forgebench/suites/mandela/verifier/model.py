@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from forgebench.models.base import ModelError, Request, Response, Usage
+from forgebench.models.base import ModelError, Request, Response, Usage, image_limit
 from forgebench.models.images import load_rgb
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.suites.mandela.verifier import answer, faces, ocr, prompts
@@ -181,6 +181,7 @@ class VerifierModel:
             probe = prompts.probe_of(request.prompt)
         rgb = None
         key = ""
+        image_limit(self.name, request, 1, " (builtin/verifier reads one image)")
         if request.image is not None:
             rgb = await asyncio.to_thread(
                 load_rgb, Path(request.image.path), "builtin/verifier", task_only=True

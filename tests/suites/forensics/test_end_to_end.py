@@ -94,9 +94,11 @@ def test_replay_run_metrics_judge_report(
     items = (run / "report" / "forensics_items.html").read_text()
     assert items.count("class='card'") == 6 and "HS-VID-TL-FSS-ED" in items
     assert "<td>B</td><td>extractor</td><td>✓</td>" in items and "refusal → Z" in items
-    assert (
-        len(list((run / "report" / "img" / "forensics").glob("*.jpg"))) == 4
-    )  # shared images once
+    # the video row's two frames are shown apart, numbered; the other rows one image each
+    assert items.count("class='frames'") == 1 and "<figcaption>2</figcaption>" in items
+    assert "2 images, in order" in items
+    # one thumbnail per image file: shared images once, the two frames one each
+    assert len(list((run / "report" / "img" / "forensics").glob("*.jpg"))) == 5
 
 
 def test_answers_keyed_by_item_probe_condition(replayed: tuple[Path, Path]) -> None:

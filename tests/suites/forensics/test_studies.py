@@ -51,8 +51,8 @@ def test_which_items_each_condition_applies_to() -> None:
     video = _item("VID", "BC", 8)
     assert applies(video, "multi_image") and tiled_in_full(video)
     assert not applies(_item("VID", "BC", 1), "multi_image")
-    seg = _item("RGB", "SLS", 5)
-    assert not applies(seg, "multi_image") and tiled_in_full(seg)
+    seg = _item("RGB", "SLS", 5)  # the item and its four candidate maps
+    assert applies(seg, "multi_image") and tiled_in_full(seg)
     assert not tiled_in_full(_item("RGB", "BC", 1))
     assert applies(_item("RGB", "BC", 1), "face_boxes")
     assert not applies(_item("RGB", "BC", 1, "GS"), "face_boxes")

@@ -27,8 +27,10 @@ def test_protocol_parts_and_narrowing() -> None:
     assert conds == ["full", "blur_3"]
     with pytest.raises(SuiteError, match="part of --protocol jpeg"):
         protocol(Selection(conditions=("jpeg_2",)))
-    with pytest.raises(SuiteError, match="multi_image needs several images"):
-        protocol(Selection(parts=("studies",), conditions=("multi_image",)))
+    _, conds = protocol(Selection(parts=("studies",)))
+    assert conds == ["full", "multi_image", "prefix", "face_boxes"]
+    with pytest.raises(SuiteError, match="multi_image is part of --protocol studies"):
+        protocol(Selection(conditions=("full", "multi_image")))
 
 
 def test_stratified_sample_keeps_every_type_code(release_tsv: Path, tmp_path: Path) -> None:
@@ -86,9 +88,8 @@ def test_studies_part_prefix_and_face_boxes(release_tsv: Path, tmp_path: Path) -
     result = api.run(
         ds, run, ["builtin/artefact"], GenerationSettings(selection=sel, cache_dir=tmp_path / "c")
     )
-    assert [(m.tasks, m.errors) for m in result.models] == [
-        (15, 0)
-    ]  # 6 full, 6 prefix, 3 face_boxes
+    # 6 full, 6 prefix, 3 face_boxes, 1 multi_image (the video row with two frames)
+    assert [(m.tasks, m.errors) for m in result.models] == [(16, 0)]
     con = sqlite3.connect(run / "run.sqlite")
     rows = con.execute("SELECT item_id, condition, prompt, prompt_version FROM tasks").fetchall()
     faces = sorted(i for i, c, _p, _v in rows if c == "face_boxes")

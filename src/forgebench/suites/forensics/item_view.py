@@ -1,9 +1,11 @@
 """The Forensics item view: ``report/forensics_items.html``, one card per item.
 
-Each card shows the image as asked under ``full`` (a multi-image row tiled, as the model saw it),
-the type code, the question, the options with the right one marked, and every model's answer
-under ``full`` with the extracted letter, the step that found it (letter, option text, extractor,
-refusal, none) and whether it is right. Pictures are JPEG thumbnails (longest side 384 px) under
+Each card shows the item's image, or for a multi-image row each of its images in order (a
+video's frames; an item and its candidates), numbered, with a note that ``full`` showed them
+tiled into one image and ``multi_image`` as separate images; then the type code, the question,
+the options with the right one marked, and every model's answer under ``full`` and
+``multi_image`` (the condition is named) with the extracted letter, the step that found it
+(letter, option text, extractor, refusal, none) and whether it is right. Pictures are JPEG thumbnails (longest side 384 px) under
 ``report/img/forensics/``. The page holds the first :data:`MAX_ITEMS` items of the run (a note
 says so when there are more): the full release has 63K items.
 """
@@ -23,7 +25,6 @@ from PIL import Image
 
 from forgebench.suites.forensics.contract import ForensicsItem
 from forgebench.suites.forensics.scores import BENCHMARK
-from forgebench.suites.forensics.studies import tile
 
 MAX_ITEMS = 500
 THUMB = 384
@@ -62,19 +63,16 @@ def _dataset_root(run_dir: Path) -> Path | None:
     return Path(value) if isinstance(value, str) and Path(value).is_dir() else None
 
 
-def _thumb(root: Path, item: ForensicsItem, out: Path) -> str | None:
-    paths = [root / p for p in item.images]
-    if not all(p.is_file() for p in paths):
+def _thumb(path: Path, out: Path) -> str | None:
+    """A JPEG thumbnail of one image file under ``out/img/forensics/`` (None if missing)."""
+    if not path.is_file():
         return None
-    key = hashlib.sha256("\0".join(item.images).encode()).hexdigest()[:16]
+    key = hashlib.sha256(str(path).encode()).hexdigest()[:16]
     rel = f"img/forensics/{key}.jpg"
     dest = out / rel
     if not dest.is_file():
-        frames = []
-        for p in paths:
-            with Image.open(p) as im:
-                frames.append(im.convert("RGB"))
-        shown = tile(frames) if len(frames) > 1 else frames[0]
+        with Image.open(path) as im:
+            shown = im.convert("RGB")
         shown.thumbnail((THUMB, THUMB))
         dest.parent.mkdir(parents=True, exist_ok=True)
         buf = io.BytesIO()
@@ -83,18 +81,41 @@ def _thumb(root: Path, item: ForensicsItem, out: Path) -> str | None:
     return rel
 
 
-def _answers(con: sqlite3.Connection) -> dict[str, list[tuple[str, str | None, str | None, str]]]:
-    out: dict[str, list[tuple[str, str | None, str | None, str]]] = {}
+def _pictures(root: Path | None, item: ForensicsItem, out: Path) -> str:
+    """The card's images: one, or each of a multi-image row's, numbered in order."""
+    thumbs = [_thumb(root / p, out) if root is not None else None for p in item.images]
+    if not thumbs or any(t is None for t in thumbs):
+        return "<p>(image not found)</p>"
+    if len(thumbs) == 1:
+        return f"<img src='{html.escape(str(thumbs[0]))}' alt='item {html.escape(item.id)}'>"
+    figs = "".join(
+        f"<figure class='frame'><img src='{html.escape(str(t))}' "
+        f"alt='item {html.escape(item.id)} image {k}'><figcaption>{k}</figcaption></figure>"
+        for k, t in enumerate(thumbs, start=1)
+    )
+    return (
+        f"<div class='frames'>{figs}</div><p class='note'>{len(thumbs)} images, in order: "
+        "<code>full</code> shows them tiled into one image, <code>multi_image</code> as "
+        "separate images.</p>"
+    )
+
+
+Answer = tuple[str, str, str | None, str | None, str]
+"""(model, condition, answer text, extracted letter, step)."""
+
+
+def _answers(con: sqlite3.Connection) -> dict[str, list[Answer]]:
+    out: dict[str, list[Answer]] = {}
     rows = con.execute(
-        "SELECT t.item_id, t.model, a.text, v.verdict, v.detail FROM tasks t "
+        "SELECT t.item_id, t.model, t.condition, a.text, v.verdict, v.detail FROM tasks t "
         "LEFT JOIN answers a ON a.task_key = t.key LEFT JOIN verdicts v ON v.task_key = t.key "
-        "WHERE t.benchmark = ? AND t.probe = 'MCQ' AND t.condition = 'full' "
-        "AND t.superseded_by IS NULL ORDER BY t.model",
+        "WHERE t.benchmark = ? AND t.probe = 'MCQ' AND t.condition IN ('full', 'multi_image') "
+        "AND t.superseded_by IS NULL ORDER BY t.model, t.condition",
         (BENCHMARK,),
     )
-    for item_id, model, text, verdict, detail in rows:
+    for item_id, model, cond, text, verdict, detail in rows:
         step = json.loads(detail or "{}").get("step", "missing" if text is None else "")
-        out.setdefault(item_id, []).append((model, text, verdict, step))
+        out.setdefault(item_id, []).append((model, cond, text, verdict, step))
     return out
 
 
@@ -116,28 +137,25 @@ def write_item_view(run_dir: Path, out: Path) -> Path | None:
     root = _dataset_root(run_dir)
     cards = []
     for item in items[:MAX_ITEMS]:
-        thumb = _thumb(root, item, out) if root is not None else None
-        img = (
-            f"<img src='{html.escape(thumb)}' alt='item {html.escape(item.id)}'>"
-            if thumb
-            else "<p>(image not found)</p>"
-        )
+        img = _pictures(root, item, out)
         opts = "".join(
             f"<li{' class=right' if k == item.answer else ''}>{html.escape(k)}. {html.escape(v)}</li>"
             for k, v in item.options.items()
         )
         rows = "".join(
-            f"<tr><td>{html.escape(m)}</td><td>{html.escape((t or '')[:400])}</td>"
+            f"<tr><td>{html.escape(m)}</td><td>{html.escape(c)}</td>"
+            f"<td>{html.escape((t or '')[:400])}</td>"
             f"<td>{html.escape(v or 'Z')}</td><td>{html.escape(STEP_WORDS.get(s, s))}</td>"
             f"<td>{'✓' if (v or 'Z') == item.answer else '✗'}</td></tr>"
-            for m, t, v, s in answers.get(item.id, [])
+            for m, c, t, v, s in answers.get(item.id, [])
         )
         hint = f"<p><b>Hint:</b> {html.escape(item.hint)}</p>" if item.hint else ""
         cards.append(
             f"<section class='card' id='item-{html.escape(item.id)}'><h3>{html.escape(item.id)} · "
             f"<code>{html.escape(str(item.type_code))}</code></h3>{img}{hint}"
             f"<p><b>Question:</b> {html.escape(item.question)}</p><ol class='opts'>{opts}</ol>"
-            "<table><thead><tr><th>Model</th><th>Answer</th><th>Letter</th><th>Found by</th>"
+            "<table><thead><tr><th>Model</th><th>Condition</th><th>Answer</th><th>Letter</th>"
+            "<th>Found by</th>"
             f"<th></th></tr></thead><tbody>{rows}</tbody></table></section>"
         )
     more = (
@@ -148,7 +166,8 @@ def write_item_view(run_dir: Path, out: Path) -> Path | None:
     page = (
         "<!doctype html><html><head><meta charset='utf-8'><title>Forensics items</title><style>"
         "body{font-family:sans-serif;margin:1em}.card{border:1px solid #ccc;padding:.5em;margin:.5em 0}"
-        "img{max-width:384px}.opts{list-style:none;padding:0}.right{font-weight:bold;color:#060}"
+        "img{max-width:384px}.frames{display:flex;flex-wrap:wrap;gap:4px}"
+        ".frame{margin:0}.frame img{max-width:192px}.note{color:#555}.opts{list-style:none;padding:0}.right{font-weight:bold;color:#060}"
         "td,th{border-bottom:1px solid #eee;padding:2px 6px;text-align:left;vertical-align:top}"
         "</style></head><body><h1>Forensics items</h1>"
         "<p>Right option in bold; Z (refusal, nothing found, no answer) counts as wrong.</p>"

@@ -6,7 +6,8 @@ extractor that has judged the task (judgements of kind ``letter``), its letter i
 ``extractor``); without ``judge``, the only extractor that has judged the run is used (none
 when there are several: name one). The result is stored as the task's verdict (the letter, with ``step`` and
 ``judge`` in its detail) and the metrics are written for every model of the run
-(:func:`.scores.write_forensics_metrics`). The options and the right letter come from the task's
+(:func:`.scores.write_forensics_metrics`), with Table 11's paired rows when the run has
+``multi_image`` answers (:func:`.multi.paired_rows`). The options and the right letter come from the task's
 ``extra`` (what the question showed), so scoring needs no dataset folder. A task without an
 answer (still pending, or ended as an error) counts as ``Z`` (step ``missing``, no verdict
 stored): accuracy is over every item asked, as the paper's is over all data.
@@ -22,6 +23,7 @@ from typing import Any
 import pandas as pd
 
 from forgebench.suites.forensics.extract import Extraction, extract_option
+from forgebench.suites.forensics.multi import paired_rows
 from forgebench.suites.forensics.scores import BENCHMARK, metric_rows, write_forensics_metrics
 
 PARSER_VERSION = "forensics-extract/v1"
@@ -99,4 +101,4 @@ def score_run(run_dir: Path, judge: str | None = None) -> Path | None:
         store.put_verdicts(verdicts)
     if frame.empty:
         return None
-    return write_forensics_metrics(Path(run_dir), metric_rows(frame))
+    return write_forensics_metrics(Path(run_dir), metric_rows(frame) + paired_rows(frame))

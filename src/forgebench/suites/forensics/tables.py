@@ -2,8 +2,8 @@
 (accuracy per type code, ten codes a table in the paper's column order), Table 3 (robustness:
 mean over the five levels of each perturbation, and each level), Table 4 (attribution),
 Table 13 (attribution with class descriptions), Tables 12 and 14 (the prefix and face-box
-studies against ``full`` on the same type codes). Table 11 (multi-image input) is not built: the
-runner sends one image per question.
+studies against ``full`` on the same type codes), and Table 11 (single- vs multi-image input on
+the same items, :mod:`.multi`).
 
 All read ``metrics.csv`` rows of benchmark ``forensics`` (:mod:`.scores`); a table whose rows are
 absent is a :class:`~forgebench.report.table.Skipped` naming what is missing. Models are sorted by
@@ -16,6 +16,7 @@ from __future__ import annotations
 import pandas as pd
 
 from forgebench.report.table import Cell, Column, Skipped, Table, dash, num, text
+from forgebench.suites.forensics.multi import table11
 from forgebench.suites.forensics.perturb import LEVELS, TABLE3_KINDS
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
@@ -348,6 +349,7 @@ def all_tables(metrics: pd.DataFrame) -> list[Table | Skipped]:
         table2(metrics),
         table3(metrics),
         table4(metrics),
+        table11(metrics),
         table12(metrics),
         table13(metrics),
         table14(metrics),

@@ -81,8 +81,10 @@ def table11(metrics: pd.DataFrame) -> Table | Skipped:
         return Skipped(11, "no multi_image answers (--protocol studies)")
     models = sorted(set(m["model"]))
     value = {
-        (str(r.model), str(r.condition), str(r.subset)): (float(r.value), int(r.n))
-        for r in m.itertuples()
+        (str(x), str(c), str(s)): (float(v), int(n))
+        for x, c, s, v, n in zip(
+            m["model"], m["condition"], m["subset"], m["value"], m["n"], strict=True
+        )
     }
     sections: list[tuple[str | None, list[list[Cell]]]] = []
     for block, heading in BLOCKS:

@@ -180,7 +180,7 @@ def tasks(
         rows.append((p, c, str(n), str(n * n_models), population_of(p, c), source_of(p, c)))
     print(f"{dataset}: task matrix (dry run, nothing written)")
     print(_columns(rows, right=(2, 3)))
-    variants = {q.image.variant_id for q in qs if q.image is not None}
+    variants = {ref.variant_id for q in qs for ref in q.images}
     who = ", ".join(names) if names else f"{n_models} model{'s' * (n_models != 1)}"
     print(
         f"{len(ds)} items; {len(qs)} questions x {who} = {len(qs) * n_models} tasks; "

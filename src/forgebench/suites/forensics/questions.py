@@ -10,7 +10,8 @@ Images are :class:`ImageSpec` values: the source files, what is done to them, an
 variant id hashes the sources' bytes, the operation, the seed and the renderer version, so the
 engine's cache can hold each rendered variant once; ``full`` on a single image renders nothing
 (the dataset file is sent as it is). A robustness condition on a multi-image row perturbs the
-tiled image (block counts then follow the tile's shorter side).
+tiled image (block counts then follow the tile's shorter side). ``multi_image`` is the one
+condition with several images per question: one ``file`` spec per image, in the row's order.
 """
 
 from __future__ import annotations

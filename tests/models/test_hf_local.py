@@ -142,6 +142,28 @@ def test_image_and_prompt_generate_deterministic_text(tiny: Path, tmp_path: Path
     assert first.raw["device"] == ("cuda:0" if torch.cuda.is_available() else "cpu")
 
 
+def test_several_images_go_to_the_processor_in_order(tiny: Path, tmp_path: Path) -> None:
+    from forgebench.run.tasks import ImageRef
+
+    refs = []
+    for k, color in enumerate([(220, 30, 30), (30, 220, 30), (30, 30, 220)]):
+        Image.new("RGB", (50, 40), color).save(tmp_path / f"f{k}.png")
+        refs.append(ImageRef(f"v{k}", tmp_path / f"f{k}.png", "image/png"))
+    model = hf_local.create(ModelConfig(spec=f"tiny=hf/{tiny}", max_tokens=4))
+    [out] = generate(model, Request(prompt="is this real ?", images=tuple(refs)))
+    assert out.raw["prompt_text"] == "USER: <image> <image> <image> is this real ? ASSISTANT:"
+    assert out.usage.input_tokens == 1 + 3 * IMAGE_TOKENS + 4 + 1  # every image's tokens
+    # what the backend answers is transformers' own greedy decode of the frames in this order
+    loaded = hf_local.load(str(tiny.resolve()))
+    frames = [Image.open(r.path).convert("RGB") for r in refs]
+    inputs = loaded.processor(text=out.raw["prompt_text"], images=frames, return_tensors="pt")
+    n_in = inputs["input_ids"].shape[1]
+    ids = loaded.model.generate(**inputs, max_new_tokens=4, do_sample=False)[0, n_in:].tolist()
+    if 2 in ids:
+        ids = ids[: ids.index(2) + 1]
+    assert out.text == loaded.processor.tokenizer.decode(ids, skip_special_tokens=True).strip()
+
+
 def test_output_matches_direct_transformers_greedy_decode(tiny: Path) -> None:
     """What the backend returns is what transformers itself decodes for the same inputs."""
     b64 = png_b64((10, 200, 10))

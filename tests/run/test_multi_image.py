@@ -151,3 +151,22 @@ def test_estimates_and_dry_run_count_every_image(frames: tuple[ImageRef, ...]) -
     assert [p["image_url"]["url"] for p in shown[:3]] == [
         f"data:image/png;base64,{_b64(f)[:12]}...({len(_b64(f))} chars)" for f in frames
     ]
+
+
+def test_export_batch_writes_every_image_and_names_a_missing_one(
+    tmp_path: Path, frames: tuple[ImageRef, ...]
+) -> None:
+    from forgebench.run.batch import BatchError, export_batch
+
+    q = Question("1", "MCQ", "multi_image", "Q", "v", images=frames, benchmark="forensics")
+    with Store.open(tmp_path / "run") as store:
+        store.meta_set("model:m", {"identity": {"provider": "openai", "model": "x", "params": {}}})
+        store.put_tasks([make_task(q, "m")])
+        files, n = export_batch(store, "m", tmp_path / "b.jsonl")
+        assert n == 1
+        body = json.loads(files[0].read_text().splitlines()[0])["body"]
+        urls = [p["image_url"]["url"] for p in body["messages"][0]["content"][:-1]]
+        assert urls == [f"data:image/png;base64,{_b64(f)}" for f in frames]
+        frames[2].path.unlink()
+        with pytest.raises(BatchError, match=f"image variant {frames[2].variant_id} is missing"):
+            export_batch(store, "m", tmp_path / "c.jsonl")

@@ -57,7 +57,7 @@ def all_image_bytes(request: Request) -> list[bytes]:
     out: list[bytes] = []
     for k in range(request.image_count):
         b64 = request.images_b64[k] if k < len(request.images_b64) else None
-        out.append(_decode(b64) if b64 is not None else all_image_bytes_at(request, k))
+        out.append(_decode(b64) if b64 is not None else _file_bytes(request, k))
     return out
 
 
@@ -67,12 +67,12 @@ def all_image_b64(request: Request) -> list[str]:
     for k in range(request.image_count):
         b64 = request.images_b64[k] if k < len(request.images_b64) else None
         if b64 is None:
-            b64 = base64.b64encode(all_image_bytes_at(request, k)).decode("ascii")
+            b64 = base64.b64encode(_file_bytes(request, k)).decode("ascii")
         out.append(b64)
     return out
 
 
-def all_image_bytes_at(request: Request, k: int) -> bytes:
+def _file_bytes(request: Request, k: int) -> bytes:
     """The bytes of the request's ``k``-th image."""
     ref = request.images[k]
     try:
@@ -81,16 +81,6 @@ def all_image_bytes_at(request: Request, k: int) -> bytes:
         raise ModelError(
             f"cannot read image {ref.path}: {exc.strerror or exc}", retryable=False
         ) from exc
-
-
-def image_bytes(request: Request) -> bytes | None:
-    """The first request image's bytes (None without an image)."""
-    return all_image_bytes(request)[0] if request.image_count else None
-
-
-def image_b64(request: Request) -> str | None:
-    """The first request image as base64 text (None without an image)."""
-    return all_image_b64(request)[0] if request.image_count else None
 
 
 _MAGIC: tuple[tuple[bytes, str], ...] = (
@@ -116,12 +106,6 @@ def media_types(request: Request) -> list[str]:
             head = b""
         out.append(next((kind for magic, kind in _MAGIC if head.startswith(magic)), "image/png"))
     return out
-
-
-def media_type(request: Request) -> str:
-    """The first image's media type (PNG when there is none)."""
-    kinds = media_types(request)
-    return kinds[0] if kinds else "image/png"
 
 
 def variant_labels(request: Request) -> list[str]:

@@ -3,8 +3,8 @@
 A backend turns a :class:`Request` (prompt text, its images in order, generation parameters)
 into a :class:`Response`. A backend sends every image of a request (each as its own part, in
 order, before the text) or refuses the request with one line (:func:`image_limit`): it never
-drops an image silently. What the model said is always a response, even a refusal, a truncation or a
-safety block (``finish_reason`` tells). Transport and protocol failures raise
+drops an image silently. What the model said is always a response, even a refusal, a
+truncation or a safety block (``finish_reason`` tells). Transport and protocol failures raise
 :class:`ModelError`; ``retryable`` says whether the runner may try again and ``retry_after`` passes
 on a server's ``Retry-After``.
 """
@@ -138,8 +138,7 @@ def image_limit(model: str, request: Request, limit: int | None, why: str = "") 
     if limit is not None and n > limit:
         raise ModelError(
             f"{model} takes at most {limit} image{'s' if limit != 1 else ''} per question{why}; "
-            f"this question has {n} (its images are never dropped: ask it single-image "
-            "questions)",
+            f"this question shows {n} (none is dropped: ask it single-image questions)",
             retryable=False,
             task_only=True,
         )

@@ -31,7 +31,7 @@ from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 
-from forgebench.models import _errors
+from forgebench.models import _errors, _sdk
 from forgebench.models.base import Model, ModelError, Request, Response, Usage, image_limit
 from forgebench.models.checks import key_problem
 from forgebench.models.spec import ModelConfig
@@ -45,10 +45,9 @@ REDIRECTS = frozenset({301, 302, 303, 307, 308})
 
 def _data_url(request: Request, k: int) -> str:
     b64 = request.images_b64[k] if k < len(request.images_b64) else None
-    ref = request.images[k]
     if b64 is None:
-        b64 = base64.b64encode(ref.path.read_bytes()).decode("ascii")
-    return f"data:{ref.media_type};base64,{b64}"
+        b64 = base64.b64encode(request.images[k].path.read_bytes()).decode("ascii")
+    return f"data:{_sdk.media_types(request)[k]};base64,{b64}"
 
 
 def build_body(
@@ -56,10 +55,10 @@ def build_body(
 ) -> dict[str, Any]:
     """The chat-completions body for ``request``: one ``image_url`` part per image, in order,
     then the text; ``image_urls`` (one per image) override the data URLs."""
-    if image_urls is not None and len(image_urls) != len(request.images):
-        raise ValueError(f"{len(image_urls)} image URLs for {len(request.images)} images")
+    if image_urls is not None and len(image_urls) != request.image_count:
+        raise ValueError(f"{len(image_urls)} image URLs for {request.image_count} images")
     content: list[dict[str, Any]] = []
-    for k in range(len(request.images)):
+    for k in range(request.image_count):
         url = image_urls[k] if image_urls is not None else _data_url(request, k)
         content.append({"type": "image_url", "image_url": {"url": url}})
     content.append({"type": "text", "text": request.prompt})
@@ -83,16 +82,16 @@ def build_body(
 
 def variant_urls(request: Request) -> list[str]:
     """``variant:<id>`` for each image: what a stored request shows instead of the bytes."""
-    return [f"variant:{ref.variant_id}" for ref in request.images]
+    return _sdk.variant_labels(request)
 
 
 def encode_body(model_id: str, request: Request) -> bytes:
     """The JSON bytes of :func:`build_body`, with the data URLs spliced in rather than run through
     the JSON encoder (base64 and the media type need no escaping; this saves a pass over the
     images' characters per request)."""
-    if not request.images:
+    if not request.image_count:
         return json.dumps(build_body(model_id, request), ensure_ascii=False).encode("utf-8")
-    slots = [f"@@forgebench-image-url-{k}@@" for k in range(len(request.images))]
+    slots = [f"@@forgebench-image-url-{k}@@" for k in range(request.image_count)]
     text = json.dumps(build_body(model_id, request, image_urls=slots), ensure_ascii=False)
     chunks: list[bytes] = []
     for k, slot in enumerate(slots):  # the image parts precede the prompt text, in order

@@ -333,3 +333,22 @@ def test_missing_sdk_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     assert str(err.value) == (
         "anthropic/claude-x needs the 'anthropic' extra: pip install 'forgebench[anthropic]'"
     )
+
+
+def test_several_images_are_image_blocks_in_order_before_the_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    refs = []
+    for k, size in enumerate([(8, 6), (12, 4), (5, 5)]):
+        Image.new("RGB", size, (40 * k, 10, 10)).save(tmp_path / f"f{k}.png")
+        refs.append(ImageRef(f"v{k}", tmp_path / f"f{k}.png", "image/png"))
+    out, seen = ask(
+        json_reply(message("A")),
+        Request(prompt="Which frames?", images=tuple(refs)),
+        monkeypatch=monkeypatch,
+    )
+    assert isinstance(out, Response)
+    blocks = seen[0]["body"]["messages"][0]["content"]
+    assert [b["type"] for b in blocks] == ["image", "image", "image", "text"]
+    sizes = [Image.open(io.BytesIO(base64.b64decode(b["source"]["data"]))).size for b in blocks[:3]]
+    assert sizes == [(8, 6), (12, 4), (5, 5)]

@@ -304,3 +304,23 @@ def test_describe_request_names_the_variant_not_the_bytes(jpeg: ImageRef) -> Non
     assert image["inline_data"] == {"mime_type": "image/jpeg", "data": "variant:v1"}
     assert text == {"text": "Real?"}
     assert described["config"] == {"temperature": 0.0, "max_output_tokens": 50, "seed": 4}
+
+
+def test_several_images_are_inline_parts_in_order_before_the_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    refs = []
+    for k, size in enumerate([(10, 7), (4, 12), (6, 6)]):
+        Image.new("RGB", size, (10, 40 * k, 10)).save(tmp_path / f"f{k}.jpg", format="JPEG")
+        refs.append(ImageRef(f"v{k}", tmp_path / f"f{k}.jpg", "image/jpeg"))
+    out, seen = ask(
+        json_reply(answer("B")),
+        Request(prompt="Which frames?", images=tuple(refs)),
+        monkeypatch=monkeypatch,
+    )
+    assert isinstance(out, Response)
+    parts = seen[0]["body"]["contents"][0]["parts"]
+    assert parts[-1] == {"text": "Which frames?"} and len(parts) == 4
+    sent = [p["inlineData"]["data"] for p in parts[:3]]
+    decoded = [base64.urlsafe_b64decode(d + "=" * (-len(d) % 4)) for d in sent]
+    assert decoded == [r.path.read_bytes() for r in refs]

@@ -96,6 +96,10 @@ def test_multi_image_sends_the_frames_in_order_and_full_one_tiled_image(
         "Single-Image Prompt",
         "Multi-Images Prompt",
     ]
+    # the viewer shows the video row as asked under full and each frame apart, in order
+    data = "".join(p.read_text() for p in sorted((run / "report" / "data").glob("*.js")))
+    assert data.count('"image 1 of 2"') == 1 and data.count('"image 2 of 2"') == 1
+    assert data.count('"as asked"') == 1
 
 
 def test_a_run_made_before_resumes_without_a_request(

@@ -233,6 +233,10 @@ class ForensicsSuite(Suite):
         for fq in expand([model], dataset_root):
             if fq.images and fq.images[0].op != "file":
                 yield "as asked", fq.images[0].render()
+        if len(model.images) > 1:  # multi_image: each image apart, in order
+            n = len(model.images)
+            for k, rel in enumerate(model.images, start=1):
+                yield f"image {k} of {n}", (dataset_root / rel).read_bytes()
 
     def viewer_answer(
         self, verdict: str | None, detail: Mapping[str, Any]

@@ -65,9 +65,11 @@ def load() -> None:
 
 
 def all_suites() -> list[Suite]:
-    """Every registered suite, built-ins first."""
+    """Every registered suite: the built-ins in :data:`BUILTIN` order (whichever module was
+    imported first), then the others in registration order."""
     load()
-    return list(_SUITES.values())
+    builtin = {module: k for k, module in enumerate(BUILTIN)}
+    return sorted(_SUITES.values(), key=lambda s: builtin.get(type(s).__module__, len(BUILTIN)))
 
 
 def get(name: str) -> Suite:

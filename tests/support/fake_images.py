@@ -8,7 +8,8 @@ Two endpoints:
 - ``POST /v1/chat/completions``: answers ``chat_replies`` in order (the last repeats);
 - ``POST /edit``: forgebench's generic ``http/URL`` editor protocol (``image``, ``mask``,
   ``instruction``, ...); replies with a PNG body, or ``{"status": "refused", ...}`` for
-  ``[refuse]``, or garbage for ``[garbage]``.
+  ``[refuse]``, or garbage for ``[garbage]``, or a 400 (not retried) for an instruction holding
+  one of the strings of ``reject`` (a list the test may change between builds).
 
 The "edit" inverts the colours where the mask allows (alpha 0 in the OpenAI mask, 255 in the
 generic one; the whole image without a mask). ``faults`` is a list of HTTP statuses returned,
@@ -58,7 +59,10 @@ class FakeImages:
         faults: list[int] | None = None,
         latency_s: float = 0.0,
         chat_replies: list[str] | None = None,
+        reject: list[str] | None = None,
     ) -> None:
+        self.reject = list(reject or [])
+        """Instructions holding one of these get a 400 on ``/edit``."""
         self.faults = list(faults or [])
         self.chat_replies = list(chat_replies or ["YES"])
         """Chat answers in order (the last one repeats)."""
@@ -150,6 +154,8 @@ class FakeImages:
         instruction = str(form.get("instruction", ""))
         if "[refuse]" in instruction:
             return web.json_response({"status": "refused", "message": "I can't edit that."})
+        if any(r in instruction for r in self.reject):
+            return web.json_response({"error": "this edit is not allowed"}, status=400)
         if "[garbage]" in instruction:
             return web.Response(body=b"\x00not an image", content_type="application/octet-stream")
         png = _edit(form["image"], form.get("mask"), alpha_marks_edit=False)

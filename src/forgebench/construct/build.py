@@ -50,6 +50,7 @@ from forgebench.construct.render import (
     spent,
 )
 from forgebench.construct.specs import EditSpec, write_jsonl
+from forgebench.construct.steps import stored_steps
 from forgebench.construct.workstore import WorkStore
 from forgebench.models.spec import SpecError as ModelSpecError
 from forgebench.run.costs import cost_usd
@@ -130,16 +131,20 @@ def dry_run(
     specs: list[EditSpec], editor: Editor, cfg: BuildConfig, out: Path | None = None
 ) -> tuple[int, float, float, int]:
     """(calls for one candidate each, their cost, the cost if every spec used every candidate,
-    specifications whose first candidate ``OUT/work`` already holds); writes nothing."""
+    specifications whose first candidate ``OUT/work`` already holds); writes nothing. Steps of a
+    multi-step candidate kept from an earlier run are not counted again."""
     stored: set[str] = set()
+    kept: dict[str, int] = {}
+    keys = {s.id: candidate_key(s, editor.name, 0) for s in specs}
     if out is not None and (out / "work" / DB_NAME).is_file():
         store = Store.open(out / "work", create=False)
         try:
-            stored = store.answered({candidate_key(s, editor.name, 0) for s in specs})
+            stored = store.answered(set(keys.values()))
+            kept = stored_steps(store.connection, keys.values())
         finally:
             store.close()
-    todo = [s for s in specs if candidate_key(s, editor.name, 0) not in stored]
-    calls = sum(len(s.all_steps) for s in todo)
+    todo = [s for s in specs if keys[s.id] not in stored]
+    calls = sum(max(0, len(s.all_steps) - kept.get(keys[s.id], 0)) for s in todo)
     config = editor_config(editor, cfg)
     return (
         calls,

@@ -8,8 +8,12 @@ blocks are answers, as a model's refusal is, never errors), ``outputs`` carries 
 a PNG (stored by content hash, ``run/blobs.py``), ``raw`` holds the editor's message, the images
 billed and their cost at the engine's price per image (:func:`forgebench.run.costs.cost_usd`).
 Transport failures raise :class:`~forgebench.models.base.ModelError` from the editor, so the
-runner retries them with its policy. When a later step of a multi-step candidate fails and the
-runner retries it, the steps already rendered in this process are not sent again.
+runner retries them with its policy. Each finished step of a multi-step candidate is kept in the
+work store as soon as it is rendered (``steps.py``): a retry by the runner, or a later run after a
+kill or after the candidate ended as an error, reads it back and sends only the steps still to
+do. ``raw["images"]`` and ``raw["cost"]`` are the whole candidate's (kept steps at what they
+cost then), ``raw["billed"]`` the images this process paid for (the spending cap's count);
+:meth:`EditorModel.take_billed` tells the cap what a candidate that ended as an error billed.
 
 :class:`EditorConfig` is the engine's per-model configuration for an editor (concurrency,
 attempts, timeout, ``price_image``), named by the editor's name.
@@ -26,6 +30,7 @@ from pydantic import Field
 
 from forgebench.construct.edit_api import Editor, EditOutcome, EditRequest, decode_rgb
 from forgebench.construct.specs import EditSpec, EditStep
+from forgebench.construct.steps import StepStore, step_inputs
 from forgebench.models.base import ModelError, OutputFile, Request, Response, Usage
 from forgebench.models.spec import ModelConfig, ModelSpec
 from forgebench.run.costs import cost_usd
@@ -99,16 +104,25 @@ def edit_request(key: str, spec: EditSpec, index: int, seed: np.ndarray) -> Requ
 class EditorModel:
     """An editor as a :class:`~forgebench.models.base.Model` (see the module docstring)."""
 
-    def __init__(self, editor: Editor, config: EditorConfig, seed_root: Path) -> None:
+    def __init__(
+        self,
+        editor: Editor,
+        config: EditorConfig,
+        seed_root: Path,
+        steps: StepStore | None = None,
+    ) -> None:
         self.editor = editor
         self.config = config
         self.name = editor.name
         self.seed_root = seed_root
+        self.steps = steps
+        """Where finished steps are kept (None: in this process only)."""
         self.pixels: dict[str, np.ndarray] = {}
         """Decoded candidates by content hash, for the gates (taken with :meth:`take_pixels`)."""
         self.requests = 0
         """Requests sent to the editor (one per step and attempt)."""
-        self._steps: dict[tuple[str, int], tuple[EditOutcome, np.ndarray]] = {}
+        self._billed: dict[str, int] = {}
+        self._memory: dict[tuple[str, int, str], tuple[bytes, float]] = {}
 
     @property
     def offline(self) -> bool:
@@ -132,6 +146,10 @@ class EditorModel:
             ],
         }
 
+    def take_billed(self, key: str) -> int:
+        """Images rendered by this process for a candidate not yet answered (then forgotten)."""
+        return self._billed.pop(key, 0)
+
     async def generate(self, request: Request) -> Response:
         """Render every step of the candidate; the outcome as a response (module docstring)."""
         spec: EditSpec = request.meta["spec"]
@@ -140,23 +158,47 @@ class EditorModel:
         img: np.ndarray = request.meta["seed"]
         steps = spec.all_steps
         out: EditOutcome | None = None
-        images = 0
+        images, cost = 0, 0.0
         for n, step in enumerate(steps):
-            done = self._steps.get((key, n))
-            if done is None:
+            inputs = step_inputs(step, img)
+            kept = self._kept(key, n, inputs)
+            if kept is not None:
+                out, img = EditOutcome("ok", image=kept[0]), kept[2]
+                cost += kept[1]
+            else:
                 self.requests += 1
                 out = await self.editor.edit(self._request(spec, step, index, img))
                 if out.status != "ok" or out.image is None:
                     break
-                done = (out, self._decode(out))
-                if n < len(steps) - 1:
-                    self._steps[(key, n)] = done
-            out, img = done
+                img = self._decode(out)
+                price = cost_usd(self.config, 0, 0, 1) or 0.0
+                self._keep(key, n, inputs, out.image, price)
+                self._billed[key] = self._billed.get(key, 0) + 1
+                cost += price
             images += 1
-        for n in range(len(steps)):
-            self._steps.pop((key, n), None)
         assert out is not None
-        return self._response(out, img, images)
+        self._memory = {k: v for k, v in self._memory.items() if k[0] != key}
+        return self._response(out, img, images, cost, self._billed.pop(key, 0))
+
+    def _kept(self, key: str, n: int, inputs: str) -> tuple[bytes, float, np.ndarray] | None:
+        """A kept step's image, cost and pixels (None when not kept, or not an image)."""
+        if self.steps is None:
+            got = self._memory.get((key, n, inputs))
+        else:
+            data = self.steps.get(key, n, inputs)
+            got = None if data is None else (data, self.steps.cost(key, n, inputs))
+        if got is None:
+            return None
+        try:
+            return got[0], got[1], decode_rgb(got[0], self.name)
+        except ValueError:
+            return None  # a damaged blob: render the step again
+
+    def _keep(self, key: str, n: int, inputs: str, image: bytes, cost: float) -> None:
+        if self.steps is None:
+            self._memory[(key, n, inputs)] = (image, cost)
+        else:
+            self.steps.put(key, n, inputs, image, cost)
 
     def _request(self, spec: EditSpec, step: EditStep, index: int, img: np.ndarray) -> EditRequest:
         return EditRequest(
@@ -179,9 +221,13 @@ class EditorModel:
         except ValueError as exc:
             raise ModelError(str(exc), retryable=True) from None
 
-    def _response(self, out: EditOutcome, img: np.ndarray, images: int) -> Response:
-        cost = cost_usd(self.config, 0, 0, images) or 0.0
-        raw = {"status": out.status, "message": out.message, "images": images, "cost": cost}
+    def _response(
+        self, out: EditOutcome, img: np.ndarray, images: int, cost: float, billed: int
+    ) -> Response:
+        raw = {
+            "status": out.status, "message": out.message, "images": images, "cost": cost,
+            "billed": billed,
+        }  # fmt: skip
         files = []
         if out.status == "ok" and out.image is not None:
             from forgebench.construct.edit_api import content_hash

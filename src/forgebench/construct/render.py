@@ -15,7 +15,8 @@ to the editor as a model (``editor_model.py``); a key with a stored outcome is n
 
 Cost: the engine's price per image (``EditorConfig.price_image``) and spending cap
 (:class:`forgebench.run.costs.Budget`): ``max_cost`` counts what the work store already spent
-(earlier runs too) and starts no call whose images would pass it.
+(earlier runs too, the kept steps of multi-step candidates that never finished included,
+``steps.py``) and starts no call whose images (the steps still to render) would pass it.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ from pydantic import BaseModel
 from forgebench.construct.edit_api import Editor
 from forgebench.construct.editor_model import EditorConfig, EditorModel, edit_request
 from forgebench.construct.specs import EditSpec
+from forgebench.construct.steps import TABLE as STEPS
+from forgebench.construct.steps import steps_cost, stored_steps
 from forgebench.construct.workstore import BENCHMARK, Job, WorkStore
 from forgebench.run.costs import Budget
 from forgebench.run.retry import RetryPolicy
@@ -105,13 +108,17 @@ def stored_record(
 
 
 def spent(work: WorkStore) -> float:
-    """What the work store's candidates cost (every run)."""
-    row = work.store.connection.execute(
+    """What the work store's candidates cost (every run): the kept steps (``steps.py``: every
+    image the editor rendered, for candidates finished or not), plus the stored cost of
+    candidates without kept steps (rendered before steps were kept, or imported)."""
+    con = work.store.connection
+    kept = f"SELECT 1 FROM {STEPS} s WHERE s.task_key = a.task_key"
+    row = con.execute(
         "SELECT SUM(json_extract(a.raw, '$.cost')) FROM answers a JOIN tasks t "
-        "ON t.key = a.task_key WHERE t.probe = ?",
+        f"ON t.key = a.task_key WHERE t.probe = ? AND NOT EXISTS ({kept})",
         (EDIT_PROBE,),
     ).fetchone()
-    return float(row[0] or 0.0)
+    return float(row[0] or 0.0) + steps_cost(con)
 
 
 def candidate_pixels(work: WorkStore, rec: CandidateRecord) -> np.ndarray:
@@ -157,7 +164,7 @@ async def render_all(
     Specifications not reached because of ``max_cost`` have fewer (possibly no) records; run
     again with a higher cap to finish them.
     """
-    model = EditorModel(editor, config, seed_root)
+    model = EditorModel(editor, config, seed_root, work.steps)
     budget = Budget(max_cost, spent=spent(work)) if max_cost is not None else None
     done = Rendered({s.id: [] for s, _ in specs})
     active = list(specs)
@@ -166,14 +173,16 @@ async def render_all(
             if not active:
                 break
             tasks = [(candidate_task(s, editor.name, i), s, seed) for s, seed in active]
+            kept = stored_steps(work.store.connection, (t.key for t, _, _ in tasks))
             jobs = [
-                Job(t, edit_request(t.key, s, i, seed), images=len(s.all_steps))
+                Job(t, edit_request(t.key, s, i, seed), images=_to_do(s, kept.get(t.key, 0)))
                 for t, s, seed in tasks
             ]
             give_up = len(jobs) + 1 if model.offline else None
             sent = await work.send(
-                model, config, jobs, retry=retry, budget=budget, give_up_after=give_up
-            )
+                model, config, jobs, retry=retry, budget=budget, give_up_after=give_up,
+                billed=model.take_billed,
+            )  # fmt: skip
             judged: Judged = []
             again: set[str] = set()
             for t, s, _ in tasks:
@@ -201,3 +210,8 @@ async def render_all(
         done.sent = model.requests
         await model.aclose()
     return done
+
+
+def _to_do(spec: EditSpec, kept: int) -> int:
+    """Steps of a candidate still to render (the images its call will bill, for the cap)."""
+    return max(0, len(spec.all_steps) - kept)

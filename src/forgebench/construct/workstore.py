@@ -9,7 +9,9 @@ arrives: a reply is an answer (an editor's refusal or safety block too), a failu
 attempt an error; files a reply carries (a candidate image) go to ``WORK/blobs/`` by content hash
 (:class:`forgebench.run.blobs.BlobStore`) and are named in the ``outputs`` table. A key with an
 answer is never sent again, so a build or a proposal killed at any point resumes without paying
-twice; errored keys are sent again by the next run.
+twice; errored keys are sent again by the next run. The finished steps of a multi-step
+candidate are kept as they are rendered (``steps.py``, table ``construct_steps``), so neither a
+retry nor a later run sends them again, and what they cost counts before the candidate ends.
 
 Work folders written before the run store (``candidates.jsonl`` with ``blobs/SHA.png``, and the
 ``answers.jsonl`` of model questions) are imported when the store is opened: their records become
@@ -25,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from forgebench.models.base import Model, Request, Response
+from forgebench.construct.steps import StepStore
+from forgebench.models.base import Model, Request, Response, Usage
 from forgebench.models.registry import describe_request
 from forgebench.models.spec import ModelConfig
 from forgebench.run.blobs import BlobStore, put_outputs
@@ -66,6 +69,8 @@ class WorkStore:
         self.work = Path(work)
         self.store = Store.open(self.work)
         self.blobs = BlobStore(self.work / "blobs")
+        self.steps = StepStore(self.store.connection, self.blobs)
+        """Finished steps of multi-step candidates (``steps.py``)."""
         from forgebench.construct.legacy import import_ledgers
 
         self.imported = import_ledgers(self)
@@ -118,11 +123,14 @@ class WorkStore:
         retry: RetryPolicy | None = None,
         budget: Budget | None = None,
         give_up_after: int | None = None,
+        billed: Callable[[str], int] | None = None,
     ) -> Sent:
         """Store the jobs' tasks and send those without an answer through the runner.
 
         With ``budget``, each call reserves its estimated cost before it is sent and none is
-        started past the cap (``run/costs.py``); ``Sent.budget_stopped`` says so.
+        started past the cap (``run/costs.py``); ``Sent.budget_stopped`` says so. ``billed``
+        says how many images a call that ended as an error billed all the same (the finished
+        steps of a multi-step candidate), so the cap counts them.
         """
         secrets = secret_values([config])
         unique = list({j.task.key: j for j in jobs}.values())
@@ -154,19 +162,22 @@ class WorkStore:
                 self.store.put_error(
                     outcome.key, outcome.error or "unknown error", outcome.status, outcome.attempts
                 )
+            usage, n = (r.usage, _images(r)) if r is not None else (None, 0)
+            if r is None and billed is not None and (n := billed(outcome.key)):
+                usage = Usage(0, 0)  # an error that billed images all the same
             if budget is not None:
-                usage = r.usage if r is not None else None
-                budget.settle(config, reserved.pop(outcome.key, 0.0), usage, _images(r))
+                budget.settle(config, reserved.pop(outcome.key, 0.0), usage, n)
 
         state.stats = await run_calls(model, config, calls(), on_outcome, retry, give_up_after)
         return state
 
 
 def _images(response: Response | None) -> int:
-    """Images a reply billed: an editor says so in ``raw["images"]``, else its output files."""
+    """Images a reply billed in this process: an editor says so in ``raw["billed"]`` (its
+    ``raw["images"]`` counts steps kept from earlier runs too), else its output files."""
     if response is None:
         return 0
-    n = response.raw.get("images")
+    n = response.raw.get("billed", response.raw.get("images"))
     return int(n) if isinstance(n, int) else len(response.outputs)
 
 

@@ -30,6 +30,8 @@ MANDELA_HOOKS: dict[str, Any] = {
     "rubric": _MANDELA.rubric(),
     "verdicts": _MANDELA.verdict_codes,
     "levels": _MANDELA.level_codes,
+    "item_tags": _MANDELA.viewer_tags,
+    "group_labels": {"mandela": _MANDELA.group_labels},
 }
 
 

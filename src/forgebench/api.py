@@ -27,7 +27,7 @@ from forgebench.run.generate import GenerationResult, GenerationSettings, run_ge
 from forgebench.run.judging import JudgeSettings
 from forgebench.run.progress import RunProgress
 from forgebench.run.source import Selection
-from forgebench.suites.base import JudgeOutcome, Suite
+from forgebench.suites.base import ItemTags, JudgeOutcome, Suite
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -173,8 +173,8 @@ def report(
 
 
 def _viewer_hooks(present: list[Suite]) -> dict[str, Any]:
-    """What the viewer takes from the run's suites: each item's pictures, card lines and answers
-    from its own suite; the verdict and level facets in the suites' display order; the rubric
+    """What the viewer takes from the run's suites: each item's pictures, card lines, tags and
+    answers from its own suite, with the names of each suite's grouping facets; the verdict and level facets in the suites' display order; the rubric
     of the calibration view (Mandela's, else the first suite's)."""
     by_name = {s.name: s for s in present}
     first = by_name.get("mandela") or (present[0] if present else None)
@@ -190,6 +190,10 @@ def _viewer_hooks(present: list[Suite]) -> dict[str, Any]:
         suite = suite_of(item)
         return suite.viewer_facts(item) if suite is not None else []
 
+    def item_tags(item: Mapping[str, Any]) -> ItemTags:
+        suite = suite_of(item)
+        return suite.viewer_tags(item) if suite is not None else ItemTags()
+
     return {
         "variant_views": variant_views if first is not None else None,
         "rubric": first.rubric() if first is not None else "",
@@ -201,6 +205,8 @@ def _viewer_hooks(present: list[Suite]) -> dict[str, Any]:
             if type(s).viewer_answer is not Suite.viewer_answer
         },
         "item_facts": item_facts,
+        "item_tags": item_tags,
+        "group_labels": {s.name: s.group_labels for s in present},
     }
 
 

@@ -14,7 +14,12 @@ from forgebench.cli import app
 from forgebench.report.site import build_site
 from forgebench.suites.mandela.suite import SUITE as _MANDELA
 
-MANDELA_HOOKS = {"variant_views": _MANDELA.variant_views, "rubric": _MANDELA.rubric()}
+MANDELA_HOOKS = {
+    "variant_views": _MANDELA.variant_views,
+    "rubric": _MANDELA.rubric(),
+    "item_tags": _MANDELA.viewer_tags,
+    "group_labels": {"mandela": _MANDELA.group_labels},
+}
 
 
 def _load_js(path: Path, name: str) -> dict:
@@ -40,6 +45,10 @@ def test_site_writes_index_pages_and_pictures(site_run: tuple[Path, Path]) -> No
     assert index["meta"]["judge"] == "builtin/rules"
     rows = {r[0]: r for r in index["rows"]}
     assert rows["s0-k1"][2] == "K1" and rows["s0-k1"][8] == 0 and rows["s2-k1"][8] == 1
+    assert rows["s0-k1"][1] == "forged · K1 · A1 · C3" and rows["s0-orig"][1] == "authentic · A1"
+    assert [g["label"] for g in index["meta"]["groups"]] == ["Family", "Domain"]
+    assert "george orwell died in 1950" in rows["s0-k1"][7]  # found by its contradiction
+    assert "summit number 0" in rows["s0-k1"][7]  # and its event
     # the thumbnail is a copied file, never inlined
     thumb = out / rows["s0-k1"][5]
     assert thumb.is_file() and thumb.suffix == ".jpg"
@@ -47,6 +56,7 @@ def test_site_writes_index_pages_and_pictures(site_run: tuple[Path, Path]) -> No
     page = _load_js(out / "data" / "page-0000.js", "page")
     k1 = next(i for i in page["items"] if i["id"] == "s0-k1")
     assert k1["edit"]["region"] == [100, 20, 130, 50] and k1["size"] == [160, 120]
+    assert k1["tags"] == ["forged", "K1", "date_impossible", "A1", "C3"]
     for key in ("view", "original", "diff"):
         assert (out / k1["img"][key]).is_file(), key
     assert set(k1["img"]["variants"]) == {"crop", "mirror"}

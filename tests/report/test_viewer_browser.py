@@ -166,4 +166,28 @@ def test_mixed_run_filters_by_a_forensics_letter_and_shows_the_step(mixed_run: P
     page.wait_for_function("document.getElementById('detail-title').textContent === 's0-k1'")
     assert page.locator("td.found-by").count() == 0
     assert "found by" not in page.locator("table.answers").inner_text()
+
+    # the grouping facets: Mandela's family and Forensics' forgery type share one dropdown
+    page.locator("#f-clear").click()
+    assert page.locator("#f-group1-name").inner_text() == "Family / type"
+    groups = page.locator("#f-group1 optgroup").evaluate_all("gs => gs.map(g => g.label)")
+    assert groups == ["mandela: family", "forensics: type"]
+    page.select_option("#f-group1", "forensics/ES")  # entire synthesis: items 0 and 3
+    assert page.locator("#count").inner_text() == "(2 of 10)"
+    ids = page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)")
+    assert sorted(ids) == ["0", "3"]
+    assert page.locator("#list li[data-id='0'] small").inner_text() == "HS-RGB-BC-ES-DF"
+    page.select_option("#f-verdict", "A")  # and answered A: item 0 only
+    assert page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)") == ["0"]
+    page.locator("#list li[data-id='0']").click()
+    page.wait_for_function("document.getElementById('detail-title').textContent === '0'")
+    assert (
+        page.locator("#detail .tags").inner_text().startswith("HS-RGB-BC-ES-DF · Entire Synthesis")
+    )
+    page.select_option("#f-verdict", "")
+    page.select_option("#f-group1", "mandela/K1")
+    assert page.locator("#count").inner_text() == "(3 of 10)"
+    page.select_option("#f-group1", "")
+    page.fill("#f-text", "diffusion")  # the full terms are searchable
+    assert page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)") == ["0"]
     assert not page.errors  # type: ignore[attr-defined]

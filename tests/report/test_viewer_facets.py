@@ -47,6 +47,10 @@ def test_without_declared_codes_the_facets_are_the_codes_found(
     meta = _js(run / "report" / "data" / "index.js")["meta"]
     assert meta["verdicts"] == ["FAKE", "REAL", "ERROR", "PENDING"]
     assert meta["levels"] == ["E0", "E4", "unscored", "none"]
+    # nor does it know Mandela's fields: without the suite's tags an item has its id only
+    rows = _js(run / "report" / "data" / "index.js")["rows"]
+    assert {(r[1], r[2], r[3]) for r in rows} == {("", "", "")}
+    assert [g["label"] for g in meta["groups"]] == ["", ""]
 
 
 def test_mixed_run_codes_forensics_answers_by_letter_and_step(mixed_run: Path) -> None:
@@ -93,3 +97,26 @@ def test_two_benchmarks_run_into_one_run_each_find_their_pictures(tmp_path: Path
     items = {it["id"]: it for it in _js(run / "report" / "data" / "page-0000.js")["items"]}
     assert sorted(items) == ["0", "1", "2", "3", "s0-auth", "s0-k2"]
     assert all(it["img"].get("thumb") for it in items.values())
+
+
+def test_mixed_run_groups_forensics_items_by_type_and_modality(mixed_run: Path) -> None:
+    api.report(mixed_run)
+    index = _js(mixed_run / "report" / "data" / "index.js")
+    meta, rows = index["meta"], {r[0]: r for r in index["rows"]}
+    # one dropdown per facet, named by both suites; each suite's own name kept for its options
+    assert [g["label"] for g in meta["groups"]] == ["Family / type", "Domain / modality"]
+    assert meta["groups"][0]["of"] == {"mandela": "family", "forensics": "type"}
+    assert meta["benchmarks"] == ["mandela", "forensics"]
+    # [id, list line, type, modality, benchmark, ...]: release category -> Table 5 abbreviations
+    assert rows["0"][1:5] == ["HS-RGB-BC-ES-DF", "ES", "RGB", "forensics"]
+    assert rows["1"][1:5] == ["GS-RGB-BC-REAL-REAL", "REAL", "RGB", "forensics"]
+    assert rows["2"][2] == "SPF" and rows["3"][2] == "ES"
+    assert rows["s0-k1"][1:5] == ["forged · K1 · A1 · C3", "K1", "A1", "mandela"]
+    assert "diffusion models" in rows["0"][7] and "generative adversarial" in rows["3"][7]
+    assert "diffusion" not in rows["3"][7]  # a GAN forgery is not found by "diffusion"
+    items = {it["id"]: it for it in _js(mixed_run / "report" / "data" / "page-0000.js")["items"]}
+    assert items["0"]["tags"] == [
+        "HS-RGB-BC-ES-DF", "Entire Synthesis", "Diffusion models", "RGB Images",
+        "Forgery Binary Classification",
+    ]  # fmt: skip
+    assert items["s0-k1"]["tags"] == ["forged", "K1", "date_impossible", "A1", "C3"]

@@ -6,11 +6,17 @@ order; :func:`vocabulary` appends the codes found in the run that no suite decla
 suite without declarations still gets working facets) and the engine's own codes last: ``ERROR``
 (a stored error) and ``PENDING`` (no answer, or not parsed yet) for verdicts, ``unscored`` (the
 judge could not grade) and ``none`` (not graded) for levels.
+
+The item list's two grouping facets, an item's line in the list, the tag line of its card and
+its search text come from the item's suite too (``Suite.viewer_tags`` -> :class:`ItemTags`, with
+the facets' names in ``Suite.group_labels``); the engine shows whatever it is given and nothing
+when a suite gives nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 ERROR = "ERROR"
@@ -28,6 +34,26 @@ AnswerView = Callable[[str | None, Mapping[str, Any]], tuple[str | None, str]]
 """``view(verdict, detail) -> (verdict, note)``: a stored answer's verdict facet and how it was
 found, as the answer's suite shows them (given per benchmark; ``detail`` is the verdict row's
 parsed JSON)."""
+
+
+@dataclass(frozen=True)
+class ItemTags:
+    """How an item is listed, grouped, tagged and found in the viewer (from its suite)."""
+
+    groups: tuple[str, str] = ("", "")
+    """Its values of the two grouping facets (the list's dropdowns; '' for none)."""
+    line: tuple[str, ...] = ()
+    """The short line under its id in the item list (empty values are left out)."""
+    tags: tuple[str, ...] = ()
+    """The tag line of its card (empty values are left out)."""
+    search: tuple[str, ...] = ()
+    """Extra text the search box finds it by (its id always is)."""
+
+
+ItemTagger = Callable[[Mapping[str, Any]], ItemTags]
+"""``tags(item) -> ItemTags``: an item's tags, from the item's suite."""
+GroupLabels = Mapping[str, tuple[str, str]]
+"""Benchmark -> the names of its two grouping facets (``Suite.group_labels``)."""
 ItemFacts = Callable[[Mapping[str, Any]], list[tuple[str, str]]]
 """``facts(item) -> [(label, text)]``: extra lines of an item's card, from the item's suite."""
 
@@ -39,3 +65,12 @@ def vocabulary(declared: Iterable[str], found: Iterable[str], tail: tuple[str, .
     known = set(head) | set(tail)
     extra = sorted({c for c in found if c not in known})
     return [*head, *extra, *tail]
+
+
+def group_label(labels: GroupLabels, benchmarks: Sequence[str], col: int) -> str:
+    """The dropdown label of grouping facet ``col`` (0 or 1) for a run holding ``benchmarks``
+    (in the order their items come): the distinct names the benchmarks give it, joined by
+    ``" / "`` and capitalised (Mandela alone: ``Family``; with Forensics: ``Family / type``)."""
+    names = dict.fromkeys(labels.get(b, ("", ""))[col] for b in benchmarks)
+    text = " / ".join(n for n in names if n)
+    return text[:1].upper() + text[1:]

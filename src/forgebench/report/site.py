@@ -9,7 +9,9 @@ a 36-model run of 2,000 items:
   with ``<script>`` tags (``fetch`` of ``file://`` URLs is blocked by browsers, script tags are not);
 - the always-loaded index (``data/index.js``) holds one compact row per item with its facets and
   one integer code per answer, so filtering by model, probe, condition, verdict and level needs no
-  page loads.
+  page loads. A row is ``[id, list line, group 1, group 2, benchmark, thumbnail, answer codes,
+  search text, page]``; the list line, the two grouping facets (and their dropdown labels), the
+  card's tag line and the search text come from the item's suite (:class:`.facets.ItemTags`).
 
 The calibration sample (``forgebench calibrate sample``), when given, becomes a grading view:
 image, answer, ground truth and the rubric, E0-E4 picked by click or key, saved as the CSV that
@@ -36,7 +38,11 @@ from forgebench.report.facets import (
     UNSCORED,
     VERDICT_TAIL,
     AnswerView,
+    GroupLabels,
     ItemFacts,
+    ItemTagger,
+    ItemTags,
+    group_label,
     vocabulary,
 )
 from forgebench.report.site_data import (
@@ -149,10 +155,6 @@ def _item_record(
         "seed": item.get("seed_id"),
         "label": item.get("label"),
         "family": item.get("family") or "",
-        "domain": item.get("domain") or "",
-        "saliency": item.get("saliency") or "",
-        "k1_type": item.get("k1_type") or "",
-        "variant": item.get("variant") or "",
         "noun": item.get("noun"),
         "edit": item.get("edit"),
         "crop": item.get("crop"),
@@ -218,6 +220,8 @@ def build_site(
     levels: Sequence[str] = (),
     answer_views: Mapping[str, AnswerView] | None = None,
     item_facts: ItemFacts | None = None,
+    item_tags: ItemTagger | None = None,
+    group_labels: GroupLabels | None = None,
 ) -> SiteResult:
     """Write ``index.html`` and its data, pictures and assets under ``RUN/report/``.
 
@@ -225,7 +229,9 @@ def build_site(
     tables and figures, already HTML), ``variant_views`` (extra pictures per item), ``rubric``
     (the grading instructions of the calibration view), the verdict and level facets in display
     order (``verdicts``, ``levels``; see :mod:`.facets`), ``answer_views`` (by benchmark: an
-    answer's verdict and how it was found) and ``item_facts`` (extra lines of an item's card)."""
+    answer's verdict and how it was found), ``item_facts`` (extra lines of an item's card),
+    ``item_tags`` (an item's grouping facets, list line, tag line and search text) and
+    ``group_labels`` (by benchmark: the names of the two grouping facets)."""
     data = read_viewer_data(run_dir, judge)
     out = out_dir or run_dir / "report"
     (out / "data").mkdir(parents=True, exist_ok=True)
@@ -234,6 +240,7 @@ def build_site(
     if root is None and not roots:
         warnings.append("dataset folder unknown: items are shown without pictures")
 
+    benchmarks = list(dict.fromkeys(str(it.get("benchmark") or "") for it in data.items))
     originals = {it["seed_id"]: it for it in data.items if it.get("label") == "authentic"}
     models = sorted({a.model for rows in data.answers.values() for a in rows})
     probes = sorted({a.probe for rows in data.answers.values() for a in rows})
@@ -258,6 +265,8 @@ def build_site(
         item_root = roots.get(item.get("benchmark") or "", root)
         rec = _item_record(item, item_root, out, originals, warnings, variant_views)
         facts = item_facts(item) if item_facts is not None else []
+        tags = item_tags(item) if item_tags is not None else ItemTags()
+        rec["tags"] = [t for t in tags.tags if t]
         if facts:
             rec["facts"] = [[label, text] for label, text in facts]
         answers = data.answers.get(item["id"], [])
@@ -291,10 +300,7 @@ def build_site(
             str(x)
             for x in (
                 item["id"],
-                item.get("seed_id"),
-                (item.get("entity") or {}).get("name"),
-                item.get("contradiction"),
-                (item.get("event") or {}).get("label"),
+                *tags.search,
                 *(value for _label, value in facts),
             )
             if x
@@ -302,10 +308,10 @@ def build_site(
         index_rows.append(
             [
                 item["id"],
-                item.get("label"),
-                rec["family"],
-                rec["domain"],
-                rec["saliency"],
+                " · ".join(t for t in tags.line if t),
+                tags.groups[0] or "",
+                tags.groups[1] or "",
+                item.get("benchmark") or "",
                 rec["img"].get("thumb"),
                 codes,
                 text,
@@ -331,6 +337,14 @@ def build_site(
         "levels": level_codes,
         "page_size": page_size,
         "n_pages": len(pages),
+        "benchmarks": benchmarks,
+        "groups": [
+            {
+                "label": group_label(group_labels or {}, benchmarks, col),
+                "of": {b: (group_labels or {}).get(b, ("", ""))[col] for b in benchmarks},
+            }
+            for col in (0, 1)
+        ],
     }
     (out / "data" / "index.js").write_text(
         _js("index", {"meta": meta, "rows": index_rows}), encoding="utf-8"

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from forgebench.report.facets import ItemTags
 from forgebench.run.source import Loaded, Selection
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from forgebench.run.tasks import Question
 
 
-__all__ = ["JudgeOutcome", "Loaded", "Section", "Selection", "Suite", "SuiteError"]
+__all__ = ["ItemTags", "JudgeOutcome", "Loaded", "Section", "Selection", "Suite", "SuiteError"]
 
 
 class SuiteError(ValueError):
@@ -84,6 +85,10 @@ class Suite:
     level_codes: ClassVar[tuple[str, ...]] = ()
     """The viewer's level facet (grade levels such as ``E0``-``E4``), in display order (the viewer
     adds ``unscored`` and ``none``)."""
+    group_labels: ClassVar[tuple[str, str]] = ("", "")
+    """The names of the viewer's two grouping facets for this suite's items (the values come
+    from :meth:`Suite.viewer_tags`); in a run of several suites the dropdown's label joins the
+    names (``Family / type``) and its values are grouped by benchmark."""
 
     # -- data -------------------------------------------------------------------------------
 
@@ -156,6 +161,12 @@ class Suite:
     def viewer_facts(self, item: Mapping[str, Any]) -> list[tuple[str, str]]:
         """Extra ``(label, text)`` lines of an item's card in the viewer (question, options...)."""
         return []
+
+    def viewer_tags(self, item: Mapping[str, Any]) -> ItemTags:
+        """An item's values of the two grouping facets (named by :attr:`group_labels`), its line
+        in the item list, its card's tag line and extra search text. The default gives none: the
+        item is listed and found by its id only."""
+        return ItemTags()
 
     # -- extension points -------------------------------------------------------------------
 

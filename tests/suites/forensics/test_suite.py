@@ -11,7 +11,7 @@ from PIL import Image
 from forgebench import api
 from forgebench.run.generate import GenerationSettings
 from forgebench.suites import SuiteError
-from forgebench.suites.base import Selection
+from forgebench.suites.base import ItemTags, Selection
 from forgebench.suites.forensics.contract import load_items
 from forgebench.suites.forensics.suite import protocol, stratified
 from forgebench.suites.forensics.tsv_import import import_release_tsv
@@ -98,3 +98,25 @@ def test_studies_part_prefix_and_face_boxes(release_tsv: Path, tmp_path: Path) -
     assert pre.startswith(PAPER_PREFIX + "\nQuestion: ")
     fb = next((p, v) for i, c, p, v in rows if c == "face_boxes" and i == "0")
     assert fb[0].startswith(FACE_BOX_NOTE + "\n") and fb[1] == "MCQ/v1+faces-v1"
+
+
+def test_viewer_tags_group_by_forgery_type_and_modality() -> None:
+    from forgebench.suites.forensics.suite import SUITE
+
+    item = {
+        "id": "7", "images": ["images/a.png"], "question": "Which region is forged?",
+        "options": {"A": "left", "B": "right"}, "answer": "B", "category":
+        "human_faceswaponeface_gan_nirimage_det", "semantic": "HS", "modality": "NIR",
+        "task": "SLD", "type": "FSS", "model": "GAN", "source": "DFFD_faceswap",
+        "benchmark": "forensics",
+    }  # fmt: skip
+    tags = SUITE.viewer_tags(item)
+    assert SUITE.group_labels == ("type", "modality")
+    assert tags.groups == ("FSS", "NIR") and tags.line == ("HS-NIR-SLD-FSS-GAN",)
+    assert tags.tags == (
+        "HS-NIR-SLD-FSS-GAN", "Face Swap (Single Face)", "Generative Adversarial Networks",
+        "Near-infrared Images", "Forgery Spatial Localization (Detection)", "DFFD_faceswap",
+    )  # fmt: skip
+    assert "Human Subject" in tags.search and "DFFD_faceswap" in tags.search
+    # a stored row that is not a Forensics item (or no longer validates) gets no tags
+    assert SUITE.viewer_tags({**item, "modality": "XRAY"}) == ItemTags()

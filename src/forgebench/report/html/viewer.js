@@ -2,9 +2,11 @@
 (function () {
   "use strict";
   var FB = window.FB || {};
-  var IDX = FB.index || { meta: { models: [], probes: [], conditions: [], verdicts: [], levels: [], n_pages: 0 }, rows: [] };
+  var IDX = FB.index || { meta: { models: [], probes: [], conditions: [], verdicts: [], levels: [], n_pages: 0, benchmarks: [], groups: [] }, rows: [] };
   var META = IDX.meta;
-  var ROWS = IDX.rows; // [id, label, family, domain, saliency, thumb, codes, text, page]
+  var ROWS = IDX.rows; // [id, list line, group 1, group 2, benchmark, thumb, codes, text, page]
+  var GROUPS = META.groups || [];  // per grouping facet: {label, of: {benchmark: its name for it}}
+  var MIXED = [false, false];  // facet values of several benchmarks: option values are "benchmark/value"
   var LIST_PAGE = 100;
   var state = { filtered: [], listPage: 0, cursor: -1, current: null };
   var waiting = {};
@@ -20,16 +22,33 @@
     select.appendChild(el("option", { value: "" }, "any"));
     values.forEach(function (v) { select.appendChild(el("option", { value: v }, v)); });
   }
-  function uniq(col) {
-    var seen = {};
-    ROWS.forEach(function (r) { if (r[col]) seen[r[col]] = 1; });
-    return Object.keys(seen).sort();
+  function groupKey(r, g) { return MIXED[g] ? r[4] + "/" + r[2 + g] : r[2 + g]; }
+  /* A grouping facet's dropdown: its values; in a run where several benchmarks give values, one
+     option group per benchmark, named by the benchmark and its name for the facet. */
+  function fillGroup(g) {
+    var select = $("f-group" + (g + 1));
+    var by = {};
+    ROWS.forEach(function (r) { if (r[2 + g]) (by[r[4]] = by[r[4]] || {})[r[2 + g]] = 1; });
+    var benches = Object.keys(by);
+    var info = GROUPS[g] || { label: "", of: {} };
+    var wrap = $("g-group" + (g + 1));
+    if (!benches.length) { wrap.style.display = "none"; return; }
+    $("f-group" + (g + 1) + "-name").textContent = info.label || "Group " + (g + 1);
+    MIXED[g] = benches.length > 1;
+    if (!MIXED[g]) { fill(select, Object.keys(by[benches[0]]).sort()); return; }
+    select.appendChild(el("option", { value: "" }, "any"));
+    (META.benchmarks || benches).forEach(function (b) {
+      if (!by[b]) return;
+      var og = el("optgroup", { label: b + (info.of && info.of[b] ? ": " + info.of[b] : "") });
+      Object.keys(by[b]).sort().forEach(function (v) { og.appendChild(el("option", { value: b + "/" + v }, v)); });
+      select.appendChild(og);
+    });
   }
 
   function filters() {
     return {
       text: $("f-text").value.trim().toLowerCase(),
-      model: $("f-model").value, family: $("f-family").value, domain: $("f-domain").value,
+      model: $("f-model").value, group1: $("f-group1").value, group2: $("f-group2").value,
       probe: $("f-probe").value, condition: $("f-condition").value,
       verdict: $("f-verdict").value, level: $("f-level").value
     };
@@ -60,8 +79,8 @@
     state.filtered = [];
     for (var i = 0; i < ROWS.length; i++) {
       var r = ROWS[i];
-      if (f.family && r[2] !== f.family) continue;
-      if (f.domain && r[3] !== f.domain) continue;
+      if (f.group1 && groupKey(r, 0) !== f.group1) continue;
+      if (f.group2 && groupKey(r, 1) !== f.group2) continue;
       if (f.text && r[7].indexOf(f.text) < 0 && r[0].toLowerCase().indexOf(f.text) < 0) continue;
       if (af.active && !r[6].some(function (c) { return codeMatches(c, af.want); })) continue;
       state.filtered.push(i);
@@ -89,7 +108,7 @@
       if (r[5]) li.appendChild(el("img", { src: r[5], alt: "", loading: "lazy", width: "60" }));
       var span = el("span", { "class": "li-text" });
       span.appendChild(el("b", null, r[0]));
-      span.appendChild(el("small", null, [r[1], r[2], r[3], r[4]].filter(Boolean).join(" · ")));
+      span.appendChild(el("small", null, r[1]));
       li.appendChild(span);
       li.addEventListener("click", function () { state.cursor = start + k; openItem(r[0]); });
       if (start + k === state.cursor) li.classList.add("cursor");
@@ -166,7 +185,7 @@
     var d = $("detail");
     d.innerHTML = "";
     d.appendChild(el("h3", { id: "detail-title" }, it.id));
-    d.appendChild(el("p", { "class": "tags" }, [it.label, it.family, it.k1_type, it.variant, it.domain, it.saliency].filter(Boolean).join(" · ")));
+    d.appendChild(el("p", { "class": "tags" }, (it.tags || []).join(" · ")));
     var pics = el("div", { "class": "pics" });
     var edit = it.edit ? it.edit.region : null;
     if (it.img && it.img.view) pics.appendChild(figure(it.img.view, it.label === "forged" ? "forgery (edit region outlined)" : "image", edit, it.size));
@@ -316,11 +335,11 @@
   }
 
   function init() {
-    fill($("f-model"), META.models); fill($("f-family"), uniq(2)); fill($("f-domain"), uniq(3));
+    fill($("f-model"), META.models); fillGroup(0); fillGroup(1);
     fill($("f-probe"), META.probes); fill($("f-condition"), META.conditions);
     fill($("f-verdict"), META.verdicts.filter(function (v) { return v !== "PENDING"; }).concat(["PENDING"]));
     fill($("f-level"), META.levels);
-    ["f-model", "f-family", "f-domain", "f-probe", "f-condition", "f-verdict", "f-level"].forEach(function (id) { $(id).addEventListener("change", apply); });
+    ["f-model", "f-group1", "f-group2", "f-probe", "f-condition", "f-verdict", "f-level"].forEach(function (id) { $(id).addEventListener("change", apply); });
     $("f-text").addEventListener("input", apply);
     $("f-clear").addEventListener("click", function () { $("filters").reset(); apply(); });
     $("prev-page").addEventListener("click", function () { if (state.listPage > 0) { state.listPage--; renderList(); } });

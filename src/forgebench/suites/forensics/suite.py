@@ -32,7 +32,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench.suites import register
-from forgebench.suites.base import JudgeOutcome, Loaded, Section, Selection, Suite, SuiteError
+from forgebench.suites.base import (
+    ItemTags,
+    JudgeOutcome,
+    Loaded,
+    Section,
+    Selection,
+    Suite,
+    SuiteError,
+)
 from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC
 from forgebench.suites.forensics.perturb import CONDITIONS as ROBUST_ALL
 from forgebench.suites.forensics.perturb import TABLE3_KINDS
@@ -131,6 +139,8 @@ class ForensicsSuite(Suite):
     parts = PARTS
     verdict_codes = ("A", "B", "C", "D", "Z")
     """The viewer's verdict facet: the extracted option letter (``Z``: refusal or none found)."""
+    group_labels = ("type", "modality")
+    """The viewer's grouping facets: forgery type and forgery modality (``viewer_tags``)."""
 
     def detect(self, path: Path) -> bool:
         from forgebench.suites.forensics.contract import is_forensics_dataset
@@ -249,6 +259,11 @@ class ForensicsSuite(Suite):
         from forgebench.suites.forensics.item_view import item_facts
 
         return item_facts(item)
+
+    def viewer_tags(self, item: Mapping[str, Any]) -> ItemTags:
+        from forgebench.suites.forensics.viewer_tags import item_tags
+
+        return item_tags(item)
 
     def cli(self) -> typer.Typer:
         from forgebench.suites.forensics.cli import forensics_app

@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench.suites import register
-from forgebench.suites.base import JudgeOutcome, Loaded, Section, Selection, Suite, SuiteError
+from forgebench.suites.base import (
+    ItemTags,
+    JudgeOutcome,
+    Loaded,
+    Section,
+    Selection,
+    Suite,
+    SuiteError,
+)
 from forgebench.suites.mandela.ids import CONDITIONS, PROBES
 from forgebench.suites.mandela.protocol_table import PARTS
 
@@ -52,6 +60,8 @@ class MandelaSuite(Suite):
     """The viewer's verdict facet: every code of ``verdict.VERDICTS``, the L0/L1 ones first."""
     level_codes = ("E0", "E1", "E2", "E3", "E4")
     """The viewer's level facet: the evidence ladder of the judge (Appendix F)."""
+    group_labels = ("family", "domain")
+    """The viewer's grouping facets: knowledge family (K0-K6) and image domain."""
 
     def detect(self, path: Path) -> bool:
         return (path / "items.jsonl").is_file()
@@ -153,6 +163,25 @@ class MandelaSuite(Suite):
             variant = render_variant(dataset_root, model, cond)
             if variant is not None:
                 yield cond, variant.data
+
+    def viewer_tags(self, item: Mapping[str, Any]) -> ItemTags:
+        """Grouped by family and domain; listed as label, family, domain, saliency; tagged with
+        the K1 subtype and triple variant too; found by seed, entity, contradiction and event.
+        Read from the stored dict as it is (an item the contract would now reject still shows)."""
+
+        def text(key: str) -> str:
+            return str(item.get(key) or "")
+
+        def name(key: str, sub: str) -> str:
+            value = item.get(key)
+            return str(value.get(sub) or "") if isinstance(value, Mapping) else ""
+
+        return ItemTags(
+            groups=(text("family"), text("domain")),
+            line=(text("label"), text("family"), text("domain"), text("saliency")),
+            tags=tuple(text(k) for k in ("label", "family", "k1_type", "variant", "domain", "saliency")),
+            search=(text("seed_id"), name("entity", "name"), text("contradiction"), name("event", "label")),
+        )  # fmt: skip
 
     def rubric(self) -> str:
         from forgebench.suites.mandela.rubric import RUBRIC

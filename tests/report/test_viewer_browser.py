@@ -191,3 +191,24 @@ def test_mixed_run_filters_by_a_forensics_letter_and_shows_the_step(mixed_run: P
     page.fill("#f-text", "diffusion")  # the full terms are searchable
     assert page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)") == ["0"]
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_mandela_report_groups_by_family_and_domain(site_run: tuple[Path, Path], page) -> None:  # type: ignore[no-untyped-def]
+    from forgebench import api
+
+    _, run = site_run
+    page.goto(api.report(run).index.as_uri())  # the suite's tags, as `forgebench report` gives
+    assert page.locator("#f-group1-name").inner_text() == "Family"
+    assert page.locator("#f-group2-name").inner_text() == "Domain"
+    assert page.locator("#f-group1 option").evaluate_all("os => os.map(o => o.value)") == ["", "K1"]
+    assert page.locator("#f-group1 optgroup").count() == 0  # one benchmark: no headings
+    assert page.locator("#list li[data-id='s0-k1'] small").inner_text() == "forged · K1 · A1 · C3"
+    page.select_option("#f-group1", "K1")
+    assert page.locator("#count").inner_text() == "(3 of 6)"
+    page.select_option("#f-group1", "")
+    page.fill("#f-text", "summit number 2")  # the event label is searchable
+    assert sorted(page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)")) == [
+        "s2-k1",
+        "s2-orig",
+    ]
+    assert not page.errors  # type: ignore[attr-defined]

@@ -27,7 +27,7 @@ from forgebench.run.generate import GenerationResult, GenerationSettings, run_ge
 from forgebench.run.judging import JudgeSettings
 from forgebench.run.progress import RunProgress
 from forgebench.run.source import Selection
-from forgebench.suites.base import ItemTags, JudgeOutcome, Suite
+from forgebench.suites.base import ItemCard, ItemTags, JudgeOutcome, Suite
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -173,7 +173,7 @@ def report(
 
 
 def _viewer_hooks(present: list[Suite]) -> dict[str, Any]:
-    """What the viewer takes from the run's suites: each item's pictures, card lines, tags and
+    """What the viewer takes from the run's suites: each item's pictures, card lines and details, tags and
     answers from its own suite, with the names of each suite's grouping facets; the verdict and level facets in the suites' display order; the rubric
     of the calibration view (Mandela's, else the first suite's)."""
     by_name = {s.name: s for s in present}
@@ -194,6 +194,10 @@ def _viewer_hooks(present: list[Suite]) -> dict[str, Any]:
         suite = suite_of(item)
         return suite.viewer_tags(item) if suite is not None else ItemTags()
 
+    def item_card(item: Mapping[str, Any]) -> ItemCard:
+        suite = suite_of(item)
+        return suite.viewer_card(item) if suite is not None else ItemCard()
+
     return {
         "variant_views": variant_views if first is not None else None,
         "rubric": first.rubric() if first is not None else "",
@@ -206,6 +210,7 @@ def _viewer_hooks(present: list[Suite]) -> dict[str, Any]:
         },
         "item_facts": item_facts,
         "item_tags": item_tags,
+        "item_card": item_card,
         "group_labels": {s.name: s.group_labels for s in present},
     }
 

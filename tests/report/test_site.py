@@ -19,6 +19,7 @@ MANDELA_HOOKS = {
     "rubric": _MANDELA.rubric(),
     "item_tags": _MANDELA.viewer_tags,
     "group_labels": {"mandela": _MANDELA.group_labels},
+    "item_card": _MANDELA.viewer_card,
 }
 
 
@@ -55,7 +56,13 @@ def test_site_writes_index_pages_and_pictures(site_run: tuple[Path, Path]) -> No
     assert "base64" not in res.index.read_text()
     page = _load_js(out / "data" / "page-0000.js", "page")
     k1 = next(i for i in page["items"] if i["id"] == "s0-k1")
-    assert k1["edit"]["region"] == [100, 20, 130, 50] and k1["size"] == [160, 120]
+    assert k1["outline"] == [100, 20, 130, 50] and k1["size"] == [160, 120]
+    rows = dict(k1["rows"])  # the card's details, from the suite (empty ones left out)
+    assert rows["entity"] == "George Orwell (photographer)" and "erased" not in rows
+    assert rows["edit"] == "insert: add a photographer [100, 20, 130, 50]"
+    assert k1["caption"] == "forgery (edit region outlined)"
+    orig = next(i for i in page["items"] if i["id"] == "s0-orig")
+    assert "original" not in orig["img"] and orig["outline"] is None  # an original is not paired
     assert k1["tags"] == ["forged", "K1", "date_impossible", "A1", "C3"]
     for key in ("view", "original", "diff"):
         assert (out / k1["img"][key]).is_file(), key

@@ -11,7 +11,11 @@ import pytest
 from forgebench.report.site import build_site
 from forgebench.suites.mandela.suite import SUITE as _MANDELA
 
-MANDELA_HOOKS = {"variant_views": _MANDELA.variant_views, "rubric": _MANDELA.rubric()}
+MANDELA_HOOKS = {
+    "variant_views": _MANDELA.variant_views,
+    "rubric": _MANDELA.rubric(),
+    "item_card": _MANDELA.viewer_card,
+}
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(
@@ -211,4 +215,58 @@ def test_mandela_report_groups_by_family_and_domain(site_run: tuple[Path, Path],
         "s2-k1",
         "s2-orig",
     ]
+    assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_mandela_card_details_overlay_and_original(site_run: tuple[Path, Path], page) -> None:  # type: ignore[no-untyped-def]
+    """A Mandela forgery's card, every detail row filled, through ``forgebench report``: the
+    rows, captions and edit box the viewer showed when the engine read Mandela's fields itself
+    (this test passed unchanged on the engine before the move to ``Suite.viewer_card``)."""
+    import json
+    import sqlite3
+
+    from forgebench import api
+
+    _, run = site_run
+    con = sqlite3.connect(run / "run.sqlite")
+    (data,) = con.execute("SELECT data FROM items WHERE item_id = 's0-k1'").fetchone()
+    item = json.loads(data) | {
+        "erased": {"name": "Leon Trotsky"},
+        "principal_figures": ["Lenin", "Kamenev"],
+        "source": {"url": "https://example.org/p.jpg", "license": "CC BY 4.0"},
+    }
+    con.execute("UPDATE items SET data = ? WHERE item_id = 's0-k1'", (json.dumps(item),))
+    con.commit()
+    con.close()
+    page.goto(api.report(run).index.as_uri() + "#item=s0-k1")
+    page.wait_for_selector("#detail-title")
+    pairs = page.locator("#detail dl.truth").first.evaluate(
+        "d => Array.from(d.children).map(e => e.tagName + ':' + e.textContent)"
+    )
+    assert pairs == [
+        "DT:family", "DD:K1",
+        "DT:entity", "DD:George Orwell (photographer)",
+        "DT:aliases", "DD:Orwell, Eric Blair",
+        "DT:erased", "DD:Leon Trotsky",
+        "DT:contradiction", "DD:George Orwell died in 1950, before this event",
+        "DT:event", "DD:Summit number 0 (1960-05-01)",
+        "DT:edit", "DD:insert: add a photographer [100, 20, 130, 50]",
+        "DT:crop", "DD:[80, 0, 160, 80]",
+        "DT:principal figures", "DD:Lenin, Kamenev",
+        "DT:source", "DD:https://example.org/p.jpg — CC BY 4.0",
+    ]  # fmt: skip
+    assert page.locator("#detail figcaption").all_inner_texts()[:3] == [
+        "forgery (edit region outlined)", "original", "difference heatmap",
+    ]  # fmt: skip
+    box = page.locator(".edit-box").evaluate(
+        "b => [b.style.left, b.style.top, b.style.width, b.style.height]"
+    )  # the 160x120 picture's edit region [100, 20, 130, 50]
+    assert [round(float(v.rstrip("%")), 3) for v in box] == [62.5, 16.667, 18.75, 25.0]
+    page.goto(page.url.replace("#item=s0-k1", "#item=s0-orig"))
+    page.wait_for_function("document.getElementById('detail-title').textContent === 's0-orig'")
+    pairs = page.locator("#detail dl.truth").first.inner_text()
+    assert "family" not in pairs and "event" in pairs and "crop" in pairs
+    captions = page.locator("#detail figcaption").all_inner_texts()
+    assert captions[0] == "image" and "original" not in captions  # an original is not paired
+    assert page.locator(".edit-box").count() == 0
     assert not page.errors  # type: ignore[attr-defined]

@@ -11,6 +11,10 @@ The item list's two grouping facets, an item's line in the list, the tag line of
 its search text come from the item's suite too (``Suite.viewer_tags`` -> :class:`ItemTags`, with
 the facets' names in ``Suite.group_labels``); the engine shows whatever it is given and nothing
 when a suite gives nothing.
+
+The rest of an item's card is the suite's as well (``Suite.viewer_card`` -> :class:`ItemCard`): its
+details list, the caption of its picture and a box outlined on it, and which item of the run is
+its original (shown beside it with a difference heatmap).
 """
 
 from __future__ import annotations
@@ -50,12 +54,32 @@ class ItemTags:
     """Extra text the search box finds it by (its id always is)."""
 
 
+@dataclass(frozen=True)
+class ItemCard:
+    """An item's card in the viewer beyond its tags and facts (from its suite)."""
+
+    rows: tuple[tuple[str, str], ...] = ()
+    """The card's details list: ``(label, text)`` in display order (empty texts are left out;
+    unlike facts, these are not searched)."""
+    caption: str = "image"
+    """The caption of the item's picture."""
+    outline: tuple[float, float, float, float] | None = None
+    """A box ``(x0, y0, x1, y1)`` in the picture's pixels outlined on it (None: none)."""
+    pair: str = ""
+    """The key pairing the item with its original ('' for none)."""
+    original: bool = False
+    """Whether the item is the original of its pair: the run's other items of that pair show it
+    beside their picture, with a difference heatmap."""
+
+
 ItemTagger = Callable[[Mapping[str, Any]], ItemTags]
 """``tags(item) -> ItemTags``: an item's tags, from the item's suite."""
 GroupLabels = Mapping[str, tuple[str, str]]
 """Benchmark -> the names of its two grouping facets (``Suite.group_labels``)."""
 ItemFacts = Callable[[Mapping[str, Any]], list[tuple[str, str]]]
 """``facts(item) -> [(label, text)]``: extra lines of an item's card, from the item's suite."""
+ItemCarder = Callable[[Mapping[str, Any]], ItemCard]
+"""``card(item) -> ItemCard``: the rest of an item's card, from the item's suite."""
 
 
 def vocabulary(declared: Iterable[str], found: Iterable[str], tail: tuple[str, ...]) -> list[str]:

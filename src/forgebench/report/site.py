@@ -39,6 +39,8 @@ from forgebench.report.facets import (
     VERDICT_TAIL,
     AnswerView,
     GroupLabels,
+    ItemCard,
+    ItemCarder,
     ItemFacts,
     ItemTagger,
     ItemTags,
@@ -141,36 +143,34 @@ def _variants(
     return views
 
 
+def _first_image(item: Mapping[str, Any]) -> str | None:
+    """The item's picture (a multi-image item's first), relative to its dataset folder."""
+    first = item.get("image") or next(iter(item.get("images") or []), None)
+    return str(first) if first else None
+
+
 def _item_record(
     item: dict[str, Any],
+    card: ItemCard,
     root: Path | None,
     out: Path,
-    originals: dict[str, dict[str, Any]],
+    original: Mapping[str, Any] | None,
     warnings: list[str],
     views_of: VariantViews | None = None,
 ) -> dict[str, Any]:
+    """An item's card as the page shows it: its suite's details rows, picture caption and
+    outline, its pictures and (``original``: the item its suite pairs it with) the original
+    beside it with a difference heatmap."""
     stem = safe_name(item["id"])
     rec: dict[str, Any] = {
         "id": item["id"],
-        "seed": item.get("seed_id"),
-        "label": item.get("label"),
-        "family": item.get("family") or "",
-        "noun": item.get("noun"),
-        "edit": item.get("edit"),
-        "crop": item.get("crop"),
-        "event": item.get("event"),
-        "wrong_event": item.get("wrong_event"),
-        "entity": item.get("entity"),
-        "contradiction": item.get("contradiction"),
-        "erased": item.get("erased"),
-        "principal_figures": item.get("principal_figures") or [],
-        "source": item.get("source"),
+        "rows": [[label, text] for label, text in card.rows if text],
+        "caption": card.caption,
+        "outline": list(card.outline) if card.outline is not None else None,
         "img": {},
     }
-    if root is None:
-        return rec
-    first = item.get("image") or next(iter(item.get("images") or []), None)
-    if not first:
+    first = _first_image(item)
+    if root is None or not first:
         return rec
     src = root / first
     if not src.is_file():
@@ -180,14 +180,13 @@ def _item_record(
     size = image_size(src)
     if size:
         rec["size"] = list(size)
-    original = originals.get(item.get("seed_id") or "")
-    if item.get("label") == "forged" and original is not None:
-        osrc = root / original["image"]
-        if osrc.is_file():
-            rec["img"]["original"] = thumb_and_view(osrc, out, safe_name(original["id"]))["view"]
-            heat = diff_heatmap(src, osrc, out, stem)
-            if heat:
-                rec["img"]["diff"] = heat
+    ofirst = _first_image(original) if original is not None else None
+    if original is not None and ofirst and (root / ofirst).is_file():
+        osrc = root / ofirst
+        rec["img"]["original"] = thumb_and_view(osrc, out, safe_name(original["id"]))["view"]
+        heat = diff_heatmap(src, osrc, out, stem)
+        if heat:
+            rec["img"]["diff"] = heat
     rec["img"]["variants"] = _variants(root, item, out, stem, warnings, views_of)
     return rec
 
@@ -222,6 +221,7 @@ def build_site(
     item_facts: ItemFacts | None = None,
     item_tags: ItemTagger | None = None,
     group_labels: GroupLabels | None = None,
+    item_card: ItemCarder | None = None,
 ) -> SiteResult:
     """Write ``index.html`` and its data, pictures and assets under ``RUN/report/``.
 
@@ -230,8 +230,9 @@ def build_site(
     (the grading instructions of the calibration view), the verdict and level facets in display
     order (``verdicts``, ``levels``; see :mod:`.facets`), ``answer_views`` (by benchmark: an
     answer's verdict and how it was found), ``item_facts`` (extra lines of an item's card),
-    ``item_tags`` (an item's grouping facets, list line, tag line and search text) and
-    ``group_labels`` (by benchmark: the names of the two grouping facets)."""
+    ``item_tags`` (an item's grouping facets, list line, tag line and search text),
+    ``group_labels`` (by benchmark: the names of the two grouping facets) and ``item_card`` (an
+    item's details rows, picture caption and outline, and the pairing with its original)."""
     data = read_viewer_data(run_dir, judge)
     out = out_dir or run_dir / "report"
     (out / "data").mkdir(parents=True, exist_ok=True)
@@ -241,7 +242,10 @@ def build_site(
         warnings.append("dataset folder unknown: items are shown without pictures")
 
     benchmarks = list(dict.fromkeys(str(it.get("benchmark") or "") for it in data.items))
-    originals = {it["seed_id"]: it for it in data.items if it.get("label") == "authentic"}
+    cards = [item_card(it) if item_card is not None else ItemCard() for it in data.items]
+    originals = {
+        c.pair: it for it, c in zip(data.items, cards, strict=True) if c.original and c.pair
+    }
     models = sorted({a.model for rows in data.answers.values() for a in rows})
     probes = sorted({a.probe for rows in data.answers.values() for a in rows})
     conditions = sorted({a.condition for rows in data.answers.values() for a in rows})
@@ -263,7 +267,9 @@ def build_site(
     pages: list[list[dict[str, Any]]] = []
     for pos, item in enumerate(data.items):
         item_root = roots.get(item.get("benchmark") or "", root)
-        rec = _item_record(item, item_root, out, originals, warnings, variant_views)
+        card = cards[pos]
+        original = originals.get(card.pair) if card.pair and not card.original else None
+        rec = _item_record(item, card, item_root, out, original, warnings, variant_views)
         facts = item_facts(item) if item_facts is not None else []
         tags = item_tags(item) if item_tags is not None else ItemTags()
         rec["tags"] = [t for t in tags.tags if t]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from forgebench.report.facets import ItemTags
+from forgebench.report.facets import ItemCard, ItemTags
 from forgebench.run.source import Loaded, Selection
 
 if TYPE_CHECKING:
@@ -33,7 +33,16 @@ if TYPE_CHECKING:
     from forgebench.run.tasks import Question
 
 
-__all__ = ["ItemTags", "JudgeOutcome", "Loaded", "Section", "Selection", "Suite", "SuiteError"]
+__all__ = [
+    "ItemCard",
+    "ItemTags",
+    "JudgeOutcome",
+    "Loaded",
+    "Section",
+    "Selection",
+    "Suite",
+    "SuiteError",
+]
 
 
 class SuiteError(ValueError):
@@ -167,6 +176,12 @@ class Suite:
         in the item list, its card's tag line and extra search text. The default gives none: the
         item is listed and found by its id only."""
         return ItemTags()
+
+    def viewer_card(self, item: Mapping[str, Any]) -> ItemCard:
+        """The rest of an item's card: its details rows, its picture's caption and outlined box,
+        and the key pairing it with its original (shown beside it with a difference heatmap).
+        The default gives none."""
+        return ItemCard()
 
     # -- extension points -------------------------------------------------------------------
 

@@ -187,24 +187,13 @@
     d.appendChild(el("h3", { id: "detail-title" }, it.id));
     d.appendChild(el("p", { "class": "tags" }, (it.tags || []).join(" · ")));
     var pics = el("div", { "class": "pics" });
-    var edit = it.edit ? it.edit.region : null;
-    if (it.img && it.img.view) pics.appendChild(figure(it.img.view, it.label === "forged" ? "forgery (edit region outlined)" : "image", edit, it.size));
+    if (it.img && it.img.view) pics.appendChild(figure(it.img.view, it.caption || "image", it.outline, it.size));
     if (it.img && it.img.original) pics.appendChild(figure(it.img.original, "original"));
     if (it.img && it.img.diff) pics.appendChild(figure(it.img.diff, "difference heatmap"));
     var vars = (it.img && it.img.variants) || {};
     Object.keys(vars).forEach(function (k) { pics.appendChild(figure(vars[k], k)); });
     d.appendChild(pics);
-    var ent = it.entity || {};
-    var ev = it.event || {};
-    d.appendChild(dl([
-      ["family", it.family], ["entity", ent.name ? ent.name + (ent.role ? " (" + ent.role + ")" : "") : ""],
-      ["aliases", (ent.aliases || []).join(", ")], ["erased", it.erased ? it.erased.name : ""],
-      ["contradiction", it.contradiction], ["event", ev.label ? ev.label + " (" + ev.date + ")" : ""],
-      ["edit", it.edit ? it.edit.operation + ": " + (it.edit.instruction || "") + " [" + it.edit.region.join(", ") + "]" : ""],
-      ["crop", it.crop ? "[" + it.crop.join(", ") + "]" : ""],
-      ["principal figures", (it.principal_figures || []).join(", ")],
-      ["source", it.source ? [it.source.url, it.source.license].filter(Boolean).join(" — ") : ""]
-    ]));
+    d.appendChild(dl(it.rows || []));  // the item's details, as its suite gives them
     if (it.facts && it.facts.length) { var facts = dl(it.facts); facts.id = "facts"; d.appendChild(facts); }
     var f = filters();
     var shown = it.answers.filter(function (a) { return answerMatches(a, f); });

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from forgebench.suites import register
 from forgebench.suites.base import (
+    ItemCard,
     ItemTags,
     JudgeOutcome,
     Loaded,
@@ -182,6 +183,13 @@ class MandelaSuite(Suite):
             tags=tuple(text(k) for k in ("label", "family", "k1_type", "variant", "domain", "saliency")),
             search=(text("seed_id"), name("entity", "name"), text("contradiction"), name("event", "label")),
         )  # fmt: skip
+
+    def viewer_card(self, item: Mapping[str, Any]) -> ItemCard:
+        """Family, entity, event, edit... rows; the edit region outlined; paired with the
+        authentic item of its seed (:mod:`.viewer_card`)."""
+        from forgebench.suites.mandela.viewer_card import item_card
+
+        return item_card(item)
 
     def rubric(self) -> str:
         from forgebench.suites.mandela.rubric import RUBRIC

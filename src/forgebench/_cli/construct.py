@@ -9,7 +9,7 @@ from typing import Any
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail
-from forgebench._cli.guard import paid_stage
+from forgebench._cli.guard import paid_stage, wait_option
 from forgebench._cli.scaling import (
     check_executor,
     executor_option,
@@ -79,9 +79,7 @@ def propose(
         "--model",
         help="Ask a model backend for specifications as JSON (answers stored in OUT/work/run.sqlite; a rerun asks nothing twice).",
     ),
-    wait: bool = typer.Option(
-        False, "--wait", help="If another process uses OUT/work, wait for it to finish."
-    ),
+    wait: bool = wait_option("another process uses OUT/work"),
     per_family: int = typer.Option(
         1, "--per-family", min=1, help="Rules proposer: proposals per scene and family."
     ),
@@ -192,9 +190,7 @@ def build(
         "--fidelity-model",
         help="Model spec of PIXAR's fidelity assessment (default: unchecked).",
     ),
-    wait: bool = typer.Option(
-        False, "--wait", help="If another process uses OUT/work, wait for it to finish."
-    ),
+    wait: bool = wait_option("another process uses OUT/work"),
 ) -> None:
     """Render candidates with an editor (resumable: a candidate already in OUT/work is never paid twice), gate them, and write a dataset that forgebench validate accepts (and PIXAR pairs)."""
     from forgebench.construct import build as B

@@ -13,11 +13,20 @@ import errno
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import Any
+
+import typer
 
 from forgebench._cli.app import err_console, fail
 
 LOCKED_EXIT = 4
 """Exit code when another paid stage holds the run directory."""
+
+
+def wait_option(what: str = "another stage holds the run directory") -> Any:
+    """The ``--wait`` option of the paid stages (wait for the lock instead of exit 4)."""
+    return typer.Option(False, "--wait", help=f"If {what}, wait for it to finish.")
+
 
 _HINTS = {
     errno.ENOSPC: "the disk is full; what was already stored is kept, free space and run again",

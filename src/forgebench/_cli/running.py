@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail, model_configs
-from forgebench._cli.guard import os_error_line, paid_stage
+from forgebench._cli.guard import os_error_line, paid_stage, wait_option
 from forgebench._cli.scaling import (
     check_executor,
     executor_option,
@@ -190,9 +190,7 @@ def run(
         "--prepare",
         help="Store the tasks and render images without sending (for export-batch).",
     ),
-    wait: bool = typer.Option(
-        False, "--wait", help="If another stage holds the run directory, wait for it to finish."
-    ),
+    wait: bool = wait_option(),
     executor: str = executor_option(),
     ray_address: str | None = ray_address_option(),
     workers: int | None = workers_option(),

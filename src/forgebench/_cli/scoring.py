@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from forgebench._cli.app import app, console, err_console, fail
-from forgebench._cli.guard import paid_stage
+from forgebench._cli.guard import paid_stage, wait_option
 from forgebench.suites.mandela.contract import FAMILIES
 
 calibrate_app = typer.Typer(
@@ -60,9 +60,7 @@ def judge_cmd(
     retry_unscored: bool = typer.Option(
         False, "--retry-unscored", help="Ask again for answers stored as unscored."
     ),
-    wait: bool = typer.Option(
-        False, "--wait", help="If another stage holds the run directory, wait for it to finish."
-    ),
+    wait: bool = wait_option(),
 ) -> None:
     """The judge stage of every benchmark in the run: Mandela's E0-E4 grades (Appendix F),
     Forensics' option extraction, ... (verdicts are parsed first)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from forgebench.run.tasks import ImageRef
+from forgebench.run.tasks import ImageRef, first_and_all
 
 
 @dataclass(frozen=True)
@@ -42,13 +42,8 @@ class Request:
     """The base64 of each of :attr:`images` where the runner encoded it (None where not)."""
 
     def __post_init__(self) -> None:
-        images = tuple(self.images)
-        if not images and self.image is not None:
-            images = (self.image,)
-        if images and self.image is None:
-            object.__setattr__(self, "image", images[0])
-        elif images and images[0] != self.image:
-            raise ValueError("request image is not the first of its images")
+        first, images = first_and_all(self.image, self.images, "request")
+        object.__setattr__(self, "image", first)
         encoded = tuple(self.images_b64)
         if not encoded and self.image_b64 is not None:
             encoded = (self.image_b64,)

@@ -34,6 +34,19 @@ class ImageRef:
     """``image/jpeg``, ``image/png``, ..."""
 
 
+def first_and_all(
+    image: ImageRef | None, images: tuple[ImageRef, ...], what: str
+) -> tuple[ImageRef | None, tuple[ImageRef, ...]]:
+    """``(image, images)`` of a question or request given either one: ``images`` alone makes
+    ``image`` its first; ``image`` alone makes ``images == (image,)``; both must agree."""
+    images = tuple(images)
+    if not images and image is not None:
+        return image, (image,)
+    if images and image is not None and images[0] != image:
+        raise ValueError(f"{what}: image is not the first of images")
+    return (images[0] if images else None), images
+
+
 @dataclass(frozen=True)
 class Question:
     """A model-independent question: what is asked about which item under which condition.
@@ -59,13 +72,8 @@ class Question:
     """Every image, in the order the model sees them (the first is :attr:`image`)."""
 
     def __post_init__(self) -> None:
-        images = tuple(self.images)
-        if not images and self.image is not None:
-            images = (self.image,)
-        if images and self.image is None:
-            object.__setattr__(self, "image", images[0])
-        elif images and images[0] != self.image:
-            raise ValueError(f"question {self.item_id}: image is not the first of images")
+        first, images = first_and_all(self.image, self.images, f"question {self.item_id}")
+        object.__setattr__(self, "image", first)
         object.__setattr__(self, "images", images)
 
 

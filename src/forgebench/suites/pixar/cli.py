@@ -10,7 +10,7 @@ from typing import Any
 import typer
 
 from forgebench._cli.app import console, err_console, fail, model_configs
-from forgebench._cli.guard import paid_stage
+from forgebench._cli.guard import paid_stage, wait_option
 from forgebench._cli.scaling import (
     check_executor,
     executor_option,
@@ -256,9 +256,7 @@ def run_vlm(
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="Ask tasks that ended as errors again."
     ),
-    wait: bool = typer.Option(
-        False, "--wait", help="If another stage holds the run directory, wait for it to finish."
-    ),
+    wait: bool = wait_option(),
     executor: str = executor_option(),
     ray_address: str | None = ray_address_option(),
     workers: int | None = workers_option(),

@@ -270,3 +270,35 @@ def test_mandela_card_details_overlay_and_original(site_run: tuple[Path, Path], 
     assert captions[0] == "image" and "original" not in captions  # an original is not paired
     assert page.locator(".edit-box").count() == 0
     assert not page.errors  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def forensics_only_run(tmp_path: Path) -> Path:
+    """A run of the Forensics release fixture alone (built before the browser starts)."""
+    from forgebench import api
+    from support.forensics_data import write_forensics_release
+
+    forensics, replay = write_forensics_release(tmp_path / "fb")
+    api.run(forensics, tmp_path / "fb_run", [f"vlm=replay/{replay}"])
+    return tmp_path / "fb_run"
+
+
+def test_a_forensics_only_report_has_no_level_filter_or_calibration_view(
+    forensics_only_run: Path, mixed_run: Path, page
+) -> None:  # type: ignore[no-untyped-def]
+    """Forensics answers are letters, not E0-E4 levels, and it has no judge rubric: its report
+    shows neither the Level filter nor the judge-calibration view; a run with Mandela keeps both."""
+    from forgebench import api
+
+    fb_index, mixed_index = api.report(forensics_only_run).index, api.report(mixed_run).index
+    page.goto(fb_index.as_uri())
+    assert page.locator("#count").inner_text() == "(4 of 4)"
+    assert not page.locator("#f-level").is_visible()
+    assert not page.locator("#nav-calibrate").is_visible()
+    assert not page.locator("#calibrate").is_visible()
+    assert page.locator("#f-verdict").is_visible()
+
+    page.goto(mixed_index.as_uri())
+    assert page.locator("#f-level").is_visible()
+    assert page.locator("#nav-calibrate").is_visible()
+    assert page.errors == []

@@ -328,6 +328,13 @@
     fill($("f-probe"), META.probes); fill($("f-condition"), META.conditions);
     fill($("f-verdict"), META.verdicts.filter(function (v) { return v !== "PENDING"; }).concat(["PENDING"]));
     fill($("f-level"), META.levels);
+    // a run whose suites grade nothing on a level scale (Forensics letters) has no Level filter
+    if (!META.levels.some(function (l) { return l !== "unscored" && l !== "none"; })) { $("g-level").style.display = "none"; }
+    // nor a calibration view when no suite has a rubric and no sample was given
+    var rubric = document.querySelector("pre.rubric");
+    if (!CAL.rows.length && !(rubric && rubric.textContent.trim())) {
+      $("nav-calibrate").style.display = "none"; $("calibrate").style.display = "none";
+    }
     ["f-model", "f-group1", "f-group2", "f-probe", "f-condition", "f-verdict", "f-level"].forEach(function (id) { $(id).addEventListener("change", apply); });
     $("f-text").addEventListener("input", apply);
     $("f-clear").addEventListener("click", function () { $("filters").reset(); apply(); });

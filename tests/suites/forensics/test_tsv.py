@@ -199,3 +199,15 @@ def test_not_utf8_is_one_clear_problem(release_tsv: Path, tmp_path: Path) -> Non
         "latin.tsv: -: not UTF-8 text (the release TSV is UTF-8)"
     ]
     assert not (tmp_path / "ds").exists()
+
+
+def test_validator_names_a_key_given_twice_in_one_item(release_tsv: Path, tmp_path: Path) -> None:
+    """JSON's last-wins would silently keep the second ``answer``; the validator names the line
+    (the same reader as Mandela's, ``util/jsonl.py``)."""
+    out = tmp_path / "ds"
+    import_release_tsv(release_tsv, out)
+    lines = (out / "items.jsonl").read_text().splitlines()
+    lines[0] = lines[0][:-1] + ', "answer": "B"}'
+    (out / "items.jsonl").write_text("\n".join(lines) + "\n")
+    got = [str(p) for p in validate_forensics(out).errors]
+    assert got == ["items.jsonl:1: -: duplicate key 'answer' in one JSON object"]

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from forgebench.suites.forensics.taxonomy import (
     TypeCode,
     parse_category,
 )
+from forgebench.util.jsonl import iter_jsonl
 
 SUITE = "forensics"
 ITEMS_FILE = "items.jsonl"
@@ -143,28 +143,6 @@ class ForensicsItem(BaseModel):
     def code(self) -> TypeCode:
         """The item's type code."""
         return TypeCode(self.semantic, self.modality, self.task, self.type, self.model)
-
-
-def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
-    """``(line, object, error)`` for each non-blank line, streaming (one line in memory)."""
-    with path.open("rb") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield lineno, None, f"not UTF-8 text (byte {exc.start + 1})"
-                continue
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                yield lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
-                continue
-            if not isinstance(obj, dict):
-                yield lineno, None, f"expected a JSON object, got {type(obj).__name__}"
-                continue
-            yield lineno, obj, None
 
 
 def item_json(item: ForensicsItem) -> str:

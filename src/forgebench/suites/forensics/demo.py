@@ -33,11 +33,11 @@ from forgebench.suites.forensics.contract import (
     MARKER_FILE,
     ForensicsItem,
     item_json,
-    iter_jsonl,
     write_markers,
 )
 from forgebench.suites.forensics.images import ImageFolder
 from forgebench.suites.forensics.problems import ForensicsDataError
+from forgebench.util.jsonl import iter_jsonl
 
 MAX_SIDE = 256
 """The demo set's images are scaled to this longer side (keeps the demo fast)."""

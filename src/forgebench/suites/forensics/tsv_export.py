@@ -18,9 +18,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from forgebench.suites.forensics.contract import ITEMS_FILE, LETTERS, ForensicsItem, iter_jsonl
+from forgebench.suites.forensics.contract import ITEMS_FILE, LETTERS, ForensicsItem
 from forgebench.suites.forensics.problems import ForensicsDataError
 from forgebench.util.atomic import atomic_open
+from forgebench.util.jsonl import iter_jsonl
 
 
 def _scan(root: Path) -> tuple[int, bool, bool]:

@@ -18,8 +18,9 @@ from pathlib import Path, PurePosixPath
 from PIL import Image, UnidentifiedImageError
 from pydantic import ValidationError
 
-from forgebench.suites.forensics.contract import ITEMS_FILE, ForensicsItem, iter_jsonl
+from forgebench.suites.forensics.contract import ITEMS_FILE, ForensicsItem
 from forgebench.suites.forensics.problems import Problem
+from forgebench.util.jsonl import iter_jsonl
 
 
 @dataclass

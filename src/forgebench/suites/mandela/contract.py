@@ -20,6 +20,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from forgebench.util.atomic import atomic_open
+from forgebench.util.jsonl import iter_jsonl
 
 Label = Literal["forged", "authentic"]
 Family = Literal["K0", "K1", "K2", "K3", "K4", "K5", "K6"]
@@ -277,63 +278,6 @@ class Dataset:
         for it in self.items:
             out.setdefault(it.seed_id, []).append(it)
         return out
-
-
-def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | None]]:
-    """Yield ``(line_number, object, error)`` for each non-blank line of a JSONL file.
-
-    A line that is not UTF-8, not JSON, or not a JSON object yields its error instead of an object,
-    so a reader (the loader, the validator, the importer) can name the line.
-    """
-    for lineno, raw in enumerate(path.read_bytes().splitlines(), start=1):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            yield lineno, None, f"not UTF-8 text (byte {exc.start + 1})"
-            continue
-        if not text.strip():
-            continue
-        try:
-            obj = json.loads(text, object_pairs_hook=_unique_keys)
-        except json.JSONDecodeError as exc:
-            yield lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
-            continue
-        except _DuplicateKey as exc:
-            yield lineno, None, f"duplicate key {exc.args[0]!r} in one JSON object"
-            continue
-        if not isinstance(obj, dict):
-            yield lineno, None, f"expected a JSON object, got {json_type(obj)}"
-            continue
-        yield lineno, obj, None
-
-
-class _DuplicateKey(Exception):
-    pass
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object's dict; a key given twice is an error (json's default is last-wins)."""
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise _DuplicateKey(key)
-        out[key] = value
-    return out
-
-
-def json_type(value: Any) -> str:
-    """How a JSON value's type reads in an error message ("a number", "null", ...)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "a list"
-    return "an object" if isinstance(value, dict) else type(value).__name__
 
 
 def _load_models(path: Path, model: type[_Model]) -> list[Any]:

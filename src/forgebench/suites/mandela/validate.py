@@ -57,8 +57,9 @@ from rich.table import Table
 
 from forgebench.suites.mandela import _validate_rules as rules
 from forgebench.suites.mandela import contract as mandela
-from forgebench.suites.mandela.contract import Item, KBEntity, iter_jsonl, json_type
+from forgebench.suites.mandela.contract import Item, KBEntity
 from forgebench.util.images import ImageCheckError, ImageInfo, inspect_image, orientation_name
+from forgebench.util.jsonl import iter_jsonl, json_type
 from forgebench.util.paths import lexical_reason, outside_reason
 
 ITEMS_FILE = "items.jsonl"

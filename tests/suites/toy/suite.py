@@ -81,7 +81,9 @@ class ToySuite(Suite):
                 )
                 yield Question(row["id"], "MCQ", cond, prompt, PROMPT_VERSION, get(spec))
 
-    def score(self, run_dir: Path, judge: str | None) -> Path | None:
+    def score(
+        self, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
+    ) -> Path | None:
         with Store.open(run_dir, create=False) as store:
             items = store.items(NAME)
             rows = store.connection.execute(

@@ -16,8 +16,7 @@ from forgebench.util.images import (
     target_size,
     transpose_box,
 )
-
-from .conftest import write_image
+from support.textured import write_image
 
 
 @pytest.mark.parametrize("orientation", range(1, 9))

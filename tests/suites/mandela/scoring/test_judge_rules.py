@@ -1,6 +1,6 @@
 """The builtin/rules judge against answers graded by hand following the Appendix F rubric.
 
-The fixture (tests/score/fixtures/hand_graded.jsonl, 67 answers over 8 items of families K0-K6,
+The fixture (tests/suites/mandela/scoring/fixtures/hand_graded.jsonl, 67 answers over 8 items of families K0-K6,
 absent-celebrity included) was written and graded by hand. The rules judge approximates the rubric
 by string matching; what it gets wrong is the point of an LLM judge: names used loosely, the
 recorded fact phrased in other words ("American flag" for "United States flag"), and localisation

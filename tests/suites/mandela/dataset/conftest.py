@@ -8,11 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
-from PIL import Image
 
-IMAGE_SIZE = (96, 64)
+from support.textured import IMAGE_SIZE, write_image
+
+__all__ = ["IMAGE_SIZE", "write_image"]
 
 _EVENT = {"label": "1986 World Cup final", "date": "1986-06-29", "place": "Mexico City"}
 _BASE: list[dict[str, Any]] = [
@@ -74,18 +74,6 @@ _KB = [
 def base_items() -> list[dict[str, Any]]:
     """A fresh copy of the valid dataset's item rows (line N is ``base_items()[N - 1]``)."""
     return copy.deepcopy(_BASE)
-
-
-def write_image(path: Path, size: tuple[int, int] = IMAGE_SIZE, seed: int = 0, **save: Any) -> Path:
-    """A real image with some texture (JPEG or PNG by suffix)."""
-    rng = np.random.default_rng(seed)
-    w, h = size
-    gradient = np.linspace(0, 255, w, dtype=np.float64)[None, :, None]
-    noise = rng.integers(0, 40, size=(h, w, 3))
-    pixels = np.clip(gradient + noise, 0, 255).astype(np.uint8)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    Image.fromarray(pixels, "RGB").save(path, **save)
-    return path
 
 
 def write_jsonl(path: Path, rows: list[Any]) -> None:

@@ -10,7 +10,8 @@ row" limit is raised to ``max(10, 2 x concurrency)``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from forgebench.run.retry import RetryPolicy
@@ -43,6 +44,8 @@ class JudgeSettings:
     """Backoff between attempts (default :class:`RetryPolicy`)."""
     console: Console | None = None
     """Where a progress bar is drawn (None: no bar)."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """Values of the suites' own options given to ``judge`` (``suites.base.SuiteOption``)."""
 
     def __post_init__(self) -> None:
         for name in ("concurrency", "max_attempts"):

@@ -8,8 +8,8 @@ beyond the ``benchmark`` name it stores beside each task.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -35,6 +35,8 @@ class Selection:
     """Opt-in protocol parts to add to the default (the paper's main tables)."""
     sample: int | None = None
     """The suite's sample size (None: everything)."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """Values of the suite's own options given to ``run`` (``suites.base.SuiteOption``)."""
 
 
 @dataclass

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from forgebench.errors import UserError
 from forgebench.report.facets import ItemCard, ItemTags
 from forgebench.run.source import Loaded, Selection
 
@@ -42,11 +43,33 @@ __all__ = [
     "Selection",
     "Suite",
     "SuiteError",
+    "SuiteOption",
 ]
 
 
-class SuiteError(ValueError):
+class SuiteError(UserError, ValueError):
     """A dataset or selection a user got wrong; the message is one clear line."""
+
+
+@dataclass(frozen=True)
+class SuiteOption:
+    """An option of a suite's own that the shared verbs accept for it (PIXAR's ``--tau``,
+    Forensics' ``--extraction``). The CLI adds ``--<name with dashes>`` to each verb in
+    ``stages``; the value reaches the suite as a string under ``name`` in ``options``
+    (``Selection.options`` for ``run``, ``JudgeSettings.options`` for ``judge``, the ``options``
+    argument of :meth:`Suite.score` for ``metrics``). The suite parses it and raises
+    :class:`SuiteError` for a bad value."""
+
+    name: str
+    """Python-style name (``extractor_prompt``); the flag is ``--extractor-prompt``."""
+    help: str
+    """One line for ``--help``."""
+    stages: tuple[str, ...]
+    """The verbs that take it: ``run``, ``judge``, ``metrics``, ``report``, ``export``..."""
+    choices: tuple[str, ...] = ()
+    """Allowed values (empty: any string)."""
+    default: str | None = None
+    """The value when the flag is not given (None: the suite's own default)."""
 
 
 @dataclass
@@ -94,6 +117,8 @@ class Suite:
     level_codes: ClassVar[tuple[str, ...]] = ()
     """The viewer's level facet (grade levels such as ``E0``-``E4``), in display order (the viewer
     adds ``unscored`` and ``none``)."""
+    options: ClassVar[tuple[SuiteOption, ...]] = ()
+    """The suite's own options of the shared verbs (see :class:`SuiteOption`)."""
     group_labels: ClassVar[tuple[str, str]] = ("", "")
     """The names of the viewer's two grouping facets for this suite's items (the values come
     from :meth:`Suite.viewer_tags`); in a run of several suites the dropdown's label joins the
@@ -129,10 +154,13 @@ class Suite:
 
     # -- scoring ----------------------------------------------------------------------------
 
-    def score(self, run_dir: Path, judge: str | None) -> Path | None:
+    def score(
+        self, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
+    ) -> Path | None:
         """Parse the stored answers and write this suite's rows of ``metrics.csv`` (through
         ``results.metrics_csv``, with the scope it owns); the file's path, or None when the
-        suite has nothing to score in this run."""
+        suite has nothing to score in this run. ``options``: values of the suite's own
+        :attr:`options` given to ``metrics``."""
         return None
 
     def judge(

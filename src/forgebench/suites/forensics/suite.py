@@ -195,7 +195,9 @@ class ForensicsSuite(Suite):
 
         return generate()
 
-    def score(self, run_dir: Path, judge: str | None) -> Path | None:
+    def score(
+        self, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
+    ) -> Path | None:
         from forgebench.suites.forensics.run_score import score_run
 
         return score_run(run_dir, judge)

@@ -106,7 +106,9 @@ class MandelaSuite(Suite):
         except ValueError as exc:  # unknown probe / condition, ConditionError
             raise SuiteError(str(exc)) from None
 
-    def score(self, run_dir: Path, judge: str | None) -> Path | None:
+    def score(
+        self, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
+    ) -> Path | None:
         from forgebench.run.store import Store
         from forgebench.suites.mandela.metrics import write_metrics
         from forgebench.suites.mandela.parse_run import parse_run

@@ -52,6 +52,7 @@ EXPORT_COLUMNS = [
     "saliency",
     "peripheral",
     "peripheral_k1",
+    "has_principal",
     "named_insertion",
 ]
 

@@ -13,11 +13,17 @@ the treated arm only, ``n`` the paired items, ``p`` the exact two-sided p-value
 Table  probe  condition (treated) vs baseline          subset                 metric
 =====  =====  ======================================  =====================  ==========
 3      L1     full_caption, crop, crop_caption vs full peripheral_K1 forgeries det
-9      L2     crop vs full (items parsed under both)   peripheral_K1 forgeries l2_names
+9      L2     crop vs full                             peripheral_K1 forgeries l2_names
+                                                       with principal figures
 11     L1     full_caption, full_wrong_caption vs full peripheral_K1 forgeries det
 12     L1     full_caption, crop_caption vs full       peripheral_<family>     det
 19     L1     crop vs mirror                           peripheral forgeries    det
 =====  =====  ======================================  =====================  ==========
+
+Table 9's test counts what its ``l2_names`` metric counts: an answer naming at least one
+principal figure of the scene (``names_principal``), on the ``peripheral_K1`` forgeries whose
+scene has principal figures, a miss counting as not naming (strict), paired over the items asked
+under both conditions (:func:`identity_arms`, which Table 9 uses too).
 
 Table 12's subsets are the peripheral forgeries of one family (``peripheral_K2`` ...; its K1 row
 is Table 3's ``peripheral_K1`` tests); Table 3's and Table 11's full_caption tests are the same
@@ -49,6 +55,20 @@ def _flag(df: pd.DataFrame, col: str) -> pd.Series:
     if col not in df.columns:
         return pd.Series(False, index=df.index)
     return df[col].astype("boolean").fillna(False).astype(bool)
+
+
+def identity_arms(full: pd.DataFrame, crop: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Table 9's two arms (L2 under ``full`` and ``crop``): the ``peripheral_K1`` forgeries with
+    principal figures asked under both, each with ``named`` = the answer names a principal
+    figure (a miss: False), as the ``l2_names`` metric counts it."""
+
+    def arm(df: pd.DataFrame) -> pd.DataFrame:
+        sub = df[_flag(df, "peripheral_k1") & _flag(df, "has_principal")]
+        return sub.assign(named=_flag(sub, "names_principal"))
+
+    a, b = arm(full), arm(crop)
+    both = set(a["item_id"]) & set(b["item_id"])
+    return a[a["item_id"].isin(both)], b[b["item_id"].isin(both)]
 
 
 class _Arms:
@@ -89,13 +109,8 @@ def paired_tests(frame: pd.DataFrame) -> pd.DataFrame:
             if len(full) and len(treated):
                 res = paired_mcnemar(full, treated)
                 rows.append(_row(m, "L1", cond, "peripheral_K1", "det", "full", res))
-        l2f, l2c = arm("L2", "full", "peripheral_k1"), arm("L2", "crop", "peripheral_k1")
-        if len(l2f) and len(l2c):
-            parsed = set(l2f.loc[l2f["verdict"] != "MISS", "item_id"]) & set(
-                l2c.loc[l2c["verdict"] != "MISS", "item_id"]
-            )
-            a = l2f[l2f["item_id"].isin(parsed)].assign(named=lambda d: d["verdict"] == "NAMES")
-            b = l2c[l2c["item_id"].isin(parsed)].assign(named=lambda d: d["verdict"] == "NAMES")
+        a, b = identity_arms(arm("L2", "full", "peripheral_k1"), arm("L2", "crop", "peripheral_k1"))
+        if len(a):
             res = paired_mcnemar(a, b, outcome="named")
             rows.append(_row(m, "L2", "crop", "peripheral_K1", "l2_names", "full", res))
         pfull = arm("L1", "full", "peripheral")

@@ -12,6 +12,7 @@ import pandas as pd
 
 from forgebench.analysis.stats import format_p, mcnemar_exact, paired_mcnemar
 from forgebench.report.table import Cell, Column, Skipped, Table, dash, num, signed, text
+from forgebench.suites.mandela.paired_tests import identity_arms
 from forgebench.suites.mandela.tables.inputs import TableData, flag, order_by, rate
 from forgebench.suites.mandela.tables.main import DERECOG, _model, _sectioned
 
@@ -136,22 +137,10 @@ def table_identity_crop(data: TableData) -> Table | Skipped:
     cols = [Column(c) for c in ("Model", "pairs", "Full", "Crop", "only Full / only Crop", "p")]
 
     def row(m: str) -> list[Cell]:
-        full = _forged(data.answers(m, "L2", "full"), "peripheral_K1")
-        crop = _forged(data.answers(m, "L2", "crop"), "peripheral_K1")
-        items = set(full["item_id"]) & set(crop["item_id"])
-        full, crop = full[full["item_id"].isin(items)], crop[crop["item_id"].isin(items)]
-        named_f, named_c = (
-            full.assign(named=full["verdict"] == "NAMES"),
-            crop.assign(named=crop["verdict"] == "NAMES"),
+        named_f, named_c = identity_arms(
+            _forged(data.answers(m, "L2", "full")), _forged(data.answers(m, "L2", "crop"))
         )
-        parsed = set(full.loc[full["verdict"] != "MISS", "item_id"]) & set(
-            crop.loc[crop["verdict"] != "MISS", "item_id"]
-        )
-        res = paired_mcnemar(
-            named_f[named_f["item_id"].isin(parsed)],
-            named_c[named_c["item_id"].isin(parsed)],
-            outcome="named",
-        )
+        res = paired_mcnemar(named_f, named_c, outcome="named")
         return [
             _model(data, m),
             Cell(res.n, str(res.n)),
@@ -161,7 +150,7 @@ def table_identity_crop(data: TableData) -> Table | Skipped:
             _p_cell(res.p if res.n else None),
         ]
 
-    caption = "Identity probe (L2) on the peripheral people-family forgeries asked on the full image and on the crop around the edited region. Full / Crop: share of items whose answer names a principal figure (strict denominators); pairs: items with a parsed answer under both; only Full / only Crop: items named under one condition only; p: exact McNemar test."
+    caption = "Identity probe (L2) on the peripheral people-family forgeries asked on the full image and on the crop around the edited region. Full / Crop: share of items whose answer names a principal figure (strict denominators); pairs: the peripheral people-family forgeries with principal figures asked under both; only Full / only Crop: items named under one condition only; p: exact McNemar test."
     return Table(9, caption, cols, _sectioned(data, models, row))
 
 

@@ -205,7 +205,9 @@ def build_frame(
     frame["names_erased"] = (frame["variant"] == "erase") & (rng.random(n) < 0.45)
     frame["names_principal"] = rng.random(n) < 0.5
     ids = frame["item_id"].unique()
-    frame["has_principal"] = frame["item_id"].map(dict(zip(ids, rng.random(len(ids)) < 0.8)))
+    frame["has_principal"] = frame["item_id"].map(
+        dict(zip(ids, rng.random(len(ids)) < 0.8, strict=True))
+    )
     frame["input_tokens"], frame["output_tokens"], frame["latency_s"] = 500, 60, 1.0
     return frame
 

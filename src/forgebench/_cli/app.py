@@ -74,6 +74,18 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
+def money(value: float | None, param: Any = None) -> float | None:
+    """A price or spend cap from a flag: a finite number >= 0 (a NaN would turn every
+    ``--max-cost`` comparison off), else one ``error:`` line and exit 2. Use it as the option's
+    ``callback``."""
+    import math
+
+    if value is not None and (not math.isfinite(value) or value < 0):
+        name = getattr(param, "opts", None) or ["value"]
+        fail(f"{name[0]}: must be a finite number >= 0, not {value}", 2)
+    return value
+
+
 @app.command("version")
 def version() -> None:
     """Print the forgebench version."""

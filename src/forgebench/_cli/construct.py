@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail
+from forgebench._cli.app import app, console, err_console, fail, money
 from forgebench._cli.guard import paid_stage, wait_option
 from forgebench._cli.scaling import (
     check_executor,
@@ -173,10 +173,16 @@ def build(
         2, "--max-candidates", min=1, max=8, help="Candidates per specification at most."
     ),
     max_cost: float | None = typer.Option(
-        None, "--max-cost", min=0, help="Stop starting calls past this spend."
+        None,
+        "--max-cost",
+        callback=lambda ctx, param, v: money(v, param),
+        help="Stop starting calls past this spend.",
     ),
     price: float | None = typer.Option(
-        None, "--price-per-image", min=0, help="Price of one candidate (http/openai)."
+        None,
+        "--price-per-image",
+        callback=lambda ctx, param, v: money(v, param),
+        help="Price of one candidate (http/openai).",
     ),
     concurrency: int = typer.Option(4, "--concurrency", min=1, help="Editor calls in flight."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print calls and cost; render nothing."),

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail, model_configs
+from forgebench._cli.app import app, console, err_console, fail, model_configs, money
 from forgebench._cli.guard import os_error_line, paid_stage, wait_option
 from forgebench._cli.scaling import (
     check_executor,
@@ -24,6 +24,7 @@ from forgebench._cli.scaling import (
     ray_address_option,
     workers_option,
 )
+from forgebench.errors import UserError
 from forgebench.suites import Selection, Suite, SuiteError
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ def run(
     max_cost: float | None = typer.Option(
         None,
         "--max-cost",
-        min=0.0,
+        callback=lambda ctx, param, v: money(v, param),
         help="Stop before spending more than this many USD (needs prices).",
     ),
     cache_dir: Path | None = typer.Option(
@@ -251,7 +252,7 @@ def run(
                 handle_signals=True,
                 on_signal=on_signal,
             )
-    except (SpecError, SuiteError, ConditionError, StoreError) as exc:
+    except (SpecError, SuiteError, ConditionError, StoreError, UserError) as exc:
         fail(str(exc), 2)
     except OSError as exc:
         fail(os_error_line(exc, run_dir), 1)

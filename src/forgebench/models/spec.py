@@ -145,11 +145,11 @@ class ModelConfig(BaseModel):
     """Per-request timeout."""
     max_attempts: int = Field(default=6, ge=1)
     """Attempts per task before it is stored as an error."""
-    price_in: float | None = None
+    price_in: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     """USD per million input tokens, for cost estimates."""
-    price_out: float | None = None
+    price_out: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     """USD per million output tokens, for cost estimates."""
-    price_image: float | None = None
+    price_image: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     """USD per output image (image editors), for ``--dry-run`` and ``--max-cost``."""
     images_per_call: int = Field(default=1, ge=0)
     """Images one call is expected to return before any has (cost estimates with price_image)."""

@@ -133,7 +133,7 @@ def plan(
 
     selection = selection or Selection()
     loaded = source.load(Path(dataset_root), selection)
-    cache = VariantCache(cache_dir)
+    cache = VariantCache(cache_dir, root=loaded.root)
     if executor is not None and render_images:
         from forgebench.run.prerender import prerender
 
@@ -222,7 +222,7 @@ def store_questions(
     params = {c.name: c.generation_params() for c in configs}
     buf: list[Task] = []
     n = 0
-    for q in source.questions(loaded, selection, VariantCache(cache_dir)):
+    for q in source.questions(loaded, selection, VariantCache(cache_dir, root=loaded.root)):
         if not q.benchmark:
             q = dataclasses.replace(q, benchmark=source.name)
         check_images(q, configs)
@@ -435,7 +435,9 @@ def run_generation(
             from forgebench.run.images import VariantCache
             from forgebench.run.prerender import prerender
 
-            prerender(source, loaded, sel, VariantCache(cache_dir), settings.executor)
+            prerender(
+                source, loaded, sel, VariantCache(cache_dir, root=loaded.root), settings.executor
+            )
         store_questions(store, source, loaded, sel, configs, cache_dir)
         if settings.prepare_only:
             return GenerationResult()

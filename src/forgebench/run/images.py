@@ -31,6 +31,7 @@ from PIL import Image
 
 from forgebench.run.tasks import ImageRef, canonical_json
 from forgebench.util.atomic import write_bytes
+from forgebench.util.paths import OutsideDataset, outside_path_reason
 
 CACHE_ENV = "FORGEBENCH_CACHE"
 """Environment variable naming the variant cache folder."""
@@ -138,10 +139,17 @@ def default_cache_dir() -> Path:
 
 
 class VariantCache:
-    """Content-addressed variant files under one folder (created on first write)."""
+    """Content-addressed variant files under one folder (created on first write).
 
-    def __init__(self, directory: str | Path | None = None) -> None:
+    With ``root`` (the dataset folder; the engine always gives it), a source that lies outside it
+    (an absolute path, a ``..``, a link out) is refused with
+    :class:`~forgebench.util.paths.OutsideDataset` before it is read: the one dataset-boundary
+    rule of every suite, so a suite cannot send a file it was not given.
+    """
+
+    def __init__(self, directory: str | Path | None = None, *, root: Path | None = None) -> None:
         self.dir = Path(directory).expanduser() if directory else default_cache_dir()
+        self.root = root
         self.renders = 0
         """Derived variants rendered by this cache object (reuse leaves it unchanged)."""
 
@@ -156,6 +164,10 @@ class VariantCache:
         """
         if spec is None:
             return None
+        if self.root is not None:
+            why = outside_path_reason(self.root, spec.source)
+            if why is not None:
+                raise OutsideDataset(f"image {why}")
         info = source_info(spec.source)
         vid = variant_id_from_digest(info.sha256, spec.condition, spec.params, spec.renderer)
         if spec.render is None:

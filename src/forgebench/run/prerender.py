@@ -23,7 +23,7 @@ class _Collecting(VariantCache):
     """A cache over the same folder that records the derived variants it lacks."""
 
     def __init__(self, base: VariantCache) -> None:
-        super().__init__(base.dir)
+        super().__init__(base.dir, root=base.root)
         self.missing: dict[str, tuple[VariantSpec, ImageRef]] = {}
 
     def ensure(self, spec: VariantSpec | None) -> ImageRef | None:

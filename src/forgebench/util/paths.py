@@ -6,32 +6,43 @@ links included, and says why it is not a file inside ``root``: an absolute path,
 a ``..`` that climbs out, or a link whose target lies elsewhere. The check is lexical first
 (cheap, no file system access) and then by ``Path.resolve()`` of the joined path compared with the
 resolved root, so a link inside the folder that points outside is caught too.
+
+This is the one dataset-boundary rule of every suite: the engine's image loading
+(``run.images.VariantCache`` with the dataset ``root``) refuses a source outside it with
+:class:`OutsideDataset` before a byte is read or sent, whatever the suite's own checks.
 """
 
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
 
+from forgebench.errors import UserError
 
-def lexical_reason(path: str) -> str | None:
-    """Why ``path`` (as written in a dataset) is not a relative path inside it, or None."""
+
+class OutsideDataset(UserError, ValueError):
+    """A file a dataset names lies outside its folder (absolute, ``..`` or a link out)."""
+
+
+def lexical_reason(path: str, folder: str = "dataset folder") -> str | None:
+    """Why ``path`` (as written in a dataset) is not a relative path inside it, or None;
+    ``folder`` names the folder in the message."""
     p = PurePosixPath(path)
     if not path.strip():
         return "must not be empty"
     if p.is_absolute() or "\\" in path or (len(path) > 1 and path[1] == ":"):
-        return f"{path!r} must be a path relative to the dataset folder (with '/')"
+        return f"{path!r} must be a path relative to the {folder} (with '/')"
     if ".." in p.parts:
-        return f"{path!r} leaves the dataset folder"
+        return f"{path!r} leaves the {folder}"
     return None
 
 
-def outside_reason(root: Path, path: str) -> str | None:
+def outside_reason(root: Path, path: str, folder: str = "dataset folder") -> str | None:
     """Why ``root / path`` is not inside ``root`` once links are resolved, or None.
 
     A path that does not exist is not refused here (the caller reports a missing file); one that
     resolves outside ``root`` is, whatever the link chain.
     """
-    why = lexical_reason(path)
+    why = lexical_reason(path, folder)
     if why is not None:
         return why
     base = Path(root).resolve()
@@ -40,7 +51,7 @@ def outside_reason(root: Path, path: str) -> str | None:
     except (OSError, RuntimeError) as exc:  # a link loop
         return f"{path!r} cannot be resolved ({exc})"
     if not target.is_relative_to(base):
-        return f"{path!r} resolves to {target}, outside the dataset folder"
+        return f"{path!r} resolves to {target}, outside the {folder}"
     return None
 
 
@@ -50,3 +61,25 @@ def inside(root: Path, path: Path) -> bool:
         return Path(path).resolve().is_relative_to(Path(root).resolve())
     except (OSError, RuntimeError):
         return False
+
+
+def outside_path_reason(root: Path, path: Path) -> str | None:
+    """Why the already-joined ``path`` (links resolved) is not inside ``root``, or None."""
+    base = Path(root).resolve()
+    try:
+        target = Path(path).resolve()
+    except (OSError, RuntimeError) as exc:  # a link loop
+        return f"{path} cannot be resolved ({exc})"
+    if not target.is_relative_to(base):
+        shown = f"{path} (-> {target})" if target != Path(path) else str(path)
+        return f"{shown} lies outside the dataset folder {base}"
+    return None
+
+
+def dataset_file(root: Path, rel: str, what: str = "image") -> Path:
+    """``root / rel`` when it is a file path inside ``root`` (:func:`outside_reason`); else
+    :class:`OutsideDataset` naming ``what``."""
+    why = outside_reason(root, rel)
+    if why is not None:
+        raise OutsideDataset(f"{what}: {why}")
+    return Path(root) / rel

@@ -32,6 +32,7 @@ from forgebench.suites.forensics.taxonomy import (
     parse_category,
 )
 from forgebench.util.jsonl import iter_jsonl
+from forgebench.util.paths import outside_reason
 
 SUITE = "forensics"
 ITEMS_FILE = "items.jsonl"
@@ -184,7 +185,12 @@ def load_items(root: Path) -> list[ForensicsItem]:
         if err is not None or obj is None:
             raise ValueError(f"{path}:{lineno}: {err}")
         try:
-            out.append(ForensicsItem.model_validate(obj))
+            item = ForensicsItem.model_validate(obj)
         except ValueError as exc:
             raise ValueError(f"{path}:{lineno}: {exc}") from None
+        for k, rel in enumerate(item.images):
+            why = outside_reason(root, rel)
+            if why is not None:
+                raise ValueError(f"{path}:{lineno}: images.{k}: {why}")
+        out.append(item)
     return out

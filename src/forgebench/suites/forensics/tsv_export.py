@@ -22,6 +22,7 @@ from forgebench.suites.forensics.contract import ITEMS_FILE, LETTERS, ForensicsI
 from forgebench.suites.forensics.problems import ForensicsDataError
 from forgebench.util.atomic import atomic_open
 from forgebench.util.jsonl import iter_jsonl
+from forgebench.util.paths import OutsideDataset, dataset_file
 
 
 def _scan(root: Path) -> tuple[int, bool, bool]:
@@ -46,7 +47,9 @@ def _item(obj: dict[str, Any] | None, lineno: int) -> ForensicsItem:
 
 def _base64(root: Path, rel: str, lineno: int) -> str:
     try:
-        return base64.b64encode((root / rel).read_bytes()).decode("ascii")
+        return base64.b64encode(dataset_file(root, rel).read_bytes()).decode("ascii")
+    except OutsideDataset as exc:
+        raise ForensicsDataError(f"{ITEMS_FILE}:{lineno}: {exc}") from None
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
         raise ForensicsDataError(f"{ITEMS_FILE}:{lineno}: image {rel}: {why}") from None

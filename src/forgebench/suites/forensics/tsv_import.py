@@ -46,6 +46,7 @@ from forgebench.suites.forensics.contract import (
 from forgebench.suites.forensics.images import ImageFolder, NotAnImage
 from forgebench.suites.forensics.problems import ForensicsDataError, Problem
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES, TaxonomyError, parse_category
+from forgebench.util.paths import outside_reason
 
 REQUIRED = ("index", "question", "answer", "category", "A", "B")
 REF_MAX = 64
@@ -227,7 +228,11 @@ class _Importer:
                 self.error(line, "image", "empty, and no image_path")
                 return None
             for p in _parse_image_cell(paths):
-                f = (self.src.parent / p).resolve()
+                why = outside_reason(self.src.parent, p, "table's folder")
+                if why is not None:
+                    self.error(line, "image_path", why)
+                    return None
+                f = self.src.parent / p
                 if not f.is_file():
                     self.error(line, "image_path", f"{p!r} not found next to {self.name}")
                     return None

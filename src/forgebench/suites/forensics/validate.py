@@ -13,7 +13,7 @@ unchanged): a ``resolution`` that differs from the first image's size; a video i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 from pydantic import ValidationError
@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from forgebench.suites.forensics.contract import ITEMS_FILE, ForensicsItem
 from forgebench.suites.forensics.problems import Problem
 from forgebench.util.jsonl import iter_jsonl
+from forgebench.util.paths import outside_reason
 
 
 @dataclass
@@ -42,9 +43,9 @@ class ForensicsReport:
 
 def _check_image(root: Path, rel: str) -> str | tuple[int, int]:
     """The image's size, or what is wrong with it."""
-    p = PurePosixPath(rel)
-    if p.is_absolute() or ".." in p.parts:
-        return f"{rel!r} must be a path inside the dataset folder"
+    why = outside_reason(root, rel)
+    if why is not None:
+        return why
     f = root / rel
     if not f.is_file():
         return f"{rel!r} not found"

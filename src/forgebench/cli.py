@@ -8,6 +8,7 @@ from forgebench._cli import (  # noqa: F401  (importing registers the commands)
     dataset,
     demo,
     protocol,
+    redact,
     reporting,
     running,
     scaling,

@@ -183,7 +183,10 @@ def _outcome(obj: dict[str, Any]) -> tuple[Any, str | None, int | None]:
 
 def import_batch(store: Store, files: list[Path]) -> ImportStats:
     """Store batch results (answers and errors) under the resume rules."""
+    from forgebench.run.redaction import register_run_keys
+
     results = _read_results(files)
+    register_run_keys(store)  # what is stored passes the keys' redaction (store.put_answer)
     stats = ImportStats()
     model_ids: dict[str, str] = {}
     for obj in results:

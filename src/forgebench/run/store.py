@@ -38,6 +38,7 @@ from pydantic import BaseModel
 from forgebench.models.base import Response
 from forgebench.run.migrate import SchemaError, migrate
 from forgebench.run.tasks import ImageRef, Question, Task, canonical_json
+from forgebench.util.redact import redact_known, redact_known_json, redact_text
 
 DB_NAME = "run.sqlite"
 
@@ -125,6 +126,11 @@ def task_images(row: sqlite3.Row) -> tuple[ImageRef, ...]:
             row["variant_id"], Path(row["image_path"] or ""), row["media_type"] or "image/png"
         ),
     )
+
+
+def _known(text: str | None) -> str | None:
+    """``text`` without the configured keys' values (an answer or a judge's reply)."""
+    return redact_known(text) if text else text
 
 
 class StoreError(Exception):
@@ -413,8 +419,8 @@ class Store:
                 "VALUES(?,?,?,?,?,?,?,?,?,?)",
                 (
                     key,
-                    response.text,
-                    json.dumps(response.raw, ensure_ascii=False, default=str),
+                    redact_known(response.text) if response.text else response.text,
+                    redact_known_json(json.dumps(response.raw, ensure_ascii=False, default=str)),
                     response.finish_reason,
                     response.usage.input_tokens,
                     response.usage.output_tokens,
@@ -438,7 +444,7 @@ class Store:
                 "VALUES(?,?,?,?,?) ON CONFLICT(task_key) DO UPDATE SET reason=excluded.reason, "
                 "status=excluded.status, attempts=excluded.attempts, "
                 "updated_at=excluded.updated_at",
-                (key, reason, status, attempts, time.time()),
+                (key, redact_text(reason), status, attempts, time.time()),
             )
         return True
 
@@ -468,9 +474,9 @@ class Store:
         verb = "OR REPLACE" if replace else "OR IGNORE"
         now = time.time()
         data = [
-            (j.task_key, j.judge, j.kind, j.value, j.level, j.status, j.reason,
-             json.dumps(j.detail, ensure_ascii=False), j.version, j.judge_spec, j.raw,
-             j.attempts, now)
+            (j.task_key, j.judge, j.kind, j.value, j.level, j.status, _known(j.reason),
+             redact_known_json(json.dumps(j.detail, ensure_ascii=False)), j.version,
+             j.judge_spec, _known(j.raw), j.attempts, now)
             for j in rows
         ]  # fmt: skip
         with self._tx():

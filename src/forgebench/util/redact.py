@@ -5,7 +5,9 @@ What is replaced by ``***``:
 
 - known secret values: the value of every environment variable whose name looks like a credential
   (``*_API_KEY``, ``*_TOKEN``, ``*SECRET*``, ``*PASSWORD*``, ``*CREDENTIAL*``; at least 8
-  characters) and of every key variable a model configuration names (:func:`register`);
+  characters) and of every key variable a model configuration names (:func:`register`); answers
+  get only these (:func:`redact_known`), never the patterns below, which could corrupt a real
+  answer;
 - ``Authorization``/``Proxy-Authorization``/``api-key``/``x-api-key``/``x-goog-api-key`` style
   header values and ``Bearer``/``Basic`` credentials, wherever a server echoes them;
 - the user:password part of URLs (``https://user:pw@host``) and the values of credential-like
@@ -21,9 +23,10 @@ not the minutes a backtracking URL pattern took (issue 12).
 
 from __future__ import annotations
 
+import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 REDACTED = "***"
@@ -55,30 +58,89 @@ _HEADER_WORDS = ("authorization", "api-key", "api_key", "apikey")
 """Lower-case literals one of which every :data:`_HEADER` match contains."""
 
 _registered: set[str] = set()
+_memo: tuple[dict[Any, Any], tuple[str, ...]] | None = None
+"""``(a copy of the environment, known values)``: :func:`known_secrets` rescans only when the
+environment differs from the copy (or a value is registered, which clears it)."""
 
 
 def register(values: Iterable[str]) -> None:
     """Add secret values (of at least 4 characters) to every later redaction."""
-    _registered.update(v for v in values if v and len(v) >= 4)
+    global _memo
+    new = {v for v in values if v and len(v) >= 4} - _registered
+    if new:
+        _registered.update(new)
+        _memo = None
 
 
-def known_secrets() -> list[str]:
+def register_env(names: Iterable[str | None]) -> None:
+    """Register the values of the environment variables ``names`` (a model's ``api_key_env``)."""
+    register(v for n in names if n and (v := os.environ.get(n)))
+
+
+def _environ() -> dict[Any, Any]:
+    # os.environ's own mapping (encoded names and values, no decoding per read) where CPython has
+    # it; comparing it with a saved copy is one C-level dict comparison, a fraction of matching
+    # every name against the credential pattern
+    raw = getattr(os.environ, "_data", None)
+    return raw if isinstance(raw, dict) else dict(os.environ)
+
+
+def known_secrets() -> tuple[str, ...]:
     """The secret values redaction replaces: registered ones and credential-named variables',
-    longest first (so a key that contains another is replaced whole)."""
+    longest first (so a key that contains another is replaced whole).
+
+    Memoised: the environment is rescanned only when a value is registered or the environment
+    changed since the last call (every stored answer passes here)."""
+    global _memo
+    memo = _memo
+    env = _environ()
+    if memo is not None and memo[0] == env:
+        return memo[1]
     found = set(_registered)
     for name, value in os.environ.items():
         if len(value) >= 8 and _ENV_NAME.search(name):
             found.add(value)
-    return sorted(found, key=len, reverse=True)
+    values = tuple(sorted(found, key=len, reverse=True))
+    _memo = (dict(env), values)
+    return values
+
+
+def _values(secrets: Iterable[str] | None) -> list[str] | tuple[str, ...]:
+    known = known_secrets()
+    if secrets is None:
+        return known
+    extra = set(secrets) - set(known)
+    return sorted(extra | set(known), key=len, reverse=True) if extra else known
+
+
+def redact_known(text: str) -> str:
+    """``text`` with only the known secret values (:func:`known_secrets`) replaced by ``***``.
+
+    For answers: a model's text may legitimately hold ``Authorization:`` or a URL with ``?key=``,
+    which the header and URL patterns of :func:`redact_text` would corrupt; an exact key value
+    never belongs there."""
+    for value in known_secrets():
+        if value in text:
+            text = text.replace(value, REDACTED)
+    return text
+
+
+def redact_known_json(encoded: str) -> str:
+    """JSON text with the known secret values replaced by ``***`` wherever they stand (also in
+    the escaped form JSON gives a value holding quotes, backslashes or non-ASCII)."""
+    for value in known_secrets():
+        for form in {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}:
+            if form in encoded:
+                encoded = encoded.replace(form, REDACTED)
+    return encoded
 
 
 def redact_text(text: str, secrets: Iterable[str] | None = None) -> str:
     """``text`` with credentials replaced by ``***`` (module docstring); linear time."""
-    values = set(secrets) if secrets is not None else set()
-    return _text(text, sorted(values | set(known_secrets()), key=len, reverse=True))
+    return _text(text, _values(secrets))
 
 
-def _text(text: str, values: list[str]) -> str:
+def _text(text: str, values: Sequence[str]) -> str:
     out = text
     for value in values:
         if value and value in out:
@@ -105,12 +167,10 @@ def secret_field(name: object) -> bool:
 
 def redact(obj: Any, secrets: Iterable[str] | None = None) -> Any:
     """JSON-like ``obj`` with credential fields and every string redacted (a new object)."""
-    values = list(secrets) if secrets is not None else []
-    values = sorted(set(values) | set(known_secrets()), key=len, reverse=True)
-    return _walk(obj, values)
+    return _walk(obj, _values(secrets))
 
 
-def _walk(obj: Any, values: list[str]) -> Any:
+def _walk(obj: Any, values: Sequence[str]) -> Any:
     if isinstance(obj, dict):
         return {
             k: (REDACTED if secret_field(k) and v not in (None, "") else _walk(v, values))

@@ -1,0 +1,39 @@
+"""``forgebench redact RUN``: clean a run directory of the configured keys' values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from forgebench._cli.app import app, console, fail
+from forgebench._cli.guard import paid_stage
+
+
+@app.command("redact")
+def redact_cmd(
+    run_dir: Path = typer.Argument(..., help="Run directory."),
+) -> None:
+    """Replace every value of a configured key (the credential-named environment variables and
+    the models' api_key_env) by *** in RUN's store and files (report, config.json, ...).
+
+    For runs written before answers were redacted; set the keys in the environment as when the
+    run was made. Exact values only: no answer text is rewritten by a pattern.
+    """
+    from forgebench.run.redaction import redact_run
+    from forgebench.run.store import StoreError
+
+    if not (run_dir / "run.sqlite").is_file():
+        fail(f"{run_dir}: not a run directory (no run.sqlite)", 2)
+    try:
+        with paid_stage(run_dir, "redact", wait=False):
+            done = redact_run(run_dir)
+    except StoreError as exc:
+        fail(str(exc), 2)
+    if done.keys == 0:
+        console.print("no configured key is set in the environment: nothing to look for")
+        return
+    console.print(
+        f"redacted {done.cells} store cells and {done.files} files "
+        f"({done.keys} key value(s) looked for)"
+    )

@@ -21,9 +21,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from forgebench.models.base import Request
+from forgebench.models.base import ImageRef, Request
 from forgebench.models.openai_compat import build_body, encode_body
-from forgebench.run.tasks import ImageRef
 from forgebench.suites.forensics.studies import tile
 
 
@@ -62,7 +61,7 @@ def main() -> None:
         (folder / "tiled.png").write_bytes(buf.getvalue())
         one = Request(
             prompt="Which frames are forged?",
-            image=ImageRef("t", folder / "tiled.png", "image/png"),
+            images=(ImageRef("t", folder / "tiled.png", "image/png"),),
         )
         many = Request(prompt="Which frames are forged?", images=tuple(refs))
         for label, req in (

@@ -1,5 +1,5 @@
 """PIXAR labelling on the local executor vs Ray with 1 and 2 workers, and PNG decoding cost per
-pair with each decoder this environment has (issue 14). Measured, not asserted.
+pair with each decoder this environment has. Measured, not asserted.
 
 1. Writes N (original, edited) PNG pairs of SIZE x SIZE (default 80 pairs of 1024 x 1024; the
    edit inverts a block and adds re-encoding noise everywhere, as ``pixar_speed.py``).

@@ -1,4 +1,4 @@
-"""Redaction cost against text length (issue 12): prints seconds per call for adversarial texts.
+"""Redaction cost against text length: prints seconds per call for adversarial texts.
 
 Usage: ``python benchmarks/redact_scale.py`` (sizes 30k, 300k, 10M characters). The old
 backtracking URL pattern took ~5 s at 30k characters and grew with the square of the length.

@@ -1,4 +1,4 @@
-"""Runner throughput against 1, 2 and 3 replicas of a fixed-capacity server (issue 14).
+"""Runner throughput against 1, 2 and 3 replicas of a fixed-capacity server.
 Measured, not asserted.
 
 Each replica is ``tests/support/fake_openai.py`` in its own process with ``--capacity 32``

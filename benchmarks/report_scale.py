@@ -1,4 +1,4 @@
-"""How the report page holds up on a 36-model run of ~2,000 items (issue: report and viewer).
+"""How the report page holds up on a 36-model run of ~2,000 items.
 
 Builds the synthetic run store of ``analysis_speed.py`` (36 models x 1,981 items, ~250,000
 answers), writes the page with ``build_site`` (no dataset folder: the cost measured is the data,

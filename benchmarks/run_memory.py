@@ -1,5 +1,4 @@
-"""Peak RSS and wall time of ``run`` for 10k, 100k and 1M tasks (issue 9, item 7). Measured, not
-asserted.
+"""Peak RSS and wall time of ``run`` for 10k, 100k and 1M tasks. Measured, not asserted.
 
 Each size runs in its own process (peak RSS from ``wait4``'s ``ru_maxrss``): a synthetic
 benchmark (a :class:`~forgebench.run.source.QuestionSource` defined here: text questions and one

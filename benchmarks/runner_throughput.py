@@ -1,4 +1,4 @@
-"""Runner throughput against a raw aiohttp client (issue 3, "Speed"). Measured, not asserted.
+"""Runner throughput against a raw aiohttp client. Measured, not asserted.
 
 1. Builds a dataset of 500 seeds (1,000 items) whose images are ~1280 x 960 JPEGs (each file
    distinct: one encoded picture with a different JPEG comment segment per item), so

@@ -1,4 +1,4 @@
-"""Storing answers off the event loop (issue 12, point 2): the same ``forgebench run`` with two
+"""Storing answers off the event loop: the same ``forgebench run`` with two
 source trees, before and after, in one invocation. Measured, not asserted.
 
 For each tree (``--before SRC``, e.g. a checkout of the commit before ``run/writer.py``, and this

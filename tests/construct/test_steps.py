@@ -1,6 +1,6 @@
 """Multi-step candidates (PIXAR multi-edit sequences) keep each finished step in the work folder:
 a later build sends only the steps still to render, and what the kept steps cost counts in the
-spend ``--max-cost`` sees even when the candidate never finished (issue 13)."""
+spend ``--max-cost`` sees even when the candidate never finished."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The build's work store: a work folder of the previous version is imported (nothing paid is
-asked again), and one paid construction stage per work folder at a time (issue 12, point 4)."""
+asked again), and one paid construction stage per work folder at a time."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12, point 5: CSVs meant for people never carry a live spreadsheet formula; numbers and
+"""CSVs meant for people never carry a live spreadsheet formula; numbers and
 machine-readable files stay raw."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12, points 1 and 6: nothing outside the dataset is read or sent; ``run`` validates first."""
+"""Nothing outside the dataset is read or sent; ``run`` validates first."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from forgebench.run.generate import GenerationSettings, run_generation
 from forgebench.suites import SuiteError
 from forgebench.suites.mandela.importer import ImportFailed, import_dataset
 from forgebench.suites.mandela.suite import SUITE as MANDELA
-from forgebench.suites.mandela.validate import format_problem, validate_dataset
+from forgebench.suites.mandela.validate import validate_dataset
 from support.mandela_data import write_mandela_dataset
 
 from .conftest import cli, error_lines, read_items, run_args, write_items
@@ -61,7 +61,7 @@ def test_run_refuses_an_image_outside_the_dataset_and_sends_nothing(
 def test_validate_refuses_a_link_to_a_file_outside_the_dataset(tmp_path: Path) -> None:
     ds = _hostile(tmp_path, "symlink")
     report = validate_dataset(ds)
-    msgs = [format_problem(p) for p in report.errors]
+    msgs = [str(p) for p in report.errors]
     assert any(
         m.startswith("items.jsonl:2: image:") and "outside the dataset folder" in m for m in msgs
     ), msgs
@@ -100,7 +100,7 @@ def test_import_takes_images_only_from_the_images_root(tmp_path: Path) -> None:
             w.writerow([item_id, item_id, image, "authentic", "A1", "photo", "Apollo 11"])
     with pytest.raises(ImportFailed) as info:
         import_dataset(table, tmp_path / "out", images_root=root)
-    text = "\n".join(format_problem(p) for p in info.value.problems)
+    text = "\n".join(str(p) for p in info.value.problems)
     for image in (str(secret), "../outside/secret.png", "img/link.png"):
         assert f"{image!r} lies outside the images root" in text, text
     assert "img/a.png" not in text
@@ -144,5 +144,5 @@ def test_validate_names_a_duplicate_key_in_one_object(tmp_path: Path) -> None:
     lines = (ds / "items.jsonl").read_text().splitlines()
     lines[0] = lines[0].replace('"noun": "photograph"', '"noun": "photograph", "noun": "x"')
     (ds / "items.jsonl").write_text("\n".join(lines) + "\n")
-    msgs = [format_problem(p) for p in validate_dataset(ds).errors]
+    msgs = [str(p) for p in validate_dataset(ds).errors]
     assert "items.jsonl:1: -: duplicate key 'noun' in one JSON object" in msgs

@@ -1,4 +1,4 @@
-"""Issue 12, point 7: environmental failures end as one ``error:`` line, never a traceback, and
+"""Environmental failures end as one ``error:`` line, never a traceback, and
 lose nothing.
 
 A full disk and a read-only run directory are real here: the commands run in a private mount

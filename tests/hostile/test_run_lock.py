@@ -1,4 +1,4 @@
-"""Issue 12, point 4: one paid stage per run directory at a time; readers keep working."""
+"""One paid stage per run directory at a time; readers keep working."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 12, points 2 and 3: one linear-time redaction step for every text from a server or a
+"""One linear-time redaction step for every text from a server or a
 configuration; a 300,000-character label neither freezes ``run`` nor deafens it to signals."""
 
 from __future__ import annotations

@@ -14,9 +14,8 @@ import pytest
 from aiohttp import web
 from PIL import Image
 
-from forgebench.models.base import ModelError, Request, Response
+from forgebench.models.base import ImageRef, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.run.tasks import ImageRef
 
 pytest.importorskip("anthropic")
 from forgebench.models import anthropic as backend
@@ -105,7 +104,7 @@ def test_sends_image_block_model_params_and_key(
 ) -> None:
     out, seen = ask(
         json_reply(message("FAKE. The clock has no hands.")),
-        Request(prompt="Is this image real?", image=png),
+        Request(prompt="Is this image real?", images=(png,)),
         monkeypatch=monkeypatch,
         temperature=0.0,
         max_tokens=77,
@@ -150,7 +149,7 @@ def test_runner_encoded_image_and_omitted_temperature(monkeypatch: pytest.Monkey
     b64 = base64.b64encode(jpeg.getvalue()).decode()
     out, seen = ask(
         json_reply(message("REAL")),
-        Request(prompt="q", image_b64=b64, params={"max_tokens": 9}),
+        Request(prompt="q", images_b64=(b64,), params={"max_tokens": 9}),
         monkeypatch=monkeypatch,
         temperature=None,
         reasoning={"effort": "low", "budget_tokens": 2048},
@@ -315,7 +314,7 @@ def test_bad_reasoning_option_fails_at_create() -> None:
 def test_describe_request_names_the_variant_not_the_bytes(png: ImageRef) -> None:
     model = backend.create(ModelConfig(spec="anthropic/claude-x", max_tokens=50))
     described = model.describe_request(  # type: ignore[attr-defined]
-        Request(prompt="Real?", image=png, params={"temperature": 0.0, "max_tokens": 50})
+        Request(prompt="Real?", images=(png,), params={"temperature": 0.0, "max_tokens": 50})
     )
     image, text = described["messages"][0]["content"]
     assert image["source"]["data"] == "variant:v1"

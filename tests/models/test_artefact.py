@@ -12,11 +12,10 @@ import pytest
 from PIL import Image
 
 from forgebench.demo.build import build_demo
-from forgebench.models.base import Model, ModelError, Request
+from forgebench.models.base import ImageRef, Model, ModelError, Request
 from forgebench.models.builtin.artefact import ArtefactModel, score_map
 from forgebench.models.registry import create_model
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.run.tasks import ImageRef
 from forgebench.suites.mandela.contract import Dataset, load_dataset
 
 VERDICT = re.compile(r"^(REAL|FAKE)\. \S")
@@ -30,8 +29,8 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Dataset:
 def _request(
     path: Path | None, probe: str, prompt: str = "Is this photograph real or fake?"
 ) -> Request:
-    image = ImageRef(variant_id="v", path=path, media_type="image/png") if path else None
-    return Request(prompt=prompt, image=image, meta={"probe": probe})
+    images = (ImageRef(variant_id="v", path=path, media_type="image/png"),) if path else ()
+    return Request(prompt=prompt, images=images, meta={"probe": probe})
 
 
 def _model(**extra: float) -> Model:
@@ -109,10 +108,10 @@ def test_without_probe_meta_it_reads_the_prompt(demo: Dataset) -> None:
         variant_id="v", path=demo.image_path(demo.get("hopper-original")), media_type="image/png"
     )
     verdict = Request(
-        prompt="Is this photograph real or fake? Start with REAL or FAKE.", image=image
+        prompt="Is this photograph real or fake? Start with REAL or FAKE.", images=(image,)
     )
     assert VERDICT.match(asyncio.run(model.generate(verdict)).text)
-    other = Request(prompt="Describe the weather.", image=image)
+    other = Request(prompt="Describe the weather.", images=(image,))
     assert asyncio.run(model.generate(other)).text.startswith("I cannot answer this")
 
 

@@ -15,9 +15,8 @@ import pytest
 from aiohttp import web
 from PIL import Image
 
-from forgebench.models.base import ModelError, Request, Response
+from forgebench.models.base import ImageRef, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.run.tasks import ImageRef
 
 pytest.importorskip("google.genai")
 from forgebench.models import google as backend
@@ -101,7 +100,7 @@ def ask(
 def test_sends_inline_image_params_and_key(jpeg: ImageRef, monkeypatch: pytest.MonkeyPatch) -> None:
     out, seen = ask(
         json_reply(answer("FAKE: the tower leans the wrong way.")),
-        Request(prompt="Is this image real?", image=jpeg),
+        Request(prompt="Is this image real?", images=(jpeg,)),
         monkeypatch=monkeypatch,
         temperature=0.0,
         max_tokens=55,
@@ -286,7 +285,7 @@ def test_image_bytes_from_runner_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     Image.new("RGB", (3, 3)).save(buf, format="PNG")
     b64 = base64.b64encode(buf.getvalue()).decode()
     out, seen = ask(
-        json_reply(answer("ok")), Request(prompt="q", image_b64=b64), monkeypatch=monkeypatch
+        json_reply(answer("ok")), Request(prompt="q", images_b64=(b64,)), monkeypatch=monkeypatch
     )
     assert isinstance(out, Response)
     inline = seen[0]["body"]["contents"][0]["parts"][0]["inlineData"]
@@ -298,7 +297,7 @@ def test_image_bytes_from_runner_cache(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_describe_request_names_the_variant_not_the_bytes(jpeg: ImageRef) -> None:
     model = backend.create(ModelConfig(spec="google/gemini-x", seed=4))
     described = model.describe_request(  # type: ignore[attr-defined]
-        Request(prompt="Real?", image=jpeg, params={"temperature": 0.0, "max_tokens": 50})
+        Request(prompt="Real?", images=(jpeg,), params={"temperature": 0.0, "max_tokens": 50})
     )
     image, text = described["contents"][0]["parts"]
     assert image["inline_data"] == {"mime_type": "image/jpeg", "data": "variant:v1"}

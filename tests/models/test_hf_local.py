@@ -123,12 +123,12 @@ def generate(model: object, *requests: Request) -> list[Response]:
 def test_image_and_prompt_generate_deterministic_text(tiny: Path, tmp_path: Path) -> None:
     image_path = tmp_path / "photo.png"
     Image.new("RGB", (50, 40), (220, 30, 30)).save(image_path)
-    from forgebench.run.tasks import ImageRef
+    from forgebench.models.base import ImageRef
 
     ref = ImageRef(variant_id="v", path=image_path, media_type="image/png")
     model = hf_local.create(ModelConfig(spec=f"tiny=hf/{tiny}", max_tokens=6))
     assert model.name == "tiny"
-    ask = Request(prompt="is this image real ?", image=ref)
+    ask = Request(prompt="is this image real ?", images=(ref,))
     first, second, third = generate(model, ask, ask, ask)  # concurrent requests queue up
     assert first.text == second.text == third.text  # greedy at temperature 0
     assert first.text and set(first.text.split()) <= set(WORDS)
@@ -143,7 +143,7 @@ def test_image_and_prompt_generate_deterministic_text(tiny: Path, tmp_path: Path
 
 
 def test_several_images_go_to_the_processor_in_order(tiny: Path, tmp_path: Path) -> None:
-    from forgebench.run.tasks import ImageRef
+    from forgebench.models.base import ImageRef
 
     refs = []
     for k, color in enumerate([(220, 30, 30), (30, 220, 30), (30, 30, 220)]):
@@ -168,7 +168,7 @@ def test_output_matches_direct_transformers_greedy_decode(tiny: Path) -> None:
     """What the backend returns is what transformers itself decodes for the same inputs."""
     b64 = png_b64((10, 200, 10))
     model = hf_local.create(ModelConfig(spec=f"hf/{tiny}", max_tokens=5))
-    [out] = generate(model, Request(prompt="the red logo ?", image_b64=b64, params={}))
+    [out] = generate(model, Request(prompt="the red logo ?", images_b64=(b64,), params={}))
     loaded = hf_local.load(str(tiny.resolve()))
     image = Image.open(io.BytesIO(base64.b64decode(b64))).convert("RGB")
     inputs = loaded.processor(
@@ -196,7 +196,7 @@ def test_text_only_request_and_weights_loaded_once(tiny: Path) -> None:
 def test_sampling_is_seeded(tiny: Path) -> None:
     cfg = ModelConfig(spec=f"hf/{tiny}", temperature=1.5, seed=7, max_tokens=8)
     model = hf_local.create(cfg)
-    r = Request(prompt="fake or real ?", image_b64=png_b64((1, 2, 3)))
+    r = Request(prompt="fake or real ?", images_b64=(png_b64((1, 2, 3)),))
     one, two = generate(model, r, r)
     assert one.text == two.text
     other = hf_local.create(cfg.model_copy(update={"seed": 8}))
@@ -210,7 +210,7 @@ def test_bad_image_is_a_non_retryable_error(tiny: Path) -> None:
     model = hf_local.create(ModelConfig(spec=f"hf/{tiny}", max_tokens=2))
     bad = base64.b64encode(b"not an image at all").decode()
     with pytest.raises(ModelError) as err:
-        generate(model, Request(prompt="q", image_b64=bad))
+        generate(model, Request(prompt="q", images_b64=(bad,)))
     assert not err.value.retryable
     assert "cannot decode image" in str(err.value)
 
@@ -245,13 +245,13 @@ def test_describe_request_needs_no_weights(tmp_path: Path) -> None:
     folder = tmp_path / "m"
     folder.mkdir()
     (folder / "config.json").write_text("{}", encoding="utf-8")
-    from forgebench.run.tasks import ImageRef
+    from forgebench.models.base import ImageRef
 
     model = hf_local.create(
         ModelConfig(spec=f"hf/{folder}", reasoning={"enable_thinking": False}, max_tokens=9)
     )
     ref = ImageRef(variant_id="abc", path=folder / "x.png", media_type="image/png")
-    described = model.describe_request(Request(prompt="Real?", image=ref))  # type: ignore[attr-defined]
+    described = model.describe_request(Request(prompt="Real?", images=(ref,)))  # type: ignore[attr-defined]
     assert described["messages"][0]["content"][0] == {"type": "image", "image": "variant:abc"}
     assert described["chat_template_kwargs"] == {"enable_thinking": False}
     assert described["generate_kwargs"] == {"max_new_tokens": 9, "do_sample": False}

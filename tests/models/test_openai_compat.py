@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from forgebench.models.base import ModelError, Request
+from forgebench.models.base import ImageRef, ModelError, Request
 from forgebench.models.openai_compat import (
     OpenAICompatModel,
     build_body,
@@ -19,7 +19,6 @@ from forgebench.models.openai_compat import (
     parse_completion,
 )
 from forgebench.models.spec import ModelConfig
-from forgebench.run.tasks import ImageRef
 
 
 @pytest.fixture
@@ -45,7 +44,7 @@ def _ask(model: OpenAICompatModel, request: Request) -> Any:
 
 def test_body_carries_image_as_data_url_and_params(image: ImageRef) -> None:
     cfg = ModelConfig(spec="openai/x", seed=7, reasoning={"effort": "low"}, extra_body={"top_k": 1})
-    req = Request(prompt="Is this real?", image=image, params=cfg.generation_params())
+    req = Request(prompt="Is this real?", images=(image,), params=cfg.generation_params())
     body = build_body("x", req)
     parts = body["messages"][0]["content"]
     url = parts[0]["image_url"]["url"]
@@ -59,7 +58,7 @@ def test_body_carries_image_as_data_url_and_params(image: ImageRef) -> None:
 
 def test_described_request_names_variant_not_bytes(image: ImageRef) -> None:
     model = _model("http://127.0.0.1:9/v1")
-    req = Request(prompt="p", image=image, params={"temperature": 0}, image_b64="QUJD")
+    req = Request(prompt="p", images=(image,), params={"temperature": 0}, images_b64=("QUJD",))
     desc = model.describe_request(req)
     assert desc["messages"][0]["content"][0]["image_url"]["url"] == f"variant:{image.variant_id}"
     assert "QUJD" not in str(desc)
@@ -75,7 +74,7 @@ def test_temperature_none_is_omitted_and_max_completion_tokens_wins() -> None:
 def test_answer_usage_and_key_header(fake_openai: Any, image: ImageRef, monkeypatch: Any) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-123")
     server = fake_openai()
-    resp = _ask(_model(server.url), Request(prompt="hello", image=image, image_b64="QUJD"))
+    resp = _ask(_model(server.url), Request(prompt="hello", images=(image,), images_b64=("QUJD",)))
     assert resp.text.startswith("REAL.") and resp.finish_reason == "stop"
     assert resp.usage.input_tokens == 100 and resp.usage.output_tokens == 12
     assert server.auth_headers == ["Bearer sk-test-123"]
@@ -160,7 +159,7 @@ def test_parse_completion_list_content_and_errors() -> None:
 def test_spliced_payload_is_exactly_the_json_body(image: ImageRef) -> None:
     from forgebench.models.openai_compat import encode_body
 
-    req = Request(prompt='say "hi" — naïve\n', image=image, params={"temperature": 0})
+    req = Request(prompt='say "hi" — naïve\n', images=(image,), params={"temperature": 0})
     assert json.loads(encode_body("m", req)) == build_body("m", req)
     text_only = Request(prompt="p")
     assert json.loads(encode_body("m", text_only)) == build_body("m", text_only)

@@ -44,10 +44,12 @@ def test_generic_request_description_has_no_image_bytes(tmp_path: Path) -> None:
         async def generate(self, request: Request) -> Any: ...
         async def aclose(self) -> None: ...
 
-    from forgebench.run.tasks import ImageRef
+    from forgebench.models.base import ImageRef
 
     ref = ImageRef("abc123", tmp_path / "x.png", "image/png")
-    desc = describe_request(Local(), Request("p", ref, {"temperature": 0}, image_b64="QUJDRA=="))
+    desc = describe_request(
+        Local(), Request("p", (ref,), {"temperature": 0}, images_b64=("QUJDRA==",))
+    )
     assert desc == {
         "model": "local",
         "prompt": "p",

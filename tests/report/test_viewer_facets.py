@@ -1,4 +1,4 @@
-"""The viewer's verdict and level facets come from the run's suites (issue 9): Mandela's exactly
+"""The viewer's verdict and level facets come from the run's suites: Mandela's exactly
 as before, a Forensics answer as its extracted letter with the step that found it."""
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from forgebench.models.base import ImageRef
 from forgebench.run.images import B64Cache, VariantCache, default_cache_dir
-from forgebench.run.tasks import ImageRef
 from forgebench.suites.mandela.conditions import render_variant, variant_spec
 from forgebench.suites.mandela.contract import Dataset, load_dataset
 

@@ -14,14 +14,14 @@ import pytest
 from PIL import Image
 
 from forgebench.models import anthropic, google, hf_local
-from forgebench.models.base import ModelError, Request, image_limit
+from forgebench.models.base import ImageRef, ModelError, Request, image_limit
 from forgebench.models.builtin.artefact import ArtefactModel
 from forgebench.models.openai_compat import OpenAICompatModel, build_body, encode_body
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.run.costs import TEXT_FRAMING_TOKENS, estimate_input_tokens, image_tokens
 from forgebench.run.dryrun import example_request
 from forgebench.run.store import Store, task_images
-from forgebench.run.tasks import ImageRef, Question, make_task, task_key
+from forgebench.run.tasks import Question, make_task, task_key
 
 
 def _image(path: Path, size: tuple[int, int], seed: int) -> ImageRef:

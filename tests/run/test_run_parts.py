@@ -8,12 +8,12 @@ from pathlib import Path
 from PIL import Image
 from rich.console import Console
 
-from forgebench.models.base import Usage
+from forgebench.models.base import ImageRef, Usage
 from forgebench.models.spec import ModelConfig
 from forgebench.run.costs import Budget, estimate_input_tokens, image_tokens
 from forgebench.run.progress import RunProgress
 from forgebench.run.settings import scrub
-from forgebench.run.tasks import ImageRef, Question, make_task
+from forgebench.run.tasks import Question, make_task
 
 
 def test_image_tokens_follow_openai_high_detail_examples() -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from forgebench.models.base import Response, Usage
+from forgebench.models.base import ImageRef, Response, Usage
 from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.run.store import Store, StoreError
-from forgebench.run.tasks import ImageRef, Question, make_task
+from forgebench.run.tasks import Question, make_task
 
 
 def _tasks(model: str = "m", n: int = 3, tmp: Path | None = None) -> list:

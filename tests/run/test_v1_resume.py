@@ -33,7 +33,7 @@ def _metrics(path: Path) -> list[tuple[str, ...]]:
         return sorted(tuple(r.values()) for r in csv.DictReader(fh))
 
 
-# Changed on purpose since the fixture was written (issue 11): RECOG's mixed subset "all" is
+# Changed on purpose since the fixture was written: RECOG's mixed subset "all" is
 # split into "forged" and "authentic" (the fixture's 6 RECOG items: 3 forged, 3 authentic).
 SINCE_V1 = {
     ("mandela", "m1", "RECOG", "full", "all", "recog", "100.0", "6", ""): [

@@ -89,6 +89,48 @@ def test_engine_packages_import_no_suite() -> None:
     assert offenders == []
 
 
+def _imports(path: Path) -> list[str]:
+    """Every module ``path`` imports (``from X import y`` counts as ``X`` and ``X.y``)."""
+    out: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            out += [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+    return out
+
+
+SUITES = sorted(p.parent.name for p in (Path(suites.__file__).parent).glob("*/__init__.py"))
+"""The suite packages under ``forgebench/suites/``."""
+
+
+def _suite_of(name: str) -> str | None:
+    """The suite package a module name lies in (None: not in one)."""
+    parts = name.split(".")
+    if parts[:2] == ["forgebench", "suites"] and len(parts) > 2 and parts[2] in SUITES:
+        return parts[2]
+    return None
+
+
+def _offenders(pkg: str, bad: Callable[[str], bool]) -> list[str]:
+    src = Path(forgebench.__file__).parent
+    return [
+        f"{path.relative_to(src)}: {name}"
+        for path in sorted((src / pkg).rglob("*.py"))
+        for name in _imports(path)
+        if bad(name)
+    ]
+
+
+def test_models_import_nothing_from_run() -> None:
+    assert _offenders("models", lambda n: n.split(".")[:2] == ["forgebench", "run"]) == []
+
+
+@pytest.mark.parametrize("suite", SUITES)
+def test_a_suite_imports_no_other_suite(suite: str) -> None:
+    assert _offenders(f"suites/{suite}", lambda n: _suite_of(n) not in (None, suite)) == []
+
+
 def test_a_suite_under_tests_runs_through_run_metrics_and_report(
     toy: Any, tmp_path: Path, fake_openai: Callable[..., Any]
 ) -> None:

@@ -242,11 +242,11 @@ def build(
     for sid, why in rep.dropped:
         err_console.print(f"dropped {sid}: {why}", markup=False)
     if rep.dataset is not None:
-        from forgebench.suites.mandela.validate import format_problem, validate_dataset
+        from forgebench.suites.mandela.validate import validate_dataset
 
         report = validate_dataset(rep.dataset)
         for p in report.errors:
-            err_console.print(format_problem(p), markup=False)
+            err_console.print(str(p), markup=False)
         if report.errors:
             fail(f"{rep.dataset}: the built dataset has {len(report.errors)} error(s)", 1)
         console.print(f"wrote {rep.dataset} ({len(report.items)} items, valid)")

@@ -81,7 +81,6 @@ def validate(
     """
     from forgebench.suites.mandela.validate import (
         ITEMS_FILE,
-        format_problem,
         print_summary,
         validate_dataset,
     )
@@ -98,7 +97,7 @@ def validate(
     with _progress("decoding images") as update:
         report = validate_dataset(dataset, progress=update)
     for p in [*report.errors, *report.warnings]:
-        err_console.print(format_problem(p), markup=False)
+        err_console.print(str(p), markup=False)
     if report.errors:
         fail(
             f"{dataset}: {len(report.errors)} error(s), {len(report.warnings)} warning(s)",
@@ -134,7 +133,7 @@ def import_(
     """
     from forgebench.suites.forensics.tsv_import import looks_like_release_tsv
     from forgebench.suites.mandela.importer import ImportFailed, import_dataset
-    from forgebench.suites.mandela.validate import format_problem, print_summary
+    from forgebench.suites.mandela.validate import print_summary
 
     if src.suffix.lower() == ".tsv" and src.is_file() and looks_like_release_tsv(src):
         _import_forensics(src, out, force)
@@ -152,10 +151,10 @@ def import_(
             )
     except ImportFailed as exc:
         for p in exc.problems:
-            err_console.print(format_problem(p), markup=False)
+            err_console.print(str(p), markup=False)
         fail(str(exc), 2)
     for p in result.warnings:
-        err_console.print(format_problem(p), markup=False)
+        err_console.print(str(p), markup=False)
     how = "re-encoded (JPEG q92, longest side 1280)" if normalize else "copied"
     console.print(f"imported {len(result.report.items)} items; {result.n_images} images {how}")
     print_summary(result.report, console)

@@ -98,8 +98,8 @@ def demo(
     from forgebench.suites.mandela.judge import judge_run
     from forgebench.suites.mandela.metrics import write_metrics
     from forgebench.suites.mandela.suite import SUITE as MANDELA
-    from forgebench.suites.mandela.validate import format_problem, validate_dataset
     from forgebench.suites.mandela.validate import print_summary as print_dataset_summary
+    from forgebench.suites.mandela.validate import validate_dataset
     from forgebench.suites.pixar.demo import run_pixar
 
     started = time.perf_counter()
@@ -118,7 +118,7 @@ def demo(
     _step("2. Validate it")
     report = validate_dataset(dataset)
     for p in report.errors + report.warnings:
-        err_console.print(format_problem(p), markup=False)
+        err_console.print(str(p), markup=False)
     if not report.ok:
         fail(f"the demo dataset has {len(report.errors)} problems (a bug: please report it)", 1)
     print_dataset_summary(report, console)

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forgebench.construct.workstore import BENCHMARK, Job, WorkStore
-from forgebench.models.base import Request
+from forgebench.models.base import ImageRef, Request
 from forgebench.models.registry import create_model
 from forgebench.models.spec import ModelConfig
 from forgebench.run.retry import RetryPolicy
-from forgebench.run.tasks import ImageRef, Question, Task
+from forgebench.run.tasks import Question, Task
 
 
 class AskError(Exception):
@@ -80,7 +80,10 @@ class Asker:
         )  # fmt: skip
         task = Task(key=key, model=self.name, question=question, params=dict(self.params))
         request = Request(
-            prompt=q.prompt, image=ref, params=dict(self.params), meta={"task_key": key}
+            prompt=q.prompt,
+            images=question.images,
+            params=dict(self.params),
+            meta={"task_key": key},
         )
         return Job(task, request)
 

@@ -1,5 +1,5 @@
 """The offline demo benchmark: a small Mandela-format dataset built from images that ship with
-packages (scikit-image, matplotlib) and scenes rendered here (issue 2, part 6).
+packages (scikit-image, matplotlib) and scenes rendered here.
 
 :func:`build_demo` goes through the construction pipeline like any user's benchmark: it writes
 the seed folder ``OUT/seeds`` (canonical images, scene records, fact table, the edit
@@ -35,7 +35,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from forgebench.demo import photos as demo_photos
 from forgebench.demo import rendered as demo_rendered
+from forgebench.demo import rendered_culture as demo_culture
 from forgebench.demo import specs as demo_specs
 from forgebench.demo.specs import SeedSpec
 
@@ -94,8 +96,13 @@ KB: tuple[dict[str, Any], ...] = (
 
 def seeds() -> list[SeedSpec]:
     """Every seed of the demo with its forgeries, in dataset order."""
-    photos = [demo_specs.astronaut(), demo_specs.hopper(), demo_specs.rocket(), demo_specs.hubble()]
-    return photos + [build() for build in demo_rendered.ALL]
+    photos = [
+        demo_photos.astronaut(),
+        demo_photos.hopper(),
+        demo_photos.rocket(),
+        demo_photos.hubble(),
+    ]
+    return photos + [build() for build in (*demo_rendered.ALL, *demo_culture.ALL)]
 
 
 ENFORCED_GATES = ["footprint", "pixar_effectiveness"]

@@ -1,5 +1,5 @@
 """The demo's knowledge base for ``builtin/verifier``: ``OUT/kb`` with ``scenes.jsonl``,
-``kb.jsonl``, the canonical images and reference portraits (issue 15).
+``kb.jsonl``, the canonical images and reference portraits.
 
 What it records is what a curator would record about these public subjects: each scene's event,
 the named people with where their face is, the objects that carry a fact, and the visible text
@@ -30,12 +30,12 @@ from forgebench.demo.build import KB, seeds
 from forgebench.demo.specs import COLLINS, HOPPER
 
 COLLINS_FACE = (181, 62, 269, 182)
-"""Eileen Collins's face in ``skimage.data.astronaut`` (the ellipse ``demo.specs.astronaut`` edits)."""
+"""Eileen Collins's face in ``skimage.data.astronaut`` (the ellipse ``demo.photos.astronaut`` edits)."""
 HOPPER_FACE = (170, 120, 354, 344)
-"""Grace Hopper's face in matplotlib's ``grace_hopper.jpg`` (``demo.specs.hopper_face``'s box)."""
+"""Grace Hopper's face in matplotlib's ``grace_hopper.jpg`` (``demo.photos.hopper_face``'s box)."""
 
 ROCKET_BODY = (300, 125, 345, 405)
-"""The white body of the Falcon 9 in ``skimage.data.rocket`` (the box ``demo.specs.rocket``
+"""The white body of the Falcon 9 in ``skimage.data.rocket`` (the box ``demo.photos.rocket``
 recolours)."""
 SOVIET_FLAG = (480, 120, 540, 162)
 """The red flag drawn by ``demo.scenes.summit``."""

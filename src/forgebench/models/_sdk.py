@@ -48,7 +48,7 @@ def _decode(b64: str) -> bytes:
     try:
         return base64.b64decode(b64, validate=True)
     except ValueError as exc:
-        raise ModelError(f"request image_b64 is not base64: {exc}", retryable=False) from exc
+        raise ModelError(f"request image is not base64: {exc}", retryable=False) from exc
 
 
 def all_image_bytes(request: Request) -> list[bytes]:

@@ -12,48 +12,45 @@ on a server's ``Retry-After``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from forgebench.run.tasks import ImageRef, first_and_all
+
+@dataclass(frozen=True)
+class ImageRef:
+    """An image variant: its content-derived id and where its bytes live."""
+
+    variant_id: str
+    """Hash of source bytes, condition, parameters and renderer version (``run/images.py``)."""
+    path: Path
+    """The file holding the variant's bytes (the original file for ``full``)."""
+    media_type: str
+    """``image/jpeg``, ``image/png``, ..."""
 
 
 @dataclass(frozen=True)
 class Request:
-    """What one task asks.
-
-    ``images`` is every image in order and ``image`` the first (give either, as for
-    :class:`~forgebench.run.tasks.Question`); ``images_b64`` holds the runner's base64 of each
-    (same length as ``images``, None where not encoded) and ``image_b64`` its first entry.
-    """
+    """What one task asks: the prompt, every image in order, the generation parameters."""
 
     prompt: str
-    image: ImageRef | None = None
+    images: tuple[ImageRef, ...] = ()
+    """Every image, in the order the model sees them (empty for a text-only request)."""
     params: dict[str, Any] = field(default_factory=dict)
     """Generation parameters (temperature, max_tokens, seed, extra body fields)."""
-    image_b64: str | None = None
-    """The image bytes, base64-encoded once by the runner's bounded cache (optional)."""
     meta: dict[str, Any] = field(default_factory=dict)
     """What the task is about, for backends that need it and never sent to a server:
     ``task_key``, ``item_id``, ``probe``, ``condition`` (replay answers by them; offline judges
     read the ground truth under ``judge_input``)."""
-    images: tuple[ImageRef, ...] = ()
-    """Every image, in the order the model sees them (the first is :attr:`image`)."""
     images_b64: tuple[str | None, ...] = ()
-    """The base64 of each of :attr:`images` where the runner encoded it (None where not)."""
+    """The base64 of each of :attr:`images` where the runner's bounded cache encoded it (None
+    where not); one entry without a reference is an image given only as bytes."""
 
     def __post_init__(self) -> None:
-        first, images = first_and_all(self.image, self.images, "request")
-        object.__setattr__(self, "image", first)
+        images = tuple(self.images)
         encoded = tuple(self.images_b64)
-        if not encoded and self.image_b64 is not None:
-            encoded = (self.image_b64,)
         if len(encoded) > max(len(images), 1):
             raise ValueError(f"request has {len(encoded)} base64 images for {len(images)} images")
         encoded += (None,) * (len(images) - len(encoded))
-        if encoded and self.image_b64 is None:
-            object.__setattr__(self, "image_b64", encoded[0])
-        elif encoded and encoded[0] != self.image_b64:
-            raise ValueError("request image_b64 is not the first of its images_b64")
         object.__setattr__(self, "images", images)
         object.__setattr__(self, "images_b64", encoded)
 

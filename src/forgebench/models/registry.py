@@ -105,7 +105,7 @@ def describe_request(model: Model, request: Request) -> dict[str, Any]:
     out = {
         "model": model.name,
         "prompt": request.prompt,
-        "image": request.image.variant_id if request.image else None,
+        "image": request.images[0].variant_id if request.images else None,
         "params": dict(request.params),
     }
     if len(request.images) > 1:

@@ -29,12 +29,16 @@ from typing import Any
 
 from PIL import Image
 
-from forgebench.run.tasks import ImageRef, canonical_json
+from forgebench.models.base import ImageRef
+from forgebench.run.tasks import canonical_json
 from forgebench.util.atomic import write_bytes
 from forgebench.util.paths import OutsideDataset, outside_path_reason
 
 CACHE_ENV = "FORGEBENCH_CACHE"
 """Environment variable naming the variant cache folder."""
+
+ORIGINAL = "original"
+"""Renderer tag of an image shown as its source file's bytes, untouched (condition ``full``)."""
 
 DERIVED_MEDIA_TYPE = "image/png"
 """Every derived variant is a PNG (``conditions.py``)."""
@@ -54,7 +58,7 @@ class VariantSpec:
     """The image condition hashed into the id (``full``, ``crop``, ``blur_3``, ...)."""
     params: dict[str, Any] = field(default_factory=dict)
     """Rendering parameters hashed into the id (boxes, levels, seeds)."""
-    renderer: str = "original"
+    renderer: str = ORIGINAL
     """Renderer version tag hashed into the id (bump it when rendering changes)."""
     render: Callable[[bytes, str], bytes] | None = None
     """``render(source bytes, what) -> encoded bytes`` (PNG unless ``media_type`` says
@@ -93,6 +97,12 @@ def variant_id_from_digest(
         "renderer": renderer,
     }
     return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+
+
+def original_variant_id(source_sha256: str) -> str:
+    """The variant id of a file shown as it is (condition ``full``, no parameters): every suite
+    that sends an untouched file gives it this id, so one file has one variant."""
+    return variant_id_from_digest(source_sha256, "full", {}, ORIGINAL)
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ Works for every suite: it only relies on ``QuestionSource.questions`` and ``Vari
 
 from __future__ import annotations
 
+from forgebench.models.base import ImageRef
 from forgebench.run.executor import Executor
 from forgebench.run.images import ConditionError, VariantCache, VariantSpec
 from forgebench.run.source import Loaded, QuestionSource, Selection
-from forgebench.run.tasks import ImageRef
 
 CHUNK = 2000
 """Variants sent to the executor at once."""

@@ -29,7 +29,7 @@ class RunSettings(BaseModel):
 
     forgebench: str
     """forgebench version that ran."""
-    benchmark: str = "mandela"
+    benchmark: str
     """The benchmark (suite) of the dataset."""
     dataset: str
     """Absolute path of the dataset folder."""

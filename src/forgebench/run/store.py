@@ -35,9 +35,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from forgebench.models.base import Response
+from forgebench.models.base import ImageRef, Response
 from forgebench.run.migrate import SchemaError, migrate
-from forgebench.run.tasks import ImageRef, Question, Task, canonical_json
+from forgebench.run.tasks import Question, Task, canonical_json
 from forgebench.util.redact import redact_known, redact_known_json, redact_text
 
 DB_NAME = "run.sqlite"

@@ -15,36 +15,12 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
+
+from forgebench.models.base import ImageRef
 
 KEY_VERSION = "k1"
 """Bumped only if the key recipe itself changes (that would re-ask everything)."""
-
-
-@dataclass(frozen=True)
-class ImageRef:
-    """An image variant: its content-derived id and where its bytes live."""
-
-    variant_id: str
-    """Hash of source bytes, condition, parameters and renderer version (``conditions.py``)."""
-    path: Path
-    """The file holding the variant's bytes (the original file for ``full``)."""
-    media_type: str
-    """``image/jpeg``, ``image/png``, ..."""
-
-
-def first_and_all(
-    image: ImageRef | None, images: tuple[ImageRef, ...], what: str
-) -> tuple[ImageRef | None, tuple[ImageRef, ...]]:
-    """``(image, images)`` of a question or request given either one: ``images`` alone makes
-    ``image`` its first; ``image`` alone makes ``images == (image,)``; both must agree."""
-    images = tuple(images)
-    if not images and image is not None:
-        return image, (image,)
-    if images and image is not None and images[0] != image:
-        raise ValueError(f"{what}: image is not the first of images")
-    return (images[0] if images else None), images
 
 
 @dataclass(frozen=True)
@@ -72,8 +48,12 @@ class Question:
     """Every image, in the order the model sees them (the first is :attr:`image`)."""
 
     def __post_init__(self) -> None:
-        first, images = first_and_all(self.image, self.images, f"question {self.item_id}")
-        object.__setattr__(self, "image", first)
+        images = tuple(self.images)
+        if not images and self.image is not None:
+            images = (self.image,)
+        if images and self.image is not None and images[0] != self.image:
+            raise ValueError(f"question {self.item_id}: image is not the first of images")
+        object.__setattr__(self, "image", images[0] if images else None)
         object.__setattr__(self, "images", images)
 
 

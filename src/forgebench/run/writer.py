@@ -3,7 +3,7 @@
 Storing an answer is CPU and disk work that grows with its size: redacting and JSON-encoding the
 request record, encoding the answer, writing output files, committing. Done on the asyncio event
 loop, a multi-megabyte answer stalls every request in flight and leaves the process deaf to
-Ctrl-C and SIGTERM until it is written (issue 12, point 2). The loop hands each outcome to
+Ctrl-C and SIGTERM until it is written. The loop hands each outcome to
 :class:`StoreWriter` as a job instead; one thread runs the jobs in order on a connection of its
 own (``sqlite3`` connections belong to the thread that opened them; WAL lets the loop's
 connection read pending pages meanwhile).

@@ -1,4 +1,4 @@
-"""CSV formula neutralising for files meant for people (issue 12).
+"""CSV formula neutralising for files meant for people.
 
 A spreadsheet opening a CSV runs any cell that starts with ``=``, ``+``, ``-`` or ``@`` (and, in
 some, a tab or carriage return) as a formula; a model's answer or an imported field can start

@@ -18,7 +18,7 @@ What is replaced by ``***``:
 
 Every pattern runs in linear time in the length of the text (each is anchored on a literal and
 scans a character class that cannot overlap the next match), so a 10 MB label costs milliseconds,
-not the minutes a backtracking URL pattern took (issue 12).
+not the minutes a backtracking URL pattern would take.
 """
 
 from __future__ import annotations

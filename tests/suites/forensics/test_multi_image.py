@@ -21,12 +21,12 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.models.base import Request, Response
+from forgebench.models.base import ImageRef, Request, Response
 from forgebench.models.spec import ModelConfig
 from forgebench.report.table import Skipped, Table
 from forgebench.results.metrics_csv import read_metrics
 from forgebench.run.store import Store
-from forgebench.run.tasks import ImageRef, Question, make_task
+from forgebench.run.tasks import Question, make_task
 from forgebench.suites.forensics.artefact_model import ForensicsArtefactModel
 from forgebench.suites.forensics.contract import load_items
 from forgebench.suites.forensics.generate import segmentation

@@ -1,7 +1,7 @@
 """``builtin/artefact``: an offline baseline that judges images from pixel evidence only.
 
 It is a real, deliberately weak local-inconsistency detector, so the demo has something honest to
-grade (issue 3). It knows nothing about people, places or events.
+grade. It knows nothing about people, places or events.
 
 Evidence (:func:`score_map`): error-level analysis normalised by the noise residual. The grey
 image is re-encoded as JPEG at quality 90; per 16 px block we take the log mean absolute
@@ -188,8 +188,9 @@ class ArtefactModel:
         probe = _probe_of(request)
         finding: Finding | None = None
         image_limit(self.name, request, 1, " (builtin/artefact scores one image)")
-        if request.image is not None and probe in VERDICT_PROBES:
-            rgb = await asyncio.to_thread(load_rgb, Path(request.image.path), "builtin/artefact")
+        if request.images and probe in VERDICT_PROBES:
+            path = Path(request.images[0].path)
+            rgb = await asyncio.to_thread(load_rgb, path, "builtin/artefact")
             finding = await asyncio.to_thread(analyse, rgb)
         text = answer(probe, finding, self.threshold)
         raw: dict[str, Any] = {"detector": "artefact", "probe": probe, "threshold": self.threshold}

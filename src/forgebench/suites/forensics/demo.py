@@ -1,5 +1,5 @@
 """The demo's Forensics part: a small Forensics set made by the generators from the demo's own
-forgeries (issue point 9).
+forgeries.
 
 Input: the offline demo's Mandela dataset folder (``forgebench demo`` builds it), whose forged
 items are pixel edits of an authentic original of the same seed. For every forged item we ask a

@@ -44,9 +44,10 @@ from forgebench.suites.forensics.contract import (
     write_markers,
 )
 from forgebench.suites.forensics.images import ImageFolder, NotAnImage
-from forgebench.suites.forensics.problems import ForensicsDataError, Problem
+from forgebench.suites.forensics.problems import ForensicsDataError
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES, TaxonomyError, parse_category
 from forgebench.util.paths import outside_reason
+from forgebench.util.problems import Problem
 
 REQUIRED = ("index", "question", "answer", "category", "A", "B")
 REF_MAX = 64

@@ -19,9 +19,9 @@ from PIL import Image, UnidentifiedImageError
 from pydantic import ValidationError
 
 from forgebench.suites.forensics.contract import ITEMS_FILE, ForensicsItem
-from forgebench.suites.forensics.problems import Problem
 from forgebench.util.jsonl import iter_jsonl
 from forgebench.util.paths import outside_reason
+from forgebench.util.problems import Problem
 
 
 @dataclass

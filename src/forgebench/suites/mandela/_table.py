@@ -19,8 +19,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 from pydantic import BaseModel
 
 from forgebench.suites.mandela.contract import Item
-from forgebench.suites.mandela.validate import Problem
 from forgebench.util.jsonl import iter_jsonl
+from forgebench.util.problems import Problem
 
 Kind = Literal["json", "object", "text"]
 BOX_PATHS = {("edit", "region"), ("crop",), ("faces", "original"), ("faces", "replacement")}

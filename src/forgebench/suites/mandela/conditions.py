@@ -47,7 +47,13 @@ from typing import Any
 
 from PIL import Image
 
-from forgebench.run.images import ConditionError, VariantSpec, extension_for, media_type_of
+from forgebench.run.images import (
+    ORIGINAL,
+    ConditionError,
+    VariantSpec,
+    extension_for,
+    media_type_of,
+)
 from forgebench.run.images import variant_id_from_digest as engine_variant_id
 from forgebench.suites.mandela.contract import Item
 from forgebench.suites.mandela.ids import CONDITIONS
@@ -55,7 +61,7 @@ from forgebench.suites.mandela.ids import CONDITIONS
 RENDERER_VERSION = "r1"
 """Version of the derived-variant renderer; part of every derived variant id."""
 
-FULL_TAG = "original"
+FULL_TAG = ORIGINAL
 """Renderer tag of ``full``: the original bytes, untouched."""
 
 FACE_CANVAS_MIN = 512

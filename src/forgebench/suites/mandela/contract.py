@@ -4,7 +4,7 @@ A dataset folder holds ``items.jsonl`` (one :class:`Item` per line), the images 
 (paths relative to the folder) and an optional ``kb.jsonl`` of :class:`KBEntity` rows.
 Extra fields are kept, never rejected (``extra="allow"``).
 
-This module holds the types and a strict loader. ``forgebench validate`` (``data/validate.py``)
+This module holds the types and a strict loader. ``forgebench validate`` (``validate.py``)
 reports every problem of a folder; :func:`load_dataset` assumes a valid folder and raises
 :class:`DatasetError` with the first problem otherwise.
 """

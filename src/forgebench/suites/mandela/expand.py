@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 
+from forgebench.models.base import ImageRef
 from forgebench.run.images import VariantCache
-from forgebench.run.tasks import ImageRef, Question
+from forgebench.run.tasks import Question
 from forgebench.suites.mandela.conditions import ConditionError, check, variant_spec
 from forgebench.suites.mandela.contract import Dataset, Item
 from forgebench.suites.mandela.ids import CONDITIONS, PROBES

@@ -1,7 +1,7 @@
 """Row-level export (``forgebench export RUN --format csv|parquet``, DESIGN.md "Run directory").
 
 One row per task: item, model, probe, condition, answer text, verdict, grade (level, status,
-judge, reason), tokens, latency, and the item attributes of the frame (``analysis/frame.py``).
+judge, reason), tokens, latency, and the item attributes of the frame (``frame.py``).
 Written atomically (a temporary file renamed into place). The CSV is for people: text cells that
 a spreadsheet would run as a formula get a leading ``'`` (:mod:`forgebench.util.csvsafe`); the
 Parquet file keeps the raw text.

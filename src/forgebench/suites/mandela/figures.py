@@ -233,7 +233,7 @@ def write_figures(
     }
     out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    # model names are user text: ``$...$`` must print as written, not as TeX (issue 12)
+    # model names are user text: ``$...$`` must print as written, not as TeX
     with plt.rc_context({"text.parse_math": False}):
         for name, build in builders.items():
             fig = build()

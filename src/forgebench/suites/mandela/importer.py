@@ -50,7 +50,6 @@ from forgebench.suites.mandela._table import Row, TableError, read_table
 from forgebench.suites.mandela.validate import (
     ITEMS_FILE,
     KB_FILE,
-    Problem,
     ValidationReport,
     box_geometry_error,
     validate_dataset,
@@ -64,6 +63,7 @@ from forgebench.util.images import (
     normalize_image,
 )
 from forgebench.util.paths import inside
+from forgebench.util.problems import Problem
 
 IMAGE_FIELDS = (("image",), ("faces", "original_image"))
 NORMALIZATION_FILE = "normalization.json"

@@ -2,13 +2,13 @@
 
 ``forgebench judge RUN --judge SPEC`` (and ``forgebench run --judge``) call :func:`judge_run`:
 
-1. verdicts are parsed first (``score/parse_run.py``);
+1. verdicts are parsed first (``parse_run.py``);
 2. every stored answer of a REAL/FAKE probe (L0, L1, L-adv, any condition) on a *forged* item is
    gradable; authentic items are never graded;
 3. a verdict that is not FAKE (REAL or a miss) is E0 with status ``auto``, without a judge call
    (Appendix F: "Answers without a parsed verdict are counted as misses and assigned E0");
 4. FAKE answers go to the judge through the runner (``run.runner.execute``: the judge model's
-   concurrency, rate limit, retries). The request carries the rubric prompt (``score/rubric.py``)
+   concurrency, rate limit, retries). The request carries the rubric prompt (``rubric.py``)
    and, in ``Request.meta["judge_input"]``, the structured input (offline judges such as
    ``builtin/rules`` read it). A reply that is not a valid grade is retried; after the last attempt
    it is stored with status ``unscored`` and level NULL (never silently E0). A transport failure

@@ -8,7 +8,7 @@ agreement with hand grades that follow the rubric is measured in the tests
 Rules, on the final answer (reasoning blocks stripped):
 
 - **E0**: the verdict is not FAKE.
-- **E3** (identity): an alias of the entity is asserted, not as a comparison (``score/names.py``).
+- **E3** (identity): an alias of the entity is asserted, not as a comparison (``names.py``).
   People-family entities also match their derived surname. For an absent-celebrity *erase* item the
   identity is the erased person, and it counts only in a sentence that also says the person is
   absent or replaced (``not``, ``replaced``, ``removed``, ``someone else``, ...); naming the erased

@@ -3,7 +3,7 @@
 Every stored answer gets one verdict row, written with :data:`~forgebench.suites.mandela.verdict.PARSER_VERSION`;
 rows of an older parser version are re-parsed, rows of the current one are left alone (so the stage
 is idempotent and cheap to re-run). Errors and pending tasks have no answer and get no verdict row:
-the metrics count them as misses under strict scoring (``analysis/frame.py``).
+the metrics count them as misses under strict scoring (``frame.py``).
 """
 
 from __future__ import annotations

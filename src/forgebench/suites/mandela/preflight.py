@@ -17,12 +17,12 @@ from forgebench.suites.mandela.contract import DatasetError
 def check_dataset(root: Path) -> None:
     """Raise :class:`DatasetError` (one line: the first error and how many) if ``root`` has
     validation errors."""
-    from forgebench.suites.mandela.validate import format_problem, validate_dataset
+    from forgebench.suites.mandela.validate import validate_dataset
 
     report = validate_dataset(Path(root), decode=False)
     if report.ok:
         return
-    first = format_problem(report.errors[0])
+    first = str(report.errors[0])
     more = len(report.errors) - 1
     tail = f" (and {more} more; see forgebench validate {root})" if more else ""
     raise DatasetError(f"{root}: dataset has errors: {first}{tail}")

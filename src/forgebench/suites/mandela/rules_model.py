@@ -3,7 +3,7 @@
 It reads the structured judge input from ``Request.meta["judge_input"]`` (built by
 ``score.judge``), grades it with ``score.judge_rules.grade`` and replies with the same JSON object an
 LLM judge must return, so the judge stage treats it like any other judge. It approximates the
-Appendix F rubric by string matching (see ``score/judge_rules.py``); a request without
+Appendix F rubric by string matching (see ``judge_rules.py``); a request without
 ``judge_input`` is a non-retryable error (this model only judges).
 """
 

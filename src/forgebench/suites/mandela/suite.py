@@ -2,7 +2,7 @@
 verdict parsers, E0-E4 judge, metrics, tables, figures and report headline.
 
 Registered by importing this module (``forgebench.suites.load``). It brings ``builtin/rules``
-(the offline evidence-ladder judge) and ``builtin/verifier`` (the knowledge verifier, issue 15)
+(the offline evidence-ladder judge) and ``builtin/verifier`` (the knowledge verifier)
 as providers. ``--sample N`` keeps the items of the first N
 seeds (canonical images, in file order), so paired analyses (a forgery and its original) stay
 complete.
@@ -78,7 +78,7 @@ class MandelaSuite(Suite):
         from forgebench.suites.mandela.preflight import check_dataset
 
         try:
-            check_dataset(path)  # run refuses what validate rejects (issue 12)
+            check_dataset(path)  # run refuses what validate rejects
             ds = sample_seeds(load_dataset(path), selection.sample)
         except DatasetError as exc:
             raise SuiteError(str(exc)) from None

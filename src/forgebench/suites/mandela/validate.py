@@ -49,7 +49,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 from rich.console import Console
@@ -61,6 +61,7 @@ from forgebench.suites.mandela.contract import Item, KBEntity
 from forgebench.util.images import ImageCheckError, ImageInfo, inspect_image, orientation_name
 from forgebench.util.jsonl import iter_jsonl, json_type
 from forgebench.util.paths import lexical_reason, outside_reason
+from forgebench.util.problems import Problem
 
 ITEMS_FILE = "items.jsonl"
 KB_FILE = "kb.jsonl"
@@ -77,24 +78,6 @@ _ENUMS: dict[str, tuple[str, ...]] = {
 SUMMARY_FIELDS = ("label", "family", "domain", "saliency", "k1_type", "variant")
 """The fields :meth:`ValidationReport.summary` counts, in display order."""
 BOX_FIELDS = (("edit", "region"), ("crop",), ("faces", "original"), ("faces", "replacement"))
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One problem: where it is (file, line, field) and what is wrong."""
-
-    file: str
-    line: int | None
-    field: str
-    message: str
-    severity: Literal["error", "warning"] = "error"
-
-
-def format_problem(p: Problem) -> str:
-    """``FILE:LINE: FIELD: message`` (warnings: ``FILE:LINE: FIELD: warning: message``)."""
-    where = f"{p.file}:{p.line}" if p.line is not None else p.file
-    tag = "warning: " if p.severity == "warning" else ""
-    return f"{where}: {p.field}: {tag}{p.message}"
 
 
 @dataclass

@@ -21,13 +21,15 @@ from PIL import Image
 from forgebench.construct.pixels import DEFAULT_TAU, label_u8
 from forgebench.report.site_images import safe_name
 from forgebench.results.metrics_csv import Scope, write_metrics
-from forgebench.suites.mandela.contract import Dataset, load_dataset
+from forgebench.suites.pixar.pairs import PairsError
 from forgebench.suites.pixar.results import (
     pixar_metrics_rows,
     tables_from_rows,
     write_tables,
 )
 from forgebench.suites.pixar.scoring import score_arrays
+from forgebench.util.jsonl import iter_jsonl
+from forgebench.util.paths import outside_reason
 
 ScoreMap = Callable[[np.ndarray], np.ndarray]
 
@@ -47,12 +49,26 @@ def _rgb(path: Path) -> np.ndarray:
         return np.asarray(im.convert("RGB"))
 
 
-def _pairs(ds: Dataset) -> Iterator[tuple[str, Path, Path]]:
-    originals = {it.seed_id: it for it in ds.items if it.label == "authentic"}
-    for it in ds.items:
-        orig = originals.get(it.seed_id)
-        if it.label == "forged" and orig is not None:
-            yield it.id, ds.root / orig.image, ds.root / it.image
+def _pairs(root: Path) -> list[tuple[str, Path, Path]]:
+    """(item id, original, forgery) of a Mandela-format ``items.jsonl``: each forged item whose
+    seed has an authentic item."""
+    rows: list[dict[str, Any]] = []
+    path = root / "items.jsonl"
+    for lineno, obj, error in iter_jsonl(path):
+        if obj is None:
+            raise PairsError(f"{path}:{lineno}: {error}")
+        image = obj.get("image")
+        why = outside_reason(root, image) if isinstance(image, str) else "no image path"
+        if why is not None:
+            raise PairsError(f"{path}:{lineno}: image: {why}")
+        rows.append(obj)
+    originals = {r.get("seed_id"): r for r in rows if r.get("label") == "authentic"}
+    out = []
+    for r in rows:
+        orig = originals.get(r.get("seed_id"))
+        if r.get("label") == "forged" and orig is not None:
+            out.append((str(r["id"]), root / orig["image"], root / r["image"]))
+    return out
 
 
 def merge_metrics(run_dir: Path, rows: list[dict[str, Any]], benchmark: str) -> Path:
@@ -70,7 +86,7 @@ def run_pixar(
     tau: float = DEFAULT_TAU,
 ) -> PixarDemoResult:
     """Label every forgery against its original, score the detector's maps, write the results."""
-    ds = load_dataset(dataset_root)
+    pairs = _pairs(Path(dataset_root).resolve())
     labels_dir = run_dir / "pixar" / "labels"
     pred_dir = run_dir / "pixar" / "pred"
     labels_dir.mkdir(parents=True, exist_ok=True)
@@ -79,7 +95,7 @@ def run_pixar(
 
     def triples() -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
         nonlocal n
-        for item_id, orig_path, edit_path in _pairs(ds):
+        for item_id, orig_path, edit_path in pairs:
             stem = safe_name(item_id)
             original, edited = _rgb(orig_path), _rgb(edit_path)
             label = label_u8(original, edited, tau)

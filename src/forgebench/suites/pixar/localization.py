@@ -21,8 +21,8 @@ Fig. 14) but gives no formulas; the definitions below are PIXAR's public evaluat
   ``tie_bound = 0.5 * sum_b pos_b * neg_b / (P * N)``, reported alongside. Undefined (None) when
   no positive or no negative pixel was seen.
 - **size classes** (seed 003 Fig. 14): by the number of changed truth pixels, *small* below
-  23,000, *medium* 23,000 up to (not including) 50,000, *large* at least 50,000. (Issue 6 words
-  the boundary as "medium up to 50,000"; we follow the seed's "at least 50000" for large.) A
+  23,000, *medium* 23,000 up to (not including) 50,000, *large* at least 50,000. (Where a
+  reading of "medium up to 50,000" could differ, we follow the seed's "at least 50000" for large.) A
   class without images reports None for every metric.
 """
 

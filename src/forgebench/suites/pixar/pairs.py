@@ -1,6 +1,6 @@
 """PIXAR inputs: (original, edited) image pairs, label maps and decoded images.
 
-Two ways to name pairs (issue 6):
+Two ways to name pairs:
 
 - a folder holding ``original/`` and ``edited/`` whose files match by name (the stem and the
   extension may differ: ``original/cat.jpg`` pairs with ``edited/cat.png``);

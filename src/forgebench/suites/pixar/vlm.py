@@ -1,11 +1,11 @@
-"""PIXAR for vision-language models (issue 6, point 5): ask the ``LOC`` probe through the runner,
+"""PIXAR for vision-language models: ask the ``LOC`` probe through the runner,
 rasterize the replies and score them as any detector's masks.
 
 ::
 
     forgebench pixar run PAIRS --model SPEC [--model SPEC ...] --out RUN [--classes CSV]
 
-1. **Truth.** The pairs (``data/pixar.py``; ``limit`` keeps the first N: by stem for a folder,
+1. **Truth.** The pairs (``pairs.py``; ``limit`` keeps the first N: by stem for a folder,
    in file order for a CSV) get their pixel
    labels at tau, written once per invocation to ``RUN/pixar/labels/<stem>.png``
    (``vlm_inputs.py``; all or nothing).

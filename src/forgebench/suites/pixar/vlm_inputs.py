@@ -5,8 +5,8 @@ written to ``RUN/pixar/labels/<stem>.png`` (255 changed, 0 unchanged), all or no
 are computed into a hidden staging folder and moved into place only when every pair decoded.
 
 The image a model sees is the *edited* file's bytes, untouched (like Mandela's ``full``
-condition; its variant id is the one ``protocol/conditions.py`` gives a ``full`` variant of those
-bytes). Its size, stated in the prompt and used to rasterize the reply, is the edited image's
+condition; its variant id is the one the engine gives every file shown untouched,
+:func:`forgebench.run.images.original_variant_id`). Its size, stated in the prompt and used to rasterize the reply, is the edited image's
 decoded size (OpenCV ``IMREAD_COLOR``, the same decoding as the truth), which is the file's own
 pixel grid for every file without an EXIF rotation.
 
@@ -30,9 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forgebench.construct.pixels import label_u8
-from forgebench.run.images import source_info
-from forgebench.run.tasks import ImageRef
-from forgebench.suites.mandela.conditions import ConditionError, variant_id_from_digest
+from forgebench.models.base import ImageRef
+from forgebench.run.images import ConditionError, original_variant_id, source_info
 from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png, read_rgb
 from forgebench.suites.pixar.taxonomy import canonical_class
 
@@ -76,7 +75,7 @@ def edited_ref(path: Path) -> ImageRef:
         raise PairsError(str(exc)) from None
     except OSError as exc:
         raise PairsError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    vid = variant_id_from_digest(info.sha256, "full", {})
+    vid = original_variant_id(info.sha256)
     return ImageRef(variant_id=vid, path=path, media_type=info.media_type)
 
 

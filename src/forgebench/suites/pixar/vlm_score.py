@@ -1,6 +1,6 @@
 """Score one model's stored LOC answers: parse, rasterize, then localization, semantics and CSS.
 
-Per pair (``protocol/pixar_probe.py`` for the parser and the raster):
+Per pair (``probe.py`` for the parser and the raster):
 
 - the stored answer is read with :func:`parse_reply` and its boxes / polygons rasterized at the
   size of the image that was sent (the edited image; the prompt states that size, so a model

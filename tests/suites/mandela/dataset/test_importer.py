@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from forgebench.cli import app
 from forgebench.suites.mandela.importer import ImportFailed, import_dataset
-from forgebench.suites.mandela.validate import format_problem, validate_dataset
+from forgebench.suites.mandela.validate import validate_dataset
 
 from .conftest import MakeDataset, base_items, write_image
 
@@ -51,7 +51,7 @@ def write_csv(path: Path, items: list[dict[str, Any]]) -> Path:
 
 def items_of(root: Path) -> list[dict[str, Any]]:
     report = validate_dataset(root)
-    assert report.ok, [format_problem(p) for p in report.errors]
+    assert report.ok, [str(p) for p in report.errors]
     return [it.model_dump(mode="json") for it in report.items]
 
 
@@ -204,7 +204,7 @@ def test_every_problem_is_reported_against_the_table_lines(
     table.write_text(text)
     with pytest.raises(ImportFailed) as caught:
         import_dataset(table, tmp_path / "out", images_root=src_root)
-    lines = [format_problem(p) for p in caught.value.problems]
+    lines = [str(p) for p in caught.value.problems]
     assert lines[0] == "items.csv:3: family: 'K9' is not one of K0..K6"
     assert lines[1].startswith("items.csv:6: edit.region: not valid JSON")
     assert lines[2] == f"items.csv:6: image: {src_root / 'images/absent.png'}: image file not found"
@@ -276,7 +276,7 @@ def test_copied_files_that_are_not_images_are_named_by_their_source(
     bad_kb.write_text('{"id": "Q1", "name": "A"}\n{"id": "Q1", "name": "B"}\n')
     with pytest.raises(ImportFailed) as caught:
         import_dataset(src_root / "items.jsonl", tmp_path / "out", kb=bad_kb)
-    assert [format_problem(p) for p in caught.value.problems] == [
+    assert [str(p) for p in caught.value.problems] == [
         f"items.jsonl:8: image: {src_root / 'images/s3-k4.jpg'}: not a recognised image file",
         f"{bad_kb}:2: id: duplicate id 'Q1' (first on line 1)",
     ]

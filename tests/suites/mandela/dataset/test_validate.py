@@ -12,7 +12,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.suites.mandela.validate import format_problem, validate_dataset
+from forgebench.suites.mandela.validate import validate_dataset
 
 from .conftest import IMAGE_SIZE, MakeDataset, base_items, write_image, write_jsonl
 
@@ -21,7 +21,7 @@ Items = list[dict[str, Any]]
 
 def lines_of(root: Path) -> tuple[list[str], list[str]]:
     report = validate_dataset(root)
-    return [format_problem(p) for p in report.errors], [format_problem(p) for p in report.warnings]
+    return [str(p) for p in report.errors], [str(p) for p in report.warnings]
 
 
 def test_valid_dataset_has_no_problem_and_counts_everything(make_mandela: MakeDataset) -> None:
@@ -172,7 +172,7 @@ def test_warnings_do_not_make_errors(make_mandela: MakeDataset) -> None:
     image.save(root / "images/s3-k4.jpg", exif=exif.tobytes())
     report = validate_dataset(root)
     assert report.ok
-    assert [format_problem(p) for p in report.warnings] == [
+    assert [str(p) for p in report.warnings] == [
         "items.jsonl:1: crop: warning: authentic original of seed 's1', which has peripheral "
         "forgeries, has no crop: it drops out of the crop conditions",
         "items.jsonl:5: variant: warning: erase member of seed 's2' has no swap sibling",

@@ -1,4 +1,4 @@
-"""``builtin/verifier``: the offline knowledge verifier (issue 15).
+"""``builtin/verifier``: the offline knowledge verifier.
 
 A reference-grounded baseline for the Mandela suite: it reads visible text (OCR), finds and
 identifies faces against a portrait gallery, recognises the canonical scene, and checks all of it

@@ -182,11 +182,12 @@ class VerifierModel:
         rgb = None
         key = ""
         image_limit(self.name, request, 1, " (builtin/verifier reads one image)")
-        if request.image is not None:
+        if request.images:
+            ref = request.images[0]
             rgb = await asyncio.to_thread(
-                load_rgb, Path(request.image.path), "builtin/verifier", task_only=True
+                load_rgb, Path(ref.path), "builtin/verifier", task_only=True
             )
-            key = request.image.variant_id
+            key = ref.variant_id
         text = await asyncio.to_thread(self.verifier.answer, probe, request.prompt, rgb, key)
         raw = {"verifier": "builtin/verifier", "probe": probe, "kb": self.fingerprint}
         return Response(text=text, raw=raw, usage=Usage(), finish_reason="stop")
@@ -196,7 +197,7 @@ class VerifierModel:
         return {
             "model": self.name,
             "prompt": request.prompt,
-            "image": request.image.variant_id if request.image else None,
+            "image": request.images[0].variant_id if request.images else None,
             "params": dict(request.params),
             "kb": self.fingerprint,
         }

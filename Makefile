@@ -22,7 +22,7 @@ demo: venv
 # Every extra that works offline (faces, OCR, text embeddings, Ray); torch first, from its CPU wheel.
 venv-dev: $(VENV)/bin/python
 	$(PIP) install -q -c $(CONSTRAINTS) torch==2.13.0
-	$(PIP) install -q -c $(CONSTRAINTS) -e ".[dev,faces,ocr,text,hf,anthropic,google,construct,diffusers,ray]"
+	$(PIP) install -q -c $(CONSTRAINTS) -e ".[dev,faces,ocr,text,hf,anthropic,google,construct,diffusers,ray,inspect,datasets,modelcard,xlsx]"
 
 test: venv-dev
 	$(VENV)/bin/python -m pytest -q

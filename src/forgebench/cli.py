@@ -7,6 +7,7 @@ from forgebench._cli import (  # noqa: F401  (importing registers the commands)
     construct,
     dataset,
     demo,
+    interop,
     protocol,
     redact,
     reporting,

@@ -21,7 +21,7 @@ import forgebench
 from forgebench import suites
 from forgebench.cli import app
 
-ENGINE = ("models", "run", "report", "analysis", "results", "util")
+ENGINE = ("models", "run", "report", "analysis", "results", "util", "interop")
 """Packages of the engine: none of them may import a suite."""
 
 

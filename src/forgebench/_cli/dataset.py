@@ -106,6 +106,33 @@ def validate(
     print_summary(report, console)
 
 
+def _import_hf(src: Path, out: Path, force: bool) -> bool:
+    """``forgebench import HF_FOLDER``: a folder written by ``export-dataset --format hf`` back
+    into its suite's dataset folder (False: ``src`` is no such folder)."""
+    from forgebench.errors import UserError
+    from forgebench.interop.hf_import import import_hf, read_meta
+    from forgebench.suites import get
+
+    try:
+        meta = read_meta(src)
+        if meta is None:
+            return False
+        suite = get(str(meta.get("benchmark")))
+        layout = suite.dataset_layout()
+        if layout is None:
+            fail(f"{src}: {suite.name} has no dataset table layout to import", 2)
+        n = import_hf(src, out, layout, force=force)
+    except UserError as exc:
+        fail(str(exc), exc.exit_code)
+    problems = suite.validate(out)
+    for line in problems:
+        err_console.print(line, markup=False)
+    if problems:
+        fail(f"{out}: imported {n} {suite.name} items, but the folder does not validate", 2)
+    console.print(f"imported {n} {suite.name} items into {out}", markup=False)
+    return True
+
+
 @app.command("import")
 def import_(
     src: Path = typer.Argument(
@@ -135,6 +162,8 @@ def import_(
     from forgebench.suites.mandela.importer import ImportFailed, import_dataset
     from forgebench.suites.mandela.validate import print_summary
 
+    if src.is_dir() and _import_hf(src, out, force):
+        return
     if src.suffix.lower() == ".tsv" and src.is_file() and looks_like_release_tsv(src):
         _import_forensics(src, out, force)
         return

@@ -286,18 +286,31 @@ def calibrate_score(
 @app.command("export")
 def export_cmd(
     run_dir: Path = typer.Argument(..., help="Run directory."),
-    fmt: str = typer.Option("csv", "--format", help="csv or parquet."),
+    fmt: str = typer.Option(
+        "csv", "--format", help="csv, parquet, inspect, vlmevalkit or model-index."
+    ),
     out: Path | None = typer.Option(
-        None, "--out", help="File to write (default RUN/export.FORMAT)."
+        None, "--out", help="File to write (default RUN/export.FORMAT); a folder for the others."
     ),
     judge: str | None = typer.Option(
         None, "--judge", help="Judge whose grades to include (default: the only one)."
     ),
+    dataset_id: str | None = typer.Option(
+        None, "--dataset-id", help="model-index: dataset.type (default forgebench/<benchmark>)."
+    ),
+    tsv: bool = typer.Option(False, "--tsv", help="vlmevalkit: .tsv files instead of .xlsx."),
 ) -> None:
-    """Write the row-level table (one row per task) for analysis elsewhere."""
+    """Write the row-level table (one row per task) for analysis elsewhere, or the run in another
+    tool's format: Inspect logs, VLMEvalKit prediction files, model-card model-index blocks."""
+    from forgebench._cli.interop import RUN_FORMATS, export_run_format
     from forgebench.suites.mandela.export import FORMATS, export_run
     from forgebench.suites.mandela.frame import FrameError
 
+    if fmt in RUN_FORMATS:
+        if out is None:
+            fail(f"--format {fmt}: give --out DIR", 2)
+        export_run_format(run_dir, fmt, out, judge=judge, dataset_id=dataset_id, tsv=tsv)
+        return
     if fmt not in FORMATS:
         fail(f"--format: unknown format {fmt!r}; known: {', '.join(FORMATS)}", 2)
     _run_dir(run_dir)

@@ -16,18 +16,21 @@ example in under 200 lines.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from forgebench.errors import UserError
+from forgebench.interop.headline import Headline
 from forgebench.report.facets import ItemCard, ItemTags
 from forgebench.run.source import Loaded, Selection
 
 if TYPE_CHECKING:
     import typer
 
+    from forgebench.interop.layout import DatasetLayout
+    from forgebench.interop.run_formats import RunWriter
     from forgebench.models.spec import ModelConfig
     from forgebench.run.images import VariantCache
     from forgebench.run.judging import JudgeSettings
@@ -35,6 +38,8 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "DatasetWriter",
+    "Headline",
     "ItemCard",
     "ItemTags",
     "JudgeOutcome",
@@ -45,6 +50,10 @@ __all__ = [
     "SuiteError",
     "SuiteOption",
 ]
+
+
+DatasetWriter = Callable[[Path, Path], tuple[Path, int]]
+"""An ``export-dataset`` format of a suite: (dataset folder, output folder) -> (file, rows)."""
 
 
 class SuiteError(UserError, ValueError):
@@ -119,6 +128,8 @@ class Suite:
     adds ``unscored`` and ``none``)."""
     options: ClassVar[tuple[SuiteOption, ...]] = ()
     """The suite's own options of the shared verbs (see :class:`SuiteOption`)."""
+    headline: ClassVar[tuple[Headline, ...]] = ()
+    """The suite's headline metrics, in display order (DESIGN.md "Headline metrics")."""
     group_labels: ClassVar[tuple[str, str]] = ("", "")
     """The names of the viewer's two grouping facets for this suite's items (the values come
     from :meth:`Suite.viewer_tags`); in a run of several suites the dropdown's label joins the
@@ -210,6 +221,32 @@ class Suite:
         and the key pairing it with its original (shown beside it with a difference heatmap).
         The default gives none."""
         return ItemCard()
+
+    # -- interoperability -------------------------------------------------------------------
+
+    def export_target(
+        self, item: Mapping[str, Any], probe: str, extra: Mapping[str, Any]
+    ) -> str | None:
+        """The right answer of a task, as the exports show it (an Inspect sample's target):
+        ``item`` is the stored item, ``extra`` the question's extra fields. None: no single
+        right answer (the default)."""
+        return None
+
+    def dataset_layout(self) -> DatasetLayout | None:
+        """How this suite's dataset folder maps to a table of one row per item
+        (``export-dataset --format hf`` and its import), or None when it has no such layout."""
+        return None
+
+    def run_formats(self) -> Mapping[str, RunWriter]:
+        """The suite's own ``export RUN --format`` formats (Forensics: ``vlmevalkit``): name ->
+        a writer of this benchmark's part of the run. Benchmarks without the format are skipped
+        with a line."""
+        return {}
+
+    def dataset_formats(self) -> Mapping[str, DatasetWriter]:
+        """The suite's own ``export-dataset`` formats (besides ``hf``): name -> a writer
+        ``(dataset folder, output folder) -> (written file, rows)``."""
+        return {}
 
     # -- extension points -------------------------------------------------------------------
 

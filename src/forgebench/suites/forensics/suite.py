@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING, Any
 
 from forgebench.suites import register
 from forgebench.suites.base import (
+    DatasetWriter,
+    Headline,
     ItemTags,
     JudgeOutcome,
     Loaded,
@@ -45,10 +47,12 @@ from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC
 from forgebench.suites.forensics.perturb import CONDITIONS as ROBUST_ALL
 from forgebench.suites.forensics.perturb import TABLE3_KINDS
 from forgebench.suites.forensics.questions import CONDITIONS, MCQ, PROBES, ImageSpec
+from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
 if TYPE_CHECKING:
     import typer
 
+    from forgebench.interop.layout import DatasetLayout
     from forgebench.models.spec import ModelConfig
     from forgebench.run.images import VariantCache
     from forgebench.run.judging import JudgeSettings
@@ -141,6 +145,27 @@ class ForensicsSuite(Suite):
     """The viewer's verdict facet: the extracted option letter (``Z``: refusal or none found)."""
     group_labels = ("type", "modality")
     """The viewer's grouping facets: forgery type and forgery modality (``viewer_tags``)."""
+    headline = (
+        Headline("MCQ", "full", "acc"),
+        *(Headline("MCQ", "full", "persp", p) for p in PERSPECTIVES),
+    )
+    """Accuracy of the released questions and the five perspective scores."""
+
+    def export_target(
+        self, item: Mapping[str, Any], probe: str, extra: Mapping[str, Any]
+    ) -> str | None:
+        answer = extra.get("answer") or item.get("answer")
+        return str(answer) if answer else None
+
+    def dataset_formats(self) -> Mapping[str, DatasetWriter]:
+        from forgebench.suites.forensics.interop import write_release_tsv
+
+        return {"release-tsv": write_release_tsv}
+
+    def dataset_layout(self) -> DatasetLayout:
+        from forgebench.suites.forensics.interop import layout
+
+        return layout()
 
     def detect(self, path: Path) -> bool:
         from forgebench.suites.forensics.contract import is_forensics_dataset

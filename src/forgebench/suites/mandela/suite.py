@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from forgebench.suites import register
 from forgebench.suites.base import (
+    Headline,
     ItemCard,
     ItemTags,
     JudgeOutcome,
@@ -29,6 +30,7 @@ from forgebench.suites.mandela.ids import CONDITIONS, PROBES
 from forgebench.suites.mandela.protocol_table import PARTS
 
 if TYPE_CHECKING:
+    from forgebench.interop.layout import DatasetLayout
     from forgebench.models.spec import ModelConfig
     from forgebench.run.images import VariantCache
     from forgebench.run.judging import JudgeSettings
@@ -63,6 +65,20 @@ class MandelaSuite(Suite):
     """The viewer's level facet: the evidence ladder of the judge (Appendix F)."""
     group_labels = ("family", "domain")
     """The viewer's grouping facets: knowledge family (K0-K6) and image domain."""
+    headline = tuple(Headline("L0", "full", m) for m in ("kgr", "det", "bal"))
+    """KGR, detection and balanced accuracy of the L0 question on every item."""
+
+    def export_target(
+        self, item: Mapping[str, Any], probe: str, extra: Mapping[str, Any]
+    ) -> str | None:
+        from forgebench.suites.mandela.interop import target
+
+        return target(item, probe)
+
+    def dataset_layout(self) -> DatasetLayout:
+        from forgebench.suites.mandela.interop import layout
+
+        return layout()
 
     def detect(self, path: Path) -> bool:
         return (path / "items.jsonl").is_file()

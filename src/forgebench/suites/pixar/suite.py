@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forgebench.suites import register
-from forgebench.suites.base import Suite
+from forgebench.suites.base import Headline, Suite
 
 if TYPE_CHECKING:
     import typer
@@ -26,6 +26,8 @@ class PixarSuite(Suite):
     title = "PIXAR (seed 003)"
     probes = ("LOC",)
     conditions = ("full",)
+    headline = tuple(Headline("LOC", "full", m) for m in ("giou", "f1", "auc"))
+    """Localization: gIoU, F1 and AUC over every pair."""
 
     def detect(self, path: Path) -> bool:
         # ``forgebench run`` does not take pair folders: PIXAR runs through ``pixar run``.

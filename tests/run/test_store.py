@@ -41,8 +41,9 @@ def test_open_creates_wal_store_with_schema(tmp_path: Path) -> None:
             "grades",
             "judgements",
             "outputs",
+            "construct_steps",
         } <= tables
-        assert store.meta_get("schema_version") == SCHEMA_VERSION == 3
+        assert store.meta_get("schema_version") == SCHEMA_VERSION == 4
 
 
 def test_open_without_create_refuses_a_non_run_dir(tmp_path: Path) -> None:

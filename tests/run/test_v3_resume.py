@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from forgebench.cli import app
 from forgebench.run.schema import SCHEMA_VERSION
+from forgebench.run.store import Store
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "v3_run"
 ENV = {"OPENAI_API_KEY": "sk-test"}
@@ -74,3 +75,33 @@ def test_a_v3_run_of_two_benchmarks_resumes_without_sending_and_scores_the_same(
     res = CliRunner().invoke(app, ["metrics", str(run)])
     assert res.exit_code == 0, res.output
     assert _metrics(run / "metrics.csv") == before
+
+
+def test_a_work_folder_store_that_has_its_steps_table_keeps_its_rows(v3: Path) -> None:
+    run = v3 / "run"
+    # what construction created in a work folder's store before the table joined the schema
+    with closing(sqlite3.connect(run / "run.sqlite")) as con, con:
+        con.execute(
+            "CREATE TABLE construct_steps (task_key TEXT NOT NULL, step INTEGER NOT NULL, "
+            "inputs TEXT NOT NULL, sha256 TEXT NOT NULL, cost REAL NOT NULL, "
+            "created_at REAL NOT NULL, PRIMARY KEY (task_key, step, inputs))"
+        )
+        con.executemany(
+            "INSERT INTO construct_steps VALUES (?, ?, ?, ?, ?, 0)",
+            [("cand", 0, "in0", "a" * 64, 0.5), ("cand", 1, "in1", "b" * 64, 0.25)],
+        )
+    with Store.open(run, create=False) as store:
+        assert store.meta_get("schema_version") == SCHEMA_VERSION
+        assert store.kept_steps(["cand", "other"]) == {"cand": 2}
+        assert store.step_blob("cand", 1, "in1") == "b" * 64
+        assert store.steps_cost() == 0.75
+    with Store.open(run) as store:
+        assert store.kept_steps(["cand"]) == {"cand": 2}  # reopening changes nothing
+
+
+def test_a_run_store_gains_an_empty_steps_table(v3: Path) -> None:
+    with Store.open(v3 / "run", create=False) as store:
+        assert store.kept_steps(["anything"]) == {} and store.steps_cost() == 0.0
+        store.put_step("cand", 0, "in0", "c" * 64, 0.5)
+        store.put_step("cand", 0, "in0", "c" * 64, 0.5)  # rendered again: its cost adds up
+        assert store.step_cost("cand", 0, "in0") == 1.0

@@ -14,14 +14,21 @@ keys, answers, errors and verdicts are untouched, so a migrated run resumes with
 Version 2 -> 3 (several images per question): ``tasks`` gets the ``images`` column, NULL for
 every stored task (a version-2 task has one image at most, already in ``variant_id``). Nothing
 else changes, so a migrated run resumes without re-asking.
+
+Version 3 -> 4 (construction steps in the store): the ``construct_steps`` table is created where
+it is missing; a construction work folder whose store already has it keeps its rows.
+
+A new version adds its step with ``@upgrade(N)`` (from version N to N + 1) and raises
+:data:`~forgebench.run.schema.SCHEMA_VERSION`.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 
-from forgebench.run.schema import JUDGEMENTS, SCHEMA, SCHEMA_VERSION
+from forgebench.run.schema import CONSTRUCT_STEPS, JUDGEMENTS, SCHEMA, SCHEMA_VERSION
 
 
 class SchemaError(Exception):
@@ -53,6 +60,21 @@ def stored_version(con: sqlite3.Connection) -> int | None:
     return version
 
 
+_STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+"""Version -> the step that upgrades it to the next."""
+
+
+def upgrade(version: int) -> Callable[[Callable[[sqlite3.Connection], None]], Callable[..., None]]:
+    """Register the step that upgrades a store of ``version`` to ``version + 1``."""
+
+    def register(step: Callable[[sqlite3.Connection], None]) -> Callable[..., None]:
+        _STEPS[version] = step
+        return step
+
+    return register
+
+
+@upgrade(1)
 def _v1_to_v2(con: sqlite3.Connection) -> None:
     have = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
     for col, decl in (("image_path", "TEXT"), ("media_type", "TEXT"), ("superseded_by", "TEXT")):
@@ -82,14 +104,16 @@ def _v1_to_v2(con: sqlite3.Connection) -> None:
         con.execute("DROP TABLE grades")
 
 
+@upgrade(2)
 def _v2_to_v3(con: sqlite3.Connection) -> None:
     have = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
     if "images" not in have:
         con.execute("ALTER TABLE tasks ADD COLUMN images TEXT")
 
 
-_STEPS = {1: _v1_to_v2, 2: _v2_to_v3}
-"""Version -> the step that upgrades it to the next."""
+@upgrade(3)
+def _v3_to_v4(con: sqlite3.Connection) -> None:
+    con.execute(CONSTRUCT_STEPS.strip().rstrip(";"))
 
 
 def migrate(con: sqlite3.Connection, where: str) -> int | None:
@@ -108,7 +132,7 @@ def migrate(con: sqlite3.Connection, where: str) -> int | None:
             f"({SCHEMA_VERSION}); upgrade forgebench to read it"
         )
     if version is not None and version < SCHEMA_VERSION:
-        if version not in _STEPS:
+        if any(v not in _STEPS for v in range(version, SCHEMA_VERSION)):
             raise SchemaError(
                 f"{where}: store schema version {version} cannot be upgraded to "
                 f"{SCHEMA_VERSION} by this forgebench"

@@ -15,11 +15,16 @@ Version 3 (several images per question) added ``tasks.images``: for a task with 
 image, a JSON list of ``[variant_id, path, media_type]`` for every image in order (the first is
 also in ``variant_id``, ``image_path`` and ``media_type``, as before); NULL for a task with one
 image or none. A version-2 store gains the column (all NULL: its tasks have one image at most).
+
+Version 4 (construction steps in the store) added ``construct_steps``: the finished steps of a
+construction work folder's multi-step candidates (:mod:`forgebench.run.store_steps`). A work
+folder's store that already holds the table (construction created it itself before) keeps its
+rows; a run directory's store gets it empty.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 JUDGEMENTS = """
 CREATE TABLE IF NOT EXISTS judgements (
@@ -40,6 +45,19 @@ CREATE TABLE IF NOT EXISTS judgements (
 );
 """
 """The generic judgements table (schema 2), also created by the 1 -> 2 migration."""
+
+CONSTRUCT_STEPS = """
+CREATE TABLE IF NOT EXISTS construct_steps (
+    task_key   TEXT NOT NULL,           -- the candidate's task key
+    step       INTEGER NOT NULL,        -- the step's index
+    inputs     TEXT NOT NULL,           -- hash of the step and the pixels it starts from
+    sha256     TEXT NOT NULL,           -- the step's image in the work folder's blobs
+    cost       REAL NOT NULL,           -- what rendering it cost (summed when rendered again)
+    created_at REAL NOT NULL,
+    PRIMARY KEY (task_key, step, inputs)
+);
+"""
+"""The construction steps table (schema 4), also created by the 3 -> 4 migration."""
 
 SCHEMA = (
     """
@@ -109,6 +127,7 @@ CREATE TABLE IF NOT EXISTS verdicts (
 );
 """
     + JUDGEMENTS
+    + CONSTRUCT_STEPS
     + """
 CREATE VIEW IF NOT EXISTS grades AS
     SELECT task_key, judge, level, status, reason,

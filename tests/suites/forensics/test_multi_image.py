@@ -25,6 +25,7 @@ from forgebench.models.base import ImageRef, Request, Response
 from forgebench.models.spec import ModelConfig
 from forgebench.report.table import Skipped, Table
 from forgebench.results.metrics_csv import read_metrics
+from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.run.store import Store
 from forgebench.run.tasks import Question, make_task
 from forgebench.suites.forensics.artefact_model import ForensicsArtefactModel
@@ -117,7 +118,8 @@ def test_a_run_made_before_resumes_without_a_request(
     assert res.exit_code == 0, res.output
     assert server.hits == 0
     con = sqlite3.connect(run / "run.sqlite")
-    assert con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("3",)
+    version = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    assert version == (str(SCHEMA_VERSION),)
     assert dict(con.execute("SELECT task_key, text FROM answers")) == answers
     assert con.execute("SELECT COUNT(*) FROM tasks WHERE images IS NOT NULL").fetchone() == (0,)
     con.close()

@@ -12,18 +12,17 @@ stored as a letter.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from rich.console import Console
-
-from forgebench.models.base import Model, Request
+from forgebench.models.base import Model, Request, Response
 from forgebench.models.spec import ModelConfig
+from forgebench.run.judge_stage import JudgeStage, judge_session, run_stage
 from forgebench.run.judging import JudgeSettings
+from forgebench.run.runner import Call, CallOutcome
+from forgebench.run.store import Judgement, Store
 from forgebench.suites.forensics.extract import (
     EXTRACTOR_VERSION,
     extract_option,
@@ -46,6 +45,8 @@ class ExtractorStats:
     letters: int = 0
     """Of ``judged``, replies naming an option (the rest are Z)."""
     errors: int = 0
+    errors_text: str = ""
+    """``errors`` as the summary says it (with the first reason when every call failed)."""
     fatal: str | None = None
     """Why the extractor stopped early (the runner gave up on it), if it did."""
     elapsed_s: float = 0.0
@@ -54,32 +55,24 @@ class ExtractorStats:
         return (
             f"extractor {self.judge}: {self.undecided} undecided answers, {self.existing} already "
             f"judged, {self.judged} judged now ({self.letters} to a letter, "
-            f"{self.judged - self.letters} to Z), {self.errors} errors, {self.elapsed_s:.1f} s"
+            f"{self.judged - self.letters} to Z), {self.errors_text or f'{self.errors} errors'}, "
+            f"{self.elapsed_s:.1f} s"
         )
 
 
-def _todo(con: Any, judge: str) -> tuple[list[tuple[str, str, dict[str, str], str]], int]:
-    done = {
-        k
-        for (k,) in con.execute(
-            "SELECT task_key FROM judgements WHERE judge=? AND kind=?", (judge, LETTER_KIND)
-        )
-    }
+def _todo(store: Store, judge: str) -> tuple[list[tuple[str, str, dict[str, str], str]], int]:
+    done = store.judged_keys(judge, LETTER_KIND)
     todo, existing = [], 0
-    cur = con.execute(
-        "SELECT t.key, t.extra, a.text FROM tasks t JOIN answers a ON a.task_key = t.key "
-        "WHERE t.benchmark = ? AND t.superseded_by IS NULL ORDER BY t.rowid",
-        (BENCHMARK,),
-    )
-    for key, extra_json, text in cur:
-        extra = json.loads(extra_json or "{}")
+    for rec in store.records(BENCHMARK, answered=True):
+        extra = rec.extra
         options = {str(k): str(v) for k, v in (extra.get("options") or {}).items()}
+        text = rec.text or ""
         if extract_option(text, options).step != "none":
             continue
-        if key in done:
+        if rec.key in done:
             existing += 1
             continue
-        todo.append((key, str(extra.get("question", "")), options, text))
+        todo.append((rec.key, str(extra.get("question", "")), options, text))
     return todo, existing
 
 
@@ -93,17 +86,11 @@ async def extract_run_async(
     """Ask the extractor about every undecided answer of the run (see the module docstring).
     ``settings`` override the judge config's concurrency, rate, attempts and timeout; their
     ``console`` draws a progress bar. ``model`` replaces the one the config would create."""
-    from forgebench.models.registry import create_model
-    from forgebench.run.progress import RunProgress
-    from forgebench.run.runner import Call, CallOutcome, execute
-    from forgebench.run.store import Judgement, Store
-
     started = time.monotonic()
-    store = Store.open(run_dir, create=False)
-    try:
-        judge_model = model or create_model(config)
+    settings = settings or JudgeSettings()
+    async with judge_session(run_dir, config, model) as (store, judge_model):
         name = judge_model.name
-        todo, existing = _todo(store.connection, name)
+        todo, existing = _todo(store, name)
         stats = ExtractorStats(judge=name, undecided=len(todo) + existing, existing=existing)
         options_of = {key: opts for key, _q, opts, _t in todo}
         params = config.generation_params()
@@ -113,42 +100,19 @@ async def extract_run_async(
                 prompt = extractor_prompt(question, options, text)
                 yield Call(key, Request(prompt=prompt, params=dict(params), meta={"task_key": key}))
 
-        def on_outcome(out: CallOutcome) -> None:
-            if out.response is None:
-                stats.errors += 1
-                return
-            letter = parse_extractor_reply(out.response.text, options_of[out.key])
-            stats.judged += 1
+        def on_reply(out: CallOutcome, response: Response) -> Judgement:
+            letter = parse_extractor_reply(response.text, options_of[out.key])
             stats.letters += letter != "Z"
-            store.put_judgement(
-                Judgement(
-                    task_key=out.key,
-                    judge=name,
-                    kind=LETTER_KIND,
-                    status="graded",
-                    version=EXTRACTOR_VERSION,
-                    judge_spec=config.spec,
-                    value=letter,
-                    raw=out.response.text,
-                    attempts=out.attempts,
-                )
-            )
+            return Judgement(
+                task_key=out.key, judge=name, kind=LETTER_KIND, status="graded",
+                version=EXTRACTOR_VERSION, judge_spec=config.spec, value=letter,
+                raw=response.text, attempts=out.attempts,
+            )  # fmt: skip
 
-        settings = settings or JudgeSettings()
-        console = settings.console
-        with RunProgress(console or Console(stderr=True), enabled=None if console else False) as rp:
-            ex = await execute(
-                judge_model,
-                calls(),
-                settings.exec_settings(config),
-                on_outcome=on_outcome,
-                progress=rp.add(f"extract {name}", len(todo)),
-            )
-        stats.fatal = ex.fatal
-        if model is None:
-            await judge_model.aclose()
-    finally:
-        store.close()
+        stage = JudgeStage(f"extract {name}", calls(), len(todo), on_reply)
+        result = await run_stage(store, judge_model, config, settings, stage)
+    stats.judged, stats.errors, stats.fatal = result.judged, result.errors, result.fatal
+    stats.errors_text = result.errors_text()
     stats.elapsed_s = time.monotonic() - started
     return stats
 

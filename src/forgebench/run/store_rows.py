@@ -1,0 +1,157 @@
+"""The typed rows the run store reads and writes (see :mod:`forgebench.run.schema`)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def _json_object(text: str | None) -> dict[str, Any]:
+    """A stored JSON column as a dict ({} when absent, unreadable or not an object)."""
+    try:
+        value = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+@dataclass(frozen=True)
+class CountRow:
+    """Status counts for one model x probe x condition."""
+
+    model: str
+    probe: str
+    condition: str
+    total: int
+    done: int
+    errors: int
+
+    @property
+    def pending(self) -> int:
+        """Tasks with neither an answer nor an error."""
+        return self.total - self.done - self.errors
+
+
+@dataclass(frozen=True)
+class TokenRow:
+    """Token totals of one model's stored answers."""
+
+    model: str
+    answers: int
+    input_tokens: int
+    output_tokens: int
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """One judgement of one task by one judge (a grade, an extracted letter, a gate result)."""
+
+    task_key: str
+    judge: str
+    """The judge's name, e.g. ``builtin/rules``."""
+    kind: str
+    """What is judged: ``evidence`` (Mandela E0-E4), ``letter`` (Forensics), ``uptake``, ..."""
+    status: str
+    """``graded``, ``auto`` (decided without a call) or ``unscored``."""
+    version: str
+    """Rubric, prompt or gate version."""
+    judge_spec: str
+    """The judge's spec (no secrets)."""
+    value: str | None = None
+    """The judgement as text (``E3``, ``B``, ``pass``); None when unscored."""
+    level: int | None = None
+    """Its numeric form where there is one."""
+    reason: str | None = None
+    detail: dict[str, Any] = field(default_factory=dict)
+    """Kind-specific fields (JSON)."""
+    raw: str | None = None
+    """The judge's raw output."""
+    attempts: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Judged:
+    """The stored judgement of one task by the judge and kind a read asked for."""
+
+    value: str | None
+    level: int | None
+    status: str
+    reason: str | None
+    detail_json: str
+    """Kind-specific fields as stored (JSON text; :attr:`detail` parses it)."""
+
+    @property
+    def detail(self) -> dict[str, Any]:
+        return _json_object(self.detail_json)
+
+
+@dataclass(frozen=True, slots=True)
+class TaskRecord:
+    """One task as a later stage reads it: the question's identity, its answer or error, its
+    verdict and the judgements asked for (:meth:`forgebench.run.store.Store.records`)."""
+
+    key: str
+    benchmark: str
+    item_id: str
+    model: str
+    probe: str
+    condition: str
+    prompt: str
+    extra_json: str
+    """The question's suite-specific fields as stored (JSON; :attr:`extra` parses them)."""
+    text: str | None
+    """The answer's text; None without an answer (pending or errored)."""
+    finish_reason: str | None
+    input_tokens: int | None
+    output_tokens: int | None
+    latency_s: float | None
+    error: str | None
+    """The error's reason when the task has an error row (an answer wins: see ``answered``)."""
+    verdict: str | None
+    verdict_json: str | None
+    """The verdict's detail as stored (JSON; :attr:`verdict_detail` parses it)."""
+    parser_version: str | None
+    judged: tuple[Judged | None, ...] = ()
+    """One entry per (judge, kind) asked for, in that order; None where there is none."""
+
+    @property
+    def answered(self) -> bool:
+        return self.text is not None
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        return _json_object(self.extra_json)
+
+    @property
+    def verdict_detail(self) -> dict[str, Any]:
+        return _json_object(self.verdict_json)
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """A task's stored answer, as far as readers outside the runner need it."""
+
+    text: str
+    raw: dict[str, Any]
+    """The response without image bytes or keys (JSON)."""
+    attempts: int
+
+
+@dataclass(frozen=True)
+class StoredError:
+    """A task's stored error (transport or protocol failure after its last attempt)."""
+
+    reason: str
+    status: int | None
+    attempts: int
+
+
+@dataclass(frozen=True)
+class TaskIdentity:
+    """The identity columns of a current task (what construction reads back)."""
+
+    key: str
+    item_id: str
+    model: str
+    extra: dict[str, Any]

@@ -1,0 +1,242 @@
+"""The run store's items and tasks: writing them (with superseding), and reading what is pending.
+
+A task's images: ``variant_id``, ``image_path`` and ``media_type`` describe its first image; a
+task with more than one image also has ``tasks.images`` (schema 3), a JSON list of
+``[variant_id, path, media_type]`` for every image in order, and NULL otherwise.
+:func:`task_images` reads them back.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Collection, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from forgebench.models.base import ImageRef
+from forgebench.run.store_base import CURRENT, StoreBase
+from forgebench.run.store_rows import TaskIdentity, _json_object
+from forgebench.run.tasks import Question, Task, canonical_json
+
+
+def images_json(question: Question) -> str | None:
+    """The ``tasks.images`` value of a question: every image in order when it has several."""
+    if len(question.images) < 2:
+        return None
+    return json.dumps([[r.variant_id, str(r.path), r.media_type] for r in question.images])
+
+
+def task_images(row: sqlite3.Row) -> tuple[ImageRef, ...]:
+    """A stored task's images, in order (empty for a text-only task). A store written before
+    schema 3, or a task with one image, has only the first-image columns."""
+    many = row["images"] if "images" in row.keys() else None  # noqa: SIM118 (Row: in = values)
+    if many:
+        return tuple(ImageRef(v, Path(p), m or "image/png") for v, p, m in json.loads(many))
+    if row["variant_id"] is None:
+        return ()
+    return (
+        ImageRef(
+            row["variant_id"], Path(row["image_path"] or ""), row["media_type"] or "image/png"
+        ),
+    )
+
+
+class TasksPart(StoreBase):
+    """Items, tasks, and what is pending."""
+
+    _invocation: bool = False
+
+    # -- items ----------------------------------------------------------------------------------
+
+    def put_items(self, benchmark: str, items: Iterable[BaseModel | dict[str, Any]]) -> None:
+        """Store a benchmark's items as JSON (the latest data wins: a fixed label reaches
+        scoring). An item is a pydantic model or a dict with an ``id`` field."""
+        rows = []
+        for it in items:
+            data = it.model_dump(mode="json") if isinstance(it, BaseModel) else dict(it)
+            rows.append((benchmark, str(data["id"]), json.dumps(data, ensure_ascii=False)))
+        with self._tx():
+            self.connection.executemany(
+                "INSERT INTO items(benchmark, item_id, data) VALUES(?, ?, ?) "
+                "ON CONFLICT(benchmark, item_id) DO UPDATE SET data=excluded.data",
+                rows,
+            )
+
+    def items(self, benchmark: str) -> dict[str, dict[str, Any]]:
+        """A benchmark's stored items: id -> JSON object, in the order they were first stored."""
+        return {
+            iid: json.loads(data)
+            for iid, data in self.connection.execute(
+                "SELECT item_id, data FROM items WHERE benchmark=? ORDER BY rowid", (benchmark,)
+            )
+        }
+
+    def all_items(self) -> list[tuple[str, dict[str, Any]]]:
+        """Every benchmark's items as ``(benchmark, JSON object)``, in the order first stored."""
+        return [
+            (bm, json.loads(data))
+            for bm, data in self.connection.execute(
+                "SELECT benchmark, data FROM items ORDER BY rowid"
+            )
+        ]
+
+    # -- tasks ----------------------------------------------------------------------------------
+
+    def put_tasks(self, tasks: Iterable[Task]) -> int:
+        """Store tasks (``INSERT OR IGNORE``: a key is stored once); returns how many were new.
+
+        A stored task is the current one for its model, item, probe, condition and extra: any
+        other task of that identity is marked superseded (and one stored earlier that is given
+        again becomes current again).
+        """
+        now = time.time()
+        rows = []
+        for t in tasks:
+            q = t.question
+            if not q.benchmark:
+                raise ValueError(f"task {t.key}: question without a benchmark")
+            rows.append(
+                (
+                    t.key, q.item_id, q.probe, q.condition, t.model, q.prompt, q.prompt_version,
+                    q.image.variant_id if q.image else None, canonical_json(dict(t.params)),
+                    canonical_json(dict(q.extra)), now, str(q.image.path) if q.image else None,
+                    q.image.media_type if q.image else None, q.benchmark, images_json(q),
+                )
+            )  # fmt: skip
+        with self._tx():
+            current = self._current_keys([r[0] for r in rows])
+            before = self.connection.total_changes
+            self.connection.executemany(
+                "INSERT OR IGNORE INTO tasks(key, item_id, probe, condition, model, prompt, "
+                "prompt_version, variant_id, params, extra, created_at, image_path, media_type, "
+                "benchmark, images) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                rows,
+            )
+            added = self.connection.total_changes - before
+            # a stored task's images may live elsewhere now (another --cache-dir): point at them
+            self.connection.executemany(
+                "UPDATE tasks SET image_path=?, media_type=?, images=? WHERE key=? "
+                "AND (image_path IS NOT ? OR media_type IS NOT ? OR images IS NOT ?)",
+                [(r[11], r[12], r[14], r[0], r[11], r[12], r[14]) for r in rows],
+            )
+            if self._invocation:
+                self.connection.executemany(
+                    "INSERT OR IGNORE INTO temp.invocation(key, model) VALUES(?, ?)",
+                    [(r[0], r[4]) for r in rows],
+                )
+            changed = [r for r in rows if r[0] not in current]
+            self.connection.executemany(
+                "UPDATE tasks SET superseded_by=? WHERE model=? AND item_id=? AND probe=? "
+                "AND condition=? AND extra=? AND key<>?",
+                [(r[0], r[4], r[1], r[2], r[3], r[9], r[0]) for r in changed],
+            )
+            self.connection.executemany(
+                "UPDATE tasks SET superseded_by=NULL WHERE key=?", [(r[0],) for r in changed]
+            )
+            return added
+
+    def _current_keys(self, keys: list[str]) -> set[str]:
+        """Those of ``keys`` already stored as current tasks."""
+        found: set[str] = set()
+        for chunk, marks in self._chunks(keys):
+            sql = f"SELECT key FROM tasks WHERE key IN ({marks}) AND {CURRENT}"
+            found.update(r[0] for r in self.connection.execute(sql, chunk))
+        return found
+
+    def task_row(self, key: str) -> sqlite3.Row | None:
+        """One task's row (``sqlite3.Row``), or None."""
+        rows = self._rows("SELECT * FROM tasks WHERE key=?", (key,))
+        return rows[0] if rows else None
+
+    def iter_task_rows(self, keys: Iterable[str]) -> Iterator[sqlite3.Row]:
+        """Task rows for ``keys`` in the given order (unknown keys skipped)."""
+        for key in keys:
+            row = self.task_row(key)
+            if row is not None:
+                yield row
+
+    def current_tasks(self, probe: str) -> list[TaskIdentity]:
+        """The current tasks of one probe (any benchmark), in the order they were stored."""
+        sql = f"SELECT key, item_id, model, extra FROM tasks WHERE probe=? AND {CURRENT} "
+        return [
+            TaskIdentity(str(k), str(i), str(m), _json_object(e))
+            for k, i, m, e in self.connection.execute(sql + "ORDER BY rowid", (probe,))
+        ]
+
+    def models(self) -> list[str]:
+        """Model names that have tasks in this run, sorted."""
+        sql = "SELECT DISTINCT model FROM tasks ORDER BY 1"
+        return [r[0] for r in self.connection.execute(sql)]
+
+    def benchmarks(self) -> list[str]:
+        """Benchmarks that have tasks in this run, sorted."""
+        sql = "SELECT DISTINCT benchmark FROM tasks ORDER BY 1"
+        return [r[0] for r in self.connection.execute(sql)]
+
+    # -- resume ---------------------------------------------------------------------------------
+
+    def pending(
+        self, model: str, *, retry_errors: bool = False, among: Collection[str] | None = None
+    ) -> list[str]:
+        """Keys of ``model``'s tasks without an answer, in insertion order.
+
+        Errored tasks are left out unless ``retry_errors``; ``among`` narrows to this run's keys.
+        """
+        sql = (
+            f"SELECT t.key FROM tasks t WHERE t.model=? AND t.{CURRENT} "
+            "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.task_key=t.key)"
+        )
+        if not retry_errors:
+            sql += " AND NOT EXISTS (SELECT 1 FROM errors e WHERE e.task_key=t.key)"
+        sql += " ORDER BY t.rowid"
+        keys = [r[0] for r in self.connection.execute(sql, (model,))]
+        if among is not None:
+            wanted = among if isinstance(among, set | frozenset | dict) else set(among)
+            keys = [k for k in keys if k in wanted]
+        return keys
+
+    # -- this invocation's tasks, read back in pages (memory flat in the number of tasks) -------
+
+    def begin_invocation(self) -> None:
+        """Start a fresh set of "tasks of this invocation" (a TEMP table of this connection);
+        :meth:`put_tasks` adds every task it is given to it."""
+        self.connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS invocation (key TEXT PRIMARY KEY, model TEXT NOT NULL)"
+        )
+        self.connection.execute("DELETE FROM temp.invocation")
+        self._invocation = True
+
+    _PENDING = (
+        "FROM temp.invocation i JOIN tasks t ON t.key = i.key "
+        f"WHERE i.model = ? AND t.{CURRENT} "
+        "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.task_key = t.key)"
+    )
+
+    def _pending_sql(self, retry_errors: bool) -> str:
+        sql = self._PENDING
+        if not retry_errors:
+            sql += " AND NOT EXISTS (SELECT 1 FROM errors e WHERE e.task_key = t.key)"
+        return sql
+
+    def invocation_count(self, model: str) -> int:
+        """Tasks of ``model`` in this invocation."""
+        sql = "SELECT COUNT(*) FROM temp.invocation WHERE model = ?"
+        return int(self.connection.execute(sql, (model,)).fetchone()[0])
+
+    def pending_count(self, model: str, *, retry_errors: bool = False) -> int:
+        """This invocation's tasks of ``model`` without an answer (errored ones only with
+        ``retry_errors``)."""
+        sql = "SELECT COUNT(*) " + self._pending_sql(retry_errors)
+        return int(self.connection.execute(sql, (model,)).fetchone()[0])
+
+    def pending_pages(
+        self, model: str, *, retry_errors: bool = False, page: int = 1000
+    ) -> Iterator[list[sqlite3.Row]]:
+        """This invocation's pending task rows of ``model`` in insertion order, ``page`` rows at
+        a time (each page is read whole, so writes between pages are safe)."""
+        sql = "SELECT t.rowid AS rid, t.* " + self._pending_sql(retry_errors)
+        yield from self._pages(sql, (model,), page)

@@ -212,7 +212,7 @@ def test_propose_with_a_model_refuses_a_busy_work_folder(seed_dir: Path, tmp_pat
     assert not (out / "work" / "run.sqlite").exists() and not (out / "specs.jsonl").exists()
 
 
-def test_a_multi_step_candidate_is_priced_per_image_and_a_retry_resends_only_the_failed_step(
+def test_a_multi_step_candidate_is_priced_per_image_and_a_garbage_step_is_paid_once(
     seed_dir: Path, tmp_path: Path, fake_images: Callable[..., Any]
 ) -> None:
     srv = fake_images()
@@ -244,15 +244,16 @@ def test_a_multi_step_candidate_is_priced_per_image_and_a_retry_resends_only_the
         work.close()
     (ok,), (failed,) = done.records["two"], done.records["bad"]
     assert ok.status == "ok" and ok.cost == 1.0  # two images at 0.50
-    # the spend counts the first step of the failed candidate too: it was rendered and billed
-    assert total == 1.5
+    # the spend counts the first step of the failed candidate too (rendered and billed), and
+    # its garbage second reply: it arrived, so it was paid
+    assert total == 2.0
     want = np.asarray(Image.open(io.BytesIO(_inverted(seed_path, a))).convert("RGB")).copy()
     want[300:350, 100:150] = 255 - want[300:350, 100:150]
     assert np.array_equal(done.pixels[ok.key], want)
-    # the garbage reply is retried (4 attempts), each time only the second step is sent again
+    # the garbage reply is not asked for again (that would pay again)
     assert (
         failed.status == "error"
-        and failed.attempts == 4
+        and failed.attempts == 1
         and "neither an image" in (failed.message or "")
     )
-    assert srv.requests == done.sent == 2 + 1 + 4
+    assert srv.requests == done.sent == 2 + 1 + 1

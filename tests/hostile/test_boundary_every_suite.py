@@ -50,8 +50,10 @@ def test_forensics_validate_run_and_export_refuse_an_image_outside(
     ds, _secret_file = _hostile_forensics(tmp_path, how)
     res = cli("validate", str(ds))
     assert res.exit_code == 2, res.output
-    assert "outside the dataset folder" in res.stderr or "leaves the dataset" in res.stderr or (
-        "relative to the dataset" in res.stderr
+    assert (
+        "outside the dataset folder" in res.stderr
+        or "leaves the dataset" in res.stderr
+        or ("relative to the dataset" in res.stderr)
     ), res.stderr
 
     server = fake_openai()

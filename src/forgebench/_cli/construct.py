@@ -185,6 +185,9 @@ def build(
         help="Price of one candidate (http/openai).",
     ),
     concurrency: int = typer.Option(4, "--concurrency", min=1, help="Editor calls in flight."),
+    max_reply_mb: float = typer.Option(
+        64, "--max-reply-mb", min=0.001, help="Largest reply read from an http/ editor (MB)."
+    ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print calls and cost; render nothing."),
     grounding_model: str | None = typer.Option(
         None,
@@ -212,7 +215,7 @@ def build(
     if unknown:
         fail(f"{specs}: specification names unknown seed {unknown[0]!r}", 2)
     try:
-        ed = make_editor(editor, price)
+        ed = make_editor(editor, price, int(max_reply_mb * 1e6))
     except (EditorSpecError, ValueError) as exc:
         fail(str(exc), 2)
     cfg = B.BuildConfig(

@@ -29,6 +29,8 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 from PIL import Image
 
+from forgebench.models.base import ModelError
+
 OutcomeStatus = Literal["ok", "refused", "blocked"]
 
 
@@ -94,13 +96,33 @@ def png_bytes(rgb: np.ndarray) -> bytes:
     return buf.getvalue()
 
 
+class PaidReply(ModelError):
+    """A reply that arrived (and so was paid for) but holds no usable image: not an image, over
+    the pixel limit, over the body limit. Priced as a delivered image and not retried (asking
+    again would pay again); only its candidate ends as an error."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, retryable=False, task_only=True)
+
+
 def decode_rgb(data: bytes, where: str) -> np.ndarray:
-    """Decode image bytes to RGB; ``ValueError`` naming ``where`` when they are not an image."""
+    """Decode image bytes to RGB; ``ValueError`` naming ``where`` when they are not an image or
+    their header claims more pixels than a dataset image may have
+    (:func:`forgebench.util.images.pixel_limit_error`; checked before anything is decoded)."""
+    import warnings
+
+    from forgebench.util.images import pixel_limit_error
+
     try:
-        with Image.open(io.BytesIO(data)) as im:
-            return np.asarray(im.convert("RGB")).copy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                too_big = pixel_limit_error(im.width, im.height)
+                if too_big is None:
+                    return np.asarray(im.convert("RGB")).copy()
     except Exception as exc:  # PIL raises several types for garbage
         raise ValueError(f"{where}: not an image ({type(exc).__name__})") from None
+    raise ValueError(f"{where}: image refused: {too_big}")
 
 
 def content_hash(data: bytes) -> str:
@@ -108,8 +130,15 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def make_editor(spec: str, price_per_image: float | None = None) -> Editor:
-    """The editor a spec names; :class:`EditorSpecError` on an unknown provider or a bad spec."""
+MAX_REPLY_BYTES = 64 * 1024 * 1024
+"""The most bytes of an editor's reply read (``--max-reply-mb``); a longer reply is refused."""
+
+
+def make_editor(
+    spec: str, price_per_image: float | None = None, max_reply_bytes: int | None = None
+) -> Editor:
+    """The editor a spec names; :class:`EditorSpecError` on an unknown provider or a bad spec.
+    ``max_reply_bytes`` bounds what an ``http/`` editor's reply may hold (default 64 MB)."""
     alias, _, rest = spec.partition("=") if "=" in spec.split("/", 1)[0] else ("", "", spec)
     provider, sep, what = rest.partition("/")
     if not sep or not what:
@@ -122,7 +151,9 @@ def make_editor(spec: str, price_per_image: float | None = None) -> Editor:
     if provider == "http":
         from forgebench.construct.editors_http import HttpEditor
 
-        return HttpEditor(name, what, price_per_image or 0.0)
+        return HttpEditor(
+            name, what, price_per_image or 0.0, max_reply_bytes=max_reply_bytes or MAX_REPLY_BYTES
+        )
     if provider == "openai":
         from forgebench.construct.editors_openai import OpenAIImagesEditor
 

@@ -28,7 +28,13 @@ import numpy as np
 from PIL import Image
 from pydantic import Field
 
-from forgebench.construct.edit_api import Editor, EditOutcome, EditRequest, decode_rgb
+from forgebench.construct.edit_api import (
+    Editor,
+    EditOutcome,
+    EditRequest,
+    PaidReply,
+    decode_rgb,
+)
 from forgebench.construct.specs import EditSpec, EditStep
 from forgebench.construct.steps import StepStore, step_inputs
 from forgebench.models.base import ModelError, OutputFile, Request, Response, Usage
@@ -167,10 +173,18 @@ class EditorModel:
                 cost += kept[1]
             else:
                 self.requests += 1
-                out = await self.editor.edit(self._request(spec, step, index, img))
-                if out.status != "ok" or out.image is None:
-                    break
-                img = self._decode(out)
+                try:
+                    out = await self.editor.edit(self._request(spec, step, index, img))
+                    if out.status != "ok" or out.image is None:
+                        break
+                    img = self._decode(out)
+                except PaidReply:
+                    # it arrived, so it was paid: kept as a step without an image (an empty
+                    # blob, rendered again if asked again) at its price, so the spend counts it
+                    price = cost_usd(self.config, 0, 0, 1) or 0.0
+                    self._keep(key, n, inputs, b"", price)
+                    self._billed[key] = self._billed.get(key, 0) + 1
+                    raise
                 price = cost_usd(self.config, 0, 0, 1) or 0.0
                 self._keep(key, n, inputs, out.image, price)
                 self._billed[key] = self._billed.get(key, 0) + 1
@@ -219,7 +233,7 @@ class EditorModel:
         try:
             return decode_rgb(out.image, self.name)
         except ValueError as exc:
-            raise ModelError(str(exc), retryable=True) from None
+            raise PaidReply(str(exc)) from None
 
     def _response(
         self, out: EditOutcome, img: np.ndarray, images: int, cost: float, billed: int

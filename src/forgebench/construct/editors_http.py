@@ -19,8 +19,13 @@ Response:
 - ``200`` with JSON ``{"image_b64": "..."}``: the candidate, base64;
 - ``200`` with JSON ``{"status": "refused" | "blocked", "message": "..."}``: a refusal or a safety
   block, recorded as the candidate's outcome (not retried, not an error);
-- ``429`` and ``5xx`` are retried (``Retry-After`` honoured); other statuses and bodies that are
-  neither an image nor that JSON are errors.
+- ``429`` and ``5xx`` are retried (``Retry-After`` honoured); other statuses are errors.
+
+A ``200`` reply arrived, so it is priced as a delivered image whether or not it is usable: a body
+that is neither an image nor that JSON, an image that does not decode, one whose header claims
+more pixels than a dataset image may have (checked before decoding, also inside ``image_b64``)
+or a body longer than ``max_reply_bytes`` (64 MB by default; read no further) ends its candidate
+as an error (:class:`~forgebench.construct.edit_api.PaidReply`), never retried.
 """
 
 from __future__ import annotations
@@ -31,7 +36,14 @@ import json
 
 import aiohttp
 
-from forgebench.construct.edit_api import EditOutcome, EditRequest, decode_rgb, png_bytes
+from forgebench.construct.edit_api import (
+    MAX_REPLY_BYTES,
+    EditOutcome,
+    EditRequest,
+    PaidReply,
+    decode_rgb,
+    png_bytes,
+)
 from forgebench.models.base import ModelError
 
 
@@ -47,7 +59,13 @@ class HttpEditor:
     """The generic POST editor."""
 
     def __init__(
-        self, name: str, url: str, price_per_image: float = 0.0, timeout_s: float = 300
+        self,
+        name: str,
+        url: str,
+        price_per_image: float = 0.0,
+        timeout_s: float = 300,
+        *,
+        max_reply_bytes: int = MAX_REPLY_BYTES,
     ) -> None:
         if not url.startswith(("http://", "https://")):
             raise ValueError(f"http editor: {url!r} is not an http(s) URL")
@@ -55,6 +73,7 @@ class HttpEditor:
         self.url = url
         self.price_per_image = price_per_image
         self.timeout_s = timeout_s
+        self.max_reply_bytes = max_reply_bytes
 
     def _form(self, req: EditRequest) -> aiohttp.FormData:
         form = aiohttp.FormData()
@@ -82,8 +101,8 @@ class HttpEditor:
                 aiohttp.ClientSession(timeout=timeout) as s,
                 s.post(self.url, data=self._form(request)) as r,
             ):
-                body = await r.read()
                 status, ctype, headers = r.status, r.content_type, r.headers
+                body = await self._read(r)
         except (aiohttp.ClientError, TimeoutError) as exc:
             raise ModelError(f"{self.name}: {type(exc).__name__}: {exc}", retryable=True) from None
         if status == 429 or status >= 500:
@@ -100,26 +119,46 @@ class HttpEditor:
             )  # fmt: skip
         return self._parse(body, ctype)
 
+    async def _read(self, r: aiohttp.ClientResponse) -> bytes:
+        """The body, read no further than :attr:`max_reply_bytes`; a 200 past it is a
+        :class:`PaidReply` (another status is cut there: only its first bytes are quoted)."""
+        limit = self.max_reply_bytes
+        if r.content_length is not None and r.content_length > limit and r.status == 200:
+            raise PaidReply(f"{self.name}: reply of {r.content_length} bytes is over {_mb(limit)}")
+        parts: list[bytes] = []
+        size = 0
+        async for chunk in r.content.iter_chunked(1 << 16):
+            parts.append(chunk)
+            size += len(chunk)
+            if size > limit:
+                if r.status == 200:
+                    raise PaidReply(f"{self.name}: reply is over {_mb(limit)}")
+                break
+        return b"".join(parts)[: limit + 1]
+
     def _parse(self, body: bytes, ctype: str) -> EditOutcome:
         if ctype.startswith("image/"):
             try:
-                decode_rgb(body, self.name)
+                return EditOutcome("ok", png_bytes(decode_rgb(body, self.name)))
             except ValueError as exc:
-                raise ModelError(str(exc), retryable=True) from None
-            return EditOutcome("ok", png_bytes(decode_rgb(body, self.name)))
+                raise PaidReply(str(exc)) from None
         try:
             obj = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ModelError(
-                f"{self.name}: reply is neither an image nor JSON", retryable=True
-            ) from None
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            raise PaidReply(f"{self.name}: reply is neither an image nor JSON") from None
         if isinstance(obj, dict) and obj.get("status") in ("refused", "blocked"):
             return EditOutcome(obj["status"], message=str(obj.get("message", "")))
         if isinstance(obj, dict) and isinstance(obj.get("image_b64"), str):
             try:
                 raw = base64.b64decode(obj["image_b64"], validate=True)
                 rgb = decode_rgb(raw, self.name)
-            except (binascii.Error, ValueError) as exc:
-                raise ModelError(f"{self.name}: image_b64: {exc}", retryable=True) from None
+            except binascii.Error:
+                raise PaidReply(f"{self.name}: image_b64: not valid base64") from None
+            except ValueError as exc:
+                raise PaidReply(f"{self.name}: image_b64: {exc}") from None
             return EditOutcome("ok", png_bytes(rgb))
-        raise ModelError(f"{self.name}: JSON reply without image_b64 or status", retryable=True)
+        raise PaidReply(f"{self.name}: JSON reply without image_b64 or status")
+
+
+def _mb(n: int) -> str:
+    return f"the {n / 1e6:g} MB limit (--max-reply-mb)"

@@ -37,6 +37,9 @@ from forgebench.run.blobs import BlobStore
 
 TABLE = "construct_steps"
 PNG = "image/png"
+NO_IMAGE = hashlib.sha256(b"").hexdigest()
+"""The blob of a step whose reply was paid for but held no usable image: counted in the spend,
+never as a rendered step (it is rendered again)."""
 _SCHEMA = (
     f"CREATE TABLE IF NOT EXISTS {TABLE} (task_key TEXT NOT NULL, step INTEGER NOT NULL, "
     "inputs TEXT NOT NULL, sha256 TEXT NOT NULL, cost REAL NOT NULL, created_at REAL NOT NULL, "
@@ -107,9 +110,9 @@ def stored_steps(con: sqlite3.Connection, keys: Iterable[str]) -> dict[str, int]
         marks = ",".join("?" * len(chunk))
         sql = (
             f"SELECT task_key, COUNT(DISTINCT step) FROM {TABLE} "
-            f"WHERE task_key IN ({marks}) GROUP BY task_key"
+            f"WHERE task_key IN ({marks}) AND sha256 != ? GROUP BY task_key"
         )
-        out.update({str(k): int(n) for k, n in con.execute(sql, chunk)})
+        out.update({str(k): int(n) for k, n in con.execute(sql, [*chunk, NO_IMAGE])})
     return out
 
 

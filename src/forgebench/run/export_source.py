@@ -16,8 +16,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from forgebench.models.base import ImageRef
 from forgebench.run.store import CURRENT, Store, task_images
-from forgebench.run.tasks import ImageRef
 
 
 @dataclass(frozen=True)

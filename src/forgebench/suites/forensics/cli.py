@@ -34,7 +34,8 @@ def export(
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:
     """Write DATASET as the release's TSV (index, image, question, hint, A-D, answer, category),
-    which forgebench import reads back to the same items.
+    which forgebench import reads back to the same items. The same as forgebench export-dataset
+    DATASET --format release-tsv --out DIR (which writes DIR/ForensicsBench.tsv).
 
     All or nothing: on any problem (a bad item line, an image that cannot be read, an output that
     cannot be written) one line names it, the exit status is 2 and --out is left as it was.

@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     import typer
 
     from forgebench.interop.layout import DatasetLayout
+    from forgebench.interop.run_formats import RunWriter
     from forgebench.models.spec import ModelConfig
     from forgebench.run.images import VariantCache
     from forgebench.run.judging import JudgeSettings
@@ -156,6 +157,11 @@ class ForensicsSuite(Suite):
     ) -> str | None:
         answer = extra.get("answer") or item.get("answer")
         return str(answer) if answer else None
+
+    def run_formats(self) -> Mapping[str, RunWriter]:
+        from forgebench.suites.forensics.vlmevalkit_export import write_vlmevalkit
+
+        return {"vlmevalkit": write_vlmevalkit}
 
     def dataset_formats(self) -> Mapping[str, DatasetWriter]:
         from forgebench.suites.forensics.interop import write_release_tsv

@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -126,6 +126,36 @@ def text(value: str, marks: str = "", bold: bool = False) -> Cell:
 def dash(raw: str | None = None) -> Cell:
     """A dash for a cell that cannot be computed (``raw`` says why in the CSV)."""
     return Cell(raw, "—")
+
+
+def mark_best(
+    sections: list[tuple[str | None, list[list[Cell]]]], *, skip: frozenset[str] = frozenset()
+) -> list[tuple[str | None, list[list[Cell]]]]:
+    """The sections with the best (highest) number of each column after the first printed in
+    bold, every tied cell included; rows whose first cell's text is in ``skip`` (group averages)
+    neither compete nor get marked."""
+    competing = [r for _, rows in sections for r in rows if r and r[0].text not in skip]
+    width = max((len(r) for r in competing), default=0)
+
+    def number(cell: Cell) -> float | None:
+        raw = cell.raw
+        return float(raw) if isinstance(raw, int | float) and math.isfinite(raw) else None
+
+    best: dict[int, float] = {}
+    for j in range(1, width):
+        vals = [v for r in competing if j < len(r) and (v := number(r[j])) is not None]
+        if len(vals) > 1:
+            best[j] = max(vals)
+
+    def mark(row: list[Cell]) -> list[Cell]:
+        if not row or row[0].text in skip:
+            return row
+        return [
+            replace(c, bold=True) if j in best and number(c) == best[j] else c
+            for j, c in enumerate(row)
+        ]
+
+    return [(heading, [mark(r) for r in rows]) for heading, rows in sections]
 
 
 # ---------------------------------------------------------------- renderers
@@ -264,7 +294,9 @@ def to_csv(table: Table) -> str:
 
 
 def to_html(table: Table) -> str:
-    """The table as an HTML ``<table>`` with its caption and notes (every text escaped)."""
+    """The table as an HTML ``<table>`` in the report's one table style: caption above, numbers
+    right-aligned and text left (``td.t``), group headers spanning their columns, section rows,
+    the bold cells of :func:`mark_best` in bold; every text escaped."""
     import html
 
     esc = html.escape
@@ -274,7 +306,7 @@ def to_html(table: Table) -> str:
             groups[-1] = (c.group, groups[-1][1] + 1)
         else:
             groups.append((c.group, 1))
-    out = [f'<table class="paper-table" id="{esc(table.name)}">']
+    out = [f'<table class="num paper-table" id="{esc(table.name)}">']
     out.append(f"<caption>{esc(table.title)}. {esc(table.caption)}</caption><thead>")
     if any(g for g, _ in groups):
         out.append(
@@ -290,11 +322,11 @@ def to_html(table: Table) -> str:
             cells = []
             for cell in row:
                 body = esc(cell.text) + "".join(esc(MARKS_MD.get(m, m)) for m in cell.marks)
-                cells.append(
-                    f"<td><b>{body}</b></td>"
-                    if cell.bold and cell.text != "—"
-                    else f"<td>{body}</td>"
-                )
+                numeric = isinstance(cell.raw, int | float) or cell.text == "—"
+                cls = "" if numeric else ' class="t"'
+                if cell.bold and cell.text != "—":
+                    body = f"<b>{body}</b>"
+                cells.append(f"<td{cls}>{body}</td>")
             out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     if table.notes:

@@ -1,93 +1,136 @@
-"""The Forensics section of the report: tables (md, tex, csv), Figures 4-8, and a page section
-with Table 2, the extraction shares (how each model's letters were found) and links.
+"""The Forensics section of the report, laid out as seed 002 shows its results: Table 2 beside
+the extraction table, Figure 2 (radar and leaderboard), Table 3 with its per-level table and
+curves, Table 4, Figures 4-8, the per-type heatmap beside Tables 15-26, and the prompt studies.
 
-Files go under ``report/`` with a ``forensics_`` prefix so they never collide with another
-suite's (``forensics_table_02.csv``, ``forensics_tables.md``, ``figures/forensics_fig4_...``).
+Every table is written as CSV, Markdown and LaTeX (and all of them together in
+``forensics_tables.md`` / ``.tex``); every figure as PNG, SVG and the CSV of its numbers. Files go
+under ``report/`` with a ``forensics_`` prefix so they never collide with another suite's.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from forgebench.report.table import Skipped, to_csv, to_html, to_latex, to_markdown
+from forgebench.report.table import Skipped, Table, to_csv, to_html, to_latex, to_markdown
 from forgebench.suites.forensics.figures import write_figures
-from forgebench.suites.forensics.tables import all_tables
+from forgebench.suites.forensics.tables import SHARES, all_tables
 
-SHARES = (
-    ("by_letter", "letter"),
-    ("by_text", "option text"),
-    ("by_extractor", "extractor"),
-    ("z", "Z"),
-)
+__all__ = ["SHARES", "summary_table", "write_report"]
+
+_INLINE = {
+    "forensics_table_02", "forensics_extraction", "forensics_table_03",
+    "forensics_table_03_levels", "forensics_table_04", "forensics_table_11",
+    "forensics_table_12", "forensics_table_13", "forensics_table_14",
+}  # fmt: skip
+"""Tables shown on the page; the per-type tables are a download each (the heatmap shows them)."""
 
 
-def _shares_html(metrics: pd.DataFrame) -> str:
-    m = metrics[(metrics["benchmark"] == "forensics") & (metrics["subset"] == "all")]
-    m = m[m["metric"].isin([s for s, _ in SHARES])]
-    if m.empty:
+def _stem(t: Table) -> str:
+    return t.name if t.slug else f"forensics_{t.name}"
+
+
+def _link(out_dir: Path, path: Path, label: str) -> str:
+    href = html.escape(path.relative_to(out_dir).as_posix())
+    return f"<a href='{href}'>{html.escape(label)}</a>"
+
+
+def _figure(out_dir: Path, files: list[Path], stem: str, caption: str, wide: bool = False) -> str:
+    got = {p.suffix: p for p in files if p.stem == stem}
+    if ".png" not in got:
         return ""
-    rows = []
-    for (model, probe, cond), g in m.groupby(["model", "probe", "condition"], sort=True):
-        vals = {r["metric"]: float(r["value"]) for _, r in g.iterrows()}
-        judge = next((j for j in g["judge"] if j), "")
-        cells = "".join(f"<td>{vals.get(s, float('nan')):.1f}</td>" for s, _ in SHARES)
-        rows.append(
-            f"<tr><td>{html.escape(str(model))}</td><td>{html.escape(str(probe))}</td>"
-            f"<td>{html.escape(str(cond))}</td>{cells}<td>{html.escape(judge)}</td></tr>"
-        )
-    head = "".join(f"<th>{label} (%)</th>" for _, label in SHARES)
+    src = html.escape(got[".png"].relative_to(out_dir).as_posix())
+    extra = " · ".join(
+        _link(out_dir, got[s], n) for s, n in ((".svg", "svg"), (".csv", "data (csv)")) if s in got
+    )
+    cls = " class='wide'" if wide else ""
     return (
-        "<table class='fb-table'><caption>How the option letters were found (shares of the "
-        "answers; Z counts as wrong, never a random letter).</caption><thead><tr><th>Model</th>"
-        f"<th>Probe</th><th>Condition</th>{head}<th>Extractor</th></tr></thead><tbody>"
-        + "".join(rows)
-        + "</tbody></table>"
+        f"<figure{cls}><img src='{src}' alt='{html.escape(stem)}' loading='lazy'>"
+        f"<figcaption>{html.escape(caption)} {extra}</figcaption></figure>"
     )
 
 
-def write_report(metrics: pd.DataFrame, out_dir: Path) -> tuple[str, list[Path], list[str]]:
-    """Write the tables and figures; return the section's HTML, the files and console notes."""
+def write_report(
+    metrics: pd.DataFrame, out_dir: Path, groups: Mapping[str, str] | None = None
+) -> tuple[str, list[Path], list[str]]:
+    """Write the tables and figures; return the section's HTML, the files and console notes.
+    ``groups``: each model's ``proprietary`` / ``open`` block (default: open)."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    built = all_tables(metrics)
     files: list[Path] = []
     notes: list[str] = []
-    md, tex, parts = [], [], []
-    for t in built:
+    md, tex = [], []
+    shown: dict[str, str] = {}
+    downloads: list[str] = []
+    for t in all_tables(metrics, groups):
         if isinstance(t, Skipped):
-            notes.append(f"  forensics table {t.number} skipped: {t.reason}")
+            if t.number:
+                notes.append(f"  forensics table {t.number} skipped: {t.reason}")
             continue
-        path = out_dir / f"forensics_table_{t.number:02d}.csv"
-        path.write_text(to_csv(t), encoding="utf-8")
-        files.append(path)
+        stem = _stem(t)
+        links = []
+        for ext, render in (("csv", to_csv), ("md", to_markdown), ("tex", to_latex)):
+            path = out_dir / f"{stem}.{ext}"
+            path.write_text(render(t), encoding="utf-8")
+            files.append(path)
+            links.append(_link(out_dir, path, ext))
         md.append(to_markdown(t))
         tex.append(to_latex(t))
-        if t.number in (2, 3, 4):
-            parts.append(to_html(t))
+        if stem in _INLINE:
+            shown[stem] = (
+                f"<div class='table-block'>{to_html(t)}"
+                f"<p class='downloads'>Download: {' · '.join(links)}</p></div>"
+            )
+        else:
+            downloads.append(f"<li>{html.escape(t.title)}: {' · '.join(links)}</li>")
     for name, chunks in (("forensics_tables.md", md), ("forensics_tables.tex", tex)):
         if chunks:
             (out_dir / name).write_text("\n\n".join(chunks) + "\n", encoding="utf-8")
             files.append(out_dir / name)
     figs = write_figures(metrics, out_dir / "figures")
     files += figs
-    links = "".join(
-        f"<li><a href='{html.escape(p.relative_to(out_dir).as_posix())}'>{html.escape(p.name)}</a></li>"
-        for p in files
-        if p.suffix in (".md", ".png", ".csv")
+
+    def fig(stem: str, caption: str, wide: bool = False) -> str:
+        return _figure(out_dir, figs, stem, caption, wide)
+
+    perspectives = "".join(
+        fig(f"forensics_fig{n}_{p}", f"Figure {n}: accuracy by forgery {p}.")
+        for n, p in ((4, "semantic"), (5, "modality"), (6, "task"), (7, "type"), (8, "model"))
     )
-    pictures = "".join(
-        f"<figure><img src='{html.escape(p.relative_to(out_dir).as_posix())}' "
-        f"alt='{html.escape(p.stem)}' style='max-width:100%'></figure>"
-        for p in figs
-        if p.suffix == ".png"
-    )
-    body = (
-        "".join(parts) + _shares_html(metrics) + pictures + (f"<ul>{links}</ul>" if links else "")
-    )
-    return body, files, notes
+    parts = [
+        "<div class='pair'>"
+        + shown.get("forensics_table_02", "")
+        + shown.get("forensics_extraction", "")
+        + "</div>",
+        "<div class='figures'>"
+        + fig("forensics_fig2_overview", "Figure 2: perspective scores and leaderboard.", True)
+        + "</div>",
+        shown.get("forensics_table_03", ""),
+        shown.get("forensics_table_03_levels", ""),
+        "<div class='figures'>"
+        + fig(
+            "forensics_robustness_levels",
+            "Accuracy by perturbation level, 0 = clean (forgebench's addition, not the paper's).",
+            True,
+        )
+        + "</div>",
+        shown.get("forensics_table_04", ""),
+        f"<div class='figures'>{perspectives}</div>",
+        "<div class='figures'>"
+        + fig("forensics_type_heatmap", "Accuracy per type code (Tables 15-26).", True)
+        + "</div>",
+        *(shown.get(f"forensics_table_{n}", "") for n in (11, 12, 13, 14)),
+    ]
+    if downloads:
+        parts.append(
+            "<p>Accuracy per type code:</p><ul class='downloads-list'>"
+            + "".join(downloads)
+            + "</ul>"
+        )
+    return "".join(parts), files, notes
 
 
 def summary_table(metrics: pd.DataFrame) -> Any:

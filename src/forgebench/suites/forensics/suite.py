@@ -255,7 +255,10 @@ class ForensicsSuite(Suite):
         metrics = read_metrics(path, benchmark=self.name, judge=judge)
         if metrics.empty:
             return None
-        body, files, notes = write_report(metrics, out_dir)
+        from forgebench.report.groups import model_groups
+
+        groups = model_groups(run_dir / "config.json", set(metrics["model"]))
+        body, files, notes = write_report(metrics, out_dir, groups)
         from forgebench.suites.forensics.item_view import write_item_view
 
         page = write_item_view(run_dir, out_dir)

@@ -1,165 +1,47 @@
-"""Forensics tables in the paper's layouts: Table 2 (overall and perspectives), Tables 15-26
-(accuracy per type code, ten codes a table in the paper's column order), Table 3 (robustness:
-mean over the five levels of each perturbation, and each level), Table 4 (attribution),
+"""Forensics tables in the paper's layouts: Table 2 (overall and perspectives, in Proprietary /
+Open-sourced blocks with each block's average), Tables 15-26 (accuracy per type code, ten codes a
+table in the paper's column order; codes the paper lacks in an "Other type codes" table), Table 3
+(robustness as printed: the clean ``full`` accuracy, then the mean over the five levels of each
+perturbation), its per-level companion (forgebench's addition, not the paper's), the extraction
+table (how each model's letters were found), Table 4 (attribution),
 Table 13 (attribution with class descriptions), Tables 12 and 14 (the prefix and face-box
 studies against ``full`` on the same type codes), and Table 11 (single- vs multi-image input on
 the same items, :mod:`.multi`).
 
 All read ``metrics.csv`` rows of benchmark ``forensics`` (:mod:`.scores`); a table whose rows are
 absent is a :class:`~forgebench.report.table.Skipped` naming what is missing. Models are sorted by
-overall accuracy, best first (the paper also splits proprietary from open models; a run does not
-know which is which).
+overall accuracy, best first, within their group (the models file's ``group``, recorded in
+``RUN/config.json``: :mod:`forgebench.report.groups`); the best number of each column is bold.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import pandas as pd
 
-from forgebench.report.table import Cell, Column, Skipped, Table, dash, num, text
+from forgebench.report.groups import group_sections
+from forgebench.report.table import Cell, Column, Skipped, Table, dash, mark_best, num, text
 from forgebench.suites.forensics.multi import table11
+from forgebench.suites.forensics.paper_codes import PAPER_CODE_TABLES, PAPER_CODES
 from forgebench.suites.forensics.perturb import LEVELS, TABLE3_KINDS
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
-PAPER_CODE_TABLES: tuple[tuple[str, ...], ...] = (
-    (
-        "HS-RGB-BC-ES-DF",
-        "HS-NIR-BC-ES-GAN",
-        "HS-RGB-BC-ES-GAN",
-        "HS-RGB-SLS-ES-GAN",
-        "HS-RGB-BC-ES-PRO",
-        "HS-RGB-BC-SPF-3D",
-        "HS-RGB-BC-SPF-PC",
-        "HS-RGB-BC-SPF-PR",
-        "HS-RGB-BC-SPF-RP",
-        "HS-RGB-BC-FE-DF",
-    ),
-    (
-        "HS-RGB-BC-FE-ED",
-        "HS-RGB-SLS-FE-ED",
-        "HS-RGB&TXT-BC-FE-ED",
-        "HS-RGB&TXT-SLD-FE-ED",
-        "HS-RGB&TXT-BC-FE-GAN",
-        "HS-RGB&TXT-SLD-FE-GAN",
-        "HS-RGB-BC-FE-PRO",
-        "HS-RGB-SLS-FE-PRO",
-        "HS-RGB-BC-FE&FT-ED&GR",
-        "HS-RGB-SLS-FE&FT-ED&GR",
-    ),
-    (
-        "HS-RGB&TXT-BC-FE&TAM-ED&TR",
-        "HS-RGB&TXT-SLD-FE&TAM-ED&TR",
-        "HS-RGB&TXT-BC-FE&TAM-GAN&TR",
-        "HS-RGB&TXT-SLD-FE&TAM-GAN&TR",
-        "HS-RGB&TXT-BC-FE&TS-ED&RT",
-        "HS-RGB&TXT-SLD-FE&TS-ED&RT",
-        "HS-RGB&TXT-BC-FE&TS-GAN&RT",
-        "HS-RGB&TXT-SLD-FE&TS-GAN&RT",
-    ),
-    (
-        "HS-VID-BC-FR-RNN",
-        "HS-VID-TL-FR-RNN",
-        "HS-RGB-BC-FR-RNN",
-        "HS-RGB-SLS-FR-RNN",
-        "HS-VID-BC-FR-ED",
-        "HS-RGB-BC-FR-ED",
-        "HS-RGB-SLS-FR-ED",
-        "HS-VID-BC-FR-GR",
-        "HS-VID-SLS-FR-GR",
-        "HS-RGB-BC-FR-GR",
-    ),
-    (
-        "HS-RGB-SLS-FR-GR",
-        "HS-VID-BC-FSM-ED&RNN&GR",
-        "HS-VID-SLS-FSM-ED&RNN&GR",
-        "HS-RGB-BC-FSM-ED&RNN&GR",
-        "HS-RGB-SLS-FSM-ED&RNN&GR",
-        "HS-RGB-SLD-FSM-GAN",
-        "HS-RGB-SLS-FSM-GAN",
-        "HS-VID-BC-FSS-RNN",
-        "HS-VID-TL-FSS-RNN",
-        "HS-RGB-BC-FSS-RNN",
-    ),
-    (
-        "HS-RGB-SLS-FSS-RNN",
-        "HS-RGB-BC-FSS-DF",
-        "HS-VID-BC-FSS-ED",
-        "HS-VID-SLS-FSS-ED",
-        "HS-VID-TL-FSS-ED",
-        "HS-RGB-BC-FSS-ED",
-        "HS-RGB-SLS-FSS-ED",
-        "HS-RGB&TXT-BC-FSS-ED",
-        "HS-RGB&TXT-SLD-FSS-ED",
-        "HS-VID-BC-FSS-GR",
-    ),
-    (
-        "HS-VID-SLS-FSS-GR",
-        "HS-RGB-BC-FSS-GR",
-        "HS-RGB-SLS-FSS-GR",
-        "HS-VID-BC-FSS-WILD",
-        "HS-RGB-BC-FSS-WILD",
-        "HS-VID-BC-FSS-VAE",
-        "HS-RGB-BC-FSS-VAE",
-        "HS-VID-BC-FSS&FE-ED",
-        "HS-VID-SLS-FSS&FE-ED",
-        "HS-VID-TL-FSS&FE-ED",
-    ),
-    (
-        "HS-RGB-BC-FSS&FE-ED",
-        "HS-RGB-SLS-FSS&FE-ED",
-        "HS-RGB&TXT-BC-FSS&TAM-ED&TR",
-        "HS-RGB&TXT-SLD-FSS&TAM-ED&TR",
-        "HS-RGB&TXT-BC-FSS&TS-ED&RT",
-        "HS-RGB&TXT-SLD-FSS&TS-ED&RT",
-        "HS-VID-BC-FT-GR",
-        "HS-VID-SLS-FT-GR",
-        "HS-VID-TL-FT-GR",
-        "HS-RGB-BC-FT-GR",
-    ),
-    (
-        "HS-RGB-SLS-FT-GR",
-        "HS-NIR-BC-ST-ED",
-        "HS-RGB&TXT-BC-TAM-TR",
-        "HS-RGB&TXT-SLD-TAM-TR",
-        "HS-RGB&TXT-BC-TS-RT",
-        "HS-RGB&TXT-SLD-TS-RT",
-        "GS-RGB-BC-ES-AR",
-        "GS-RGB-BC-ES-DF",
-        "GS-RGB-BC-ES-GAN",
-        "GS-RGB-BC-ES-PRO",
-    ),
-    (
-        "GS-RGB-BC-ES-VAE",
-        "GS-RGB-BC-CM-GR",
-        "GS-RGB-SLS-CM-GR",
-        "GS-RGB-BC-RM-ED",
-        "GS-RGB-SLS-RM-ED",
-        "GS-RGB-BC-SPL-GR",
-        "GS-RGB-SLS-SPL-GR",
-        "GS-RGB-BC-IE-ED",
-        "GS-RGB-BC-ST-DC",
-        "GS-RGB-BC-ST-ED",
-    ),
-    (
-        "HS-RGB&TXT-BC-OOC-RT",
-        "HS-VID-BC-REAL-REAL",
-        "HS-VID-SLS-REAL-REAL",
-        "HS-VID-TL-REAL-REAL",
-        "HS-RGB-BC-REAL-REAL",
-        "HS-RGB-SLD-REAL-REAL",
-        "HS-RGB-SLS-REAL-REAL",
-    ),
-    (
-        "HS-RGB&TXT-BC-REAL-REAL",
-        "HS-RGB&TXT-SLD-REAL-REAL",
-        "GS-VID-BC-ES-AR",
-        "GS-VID-BC-ES-DF",
-        "GS-RGB-BC-REAL-REAL",
-        "GS-RGB-SLD-REAL-REAL",
-        "GS-RGB-SLS-REAL-REAL",
-    ),
-)
-"""The type codes of Tables 15-26, in the paper's order (12 tables, 112 codes)."""
 PERSP_LABELS = ("Semantic", "Modality", "Task", "Type", "Model")
+GROUP_HEADINGS = {
+    "proprietary": "Proprietary Large Vision Language Models",
+    "open": "Open-sourced Large Vision Language Models",
+}
+AVERAGE = "Average"
+"""The label of a group's average row."""
+SHARES = (
+    ("by_letter", "Option letter"),
+    ("by_text", "Option text"),
+    ("by_embed", "Embedding"),
+    ("by_extractor", "LLM extractor"),
+    ("z", "Z"),
+)
+"""The extraction shares of metrics.csv and their column labels."""
 KIND_LABELS = {
     "saturation": "Saturation", "contrast": "Contrast", "block": "Block",
     "noise": "Noise", "blur": "Blur", "pixelate": "Pixel",
@@ -183,36 +65,91 @@ def _by_overall(m: pd.DataFrame) -> list[str]:
     return [str(x) for x in acc.sort_values(["value", "model"], ascending=[False, True])["model"]]
 
 
-def _overall_and_persp(number: int, caption: str, m: pd.DataFrame) -> Table:
+def _overall_and_persp(
+    number: int, caption: str, m: pd.DataFrame, groups: Mapping[str, str] | None = None
+) -> Table:
+    """Overall accuracy and the five perspective scores, one block per model group with the
+    group's average row (the mean of its models' printed numbers) when it has several models."""
     columns = [Column("Model"), Column("Overall"), *(Column(label) for label in PERSP_LABELS)]
-    rows = []
-    for model in _by_overall(m):
-        cells = [text(model), num(_value(m, model, "all", "acc"))]
-        cells += [num(_value(m, model, p, "persp")) for p in PERSPECTIVES]
-        rows.append(cells)
-    return Table(number, caption, columns, [(None, rows)])
+
+    def row(model: str) -> list[Cell]:
+        return [
+            text(model),
+            num(_value(m, model, "all", "acc")),
+            *(num(_value(m, model, p, "persp")) for p in PERSPECTIVES),
+        ]
+
+    sections: list[tuple[str | None, list[list[Cell]]]] = []
+    for heading, models in group_sections(_by_overall(m), groups or {}, GROUP_HEADINGS):
+        rows = [row(x) for x in models]
+        if len(rows) > 1:
+            rows.append([text(AVERAGE), *(_mean_cell([r[j] for r in rows]) for j in range(1, 7))])
+        sections.append((heading, rows))
+    return Table(number, caption, columns, mark_best(sections, skip=frozenset({AVERAGE})))
 
 
-def table2(metrics: pd.DataFrame) -> Table | Skipped:
-    """Table 2: overall accuracy and the five perspective scores (probe MCQ, condition full)."""
+def _mean_cell(cells: list[Cell]) -> Cell:
+    vals = [float(c.raw) for c in cells if isinstance(c.raw, int | float)]
+    return num(sum(vals) / len(vals)) if len(vals) == len(cells) and vals else dash()
+
+
+def table2(metrics: pd.DataFrame, groups: Mapping[str, str] | None = None) -> Table | Skipped:
+    """Table 2: overall accuracy and the five perspective scores (probe MCQ, condition full),
+    in the paper's Proprietary / Open-sourced blocks."""
     m = _rows(metrics, "MCQ", "full")
     if m.empty:
         return Skipped(2, "no Forensics MCQ answers under condition full")
     return _overall_and_persp(
         2,
         "Accuracy (%) over all items and per perspective (mean over each perspective's values of "
-        "the mean type-code accuracy).",
+        "the mean type-code accuracy); Average: the mean of the block's models.",
         m,
+        groups,
     )
 
 
-def table4(metrics: pd.DataFrame) -> Table | Skipped:
+def extraction_table(metrics: pd.DataFrame) -> Table | Skipped:
+    """How each model's letters were found (shares of its answers) per probe, under condition
+    ``full``, with the extractor that was used; the shares sum to 100 (every condition's shares
+    are in metrics.csv)."""
+    m = metrics[
+        (metrics["benchmark"] == "forensics")
+        & (metrics["subset"] == "all")
+        & (metrics["condition"] == "full")
+    ]
+    m = m[m["metric"].isin([s for s, _ in SHARES])]
+    if m.empty:
+        return Skipped(0, "no extraction shares in metrics.csv")
+    shown = [(s, label) for s, label in SHARES if s in set(m["metric"])]
+    rows: list[list[Cell]] = []
+    for (model, probe, cond), g in m.groupby(["model", "probe", "condition"], sort=True):
+        vals = dict(zip(g["metric"], g["value"].astype(float), strict=True))
+        judge = next((str(j) for j in g["judge"] if isinstance(j, str) and j), "")
+        rows.append(
+            [text(str(model)), text(str(probe)), text(str(cond))]
+            + [num(vals.get(s)) for s, _ in shown]
+            + [text(judge or "—")]
+        )
+    cols = [Column("Model"), Column("Probe"), Column("Condition")]
+    cols += [Column(label, "Found by (%)") for _, label in shown] + [Column("Extractor model")]
+    return Table(
+        0,
+        "How the option letters were found, condition full: shares of the answers (Z counts as "
+        "wrong, never a random letter).",
+        cols,
+        [(None, rows)],
+        slug="forensics_extraction",
+        heading="Letter extraction",
+    )
+
+
+def table4(metrics: pd.DataFrame, groups: Mapping[str, str] | None = None) -> Table | Skipped:
     """Table 4: attribution (probe ATTR), overall and per perspective."""
     m = _rows(metrics, "ATTR", "full")
     if m.empty:
         return Skipped(4, "no attribution (ATTR) answers: run with --probes ATTR")
     return _overall_and_persp(
-        4, "Forgery attribution accuracy (%) over binary-classification forgeries.", m
+        4, "Forgery attribution accuracy (%) over binary-classification forgeries.", m, groups
     )
 
 
@@ -241,61 +178,103 @@ def _pct(value: float | None) -> Cell:
 
 
 def per_type_tables(metrics: pd.DataFrame) -> list[Table | Skipped]:
-    """Tables 15-26 in the paper's column order; codes the paper lacks go to extra tables after
-    Table 26 (numbered on), ten codes each."""
+    """Tables 15-26 in the paper's column order; the run's codes the paper lacks follow in an
+    "Other type codes" table (ten codes a part), never numbered as a paper table."""
     m = _rows(metrics, "MCQ", "full")
     if m.empty:
         return [Skipped(15, "no Forensics MCQ answers under condition full")]
     present = set(m.loc[m["metric"] == "acc", "subset"])
-    paper = {c for t in PAPER_CODE_TABLES for c in t}
-    extra = sorted(c for c in present if c.count("-") == 4 and "=" not in c and c not in paper)
-    groups = [list(t) for t in PAPER_CODE_TABLES]
-    groups += [extra[i : i + 10] for i in range(0, len(extra), 10)]
     models = _by_overall(m)
-    out: list[Table | Skipped] = []
-    for k, codes in enumerate(groups):
-        number = 15 + k
-        if not present & set(codes):
-            out.append(Skipped(number, "none of its type codes is in this run"))
-            continue
+
+    def table(number: int, codes: list[str], caption: str, **naming: str) -> Table:
         rows = [[text(x), *(_pct(_value(m, x, c, "acc")) for c in codes)] for x in models]
         cols = [Column("Model"), *(Column(c) for c in codes)]
+        return Table(number, caption, cols, mark_best([(None, rows)]), **naming)  # type: ignore[arg-type]
+
+    out: list[Table | Skipped] = []
+    for k, codes in enumerate(PAPER_CODE_TABLES):
+        if not present & set(codes):
+            out.append(Skipped(15 + k, "none of its type codes is in this run"))
+            continue
         out.append(
-            Table(
-                number, f"Accuracy per forgery detection type (part {k + 1}).", cols, [(None, rows)]
+            table(15 + k, list(codes), f"Accuracy per forgery detection type (part {k + 1}).")
+        )
+    paper = set(PAPER_CODES)
+    extra = sorted(c for c in present if c.count("-") == 4 and "=" not in c and c not in paper)
+    for k in range(0, len(extra), 10):
+        part = k // 10 + 1
+        out.append(
+            table(
+                0,
+                extra[k : k + 10],
+                "Accuracy per type code for the run's codes outside the paper's 112.",
+                slug=f"forensics_other_types_{part}",
+                heading=f"Other type codes (part {part})",
             )
         )
     return out
 
 
-def table3(metrics: pd.DataFrame) -> Table | Skipped:
-    """Table 3: overall accuracy under each perturbation, the mean over levels 1-5 and each
-    level; a kind with a missing level has a dash for its mean."""
+def _robustness(metrics: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     m = metrics[(metrics["benchmark"] == "forensics") & (metrics["probe"] == "MCQ")]
     m = m[(m["subset"] == "all") & (m["metric"] == "acc")]
     conds = set(m["condition"])
-    kinds = [k for k in TABLE3_KINDS if any(f"{k}_{n}" in conds for n in LEVELS)]
+    return m, [k for k in TABLE3_KINDS if any(f"{k}_{n}" in conds for n in LEVELS)]
+
+
+def _kind_mean(m: pd.DataFrame, model: str, kind: str) -> float | None:
+    vals = [_value(m[m["condition"] == f"{kind}_{n}"], model, "all", "acc") for n in LEVELS]
+    return None if any(v is None for v in vals) else sum(v for v in vals if v is not None) / 5
+
+
+def table3(metrics: pd.DataFrame) -> Table | Skipped:
+    """Table 3 as printed: overall accuracy under each perturbation kind, the mean over its five
+    levels, after the clean (``full``) accuracy; a kind with a missing level has a dash."""
+    m, kinds = _robustness(metrics)
     if not kinds:
-        return Skipped(3, "no robustness conditions in this run (--conditions saturation_1,...)")
+        return Skipped(3, "no robustness conditions in this run (--protocol robustness)")
+    cols = [Column("Clean"), *(Column(KIND_LABELS[k]) for k in kinds)]
+    rows = [
+        [text(x), num(_value(m[m["condition"] == "full"], x, "all", "acc"))]
+        + [num(_kind_mean(m, x, k)) for k in kinds]
+        for x in _by_overall(m[m["condition"] == "full"]) or sorted(set(m["model"]))
+    ]
+    return Table(
+        3,
+        "Accuracy (%) on clean images and under each perturbation, the mean over its five "
+        "intensity levels. Pixel is DeeperForensics' 'JPEG' (pixelation).",
+        [Column("Model"), *cols],
+        mark_best([(None, rows)]),
+    )
+
+
+def table3_levels(metrics: pd.DataFrame) -> Table | Skipped:
+    """Accuracy at each level of each perturbation, level 0 being the clean ``full`` accuracy
+    (forgebench's addition to Table 3, not a table of the paper)."""
+    m, kinds = _robustness(metrics)
+    if not kinds:
+        return Skipped(3, "no robustness conditions in this run (--protocol robustness)")
     cols = [Column("Model")]
     for k in kinds:
-        cols += [Column("Mean", KIND_LABELS[k]), *(Column(f"L{n}", KIND_LABELS[k]) for n in LEVELS)]
+        cols += [Column(f"L{n}", KIND_LABELS[k]) for n in (0, *LEVELS)]
     rows = []
-    for model in sorted(set(m["model"])):
-        cells = [text(model)]
+    for x in _by_overall(m[m["condition"] == "full"]) or sorted(set(m["model"])):
+        cells = [text(x)]
+        clean = num(_value(m[m["condition"] == "full"], x, "all", "acc"))
         for k in kinds:
-            vals = [_value(m[m["condition"] == f"{k}_{n}"], model, "all", "acc") for n in LEVELS]
-            mean = (
-                None if any(v is None for v in vals) else sum(v for v in vals if v is not None) / 5
-            )
-            cells += [num(mean), *(num(v) for v in vals)]
+            cells += [
+                clean,
+                *(num(_value(m[m["condition"] == f"{k}_{n}"], x, "all", "acc")) for n in LEVELS),
+            ]
         rows.append(cells)
     return Table(
         3,
-        "Accuracy (%) under each perturbation: the mean over its five levels (the paper's "
-        "column) and each level. Pixel is DeeperForensics' 'JPEG' (pixelation).",
+        "forgebench's addition, not the paper's: accuracy (%) at each intensity level of each "
+        "perturbation; L0 is the clean image (condition full).",
         cols,
-        [(None, rows)],
+        mark_best([(None, rows)]),
+        slug="forensics_table_03_levels",
+        heading="Table 3 by level (forgebench)",
     )
 
 
@@ -343,12 +322,17 @@ def table14(metrics: pd.DataFrame) -> Table | Skipped:
     return _study(14, "face_boxes", "+Prompt Engineering (Visual)", caption, metrics)
 
 
-def all_tables(metrics: pd.DataFrame) -> list[Table | Skipped]:
-    """Every Forensics table, in paper order."""
+def all_tables(
+    metrics: pd.DataFrame, groups: Mapping[str, str] | None = None
+) -> list[Table | Skipped]:
+    """Every Forensics table, in paper order, each followed by its companions (the extraction
+    table after Table 2, the per-level table after Table 3)."""
     return [
-        table2(metrics),
+        table2(metrics, groups),
+        extraction_table(metrics),
         table3(metrics),
-        table4(metrics),
+        table3_levels(metrics),
+        table4(metrics, groups),
         table11(metrics),
         table12(metrics),
         table13(metrics),

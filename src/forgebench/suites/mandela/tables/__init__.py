@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from forgebench.report.groups import model_groups
 from forgebench.report.table import Skipped, Table, to_csv, to_latex, to_markdown
 from forgebench.suites.mandela.tables.inputs import (
     Metrics,
     TableData,
-    model_groups,
     prepare,
     read_metrics,
 )

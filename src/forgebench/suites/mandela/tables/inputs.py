@@ -8,16 +8,15 @@ recognition under Full and Table 19 follows Table 7.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from forgebench.report.groups import group_sections
 from forgebench.results.metrics_csv import read_metrics as _read
 
 METRIC_COLUMNS = (
@@ -32,7 +31,6 @@ METRIC_COLUMNS = (
     "judge",
 )
 """The columns of ``metrics.csv`` (DESIGN.md)."""
-GROUP_ORDER = ("proprietary", "open")
 GROUP_HEADINGS = {"proprietary": "Proprietary", "open": "Open weights"}
 MAIN_TEXT_MODELS = 15
 """Table 2 shows at most this many models (the paper's main text shows 15)."""
@@ -127,39 +125,6 @@ def read_metrics(path: Path) -> pd.DataFrame:
     return _read(path, benchmark="mandela")
 
 
-def model_groups(config_path: Path, models: Iterable[str]) -> dict[str, str]:
-    """Each model's group (``proprietary`` / ``open``) from ``RUN/config.json``; default ``open``.
-
-    Reads a ``models`` list of objects with ``name`` (or ``alias``, or a ``spec`` parsed as a model
-    spec) and ``group``, or a ``models`` mapping of name to such an object.
-    """
-    groups = {m: "open" for m in models}
-    if not config_path.is_file():
-        return groups
-    try:
-        data: Any = json.loads(config_path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return groups
-    entries = data.get("models") if isinstance(data, dict) else None
-    if isinstance(entries, dict):
-        entries = [{"name": k, **v} for k, v in entries.items() if isinstance(v, dict)]
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict):
-            continue
-        name = entry.get("name") or entry.get("alias")
-        if not name and isinstance(entry.get("spec"), str):
-            try:
-                from forgebench.models.spec import parse_spec
-
-                name = parse_spec(entry["spec"]).name
-            except Exception:
-                name = None
-        group = str(entry.get("group") or "open").lower()
-        if name in groups:
-            groups[name] = "proprietary" if group.startswith("prop") else "open"
-    return groups
-
-
 @dataclass
 class TableData:
     """Everything the table builders read."""
@@ -205,12 +170,7 @@ class TableData:
 
     def sections(self, models: Iterable[str]) -> list[tuple[str, list[str]]]:
         """Models split into the paper's group blocks, keeping their order."""
-        models = list(models)
-        return [
-            (GROUP_HEADINGS[g], [m for m in models if self.groups.get(m, "open") == g])
-            for g in GROUP_ORDER
-            if any(self.groups.get(m, "open") == g for m in models)
-        ]
+        return group_sections(models, self.groups, GROUP_HEADINGS)
 
     def main(self) -> list[str]:
         """Table 2's models in Table 2's order."""

@@ -41,7 +41,10 @@ def test_replicas_share_the_work_and_moving_them_reasks_nothing(
     assert again.exit_code == 0, again.stderr  # same name, other URLs: not refused
     assert _keys(run_dir) == keys  # same tasks
     assert r1.hits + r2.hits == left and r1.hits > 0 and r2.hits > 0
-    assert f"q @ {r1.url}: {r1.hits} answered, 0 errors, 0 rests, mean latency" in again.stderr
+    assert (
+        f"q @ {r1.url}: {r1.hits} answered, 0 errors, 0 timeouts, 0 rests, mean latency"
+        in again.stderr
+    )
     status = CliRunner().invoke(app, ["status", str(run_dir)])
     assert status.exit_code == 0
     assert "replicas" in status.stdout and str(r1.port) in status.stdout

@@ -66,7 +66,8 @@ def print_replicas(run_dir: Path, models: set[str]) -> None:
     for r in rows:
         lat = "-" if r.mean_latency_s is None else f"{r.mean_latency_s * 1000:.0f} ms"
         err_console.print(
-            f"{r.model} @ {r.url}: {r.answered} answered, {r.errors} errors, {r.rests} rests, "
+            f"{r.model} @ {r.url}: {r.answered} answered, {r.errors} errors, "
+            f"{r.timeouts} timeouts, {r.rests} rests, "
             f"mean latency {lat}",
             markup=False,
         )
@@ -355,13 +356,14 @@ def status(run_dir: Path = typer.Argument(..., help="Run directory.")) -> None:
     console.print(tok)
     if replicas:
         rep = Table(title="replicas")
-        for col in ("model", "url", "sent", "answered", "errors", "rests", "mean latency"):
+        cols = ("model", "url", "sent", "answered", "errors", "timeouts", "rests", "mean latency")
+        for col in cols:
             rep.add_column(col, justify="left" if col in ("model", "url") else "right")
         for rr in replicas:
             lat = rr.mean_latency_s
             rep.add_row(
-                rr.model, rr.url, str(rr.sent), str(rr.answered), str(rr.errors), str(rr.rests),
-                "-" if lat is None else f"{lat * 1000:.0f} ms",
+                rr.model, rr.url, str(rr.sent), str(rr.answered), str(rr.errors),
+                str(rr.timeouts), str(rr.rests), "-" if lat is None else f"{lat * 1000:.0f} ms",
             )  # fmt: skip
         console.print(rep)
 

@@ -136,6 +136,13 @@ def image_limit(model: str, request: Request, limit: int | None, why: str = "") 
         )
 
 
+class ReplyTimeout(ModelError):
+    """No reply within the request's timeout (retryable; a replica that does this is rested)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, retryable=True)
+
+
 @runtime_checkable
 class Model(Protocol):
     """An async model backend."""

@@ -32,7 +32,15 @@ from urllib.parse import urljoin, urlsplit
 import aiohttp
 
 from forgebench.models import _errors, _sdk
-from forgebench.models.base import Model, ModelError, Request, Response, Usage, image_limit
+from forgebench.models.base import (
+    Model,
+    ModelError,
+    ReplyTimeout,
+    Request,
+    Response,
+    Usage,
+    image_limit,
+)
 from forgebench.models.checks import key_problem
 from forgebench.models.spec import ModelConfig
 
@@ -143,6 +151,14 @@ class TransportError(ModelError):
         self.refused = refused
 
 
+class RedirectRefused(ModelError):
+    """A redirect to another host, or too many (not retryable: the server is misconfigured; a
+    replica that does this is rested and the others answer)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, retryable=False)
+
+
 class OpenAICompatModel:
     """An OpenAI-compatible chat-completions backend (one server; ``base_url`` overrides the
     spec's, for one replica of several)."""
@@ -211,13 +227,9 @@ class OpenAICompatModel:
                     break
                 url = _same_origin_redirect(url, location)
             else:
-                raise ModelError(
-                    f"more than {MAX_REDIRECTS} redirects from {self.url}", retryable=False
-                )
+                raise RedirectRefused(f"more than {MAX_REDIRECTS} redirects from {self.url}")
         except TimeoutError:
-            raise ModelError(
-                f"no reply within {self.config.timeout_s:g}s", retryable=True
-            ) from None
+            raise ReplyTimeout(f"no reply within {self.config.timeout_s:g}s") from None
         except aiohttp.ClientConnectorError as exc:
             raise TransportError(
                 f"cannot connect to {self.base_url} ({_os_reason(exc)})", refused=True
@@ -250,10 +262,9 @@ def _same_origin_redirect(url: str, location: str) -> str:
     target = urljoin(url, location)
     a, b = urlsplit(url), urlsplit(target)
     if (a.scheme, a.hostname, a.port) != (b.scheme, b.hostname, b.port):
-        raise ModelError(
+        raise RedirectRefused(
             f"refused a redirect from {a.scheme}://{a.netloc} to {b.scheme}://{b.netloc} "
-            "(another host; set the base URL to the server that answers)",
-            retryable=False,
+            "(another host; set the base URL to the server that answers)"
         )
     return target
 
@@ -266,7 +277,9 @@ def create(config: ModelConfig) -> Model:
         return OpenAICompatModel(config, urls[0] if urls else None)
     from forgebench.models.replicas import ReplicatedModel
 
-    return ReplicatedModel(config.name, [OpenAICompatModel(config, u) for u in urls])
+    return ReplicatedModel(
+        config.name, [OpenAICompatModel(config, u) for u in urls], timeout_s=config.timeout_s
+    )
 
 
 def _status_error(status: int, body: bytes, headers: dict[str, str]) -> ModelError:

@@ -7,15 +7,19 @@ replicas take turns).
 
 Health:
 
-- a refused connection rests the replica at once; ``fail_after`` failures in a row of another
-  kind (a dropped connection, HTTP 5xx, a timeout, a reply that is not a chat completion) rest
-  it too. 429 and other 4xx say nothing about the replica's health and do not count;
+- a refused connection, a request with no reply within ``timeout_s`` (whichever timeout fires,
+  the backend's or the runner's) and a redirect the backend refuses rest the replica at once;
+  ``fail_after`` failures in a row of another kind (a dropped connection, HTTP 5xx, a reply that
+  is not a chat completion) rest it too. 429 and other 4xx say nothing about the replica's
+  health and do not count;
 - a rested replica gets no request for ``rest_base_s``, doubled after each failed probe up to
   ``rest_cap_s``; then exactly one request probes it (the next one to arrive) and an answer
   brings it back;
-- a request whose connection failed (refused or dropped) is sent again at once to another
-  replica that has not yet failed it, within the same runner attempt; other failures go back to
-  the runner, which retries with backoff as for one server. When every replica is resting, the
+- a request whose connection failed (refused or dropped) or that was redirected is sent again at
+  once to another replica that has not yet failed it, within the same runner attempt; other
+  failures (a timeout included: the attempt's time is spent) go back to the runner, which
+  retries with backoff as for one server, and the retry goes to another replica, the failed one
+  resting. When every replica is resting, the
   attempt fails as retryable with ``retry_after`` set to the next probe.
 
 Answers do not depend on the replica: task keys hash the model's name and generation
@@ -32,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from forgebench.models.base import Model, ModelError, Request, Response
+from forgebench.models.base import Model, ModelError, ReplyTimeout, Request, Response
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,9 @@ class ReplicaStats:
     answered: int = 0
     """Requests it answered."""
     errors: int = 0
-    """Requests that failed there (any reason)."""
+    """Requests that failed there (any reason, timeouts included)."""
+    timeouts: int = 0
+    """Requests it did not answer within the timeout."""
     rests: int = 0
     """Times it was rested."""
     latency_sum_s: float = 0.0
@@ -96,6 +102,12 @@ def _refused(exc: ModelError) -> bool:
     return bool(getattr(exc, "refused", False))
 
 
+def _redirected(exc: ModelError) -> bool:
+    from forgebench.models.openai_compat import RedirectRefused
+
+    return isinstance(exc, RedirectRefused)
+
+
 def _counts_against(exc: ModelError) -> bool:
     """Failures that say the replica is unhealthy (not 429 or a client error)."""
     if exc.status is None:
@@ -113,12 +125,15 @@ class ReplicatedModel:
         *,
         policy: ReplicaPolicy | None = None,
         clock: Callable[[], float] = time.monotonic,
+        timeout_s: float | None = None,
     ) -> None:
         if not backends:
             raise ValueError("a replicated model needs at least one replica")
         self.name = name
         self.policy = policy or ReplicaPolicy()
         self._clock = clock
+        self.timeout_s = timeout_s
+        """The per-attempt timeout (a cancellation that comes this late is a timeout)."""
         self._replicas = [
             _Replica(b, ReplicaStats(str(getattr(b, "base_url", f"replica{i + 1}"))))
             for i, b in enumerate(backends)
@@ -141,7 +156,8 @@ class ReplicatedModel:
             s = r.stats
             lat = f"{s.mean_latency_s * 1000:.0f}ms" if s.mean_latency_s is not None else "-"
             state = " (resting)" if s.resting else ""
-            parts.append(f"{_short(s.url)}{state} {s.answered} ok {s.errors} err {lat}")
+            late = f" {s.timeouts} timeout" if s.timeouts else ""
+            parts.append(f"{_short(s.url)}{state} {s.answered} ok {s.errors} err{late} {lat}")
         return " | ".join(parts)
 
     def describe_request(self, request: Request) -> dict[str, Any]:
@@ -205,6 +221,17 @@ class ReplicatedModel:
         if was_probe or _refused(exc) or r.streak >= self.policy.fail_after:
             self._rest(r)
 
+    def _down(self, r: _Replica, why: str, *, timeout: bool = False) -> None:
+        """A failure that rests the replica at once (no reply in time, a refused redirect)."""
+        r.stats.errors += 1
+        r.stats.timeouts += timeout
+        r.last_error = why
+        was_probe = r.probing
+        r.probing = False
+        if r.rest_until is not None and not was_probe:
+            return  # sent before it was rested: the rest already counts this outage
+        self._rest(r)
+
     def _recovered(self, r: _Replica) -> None:
         r.streak = 0
         r.rest_until = None
@@ -246,14 +273,27 @@ class ReplicatedModel:
             t0 = time.monotonic()
             try:
                 response = await r.backend.generate(request)
+            except ReplyTimeout as exc:
+                self._down(r, str(exc), timeout=True)
+                raise
             except ModelError as exc:
+                if _redirected(exc):
+                    self._down(r, str(exc))
+                    last = exc
+                    continue
                 self._failed(r, exc)
                 if _is_transport(exc):
                     last = exc
                     continue
                 raise
-            except asyncio.CancelledError:  # the runner's timeout or a stop: not the replica's
-                r.probing = False
+            except asyncio.CancelledError:
+                # the runner's timeout (the replica did not answer in time: its failure) or a
+                # stop (not the replica's doing)
+                late = self.timeout_s is not None and time.monotonic() - t0 >= 0.95 * self.timeout_s
+                if late:
+                    self._down(r, f"no reply within {self.timeout_s:g}s", timeout=True)
+                else:
+                    r.probing = False
                 raise
             finally:
                 r.stats.in_flight -= 1

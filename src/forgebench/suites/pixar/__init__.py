@@ -1,7 +1,5 @@
-"""PIXAR (seed 003): pixel-level tamper labels, localization scoring and result tables.
-
-Building blocks live where the pipeline puts them (``construct/pixels.py``, ``score/
-localization.py``, ``protocol/pixar_probe.py``); this package joins them for users.
+"""PIXAR (seed 003): pixel-level tamper labels, the LOC probe, localization scoring and result
+tables. The suite itself (what the engine runs) is :mod:`.suite`; its sub-commands are :mod:`.cli`.
 """
 
 from forgebench.suites.pixar.results import (

@@ -117,6 +117,15 @@ def score(
         help="default, or pixar-release (VILA-Lab/PIXAR test_parallel.py arithmetic).",
     ),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the metrics as JSON."),
+    run_out: Path | None = typer.Option(
+        None,
+        "--out",
+        help="Run directory whose metrics.csv gets the numbers (benchmark pixar, probe LOC, "
+        "condition full); needs --name.",
+    ),
+    name: str | None = typer.Option(
+        None, "--name", help="The model name of the predictions in --out's metrics.csv."
+    ),
     threshold: float = typer.Option(
         0.5, "--threshold", help="Score maps are tampered where score >= threshold."
     ),
@@ -146,6 +155,10 @@ def score(
     check_executor(executor, ray_address)
     if json_out is not None and json_out.is_dir():
         fail(f"--json {json_out}: is a folder", 2)
+    if (run_out is None) != (name is None or not name.strip()):
+        fail("--out and --name go together (the run directory and the predictions' model)", 2)
+    if run_out is not None and run_out.exists() and not run_out.is_dir():
+        fail(f"--out {run_out}: exists and is not a folder", 2)
     runner = get_executor(executor, ray_address, workers)
     try:
         labels = read_pred_labels(pred_labels) if pred_labels is not None else None
@@ -169,6 +182,20 @@ def score(
             write_text(json_out, json.dumps(res, indent=2) + "\n")
         except OSError as exc:
             fail(f"--json {json_out}: cannot write ({exc.strerror or exc})", 2)
+    if run_out is not None and name is not None:
+        from forgebench.results.metrics_csv import MetricsFileError, Scope, write_metrics
+        from forgebench.suites.pixar.results import BENCHMARK, score_metrics_rows
+
+        rows = score_metrics_rows(res, name.strip())
+        try:
+            run_out.mkdir(parents=True, exist_ok=True)
+            path = write_metrics(run_out, rows, Scope.of(BENCHMARK, models=[name.strip()]))
+        except (OSError, MetricsFileError) as exc:
+            fail(
+                f"--out {run_out}: cannot write metrics ({getattr(exc, 'strerror', None) or exc})",
+                2,
+            )
+        console.print(f"wrote {len(rows)} rows (model {name.strip()}) to {path}", markup=False)
 
 
 def _print_score(res: dict[str, Any]) -> None:
@@ -263,22 +290,23 @@ def run_vlm(
 ) -> None:
     """Ask vision-language models the LOC probe on the edited images and score their answers
     (gIoU, cIoU, P/R/F1, top-1/top-5, CSS); resumable (the same command again continues)."""
-    from forgebench.construct.pixels import parse_taus
+    from forgebench.errors import UserError
     from forgebench.models.spec import SpecError
     from forgebench.run.progress import RunProgress
     from forgebench.run.store import StoreError
-    from forgebench.suites.pixar.pairs import PairsError
-    from forgebench.suites.pixar.vlm import CssUnavailable, PixarRunError, run_pixar_vlm
+    from forgebench.suites.pixar.loc_items import parse_tau
+    from forgebench.suites.pixar.loc_run import run_loc
 
     try:
-        parse_taus([tau])
-    except ValueError as exc:
-        fail(f"--tau: {exc}", 2)
+        parse_tau(tau)
+    except UserError as exc:
+        fail(str(exc), 2)
     configs = model_configs(model, models_file, {"concurrency": concurrency})
     if out.exists() and not out.is_dir():
         fail(f"--out {out}: exists and is not a folder", 2)
     check_executor(executor, ray_address)
     runner = get_executor(executor, ray_address, workers)
+    options = {"tau": str(tau)} | ({"classes": str(classes)} if classes is not None else {})
 
     def on_signal() -> None:
         err_console.print(
@@ -288,23 +316,14 @@ def run_vlm(
     try:
         progress = RunProgress(err_console)
         with paid_stage(out, "pixar run", wait), progress:
-            results = run_pixar_vlm(
-                pairs,
-                out,
-                configs,
-                tau=tau,
-                classes_csv=classes,
-                limit=limit,
-                retry_errors=retry_errors,
-                progress=progress,
-                handle_signals=True,
-                on_signal=on_signal,
-                executor=runner,
-            )
-    except (PairsError, SpecError, StoreError, CssUnavailable) as exc:
+            results = run_loc(
+                pairs, out, configs, options=options, limit=limit, retry_errors=retry_errors,
+                progress=progress, handle_signals=True, on_signal=on_signal, executor=runner,
+            )  # fmt: skip
+    except (SpecError, StoreError) as exc:
         fail(str(exc), 2)
-    except PixarRunError as exc:
-        fail(str(exc), 130 if exc.interrupted else 1)
+    except UserError as exc:
+        fail(str(exc), exc.exit_code)
     code = 0
     for name, res in results.items():
         console.print(_summary_line(name, res), markup=False)

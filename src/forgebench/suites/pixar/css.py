@@ -16,10 +16,12 @@ from typing import Any
 
 import numpy as np
 
+from forgebench.errors import UserError
+
 _MODEL: Any = None
 
 
-class CssUnavailable(RuntimeError):
+class CssUnavailable(UserError, RuntimeError):
     """The sentence-embedding model is not installed (install forgebench[text])."""
 
 

@@ -20,13 +20,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from forgebench.errors import UserError
+
 IMAGE_SUFFIXES: frozenset[str] = frozenset(
     {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 )
 """File suffixes taken as images when listing ``original/`` and ``edited/``."""
 
 
-class PairsError(ValueError):
+class PairsError(UserError, ValueError):
     """A user-caused problem with the pairs, labels or predictions (one clear line)."""
 
 
@@ -142,7 +144,8 @@ def read_mask(path: str | Path) -> np.ndarray:
 
 
 def read_score_map(path: str | Path, bounded: bool = True) -> np.ndarray:
-    """A score map ``.npy``: a 2-D array of finite floats (float32), in [0, 1] when ``bounded``
+    """A score map ``.npy`` of shape (H, W), (H, W, 1) or (1, H, W): finite floats (float32, as
+    H x W), in [0, 1] when ``bounded``
     (unbounded: logits, as PIXAR's released evaluation takes them)."""
     p = Path(path)
     try:
@@ -151,8 +154,13 @@ def read_score_map(path: str | Path, bounded: bool = True) -> np.ndarray:
         raise PairsError(f"{p}: not a readable .npy array ({exc})") from exc
     if arr.ndim == 3 and arr.shape[2] == 1:
         arr = arr[:, :, 0]
+    elif arr.ndim == 3 and arr.shape[0] == 1:  # (1, H, W): a model's channel-first output
+        arr = arr[0]
     if arr.ndim != 2 or not np.issubdtype(arr.dtype, np.number) or arr.size == 0:
-        raise PairsError(f"{p}: expected a 2-D numeric score map, got shape {arr.shape}")
+        raise PairsError(
+            f"{p}: expected a score map of shape (H, W), (H, W, 1) or (1, H, W), "
+            f"got shape {arr.shape}"
+        )
     arr = arr.astype(np.float32, copy=False)
     if not np.isfinite(arr).all():
         raise PairsError(f"{p}: score map holds NaN or infinite values")

@@ -6,6 +6,13 @@ metric ``giou``, ``ciou``, ``precision``, ``recall``, ``f1``, ``auc`` (percentag
 ``top1``, ``top5`` (percentages, semantic classification) and ``css`` (a raw similarity, as
 Table 9). ``n`` is the number of images the value is computed over; ``judge`` is empty.
 
+``pixar score --out RUN`` adds its image-level and semantic numbers on subset ``all`` (one row
+each; ``n`` = images classified, or tampered images with object predictions):
+``image_accuracy`` (3-class accuracy), ``image_precision`` / ``image_recall`` / ``image_f1`` on
+the subsets ``real``, ``full_synthetic``, ``tampered`` (per class), ``combined_f1``;
+``semantic_micro_precision`` ... ``semantic_macro_f1``, ``semantic_subset_accuracy`` and
+``top1`` / ``top5`` (all percentages).
+
 Tables use the report's one table model (``report.table``: Markdown, LaTeX, CSV, HTML). Layouts
 (columns as in the seed, values with one decimal in Markdown, unrounded in CSV):
 
@@ -68,6 +75,41 @@ def pixar_metrics_rows(
     for m, n_key in (("top1", "n_semantic"), ("top5", "n_semantic"), ("css", "n_css")):
         if results.get(m) is not None:
             rows.append(row("all", m, results[m], int(results.get(n_key, 0))))
+    return rows
+
+
+SEMANTIC_METRICS: tuple[str, ...] = (
+    "micro_precision", "micro_recall", "micro_f1", "macro_precision", "macro_recall",
+    "macro_f1", "subset_accuracy",
+)  # fmt: skip
+
+
+def score_metrics_rows(results: Mapping[str, Any], model: str) -> list[dict[str, Any]]:
+    """metrics.csv rows of one ``pixar score`` result (:func:`.scoring.score_folder`):
+    segmentation as :func:`pixar_metrics_rows`, then the image-level and semantic numbers."""
+    rows = pixar_metrics_rows(results, model)
+    base = {"benchmark": BENCHMARK, "model": model, "probe": PROBE, "condition": "full",
+            "judge": ""}  # fmt: skip
+
+    def add(subset: str, metric: str, value: Any, n: int) -> None:
+        if value is not None:
+            rows.append({**base, "subset": subset, "metric": metric, "value": float(value),
+                         "n": int(n)})  # fmt: skip
+
+    il = results.get("image_level")
+    if il:
+        add("all", "image_accuracy", il["accuracy"], il["n"])
+        for cls, prf in il["per_class"].items():
+            for m in ("precision", "recall", "f1"):
+                add(str(cls), f"image_{m}", prf.get(m), il["n"])
+        add("all", "combined_f1", results.get("combined_f1"), il["n"])
+    sem = results.get("semantic")
+    if sem:
+        n = int(sem.get("n_tampered", sem.get("n", 0)))
+        for m in SEMANTIC_METRICS:
+            add("all", f"semantic_{m}", sem.get(m), n)
+        for m in ("top1", "top5"):
+            add("all", m, sem.get(m), int(sem.get("n", 0)))
     return rows
 
 

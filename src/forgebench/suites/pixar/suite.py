@@ -1,22 +1,51 @@
-"""The PIXAR suite (seed 003) behind the seam: pixel labels, effectiveness checks, the LOC probe
-and localization metrics.
+"""The PIXAR suite (seed 003) behind the seam: (original, edited) pairs, pixel labels at tau, the
+``LOC`` probe and localization metrics.
 
-PIXAR's datasets are folders of (original, edited) pairs; its commands are ``forgebench pixar
-label | score | run`` (the suite's sub-commands), which write the ``pixar`` rows of
-``metrics.csv`` themselves. Its answers live in the same run store as Mandela's (benchmark
-``pixar``), so one report shows both.
+A PIXAR dataset is a pairs folder (``original/`` + ``edited/``, files matched by stem) or a CSV
+``original,edited``. ``forgebench run PAIRS --model SPEC --out RUN`` asks every model the LOC probe
+about each edited image through the engine's runner and store (:mod:`.loc_items`);
+``forgebench metrics RUN`` labels the pairs, parses the replies and writes the ``pixar`` rows
+(:mod:`.loc_score`); ``report``, ``merge`` and ``export`` take them like any suite's. PIXAR has
+no judge stage. Its own options: ``--tau`` (the truth's pixel-label threshold) and ``--classes``
+(truth classes and reference descriptions, for top-1 / top-5 and CSS), given to ``run`` (stored
+with the items) or to ``metrics`` (overriding what was stored). The sub-commands ``forgebench
+pixar label | score | run`` are :mod:`.cli`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from forgebench.suites import register
-from forgebench.suites.base import Headline, Suite
+from forgebench.suites.base import (
+    Headline,
+    ItemCard,
+    ItemTags,
+    Loaded,
+    Section,
+    Selection,
+    Suite,
+    SuiteOption,
+)
 
 if TYPE_CHECKING:
     import typer
+
+    from forgebench.run.images import VariantCache
+    from forgebench.run.tasks import Question
+
+TAU = SuiteOption(
+    "tau",
+    "PIXAR: threshold of the truth pixel labels (mean absolute RGB difference, default 0.05).",
+    ("run", "metrics"),
+)
+CLASSES = SuiteOption(
+    "classes",
+    "PIXAR: CSV stem,class[,description] (truth classes and reference descriptions: top-k, CSS).",
+    ("run", "metrics"),
+)
 
 
 class PixarSuite(Suite):
@@ -26,12 +55,76 @@ class PixarSuite(Suite):
     title = "PIXAR (seed 003)"
     probes = ("LOC",)
     conditions = ("full",)
+    options = (TAU, CLASSES)
     headline = tuple(Headline("LOC", "full", m) for m in ("giou", "f1", "auc"))
     """Localization: gIoU, F1 and AUC over every pair."""
+    verdict_codes = ("LOCATED", "NOT_FOUND", "MISS")
+    """The viewer's verdict facet: regions given, none given, reply unreadable."""
 
     def detect(self, path: Path) -> bool:
-        # ``forgebench run`` does not take pair folders: PIXAR runs through ``pixar run``.
-        return False
+        from forgebench.suites.pixar.loc_items import is_pairs
+
+        return is_pairs(path)
+
+    def load(self, path: Path, selection: Selection) -> Loaded:
+        from forgebench.suites.pixar.loc_items import load_items
+
+        return load_items(path, selection)
+
+    def questions(
+        self,
+        loaded: Loaded,
+        selection: Selection,
+        cache: VariantCache,
+        *,
+        render_images: bool = True,
+    ) -> Iterable[Question]:
+        from forgebench.suites.pixar.loc_items import loc_questions
+
+        return loc_questions(loaded, selection, cache, render_images)
+
+    def score(
+        self, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
+    ) -> Path | None:
+        from forgebench.suites.pixar.loc_score import score_run
+
+        return run_dir / "metrics.csv" if score_run(run_dir, options) else None
+
+    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
+        from forgebench.suites.pixar.section import pixar_section
+
+        built = pixar_section(run_dir, out_dir)
+        if built is None:
+            return None
+        body, files = built
+        return Section(title=self.title, html=body, files=files)
+
+    def viewer_answer(
+        self, verdict: str | None, detail: Mapping[str, Any]
+    ) -> tuple[str | None, str]:
+        if verdict is None or "iou" not in detail:
+            return verdict, ""
+        return verdict, f"IoU {float(detail['iou']):.1f}, F1 {float(detail['f1']):.1f}"
+
+    def viewer_tags(self, item: Mapping[str, Any]) -> ItemTags:
+        classes = [str(c) for c in item.get("classes") or ()]
+        return ItemTags(line=(", ".join(classes),), search=tuple(classes))
+
+    def viewer_card(self, item: Mapping[str, Any]) -> ItemCard:
+        size = f"{item.get('width')} x {item.get('height')}" if item.get("width") else ""
+        rows = (("original", str(item.get("original") or "")), ("size", size),
+                ("tau", str(item.get("tau") or "")))  # fmt: skip
+        return ItemCard(rows=rows, caption="edited image")
+
+    def variant_views(
+        self, dataset_root: Path, item: Mapping[str, Any]
+    ) -> Iterator[tuple[str, bytes]]:
+        from forgebench.suites.pixar.loc_items import item_pair, pairs_root
+
+        if item.get("original"):
+            original = item_pair(item, pairs_root(dataset_root)).original
+            if original.is_file():
+                yield "original", original.read_bytes()
 
     def cli(self) -> typer.Typer:
         from forgebench.suites.pixar.cli import pixar_app

@@ -1,14 +1,10 @@
-"""Inputs of a PIXAR VLM run: truth label maps, the images sent, and reference classes/descriptions.
+"""Inputs of PIXAR's LOC scoring: truth label maps and the reference classes/descriptions.
 
 Truth (seed 003, ``construct/pixels.py``): the pixel label at tau of each (original, edited) pair,
 written to ``RUN/pixar/labels/<stem>.png`` (255 changed, 0 unchanged), all or nothing: the maps
 are computed into a hidden staging folder and moved into place only when every pair decoded.
-
-The image a model sees is the *edited* file's bytes, untouched (like Mandela's ``full``
-condition; its variant id is the one the engine gives every file shown untouched,
-:func:`forgebench.run.images.original_variant_id`). Its size, stated in the prompt and used to rasterize the reply, is the edited image's
-decoded size (OpenCV ``IMREAD_COLOR``, the same decoding as the truth), which is the file's own
-pixel grid for every file without an EXIF rotation.
+The size of each edited image (OpenCV ``IMREAD_COLOR``, the same decoding as the truth) comes
+back with it: the raster size of the model's reply.
 
 References (``--classes CSV``): columns ``stem,class[,description]``. ``class`` is one of PIXAR's
 81 classes (80 COCO + ``background``; synonyms and plurals as :func:`canonical_class` reads
@@ -30,8 +26,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forgebench.construct.pixels import label_u8
-from forgebench.models.base import ImageRef
-from forgebench.run.images import ConditionError, original_variant_id, source_info
 from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png, read_rgb
 from forgebench.suites.pixar.taxonomy import canonical_class
 
@@ -41,11 +35,9 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class PairImage:
-    """One pair as asked: the edited image's reference and the size stated in the prompt."""
+    """One labelled pair and the size of its edited image (the prompt's, the raster's)."""
 
     pair: Pair
-    ref: ImageRef
-    """The edited file, untouched (``full``-style variant id of its bytes)."""
     width: int
     """Width of the edited image in pixels."""
     height: int
@@ -67,18 +59,6 @@ class Reference:
     """Reference description ('' when none was given)."""
 
 
-def edited_ref(path: Path) -> ImageRef:
-    """The edited file as sent: bytes untouched, id as a ``full`` variant of those bytes."""
-    try:
-        info = source_info(path)
-    except ConditionError as exc:
-        raise PairsError(str(exc)) from None
-    except OSError as exc:
-        raise PairsError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    vid = original_variant_id(info.sha256)
-    return ImageRef(variant_id=vid, path=path, media_type=info.media_type)
-
-
 def pair_label(files: tuple[str, str], tau: float) -> tuple[bytes, int, int]:
     """One pair's truth label-map PNG bytes and the edited image's width and height (runs on
     an executor's workers)."""
@@ -97,7 +77,8 @@ def prepare_pairs(
     """Write every pair's truth label map into ``labels_dir`` (all or nothing) and describe
     the edited images. Raises :class:`PairsError` (an image that does not decode, a bad file).
 
-    Stale maps of other stems in ``labels_dir`` are left alone (only this run's stems are read).
+    Stale maps of other stems in ``labels_dir`` are rewritten or left alone (only the given
+    stems are read).
     Decoding and labelling run on ``executor`` (default: this process; ``run/executor.py``);
     this process writes the maps.
     """
@@ -120,7 +101,7 @@ def prepare_pairs(
         results = runner.map(partial(pair_label, tau=tau), jobs)
         for pair, (png, w, h) in zip(pairs, results, strict=True):
             (stage / f"{pair.stem}.png").write_bytes(png)
-            out.append(PairImage(pair, edited_ref(pair.edited), w, h))
+            out.append(PairImage(pair, w, h))
             if on_pair is not None:
                 on_pair(pair)
         for p in out:

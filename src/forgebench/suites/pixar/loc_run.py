@@ -1,0 +1,124 @@
+"""``forgebench pixar run``: the engine's ``run`` on a pairs folder, then PIXAR's scoring, in one
+command.
+
+::
+
+    forgebench pixar run PAIRS --model SPEC [--model SPEC ...] --out RUN [--tau T] [--classes CSV]
+
+is ``forgebench run PAIRS --model SPEC --out RUN`` (the same runner and store: one LOC task per
+pair and model, each model's concurrency, rpm, attempts and timeout, every answer committed as it
+arrives, a task with an answer never asked again, transport failures stored as errors and asked
+again only with ``retry_errors``, a model name reused with other settings refused) followed by
+``forgebench metrics`` for PIXAR (:func:`.loc_score.score_run`, for this invocation's models) and
+PIXAR's tables in ``RUN/report/``.
+
+When a model cannot be asked (the runner stopped it: a request the server rejects, a missing
+key, failures in a row; or every request it was sent in this invocation failed, as with an
+unreachable server) or the run is interrupted, :class:`PixarRunError` is raised after the answers
+received so far are stored, and nothing is scored: metrics.csv and the report stay as they were.
+Tasks that ended as errors after their last attempt, in a run that otherwise went through, are
+scored as misses and listed under ``unanswered``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from forgebench.errors import UserError
+from forgebench.models.spec import ModelConfig, SpecError
+from forgebench.results.metrics_csv import read_rows
+from forgebench.run.generate import GenerationResult, GenerationSettings, run_generation
+from forgebench.run.source import Selection
+from forgebench.suites.pixar.loc_score import score_run
+from forgebench.suites.pixar.results import BENCHMARK, tables_from_rows, write_tables
+
+if TYPE_CHECKING:
+    from forgebench.run.executor import Executor
+    from forgebench.run.progress import RunProgress
+
+
+class PixarRunError(UserError):
+    """A model could not be asked, or the run was interrupted; nothing was scored."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, interrupted: bool = False) -> None:
+        super().__init__(message)
+        self.interrupted = interrupted
+        if interrupted:
+            self.exit_code = 130
+
+
+def run_loc(
+    pairs: str | Path,
+    run_dir: str | Path,
+    configs: Sequence[ModelConfig],
+    *,
+    options: dict[str, str] | None = None,
+    limit: int | None = None,
+    retry_errors: bool = False,
+    progress: RunProgress | None = None,
+    handle_signals: bool = False,
+    on_signal: Callable[[], None] | None = None,
+    executor: Executor | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Ask every model the LOC probe, then score them; returns model name -> results.
+
+    Results are :func:`.loc_score.score_answers`' (percentages, ``misses``, ``unanswered`` ...)
+    plus ``asked`` (what this invocation sent). ``options`` are PIXAR's (``tau``, ``classes``);
+    ``limit`` keeps the first N pairs; ``executor`` computes the truth labels. Raises
+    ``SuiteError`` (bad pairs, classes or tau), ``SpecError`` (bad or reused model name) and
+    :class:`PixarRunError`.
+    """
+    from forgebench import suites
+
+    run_dir = Path(run_dir)
+    configs = list(configs)
+    if not configs:
+        raise SpecError("no model: give at least one model spec")
+    opts = dict(options or {})
+    settings = GenerationSettings(
+        selection=Selection(sample=limit, options=opts), retry_errors=retry_errors
+    )
+    asked = run_generation(
+        suites.get(BENCHMARK), Path(pairs), run_dir, configs, settings, progress=progress,
+        handle_signals=handle_signals, on_signal=on_signal,
+    )  # fmt: skip
+    _raise_if_failed(asked, run_dir)
+    results = score_run(run_dir, opts, models=[c.name for c in configs], executor=executor)
+    for m in asked.models:
+        if m.name in results:
+            results[m.name]["asked"] = {
+                "tasks": m.tasks, "sent": m.sent, "answered": m.stats.answered,
+                "errors": m.stats.errors, "retries": m.stats.retries,
+            }  # fmt: skip
+    rows = [r for r in read_rows(run_dir / "metrics.csv") if r["benchmark"] == BENCHMARK]
+    write_tables(tables_from_rows(rows), run_dir / "report")
+    return results
+
+
+def _raise_if_failed(asked: GenerationResult, run_dir: Path) -> None:
+    """Raise :class:`PixarRunError` when the run was interrupted or a model failed: stopped by
+    the runner (a rejected request, repeated failures), or every task it was sent in this
+    invocation ended as an error (an unreachable server, whatever the concurrency)."""
+    from forgebench.run.store import Store
+
+    if asked.interrupted:
+        raise PixarRunError(
+            f"interrupted: {asked.remaining} tasks remain; answers so far are saved, "
+            "run the same command to resume (nothing was scored)",
+            interrupted=True,
+        )
+    for m in asked.models:
+        reason = m.stats.fatal
+        if reason is None and m.stats.errors and not m.stats.answered:
+            with Store.open(run_dir, create=False) as store:
+                last = store.last_error(m.name)
+            reason = f"every request failed; last error: {last or 'unknown'}"
+        if reason is not None:
+            raise PixarRunError(
+                f"model {m.name}: {reason}; {m.remaining} tasks without an answer, "
+                "answers so far are saved; nothing was scored"
+            )

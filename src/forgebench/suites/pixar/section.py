@@ -1,0 +1,35 @@
+"""PIXAR's part of the report: Tables 2 and 3 and the edit-size table of every model with PIXAR
+rows in ``RUN/metrics.csv`` (LOC answers scored by ``metrics``, ``pixar score --out`` and the
+demo's detector alike), written as ``report/pixar_*.md`` / ``.csv``, with the share of pairs
+each model missed (no usable answer)."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from forgebench.report.table import to_html
+from forgebench.results.metrics_csv import read_rows
+from forgebench.suites.pixar.results import BENCHMARK, tables_from_rows, write_tables
+
+
+def pixar_section(run_dir: Path, out_dir: Path) -> tuple[str, list[Path]] | None:
+    """The section's HTML and the table files written (None: the run has no PIXAR rows)."""
+    rows = [r for r in read_rows(run_dir / "metrics.csv") if r["benchmark"] == BENCHMARK]
+    if not rows:
+        return None
+    tables = tables_from_rows(rows)
+    files = write_tables(tables, out_dir)
+    parts = [to_html(t) for t in tables.values()]
+    misses = [
+        f"{html.escape(r['model'])} {float(r['value']):.1f}% of {r['n']} pairs"
+        for r in rows
+        if r["metric"] == "miss" and r["subset"] == "all"
+    ]
+    if misses:
+        parts.append(
+            "<p>Pairs without a usable LOC answer (scored as empty predictions): "
+            + "; ".join(misses)
+            + ".</p>"
+        )
+    return "\n".join(parts), files

@@ -234,6 +234,7 @@ def write_inspect_logs(request: RunExport, benchmark: str) -> list[Path]:
                 ]
                 times = [t.created_at for t in shard if t.created_at is not None]
                 created = datetime.fromtimestamp(min(times) if times else 0, UTC).isoformat()
+                done = datetime.fromtimestamp(max(times) if times else 0, UTC).isoformat()
                 ident = hashlib.sha256(
                     f"{facts.run_id}\0{benchmark}\0{model}\0{index}".encode()
                 ).hexdigest()[:22]
@@ -259,6 +260,7 @@ def write_inspect_logs(request: RunExport, benchmark: str) -> list[Path]:
                     status="success",
                     eval=spec,
                     results=results,
+                    stats=ia.log.EvalStats(started_at=created, completed_at=done),
                     samples=samples,
                 )
                 name = f"{_clean(created)}_{_clean(spec.task)}_{_clean(ident)}.eval"

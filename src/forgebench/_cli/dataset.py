@@ -121,14 +121,9 @@ def _import_hf(src: Path, out: Path, force: bool) -> bool:
         layout = suite.dataset_layout()
         if layout is None:
             fail(f"{src}: {suite.name} has no dataset table layout to import", 2)
-        n = import_hf(src, out, layout, force=force)
+        n = import_hf(src, out, layout, force=force, validate=suite.validate)
     except UserError as exc:
         fail(str(exc), exc.exit_code)
-    problems = suite.validate(out)
-    for line in problems:
-        err_console.print(line, markup=False)
-    if problems:
-        fail(f"{out}: imported {n} {suite.name} items, but the folder does not validate", 2)
     console.print(f"imported {n} {suite.name} items into {out}", markup=False)
     return True
 
@@ -136,7 +131,9 @@ def _import_hf(src: Path, out: Path, force: bool) -> bool:
 @app.command("import")
 def import_(
     src: Path = typer.Argument(
-        ..., help="Item table: .csv, .parquet (or .jsonl), or the release ForensicsBench.tsv."
+        ...,
+        help="Item table: .csv, .parquet (or .jsonl), the release ForensicsBench.tsv, or a "
+        "folder written by export-dataset --format hf.",
     ),
     out: Path = typer.Option(..., "--out", "-o", help="Dataset folder to write."),
     images_root: Path | None = typer.Option(

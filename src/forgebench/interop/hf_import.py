@@ -11,8 +11,8 @@ bytes must be an image whose header size is within the decoding limit
 (:func:`forgebench.util.images.pixel_limit_error`); one path given two different contents is
 refused. The small files of ``files/`` come back beside the items.
 
-All or nothing: everything is written into a hidden folder beside ``DATASET`` and renamed into
-place at the end; any problem raises :class:`HFImportError` (one line naming the shard and row)
+All or nothing: everything is written into a hidden folder beside ``DATASET``, checked by the
+suite's validator and renamed into place at the end; any problem raises :class:`HFImportError` (one line naming the shard and row)
 and leaves no ``DATASET``.
 """
 
@@ -24,7 +24,7 @@ import json
 import os
 import shutil
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -119,9 +119,18 @@ def _item(meta: dict[str, Any], row: dict[str, Any], where: str) -> dict[str, An
     return item
 
 
-def import_hf(src: Path, out: Path, layout: DatasetLayout, *, force: bool = False) -> int:
+def import_hf(
+    src: Path,
+    out: Path,
+    layout: DatasetLayout,
+    *,
+    force: bool = False,
+    validate: Callable[[Path], list[str]] | None = None,
+) -> int:
     """Write the dataset folder ``out`` from the export ``src`` (of ``layout``'s suite); the
-    number of items. See the module docstring."""
+    number of items. ``validate`` (the suite's validator) checks the folder before it is moved
+    into place: a problem refuses the whole import, naming the first. See the module
+    docstring."""
     src, out = Path(src), Path(out)
     meta = read_meta(src)
     if meta is None:
@@ -183,6 +192,10 @@ def import_hf(src: Path, out: Path, layout: DatasetLayout, *, force: bool = Fals
                 raise HFImportError(f"{META_FILE}: files: {rel!r} is also an image or the items")
             (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src / "files" / rel, tmp / rel)
+        problems = validate(tmp) if validate is not None else []
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise HFImportError(f"{src}: the items do not validate: {problems[0]}{more}")
         if out.exists():
             shutil.rmtree(out) if out.is_dir() else out.unlink()
         os.replace(tmp, out)

@@ -68,7 +68,7 @@ def main() -> None:
     for m in range(args.models):
         texts, opts, truth = answers(rng, args.items)
         t0, c0 = time.perf_counter(), time.process_time()
-        letters, steps = extract_batch(texts, opts)
+        letters, steps, _rules = extract_batch(texts, opts)
         t_extract += time.perf_counter() - t0
         c_extract += time.process_time() - c0
         frames.append(

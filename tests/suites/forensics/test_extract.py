@@ -51,7 +51,8 @@ FRAMES = {"A": "[ 0, 1, 5 ]", "B": "[ 1 ]", "C": "[ 0 ]", "D": "[ 0, 1 ]"}
     ],
 )
 def test_rules(answer: str, options: dict[str, str], expected: Extraction) -> None:
-    assert extract_option(answer, options) == expected
+    got = extract_option(answer, options)
+    assert (got.letter, got.step) == (expected.letter, expected.step)
 
 
 def test_long_explanation_is_not_text_matched() -> None:
@@ -60,8 +61,8 @@ def test_long_explanation_is_not_text_matched() -> None:
         "consistency of reflections. Here the skin texture is natural, the shadows agree with "
         "the light source, and nothing in the background repeats."
     )
-    assert extract_option(long, BINARY) == Extraction("Z", "none")
-    assert extract_option(long + " Final answer: B", BINARY) == Extraction("B", "letter")
+    assert extract_option(long, BINARY).letter == "Z"
+    assert extract_option(long + " Final answer: B", BINARY) == Extraction("B", "letter", "cue")
 
 
 def test_extractor_reply_and_combination() -> None:
@@ -73,7 +74,9 @@ def test_extractor_reply_and_combination() -> None:
     assert parse_extractor_reply("", BINARY) == "Z"
     rules = extract_option("Either A or B.", BINARY)
     assert combine(rules, "B") == Extraction("B", "extractor")
-    assert combine(rules, None) == Extraction("Z", "none")
+    assert combine(rules, None) == rules and rules.letter == "Z"
+    assert combine(rules, "A", embed_letter="B") == Extraction("B", "embed")
+    assert combine(rules, "A", embed_letter="Z") == Extraction("A", "extractor")
     decided = extract_option("B", BINARY)
     assert combine(decided, "A") == decided  # the extractor never overrides the rules
     prompt = extractor_prompt("What is the authenticity of the image?", BINARY, "  Either.  ")
@@ -83,6 +86,6 @@ def test_extractor_reply_and_combination() -> None:
 def test_batch_equals_one_by_one() -> None:
     answers = ["B", "non AI-generated", "B", "Either A or B.", "candidate 2", "B", "I'm sorry."]
     sets = [BINARY, BINARY, FOUR, BINARY, FOUR, dict(BINARY), BINARY]
-    letters, steps = extract_batch(answers, sets)
-    for a, o, lt, st in zip(answers, sets, letters, steps, strict=True):
-        assert extract_option(a, o) == Extraction(lt, st)
+    letters, steps, rules = extract_batch(answers, sets)
+    for a, o, lt, st, ru in zip(answers, sets, letters, steps, rules, strict=True):
+        assert extract_option(a, o) == Extraction(lt, st, ru)

@@ -1,26 +1,30 @@
 """Option extraction: which option letter a free-text answer chose (seed 002, §4.1).
 
-The paper's order, each step deciding only when the previous ones did not:
+The paper's order, each stage deciding only what the previous ones left undecided (one chain):
 
-1. ``refusal`` -> ``Z``: the answer declines (VLMEvalKit's refusal strings, or a refusal opening
-   such as "I'm sorry" / "I can't" with no option letter anywhere in the answer; "I can't be sure,
-   but B" is not a refusal).
-2. ``letter``: exactly one option letter appears as a token -> that letter. Tokens are split on
-   whitespace and punctuation (markdown ``**B**``, ``(B)``, ``B.``, ``Answer: B``); only letters
-   of this item's options count, each at most once ("B ... B" is one letter); a capital ``A``
-   followed by a space and a lower-case word ("A close look ...") is the article, not option A,
-   unless that word is one that follows a letter ("A or B", "A is correct", ...).
-3. ``text``: exactly one option's text appears in the answer -> its letter. Matching is
-   case-insensitive on whole words with whitespace collapsed, and *longest first*: an option text
-   found only inside a longer option's match does not count, so "non AI-generated" selects
-   "non AI-generated" and not also "AI-generated" (the release's trap: naive substring matching
-   sends every such answer to the judge). As VLMEvalKit's ``can_infer_text``
-   (``vlmeval/utils/matching_util.py``), an answer longer than twice the options' total length is
-   not text-matched: incidental mentions in long explanations would decide it.
-4. ``extractor``: an optional LLM extractor (the judge stage) reads the question, the options and
-   the answer and replies with a letter or ``Z`` (:func:`extractor_prompt`,
-   :func:`parse_extractor_reply`).
-5. ``none`` -> ``Z``.
+1. **rules** (this module, parser ``forensics-extract/v2``):
+
+   - ``refusal`` -> ``Z``: VLMEvalKit's refusal strings anywhere, or a refusal opening ("I'm
+     sorry", "I can't", "As an AI", "抱歉", ...) with no option letter stated;
+   - the answer is one letter, any case, in any brackets or quotes (``bare-letter``);
+   - a JSON answer, either quote style (``{'answer': 'D'}``, ``"final_answer"``, ``"choice"``;
+     ``json``, ``json-text`` where its value is an option's text);
+   - the stated letter of :mod:`.reading` (cues, the last stated answer, self-corrections,
+     "X, not Y", option numbers and ordinals, yes/no);
+   - the option text of :mod:`.option_text` (negation-aware, paraphrases, frame lists, boxes,
+     the binary wordings in Chinese), read on the whole of a short answer and on the concluding
+     sentences of a long one (``text``).
+
+   Before reading, reasoning blocks (``<think>...</think>``) are dropped, full-width letters and
+   curly quotes made plain, markdown emphasis removed, and a restatement of the option list
+   ("A. AI-generated B. non AI-generated") blanked. Two readings that disagree (two letters, a
+   letter and another option's text, "Yes" with the other side's words) give ``Z``: a wrong
+   letter costs more than a Z. Each letter records the rule that produced it (``rule``, stored
+   in the verdict's detail).
+2. ``embed``: ``builtin/embed`` (:mod:`.embed_extract`), when it was run on this run.
+3. ``extractor``: an LLM extractor (the judge stage; :func:`extractor_prompt`, or the release's
+   prompt, :mod:`.release_match`).
+4. ``none`` -> ``Z``.
 
 ``Z`` counts as wrong. Unlike the release's code it is never replaced by a random letter.
 """
@@ -36,10 +40,20 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-Step = Literal["refusal", "letter", "text", "extractor", "none", "missing"]
-STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "extractor", "none", "missing")
+from forgebench.suites.forensics.option_text import OptionTexts, option_texts, text_letters
+from forgebench.suites.forensics.reading import (
+    Reading,
+    normalise,
+    read_letter,
+    restatements_removed,
+    scopes,
+)
+
+Step = Literal["refusal", "letter", "text", "embed", "extractor", "none", "missing"]
+STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "none", "missing")
 """``missing``: the task has no answer (scoring counts it as ``Z``)."""
 NO_OPTION = "Z"
+PARSER_VERSION = "forensics-extract/v2"
 
 RELEASE_REFUSALS = (
     "Sorry, I can't help with images of people yet.",
@@ -51,176 +65,159 @@ RELEASE_REFUSALS = (
 
 _REFUSAL_OPENING = re.compile(
     r"^\W*(?:i['’]?m sorry|i am sorry|sorry|i can(?:no|['’])t|i can not|i['’]?m unable|"
-    r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai)\b",
+    r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai|抱歉|对不起|我无法|无法)",
     re.IGNORECASE,
 )
-_LETTER_TOKEN = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_'’-])")
-_ARTICLE_NEXT = re.compile(r"[ \t]+([a-z][a-z]*)")
-_AFTER_LETTER = frozenset(
-    [
-        "or",
-        "and",
-        "is",
-        "was",
-        "would",
-        "seems",
-        "appears",
-        "looks",
-        "because",
-        "since",
-        "as",
-        "but",
-        "are",
-        "fits",
-        "matches",
-        "best",
-        "correct",
-        "shows",
-        "indicates",
-    ]
+_JSON_ANSWER = re.compile(
+    r"[\"']?(?:final[_ ]answer|answer|choice|option|prediction|selected[_ ]option)[\"']?\s*:\s*"
+    r"([\"'])(.*?)\1",
+    re.IGNORECASE | re.S,
 )
-_WS = re.compile(r"\s+")
+_BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
+_TEXT_WHOLE = 80
+"""Answers up to this length (or twice the options' total length) are text-matched whole."""
 
 
 @dataclass(frozen=True)
 class Extraction:
-    """The letter an answer chose and the step that decided it."""
+    """The letter an answer chose, the stage that decided it and the rule that read it."""
 
     letter: str
-    """An option letter, or ``Z`` (no option: refusal, ambiguous, nothing found)."""
+    """An option letter, or ``Z`` (no option: refusal, conflict, nothing found)."""
     step: Step
+    rule: str = ""
+    """Which rule read it (``bare-letter``, ``cue``, ``conflict``, ...); empty for stages."""
 
 
-@dataclass(frozen=True)
-class _Options:
-    """What extraction needs of one option set, built once per distinct set."""
-
-    letters: frozenset[str]
-    patterns: tuple[tuple[str, str, re.Pattern[str]], ...]
-    """(letter, normalised text, its whole-word pattern), longest text first."""
-    max_text_answer: int
-    """Answers longer than this are not text-matched (twice the options' total length)."""
-
-
-@lru_cache(maxsize=4096)
-def _options(items: tuple[tuple[str, str], ...]) -> _Options:
-    pats = []
-    for letter, text in sorted(items, key=lambda kv: -len(_norm(kv[1]))):
-        needle = _norm(text)
-        if needle:
-            pats.append(
-                (
-                    letter,
-                    needle,
-                    re.compile(
-                        (r"(?<![a-z0-9])" if needle[0].isalnum() else "")
-                        + re.escape(needle)
-                        + (r"(?![a-z0-9])" if needle[-1].isalnum() else "")
-                    ),
-                )
-            )
-    total = sum(len(str(v)) for _, v in items)
-    return _Options(frozenset(k for k, _ in items), tuple(pats), 2 * total)
-
-
-def is_refusal(answer: str, letters: set[str] | frozenset[str] | None = None) -> bool:
-    """Step 1 (see the module docstring); ``letters`` are the item's option letters."""
-    if any(r in answer for r in RELEASE_REFUSALS):
+def is_refusal(text: str, spec: OptionTexts) -> bool:
+    """Step 1 (see the module docstring), on normalised text."""
+    if any(r in text for r in RELEASE_REFUSALS):
         return True
-    if not _REFUSAL_OPENING.match(answer):
+    if not _REFUSAL_OPENING.match(text):
         return False
-    return not letter_tokens(answer, letters or set())
+    if read_letter(text, spec) is not None:
+        return False
+    hedge = re.search(r"(?:,|;|\.)\s*(?:but|however|though)\b,?", text, re.I)
+    if hedge is None:
+        return True
+    rest = text[hedge.end() :]
+    return is_refusal(rest, spec) or _text(rest, {}, spec) is None
 
 
-def letter_tokens(answer: str, letters: set[str] | frozenset[str]) -> set[str]:
-    """The distinct option letters that appear as tokens in ``answer`` (step 2)."""
-    found: set[str] = set()
-    for m in _LETTER_TOKEN.finditer(answer):
-        ch = m.group(1)
-        if ch not in letters or ch in found:
-            continue
-        nxt = _ARTICLE_NEXT.match(answer, m.end()) if ch == "A" else None
-        if nxt is not None and nxt.group(1) not in _AFTER_LETTER:
-            continue
-        found.add(ch)
-    return found
+def _json(text: str, items: Mapping[str, str], spec: OptionTexts) -> Extraction | None:
+    if "{" not in text:
+        return None
+    found = list(_JSON_ANSWER.finditer(text))
+    if not found:
+        return None
+    value = found[-1].group(2).strip()
+    if value.upper() in spec.letters and len(value) == 1:
+        return Extraction(value.upper(), "letter", "json")
+    lead = re.match(r"^[\(\[]?([A-Y])[\)\].:]\s*(.*)$", value, re.S)
+    if lead and lead.group(1) in spec.letters:
+        said = text_letters(lead.group(2), spec)
+        if said and lead.group(1) not in said:
+            return Extraction(NO_OPTION, "none", "conflict")
+        return Extraction(lead.group(1), "letter", "json")
+    said = text_letters(value, spec)
+    if len(said) == 1:
+        return Extraction(said.pop(), "text", "json-text")
+    return None
 
 
-def _norm(text: str) -> str:
-    return _WS.sub(" ", text.strip().lower())
+def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | None:
+    total = sum(len(str(v)) for v in items.values())
+    body = scope.strip()
+    if len(body) <= max(2 * total, _TEXT_WHOLE):
+        said = text_letters(body, spec)
+    else:
+        sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", body) if s.strip()]
+        chosen = sentences[-1:] + [
+            s
+            for s in sentences
+            if re.match(
+                r"^\W*(?:therefore|thus|so|hence|in conclusion|overall|in summary)\b", s, re.I
+            )
+            or re.search(r"\b(?:conclu\w*|answer)\b", s, re.I)
+        ]
+        said = set().union(*(text_letters(s, spec) for s in chosen))
+    if len(said) == 1:
+        return Reading(said.pop(), spec.kind if spec.kind != "text" else "option-text")
+    return Reading(NO_OPTION, "conflict") if said else None
 
 
-def text_matches(answer: str, options: Mapping[str, str]) -> set[str]:
-    """Letters whose option text occurs in ``answer`` outside longer options' matches (step 3)."""
-    return _text_matches(_norm(answer), _options(tuple(options.items())))
+def _as_extraction(r: Reading, step: Step) -> Extraction:
+    return Extraction(r.letter, step if r.letter != NO_OPTION else "none", r.rule)
 
 
-def _text_matches(hay: str, spec: _Options) -> set[str]:
-    taken: list[tuple[int, int]] = []
-    found: set[str] = set()
-    for letter, needle, pattern in spec.patterns:
-        if needle not in hay:
-            continue
-        spans = [(m.start(), m.end()) for m in pattern.finditer(hay)]
-        if any(all(b <= a0 or a >= b0 for a0, b0 in taken) for a, b in spans):
-            found.add(letter)
-        taken.extend(spans)
-    return found
-
-
-def extract_option(answer: str, options: Mapping[str, str]) -> Extraction:
-    """Steps 1-3 and 5 (rules only); ``step == "none"`` is where an extractor may still help.
-
-    Memoised on (answer, options): models repeat themselves ("B", "B. non AI-generated").
-    """
-    return _extract(answer, tuple(options.items()))
-
-
-def _extract_once(answer: str, items: tuple[tuple[str, str], ...]) -> Extraction:
-    spec = _options(items)
-    stripped = answer.strip()
-    if stripped in spec.letters:
-        return Extraction(stripped, "letter")
-    if is_refusal(answer, spec.letters):
-        return Extraction(NO_OPTION, "refusal")
-    found = letter_tokens(answer, spec.letters)
-    if len(found) == 1:
-        return Extraction(found.pop(), "letter")
-    if len(answer) <= spec.max_text_answer:
-        texts = _text_matches(_norm(answer), spec)
-        if len(texts) == 1:
-            return Extraction(texts.pop(), "text")
-    return Extraction(NO_OPTION, "none")
+def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str) -> Extraction:
+    spec = option_texts(items)
+    opts = dict(items)
+    text = normalise(answer)
+    bare = text.strip().strip(_BARE)
+    if len(bare) == 1 and bare.upper() in spec.letters:
+        return Extraction(bare.upper(), "letter", "bare-letter")
+    if not bare:
+        return Extraction(NO_OPTION, "none", "empty")
+    if is_refusal(text, spec):
+        return Extraction(NO_OPTION, "refusal", "refusal")
+    got = _json(text, opts, spec)
+    if got is not None:
+        return got
+    text = restatements_removed(text, opts)
+    for scope in scopes(text):
+        read = read_letter(scope, spec, question)
+        if read is not None:
+            return _as_extraction(read, "letter")
+        said = _text(scope, opts, spec)
+        if said is not None:
+            return _as_extraction(said, "text")
+    return Extraction(NO_OPTION, "none", "nothing")
 
 
 _extract = lru_cache(maxsize=262144)(_extract_once)
 
 
-def extract_batch(
-    answers: Sequence[str], option_sets: Sequence[Mapping[str, str]]
-) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`extract_option` over many answers: ``(letters, steps)`` as object arrays.
+def extract_option(answer: str, options: Mapping[str, str], question: str = "") -> Extraction:
+    """The rules (stage 1); ``step == "none"`` is where a later stage may still help.
+    ``question`` lets "Yes"/"No" answer a yes/no question. Memoised: models repeat themselves."""
+    return _extract(answer, tuple(options.items()), question)
 
-    Each distinct (answer, option set) pair is extracted once (models repeat themselves); option
-    sets are told apart by identity, so pass the same mapping object for items that share one.
+
+def extract_batch(
+    answers: Sequence[str],
+    option_sets: Sequence[Mapping[str, str]],
+    questions: Sequence[str] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`extract_option` over many answers: ``(letters, steps, rules)`` as object arrays.
+
+    Each distinct (answer, option set, question) is extracted once (models repeat themselves);
+    option sets are told apart by identity, so pass the same mapping object for items that
+    share one.
     """
     if len(answers) != len(option_sets):
         raise ValueError("answers and option_sets differ in length")
+    qs = list(questions) if questions is not None else [""] * len(answers)
+    if len(qs) != len(answers):
+        raise ValueError("answers and questions differ in length")
     a_codes, a_uniques = pd.factorize(pd.Series(answers, dtype=object))
     o_codes, o_uniques = pd.factorize(pd.Series([id(o) for o in option_sets]))
+    q_codes, q_uniques = pd.factorize(pd.Series(qs, dtype=object))
     by_id = {id(o): o for o in option_sets}
-    width = max(len(o_uniques), 1)
-    pair = np.asarray(a_codes, dtype=np.int64) * width + np.asarray(o_codes)
-    p_codes, p_uniques = pd.factorize(pair)
+    wo, wq = max(len(o_uniques), 1), max(len(q_uniques), 1)
+    key = (np.asarray(a_codes, dtype=np.int64) * wo + np.asarray(o_codes)) * wq + np.asarray(
+        q_codes
+    )
+    p_codes, p_uniques = pd.factorize(key)
     texts = [str(a) for a in a_uniques]
     items = [tuple(by_id[int(o)].items()) for o in o_uniques]
-    letters = np.empty(len(p_uniques), dtype=object)
-    steps = np.empty(len(p_uniques), dtype=object)
+    out = np.empty((3, len(p_uniques)), dtype=object)
     for k, p in enumerate(np.asarray(p_uniques, dtype=np.int64).tolist()):
-        a, o = divmod(p, width)
-        got = _extract_once(texts[a], items[o])
-        letters[k], steps[k] = got.letter, got.step
-    return letters[p_codes], steps[p_codes]
+        ao, q = divmod(p, wq)
+        a, o = divmod(ao, wo)
+        got = _extract(texts[a], items[o], str(q_uniques[q]))
+        out[0, k], out[1, k], out[2, k] = got.letter, got.step, got.rule
+    return out[0][p_codes], out[1][p_codes], out[2][p_codes]
 
 
 EXTRACTOR_VERSION = "extract/v1"
@@ -249,8 +246,15 @@ def parse_extractor_reply(reply: str, options: Mapping[str, str]) -> str:
     return found.pop() if len(found) == 1 else NO_OPTION
 
 
-def combine(rules: Extraction, extractor_letter: str | None) -> Extraction:
-    """The final extraction: the rules' result, else the extractor's letter when one was run."""
-    if rules.step != "none" or extractor_letter is None:
+def combine(
+    rules: Extraction, extractor_letter: str | None, *, embed_letter: str | None = None
+) -> Extraction:
+    """The chain's result: the rules', else ``builtin/embed``'s letter where it found one, else
+    the LLM extractor's letter where one was run, else the rules' ``Z``."""
+    if rules.step != "none":
+        return rules
+    if embed_letter is not None and embed_letter != NO_OPTION:
+        return Extraction(embed_letter, "embed")
+    if extractor_letter is None:
         return rules
     return Extraction(extractor_letter, "extractor")

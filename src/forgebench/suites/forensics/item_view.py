@@ -29,7 +29,7 @@ from forgebench.suites.forensics.scores import BENCHMARK
 MAX_ITEMS = 500
 THUMB = 384
 STEP_WORDS = {
-    "letter": "option letter", "text": "option text", "extractor": "extractor",
+    "letter": "option letter", "text": "option text", "embed": "builtin/embed", "extractor": "extractor",
     "refusal": "refusal → Z", "none": "nothing found → Z", "missing": "no answer → Z",
 }  # fmt: skip
 
@@ -38,8 +38,10 @@ def found_by(detail: Mapping[str, Any]) -> str:
     """How a stored letter was found, in words (``extractor (JUDGE)`` names the extractor)."""
     step = str(detail.get("step") or "")
     words = STEP_WORDS.get(step, step)
-    judge = detail.get("judge")
-    return f"{words} ({judge})" if step == "extractor" and judge else words
+    judge, rule = detail.get("judge"), detail.get("rule")
+    if step == "extractor" and judge:
+        return f"{words} ({judge})"
+    return f"{words} ({rule})" if rule and step in ("letter", "text", "none") else words
 
 
 def item_facts(item: Mapping[str, Any]) -> list[tuple[str, str]]:

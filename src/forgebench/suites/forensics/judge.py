@@ -29,6 +29,7 @@ from forgebench.suites.forensics.extract import (
     extractor_prompt,
     parse_extractor_reply,
 )
+from forgebench.suites.forensics.extract_chain import undecided
 from forgebench.suites.forensics.run_score import LETTER_KIND
 from forgebench.suites.forensics.scores import BENCHMARK
 
@@ -67,7 +68,7 @@ def _todo(store: Store, judge: str) -> tuple[list[tuple[str, str, dict[str, str]
         extra = rec.extra
         options = {str(k): str(v) for k, v in (extra.get("options") or {}).items()}
         text = rec.text or ""
-        if extract_option(text, options).step != "none":
+        if not undecided(extract_option(text, options, str(extra.get("question", "")))):
             continue
         if rec.key in done:
             existing += 1

@@ -22,12 +22,12 @@ from typing import Any
 
 import pandas as pd
 
-from forgebench.suites.forensics.extract import Extraction, extract_option
+from forgebench.suites.forensics.extract import PARSER_VERSION, Extraction
+from forgebench.suites.forensics.extract_chain import EMBED_JUDGE, LETTER_KIND, chain, rules_for
 from forgebench.suites.forensics.multi import paired_rows
 from forgebench.suites.forensics.scores import BENCHMARK, metric_rows, write_forensics_metrics
 
-PARSER_VERSION = "forensics-extract/v1"
-LETTER_KIND = "letter"
+__all__ = ["LETTER_KIND", "PARSER_VERSION", "letter_judges", "score_frame", "score_run"]
 
 
 def _answers(
@@ -61,43 +61,51 @@ def _judged(con: sqlite3.Connection, judge: str | None) -> dict[str, str]:
 
 
 def score_frame(
-    con: sqlite3.Connection, judge: str | None = None
+    con: sqlite3.Connection, judge: str | None = None, extraction: str | None = None
 ) -> tuple[pd.DataFrame, list[tuple[str, str, dict[str, Any], str]]]:
     """One row per answered Forensics task (letter, step, correct, type code) and the verdict
-    rows to store."""
-    if judge is None:  # default: the only extractor that judged this run, if there is one
-        judges = letter_judges(con)
+    rows to store; ``extraction`` names the rules (:func:`.extract_chain.rules_for`)."""
+    rules = rules_for(extraction)
+    if judge is None:  # default: the only LLM extractor that judged this run, if there is one
+        judges = [j for j in letter_judges(con) if j != EMBED_JUDGE]
         judge = judges[0] if len(judges) == 1 else None
     judged = _judged(con, judge)
+    embedded = _judged(con, EMBED_JUDGE) if judge != EMBED_JUDGE else {}
     rows = []
     verdicts: list[tuple[str, str, dict[str, Any], str]] = []
     for key, model, item_id, probe, cond, extra, text in _answers(con):
         options = {str(k): str(v) for k, v in dict(extra.get("options") or {}).items()}  # type: ignore[call-overload]
+        question = str(extra.get("question", ""))
         # no answer (pending or errored): counted, as Z
-        got = Extraction("Z", "missing") if text is None else extract_option(text, options)
-        if got.step == "none" and key in judged:
-            got = Extraction(judged[key], "extractor")
+        got = (
+            Extraction("Z", "missing")
+            if text is None
+            else chain(rules(text, options, question), embedded.get(key), judged.get(key))
+        )
         answer = str(extra.get("answer", ""))
         rows.append(
             {
                 "task_key": key, "model": model, "probe": probe, "condition": cond,
                 "item_id": item_id, "type_code": str(extra.get("type_code", "")),
                 "letter": got.letter, "step": got.step, "correct": got.letter == answer,
-                "judge": judge if got.step == "extractor" else "",
+                "judge": judge if got.step == "extractor" else EMBED_JUDGE if got.step == "embed" else "",
             }
         )  # fmt: skip
         if text is not None:
-            detail = {"step": got.step, "judge": judge if got.step == "extractor" else None}
+            by = rows[-1]["judge"] or None
+            detail = {"step": got.step, "rule": got.rule, "judge": by}
             verdicts.append((key, got.letter, detail, PARSER_VERSION))
     return pd.DataFrame(rows), verdicts
 
 
-def score_run(run_dir: Path, judge: str | None = None) -> Path | None:
+def score_run(
+    run_dir: Path, judge: str | None = None, extraction: str | None = None
+) -> Path | None:
     """Extract, store verdicts and write the Forensics rows of ``RUN/metrics.csv``."""
     from forgebench.run.store import Store
 
     with Store.open(Path(run_dir), create=False) as store:
-        frame, verdicts = score_frame(store.connection, judge)
+        frame, verdicts = score_frame(store.connection, judge, extraction)
         store.put_verdicts(verdicts)
     if frame.empty:
         return None

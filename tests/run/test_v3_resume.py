@@ -1,6 +1,7 @@
 """A run directory written at store schema 3, holding Mandela and Forensics with grades and
 extracted letters, opens (migrated), resumes both benchmarks with zero requests, keeps its answers
-and judgements, and scores to the same metrics.csv."""
+and judgements, and scores to the same metrics.csv (Forensics: where the current extraction rules
+read a letter differently, only those numbers move)."""
 
 from __future__ import annotations
 
@@ -72,9 +73,32 @@ def test_a_v3_run_of_two_benchmarks_resumes_without_sending_and_scores_the_same(
     version, after, judged, tasks_after = _snapshot(run)
     assert version == SCHEMA_VERSION
     assert after == answers and judged == judgements and tasks_after == tasks
+    letters_before = _letters(run)
     res = CliRunner().invoke(app, ["metrics", str(run)])
     assert res.exit_code == 0, res.output
-    assert _metrics(run / "metrics.csv") == before
+    assert server.hits == 0  # re-extraction sends nothing
+    after_rows = _metrics(run / "metrics.csv")
+    assert [r for r in after_rows if r[0] == "mandela"] == [r for r in before if r[0] == "mandela"]
+    # Forensics is re-read by the current rules: a number moves only where a letter moved
+    # ("FAKE. The image is ..." now reads as the AI-generated option of binary questions)
+    letters_after = _letters(run)
+    moved = {code for k, (code, letter) in letters_after.items() if letters_before[k][1] != letter}
+    assert moved == {"HS-RGB-BC-ES-DF", "HS-RGB-BC-SPF-3D", "HS-VID-BC-FSM-ED&RNN&GR"}
+    kept = {
+        r
+        for r in before
+        if r[0] == "forensics" and r[5] == "acc" and r[4].count("-") == 4 and r[4] not in moved
+    }
+    assert len(kept) == 3 and kept <= set(after_rows)
+
+
+def _letters(run: Path) -> dict[str, tuple[str, str]]:
+    with closing(sqlite3.connect(run / "run.sqlite")) as con:
+        rows = con.execute(
+            "SELECT t.key, t.extra, v.verdict FROM tasks t JOIN verdicts v ON v.task_key = t.key "
+            "WHERE t.benchmark = 'forensics'"
+        ).fetchall()
+    return {k: (json.loads(e)["type_code"], str(v)) for k, e, v in rows}
 
 
 def test_a_work_folder_store_that_has_its_steps_table_keeps_its_rows(v3: Path) -> None:

@@ -1,17 +1,26 @@
-"""The LLM option extractor as the judge stage: ``forgebench judge RUN --judge SPEC``.
+"""The extractors of the chain as the judge stage: ``forgebench judge RUN --judge SPEC``.
 
-Only answers that the rules of :mod:`.extract` cannot decide (step ``none``) are sent: the judge
-reads the question, the options and the answer (:func:`.extract.extractor_prompt`) and replies
-with a letter or ``Z`` (:func:`.extract.parse_extractor_reply`). Its letters are stored as
-judgements of kind ``letter`` under the judge's name (resumable: a task the judge has already
-judged is not asked again), and ``forgebench metrics RUN --judge NAME`` uses them; metrics.csv's
-``judge`` column then names it. Transport errors are retried by the runner and reported, never
-stored as a letter.
+Only answers the stages before it leave undecided are sent (:func:`.extract_chain.undecided`):
+for ``builtin/embed``, those the rules leave undecided; for an LLM, those that ``builtin/embed``
+(where it has judged the run) did not decide either. ``--extraction`` names the rules
+(``rules``, ``release-rules``). The LLM reads the question, the options and the answer: our prompt
+(:func:`.extract.extractor_prompt`, :func:`.extract.parse_extractor_reply`), or with
+``--extractor-prompt release`` the release's matcher prompt (:mod:`.release_match`), whose reply
+is read as the release reads it and asked again up to three times in all when it cannot be read;
+where the release would then draw a random letter, ``Z`` is stored (its raw reply says so).
+``builtin/embed`` gets the question, options and answer in the request's ``meta["extract"]``.
+
+Letters are stored as judgements of kind ``letter`` under the judge's name (``builtin/embed``;
+an LLM's name, with ``+release`` for the release prompt); resumable: a task the judge has
+already judged is not asked again. ``forgebench metrics RUN --judge NAME`` uses them;
+metrics.csv's ``judge`` column then names it. Transport errors are retried by the runner and
+reported, never stored as a letter.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,15 +32,25 @@ from forgebench.run.judge_stage import JudgeStage, judge_session, run_stage
 from forgebench.run.judging import JudgeSettings
 from forgebench.run.runner import Call, CallOutcome
 from forgebench.run.store import Judgement, Store
+from forgebench.suites.base import SuiteError
+from forgebench.suites.forensics.embed_extract import VERSION as EMBED_VERSION
 from forgebench.suites.forensics.extract import (
     EXTRACTOR_VERSION,
-    extract_option,
+    NO_OPTION,
     extractor_prompt,
     parse_extractor_reply,
 )
-from forgebench.suites.forensics.extract_chain import undecided
-from forgebench.suites.forensics.run_score import LETTER_KIND
+from forgebench.suites.forensics.extract_chain import EMBED_JUDGE, LETTER_KIND, rules_for, undecided
+from forgebench.suites.forensics.release_match import (
+    RELEASE_PROMPT_VERSION,
+    RELEASE_TRIES,
+    parse_release_reply,
+    release_prompt,
+)
 from forgebench.suites.forensics.scores import BENCHMARK
+
+PROMPTS = ("default", "release")
+"""Values of ``--extractor-prompt``."""
 
 
 @dataclass
@@ -61,20 +80,60 @@ class ExtractorStats:
         )
 
 
-def _todo(store: Store, judge: str) -> tuple[list[tuple[str, str, dict[str, str], str]], int]:
+def _todo(
+    store: Store, judge: str, extraction: str | None
+) -> tuple[list[tuple[str, str, dict[str, str], str]], int]:
+    rules = rules_for(extraction)
     done = store.judged_keys(judge, LETTER_KIND)
+    embedded = store.judged_values(EMBED_JUDGE, LETTER_KIND) if judge != EMBED_JUDGE else {}
     todo, existing = [], 0
     for rec in store.records(BENCHMARK, answered=True):
         extra = rec.extra
         options = {str(k): str(v) for k, v in (extra.get("options") or {}).items()}
         text = rec.text or ""
-        if not undecided(extract_option(text, options, str(extra.get("question", "")))):
+        question = str(extra.get("question", ""))
+        if not undecided(rules(text, options, question), embedded.get(rec.key)):
             continue
         if rec.key in done:
             existing += 1
             continue
-        todo.append((rec.key, str(extra.get("question", "")), options, text))
+        todo.append((rec.key, question, options, text))
     return todo, existing
+
+
+class ReleaseTries:
+    """The release's loop around its matcher: ask again while the reply cannot be read, three
+    tries in all (transport retries stay the runner's). The last reply is returned, with every
+    reply of the loop in ``raw["release_replies"]``."""
+
+    def __init__(self, inner: Model) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    async def generate(self, request: Request) -> Response:
+        options = request.meta["options"]
+        replies: list[str] = []
+        for _ in range(RELEASE_TRIES):
+            response = await self.inner.generate(request)
+            replies.append(response.text)
+            if parse_release_reply(response.text, options) is not None:
+                break
+        response.raw = {**response.raw, "release_replies": replies}
+        return response
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def _is_embed(config: ModelConfig) -> bool:
+    return config.parsed.provider == "builtin" and config.parsed.model == "embed"
+
+
+def _prompt_choice(settings: JudgeSettings) -> str:
+    choice = settings.options.get("extractor_prompt") or "default"
+    if choice not in PROMPTS:
+        raise SuiteError(f"--extractor-prompt must be one of {', '.join(PROMPTS)}, not {choice!r}")
+    return choice
 
 
 async def extract_run_async(
@@ -89,25 +148,68 @@ async def extract_run_async(
     ``console`` draws a progress bar. ``model`` replaces the one the config would create."""
     started = time.monotonic()
     settings = settings or JudgeSettings()
+    extraction = settings.options.get("extraction")
+    rules_for(extraction)  # a bad value is refused before anything is opened
+    embed = _is_embed(config)
+    release = _prompt_choice(settings) == "release" and not embed
+    owned: Model | None = None
+    if release and model is None:
+        from forgebench.models.registry import create_model
+
+        model = owned = ReleaseTries(create_model(config))
+    elif release and model is not None:
+        model = ReleaseTries(model)
+    try:
+        return await _extract(run_dir, config, settings, model, embed, release, extraction, started)
+    finally:
+        if owned is not None:
+            await owned.aclose()
+
+
+async def _extract(
+    run_dir: Path, config: ModelConfig, settings: JudgeSettings, model: Model | None,
+    embed: bool, release: bool, extraction: str | None, started: float,
+) -> ExtractorStats:  # fmt: skip
     async with judge_session(run_dir, config, model) as (store, judge_model):
-        name = judge_model.name
-        todo, existing = _todo(store, name)
+        name = EMBED_JUDGE if embed else judge_model.name + ("+release" if release else "")
+        todo, existing = _todo(store, name, extraction)
         stats = ExtractorStats(judge=name, undecided=len(todo) + existing, existing=existing)
         options_of = {key: opts for key, _q, opts, _t in todo}
         params = config.generation_params()
 
         def calls() -> Iterator[Call]:
             for key, question, options, text in todo:
-                prompt = extractor_prompt(question, options, text)
-                yield Call(key, Request(prompt=prompt, params=dict(params), meta={"task_key": key}))
+                meta: dict[str, object] = {"task_key": key, "options": options}
+                if embed:
+                    meta["extract"] = {"question": question, "options": options, "answer": text}
+                    prompt = text
+                elif release:
+                    prompt = release_prompt(question, options, text)
+                else:
+                    prompt = extractor_prompt(question, options, text)
+                yield Call(key, Request(prompt=prompt, params=dict(params), meta=meta))
 
         def on_reply(out: CallOutcome, response: Response) -> Judgement:
-            letter = parse_extractor_reply(response.text, options_of[out.key])
+            options = options_of[out.key]
+            raw = response.text
+            if release:
+                read = parse_release_reply(response.text, options)
+                letter = read or NO_OPTION
+                if read is None:
+                    raw += f"\n[{RELEASE_TRIES} tries unread: the release draws a random letter; Z]"
+            elif embed:
+                letter = response.text if response.text in {*options, NO_OPTION} else NO_OPTION
+                raw = json.dumps(response.raw, ensure_ascii=False)
+            else:
+                letter = parse_extractor_reply(response.text, options)
             stats.letters += letter != "Z"
+            version = (
+                RELEASE_PROMPT_VERSION if release else EMBED_VERSION if embed else EXTRACTOR_VERSION
+            )
             return Judgement(
                 task_key=out.key, judge=name, kind=LETTER_KIND, status="graded",
-                version=EXTRACTOR_VERSION, judge_spec=config.spec, value=letter,
-                raw=response.text, attempts=out.attempts,
+                version=version, judge_spec=config.spec, value=letter,
+                raw=raw, attempts=out.attempts,
             )  # fmt: skip
 
         stage = JudgeStage(f"extract {name}", calls(), len(todo), on_reply)

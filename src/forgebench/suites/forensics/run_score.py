@@ -1,16 +1,18 @@
 """Scoring a run's Forensics answers: extraction (stored as verdicts) and metrics.csv rows.
 
-For every current Forensics task, the rules of :mod:`.extract` give a letter and
-the step that decided it; where they found nothing (step ``none``) and ``judge`` names an
-extractor that has judged the task (judgements of kind ``letter``), its letter is used (step
-``extractor``); without ``judge``, the only extractor that has judged the run is used (none
-when there are several: name one). The result is stored as the task's verdict (the letter, with ``step`` and
-``judge`` in its detail) and the metrics are written for every model of the run
-(:func:`.scores.write_forensics_metrics`), with Table 11's paired rows when the run has
-``multi_image`` answers (:func:`.multi.paired_rows`). The options and the right letter come from the task's
-``extra`` (what the question showed), so scoring needs no dataset folder. A task without an
-answer (still pending, or ended as an error) counts as ``Z`` (step ``missing``, no verdict
-stored): accuracy is over every item asked, as the paper's is over all data.
+For every current Forensics task, the chain of :mod:`.extract_chain` gives a letter, the stage
+that decided it and the rule that read it: the rules (``extraction``: ours, or the release's
+literal ones), then ``builtin/embed``'s stored letter where the rules found nothing, then the
+LLM extractor's (``judge`` names it; without ``judge``, the only LLM extractor that has judged the
+run, none when there are several). The result is stored as the task's verdict (the letter, with
+``step``, ``rule`` and ``judge`` in its detail; parser :data:`.extract.PARSER_VERSION`), so
+``metrics`` re-reads stored answers with the current rules without sending anything, and the
+metrics are written for every model of the run (:func:`.scores.write_forensics_metrics`), with
+Table 11's paired rows when the run has ``multi_image`` answers (:func:`.multi.paired_rows`).
+The options and the right letter come from the task's ``extra`` (what the question showed), so
+scoring needs no dataset folder. A task without an answer (still pending, or ended as an error)
+counts as ``Z`` (step ``missing``, no verdict stored): accuracy is over every item asked, as the
+paper's is over all data.
 """
 
 from __future__ import annotations

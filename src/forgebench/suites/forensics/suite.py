@@ -1,6 +1,6 @@
 """The Forensics suite (seed 002) behind the seam: the release TSV and our JSONL folder, the
-release's MCQ prompt, option extraction (rules, then an optional LLM extractor as the judge
-stage), accuracy and perspective scores, robustness, attribution and the prompt studies.
+release's MCQ prompt, option extraction (rules, then ``builtin/embed`` and an LLM extractor as
+judge stages; ``--extraction``, ``--extractor-prompt``), accuracy and perspective scores, robustness, attribution and the prompt studies.
 
 Protocol: ``MCQ`` under ``full`` on every item by default. Opt-in parts (``--protocol``):
 ``robustness`` (the 30 conditions of Table 3: saturation, contrast, block, noise, blur, pixelate
@@ -42,6 +42,7 @@ from forgebench.suites.base import (
     Selection,
     Suite,
     SuiteError,
+    SuiteOption,
 )
 from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC
 from forgebench.suites.forensics.perturb import CONDITIONS as ROBUST_ALL
@@ -146,6 +147,24 @@ class ForensicsSuite(Suite):
     """The viewer's verdict facet: the extracted option letter (``Z``: refusal or none found)."""
     group_labels = ("type", "modality")
     """The viewer's grouping facets: forgery type and forgery modality (``viewer_tags``)."""
+    options = (
+        SuiteOption(
+            "extraction",
+            "Forensics: which rules read the option letters: ours (rules) or the release's "
+            "literal ones (release-rules, to reproduce Table 2)",
+            stages=("judge", "metrics"),
+            choices=("rules", "release-rules"),
+            default="rules",
+        ),
+        SuiteOption(
+            "extractor_prompt",
+            "Forensics: the LLM extractor's prompt: ours (default) or the release's VLMEvalKit "
+            "matcher prompt (release)",
+            stages=("judge",),
+            choices=("default", "release"),
+            default="default",
+        ),
+    )
     headline = (
         Headline("MCQ", "full", "acc"),
         *(Headline("MCQ", "full", "persp", p) for p in PERSPECTIVES),
@@ -231,7 +250,7 @@ class ForensicsSuite(Suite):
     ) -> Path | None:
         from forgebench.suites.forensics.run_score import score_run
 
-        return score_run(run_dir, judge)
+        return score_run(run_dir, judge, (options or {}).get("extraction"))
 
     def judge(
         self, run_dir: Path, config: ModelConfig, settings: JudgeSettings

@@ -145,6 +145,7 @@ def report(
     """Each suite's tables, figures and section, then the page with every item and answer."""
     import html
 
+    from forgebench.report.front import front_page
     from forgebench.report.site import build_site
 
     run_dir = Path(run_dir)
@@ -158,8 +159,11 @@ def report(
         if section is None:
             continue
         notes += section.notes
-        parts.append(section.html if suite.name == "mandela" else
-                     f"<section class=\"suite\"><h2>{html.escape(section.title)}</h2>{section.html}</section>")  # fmt: skip
+        parts.append(
+            f'<section class="suite" id="suite-{html.escape(suite.name)}">'
+            f"<h2>{html.escape(section.title)}</h2>{section.html}</section>"
+        )
+    parts.insert(0, front_page(run_dir, out, present, judge))
     site = build_site(
         run_dir,
         out_dir=out,

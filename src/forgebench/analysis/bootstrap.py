@@ -148,3 +148,64 @@ def cluster_bootstrap(frame: pd.DataFrame, config: BootstrapConfig | None = None
         part["clusters"] = present
         out.append(part[np.isfinite(pt[rate])])
     return pd.concat(out, ignore_index=True)
+
+
+def resampled_sums(
+    clusters: np.ndarray,
+    cells: np.ndarray,
+    values: np.ndarray,
+    config: BootstrapConfig | None = None,
+    *,
+    chunk: int = 100,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cell sums of ``values`` and their cluster-bootstrap replicates, for statistics that
+    are functions of such sums (rates, means of rates).
+
+    Row ``i`` belongs to cluster ``clusters[i]`` and cell ``cells[i]`` (integer codes) and carries
+    the quantities ``values[i]`` (rows x q). Each replicate draws the clusters with replacement
+    (multinomial counts, ``config.seed``), as :func:`cluster_bootstrap` does; the cluster x cell
+    sums are kept sparse and the replicates are computed ``chunk`` at a time, so the memory is
+    about ``reps x cells x q`` floats for the result. Returns ``point`` (cells x q) and ``boot``
+    (reps x cells x q).
+    """
+    from scipy import sparse
+
+    cfg = config or BootstrapConfig()
+    values = np.asarray(values, dtype=float).reshape(len(clusters), -1)
+    n_q = values.shape[1]
+    _, cl = np.unique(clusters, return_inverse=True)
+    n_cl = int(cl.max()) + 1 if len(cl) else 0
+    n_cells = int(np.max(cells)) + 1 if len(cells) else 0
+    point = np.zeros((n_cells, n_q))
+    boot = np.zeros((cfg.reps, n_cells, n_q))
+    if n_cl == 0:
+        return point, boot
+    by_cluster = [
+        sparse.coo_matrix((values[:, j], (cl, cells)), shape=(n_cl, n_cells)).tocsr()
+        for j in range(n_q)
+    ]
+    for j, m in enumerate(by_cluster):
+        point[:, j] = np.asarray(m.sum(axis=0)).ravel()
+    rng = np.random.default_rng(cfg.seed)
+    p = np.full(n_cl, 1.0 / n_cl)
+    for start in range(0, cfg.reps, chunk):
+        stop = min(cfg.reps, start + chunk)
+        weights = rng.multinomial(n_cl, p, size=stop - start).astype(float)
+        for j, m in enumerate(by_cluster):
+            boot[start:stop, :, j] = np.asarray((m.T @ weights.T).T)
+    return point, boot
+
+
+def percentile_interval(
+    replicates: np.ndarray, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval over axis 0, ignoring NaN replicates (NaN where all are NaN)."""
+    alpha = (1.0 - level) / 2.0
+    reps = np.asarray(replicates, dtype=float)
+    lo = np.full(reps.shape[1:], np.nan)
+    hi = np.full(reps.shape[1:], np.nan)
+    ok = np.isfinite(reps).any(axis=0)
+    if ok.any():
+        lo[ok] = np.nanquantile(reps[:, ok], alpha, axis=0)
+        hi[ok] = np.nanquantile(reps[:, ok], 1.0 - alpha, axis=0)
+    return lo, hi

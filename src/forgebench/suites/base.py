@@ -188,6 +188,13 @@ class Suite:
         """Tables, figures and the report page section (None: nothing to show)."""
         return None
 
+    def headline_intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any:
+        """95% confidence intervals of the :attr:`headline` numbers, for the report's front page:
+        a ``pandas.DataFrame`` with columns model, probe, condition, subset, metric, lo, hi
+        (percentages), or None when the suite gives none. Called after :meth:`report` wrote its
+        files under ``out_dir``."""
+        return None
+
     def variant_views(
         self, dataset_root: Path, item: Mapping[str, Any]
     ) -> Iterator[tuple[str, bytes]]:

@@ -288,6 +288,11 @@ class ForensicsSuite(Suite):
             )
         return Section(title=self.title, html=body, files=files, notes=notes)
 
+    def headline_intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any:
+        from forgebench.suites.forensics.intervals import headline_intervals
+
+        return headline_intervals(run_dir)
+
     def variant_views(
         self, dataset_root: Path, item: Mapping[str, Any]
     ) -> Iterator[tuple[str, bytes]]:

@@ -167,6 +167,17 @@ class MandelaSuite(Suite):
         html = headline_html(run_dir, out_dir, judge)
         return Section(title=self.title, html=html, files=files, notes=notes)
 
+    def headline_intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any:
+        """The cluster-bootstrap intervals its report wrote (``report/bootstrap_ci.csv``:
+        seeds resampled, :mod:`forgebench.analysis.bootstrap`)."""
+        import pandas as pd
+
+        path = out_dir / "bootstrap_ci.csv"
+        if not path.is_file():
+            return None
+        ci = pd.read_csv(path, dtype={"model": "object"})
+        return ci.assign(subset="all")
+
     def variant_views(
         self, dataset_root: Path, item: Mapping[str, Any]
     ) -> Iterator[tuple[str, bytes]]:

@@ -1,0 +1,149 @@
+"""The report's front page: where each model stands on every benchmark of the run.
+
+One table, a row per model, a column group per benchmark with its headline numbers (each suite's
+``headline``: DESIGN.md's list), each cell the value of ``metrics.csv`` with its 95% interval in
+brackets where the suite gives one (``Suite.headline_intervals``: Mandela's cluster bootstrap over
+seeds, Forensics' bootstrap over items). A model that did not run a benchmark has dashes there.
+The same numbers, with ``lo`` and ``hi``, are written to ``report/overview.csv``; each group's
+heading links to its benchmark's section (``#suite-<name>``).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import pandas as pd
+
+from forgebench.report.table import Cell, Column, Table, dash, mark_best, to_html
+from forgebench.util.atomic import atomic_path
+from forgebench.util.csvsafe import neutralise_frame
+
+__all__ = ["FILENAME", "front_page"]
+
+FILENAME = "overview.csv"
+
+
+class _Headline(Protocol):
+    @property
+    def probe(self) -> str: ...
+    @property
+    def condition(self) -> str: ...
+    @property
+    def metric(self) -> str: ...
+    @property
+    def subset(self) -> str: ...
+
+
+class _Suite(Protocol):
+    """What the front page needs of a suite (``suites.base.Suite`` has it)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def headline(self) -> Sequence[_Headline]: ...
+
+    def headline_intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any: ...
+
+
+def _select(frame: pd.DataFrame, h: _Headline) -> pd.DataFrame:
+    """The rows of ``frame`` that are the headline number ``h``."""
+    return frame[
+        (frame["probe"] == h.probe)
+        & (frame["condition"] == h.condition)
+        & (frame["metric"] == h.metric)
+        & (frame["subset"] == h.subset)
+    ]
+
+
+def _label(h: _Headline) -> str:
+    return h.metric if h.subset == "all" else f"{h.metric} {h.subset}"
+
+
+def front_page(
+    run_dir: Path, out_dir: Path, suites: Sequence[_Suite], judge: str | None = None
+) -> str:
+    """The front page's HTML ('' when no suite of the run has a headline number yet); writes
+    ``out_dir/overview.csv``."""
+    from forgebench.results.metrics_csv import read_metrics
+
+    path = run_dir / "metrics.csv"
+    if not path.is_file():
+        return ""
+    metrics = read_metrics(path, judge=judge)
+    records: list[dict[str, Any]] = []
+    shown: list[tuple[_Suite, list[_Headline]]] = []
+    for suite in suites:
+        rows = metrics[metrics["benchmark"] == suite.name]
+        heads = [h for h in suite.headline if len(_select(rows, h))]
+        if not heads:
+            continue
+        shown.append((suite, heads))
+        ci = suite.headline_intervals(run_dir, out_dir, judge)
+        for h in heads:
+            cis = _select(ci, h) if ci is not None and len(ci) else None
+            for _, r in _select(rows, h).iterrows():
+                lo = hi = float("nan")
+                if cis is not None:
+                    c = cis[cis["model"] == r["model"]]
+                    if len(c):
+                        lo, hi = float(c["lo"].iloc[0]), float(c["hi"].iloc[0])
+                records.append(
+                    {
+                        "benchmark": suite.name, "model": str(r["model"]), "probe": h.probe,
+                        "condition": h.condition, "subset": h.subset, "metric": h.metric,
+                        "value": float(r["value"]), "lo": lo, "hi": hi, "n": r["n"],
+                        "judge": r["judge"],
+                    }
+                )  # fmt: skip
+    if not records:
+        return ""
+    data = pd.DataFrame(records)
+    with atomic_path(out_dir / FILENAME) as tmp:
+        neutralise_frame(data).to_csv(tmp, index=False)
+    models = sorted(set(data["model"]))
+    columns = [Column("Model")]
+    for suite, heads in shown:
+        columns += [Column(_label(h), suite.name) for h in heads]
+    body: list[list[Cell]] = []
+    for model in models:
+        row = [Cell(model, model)]
+        for suite, heads in shown:
+            for h in heads:
+                hit = data[
+                    (data["benchmark"] == suite.name)
+                    & (data["model"] == model)
+                    & (data["metric"] == h.metric)
+                    & (data["subset"] == h.subset)
+                ]
+                if hit.empty:
+                    row.append(dash())
+                    continue
+                v, lo, hi = (float(hit[c].iloc[0]) for c in ("value", "lo", "hi"))
+                interval = f" [{lo:.1f}, {hi:.1f}]" if lo == lo and hi == hi else ""
+                row.append(Cell(v, f"{v:.1f}{interval}"))
+        body.append(row)
+    table = Table(
+        0,
+        "Headline numbers of every model on every benchmark of the run (%), with 95% bootstrap "
+        "intervals over items in brackets where the benchmark gives them (Mandela: seeds "
+        "resampled; Forensics: items resampled); the best value of each column is bold.",
+        columns,
+        mark_best([(None, body)]),
+        slug="overview",
+        heading="Overview",
+    )
+    links = " · ".join(
+        f"<a href='#suite-{html.escape(s.name)}'>{html.escape(s.title or s.name)}</a>"
+        for s, _ in shown
+    )
+    return (
+        "<section id='overview'><h2>Overview</h2>"
+        f"<div class='table-block'>{to_html(table)}"
+        f"<p class='downloads'>Download: <a href='{FILENAME}'>csv</a> · Sections: {links}</p>"
+        "</div></section>"
+    )

@@ -1,0 +1,118 @@
+"""95% bootstrap intervals of Forensics' headline numbers (seed 002 reports none).
+
+For every model, ``acc`` on ``all`` and the five ``persp`` scores of probe ``MCQ`` under
+``full`` are recomputed on bootstrap replicates of the items (items drawn with replacement,
+:func:`forgebench.analysis.bootstrap.resampled_sums`), each replicate's perspective score computed
+as :mod:`.scores` defines it (mean over the perspective's values of the mean type-code accuracy);
+a type code with no item in a replicate is left out of that replicate's means. An item asked but
+not answered counts as wrong, as in the metrics. The interval is the percentile interval.
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from forgebench.analysis.bootstrap import BootstrapConfig, percentile_interval, resampled_sums
+from forgebench.suites.forensics.scores import BENCHMARK
+from forgebench.suites.forensics.taxonomy import PERSPECTIVES
+
+PROBE, CONDITION = "MCQ", "full"
+
+
+def _outcomes(run_dir: Path) -> pd.DataFrame:
+    """model, item_id, type_code, correct for every current MCQ/full task of the run."""
+    from forgebench.run.export_source import iter_tasks, models_of
+    from forgebench.run.store import Store
+
+    rows = []
+    with Store.open(run_dir, create=False) as store:
+        for model in models_of(store, BENCHMARK):
+            for t in iter_tasks(store, BENCHMARK, model):
+                if t.probe != PROBE or t.condition != CONDITION:
+                    continue
+                answer = str(t.extra.get("answer", ""))
+                rows.append(
+                    (model, t.item_id, str(t.extra.get("type_code", "")), t.verdict == answer)
+                )
+    return pd.DataFrame(rows, columns=["model", "item_id", "type_code", "correct"])
+
+
+def _persp(acc: np.ndarray, codes: list[str]) -> dict[str, np.ndarray]:
+    """Perspective scores from accuracies ``acc`` (... x codes); NaN codes are left out (an
+    all-NaN mean is NaN, without numpy's warning)."""
+    out: dict[str, np.ndarray] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for pos, perspective in enumerate(PERSPECTIVES):
+            values = sorted({c.split("-")[pos] for c in codes})
+            per_value = [
+                np.nanmean(
+                    acc[..., [j for j, c in enumerate(codes) if c.split("-")[pos] == v]], axis=-1
+                )
+                for v in values
+            ]
+            out[perspective] = np.nanmean(np.stack(per_value, axis=-1), axis=-1)
+    return out
+
+
+def headline_intervals(run_dir: Path, config: BootstrapConfig | None = None) -> pd.DataFrame:
+    """One row per model and headline metric of the run (see :func:`intervals`)."""
+    return intervals(_outcomes(run_dir), config)
+
+
+def intervals(frame: pd.DataFrame, config: BootstrapConfig | None = None) -> pd.DataFrame:
+    """One row per model and headline metric: probe, condition, subset, metric, value, lo, hi,
+    n (items), from one row per asked MCQ/full task (model, item_id, type_code, correct)."""
+    cfg = config or BootstrapConfig(reps=1000, cluster="item_id")
+    cols = ["model", "probe", "condition", "subset", "metric", "value", "lo", "hi", "n"]
+    if frame.empty:
+        return pd.DataFrame(columns=cols)
+    models = sorted(set(frame["model"]))
+    codes = sorted(set(frame["type_code"]))
+    m_idx = {m: i for i, m in enumerate(models)}
+    c_idx = {c: j for j, c in enumerate(codes)}
+    cells = np.array(
+        [
+            m_idx[m] * len(codes) + c_idx[c]
+            for m, c in zip(frame["model"], frame["type_code"], strict=True)
+        ]
+    )
+    values = np.stack([frame["correct"].to_numpy(dtype=float), np.ones(len(frame))], axis=1)
+    point, boot = resampled_sums(frame["item_id"].astype(str).to_numpy(), cells, values, cfg)
+    shape = (len(models), len(codes))
+    p_right, p_n = point[:, 0].reshape(shape), point[:, 1].reshape(shape)
+    b_right = boot[:, :, 0].reshape(-1, *shape)
+    b_n = boot[:, :, 1].reshape(-1, *shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p_acc = np.where(p_n > 0, 100.0 * p_right / p_n, np.nan)
+        b_acc = np.where(b_n > 0, 100.0 * b_right / b_n, np.nan)
+        p_all = 100.0 * p_right.sum(axis=1) / p_n.sum(axis=1)
+        b_all = 100.0 * b_right.sum(axis=2) / b_n.sum(axis=2)
+    rows = []
+    lo, hi = percentile_interval(b_all, cfg.level)
+    for i, model in enumerate(models):
+        rows.append(
+            (model, PROBE, CONDITION, "all", "acc", p_all[i], lo[i], hi[i], int(p_n[i].sum()))
+        )
+    p_persp, b_persp = _persp(p_acc, codes), _persp(b_acc, codes)
+    for perspective in PERSPECTIVES:
+        lo, hi = percentile_interval(b_persp[perspective], cfg.level)
+        for i, model in enumerate(models):
+            rows.append(
+                (
+                    model,
+                    PROBE,
+                    CONDITION,
+                    perspective,
+                    "persp",
+                    p_persp[perspective][i],
+                    lo[i],
+                    hi[i],
+                    int(p_n[i].sum()),
+                )
+            )
+    return pd.DataFrame(rows, columns=cols)

@@ -155,13 +155,12 @@ def import_(
 
     All or nothing: on any problem nothing is written and every problem is printed as FILE:LINE: FIELD: message (exit 2).
     """
-    from forgebench.suites.forensics.tsv_import import looks_like_release_tsv
     from forgebench.suites.mandela.importer import ImportFailed, import_dataset
     from forgebench.suites.mandela.validate import print_summary
 
     if src.is_dir() and _import_hf(src, out, force):
         return
-    if src.suffix.lower() == ".tsv" and src.is_file() and looks_like_release_tsv(src):
+    if src.suffix.lower() == ".tsv" and src.is_file():  # the importer says what is wrong
         _import_forensics(src, out, force)
         return
     try:

@@ -68,6 +68,7 @@ def ray_batch_cmd(
         fail(f"{missing[0]}: no such file", 2)
     if not url.startswith(("http://", "https://")):
         fail(f"--url {url!r} does not start with http:// or https://", 2)
+    from forgebench.run.batch import BatchError
     from forgebench.run.ray_batch import ray_batch
 
     try:
@@ -77,6 +78,8 @@ def ray_batch_cmd(
         )  # fmt: skip
     except ImportError:
         fail("ray-batch needs Ray: pip install 'forgebench[ray]'", 2)
+    except BatchError as exc:
+        fail(str(exc), 2)
     console.print(f"wrote {n} results to {out}; store them with: forgebench import-batch RUN {out}")
 
 

@@ -22,8 +22,12 @@ def build_report(
     and the page still shows every item and answer.
     """
     from forgebench import api
+    from forgebench.run.store import StoreError
 
-    result = api.report(run_dir, dataset=dataset, judge=judge, calibration=calibration)
+    try:
+        result = api.report(run_dir, dataset=dataset, judge=judge, calibration=calibration)
+    except StoreError as exc:
+        fail(str(exc), 2)
     for line in result.notes:
         (err_console if line.startswith("warning") else console).print(line, markup=False)
     for w in result.warnings[:20]:

@@ -48,14 +48,19 @@ def detector(name: str) -> Callable[[np.ndarray], float]:
         from forgebench.models.builtin.artefact import analyse
 
         return lambda rgb: float(analyse(rgb).score)
-    if name.startswith("ufd/"):
-        from forgebench.construct.detectors_ufd import load_ufd
+    try:
+        if name.startswith("ufd/"):
+            from forgebench.construct.detectors_ufd import load_ufd
 
-        return load_ufd(name.removeprefix("ufd/"))
-    if name.startswith("npr/"):
-        from forgebench.construct.detectors_npr import load_npr
+            return load_ufd(name.removeprefix("ufd/"))
+        if name.startswith("npr/"):
+            from forgebench.construct.detectors_npr import load_npr
 
-        return load_npr(name.removeprefix("npr/"))
+            return load_npr(name.removeprefix("npr/"))
+    except ImportError as exc:
+        raise ValueError(
+            f"detector {name}: needs {exc.name or 'torch'} (pip install 'forgebench[text]')"
+        ) from None
     raise ValueError(f"unknown detector {name!r} (available: {', '.join(DETECTORS)})")
 
 

@@ -100,7 +100,7 @@ def load_npr(path: str) -> Callable[[np.ndarray], float]:
         raise ValueError(f"npr detector: no such checkpoint {path}")
     import torch
 
-    state = torch.load(path, map_location="cpu", weights_only=True)
+    state = safe_load(path, "npr detector")
     if isinstance(state, dict) and isinstance(state.get("model"), dict):
         state = state["model"]
     if not isinstance(state, dict):
@@ -128,3 +128,17 @@ def load_npr(path: str) -> Callable[[np.ndarray], float]:
             return float(torch.sigmoid(net(x))[0, 0])
 
     return score
+
+
+def safe_load(path: str, what: str) -> Any:
+    """``torch.load`` with ``weights_only=True`` (a pickle that would run code is refused); any
+    refusal or a damaged file is a ``ValueError`` naming ``what`` and the file."""
+    import torch
+
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as exc:  # UnpicklingError, a truncated zip, a foreign format
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(
+            f"{what}: {path} cannot be loaded as plain weights ({first[:200]})"
+        ) from None

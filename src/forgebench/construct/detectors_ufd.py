@@ -54,7 +54,9 @@ def load_ufd(spec: str) -> Callable[[np.ndarray], float]:
     model: Any = CLIPVisionModelWithProjection.from_pretrained(
         clip_dir, local_files_only=True
     ).eval()
-    head = torch.load(fc_file, map_location="cpu", weights_only=True)
+    from forgebench.construct.detectors_npr import safe_load
+
+    head = safe_load(fc_file, "ufd detector")
     try:
         weight, bias = head["weight"].float(), head["bias"].float()
     except (KeyError, TypeError, AttributeError):

@@ -25,11 +25,12 @@ from pydantic import BaseModel, Field, ValidationError
 
 from forgebench.construct.pixels import mean_abs_diff
 from forgebench.construct.specs import write_jsonl
+from forgebench.errors import UserError
 from forgebench.suites.mandela.contract import Item, write_items
 from forgebench.util.atomic import write_text
 
 
-class ReviewError(Exception):
+class ReviewError(UserError):
     """A review file or build folder that cannot be used (one line)."""
 
 
@@ -141,10 +142,12 @@ def export_review(build: Path) -> Path:
 
 def load_decisions(path: Path) -> Decisions:
     """Read a decisions file; :class:`ReviewError` naming the problem."""
+    from forgebench.util.paths import InputFileError, read_input_text
+
     try:
-        return Decisions.model_validate_json(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ReviewError(f"{path}: cannot read ({exc.strerror})") from None
+        return Decisions.model_validate_json(read_input_text(path))
+    except InputFileError as exc:
+        raise ReviewError(str(exc)) from None
     except ValidationError as exc:
         e = exc.errors()[0]
         where = ".".join(str(p) for p in e["loc"]) or "(file)"

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forgebench.run.store import meta_value
+
 
 @dataclass
 class ViewerAnswer:
@@ -92,7 +94,8 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
         }
         items = [{**it, "id": view_id[(bm, it["id"])], "benchmark": bm} for bm, it in stored]
         meta = {
-            r["key"]: json.loads(r["value"]) for r in con.execute("SELECT key, value FROM meta")
+            r["key"]: meta_value(run_dir, r["key"], r["value"])
+            for r in con.execute("SELECT key, value FROM meta")
         }
         sql = """
             SELECT t.benchmark, t.item_id, t.model, t.probe, t.condition,

@@ -25,16 +25,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from forgebench.errors import UserError
 from forgebench.models.base import ModelError, Request
 from forgebench.models.openai_compat import build_body, parse_completion, variant_urls
 from forgebench.run.store import Store, task_images
+from forgebench.util.paths import InputFileError, read_input_text
 
 DEFAULT_MAX_BYTES = 190_000_000
 DEFAULT_MAX_LINES = 50_000
 BATCH_URL = "/v1/chat/completions"
 
 
-class BatchError(Exception):
+class BatchError(UserError):
     """A batch file or request that cannot be written or read; one clear line."""
 
 
@@ -140,9 +142,9 @@ def _read_results(files: list[Path]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for path in files:
         try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise BatchError(f"{path}: cannot read ({exc.strerror or exc})") from None
+            text = read_input_text(path)
+        except InputFileError as exc:
+            raise BatchError(str(exc)) from None
         for lineno, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
@@ -150,6 +152,8 @@ def _read_results(files: list[Path]) -> list[dict[str, Any]]:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise BatchError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
+            except RecursionError:
+                raise BatchError(f"{path}:{lineno}: JSON nested too deeply") from None
             if not isinstance(obj, dict) or not isinstance(obj.get("custom_id"), str):
                 raise BatchError(f"{path}:{lineno}: not a batch result (no custom_id)")
             out.append(obj)
@@ -173,8 +177,10 @@ def _outcome(obj: dict[str, Any]) -> tuple[Any, str | None, int | None]:
         return None, "batch: result has neither response nor error", None
     body = response.get("body")
     if status != 200:
-        msg = body.get("error", {}).get("message") if isinstance(body, dict) else None
-        return None, f"batch: HTTP {status}: {msg or 'no message'}", status
+        err = body.get("error") if isinstance(body, dict) else None
+        msg = err.get("message") if isinstance(err, dict) else err
+        status = status if isinstance(status, int) else None
+        return None, f"batch: HTTP {status}: {str(msg)[:500] if msg else 'no message'}", status
     try:
         return parse_completion(body), None, None
     except ModelError as exc:

@@ -169,12 +169,27 @@ def _merge_replica_stats(con: sqlite3.Connection, cols: list[str]) -> None:
     )
 
 
+def _json(text: str | None, where: str) -> Any:
+    """A stored JSON value; :class:`MergeError` naming ``where`` when it is not JSON."""
+    try:
+        return json.loads(text) if text is not None else None
+    except (TypeError, ValueError, RecursionError):
+        raise MergeError(f"{where}: not JSON (a damaged or foreign run?)") from None
+
+
+def _identity(value: Any) -> Any:
+    return value.get("identity") if isinstance(value, dict) else value
+
+
 def _merge_meta(con: sqlite3.Connection, source: Path, merged_from: list[dict[str, Any]]) -> None:
     rows = dict(con.execute("SELECT key, value FROM src.meta"))
     mine = dict(con.execute("SELECT key, value FROM main.meta"))
     for key, value in rows.items():
         if key.startswith("model:") and key in mine:
-            a, b = json.loads(mine[key]).get("identity"), json.loads(value).get("identity")
+            a, b = (
+                _identity(_json(mine[key], f"an earlier run's meta entry {key!r}")),
+                _identity(_json(value, f"{source}: meta entry {key!r}")),
+            )
             if a != b:
                 raise MergeError(
                     f"model {key[6:]!r} ran with other settings in {source} ({b}) than in an "
@@ -184,14 +199,18 @@ def _merge_meta(con: sqlite3.Connection, source: Path, merged_from: list[dict[st
             raise MergeError(f"{source}: store schema version {value}, others have {mine[key]}")
     settings = rows.get("settings")
     merged_from.append(
-        {"run": str(source), "settings": json.loads(settings) if settings is not None else None}
+        {"run": str(source), "settings": _json(settings, f"{source}: meta entry 'settings'")}
     )
     con.executemany(
         "INSERT OR IGNORE INTO main.meta(key, value) VALUES(?, ?)",
         [(k, v) for k, v in rows.items() if k not in ("settings", "merged_from", "datasets")],
     )
     if "datasets" in rows:  # one folder per benchmark: the union (the first run's folder wins)
-        folders = {**json.loads(rows["datasets"]), **json.loads(mine.get("datasets", "{}"))}
+        theirs = _json(rows["datasets"], f"{source}: meta entry 'datasets'")
+        ours = _json(mine.get("datasets", "{}"), "meta entry 'datasets'")
+        if not isinstance(theirs, dict) or not isinstance(ours, dict):
+            raise MergeError(f"{source}: meta entry 'datasets' is not a JSON object")
+        folders = {**theirs, **ours}
         con.execute(
             "INSERT OR REPLACE INTO main.meta(key, value) VALUES('datasets', ?)",
             (canonical_json(folders),),
@@ -265,7 +284,14 @@ def _write_config(out: Path, sources: Sequence[Path]) -> None:
     for s in sources:
         path = s / "config.json"
         if path.is_file():
-            configs.append(json.loads(path.read_text(encoding="utf-8")))
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise MergeError(f"{path}: cannot read ({exc})") from None
+            config = _json(text, str(path))
+            if not isinstance(config, dict):
+                raise MergeError(f"{path}: not a JSON object")
+            configs.append(config)
     if not configs:
         return
     merged = dict(configs[0])
@@ -295,6 +321,10 @@ def merge_runs(sources: Sequence[Path], out: Path, rescore: Rescore | None = Non
             Store.open(s, create=False).close()  # upgrades an older store schema
         except StoreError as exc:
             raise MergeError(str(exc)) from None
+    if out.is_symlink():
+        raise MergeError(f"{out}: is a link; give a new folder for --out")
+    if out.exists() and not out.is_dir():
+        raise MergeError(f"{out}: is a file; give a new folder for --out")
     if out.exists() and any(out.iterdir()):
         raise MergeError(f"{out}: already exists and is not empty (choose a new --out)")
     tmp = out.parent / f".{out.name}.merging-{os.getpid()}"

@@ -103,6 +103,7 @@ def ray_batch(
     ``concurrency`` is the number of Ray workers sending requests; ``batch_size`` rows each
     worker sends at once. Uses the running Ray (``RAY_ADDRESS``) or starts a local one.
     """
+    check_shards(shards)  # a bad line is one error here, not a worker's traceback
     import ray
     from ray.data.llm import HttpRequestProcessorConfig, build_processor
 
@@ -126,5 +127,33 @@ def ray_batch(
     with atomic_open(output, "w", encoding="utf-8") as fh:
         for row in ds.iter_rows():
             fh.write(row["line"] + "\n")
+            n += 1
+    return n
+
+
+def check_shards(shards: Sequence[Path]) -> int:
+    """Every non-empty line of every shard is a request line of ``export-batch`` (a JSON object
+    with a string ``custom_id`` and an object ``body``); :class:`~forgebench.run.batch.BatchError`
+    naming the first that is not. Returns the number of requests."""
+    from forgebench.run.batch import BatchError
+    from forgebench.util.paths import InputFileError, read_input_text
+
+    n = 0
+    for path in shards:
+        try:
+            text = read_input_text(path)
+        except InputFileError as exc:
+            raise BatchError(str(exc)) from None
+        for lineno, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except (ValueError, RecursionError):
+                raise BatchError(f"{path}:{lineno}: not a JSON line") from None
+            if not isinstance(obj, dict) or not isinstance(obj.get("custom_id"), str):
+                raise BatchError(f"{path}:{lineno}: no custom_id (not an export-batch line)")
+            if not isinstance(obj.get("body"), dict):
+                raise BatchError(f"{path}:{lineno}: no request body (not an export-batch line)")
             n += 1
     return n

@@ -53,6 +53,17 @@ __all__ = [
 ]  # fmt: skip
 
 
+def meta_value(run_dir: Path, key: str, text: str) -> Any:
+    """A ``meta`` entry's JSON value; :class:`StoreError` (one line) when it is not JSON (a
+    damaged store, or one made by someone else)."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise StoreError(
+            f"{Path(run_dir) / DB_NAME}: meta entry {key!r} is not JSON (a damaged store?)"
+        ) from None
+
+
 class StoreError(Exception):
     """A run directory that cannot be opened as a store; the message is one clear line."""
 
@@ -104,7 +115,7 @@ class Store(TasksPart, AnswersPart, JudgementsPart, RecordsPart, StepsPart):
     def meta_get(self, key: str, default: Any = None) -> Any:
         """The JSON value stored under ``key`` (``default`` when absent)."""
         row = self.connection.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
-        return default if row is None else json.loads(row[0])
+        return default if row is None else meta_value(self.run_dir, key, row[0])
 
     def meta_set(self, key: str, value: Any) -> None:
         """Store a JSON value under ``key`` (replacing it)."""

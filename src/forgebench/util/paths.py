@@ -83,3 +83,50 @@ def dataset_file(root: Path, rel: str, what: str = "image") -> Path:
     if why is not None:
         raise OutsideDataset(f"{what}: {why}")
     return Path(root) / rel
+
+
+class InputFileError(UserError):
+    """A file given to read (a batch result, a decisions file, a table) that is missing, not a
+    regular file (a FIFO would block forever, a device never end) or not UTF-8 text."""
+
+
+def regular_file(path: Path) -> Path:
+    """``path`` when it names a regular file (links followed); else :class:`InputFileError`.
+    Checked with ``stat`` before anything opens it, so a named pipe never blocks the reader."""
+    import stat
+
+    try:
+        mode = Path(path).stat().st_mode
+    except FileNotFoundError:
+        raise InputFileError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise InputFileError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(mode):
+        kind = (
+            "a folder"
+            if stat.S_ISDIR(mode)
+            else "a named pipe"
+            if stat.S_ISFIFO(mode)
+            else "a device or socket"
+        )
+        raise InputFileError(f"{path}: is {kind}, not a regular file")
+    return Path(path)
+
+
+def read_input_text(path: Path) -> str:
+    """The UTF-8 text of the regular file ``path`` (:func:`regular_file`); a file that is not
+    UTF-8 is an :class:`InputFileError` naming the first bad byte."""
+    data = read_input_bytes(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def read_input_bytes(path: Path) -> bytes:
+    """The bytes of the regular file ``path`` (:func:`regular_file`)."""
+    regular_file(path)
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise InputFileError(f"{path}: cannot read ({exc.strerror or exc})") from None

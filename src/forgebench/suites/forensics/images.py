@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import io
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
+
+from forgebench.util.images import pixel_limit_error
 
 _EXT = {"JPEG": "jpg", "PNG": "png", "WEBP": "webp", "GIF": "gif", "BMP": "bmp", "TIFF": "tif"}
 
@@ -32,12 +35,22 @@ class StoredImage:
 
 
 def probe(data: bytes) -> tuple[str, tuple[int, int]]:
-    """``(format, (width, height))`` of encoded image bytes (reads the header only)."""
+    """``(format, (width, height))`` of encoded image bytes (reads the header only); an image
+    over the dataset pixel limit (:func:`forgebench.util.images.pixel_limit_error`) is
+    :class:`NotAnImage` too: it is never decoded."""
     try:
-        with Image.open(io.BytesIO(data)) as im:
-            return str(im.format or ""), (int(im.width), int(im.height))
-    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as im:
+                fmt, size = str(im.format or ""), (int(im.width), int(im.height))
+    except Image.DecompressionBombError as exc:
+        raise NotAnImage(f"refused: {exc}") from None
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
         raise NotAnImage(str(exc) or "unrecognised image data") from None
+    too_big = pixel_limit_error(*size)
+    if too_big is not None:
+        raise NotAnImage(too_big)
+    return fmt, size
 
 
 class ImageFolder:

@@ -95,9 +95,14 @@ class _Pending:
 
 
 def _parse_image_cell(cell: str) -> list[str]:
+    """A cell's image strings: one, or a Python list literal of them; ``ValueError`` for a cell
+    that starts a list but is not a non-empty list of strings."""
     text = cell.strip()
     if text.startswith("["):
-        value = ast.literal_eval(text)
+        try:
+            value = ast.literal_eval(text)
+        except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
+            raise ValueError("a cell starting with '[' must be a Python list of strings") from None
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise ValueError("an image list must be a non-empty list of strings")
         return [v.strip() for v in value]
@@ -212,7 +217,7 @@ class _Importer:
         if paths is not None:
             try:
                 rec["image_path"] = _parse_image_cell(paths)
-            except (ValueError, SyntaxError):
+            except ValueError:
                 rec["image_path"] = [paths.strip()]
         if not self._check(line, {**rec, "images": ["-"]}):
             return None
@@ -228,7 +233,12 @@ class _Importer:
             if paths is None:
                 self.error(line, "image", "empty, and no image_path")
                 return None
-            for p in _parse_image_cell(paths):
+            try:
+                listed = _parse_image_cell(paths)
+            except ValueError as exc:
+                self.error(line, "image_path", str(exc))
+                return None
+            for p in listed:
                 why = outside_reason(self.src.parent, p, "table's folder")
                 if why is not None:
                     self.error(line, "image_path", why)
@@ -245,7 +255,7 @@ class _Importer:
             return entries
         try:
             parts = _parse_image_cell(cell)
-        except (ValueError, SyntaxError) as exc:
+        except ValueError as exc:
             self.error(line, "image", f"not base64, a list of base64 strings or an index ({exc})")
             return None
         for k, part in enumerate(parts):
@@ -258,10 +268,11 @@ class _Importer:
                 continue
             try:
                 data = base64.b64decode(part, validate=True)
-                entries.append({"path": self._put(data)})
             except (binascii.Error, ValueError):
                 self.error(line, where, "not valid base64")
                 return None
+            try:
+                entries.append({"path": self._put(data)})
             except NotAnImage as exc:
                 self.error(line, where, f"base64 that is not an image ({exc})")
                 return None
@@ -284,25 +295,38 @@ class _Importer:
             return False
         return True
 
-    def _resolve(self, index: str, seen: tuple[str, ...]) -> list[str] | None:
-        """The image paths of row ``index``, following references (None: unresolvable)."""
-        hit = self.resolved.get(index)
-        if hit is not None:
-            return hit
-        pend = self.pending.get(index)
-        if pend is None or index in seen:
-            return None
-        out: list[str] = []
-        for e in pend.images:
-            if "path" in e:
-                out.append(e["path"])
+    def _resolve(self, index: str) -> list[str] | None:
+        """The image paths of row ``index``, following references (None: unresolvable: a
+        cycle, a missing row). Iterative, so a chain of thousands of rows cannot overflow the
+        stack; every row on the way is resolved (and remembered) once."""
+        stack = [index]
+        on_path = {index}
+        while stack:
+            top = stack[-1]
+            if top in self.resolved:
+                stack.pop()
+                on_path.discard(top)
                 continue
-            target = self._resolve(e["ref"], (*seen, index))
-            if target is None:
+            pend = self.pending.get(top)
+            if pend is None:
                 return None
-            out.extend(target)
-        self.resolved[index] = out
-        return out
+            waiting = [
+                e["ref"] for e in pend.images if "ref" in e and e["ref"] not in self.resolved
+            ]
+            if not waiting:
+                out: list[str] = []
+                for e in pend.images:
+                    out.extend([e["path"]] if "path" in e else self.resolved[e["ref"]])
+                self.resolved[top] = out
+                stack.pop()
+                on_path.discard(top)
+                continue
+            nxt = waiting[0]
+            if nxt in on_path:
+                return None  # a cycle
+            stack.append(nxt)
+            on_path.add(nxt)
+        return self.resolved.get(index)
 
     def pass_two(self, spool: Path, dest: Path) -> int:
         # Index every spooled row's image entries first (small: paths and references only).
@@ -320,7 +344,7 @@ class _Importer:
                 rec = json.loads(raw)
                 line = rec.pop("__line__")
                 rec.pop("__images__")
-                paths = self._resolve(rec["id"], ())
+                paths = self._resolve(rec["id"])
                 if paths is None:
                     refs = [e["ref"] for e in self.pending[rec["id"]].images if "ref" in e]
                     why = [r for r in refs if r not in self.lines]

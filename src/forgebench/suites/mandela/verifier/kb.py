@@ -20,6 +20,7 @@ before ``1998-02-07``).
 
 from __future__ import annotations
 
+import datetime as _dt
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -34,6 +35,7 @@ from forgebench.construct.scenes import (
     load_facts,
     load_scenes,
 )
+from forgebench.errors import UserError
 from forgebench.suites.mandela.names import fold
 
 _DATE = re.compile(
@@ -42,7 +44,7 @@ _DATE = re.compile(
 )
 
 
-class KBError(Exception):
+class KBError(UserError):
     """A knowledge-base folder that cannot be used; one line naming the file."""
 
 
@@ -75,6 +77,24 @@ def parse_date(text: str | None) -> Date | None:
     if month is not None and not 1 <= month <= 12:
         return None
     return Date(int(m["y"]), month, day)
+
+
+def date_problem(text: object) -> str | None:
+    """Why a KB date is not one :func:`parse_date` reads in full (a month 13, a 45th day, text
+    after the date), or None. A date that is read in part would silently drop a check."""
+    if text is None or text == "":
+        return None
+    if not isinstance(text, str):
+        return f"{text!r} is not a date string"
+    m = _DATE.match(text)
+    if m is None or text[m.end() :].strip():
+        return f"{text!r} is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"
+    month, day = (int(m["m"]) if m["m"] else None), (int(m["d"]) if m["d"] else None)
+    try:
+        _dt.date(int(m["y"]), month or 1, day or 1)
+    except ValueError:
+        return f"{text!r} is not a calendar date"
+    return None
 
 
 def compare_dates(a: Date, b: Date) -> int | None:
@@ -157,10 +177,39 @@ def load_kb(root: Path) -> KnowledgeBase:
     except SceneError as exc:
         raise KBError(f"{root}: {exc}") from None
     for s in scenes:
-        if not (root / s.image).is_file():
-            raise KBError(f"{scenes_path}: scene {s.id!r}: image {s.image!r} not found")
+        where = f"{scenes_path}: scene {s.id!r}"
+        _check_image(root, s.image, f"{where}: image")
+        _check_date(s.event.date, f"{where}: event.date")
     for e in facts:
+        where = f"{facts_path}: entity {e.id!r}"
         for p in e.portraits:
-            if not (root / p).is_file():
-                raise KBError(f"{facts_path}: entity {e.id!r}: portrait {p!r} not found")
+            _check_image(root, p, f"{where}: portrait")
+        for name in ("born", "died", "introduced"):
+            _check_date(getattr(e, name), f"{where}: {name}")
+        for k, row in enumerate(e.places):
+            for bound in ("from", "to"):
+                _check_date(row.get(bound), f"{where}: places.{k}.{bound}")
     return KnowledgeBase(root, scenes, facts)
+
+
+def _check_date(text: object, where: str) -> None:
+    why = date_problem(text)
+    if why is not None:
+        raise KBError(f"{where}: {why}")
+
+
+def _check_image(root: Path, rel: str, where: str) -> None:
+    """A KB image stays inside the folder (no ``..``, absolute path or link out) and its header
+    is within the dataset pixel limit (a bomb is refused before anything decodes it)."""
+    from forgebench.util.images import ImageCheckError, inspect_image
+    from forgebench.util.paths import outside_reason
+
+    why = outside_reason(root, rel, "knowledge-base folder")
+    if why is not None:
+        raise KBError(f"{where}: {why}")
+    if not (root / rel).is_file():
+        raise KBError(f"{where} {rel!r} not found")
+    try:
+        inspect_image(root / rel, decode=False)
+    except ImageCheckError as exc:
+        raise KBError(f"{where} {rel!r}: {exc}") from None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -48,6 +49,8 @@ def test_export_replay_metrics_round_trip(tmp_path: Path, tsv: bool) -> None:
     ]
     assert "image" not in frame.columns and len(frame) == 4
     assert frame.loc[frame["index"] == "2", "prediction"].item().startswith("I'm sorry")
+    prov = json.loads((out / "vlm_ForensicsBench.forgebench.json").read_text())
+    assert prov["rows"] == 4 and prov["dataset_sha256"] and prov["forgebench_version"]
     # replayed through vlmevalkit/FILE on the same dataset: the same numbers, row for row
     again = tmp_path / "again"
     api.run(

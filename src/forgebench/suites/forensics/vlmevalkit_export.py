@@ -10,7 +10,9 @@ of the run: the release's columns ``index, question, [hint,] A.., answer, catego
 questions as asked), in the run's order. A task without an answer (pending, or ended as an error)
 gets an empty prediction, which extracts to ``Z`` as the missing answer did, so ``vlmevalkit/FILE``
 replayed on the same dataset gives the same metrics. ``--tsv`` writes ``.tsv`` instead of ``.xlsx``
-(no ``openpyxl`` needed). The file's name uses the model's name with ``/`` as ``--``.
+(no ``openpyxl`` needed). The file's name uses the model's name with ``/`` as ``--``. Beside each
+file, ``{model}_ForensicsBench.forgebench.json`` holds the export's provenance (VLMEvalKit reads
+only the prediction file).
 
 Streaming: rows go out as they are read (xlsx through openpyxl's write-only workbook), items are
 looked up a shard at a time; each file is written to a temporary name and renamed into place.
@@ -19,18 +21,20 @@ looked up a shard at a time; each file is written to a temporary name and rename
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from forgebench.interop.extras import need
 from forgebench.interop.model_index import model_stem
+from forgebench.interop.provenance import provenance
 from forgebench.interop.run_formats import RunExport
-from forgebench.run.export_source import TaskRecord, items_of, iter_tasks, models_of
+from forgebench.run.export_source import TaskRecord, items_of, iter_tasks, models_of, run_facts
 from forgebench.run.store import Store
 from forgebench.suites.forensics.contract import LETTERS
 from forgebench.suites.forensics.questions import MCQ
-from forgebench.util.atomic import atomic_path
+from forgebench.util.atomic import atomic_path, write_text
 
 DATASET = "ForensicsBench"
 SHARD = 5000
@@ -140,6 +144,7 @@ def write_vlmevalkit(request: RunExport, benchmark: str) -> list[Path]:
     """One prediction file per model of the run's Forensics part; the paths written."""
     written: list[Path] = []
     with Store.open(request.run_dir, create=False) as store:
+        facts = run_facts(store, benchmark)
         for model in models_of(store, benchmark):
             header, n = _header(store, model)
             if n == 0:  # the model answered no release question (MCQ / full)
@@ -148,5 +153,8 @@ def write_vlmevalkit(request: RunExport, benchmark: str) -> list[Path]:
             path = Path(request.out_dir) / f"{model_stem(model)}_{DATASET}{suffix}"
             rows = _rows(store, model, header)
             (_write_tsv if request.tsv else _write_xlsx)(path, header, rows)
-            written.append(path)
+            record = {"model": model, "rows": n, **provenance(facts, request.judge)}
+            side = path.with_name(f"{model_stem(model)}_{DATASET}.forgebench.json")
+            write_text(side, json.dumps(record, indent=2) + "\n")
+            written += [path, side]
     return written

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
@@ -19,7 +20,9 @@ from typer.testing import CliRunner
 from forgebench.cli import app
 from forgebench.demo.build import build_demo
 from forgebench.suites import get
+from forgebench.suites.base import Selection
 from forgebench.suites.forensics.demo import build_forensics_demo
+from support.pixar_loc import BOXES, box_pairs
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +31,19 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     mandela = build_demo(root)
     forensics = root / "forensics"
     build_forensics_demo(mandela, forensics)
-    return {"mandela": mandela, "forensics": forensics}
+    pairs = root / "pairs"
+    box_pairs(pairs)  # the demo's PIXAR part reads pairs from the Mandela folder; a pairs folder
+    return {"mandela": mandela, "forensics": forensics, "pixar": pairs}
+
+
+def _loaded(benchmark: str, folder: Path) -> list[dict[str, Any]]:
+    """The items as the suite reads them (a null field and an absent one are the same)."""
+    layout = get(benchmark).dataset_layout()
+    assert layout is not None
+    if layout.items_file is not None:
+        return _items(folder / layout.items_file)
+    items = get(benchmark).load(folder, Selection()).items
+    return [{k: v for k, v in dict(it).items() if v is not None} for it in items]
 
 
 def _items(path: Path) -> list[dict[str, Any]]:
@@ -48,7 +63,7 @@ def _export(dataset: Path, out: Path) -> None:
     assert res.exit_code == 0, res.output
 
 
-@pytest.mark.parametrize("benchmark", ["mandela", "forensics"])
+@pytest.mark.parametrize("benchmark", ["mandela", "forensics", "pixar"])
 def test_round_trip_is_exact_and_datasets_loads_it(
     benchmark: str, demo: dict[str, Path], tmp_path: Path
 ) -> None:
@@ -62,7 +77,7 @@ def test_round_trip_is_exact_and_datasets_loads_it(
     ds = datasets.load_dataset(
         "parquet", data_dir=str(hf / "data"), cache_dir=str(tmp_path / "cache"), split="test"
     )
-    items = _items(src / "items.jsonl")
+    items = _loaded(benchmark, src)
     assert ds.num_rows == len(items) and ds["id"] == [it["id"] for it in items]
     layout = get(benchmark).dataset_layout()
     assert layout is not None
@@ -87,11 +102,16 @@ def test_round_trip_is_exact_and_datasets_loads_it(
     back = tmp_path / "back"
     res = _invoke("import", str(hf), "--out", str(back))
     assert res.exit_code == 0, res.output
-    assert _items(back / "items.jsonl") == items
+    assert _loaded(benchmark, back) == items
     for item in items:
         for column in layout.images.values():
-            for rel in column.paths(item):
+            for rel in [] if column.derived else column.paths(item):
                 assert (back / rel).read_bytes() == (src / rel).read_bytes()
+    if benchmark == "pixar":  # the truth mask: the planted box, at tau
+        mask = np.asarray(ds[0]["mask"])
+        x0, y0, x1, y1 = BOXES[ds[0]["id"]]
+        assert mask[y0:y1, x0:x1].min() == 255 and mask.sum() == 255 * (x1 - x0) * (y1 - y0)
+        assert not (back / "labels").exists()  # derived, not written back
     for rel in layout.files:
         if (src / rel).is_file():
             assert (back / rel).read_bytes() == (src / rel).read_bytes()

@@ -71,14 +71,20 @@ def _features(layout: DatasetLayout) -> Any:
     return ds.Features(cols)
 
 
-def _items(root: Path, layout: DatasetLayout) -> Iterator[tuple[int, dict[str, Any]]]:
+def _items(root: Path, layout: DatasetLayout) -> Iterator[tuple[str, dict[str, Any]]]:
+    if layout.items_file is None:
+        if layout.read_items is None:
+            raise DatasetExportError(f"{layout.benchmark}: its layout names no items")
+        for n, item in enumerate(layout.read_items(root), start=1):
+            yield f"item {n}", item
+        return
     path = root / layout.items_file
     if not path.is_file():
         raise DatasetExportError(f"{path}: not found")
     for lineno, obj, err in iter_jsonl(path):
         if obj is None:
             raise DatasetExportError(f"{layout.items_file}:{lineno}: {err}")
-        yield lineno, obj
+        yield f"{layout.items_file}:{lineno}", obj
 
 
 def _image(root: Path, rel: str, where: str, digest: Any) -> dict[str, Any]:
@@ -103,7 +109,10 @@ def _row(
     row[LICENSE] = layout.license(item) or lic
     size = 0
     for name, column in layout.images.items():
-        images = [_image(root, p, where, digest) for p in column.paths(item)]
+        if column.derived is not None:
+            images = [{"bytes": column.derived(root, item), "path": p} for p in column.paths(item)]
+        else:
+            images = [_image(root, p, where, digest) for p in column.paths(item)]
         size += sum(len(im["bytes"]) for im in images)
         row[name] = images if column.many else (images[0] if images else None)
     return row, size
@@ -162,8 +171,8 @@ def export_hf(root: Path, layout: DatasetLayout, out: Path, *, license: str = ""
         shard: list[dict[str, Any]] = []
         held, index, n_rows = 0, 0, 0
         paths: list[Path] = []
-        for lineno, item in _items(root, layout):
-            row, size = _row(root, layout, item, f"{layout.items_file}:{lineno}", digest, license)
+        for where, item in _items(root, layout):
+            row, size = _row(root, layout, item, where, digest, license)
             digest.update(json.dumps(item, sort_keys=True, ensure_ascii=False).encode() + b"\n")
             shard.append(row)
             held += size
@@ -189,6 +198,7 @@ def export_hf(root: Path, layout: DatasetLayout, out: Path, *, license: str = ""
             "items_file": layout.items_file,
             "columns": dict(layout.columns()),
             "images": {k: ("many" if c.many else "one") for k, c in layout.images.items()},
+            "derived": [k for k, c in layout.images.items() if c.derived is not None],
             "files": files,
             "rows": n_rows,
             "forgebench_version": forgebench.__version__,

@@ -18,6 +18,7 @@ and leaves no ``DATASET``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -137,8 +138,8 @@ def import_hf(
         raise HFImportError(f"{src}: not a forgebench Hugging Face export (no {META_FILE})")
     if meta.get("benchmark") != layout.benchmark:
         raise HFImportError(f"{src}: a {meta.get('benchmark')!r} export, not {layout.benchmark}")
-    items_file = str(meta.get("items_file") or layout.items_file)
-    if lexical_reason(items_file) is not None:
+    items_file = layout.items_file
+    if items_file is not None and lexical_reason(items_file) is not None:
         raise HFImportError(f"{META_FILE}: items_file {lexical_reason(items_file)}")
     if out.exists() and (not out.is_dir() or any(out.iterdir())) and not force:
         raise HFImportError(f"{out}: exists and is not empty (use --force to replace it)")
@@ -148,11 +149,14 @@ def import_hf(
     written: dict[str, str] = {}
     n = 0
     try:
-        with (tmp / items_file).open("w", encoding="utf-8") as fh:
+        items = (tmp / items_file).open("w", encoding="utf-8") if items_file else None
+        with items or contextlib.nullcontext():
             for shard, index, row in _rows(src):
                 where = f"{shard} row {index}"
                 item = _item(meta, row, where)
                 for name, column in layout.images.items():
+                    if column.derived is not None:  # computed from the folder: not written
+                        continue
                     cells = row.get(name)
                     cells = [] if cells is None else cells if column.many else [cells]
                     paths = [str((c or {}).get("path") or "") for c in cells]
@@ -181,7 +185,8 @@ def import_hf(
                             raise HFImportError(f"{where}: {name}: {outside_reason(tmp, rel)}")
                         target.write_bytes(data)
                         written[rel] = digest
-                fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+                if items is not None:
+                    items.write(json.dumps(item, ensure_ascii=False) + "\n")
                 n += 1
         for rel in meta.get("files") or []:
             rel = str(rel)

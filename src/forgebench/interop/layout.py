@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -32,6 +33,9 @@ class ImageColumn:
     """The item's image paths for this column (relative to the dataset folder; empty: none)."""
     many: bool = False
     """A list of images (a ``List(Image)`` feature) rather than at most one."""
+    derived: Callable[[Path, Mapping[str, Any]], bytes] | None = None
+    """For an image the folder does not hold but computes (PIXAR's truth mask): its bytes from
+    the folder and the item. Exported for users; the import does not write it back."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +44,9 @@ class DatasetLayout:
 
     benchmark: str
     """The suite's name."""
-    items_file: str
-    """The JSONL file of items, relative to the folder."""
+    items_file: str | None
+    """The JSONL file of items, relative to the folder (None: the folder's files are the items,
+    read by ``read_items``; the import then writes the images only)."""
     item_model: type[BaseModel]
     """The contract's item model: its fields are the table's columns, in order."""
     images: Mapping[str, ImageColumn]
@@ -52,6 +57,8 @@ class DatasetLayout:
     """The contract in a few Markdown lines, for the dataset card."""
     files: tuple[str, ...] = ()
     """Other small files of the folder (relative paths) that travel verbatim when present."""
+    read_items: Callable[[Path], Iterable[dict[str, Any]]] | None = None
+    """The items of a folder without an items file, in order."""
     kinds: Mapping[str, Kind] = field(default_factory=dict)
     """Column kinds that override :func:`kinds_of` (rarely needed)."""
 

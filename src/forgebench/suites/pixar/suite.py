@@ -33,6 +33,7 @@ from forgebench.suites.base import (
 if TYPE_CHECKING:
     import typer
 
+    from forgebench.interop.layout import DatasetLayout
     from forgebench.run.images import VariantCache
     from forgebench.run.tasks import Question
 
@@ -60,6 +61,11 @@ class PixarSuite(Suite):
     """Localization: gIoU, F1 and AUC over every pair."""
     verdict_codes = ("LOCATED", "NOT_FOUND", "MISS")
     """The viewer's verdict facet: regions given, none given, reply unreadable."""
+
+    def dataset_layout(self) -> DatasetLayout:
+        from forgebench.suites.pixar.interop import layout
+
+        return layout()
 
     def detect(self, path: Path) -> bool:
         from forgebench.suites.pixar.loc_items import is_pairs

@@ -87,7 +87,10 @@ def test_forensics_logs_read_back_with_samples_scores_and_headline(tmp_path: Pat
     assert any(r["metric"] == "by_letter" for r in others)
     prov = log.eval.metadata["forgebench"]
     assert prov["forgebench_version"] and prov["dataset_sha256"] and prov["run_id"]
-    assert prov["prompt_versions"] and prov["parser_versions"] == ["forensics-extract/v1"]
+    parsers = sqlite3.connect(run / "run.sqlite").execute(
+        "SELECT DISTINCT parser_version FROM verdicts"
+    )
+    assert prov["prompt_versions"] and prov["parser_versions"] == [p for (p,) in parsers]
 
 
 def test_mandela_grades_are_scores_with_the_judge_reason_and_shards(tmp_path: Path) -> None:

@@ -51,11 +51,10 @@ def _release(row: dict[str, Any]) -> str:
     return release_rules(row["answer"], row["options"]).letter
 
 
-def score(rows: list[dict[str, Any]], read: Callable[[dict[str, Any]], str]) -> dict[str, Any]:
+def score(rows: list[dict[str, Any]], letters: list[str]) -> dict[str, Any]:
     """Per style and overall: n, accuracy, wrong-letter rate, Z rate (percentages)."""
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    for row in rows:
-        got = read(row)
+    for row, got in zip(rows, letters, strict=True):
         for key in (row["style"], "ALL"):
             t = tally[key]
             t[0] += 1
@@ -81,10 +80,18 @@ def main() -> None:
         modes["rules+embed"] = _rules_embed
     modes["release-rules"] = _release
     out: dict[str, Any] = {"split": args.split, "answers": len(rows), "modes": {}}
+    letters: dict[str, list[str]] = {}
     for name, read in modes.items():
         t0 = time.perf_counter()
-        out["modes"][name] = score(rows, read)
+        letters[name] = [read(r) for r in rows]
+        out["modes"][name] = score(rows, letters[name])
         out["modes"][name]["ALL"]["seconds"] = round(time.perf_counter() - t0, 2)
+    pairs = zip(letters["rules"], letters["release-rules"], strict=True)
+    both = [(a, b) for a, b in pairs if "Z" not in (a, b)]
+    out["agreement_rules_release"] = {
+        "both_decided": len(both),
+        "agree": 100 * sum(a == b for a, b in both) / len(both) if both else None,
+    }
     styles = list(out["modes"]["rules"])
     head = f"{'style':26} {'n':>4}" + "".join(f" | {m:^23}" for m in modes)
     print(head)
@@ -96,6 +103,7 @@ def main() -> None:
             line += f" | {f['accuracy']:5.1f}  {f['wrong']:5.1f}  {f['z']:5.1f} "
         print(line)
     print(json.dumps({m: out["modes"][m]["ALL"] for m in modes}))
+    print("rules vs release-rules where both read a letter:", out["agreement_rules_release"])
     if args.json:
         args.json.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
 

@@ -160,3 +160,16 @@ def test_embed_decides_what_the_rules_leave_then_the_llm_gets_the_rest(
     api.metrics(run)
     assert _details(run)["4"] == ("A", {"step": "extractor", "rule": "", "judge": "ext"})
     assert _rows(run)[("all", "by_embed")][0] == pytest.approx(100 / 6)
+
+
+def test_embed_model_reads_only_extraction_requests() -> None:
+    import asyncio
+
+    from forgebench.models.base import ModelError, Request
+    from forgebench.suites.forensics.embed_extract import EmbedExtractor, concluding_sentence
+
+    with pytest.raises(ModelError, match="reads Forensics extraction requests only"):
+        asyncio.run(EmbedExtractor().generate(Request(prompt="Is this image real?")))
+    long = "A covers the sky. B covers the face.\nTherefore the face was edited. It took a while."
+    assert concluding_sentence(long, {"A": "x", "B": "y"}) == "Therefore the face was edited."
+    assert concluding_sentence("<think>A</think>Real photo.", BINARY) == "Real photo."

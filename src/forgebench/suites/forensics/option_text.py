@@ -100,6 +100,11 @@ def norm(text: str) -> str:
     return " ".join(words)
 
 
+@lru_cache(maxsize=4096)
+def _phrase_regex(phrase: str) -> re.Pattern[str]:
+    return re.compile(_phrase_pattern(phrase))
+
+
 def _phrase_pattern(phrase: str) -> str:
     parts = []
     for w in norm(phrase).split():
@@ -208,13 +213,19 @@ def option_texts(items: tuple[tuple[str, str], ...]) -> OptionTexts:
     )
 
 
+@lru_cache(maxsize=8)
+def _terms(wording: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """The positive and negative terms of a wording, longest first."""
+    pos = tuple(sorted(set(POSITIVE[wording]), key=lambda s: -len(s)))
+    return (pos, True), (tuple(sorted(NEGATIVE, key=lambda s: -len(s))), False)
+
+
 def _polarity(hay: str, spec: OptionTexts) -> set[str]:
-    pos_terms = sorted({*POSITIVE[spec.wording]}, key=lambda s: -len(s))
     found: set[str] = set()
     taken: list[tuple[int, int]] = []
-    for terms, sign in ((pos_terms, True), (sorted(NEGATIVE, key=lambda s: -len(s)), False)):
+    for terms, sign in _terms(spec.wording):
         for term in terms:
-            for m in re.finditer(_phrase_pattern(term), hay):
+            for m in _phrase_regex(term).finditer(hay):
                 if any(a < m.end() and m.start() < b for a, b in taken):
                     continue
                 taken.append((m.start(), m.end()))

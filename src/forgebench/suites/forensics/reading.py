@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from forgebench.suites.forensics.option_text import OptionTexts, norm, polarity_of, text_letters
 
@@ -328,19 +329,32 @@ def scopes(text: str) -> list[str]:
     return [text[c:] for c in reversed(cuts)] + [text]
 
 
+@lru_cache(maxsize=4096)
+def _restatement_patterns(
+    items: tuple[tuple[str, str], ...],
+) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    out = []
+    for letter, opt in items:
+        body = r"\s*".join(re.escape(w) for w in str(opt).strip().rstrip(".").split())
+        if body:
+            pat = re.compile(
+                r"(?<![A-Za-z0-9])[\(\[]?"
+                + letter
+                + r"[\)\]]?\s*[.:)\-]?\s*\(?"
+                + body
+                + r"\.?\)?",
+                re.I,
+            )
+            out.append((letter, pat))
+    return tuple(out)
+
+
 def restatements_removed(text: str, options: dict[str, str]) -> str:
     """The answer without its restatement of the option list ("A. AI-generated B. non
     AI-generated ... Answer: B"): where two or more options are restated as letter + text, those
     spans are blanked; one restated option ("B. non AI-generated") is an answer and stays."""
     spans: list[tuple[int, int, str]] = []
-    for letter, opt in options.items():
-        body = r"\s*".join(re.escape(w) for w in str(opt).strip().rstrip(".").split())
-        if not body:
-            continue
-        pat = re.compile(
-            r"(?<![A-Za-z0-9])[\(\[]?" + letter + r"[\)\]]?\s*[.:)\-]?\s*\(?" + body + r"\.?\)?",
-            re.I,
-        )
+    for letter, pat in _restatement_patterns(tuple(options.items())):
         spans += [(m.start(), m.end(), letter) for m in pat.finditer(text)]
     if len({s[2] for s in spans}) < 2:
         return text

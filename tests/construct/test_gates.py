@@ -18,7 +18,6 @@ from forgebench.construct.gates import (
     footprint_gate,
     near_duplicates,
     phash,
-    pixar_effectiveness,
     reencode,
 )
 from forgebench.construct.pixels import label_reference
@@ -108,20 +107,6 @@ def test_footprint_counts_changes_outside_the_recorded_region() -> None:
     mask[100:150, 100:200] = 1
     mask[300:340, 500:600] = 1
     assert footprint_gate(BASE, spill, mask).value == 0.0
-
-
-def test_pixar_effectiveness_and_label() -> None:
-    edited = ed.recolour(BASE, ed.box_mask(BASE.shape[:2], (100, 100, 220, 200)), hue_shift=120)
-    r, label = pixar_effectiveness(BASE, edited)
-    assert r.passed and r.details["concentration"] == "Concentrated"
-    assert np.array_equal(label, label_reference(BASE, edited, 0.05))
-    tiny = BASE.copy()
-    tiny[10:12, 10:12] = 0
-    r2, _ = pixar_effectiveness(BASE, tiny)
-    assert r2.passed is False and "ineffective" in r2.reason
-    noisy = BASE.astype(np.int16) + np.random.default_rng(0).integers(-60, 60, BASE.shape)
-    r3, _ = pixar_effectiveness(BASE, np.clip(noisy, 0, 255).astype(np.uint8))
-    assert r3.passed is False and "Diverse" in r3.reason
 
 
 def test_reencode_writes_jpeg_q92_longest_1280(tmp_path: Path) -> None:

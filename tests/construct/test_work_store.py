@@ -26,12 +26,12 @@ from forgebench.construct.ask import Asker
 from forgebench.construct.edit_api import content_hash, make_editor, png_bytes
 from forgebench.construct.editor_model import EditorConfig
 from forgebench.construct.facts import Knowledge
-from forgebench.construct.propose_model import PROMPT_VERSION, scene_prompt
 from forgebench.construct.render import candidate_key, render_all, spent
 from forgebench.construct.scenes import load_facts, load_scenes
 from forgebench.construct.specs import EditSpec
 from forgebench.construct.workstore import WorkStore
 from forgebench.run.retry import RetryPolicy
+from forgebench.suites.mandela.construct.propose_model import PROMPT_VERSION, scene_prompt
 
 from .test_model_asks import GOOD
 

@@ -122,6 +122,10 @@ def _offenders(pkg: str, bad: Callable[[str], bool]) -> list[str]:
     ]
 
 
+def test_construct_imports_no_suite_but_the_registry() -> None:
+    assert _offenders("construct", lambda n: _suite_of(n) is not None) == []
+
+
 def test_models_import_nothing_from_run() -> None:
     assert _offenders("models", lambda n: n.split(".")[:2] == ["forgebench", "run"]) == []
 

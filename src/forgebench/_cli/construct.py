@@ -47,15 +47,15 @@ def _knowledge(seeds: Path) -> Any:
 
 def _coco_scenes(seeds: Path, coco: Path, prefix: str) -> None:
     """Write SEEDS/scenes.jsonl (and an empty kb.jsonl) from a COCO file; refuse to overwrite."""
-    from forgebench.construct.pixar_seeds import scenes_from_coco
+    from forgebench.construct.parts import UnknownConstruction, import_scenes
     from forgebench.construct.scenes import KB_FILE, SCENES_FILE, SceneError
     from forgebench.construct.specs import write_jsonl
 
     if (seeds / SCENES_FILE).exists():
         fail(f"{seeds / SCENES_FILE}: exists; --coco writes it (use another seed folder)", 2)
     try:
-        scenes = scenes_from_coco(coco, prefix)
-    except SceneError as exc:
+        scenes = import_scenes("coco", coco, prefix)
+    except (SceneError, UnknownConstruction) as exc:
         fail(str(exc), 2)
     write_jsonl(seeds / SCENES_FILE, (s.model_dump(mode="json", exclude_none=True) for s in scenes))
     if not (seeds / KB_FILE).exists():
@@ -98,9 +98,8 @@ def propose(
     ),
 ) -> None:
     """Propose edit specifications, verify each against the scene records and the fact table, and write the kept ones (specs.jsonl) and the rejected ones with their reason (rejected.jsonl)."""
-    from forgebench.construct.controls import control_for
-    from forgebench.construct.propose import propose_from_file, propose_rules
-    from forgebench.construct.specs import SpecError, write_jsonl
+    from forgebench.construct.parts import construction_of, constructions
+    from forgebench.construct.specs import SpecError, propose_from_file, write_jsonl
     from forgebench.construct.verify import verify_specs
 
     if not from_file and not rules and not model:
@@ -115,34 +114,38 @@ def propose(
     except SpecError as exc:
         fail(str(exc), 2)
     if rules:
-        specs += propose_rules(know, per_family)
-        if coco is not None:
-            from forgebench.construct.pixar_seeds import propose_pixar
-
-            specs += propose_pixar(list(know.scenes.values()), seeds, per_family)
+        for parts in constructions():
+            specs += parts.propose_rules(know, seeds, per_family)
     if model:
-        from forgebench.construct.propose_model import propose_with_model
         from forgebench.models.spec import SpecError as ModelSpecError
         from forgebench.models.spec import parse_spec
 
         try:
             parse_spec(model)  # a bad spec: one line before OUT/work is touched
             with paid_stage(out / "work", "propose", wait):
-                asked, failed = propose_with_model(
-                    model, know, seeds, out / "work", per_family, wait=wait
-                )
+                for parts in constructions():
+                    asked, failed = parts.propose_with_model(
+                        model, know, seeds, out / "work", per_family, wait
+                    )
+                    for sid, why in failed.items():
+                        err_console.print(
+                            f"scene {sid}: no proposal from {model}: {why}", markup=False
+                        )
+                    specs += asked
         except ModelSpecError as exc:
             fail(str(exc), 2)
-        for sid, why in failed.items():
-            err_console.print(f"scene {sid}: no proposal from {model}: {why}", markup=False)
-        specs += asked
     ids = Counter(s.id for s in specs)
     if dup := [i for i, n in ids.items() if n > 1]:
         fail(f"two proposals share the id {dup[0]!r}", 2)
     accepted, rejected = verify_specs(specs, know, seeds)
     if controls:
         have = {a.spec.id for a in accepted} | {r.spec.id for r in rejected}
-        extra = [c for a in accepted if (c := control_for(a.spec)) is not None and c.id not in have]
+        extra = [
+            c
+            for a in accepted
+            if (c := construction_of(a.spec.suite).control_for(a.spec)) is not None
+            and c.id not in have
+        ]
         acc2, rej2 = verify_specs(extra, know, seeds)
         accepted += acc2
         rejected += rej2
@@ -239,20 +242,16 @@ def build(
     console.print(
         f"{rep.specs} specification(s), {rep.calls} candidate(s) ({outcomes}), {rep.sent} request(s) sent, spent {rep.spent:.2f}"
     )
-    console.print(
-        f"kept {rep.kept}: {rep.items} dataset item(s), {rep.pairs} PIXAR pair(s); dropped {len(rep.dropped)}"
-    )
+    written = ", ".join(f"{w.count} {w.noun}" for w in rep.written.values()) or "nothing written"
+    console.print(f"kept {rep.kept}: {written}; dropped {len(rep.dropped)}")
     for sid, why in rep.dropped:
         err_console.print(f"dropped {sid}: {why}", markup=False)
-    if rep.dataset is not None:
-        from forgebench.suites.mandela.validate import validate_dataset
-
-        report = validate_dataset(rep.dataset)
-        for p in report.errors:
-            err_console.print(str(p), markup=False)
-        if report.errors:
-            fail(f"{rep.dataset}: the built dataset has {len(report.errors)} error(s)", 1)
-        console.print(f"wrote {rep.dataset} ({len(report.items)} items, valid)")
+    for w in rep.written.values():
+        for line in w.problems:
+            err_console.print(line, markup=False)
+        if w.problems:
+            fail(f"{w.path}: the built folder has {len(w.problems)} error(s)", 1)
+        console.print(f"wrote {w.path} ({w.count} {w.noun}, valid)")
     if rep.stopped:
         fail(f"the editor {ed.name} was stopped: {rep.stopped}", 1)
 
@@ -274,25 +273,16 @@ def audit(
     """The metadata-leakage audit (cross-validated AUC from file-level features, overall and per feature) and the pixel-detector audit (AUC, TPR at 5% FPR, overall and per family)."""
     import json
 
-    from forgebench.construct.audit import DETECTORS, run_audit, score_field
-    from forgebench.suites.mandela.contract import write_items
-    from forgebench.suites.mandela.validate import validate_dataset
+    from forgebench.construct.parts import audited
+    from forgebench.errors import UserError
 
-    for d in detectors:
-        if d != "builtin/artefact" and not d.startswith(("ufd/", "npr/")):
-            fail(f"unknown detector {d!r} (available: {', '.join(DETECTORS)})", 2)
-    if not (dataset / "items.jsonl").is_file():
-        fail(f"{dataset / 'items.jsonl'}: not found (a dataset folder holds items.jsonl)", 2)
-    report = validate_dataset(dataset)
-    if report.errors:
-        fail(f"{dataset}: {len(report.errors)} validation error(s); run forgebench validate", 2)
-    items = report.items
     check_executor(executor, ray_address)
     runner = get_executor(executor, ray_address, workers)
     try:
-        res = run_audit(dataset, items, detectors, executor=runner)
-    except ValueError as exc:
-        fail(str(exc), 2)
+        res = audited(dataset).audit(dataset, detectors, write, runner)
+    except UserError as exc:
+        fail(str(exc), exc.exit_code)
+    written, fields = res.pop("written", None), res.pop("fields", [])
     meta = res["metadata"]
     console.print(
         f"metadata-leakage audit ({meta['n']} images, {meta['n_forged']} forged): cross-validated AUC {meta['auc']:.3f}"
@@ -309,17 +299,8 @@ def audit(
         from forgebench.util.atomic import write_text
 
         write_text(json_out, json.dumps(res, indent=1))
-    if write:
-        col = {d: score_field(d) for d in detectors}
-        for it in items:
-            for d, name in col.items():
-                setattr(it, name, res["scores"][d][it.id])
-            if it.id in res["footprint_measured"]:
-                it.footprint_measured = res["footprint_measured"][it.id]
-        write_items(dataset / "items.jsonl", items)
-        console.print(
-            f"wrote footprint_measured and {', '.join(col.values())} into {dataset / 'items.jsonl'}"
-        )
+    if written:
+        console.print(f"wrote footprint_measured and {', '.join(fields)} into {written}")
 
 
 @review_app.command("export")
@@ -327,12 +308,13 @@ def review_export(
     build: Path = typer.Argument(..., help="Build folder (forgebench build --out)."),
 ) -> None:
     """Write BUILD/review/index.html: one card per forged item (source, edit, candidates, gate results, difference heatmap) to accept or reject with a note; the page saves decisions.json."""
-    from forgebench.construct.review import ReviewError, export_review
+    from forgebench.construct.parts import reviewed
+    from forgebench.errors import UserError
 
     try:
-        page = export_review(build)
-    except ReviewError as exc:
-        fail(str(exc), 2)
+        page = reviewed(build).review_sheet(build)
+    except UserError as exc:
+        fail(str(exc), exc.exit_code)
     console.print(f"wrote {page}")
 
 
@@ -342,16 +324,15 @@ def review_import(
     decisions: Path = typer.Argument(..., help="decisions.json saved by the review sheet."),
 ) -> None:
     """Apply review decisions: record the reviewer in each item's provenance and move rejected items out of the dataset."""
-    from forgebench.construct.review import ReviewError, import_review, load_decisions
-    from forgebench.suites.mandela.validate import validate_dataset
+    from forgebench.construct.parts import reviewed
+    from forgebench.errors import UserError
 
     try:
-        acc, rej = import_review(build, load_decisions(decisions))
-    except ReviewError as exc:
-        fail(str(exc), 2)
-    report = validate_dataset(build / "dataset")
+        acc, rej, left = reviewed(build).apply_review(build, decisions)
+    except UserError as exc:
+        fail(str(exc), exc.exit_code)
     console.print(
-        f"{acc} accepted, {rej} rejected; dataset {'valid' if report.ok else 'has errors'} ({len(report.items)} items)"
+        f"{acc} accepted, {rej} rejected; {left.path.name} {'has errors' if left.problems else 'valid'} ({left.count} items)"
     )
-    if not report.ok:
-        fail(f"{build / 'dataset'}: {len(report.errors)} error(s) after review", 1)
+    if left.problems:
+        fail(f"{left.path}: {len(left.problems)} error(s) after review", 1)

@@ -9,8 +9,10 @@ Layout of ``OUT``::
     OUT/dataset/                the Mandela dataset (``forgebench validate`` accepts it)
     OUT/pixar/                  PIXAR pairs (original/, edited/, labels/, pairs.jsonl)
 
-The dataset and pairs folders are written to a temporary sibling and moved into place when
-complete, so an interrupted build leaves the previous ones (or none), never half of one; the
+Each specification is built by its benchmark's construction parts
+(:class:`~forgebench.construct.parts.Construction`: its gates, its model-asked gates, its
+assembly into ``OUT/<output>``, checked by the suite's validator afterwards). Each output folder
+is written to a temporary sibling and moved into place when complete, so an interrupted build leaves the previous ones (or none), never half of one; the
 work folder is what makes the next run resume (``render.py``, ``workstore.py``). A build holds
 the work folder's lock (:mod:`forgebench.run.lock`) while it runs: a second build (or
 ``propose --model``) on the same folder is refused, or waits with ``wait``.
@@ -30,8 +32,7 @@ from PIL import Image
 from pydantic import BaseModel, Field
 
 from forgebench.construct.ask import Asker
-from forgebench.construct.assemble import Kept, replace_dir, write_mandela, write_pixar
-from forgebench.construct.candidate_gates import candidate_gates, needs_grounding
+from forgebench.construct.assemble import Kept, replace_dir
 from forgebench.construct.edit_api import Editor
 from forgebench.construct.editor_model import EditorConfig
 from forgebench.construct.faces import FaceGateConfig
@@ -39,6 +40,7 @@ from forgebench.construct.facts import Knowledge
 from forgebench.construct.gate_result import GateResult
 from forgebench.construct.gates import PixelGateConfig, near_duplicates, phash
 from forgebench.construct.model_gates import FIDELITY_MIN, fidelity_gates, grounding_gates
+from forgebench.construct.parts import Construction, UnknownConstruction, Written, construction_of
 from forgebench.construct.pixels import match_size
 from forgebench.construct.render import (
     CandidateRecord,
@@ -112,11 +114,10 @@ class BuildReport:
     """Why the editor was stopped early (a non-retryable failure), if it was."""
     outcomes: dict[str, int] = field(default_factory=dict)
     kept: int = 0
-    items: int = 0
-    pairs: int = 0
     spent: float = 0.0
     dropped: list[tuple[str, str]] = field(default_factory=list)
-    dataset: Path | None = None
+    written: dict[str, Written] = field(default_factory=dict)
+    """What each benchmark's assembly wrote, by benchmark."""
 
 
 def editor_config(editor: Editor, cfg: BuildConfig) -> EditorConfig:
@@ -178,9 +179,15 @@ def build(
     ``cfg.wait``), :class:`BuildError` for inputs that cannot be built.
     """
     cfg = cfg or BuildConfig()
+    try:
+        parts = {s.suite: construction_of(s.suite) for s in specs}
+    except UnknownConstruction as exc:
+        raise BuildError(str(exc)) from None
     for s in specs:
-        if s.suite == "mandela" and not know.scenes[s.seed_id].event.date:
-            raise BuildError(f"scene {s.seed_id!r} records no event date (items need one)")
+        scene = know.scenes.get(s.seed_id)
+        why = parts[s.suite].refuse(s, scene) if scene is not None else None
+        if why is not None:
+            raise BuildError(why)
     seeds = {
         sid: _seed_rgb(know, seed_root, sid) for sid in dict.fromkeys(s.seed_id for s in specs)
     }
@@ -195,7 +202,7 @@ def build(
                 a.work = work
         try:
             return _build(
-                seed_root, specs, know, editor, out, cfg, verification, seeds, work, askers
+                seed_root, specs, know, editor, out, cfg, verification, seeds, work, askers, parts
             )
         finally:
             work.close()
@@ -212,6 +219,7 @@ def _build(
     seeds: dict[str, np.ndarray],
     work: WorkStore,
     askers: list[Asker | None],
+    parts: dict[str, Construction],
 ) -> BuildReport:
     gates: dict[str, list[GateResult]] = {}
     labels: dict[str, np.ndarray] = {}
@@ -223,18 +231,20 @@ def _build(
             cand = match_size(img, seed.shape[0], seed.shape[1])
             # in the event loop's thread: the face models are per-thread, and loading them once
             # is cheaper than running gates in parallel
-            res, label = candidate_gates(spec, seed, cand, know, seed_root, cfg.faces, cfg.pixels)
+            res, label = parts[spec.suite].candidate_gates(
+                spec, seed, cand, know, seed_root, cfg.faces, cfg.pixels
+            )
             gates[rec.key] = res
             if label is not None:
                 labels[rec.key] = label
         path = {rec.key: work.blob_path(rec.blob or "") for _, rec, _ in judged}
-        asked = [(s, r) for s, r, _ in judged if needs_grounding(s)]
+        asked = [(s, r) for s, r, _ in judged if "grounding" in parts[s.suite].model_gates(s)]
         found = await grounding_gates(ground, [(s, path[r.key]) for s, r in asked])
         for (_, rec), g in zip(asked, found, strict=True):
             gates[rec.key].append(g)
-        pixar = [r for s, r, _ in judged if s.suite == "pixar"]
-        scored = await fidelity_gates(fidelity, [path[r.key] for r in pixar], cfg.fidelity_min)
-        for rec, g in zip(pixar, scored, strict=True):
+        rated = [r for s, r, _ in judged if "fidelity" in parts[s.suite].model_gates(s)]
+        scored = await fidelity_gates(fidelity, [path[r.key] for r in rated], cfg.fidelity_min)
+        for rec, g in zip(rated, scored, strict=True):
             gates[rec.key].append(g)
         return {r.key for _, r, _ in judged if cfg.passes(gates[r.key])}
 
@@ -287,7 +297,7 @@ def _build(
         )
     kept = _dedup(kept, seeds, cfg, report)
     report.kept = len(kept)
-    _write(kept, know, seed_root, out, report, cfg)
+    _write(kept, know, seed_root, out, report, cfg, parts)
     write_jsonl(out / "work" / "dropped.jsonl", ({"id": i, "reason": r} for i, r in report.dropped))
     return report
 
@@ -321,27 +331,27 @@ def _write(
     out: Path,
     report: BuildReport,
     cfg: BuildConfig,
+    parts: dict[str, Construction],
 ) -> None:
-    facts = [f.model_dump(mode="json", exclude_none=True) for f in know.facts.values()]
-    mandela = [k for k in kept if k.spec.suite == "mandela"]
-    pixar = [k for k in kept if k.spec.suite == "pixar"]
-    for name, part in (("dataset", mandela), ("pixar", pixar)):
+    """Each benchmark's kept candidates into ``OUT/<output>`` (all or nothing), then checked by
+    the suite's validator."""
+    from forgebench import suites
+
+    for name, c in parts.items():
+        part = [k for k in kept if k.spec.suite == name]
         if not part:
             continue
-        tmp = out / f".{name}.tmp-{os.getpid()}"
+        tmp = out / f".{c.output}.tmp-{os.getpid()}"
         if tmp.exists():
             shutil.rmtree(tmp)
         tmp.mkdir(parents=True)
         try:
-            if name == "dataset":
-                a = write_mandela(part, know, seed_root, tmp, facts, cfg.store)
-                report.items = len(a.items)
-                report.dropped += a.dropped
-            else:
-                report.pairs = write_pixar(part, know, seed_root, tmp)
-            replace_dir(tmp, out / name)
+            done = c.assemble(part, know, seed_root, tmp, cfg.store)
+            replace_dir(tmp, out / c.output)
         finally:
             if tmp.exists():
                 shutil.rmtree(tmp)
-    if mandela:
-        report.dataset = out / "dataset"
+        done.path = out / c.output
+        done.problems = suites.get(name).validate(done.path)
+        report.dropped += done.dropped
+        report.written[name] = done

@@ -1,15 +1,11 @@
-"""Which gates a candidate of a specification goes through (seed 000 Appendix C, seed 003 Fig. 3).
+"""The gate every benchmark's candidate goes through: the edit footprint (seed 000 Appendix L).
 
-- every candidate with a recorded region or mask: the edit footprint;
-- a named person inserted or swapped in (K1, not absent-celebrity): face count and size in the
-  region, and identity against the entity's reference portraits (``portraits`` of the fact-table
-  entity and ``params["portraits"]``, paths relative to the seed folder): it must match;
-- an absent-celebrity replacement: face count, and identity against the erased person's face in
-  the seed image (their recorded box) and their portraits: it must not match;
-- PIXAR specifications: the effectiveness checks (the label at tau comes with them).
-
-The gates that ask a model (grounding of K2/K3/K6 insertions, PIXAR fidelity) are
-:mod:`forgebench.construct.model_gates`, run by the builder (:func:`needs_grounding`).
+Each benchmark adds its own through its construction parts
+(``Construction.candidate_gates``): Mandela's face count and identity gates of named insertions
+and absent-celebrity replacements, PIXAR's effectiveness checks (with the label at tau). The
+gates that ask a model (grounding, PIXAR fidelity) are :mod:`forgebench.construct.model_gates`,
+run by the builder for the specifications whose benchmark asks for them
+(``Construction.model_gates``).
 """
 
 from __future__ import annotations
@@ -19,10 +15,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from forgebench.construct.faces import FaceGateConfig, face_count_gate, identity_gate
-from forgebench.construct.facts import Knowledge
 from forgebench.construct.gate_result import GateResult
-from forgebench.construct.gates import PixelGateConfig, footprint_gate, pixar_effectiveness
+from forgebench.construct.gates import PixelGateConfig, footprint_gate
 from forgebench.construct.specs import EditSpec
 
 
@@ -41,64 +35,14 @@ def edit_area(spec: EditSpec, seed_root: Path, shape: tuple[int, int]) -> np.nda
     return area if any_ else None
 
 
-def _portraits(spec: EditSpec, k: Knowledge, seed_root: Path) -> list[np.ndarray]:
-    paths: list[str] = list(spec.params.get("portraits", []))
-    if spec.entity is not None:
-        ent = k.entity(spec.entity.id, spec.entity.name)
-        if ent is not None:
-            paths += [p for p in ent.portraits if p not in paths]
-    out = []
-    for p in paths:
-        try:
-            out.append(np.asarray(Image.open(seed_root / p).convert("RGB")))
-        except OSError:
-            continue
-    return out
-
-
-def _erased_face(spec: EditSpec, k: Knowledge, seed: np.ndarray) -> list[np.ndarray]:
-    scene = k.scenes[spec.seed_id]
-    i = k.person_in_scene(scene, spec.target or "") if spec.target else None
-    box = scene.people[i].box if i is not None else None
-    if box is None:
-        return []
-    x0, y0, x1, y1 = box
-    return [np.ascontiguousarray(seed[y0:y1, x0:x1])]
-
-
-def candidate_gates(
+def footprint(
     spec: EditSpec,
     seed: np.ndarray,
     candidate: np.ndarray,
-    k: Knowledge,
     seed_root: Path,
-    faces: FaceGateConfig | None = None,
     pixels: PixelGateConfig | None = None,
-) -> tuple[list[GateResult], np.ndarray | None]:
-    """The gate results of one candidate, and (PIXAR) its pixel label at tau."""
+) -> list[GateResult]:
+    """The footprint gate of a candidate whose specification records a region or mask (else
+    none)."""
     area = edit_area(spec, seed_root, seed.shape[:2])
-    out: list[GateResult] = []
-    label = None
-    if spec.suite == "pixar":
-        res, label = pixar_effectiveness(seed, candidate, area, pixels)
-        out.append(res)
-    if area is not None:
-        out.append(footprint_gate(seed, candidate, area, pixels))
-    region = spec.region
-    if spec.family == "K1" and spec.operation in ("insert", "replace"):
-        out.append(face_count_gate(candidate, region, 1, faces))
-        if spec.k1_type == "absent_celebrity":
-            refs = _erased_face(spec, k, seed) + _portraits(spec, k, seed_root)
-            out.append(identity_gate(candidate, region, refs, "differ", faces))
-        else:
-            out.append(
-                identity_gate(candidate, region, _portraits(spec, k, seed_root), "match", faces)
-            )
-    return out, label
-
-
-def needs_grounding(spec: EditSpec) -> bool:
-    """An inserted object, landmark or figure (K2, K3, K6 inserts) gets the grounding question."""
-    return (
-        spec.suite == "mandela" and spec.family in ("K2", "K3", "K6") and spec.operation == "insert"
-    )
+    return [] if area is None else [footprint_gate(seed, candidate, area, pixels)]

@@ -1,4 +1,4 @@
-"""Pixel gates: edit footprint, PIXAR effectiveness and label, re-encoding, near-duplicates.
+"""Pixel gates every benchmark's candidates share: edit footprint, re-encoding, near-duplicates.
 
 Footprint (seed 000 Appendix L): "the median fraction of pixels changed outside the annotated
 region (the edit footprint)", measured "under two conventions: the recorded edit box and the
@@ -9,10 +9,9 @@ the recorded region (box or mask), ``footprint_measured`` the share changed outs
 box of the largest 8-connected component of the changed pixels (the box, to parallel the
 recorded convention; ours). The gate fails when ``footprint`` exceeds ``max_outside``.
 
-PIXAR effectiveness (seed 003 Fig. 3 stage 2, Fig. 15, Table 13): geometric rectification, then
-the edit magnitude and the spatial concentration of the label at tau; a candidate passes when
-its changed share lies in ``[min_share, max_share]`` and the label is "Concentrated". The seed
-gives Table 13 but no magnitude bounds: the defaults below are ours.
+:class:`PixelGateConfig` also holds the thresholds of PIXAR's effectiveness gate (its
+construction parts run it); the seed gives Table 13 but no magnitude bounds: those defaults are
+ours.
 
 Re-encoding (seed 000 Appendix C): JPEG quality 92, longest side 1280
 (:func:`forgebench.util.images.normalize_image`). Near-duplicates: 64-bit perceptual hashes
@@ -31,8 +30,7 @@ from PIL import Image
 from pydantic import BaseModel
 
 from forgebench.construct.gate_result import GateResult
-from forgebench.construct.pixel_checks import rectified_label, spatial_concentration
-from forgebench.construct.pixels import DEFAULT_TAU, edit_magnitude, pixel_label
+from forgebench.construct.pixels import DEFAULT_TAU, pixel_label
 from forgebench.util.images import JPEG_QUALITY, LONGEST_SIDE, Normalized, normalize_image
 
 Region = Sequence[int] | np.ndarray
@@ -110,50 +108,6 @@ def footprint_gate(
             "largest_component_px": area,
         },
     )
-
-
-def pixar_effectiveness(
-    original: np.ndarray,
-    edited: np.ndarray,
-    mask: np.ndarray | None = None,
-    cfg: PixelGateConfig | None = None,
-) -> tuple[GateResult, np.ndarray]:
-    """PIXAR stage 2 (rectification, edit magnitude, spatial concentration) and the pixel label
-    at tau (the pair's ground truth), computed on the rectified edit."""
-    cfg = cfg or PixelGateConfig()
-    label, rect = rectified_label(original, edited, cfg.tau)
-    mag = edit_magnitude(label, mask if mask is None else (mask > 0))
-    conc = spatial_concentration(label, cfg.grid)
-    problems = []
-    if mag.share < cfg.min_share:
-        problems.append(f"changed share {mag.share:.4%} < {cfg.min_share:.4%} (ineffective)")
-    if mag.share > cfg.max_share:
-        problems.append(f"changed share {mag.share:.2%} > {cfg.max_share:.2%}")
-    if conc.label != "Concentrated":
-        problems.append(f"spatially {conc.label} (Table 13 row {conc.row})")
-    result = GateResult(
-        gate="pixar_effectiveness",
-        passed=not problems,
-        value=mag.share,
-        threshold=cfg.min_share,
-        model=f"tau={cfg.tau:g}",
-        reason="; ".join(problems) or f"effective: {mag.share:.2%} changed, concentrated",
-        details={
-            "changed_px": mag.changed,
-            "share": mag.share,
-            "inside": mag.inside,
-            "outside": mag.outside,
-            "overlap": mag.overlap,
-            "r_grid": conc.r_grid,
-            "r_dens": conc.r_dens,
-            "concentration": conc.label,
-            "table13_row": conc.row,
-            "rectified": rect.applied,
-            "shift": [rect.dx, rect.dy],
-            "scale": rect.scale,
-        },
-    )
-    return result, label
 
 
 def reencode(

@@ -1,5 +1,8 @@
 """PIXAR pixel labels and edit magnitude (seed 003, Section "Label Construction", Fig. 2).
 
+Shared: every benchmark's footprint gate counts changed pixels this way, and PIXAR's labels,
+checks and scoring use the same definition.
+
 Definition (seed 003; PIXAR's public dataset-construction script for the details the page omits):
 a pixel is *changed* when the mean over the three RGB channels of the absolute difference
 between the original and the edited image, both scaled to [0, 1], is **strictly greater** than
@@ -58,13 +61,6 @@ def _check_pair(original: np.ndarray, edited: np.ndarray) -> np.ndarray:
         if a.dtype != np.uint8 or a.ndim != 3 or a.shape[2] != 3:
             raise ValueError(f"{name} must be uint8 H x W x 3, got {a.dtype} {a.shape}")
     return match_size(edited, original.shape[0], original.shape[1])
-
-
-def channel_sum_absdiff(original: np.ndarray, edited: np.ndarray) -> np.ndarray:
-    """``S(p) = sum_c |o_c - e_c|`` as uint16 (0..765), edited resized to the original first."""
-    edited = _check_pair(original, edited)
-    diff = cv2.absdiff(original, edited)
-    return np.add.reduce(diff, axis=2, dtype=np.uint16)
 
 
 def label_u8(original: np.ndarray, edited: np.ndarray, tau: float = DEFAULT_TAU) -> np.ndarray:

@@ -3,9 +3,10 @@
 One specification per line of a JSONL file (``specs.jsonl``). A Mandela specification names the
 knowledge family (seed 000 §3.1, Table 1), the inserted entity and, once verified, the single
 recorded contradiction (Appendix B's proposition phi, stored as "<entity> <relation that fails>
-<event, date>"). A PIXAR specification names its manipulation type (seed 003 Table 12/14) through
-``pixar`` (a :class:`~forgebench.suites.pixar.taxonomy.Edit`); multi-edit sequences add ``steps``,
-applied in order after the first edit.
+<event, date>"). A PIXAR specification names its manipulation type (seed 003 Table 12/14) in
+``pixar`` (read by PIXAR's construction parts); multi-edit sequences add ``steps``, applied in
+order after the first edit. ``suite`` names the benchmark; reading a file asks that benchmark's
+:class:`~forgebench.construct.parts.Construction` to check its own fields.
 
 Boxes are half-open integer pixel boxes ``[x0, y0, x1, y1]`` in the seed image's grid; ``mask``
 is a PNG path relative to the seed folder (white = edit). Extra fields are kept.
@@ -20,8 +21,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from forgebench.suites.pixar.taxonomy import Edit as PixarEdit
-from forgebench.suites.pixar.taxonomy import Primitive
 from forgebench.util.atomic import atomic_open
 
 Operation = Literal["insert", "replace", "remove", "recolour", "retext", "background"]
@@ -31,7 +30,6 @@ recorded element (``replace``), inpaint an element away (``remove``), change a c
 
 Family = Literal["K0", "K1", "K2", "K3", "K4", "K5", "K6"]
 K1Type = Literal["date_impossible", "cross_domain", "absent_celebrity"]
-Suite = Literal["mandela", "pixar"]
 
 
 class _Model(BaseModel):
@@ -71,8 +69,9 @@ class EditStep(_Model):
     """Mask PNG relative to the seed folder (white = edit), when the editor takes a mask."""
     instruction: str = ""
     """The one-sentence instruction given to the editor."""
-    pixar: PixarEdit | None = None
-    """PIXAR manipulation metadata (type and classes; seed 003 Table 14)."""
+    pixar: dict[str, Any] | None = None
+    """PIXAR manipulation metadata (type and classes; seed 003 Table 14), as PIXAR's
+    construction parts read it."""
     params: dict[str, Any] = Field(default_factory=dict)
     """Editor parameters (the ``local`` editors read theirs here: ``patch``, ``hue``, ...)."""
 
@@ -93,8 +92,9 @@ class EditSpec(EditStep):
     """Specification id (unique in the file; becomes the item id)."""
     seed_id: str
     """The scene record (``scenes.jsonl`` id) of the seed image."""
-    suite: Suite = "mandela"
-    """Which benchmark the specification builds for."""
+    suite: str = "mandela"
+    """Which benchmark the specification builds for (a registered suite with construction parts;
+    the knowledge-family format's ``mandela`` when absent)."""
     family: Family | None = None
     """Mandela knowledge family; ``K0`` is the anchor-free control."""
     control_for: Literal["K1", "K2", "K3", "K4", "K5", "K6"] | None = None
@@ -124,11 +124,6 @@ class EditSpec(EditStep):
     """Who proposed it (``rules``, ``replay/FILE``, a model spec)."""
 
     @property
-    def manipulation(self) -> Primitive | None:
-        """PIXAR manipulation type (the first edit's), ``None`` for Mandela specifications."""
-        return self.pixar.primitive if self.pixar else None
-
-    @property
     def all_steps(self) -> list[EditStep]:
         """This edit and its follow-up steps, in applied order."""
         return [self, *self.steps]
@@ -139,13 +134,23 @@ class SpecError(Exception):
 
 
 def parse_spec(obj: Any, where: str = "spec") -> EditSpec:
-    """Validate one specification object; :class:`SpecError` with ``where: field: message``."""
+    """Validate one specification object (the common fields, then its benchmark's own through
+    ``Construction.check_spec``); :class:`SpecError` with ``where: field: message``."""
+    from forgebench.construct.parts import UnknownConstruction, construction_of
+
     try:
-        return EditSpec.model_validate(obj)
+        spec = EditSpec.model_validate(obj)
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "(row)"
         raise SpecError(f"{where}: {field}: {err['msg']}") from None
+    try:
+        construction_of(spec.suite).check_spec(spec)
+    except UnknownConstruction as exc:
+        raise SpecError(f"{where}: suite: {exc}") from None
+    except ValueError as exc:
+        raise SpecError(f"{where}: {exc}") from None
+    return spec
 
 
 def iter_specs(path: Path) -> Iterator[EditSpec]:
@@ -173,6 +178,13 @@ def iter_specs(path: Path) -> Iterator[EditSpec]:
 def load_specs(path: Path) -> list[EditSpec]:
     """All specifications of a JSONL file (see :func:`iter_specs`)."""
     return list(iter_specs(path))
+
+
+def propose_from_file(path: Path, proposer: str | None = None) -> list[EditSpec]:
+    """Specifications from a JSONL file (hand-written, or a model's earlier answers), tagged with
+    ``proposer`` (default ``file/NAME``) where they name none."""
+    tag = proposer or f"file/{path.name}"
+    return [s if s.proposer else s.model_copy(update={"proposer": tag}) for s in load_specs(path)]
 
 
 def spec_row(spec: BaseModel, **extra: Any) -> dict[str, Any]:

@@ -8,35 +8,47 @@ facts, replacing whatever the proposer wrote), rejected ones are kept with their
 
 Checks common to every specification: the seed has a scene record, the edit region lies inside
 the seed image (when the seed folder is given), and the edit does not hide a recorded principal
-figure it does not target (Appendix B's single contradiction). Then the family rule of
-:mod:`forgebench.construct.verify_rules` (K0-K6) or the PIXAR rule per step.
+figure it does not target (Appendix B's single contradiction: the benchmark's rule checks that).
+Then the rule of the specification's benchmark (its :class:`~forgebench.construct.parts.
+Construction`: Mandela's knowledge-family rules, PIXAR's rule per step).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
 from pydantic import BaseModel
 
-from forgebench.construct import verify_rules as R
 from forgebench.construct.facts import Knowledge
+from forgebench.construct.parts import UnknownConstruction, construction_of
 from forgebench.construct.scenes import SceneRecord
 from forgebench.construct.specs import EditSpec, spec_row
 
-Rule = Callable[[EditSpec, SceneRecord, Knowledge], R.Decision]
 
-FAMILY_RULES: dict[str, Rule] = {
-    "K0": R.k0_control,
-    "K1": R.k1_people,
-    "K2": R.k2_objects,
-    "K3": R.k3_place,
-    "K4": R.k4_text,
-    "K5": R.k5_attribute,
-    "K6": R.k6_artwork,
-}
-"""The rule that decides each knowledge family."""
+@dataclass(frozen=True)
+class Decision:
+    """The outcome of one rule."""
+
+    accepted: bool
+    rule: str
+    """Rule name, e.g. ``k1_dead_at_event`` or ``pixar_consistent``."""
+    reason: str
+    """One line for people."""
+    contradiction: str | None = None
+    """The recorded contradiction (accepted knowledge-family specifications)."""
+
+
+def ok(rule: str, reason: str, contradiction: str | None = None) -> Decision:
+    """An accepting decision."""
+    return Decision(True, rule, reason, contradiction)
+
+
+def no(rule: str, reason: str) -> Decision:
+    """A rejecting decision."""
+    return Decision(False, rule, reason)
 
 
 class Verification(BaseModel):
@@ -73,39 +85,30 @@ def _image_size(root: Path | None, scene: SceneRecord) -> tuple[int, int] | None
         return None
 
 
-def _decide(spec: EditSpec, k: Knowledge, root: Path | None) -> R.Decision:
+def _decide(spec: EditSpec, k: Knowledge, root: Path | None) -> Decision:
     scene = k.scenes.get(spec.seed_id)
     if scene is None:
-        return R.no("unknown_seed", f"no scene record {spec.seed_id!r}")
+        return no("unknown_seed", f"no scene record {spec.seed_id!r}")
     size = _image_size(root, scene)
     if root is not None and size is None:
-        return R.no("seed_image_unreadable", f"cannot read seed image {scene.image!r}")
+        return no("seed_image_unreadable", f"cannot read seed image {scene.image!r}")
     for step in spec.all_steps:
         if size and step.region and (step.region[2] > size[0] or step.region[3] > size[1]):
-            return R.no("region_outside_image", f"region {step.region} exceeds {size[0]}x{size[1]}")
+            return no("region_outside_image", f"region {step.region} exceeds {size[0]}x{size[1]}")
         if root is not None and step.mask and not (root / step.mask).is_file():
-            return R.no("mask_missing", f"mask {step.mask!r} not found in the seed folder")
-    if spec.suite == "pixar":
-        for step in spec.all_steps:
-            d = R.pixar_step(step, scene)
-            if not d.accepted:
-                return d
-        return d
-    if spec.family is None:
-        return R.no("no_family", "a Mandela specification needs a family (K0..K6)")
-    for step in spec.all_steps:
-        hidden = R.covers_recorded_person(step, spec, scene)
-        if hidden is not None:
-            return hidden
-    return FAMILY_RULES[spec.family](spec, scene, k)
+            return no("mask_missing", f"mask {step.mask!r} not found in the seed folder")
+    try:
+        parts = construction_of(spec.suite)
+    except UnknownConstruction as exc:
+        return no("unknown_benchmark", str(exc))
+    return parts.verify(spec, scene, k)
 
 
 def verify_spec(spec: EditSpec, k: Knowledge, seed_root: Path | None = None) -> Verified:
-    """Verify one specification; accepted knowledge-family specs get the computed contradiction."""
+    """Verify one specification; the benchmark decides what an accepted one keeps (Mandela: the
+    computed contradiction)."""
     d = _decide(spec, k, seed_root)
-    out = spec
-    if d.accepted and spec.suite == "mandela":
-        out = spec.model_copy(update={"contradiction": d.contradiction})
+    out = construction_of(spec.suite).accepted(spec, d) if d.accepted else spec
     return Verified(
         spec=out, verification=Verification(accepted=d.accepted, rule=d.rule, reason=d.reason)
     )

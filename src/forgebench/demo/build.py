@@ -155,10 +155,13 @@ def _pipeline(out: Path) -> Path:
         cfg,
         verification,
     )
-    if rep.dropped or rep.dataset is None:
+    dataset = rep.written.get("mandela")
+    if rep.dropped or dataset is None:
         sid, why = rep.dropped[0] if rep.dropped else ("-", "no dataset written")
         raise DemoError(f"demo forgery {sid} was not built: {why}")
-    return rep.dataset
+    if dataset.problems:
+        raise DemoError(f"the demo dataset is invalid: {dataset.problems[0]}")
+    return dataset.path
 
 
 def build_demo(out: Path) -> Path:

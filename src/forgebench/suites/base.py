@@ -29,6 +29,7 @@ from forgebench.run.source import Loaded, Selection
 if TYPE_CHECKING:
     import typer
 
+    from forgebench.construct.parts import Construction
     from forgebench.interop.layout import DatasetLayout
     from forgebench.interop.run_formats import RunWriter
     from forgebench.models.spec import ModelConfig
@@ -265,4 +266,10 @@ class Suite:
         """Sub-commands, or None. The CLI mounts every registered suite's Typer as
         ``forgebench <name> ...`` (``_cli.app.SuiteGroup``; an engine command of that name
         wins); keep them in ``suites/<name>/cli.py``."""
+        return None
+
+    def construction(self) -> Construction | None:
+        """The suite's construction parts (proposers, verification rule, candidate gates,
+        assembly) for ``forgebench propose`` / ``build``, or None when it is not built from seed
+        folders; keep them in ``suites/<name>/construct/``."""
         return None

@@ -9,7 +9,8 @@ Prompts (Appendix E, ``prompts.render``): ``full_caption`` and ``crop_caption`` 
 caption, ``full_wrong_caption`` the wrong event's caption (Appendix J); FACE fills ``{name}``
 with the erased person and, when ``faces.wrong_name`` is given, is asked a second time on the
 original face with that name (Appendix N's wrong-name control; ``extra["name_source"]`` tells
-the two apart). EVENT's question belongs to the event's representative item (``table.py``).
+the two apart). EVENT's question belongs to the event's representative item
+(``protocol_table.py``).
 """
 
 from __future__ import annotations

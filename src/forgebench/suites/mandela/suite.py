@@ -30,6 +30,7 @@ from forgebench.suites.mandela.ids import CONDITIONS, PROBES
 from forgebench.suites.mandela.protocol_table import PARTS
 
 if TYPE_CHECKING:
+    from forgebench.construct.parts import Construction
     from forgebench.interop.layout import DatasetLayout
     from forgebench.models.spec import ModelConfig
     from forgebench.run.images import VariantCache
@@ -230,6 +231,11 @@ class MandelaSuite(Suite):
             "builtin/rules": "forgebench.suites.mandela.rules_model",
             "builtin/verifier": "forgebench.suites.mandela.verifier.model",
         }
+
+    def construction(self) -> Construction:
+        from forgebench.suites.mandela.construct.parts import CONSTRUCTION
+
+        return CONSTRUCTION
 
 
 SUITE = register(MandelaSuite())

@@ -1,5 +1,6 @@
 """PIXAR (seed 003): pixel-level tamper labels, the LOC probe, localization scoring and result
 tables. The suite itself (what the engine runs) is :mod:`.suite`; its sub-commands are :mod:`.cli`.
+Its construction parts (COCO seeds, effectiveness checks, pairs) are :mod:`.construct`.
 """
 
 from forgebench.suites.pixar.results import (

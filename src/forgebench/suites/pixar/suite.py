@@ -33,6 +33,7 @@ from forgebench.suites.base import (
 if TYPE_CHECKING:
     import typer
 
+    from forgebench.construct.parts import Construction
     from forgebench.interop.layout import DatasetLayout
     from forgebench.run.images import VariantCache
     from forgebench.run.tasks import Question
@@ -136,6 +137,11 @@ class PixarSuite(Suite):
         from forgebench.suites.pixar.cli import pixar_app
 
         return pixar_app
+
+    def construction(self) -> Construction:
+        from forgebench.suites.pixar.construct.parts import CONSTRUCTION
+
+        return CONSTRUCTION
 
 
 SUITE = register(PixarSuite())

@@ -1,4 +1,4 @@
-"""PIXAR-style inputs: images with COCO-style object annotations, and a rules proposer over them.
+"""PIXAR's seeds: images with COCO-style object annotations, and a rules proposer over them.
 
 :func:`scenes_from_coco` turns a COCO instances file (``images``, ``annotations`` with ``bbox``
 ``[x, y, w, h]`` and polygon ``segmentation``, ``categories``) into scene records: one per image,
@@ -9,7 +9,8 @@ RLE segmentations are skipped (the local editors need polygons; ours).
 :func:`propose_pixar` proposes, per image, the manipulation types a procedural editor can render
 (seed 003 Table 12): *object removal* (inpainting under the object's mask dilated by ``grow``
 pixels) and *color change* (hue rotated under the mask), for the largest non-crowd objects of at
-least ``min_area`` pixels; each mask is written as a PNG into the seed folder (``masks/``).
+least ``min_area`` pixels with a polygon segmentation (scenes not read from COCO have none and
+get no proposal); each mask is written as a PNG into the seed folder (``masks/``).
 Replacements, additions and background changes need a generative editor (``openai/``,
 ``http/``) and a specification that names the new content; they come from files or models.
 """
@@ -93,15 +94,19 @@ def propose_pixar(
 ) -> list[EditSpec]:
     """Removal and colour-change specifications for the largest annotated objects."""
     out: list[EditSpec] = []
-    (seed_root / "masks").mkdir(parents=True, exist_ok=True)
     for scene in scenes:
-        with Image.open(seed_root / scene.image) as im:
-            w, h = im.size
         objs = [
             o
             for o in scene.objects
-            if canonical_class(o.name) and float(getattr(o, "area", 0)) >= min_area
+            if canonical_class(o.name)
+            and getattr(o, "segmentation", None)
+            and float(getattr(o, "area", 0)) >= min_area
         ]
+        if not objs:  # no annotated object (a scene not read from COCO proposes nothing)
+            continue
+        with Image.open(seed_root / scene.image) as im:
+            w, h = im.size
+        (seed_root / "masks").mkdir(parents=True, exist_ok=True)
         objs.sort(key=lambda o: -float(getattr(o, "area", 0)))
         for o in objs[:per_image]:
             ann = getattr(o, "annotation", None) or objs.index(o)

@@ -14,8 +14,8 @@ from scipy.stats import mannwhitneyu
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.construct.audit import auc_tpr, pixel_audit
 from forgebench.construct.audit_meta import jpeg_quality, metadata_audit
+from forgebench.suites.mandela.construct.audit import auc_tpr, pixel_audit
 from forgebench.suites.mandela.contract import Item
 
 pytest.importorskip("sklearn")
@@ -112,7 +112,7 @@ def test_audit_command_prints_both_audits_and_writes_fields(tmp_path: Path) -> N
     bad = runner.invoke(app, ["audit", str(tmp_path / "d"), "--detector", "npr"])
     assert bad.exit_code == 2 and "unknown detector 'npr'" in bad.output
     none = runner.invoke(app, ["audit", str(tmp_path / "nothing")])
-    assert none.exit_code == 2 and "items.jsonl: not found" in none.output
+    assert none.exit_code == 2 and "nothing: no such dataset" in none.output
 
 
 def _tiny_ufd(tmp_path: Path, dim: int = 16) -> tuple[Path, Path]:

@@ -1,4 +1,10 @@
-"""PIXAR tampering-effectiveness checks: spatial concentration and geometric rectification.
+"""PIXAR tampering-effectiveness checks: spatial concentration, geometric rectification and the
+effectiveness gate of a candidate.
+
+PIXAR effectiveness (seed 003 Fig. 3 stage 2, Fig. 15, Table 13): geometric rectification, then
+the edit magnitude and the spatial concentration of the label at tau; a candidate passes when
+its changed share lies in ``[min_share, max_share]`` and the label is "Concentrated". The seed
+gives Table 13 but no magnitude bounds: the defaults (``PixelGateConfig``) are ours.
 
 Seed 003, Fig. 15 (a) geometric rectification and (c) spatial concentration, and Table 13 (the
 concentration decision table). The seed gives the table but not the formulas of ``r_grid`` and
@@ -45,7 +51,9 @@ from typing import Literal
 import cv2
 import numpy as np
 
-from forgebench.construct.pixels import DEFAULT_TAU, labels_u8, match_size
+from forgebench.construct.gate_result import GateResult
+from forgebench.construct.gates import PixelGateConfig
+from forgebench.construct.pixels import DEFAULT_TAU, edit_magnitude, labels_u8, match_size
 
 Concentration = Literal["Concentrated", "Diverse"]
 
@@ -254,3 +262,47 @@ def rectified_label(
     r = rectify(original, edited, tau)
     lab = (labels_u8(original, r.aligned, [tau])[0] != 0) & r.valid
     return lab, r
+
+
+def pixar_effectiveness(
+    original: np.ndarray,
+    edited: np.ndarray,
+    mask: np.ndarray | None = None,
+    cfg: PixelGateConfig | None = None,
+) -> tuple[GateResult, np.ndarray]:
+    """PIXAR stage 2 (rectification, edit magnitude, spatial concentration) and the pixel label
+    at tau (the pair's ground truth), computed on the rectified edit."""
+    cfg = cfg or PixelGateConfig()
+    label, rect = rectified_label(original, edited, cfg.tau)
+    mag = edit_magnitude(label, mask if mask is None else (mask > 0))
+    conc = spatial_concentration(label, cfg.grid)
+    problems = []
+    if mag.share < cfg.min_share:
+        problems.append(f"changed share {mag.share:.4%} < {cfg.min_share:.4%} (ineffective)")
+    if mag.share > cfg.max_share:
+        problems.append(f"changed share {mag.share:.2%} > {cfg.max_share:.2%}")
+    if conc.label != "Concentrated":
+        problems.append(f"spatially {conc.label} (Table 13 row {conc.row})")
+    result = GateResult(
+        gate="pixar_effectiveness",
+        passed=not problems,
+        value=mag.share,
+        threshold=cfg.min_share,
+        model=f"tau={cfg.tau:g}",
+        reason="; ".join(problems) or f"effective: {mag.share:.2%} changed, concentrated",
+        details={
+            "changed_px": mag.changed,
+            "share": mag.share,
+            "inside": mag.inside,
+            "outside": mag.outside,
+            "overlap": mag.overlap,
+            "r_grid": conc.r_grid,
+            "r_dens": conc.r_dens,
+            "concentration": conc.label,
+            "table13_row": conc.row,
+            "rectified": rect.applied,
+            "shift": [rect.dx, rect.dy],
+            "scale": rect.scale,
+        },
+    )
+    return result, label

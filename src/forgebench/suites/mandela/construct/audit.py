@@ -29,6 +29,7 @@ from PIL import Image
 
 from forgebench.construct.audit_meta import metadata_audit
 from forgebench.construct.gates import footprint_gate
+from forgebench.errors import UserError
 from forgebench.suites.mandela.contract import Item
 
 if TYPE_CHECKING:
@@ -168,3 +169,47 @@ def run_audit(
         "scores": scores,
         "footprint_measured": measured_footprints(root, items, runner),
     }
+
+
+class AuditError(UserError):
+    """A dataset or detector the audit cannot use (one line)."""
+
+
+def audit_dataset(
+    dataset: Path, detectors: Sequence[str], write: bool, executor: Executor | None = None
+) -> dict[str, Any]:
+    """Validate ``dataset``, run both audits (:func:`run_audit`) and, with ``write``, store the
+    detector scores and measured footprints in its ``items.jsonl``; the result carries
+    ``written`` (that file, or None) and ``fields`` (the item fields written)."""
+    from forgebench.suites.mandela.contract import write_items
+    from forgebench.suites.mandela.validate import validate_dataset
+
+    for d in detectors:
+        if d != "builtin/artefact" and not d.startswith(("ufd/", "npr/")):
+            raise AuditError(f"unknown detector {d!r} (available: {', '.join(DETECTORS)})")
+    if not (dataset / "items.jsonl").is_file():
+        raise AuditError(
+            f"{dataset / 'items.jsonl'}: not found (a dataset folder holds items.jsonl)"
+        )
+    report = validate_dataset(dataset)
+    if report.errors:
+        raise AuditError(
+            f"{dataset}: {len(report.errors)} validation error(s); run forgebench validate"
+        )
+    items = report.items
+    try:
+        res = run_audit(dataset, items, detectors, executor=executor)
+    except ValueError as exc:
+        raise AuditError(str(exc)) from None
+    res["written"] = None
+    if write:
+        col = {d: score_field(d) for d in detectors}
+        for it in items:
+            for d, name in col.items():
+                setattr(it, name, res["scores"][d][it.id])
+            if it.id in res["footprint_measured"]:
+                it.footprint_measured = res["footprint_measured"][it.id]
+        write_items(dataset / "items.jsonl", items)
+        res["written"] = str(dataset / "items.jsonl")
+        res["fields"] = list(col.values())
+    return res

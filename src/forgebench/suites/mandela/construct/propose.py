@@ -1,4 +1,4 @@
-"""Offline proposers: a rules proposer over the fact table, and proposals read from a file.
+"""Mandela's offline proposer: rules over the fact table.
 
 The rules proposer turns what the seed folder records into candidate edit specifications (seed
 000 §3.2 uses a multimodal model for this; offline, the fact table itself suggests them):
@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 
-from forgebench.construct.dates import DateError, surely_before
 from forgebench.construct.facts import Knowledge, norm, same_place
 from forgebench.construct.scenes import FactEntity, SceneRecord, SceneSlot
-from forgebench.construct.specs import EditSpec, SpecAttribute, SpecEntity, load_specs
+from forgebench.construct.specs import EditSpec, SpecAttribute, SpecEntity
+from forgebench.suites.mandela.construct.dates import DateError, surely_before
 
 PALETTE = ("red", "blue", "green", "yellow", "white", "black")
 """Colours a K5 proposal recolours to (in this order of preference; ours)."""
@@ -187,10 +186,3 @@ def propose_rules(k: Knowledge, per_family: int = 1) -> list[EditSpec]:
         out += _recolours(scene, per_family)
         out += _erasures(scene, k, per_family)
     return out
-
-
-def propose_from_file(path: Path, proposer: str | None = None) -> list[EditSpec]:
-    """Specifications from a JSONL file (hand-written, or a model's earlier answers), tagged with
-    ``proposer`` (default ``file/NAME``) where they name none."""
-    tag = proposer or f"file/{path.name}"
-    return [s if s.proposer else s.model_copy(update={"proposer": tag}) for s in load_specs(path)]

@@ -49,7 +49,7 @@ def built(seed_dir: Path, tmp_path: Path) -> Path:
     rep = build(
         seed_dir, [EditSpec.model_validate(s) for s in SPECS], know, make_editor("local/auto"), out
     )
-    assert rep.items == 4, rep.dropped
+    assert rep.written["mandela"].count == 4, rep.dropped
     return out
 
 

@@ -1,43 +1,22 @@
-"""The verification rules, one function per knowledge family (seed 000 Appendix B) and PIXAR.
+"""Mandela's verification rules, one function per knowledge family (seed 000 Appendix B).
 
 Each rule takes the specification, its scene record and the indexed knowledge, and returns a
 :class:`Decision`: accepted with the recorded contradiction (Appendix B's phi, written
 "<entity> <relation that fails> <event> (<date>)" as in §3.1's example), or rejected with the rule
-name and a one-line reason. Dates compare as intervals (:mod:`forgebench.construct.dates`): a
+name and a one-line reason. Dates compare as intervals (:mod:`.dates`): a
 death recorded as ``1986`` does not decide against an event of ``1986-06-29``; such a proposal is
 rejected as undecidable rather than guessed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 
-from forgebench.construct.dates import DateError, interval, surely_before, year_of
 from forgebench.construct.facts import Knowledge, box_overlap, norm, same_place
 from forgebench.construct.scenes import FactEntity, SceneRecord
 from forgebench.construct.specs import EditSpec, EditStep
-from forgebench.suites.pixar.taxonomy import Primitive, canonical_class
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The outcome of one rule."""
-
-    accepted: bool
-    rule: str
-    """Rule name, e.g. ``k1_dead_at_event`` or ``k2_introduced_before_event``."""
-    reason: str
-    """One line for people."""
-    contradiction: str | None = None
-    """The recorded contradiction (accepted knowledge-family specifications)."""
-
-
-def ok(rule: str, reason: str, contradiction: str | None = None) -> Decision:
-    return Decision(True, rule, reason, contradiction)
-
-
-def no(rule: str, reason: str) -> Decision:
-    return Decision(False, rule, reason)
+from forgebench.construct.verify import Decision, no, ok
+from forgebench.suites.mandela.construct.dates import DateError, interval, surely_before, year_of
 
 
 def _when(scene: SceneRecord) -> str:
@@ -269,48 +248,27 @@ def covers_recorded_person(step: EditStep, spec: EditSpec, scene: SceneRecord) -
     return None
 
 
-_PIXAR_OPS: dict[Primitive, tuple[str, ...]] = {
-    Primitive.REMOVAL: ("remove",),
-    Primitive.ADDITION: ("insert",),
-    Primitive.INTRA_CLASS_REPLACEMENT: ("replace",),
-    Primitive.INTER_CLASS_REPLACEMENT: ("replace",),
-    Primitive.COLOR_CHANGE: ("recolour",),
-    Primitive.BACKGROUND_CHANGE: ("background",),
+Rule = Callable[[EditSpec, SceneRecord, Knowledge], Decision]
+
+FAMILY_RULES: dict[str, Rule] = {
+    "K0": k0_control,
+    "K1": k1_people,
+    "K2": k2_objects,
+    "K3": k3_place,
+    "K4": k4_text,
+    "K5": k5_attribute,
+    "K6": k6_artwork,
 }
+"""The rule that decides each knowledge family."""
 
 
-def pixar_step(step: EditStep, scene: SceneRecord) -> Decision:
-    """PIXAR: the manipulation type matches the operation, its classes are PIXAR classes, the
-    edited object is annotated in the image (at the region, when given), and an inter-class
-    replacement changes the class."""
-    e = step.pixar
-    if e is None:
-        return no("pixar_no_manipulation", "a PIXAR specification needs pixar (type and classes)")
-    ops = _PIXAR_OPS.get(e.primitive)
-    if ops is not None and step.operation not in ops:
-        return no("pixar_operation_mismatch", f"{e.primitive.value} is not a {step.operation}")
-    for f in ("orig", "repl", "cat"):
-        v = getattr(e, f)
-        if v and canonical_class(v) is None:
-            return no("pixar_unknown_class", f"{v!r} is not a PIXAR (COCO) class")
-    if e.primitive == Primitive.INTER_CLASS_REPLACEMENT and canonical_class(
-        e.orig or ""
-    ) == canonical_class(e.repl or ""):
-        return no("pixar_same_class", f"inter-class replacement keeps the class {e.orig!r}")
-    edited = e.orig if e.primitive != Primitive.COLOR_CHANGE else e.cat
-    if (
-        e.primitive in (*_PIXAR_OPS, Primitive.COLOR_CHANGE)
-        and edited
-        and e.primitive
-        not in (
-            Primitive.ADDITION,
-            Primitive.BACKGROUND_CHANGE,
-        )
-    ):
-        cls = canonical_class(edited)
-        hits = [o for o in scene.objects if canonical_class(o.name) == cls]
-        if step.region is not None:
-            hits = [o for o in hits if o.box is None or box_overlap(o.box, step.region) > 0]
-        if not hits:
-            return no("pixar_object_not_annotated", f"no annotated {edited!r} at the edit region")
-    return ok("pixar_consistent", f"{e.primitive.value} of an annotated object")
+def verify_mandela(spec: EditSpec, scene: SceneRecord, k: Knowledge) -> Decision:
+    """A Mandela specification: it names a family, hides no recorded principal figure it does
+    not target, and its family's rule accepts it."""
+    if spec.family is None:
+        return no("no_family", "a Mandela specification needs a family (K0..K6)")
+    for step in spec.all_steps:
+        hidden = covers_recorded_person(step, spec, scene)
+        if hidden is not None:
+            return hidden
+    return FAMILY_RULES[spec.family](spec, scene, k)

@@ -13,10 +13,10 @@ from PIL import Image
 from forgebench.construct.build import build
 from forgebench.construct.edit_api import make_editor
 from forgebench.construct.facts import Knowledge
-from forgebench.construct.pixar_seeds import propose_pixar, scenes_from_coco
 from forgebench.construct.pixels import label_reference
 from forgebench.construct.scenes import SceneError
 from forgebench.construct.verify import verify_specs
+from forgebench.suites.pixar.construct.coco import propose_pixar, scenes_from_coco
 from forgebench.suites.pixar.pairs import load_pairs
 
 COCO = {
@@ -72,9 +72,9 @@ def test_pixar_pairs_built_with_labels_and_table14_descriptions(
     assert rej == [] and all(a.verification.rule == "pixar_consistent" for a in acc)
     out = tmp_path / "b"
     rep = build(coco_dir, [a.spec for a in acc], know, make_editor("local/auto"), out)
-    assert rep.pairs == 4, rep.dropped
+    assert rep.written["pixar"].count == 4, rep.dropped
     pairs = load_pairs(out / "pixar")
-    assert len(pairs) == rep.pairs
+    assert len(pairs) == rep.written["pixar"].count
     for p in pairs:
         o = np.asarray(Image.open(p.original).convert("RGB"))
         e = np.asarray(Image.open(p.edited).convert("RGB"))
@@ -131,5 +131,5 @@ def test_propose_and_build_pixar_from_the_command_line(coco_dir: Path, tmp_path:
         ["build", str(coco_dir), str(tmp_path / "p" / "specs.jsonl"), "--out", str(tmp_path / "b")],
     )
     assert r.exit_code == 0, r.output
-    assert "kept 4: 0 dataset item(s), 4 PIXAR pair(s)" in r.output
+    assert "kept 4: 4 PIXAR pair(s); dropped 0" in r.output
     assert len(load_pairs(tmp_path / "b" / "pixar")) == 4

@@ -1,4 +1,5 @@
-"""Effectiveness checks: Table 13 spatial concentration (every row) and rectification."""
+"""Effectiveness checks: Table 13 spatial concentration (every row), rectification, and the
+effectiveness gate of a candidate with its label at tau."""
 
 from __future__ import annotations
 
@@ -8,14 +9,18 @@ from fractions import Fraction
 import cv2
 import numpy as np
 import pytest
+import skimage.data
+from PIL import Image
 
-from forgebench.construct.pixel_checks import (
+from forgebench.construct import editors as ed
+from forgebench.construct.pixels import label_reference, pixel_label
+from forgebench.suites.pixar.construct.checks import (
     decide_concentration,
+    pixar_effectiveness,
     rectified_label,
     rectify,
     spatial_concentration,
 )
-from forgebench.construct.pixels import pixel_label
 
 F = Fraction
 
@@ -128,3 +133,20 @@ def test_rectification_leaves_a_local_edit_alone(make_image: Callable[..., np.nd
     assert r.aligned is e or np.array_equal(r.aligned, e)
     lab, _ = rectified_label(o, e)
     assert np.array_equal(lab, pixel_label(o, e))
+
+
+BASE = np.asarray(Image.fromarray(skimage.data.coffee()).resize((600, 400)))
+
+
+def test_pixar_effectiveness_and_label() -> None:
+    edited = ed.recolour(BASE, ed.box_mask(BASE.shape[:2], (100, 100, 220, 200)), hue_shift=120)
+    r, label = pixar_effectiveness(BASE, edited)
+    assert r.passed and r.details["concentration"] == "Concentrated"
+    assert np.array_equal(label, label_reference(BASE, edited, 0.05))
+    tiny = BASE.copy()
+    tiny[10:12, 10:12] = 0
+    r2, _ = pixar_effectiveness(BASE, tiny)
+    assert r2.passed is False and "ineffective" in r2.reason
+    noisy = BASE.astype(np.int16) + np.random.default_rng(0).integers(-60, 60, BASE.shape)
+    r3, _ = pixar_effectiveness(BASE, np.clip(noisy, 0, 255).astype(np.uint8))
+    assert r3.passed is False and "Diverse" in r3.reason

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from forgebench.construct.controls import control_for
-from forgebench.construct.dates import DateError, interval, surely_before
 from forgebench.construct.facts import Knowledge
-from forgebench.construct.propose import propose_from_file, propose_rules
 from forgebench.construct.scenes import load_facts, load_scenes
-from forgebench.construct.specs import SpecError, load_specs
+from forgebench.construct.specs import SpecError, load_specs, propose_from_file
 from forgebench.construct.verify import verify_specs
+from forgebench.suites.mandela.construct.controls import control_for
+from forgebench.suites.mandela.construct.dates import DateError, interval, surely_before
+from forgebench.suites.mandela.construct.propose import propose_rules
 
 
 @pytest.fixture

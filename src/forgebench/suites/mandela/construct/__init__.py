@@ -1,0 +1,1 @@
+"""Mandela's construction parts (seed folders -> a dataset); see :mod:`.parts`."""

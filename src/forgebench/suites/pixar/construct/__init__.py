@@ -1,0 +1,1 @@
+"""PIXAR's construction parts (COCO-annotated images -> pairs); see :mod:`.parts`."""

@@ -44,9 +44,19 @@ def test_figures_written(tmp_path: Path, metrics: pd.DataFrame) -> None:
         "family_kgr_L0",
         "family_kgr_L1",
     ):
-        assert {f"{stem}.png", f"{stem}.svg"} <= names
+        assert {f"{stem}.png", f"{stem}.svg", f"{stem}.csv"} <= names
     for p in paths:
-        assert p.parent == tmp_path / "report" / "figures" and p.stat().st_size > 2000
+        assert p.parent == tmp_path / "report" / "figures"
+        assert p.stat().st_size > (50 if p.suffix == ".csv" else 2000)
+    # each figure's CSV holds the numbers it plots, from metrics.csv
+    family = pd.read_csv(tmp_path / "report" / "figures" / "family_kgr_L0.csv")
+    want = metrics[
+        (metrics["model"] == "model-1") & (metrics["probe"] == "L0")
+        & (metrics["condition"] == "full") & (metrics["subset"] == "K2")
+        & (metrics["metric"] == "kgr")
+    ]  # fmt: skip
+    got = family[(family["model"] == "model-1") & (family["family"] == "K2")]
+    assert float(got["kgr"].iloc[0]) == pytest.approx(float(want["value"].iloc[0]))
     with Image.open(tmp_path / "report" / "figures" / "fig4_penalty.png") as im:
         assert im.width >= 700  # 4.2 in at 200 dpi
     svg = (tmp_path / "report" / "figures" / "fig4_erase_swap.svg").read_text()
@@ -59,8 +69,10 @@ def test_only_supported_figures(tmp_path: Path, metrics: pd.DataFrame) -> None:
     assert names == {
         "fig4_erase_swap.png",
         "fig4_erase_swap.svg",
+        "fig4_erase_swap.csv",
         "family_kgr_L0.png",
         "family_kgr_L0.svg",
+        "family_kgr_L0.csv",
     }
 
 

@@ -1,8 +1,8 @@
 """Figures of seed 000 from ``metrics.csv``: Figure 4 (three panels) and KGR by family per model.
 
-Written as PNG (200 dpi) and SVG under ``RUN/report/figures/`` with matplotlib's Agg backend.
-Print readability: every text is at least 8 pt, axes are labelled with their units, points carry
-model labels.
+Written as PNG (200 dpi), SVG and the CSV of the plotted numbers under ``RUN/report/figures/``
+in the report's one figure style (:mod:`forgebench.report.style`). Print readability: every text
+is at least 8 pt, axes are labelled with their units, points carry model labels.
 
 - ``fig4_prompting`` (a): x = KGR gain, y = detection gain under prompting (L1 - L0, points);
   points above y = x gain more detections than grounded detections.
@@ -20,33 +20,17 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
+from forgebench.report.style import FONT, figure_style, write_figure
 from forgebench.suites.mandela.contract import FAMILIES
 from forgebench.suites.mandela.tables.inputs import Metrics, read_metrics
-from forgebench.util.atomic import atomic_path
-
-FONT = 8.0
-"""Smallest font size (pt) on any figure."""
-
-plt.rcParams.update(
-    {
-        "font.size": 9,
-        "axes.labelsize": 9,
-        "axes.titlesize": 10,
-        "xtick.labelsize": FONT,
-        "ytick.labelsize": FONT,
-        "legend.fontsize": FONT,
-        "svg.fonttype": "none",
-    }
-)
 
 Point = tuple[str, float, float]
+Drawn = tuple[Figure, pd.DataFrame]
+"""A figure and the numbers it plots (written beside it as CSV)."""
 
 
 def _diff(
@@ -81,7 +65,11 @@ def _scatter(ax: plt.Axes, pts: list[Point], xlabel: str, ylabel: str, title: st
     ax.grid(True, color="#dddddd", linewidth=0.5, zorder=0)
 
 
-def figure_prompting(met: Metrics) -> Figure | None:
+def _data(pts: list[Point], x: str, y: str) -> pd.DataFrame:
+    return pd.DataFrame(pts, columns=["model", x, y])
+
+
+def figure_prompting(met: Metrics) -> Drawn | None:
     """Figure 4a: detection gain against KGR gain under prompting (L1 - L0)."""
     pts = _points(
         met,
@@ -103,10 +91,10 @@ def figure_prompting(met: Metrics) -> Figure | None:
     )
     ax.legend(loc="lower right")
     fig.tight_layout()
-    return fig
+    return fig, _data(pts, "kgr_gain_l1_l0", "det_gain_l1_l0")
 
 
-def figure_penalty(met: Metrics) -> Figure | None:
+def figure_penalty(met: Metrics) -> Drawn | None:
     """Figure 4b: recognition penalty against recognition under Full."""
 
     def recog(m: str) -> float | None:
@@ -144,10 +132,10 @@ def figure_penalty(met: Metrics) -> Figure | None:
     )
     ax.set_xlim(-2, 102)
     fig.tight_layout()
-    return fig
+    return fig, _data(pts, "recog_full", "pen_crop_caption")
 
 
-def figure_erase_swap(met: Metrics) -> Figure | None:
+def figure_erase_swap(met: Metrics) -> Drawn | None:
     """Figure 4c: erase-swap detection gap against the named-erased rate."""
     pts = _points(
         met,
@@ -167,10 +155,10 @@ def figure_erase_swap(met: Metrics) -> Figure | None:
     )
     ax.set_xlim(-2, 102)
     fig.tight_layout()
-    return fig
+    return fig, _data(pts, "named_erased_l0", "det_swap_minus_erase")
 
 
-def figure_family(met: Metrics, probe: str) -> Figure | None:
+def figure_family(met: Metrics, probe: str) -> Drawn | None:
     """KGR by knowledge family, one panel per model."""
     models = [
         m
@@ -201,7 +189,11 @@ def figure_family(met: Metrics, probe: str) -> Figure | None:
         ax.set_ylabel("KGR (%)")
     fig.suptitle(f"KGR by knowledge family ({probe})\nK0 = anchor-free control", fontsize=10)
     fig.tight_layout()
-    return fig
+    data = pd.DataFrame(
+        [(m, k, met.get(m, probe, "full", k, "kgr")) for m in models for k in FAMILIES],
+        columns=["model", "family", "kgr"],
+    )
+    return fig, data.dropna()
 
 
 def write_figures(
@@ -224,27 +216,17 @@ def write_figures(
             raise ValueError(f"{path} not found (score the run first)")
         metrics = read_metrics(path)
     met = Metrics(metrics, judge)
-    builders: dict[str, Callable[[], Figure | None]] = {
+    builders: dict[str, Callable[[], Drawn | None]] = {
         "fig4_prompting": lambda: figure_prompting(met),
         "fig4_penalty": lambda: figure_penalty(met),
         "fig4_erase_swap": lambda: figure_erase_swap(met),
         "family_kgr_L0": lambda: figure_family(met, "L0"),
         "family_kgr_L1": lambda: figure_family(met, "L1"),
     }
-    out.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
-    # model names are user text: ``$...$`` must print as written, not as TeX
-    with plt.rc_context({"text.parse_math": False}):
-        for name, build in builders.items():
-            fig = build()
-            if fig is None:
-                continue
-            try:
-                for ext in ("png", "svg"):
-                    path = out / f"{name}.{ext}"
-                    with atomic_path(path) as tmp:
-                        fig.savefig(tmp, format=ext, dpi=200)
-                    written.append(path)
-            finally:
-                plt.close(fig)
+    for name, build in builders.items():
+        with figure_style():  # model names are user text: ``$...$`` prints as written
+            drawn = build()
+        if drawn is not None:
+            written += write_figure(drawn[0], out, name, drawn[1])
     return written

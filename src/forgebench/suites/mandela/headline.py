@@ -14,8 +14,6 @@ from forgebench.results.metrics_csv import read_rows
 from forgebench.suites.mandela.contract import FAMILIES
 
 HEAD_METRICS = ("kgr", "det", "auth", "bal", "e4", "miss")
-PIXAR_METRICS = ("giou", "ciou", "precision", "recall", "f1", "auc", "top1", "top5", "css")
-PIXAR_LABELS = ("gIoU", "cIoU", "Precision", "Recall", "F1", "AUC", "Top-1", "Top-5", "CSS")
 
 
 def _read_metrics(path: Path) -> list[dict[str, str]]:
@@ -82,7 +80,6 @@ def headline_html(run_dir: Path, out_dir: Path, judge: str | None) -> str:
         ]
         if fam:
             parts.append(_table(["Model", *FAMILIES], fam, "L0 KGR by knowledge family"))
-        parts.append(_pixar_table(rows))
     else:
         parts.append(
             '<p class="note">No metrics.csv yet: run <code>forgebench metrics RUN</code> '
@@ -101,7 +98,6 @@ def headline_html(run_dir: Path, out_dir: Path, judge: str | None) -> str:
         parts.append("</div>")
     links = [n for n in ("tables.md", "tables.tex") if (out_dir / n).is_file()]
     links += sorted(p.name for p in out_dir.glob("table_*.csv"))
-    links += sorted(p.name for p in out_dir.glob("pixar_*.md"))
     if links:
         parts.append(
             '<p class="links">All tables: '
@@ -109,17 +105,3 @@ def headline_html(run_dir: Path, out_dir: Path, judge: str | None) -> str:
             + "</p>"
         )
     return "\n".join(parts)
-
-
-def _pixar_table(rows: list[dict[str, str]]) -> str:
-    """PIXAR localization per model, all images (seed 003, Table 2's metrics); '' without rows."""
-    cell = {
-        (r["model"], r["metric"]): r["value"]
-        for r in rows
-        if r.get("benchmark") == "pixar" and r.get("subset") == "all"
-    }
-    models = sorted({m for m, _ in cell})
-    if not models:
-        return ""
-    body = [[html.escape(m), *(_fmt(cell.get((m, k))) for k in PIXAR_METRICS)] for m in models]
-    return _table(["Model", *PIXAR_LABELS], body, "PIXAR: pixel-level localization (all images, %)")

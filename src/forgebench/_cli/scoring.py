@@ -35,7 +35,7 @@ def parse_verdicts(run_dir: Path) -> None:
 
     try:
         with Store.open(run_dir, create=False) as store:
-            stats = parse_run(store.connection)
+            stats = parse_run(store)
     except StoreError as exc:
         fail(str(exc), 2)
     if stats.parsed:

@@ -52,7 +52,7 @@ from forgebench.construct.render import (
     spent,
 )
 from forgebench.construct.specs import EditSpec, write_jsonl
-from forgebench.construct.steps import stored_steps
+from forgebench.construct.steps import NO_IMAGE
 from forgebench.construct.workstore import WorkStore
 from forgebench.models.spec import SpecError as ModelSpecError
 from forgebench.run.costs import cost_usd
@@ -141,7 +141,7 @@ def dry_run(
         store = Store.open(out / "work", create=False)
         try:
             stored = store.answered(set(keys.values()))
-            kept = stored_steps(store.connection, keys.values())
+            kept = store.kept_steps(keys.values(), except_blob=NO_IMAGE)
         finally:
             store.close()
     todo = [s for s in specs if keys[s.id] not in stored]

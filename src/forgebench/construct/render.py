@@ -34,8 +34,7 @@ from pydantic import BaseModel
 from forgebench.construct.edit_api import Editor
 from forgebench.construct.editor_model import EditorConfig, EditorModel, edit_request
 from forgebench.construct.specs import EditSpec
-from forgebench.construct.steps import TABLE as STEPS
-from forgebench.construct.steps import steps_cost, stored_steps
+from forgebench.construct.steps import NO_IMAGE
 from forgebench.construct.workstore import BENCHMARK, Job, WorkStore
 from forgebench.run.costs import Budget
 from forgebench.run.retry import RetryPolicy
@@ -111,14 +110,8 @@ def spent(work: WorkStore) -> float:
     """What the work store's candidates cost (every run): the kept steps (``steps.py``: every
     image the editor rendered, for candidates finished or not), plus the stored cost of
     candidates without kept steps (rendered before steps were kept, or imported)."""
-    con = work.store.connection
-    kept = f"SELECT 1 FROM {STEPS} s WHERE s.task_key = a.task_key"
-    row = con.execute(
-        "SELECT SUM(json_extract(a.raw, '$.cost')) FROM answers a JOIN tasks t "
-        f"ON t.key = a.task_key WHERE t.probe = ? AND NOT EXISTS ({kept})",
-        (EDIT_PROBE,),
-    ).fetchone()
-    return float(row[0] or 0.0) + steps_cost(con)
+    store = work.store
+    return store.answers_cost(EDIT_PROBE, without_steps=True) + store.steps_cost()
 
 
 def candidate_pixels(work: WorkStore, rec: CandidateRecord) -> np.ndarray:
@@ -173,7 +166,7 @@ async def render_all(
             if not active:
                 break
             tasks = [(candidate_task(s, editor.name, i), s, seed) for s, seed in active]
-            kept = stored_steps(work.store.connection, (t.key for t, _, _ in tasks))
+            kept = work.store.kept_steps((t.key for t, _, _ in tasks), except_blob=NO_IMAGE)
             jobs = [
                 Job(t, edit_request(t.key, s, i, seed), images=_to_do(s, kept.get(t.key, 0)))
                 for t, s, seed in tasks

@@ -21,7 +21,6 @@ answers under the same keys (the images move into the blob layout), and the ledg
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +68,7 @@ class WorkStore:
         self.work = Path(work)
         self.store = Store.open(self.work)
         self.blobs = BlobStore(self.work / "blobs")
-        self.steps = StepStore(self.store.connection, self.blobs)
+        self.steps = StepStore(self.store, self.blobs)
         """Finished steps of multi-step candidates (``steps.py``)."""
         from forgebench.construct.legacy import import_ledgers
 
@@ -84,17 +83,13 @@ class WorkStore:
 
     def answer(self, key: str) -> tuple[str, dict[str, Any], int] | None:
         """``(text, raw, attempts)`` of a stored answer, or None."""
-        row = self.store.connection.execute(
-            "SELECT text, raw, attempts FROM answers WHERE task_key=?", (key,)
-        ).fetchone()
-        return None if row is None else (row[0], json.loads(row[1] or "{}"), int(row[2]))
+        got = self.store.answer(key)
+        return None if got is None else (got.text, got.raw, got.attempts)
 
     def error(self, key: str) -> tuple[str, int] | None:
         """``(reason, attempts)`` of a stored error, or None."""
-        row = self.store.connection.execute(
-            "SELECT reason, attempts FROM errors WHERE task_key=?", (key,)
-        ).fetchone()
-        return None if row is None else (str(row[0]), int(row[1]))
+        err = self.store.error(key)
+        return None if err is None else (err.reason, err.attempts)
 
     def output(self, key: str) -> str | None:
         """The sha256 of a task's first output file (a candidate image), or None."""

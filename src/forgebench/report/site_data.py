@@ -1,19 +1,19 @@
 """Rows for the item viewer, read from the run store (``RUN/run.sqlite``).
 
 The viewer needs, per item, its ground truth and every answer with its verdict, grade and judge
-reason. This module reads exactly that with plain SQL over the schema of ``run/schema.py`` and
-returns plain dicts; ``report/site.py`` turns them into the static page's data files.
+reason. This module reads exactly that through the store's typed reads
+(:meth:`forgebench.run.store.Store.records`); ``report/site.py`` turns them into the static
+page's data files.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from forgebench.run.store import meta_value
+from forgebench.run.store import DB_NAME, GRADE_KIND, Store
 
 
 @dataclass
@@ -47,12 +47,6 @@ class ViewerData:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-def _connect(db: Path) -> sqlite3.Connection:
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    con.row_factory = sqlite3.Row
-    return con
-
-
 def parse_detail(raw: str | None) -> dict[str, Any]:
     """A verdict's JSON detail as a dict ({} when absent or not an object)."""
     try:
@@ -62,12 +56,9 @@ def parse_detail(raw: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def pick_judge(con: sqlite3.Connection, judge: str | None) -> tuple[str | None, list[str]]:
+def pick_judge(store: Store, judge: str | None) -> tuple[str | None, list[str]]:
     """The judge to show (the one asked for, else the one with most grades) and all judges."""
-    rows = con.execute(
-        "SELECT judge, COUNT(*) AS n FROM grades GROUP BY judge ORDER BY n DESC, judge"
-    ).fetchall()
-    judges = [r["judge"] for r in rows]
+    judges = [name for name, _n in store.judge_sizes(GRADE_KIND)]
     if judge is not None:
         return judge, judges
     return (judges[0] if judges else None), judges
@@ -75,16 +66,12 @@ def pick_judge(con: sqlite3.Connection, judge: str | None) -> tuple[str | None, 
 
 def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
     """Read items and every answer (with verdict, grade and error) from ``RUN/run.sqlite``."""
-    db = run_dir / "run.sqlite"
+    db = run_dir / DB_NAME
     if not db.is_file():
         raise FileNotFoundError(f"{db}: not found (is {run_dir} a run directory?)")
-    con = _connect(db)
-    try:
-        chosen, judges = pick_judge(con, judge)
-        stored = [
-            (r["benchmark"], json.loads(r["data"]))
-            for r in con.execute("SELECT benchmark, item_id, data FROM items ORDER BY rowid")
-        ]
+    with Store.open(run_dir, create=False) as store:
+        chosen, judges = pick_judge(store, judge)
+        stored = store.all_items()
         ids = [it["id"] for _b, it in stored]
         benchmarks = {bm for bm, _it in stored}
         # ids of different benchmarks may collide ("0" in two suites): then every id is prefixed
@@ -93,42 +80,30 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
             (bm, it["id"]): (f"{bm}/{it['id']}" if qualify else it["id"]) for bm, it in stored
         }
         items = [{**it, "id": view_id[(bm, it["id"])], "benchmark": bm} for bm, it in stored]
-        meta = {
-            r["key"]: meta_value(run_dir, r["key"], r["value"])
-            for r in con.execute("SELECT key, value FROM meta")
-        }
-        sql = """
-            SELECT t.benchmark, t.item_id, t.model, t.probe, t.condition,
-                   a.text, v.verdict, v.detail AS verdict_detail, g.level, g.status AS grade_status, g.reason,
-                   e.reason AS error
-            FROM tasks t
-            LEFT JOIN answers a ON a.task_key = t.key
-            LEFT JOIN verdicts v ON v.task_key = t.key
-            LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ?
-            LEFT JOIN errors e ON e.task_key = t.key
-            WHERE t.superseded_by IS NULL
-            ORDER BY t.item_id, t.model, t.probe, t.condition
-        """
-        answers: dict[str, list[ViewerAnswer]] = {}
-        for r in con.execute(sql, (chosen or "",)):
-            vid = view_id.get((r["benchmark"], r["item_id"]), r["item_id"])
-            answers.setdefault(vid, []).append(
-                ViewerAnswer(
-                    model=r["model"],
-                    probe=r["probe"],
-                    condition=r["condition"],
-                    text=r["text"],
-                    verdict=r["verdict"] if r["text"] is not None else None,
-                    level=r["level"],
-                    grade_status=r["grade_status"],
-                    reason=r["reason"],
-                    error=r["error"] if r["text"] is None else None,
-                    benchmark=r["benchmark"],
-                    detail=r["verdict_detail"] if r["text"] is not None else None,
-                )
+        meta = store.meta_all()
+        records = sorted(
+            store.records(judged=[(chosen or "", GRADE_KIND)]),
+            key=lambda r: (r.item_id, r.model, r.probe, r.condition),
+        )
+    answers: dict[str, list[ViewerAnswer]] = {}
+    for r in records:
+        vid = view_id.get((r.benchmark, r.item_id), r.item_id)
+        grade = r.judged[0]
+        answers.setdefault(vid, []).append(
+            ViewerAnswer(
+                model=r.model,
+                probe=r.probe,
+                condition=r.condition,
+                text=r.text,
+                verdict=r.verdict if r.text is not None else None,
+                level=grade.level if grade else None,
+                grade_status=grade.status if grade else None,
+                reason=grade.reason if grade else None,
+                error=r.error if r.text is None else None,
+                benchmark=r.benchmark,
+                detail=r.verdict_json if r.text is not None else None,
             )
-    finally:
-        con.close()
+        )
     return ViewerData(items=items, answers=answers, judge=chosen, judges=judges, meta=meta)
 
 

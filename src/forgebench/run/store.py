@@ -31,6 +31,7 @@ from forgebench.run.store_base import CURRENT, SUPERSEDING
 from forgebench.run.store_judgements import JudgementsPart
 from forgebench.run.store_records import RecordsPart
 from forgebench.run.store_rows import (
+    GRADE_KIND,
     CountRow,
     Judged,
     Judgement,
@@ -47,7 +48,7 @@ from forgebench.run.tasks import canonical_json
 DB_NAME = "run.sqlite"
 
 __all__ = [
-    "CURRENT", "DB_NAME", "SUPERSEDING", "CountRow", "Judged", "Judgement", "Store",
+    "CURRENT", "DB_NAME", "GRADE_KIND", "SUPERSEDING", "CountRow", "Judged", "Judgement", "Store",
     "StoreError", "StoredAnswer", "StoredError", "TaskIdentity", "TaskRecord", "TokenRow",
     "images_json", "task_images",
 ]  # fmt: skip
@@ -127,4 +128,5 @@ class Store(TasksPart, AnswersPart, JudgementsPart, RecordsPart, StepsPart):
 
     def meta_all(self) -> dict[str, Any]:
         """Every meta value, by key."""
-        return {k: json.loads(v) for k, v in self.connection.execute("SELECT key, value FROM meta")}
+        rows = self.connection.execute("SELECT key, value FROM meta")
+        return {k: meta_value(self.run_dir, k, v) for k, v in rows}

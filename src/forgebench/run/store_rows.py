@@ -6,6 +6,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+GRADE_KIND = "evidence"
+"""The judgement kind of an E0-E4 grade: what the store's ``grades`` view shows."""
+
 
 def _json_object(text: str | None) -> dict[str, Any]:
     """A stored JSON column as a dict ({} when absent, unreadable or not an object)."""

@@ -39,15 +39,17 @@ class StepsPart(StoreBase):
                 (key, step, inputs, sha256, cost, time.time()),
             )
 
-    def kept_steps(self, keys: Iterable[str]) -> dict[str, int]:
-        """Steps kept per candidate key (keys without any are left out)."""
+    def kept_steps(self, keys: Iterable[str], *, except_blob: str | None = None) -> dict[str, int]:
+        """Steps kept per candidate key (keys without any are left out); rows naming
+        ``except_blob`` (a paid reply without a usable image) are not counted."""
         out: dict[str, int] = {}
         for chunk, marks in self._chunks(keys):
             sql = (
                 "SELECT task_key, COUNT(DISTINCT step) FROM construct_steps "
-                f"WHERE task_key IN ({marks}) GROUP BY task_key"
+                f"WHERE task_key IN ({marks}) AND sha256 IS NOT ? GROUP BY task_key"
             )
-            out.update({str(k): int(n) for k, n in self.connection.execute(sql, chunk)})
+            rows = self.connection.execute(sql, [*chunk, except_blob])
+            out.update({str(k): int(n) for k, n in rows})
         return out
 
     def steps_cost(self) -> float:

@@ -16,13 +16,13 @@ import hashlib
 import html
 import io
 import json
-import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
+from forgebench.run.store import Store
 from forgebench.suites.forensics.contract import ForensicsItem
 from forgebench.suites.forensics.scores import BENCHMARK
 
@@ -106,34 +106,20 @@ Answer = tuple[str, str, str | None, str | None, str]
 """(model, condition, answer text, extracted letter, step)."""
 
 
-def _answers(con: sqlite3.Connection) -> dict[str, list[Answer]]:
+def _answers(store: Store) -> dict[str, list[Answer]]:
     out: dict[str, list[Answer]] = {}
-    rows = con.execute(
-        "SELECT t.item_id, t.model, t.condition, a.text, v.verdict, v.detail FROM tasks t "
-        "LEFT JOIN answers a ON a.task_key = t.key LEFT JOIN verdicts v ON v.task_key = t.key "
-        "WHERE t.benchmark = ? AND t.probe = 'MCQ' AND t.condition IN ('full', 'multi_image') "
-        "AND t.superseded_by IS NULL ORDER BY t.model, t.condition",
-        (BENCHMARK,),
-    )
-    for item_id, model, cond, text, verdict, detail in rows:
-        step = json.loads(detail or "{}").get("step", "missing" if text is None else "")
-        out.setdefault(item_id, []).append((model, cond, text, verdict, step))
+    rows = store.records(BENCHMARK, probes=["MCQ"], conditions=["full", "multi_image"])
+    for r in sorted(rows, key=lambda r: (r.model, r.condition)):
+        step = r.verdict_detail.get("step", "missing" if r.text is None else "")
+        out.setdefault(r.item_id, []).append((r.model, r.condition, r.text, r.verdict, step))
     return out
 
 
 def write_item_view(run_dir: Path, out: Path) -> Path | None:
     """Write ``out/forensics_items.html``; None when the run has no Forensics items."""
-    con = sqlite3.connect(run_dir / "run.sqlite")
-    try:
-        items = [
-            ForensicsItem.model_validate(json.loads(d))
-            for (d,) in con.execute(
-                "SELECT data FROM items WHERE benchmark = ? ORDER BY rowid", (BENCHMARK,)
-            )
-        ]
-        answers = _answers(con)
-    finally:
-        con.close()
+    with Store.open(run_dir, create=False) as store:
+        items = [ForensicsItem.model_validate(d) for d in store.items(BENCHMARK).values()]
+        answers = _answers(store)
     if not items:
         return None
     root = _dataset_root(run_dir)

@@ -17,13 +17,12 @@ paper's is over all data.
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from forgebench.run.store import Store
 from forgebench.suites.forensics.extract import PARSER_VERSION, Extraction
 from forgebench.suites.forensics.extract_chain import EMBED_JUDGE, LETTER_KIND, chain, rules_for
 from forgebench.suites.forensics.multi import paired_rows
@@ -32,51 +31,27 @@ from forgebench.suites.forensics.scores import BENCHMARK, metric_rows, write_for
 __all__ = ["LETTER_KIND", "PARSER_VERSION", "letter_judges", "score_frame", "score_run"]
 
 
-def _answers(
-    con: sqlite3.Connection,
-) -> list[tuple[str, str, str, str, str, dict[str, object], str]]:
-    cur = con.execute(
-        "SELECT t.key, t.model, t.item_id, t.probe, t.condition, t.extra, a.text "
-        "FROM tasks t LEFT JOIN answers a ON a.task_key = t.key "
-        "WHERE t.benchmark = ? AND t.superseded_by IS NULL ORDER BY t.rowid",
-        (BENCHMARK,),
-    )
-    return [(k, m, i, p, c, json.loads(e or "{}"), t) for k, m, i, p, c, e, t in cur]
-
-
-def letter_judges(con: sqlite3.Connection) -> list[str]:
+def letter_judges(store: Store) -> list[str]:
     """The judges that have stored extracted letters in this run."""
-    rows = con.execute(
-        "SELECT DISTINCT judge FROM judgements WHERE kind = ? ORDER BY 1", (LETTER_KIND,)
-    )
-    return [str(j) for (j,) in rows]
-
-
-def _judged(con: sqlite3.Connection, judge: str | None) -> dict[str, str]:
-    if not judge:
-        return {}
-    rows = con.execute(
-        "SELECT task_key, value FROM judgements WHERE judge = ? AND kind = ? AND value IS NOT NULL",
-        (judge, LETTER_KIND),
-    )
-    return {k: str(v) for k, v in rows}
+    return store.judges(LETTER_KIND)
 
 
 def score_frame(
-    con: sqlite3.Connection, judge: str | None = None, extraction: str | None = None
+    store: Store, judge: str | None = None, extraction: str | None = None
 ) -> tuple[pd.DataFrame, list[tuple[str, str, dict[str, Any], str]]]:
     """One row per answered Forensics task (letter, step, correct, type code) and the verdict
     rows to store; ``extraction`` names the rules (:func:`.extract_chain.rules_for`)."""
     rules = rules_for(extraction)
     if judge is None:  # default: the only LLM extractor that judged this run, if there is one
-        judges = [j for j in letter_judges(con) if j != EMBED_JUDGE]
+        judges = [j for j in letter_judges(store) if j != EMBED_JUDGE]
         judge = judges[0] if len(judges) == 1 else None
-    judged = _judged(con, judge)
-    embedded = _judged(con, EMBED_JUDGE) if judge != EMBED_JUDGE else {}
+    judged = store.judged_values(judge, LETTER_KIND) if judge else {}
+    embedded = store.judged_values(EMBED_JUDGE, LETTER_KIND) if judge != EMBED_JUDGE else {}
     rows = []
     verdicts: list[tuple[str, str, dict[str, Any], str]] = []
-    for key, model, item_id, probe, cond, extra, text in _answers(con):
-        options = {str(k): str(v) for k, v in dict(extra.get("options") or {}).items()}  # type: ignore[call-overload]
+    for r in store.records(BENCHMARK):
+        key, text, extra = r.key, r.text, r.extra
+        options = {str(k): str(v) for k, v in dict(extra.get("options") or {}).items()}
         question = str(extra.get("question", ""))
         # no answer (pending or errored): counted, as Z
         got = (
@@ -87,8 +62,8 @@ def score_frame(
         answer = str(extra.get("answer", ""))
         rows.append(
             {
-                "task_key": key, "model": model, "probe": probe, "condition": cond,
-                "item_id": item_id, "type_code": str(extra.get("type_code", "")),
+                "task_key": key, "model": r.model, "probe": r.probe, "condition": r.condition,
+                "item_id": r.item_id, "type_code": str(extra.get("type_code", "")),
                 "letter": got.letter, "step": got.step, "correct": got.letter == answer,
                 "judge": judge if got.step == "extractor" else EMBED_JUDGE if got.step == "embed" else "",
             }
@@ -104,10 +79,8 @@ def score_run(
     run_dir: Path, judge: str | None = None, extraction: str | None = None
 ) -> Path | None:
     """Extract, store verdicts and write the Forensics rows of ``RUN/metrics.csv``."""
-    from forgebench.run.store import Store
-
     with Store.open(Path(run_dir), create=False) as store:
-        frame, verdicts = score_frame(store.connection, judge, extraction)
+        frame, verdicts = score_frame(store, judge, extraction)
         store.put_verdicts(verdicts)
     if frame.empty:
         return None

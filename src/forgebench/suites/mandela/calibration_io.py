@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from forgebench.suites.mandela.frame import connect
+from forgebench.suites.mandela.parse_run import GRADE_KIND, load_items
 from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES, final_answer
 
 SAMPLE_COLUMNS = [
@@ -100,18 +101,15 @@ def draw_sample(run_dir: Path, frame: pd.DataFrame, n: int, seed: int = 0) -> pd
         if k:
             picked.append(group.iloc[np.sort(rng.choice(len(group), size=k, replace=False))])
     sample = pd.concat(picked).sample(frac=1.0, random_state=seed).reset_index(drop=True)
-    con = connect(run_dir)
+    store = connect(run_dir)
     try:
-        items = {
-            i: json.loads(d)
-            for i, d in con.execute("SELECT item_id, data FROM items WHERE benchmark = 'mandela'")
-        }
+        items = load_items(store)
     finally:
-        con.close()
+        store.close()
     width = max(3, len(str(len(sample))))
     rows: list[dict[str, Any]] = []
     for i, r in enumerate(sample.itertuples(index=False)):
-        it = items.get(r.item_id, {})
+        it = items.get(str(r.item_id), {})
         entity, edit, event = it.get("entity") or {}, it.get("edit") or {}, it.get("event") or {}
         rows.append(
             {
@@ -173,18 +171,15 @@ def read_levels(path: Path, column: str = "human_level") -> tuple[dict[str, int]
 
 def judge_levels(run_dir: Path, judge: str) -> dict[str, int]:
     """``{task_key: level}`` of one judge's scored grades (unscored rows have no level)."""
-    con = connect(run_dir)
+    store = connect(run_dir)
     try:
-        have = {r[0] for r in con.execute("SELECT DISTINCT judge FROM grades")}
+        have = store.judges(GRADE_KIND)
         if judge not in have:
-            known = ", ".join(sorted(have)) or "none"
+            known = ", ".join(have) or "none"
             raise CalibrationError(f"judge {judge!r} has no grades in this run (judges: {known})")
-        rows = con.execute(
-            "SELECT task_key, level FROM grades WHERE judge=? AND level IS NOT NULL", (judge,)
-        )
-        return {k: int(v) for k, v in rows}
+        return store.judged_levels(judge, GRADE_KIND)
     finally:
-        con.close()
+        store.close()
 
 
 def pair_levels(reference: dict[str, int], judge: dict[str, int]) -> list[tuple[int, int]]:

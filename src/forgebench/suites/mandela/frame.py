@@ -37,13 +37,14 @@ string matching.
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from forgebench.run.store import DB_NAME, Store
 from forgebench.suites.mandela.contract import FaceSimilarity
+from forgebench.suites.mandela.parse_run import BENCHMARK, GRADE_KIND
 from forgebench.suites.mandela.verdict import (
     PARSER_VERSION,
     REAL_FAKE_PROBES,
@@ -75,49 +76,64 @@ ITEM_COLUMNS = (
     "face_sim_border",
 )
 
-_SQL = """
-SELECT t.key AS task_key, t.model, t.item_id, t.probe, t.condition,
-       json_extract(t.extra, '$.name_source') AS name_source,
-       a.text, a.finish_reason, a.input_tokens, a.output_tokens, a.latency_s,
-       (a.task_key IS NOT NULL) AS answered, (e.task_key IS NOT NULL) AS errored,
-       v.verdict, v.detail, v.parser_version,
-       g.level, g.status AS grade_status, g.reason AS judge_reason,
-       json_extract(u.detail, '$.uptake') AS uptake, json_extract(u.detail, '$.dispute') AS dispute
-FROM tasks t
-LEFT JOIN answers a ON a.task_key = t.key
-LEFT JOIN errors e ON e.task_key = t.key
-LEFT JOIN verdicts v ON v.task_key = t.key
-LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ?
-LEFT JOIN judgements u ON u.task_key = t.key AND u.judge = ? AND u.kind = 'uptake'
-WHERE t.superseded_by IS NULL
-  AND t.benchmark = 'mandela'  -- other benchmarks' tasks share the store
-ORDER BY t.rowid
-"""
+_TASK_COLUMNS = (
+    "task_key", "model", "item_id", "probe", "condition", "name_source", "text", "finish_reason",
+    "input_tokens", "output_tokens", "latency_s", "answered", "errored", "verdict", "detail",
+    "parser_version", "level", "grade_status", "judge_reason", "uptake", "dispute",
+)  # fmt: skip
+
+
+def _flag(detail: dict[str, Any], name: str) -> int | None:
+    """A judgement's boolean detail as 1 / 0 (None when absent)."""
+    value = detail.get(name)
+    return None if value is None else int(value)
+
+
+def _task_table(store: Store, judge: str | None) -> pd.DataFrame:
+    """Every current Mandela task with its answer, error, verdict, ``judge``'s grade and uptake
+    judgement (other benchmarks' tasks share the store)."""
+    rows = []
+    pairs = [(judge or "", "evidence"), (judge or "", "uptake")]
+    for r in store.records(BENCHMARK, judged=pairs):
+        grade, uptake = r.judged
+        extra = r.extra if "name_source" in r.extra_json else {}
+        detail = uptake.detail if uptake is not None else {}
+        rows.append(
+            (
+                r.key, r.model, r.item_id, r.probe, r.condition, extra.get("name_source"),
+                r.text, r.finish_reason, r.input_tokens, r.output_tokens, r.latency_s,
+                int(r.answered), int(r.error is not None), r.verdict, r.verdict_json,
+                r.parser_version, grade.level if grade else None,
+                grade.status if grade else None, grade.reason if grade else None,
+                _flag(detail, "uptake"), _flag(detail, "dispute"),
+            )
+        )  # fmt: skip
+    return pd.DataFrame.from_records(rows, columns=list(_TASK_COLUMNS))
 
 
 class FrameError(ValueError):
     """A run that cannot be read as asked (no store, unknown judge); one clear line."""
 
 
-def connect(run_dir: Path) -> sqlite3.Connection:
-    """A read connection to ``RUN/run.sqlite`` (:class:`FrameError` when there is none)."""
-    path = Path(run_dir) / "run.sqlite"
+def connect(run_dir: Path) -> Store:
+    """The run's store (:class:`FrameError` when there is none); close it when done."""
+    path = Path(run_dir) / DB_NAME
     if not path.is_file():
-        raise FrameError(f"{run_dir}: not a run directory (no run.sqlite)")
-    return sqlite3.connect(path, timeout=30.0)
+        raise FrameError(f"{run_dir}: not a run directory (no {DB_NAME})")
+    return Store.open(run_dir, create=False)
 
 
-def judges(con: sqlite3.Connection) -> list[str]:
+def judges(store: Store) -> list[str]:
     """Judge names with grades in the run, sorted."""
-    return [r[0] for r in con.execute("SELECT DISTINCT judge FROM grades ORDER BY 1")]
+    return store.judges(GRADE_KIND)
 
 
-def resolve_judge(con: sqlite3.Connection, judge: str | None) -> str | None:
+def resolve_judge(store: Store, judge: str | None) -> str | None:
     """The judge to use: ``judge`` if it graded this run; else the only judge; None if none.
 
     Several judges and no choice, or a judge that graded nothing here, is a :class:`FrameError`.
     """
-    have = judges(con)
+    have = judges(store)
     if judge is not None:
         if judge not in have:
             known = ", ".join(have) if have else "none"
@@ -143,13 +159,10 @@ def _audit_columns(it: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _item_table(con: sqlite3.Connection) -> tuple[pd.DataFrame, dict[str, NameTargets]]:
+def _item_table(store: Store) -> tuple[pd.DataFrame, dict[str, NameTargets]]:
     rows: list[dict[str, Any]] = []
     targets: dict[str, NameTargets] = {}
-    raw = {
-        iid: json.loads(data)
-        for iid, data in con.execute("SELECT item_id, data FROM items WHERE benchmark = 'mandela'")
-    }
+    raw = store.items(BENCHMARK)
     k1_seeds = {
         it.get("seed_id")
         for it in raw.values()
@@ -224,13 +237,13 @@ def _details(df: pd.DataFrame, targets: dict[str, NameTargets]) -> pd.DataFrame:
 def load_frame(run_dir: Path, judge: str | None = None) -> pd.DataFrame:
     """The run's row-level frame (see the module docstring), with the grades of ``judge``
     (resolved by :func:`resolve_judge`: the only judge when None)."""
-    con = connect(Path(run_dir))
+    store = connect(Path(run_dir))
     try:
-        judge = resolve_judge(con, judge)
-        df = pd.read_sql_query(_SQL, con, params=(judge or "", judge or ""))
-        items, targets = _item_table(con)
+        judge = resolve_judge(store, judge)
+        df = _task_table(store, judge)
+        items, targets = _item_table(store)
     finally:
-        con.close()
+        store.close()
     df = _details(df, targets)
     df["status"] = "pending"
     df.loc[df["errored"].astype(bool), "status"] = "error"

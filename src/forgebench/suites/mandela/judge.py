@@ -26,20 +26,19 @@ second judge live beside the first.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
 from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig
+from forgebench.run.judge_stage import JudgeStage, judge_session, run_stage
 from forgebench.run.judging import JudgeSettings
-from forgebench.run.store import Judgement
-from forgebench.suites.mandela.parse_run import load_items, parse_run
+from forgebench.run.runner import Call, CallOutcome
+from forgebench.run.store import Judgement, Store, TaskRecord
+from forgebench.suites.mandela.parse_run import BENCHMARK, GRADE_KIND, load_items, parse_run
 from forgebench.suites.mandela.rubric import (
     RUBRIC_VERSION,
     JudgeReplyError,
@@ -69,6 +68,8 @@ class JudgeStats:
     """New rows whose judge replies stayed invalid after every attempt."""
     errors: int = 0
     """Calls that failed in transport (nothing stored; asked again next run)."""
+    errors_text: str = ""
+    """``errors`` as the summary says it (with the first reason when every call failed)."""
     fatal: str | None = None
     """Why the judge was stopped early, if it was."""
     uptake: str | None = None
@@ -80,7 +81,7 @@ class JudgeStats:
         line = (
             f"judge {self.judge}: {self.eligible} forged answers; {self.graded} graded, "
             f"{self.auto} E0 without a call, {self.unscored} unscored, {self.existing} already "
-            f"graded, {self.errors} errors ({self.elapsed_s:.1f}s)"
+            f"graded, {self.errors_text or f'{self.errors} errors'} ({self.elapsed_s:.1f}s)"
         )
         line += f"; stopped: {self.fatal}" if self.fatal else ""
         return line + (f"\n{self.uptake}" if self.uptake else "")
@@ -138,7 +139,7 @@ def _validate(response: Response) -> None:
         raise ModelError(f"invalid judge reply: {exc}", retryable=True) from None
 
 
-KIND = "evidence"
+KIND = GRADE_KIND
 """The judgement kind of an E0-E4 grade (``judgements.kind``; ``grades`` is its view)."""
 
 
@@ -164,29 +165,22 @@ def grade(
     )  # fmt: skip
 
 
-def _gradable(con: Any, judge: str, retry_unscored: bool) -> tuple[list[tuple[Any, ...]], int]:
-    items = load_items(con)
-    probes = sorted(REAL_FAKE_PROBES)
-    marks = ",".join("?" * len(probes))
-    sql = (
-        "SELECT t.key, t.item_id, t.probe, t.condition, t.prompt, a.text, v.verdict, g.status "
-        "FROM tasks t JOIN answers a ON a.task_key = t.key "
-        "JOIN verdicts v ON v.task_key = t.key "
-        "LEFT JOIN grades g ON g.task_key = t.key AND g.judge = ? "
-        f"WHERE t.probe IN ({marks}) AND t.superseded_by IS NULL AND t.benchmark = 'mandela' "
-        "ORDER BY t.rowid"
-    )
+def _gradable(
+    store: Store, judge: str, retry_unscored: bool
+) -> tuple[list[tuple[str, dict[str, Any], TaskRecord]], int]:
+    items = load_items(store)
+    done = store.judged_keys(judge, KIND)
     todo, existing = [], 0
-    for key, item_id, probe, cond, prompt, text, verdict, status in con.execute(
-        sql, (judge, *probes)
-    ):
-        item = items.get(item_id)
-        if item is None or item.get("label") != "forged":
+    probes = sorted(REAL_FAKE_PROBES)
+    for r in store.records(BENCHMARK, probes=probes, answered=True):
+        item = items.get(r.item_id)
+        if r.verdict is None or item is None or item.get("label") != "forged":
             continue
+        status = done.get(r.key)
         if status is not None and not (retry_unscored and status == "unscored"):
             existing += 1
             continue
-        todo.append((key, item, probe, cond, prompt, text, verdict))
+        todo.append((r.key, item, r))
     return todo, existing
 
 
@@ -201,82 +195,59 @@ async def judge_run_async(
     """Async form of :func:`judge_run` (for callers already inside an event loop); ``model``
     replaces the one the config would create (it is not closed)."""
     from forgebench import suites
-    from forgebench.models.registry import create_model
-    from forgebench.run.progress import RunProgress
-    from forgebench.run.runner import Call, CallOutcome, execute
-    from forgebench.run.store import Store
 
     suites.load()  # builtin/rules is registered by the Mandela suite
     settings = settings or JudgeSettings()
     retry_unscored = settings.retry_unscored
     cfg = config or ModelConfig(spec=judge_spec, max_tokens=None)
     started = time.monotonic()
-    store = Store.open(run_dir, create=False)
-    con = store.connection
-    try:
-        parse_run(con)
-        judge_model = model or create_model(cfg)
+    async with judge_session(run_dir, cfg, model) as (store, judge_model):
+        parse_run(store)
         name = judge_model.name
         stats = JudgeStats(judge=name, spec=judge_spec)
-        todo, stats.existing = _gradable(con, name, retry_unscored)
+        todo, stats.existing = _gradable(store, name, retry_unscored)
         stats.eligible = len(todo) + stats.existing
         autos = [
-            grade(key, name, 0, "auto", f"verdict {verdict}: E0 without a judge call", judge_spec,
-                  attempts=0)
-            for key, _i, _p, _c, _pr, _t, verdict in todo if verdict != "FAKE"
+            grade(key, name, 0, "auto", f"verdict {r.verdict}: E0 without a judge call",
+                  judge_spec, attempts=0)
+            for key, _item, r in todo if r.verdict != "FAKE"
         ]  # fmt: skip
         store.put_judgements(autos, replace=retry_unscored)
         stats.auto = len(autos)
-        to_call = [row for row in todo if row[6] == "FAKE"]
+        to_call = [row for row in todo if row[2].verdict == "FAKE"]
         params = cfg.generation_params()
 
         def calls() -> Iterator[Call]:
-            for key, item, probe, cond, prompt, text, verdict in to_call:
+            for key, item, r in to_call:
                 ji = build_judge_input(
-                    item, probe=probe, condition=cond, prompt=prompt, verdict=verdict,
-                    answer=text, task_key=key,
+                    item, probe=r.probe, condition=r.condition, prompt=r.prompt,
+                    verdict=r.verdict or "", answer=r.text, task_key=key,
                 )  # fmt: skip
                 meta = {"task_key": key, "item_id": item.get("id"), "judge_input": ji}
                 yield Call(key, Request(prompt=judge_prompt(ji), params=dict(params), meta=meta))
 
-        def on_outcome(out: CallOutcome) -> None:
-            row: Judgement | None = None
-            if out.response is not None:
-                reply = parse_judge_reply(out.response.text)
-                row = grade(out.key, name, reply.level, "graded", reply.reason, judge_spec,
-                            identity=reply.identity_asserted,
-                            contradiction=reply.contradiction_asserted,
-                            raw=out.response.text, attempts=out.attempts)  # fmt: skip
-                stats.graded += 1
-            elif out.invalid is not None:
-                row = grade(out.key, name, None, "unscored", out.error, judge_spec,
-                            raw=out.invalid.text, attempts=out.attempts)  # fmt: skip
-                stats.unscored += 1
-            else:
-                stats.errors += 1
-            if row is not None:
-                store.put_judgement(row, replace=retry_unscored)
+        def on_reply(out: CallOutcome, response: Response) -> Judgement:
+            reply = parse_judge_reply(response.text)
+            return grade(out.key, name, reply.level, "graded", reply.reason, judge_spec,
+                         identity=reply.identity_asserted,
+                         contradiction=reply.contradiction_asserted,
+                         raw=response.text, attempts=out.attempts)  # fmt: skip
 
-        console = settings.console
-        with RunProgress(console or Console(stderr=True), enabled=None if console else False) as rp:
-            mp = rp.add(f"judge {name}", len(to_call))
-            ex = await execute(
-                judge_model,
-                calls(),
-                settings.exec_settings(cfg),
-                on_outcome=on_outcome,
-                validate=_validate,
-                progress=mp,
-            )
-        stats.fatal = ex.fatal
-        if not ex.fatal:
+        def on_invalid(out: CallOutcome, response: Response) -> Judgement:
+            return grade(out.key, name, None, "unscored", out.error, judge_spec,
+                         raw=response.text, attempts=out.attempts)  # fmt: skip
+
+        stage = JudgeStage(
+            f"judge {name}", calls(), len(to_call), on_reply, on_invalid, _validate,
+            replace=retry_unscored,
+        )  # fmt: skip
+        result = await run_stage(store, judge_model, cfg, settings, stage)
+        stats.graded, stats.unscored, stats.errors = result.judged, result.unscored, result.errors
+        stats.errors_text, stats.fatal = result.errors_text(), result.fatal
+        if not result.fatal:
             from forgebench.suites.mandela.uptake_stage import uptake_run_async
 
             stats.uptake = await uptake_run_async(store, judge_model, cfg, settings)
-        if model is None:
-            await judge_model.aclose()
-    finally:
-        store.close()
     stats.elapsed_s = time.monotonic() - started
     return stats
 
@@ -293,21 +264,3 @@ def judge_run(
     ``settings`` how it is asked (concurrency, rate, attempts, ``retry_unscored``, a progress
     console)."""
     return asyncio.run(judge_run_async(Path(run_dir), judge_spec, settings, config=config))
-
-
-def judges(con: Any) -> list[str]:
-    """Judge names that have grades in a run, sorted."""
-    return [r[0] for r in con.execute("SELECT DISTINCT judge FROM grades ORDER BY 1")]
-
-
-def grade_counts(con: Any, judge: str) -> dict[str, int]:
-    """``{status: count}`` of one judge's grades."""
-    rows = con.execute(
-        "SELECT status, COUNT(*) FROM grades WHERE judge=? GROUP BY status", (judge,)
-    )
-    return {str(s): int(n) for s, n in rows}
-
-
-def describe(stats: JudgeStats) -> str:
-    """JSON of the stats (for logs)."""
-    return json.dumps(stats.__dict__, sort_keys=True)

@@ -131,7 +131,7 @@ class MandelaSuite(Suite):
         from forgebench.suites.mandela.parse_run import parse_run
 
         with Store.open(run_dir, create=False) as store:
-            parse_run(store.connection)
+            parse_run(store)
         return write_metrics(run_dir, judge)
 
     def judge(
@@ -142,7 +142,7 @@ class MandelaSuite(Suite):
         from forgebench.suites.mandela.parse_run import parse_run
 
         with Store.open(run_dir, create=False) as store:
-            parse_run(store.connection)
+            parse_run(store)
         stats = judge_run(run_dir, config.spec, settings, config=config)
         return JudgeOutcome(judge=stats.judge, summary=stats.summary(), fatal=stats.fatal)
 

@@ -79,7 +79,7 @@ def _candidates(build: Path) -> dict[str, list[dict[str, Any]]]:
     from forgebench.construct.legacy import CANDIDATES
     from forgebench.construct.render import EDIT_PROBE, stored_record
     from forgebench.construct.workstore import WorkStore
-    from forgebench.run.store import CURRENT, DB_NAME
+    from forgebench.run.store import DB_NAME
 
     out: dict[str, list[dict[str, Any]]] = {}
     work_dir = build / "work"
@@ -87,19 +87,14 @@ def _candidates(build: Path) -> dict[str, list[dict[str, Any]]]:
         return out
     work = WorkStore(work_dir)
     try:
-        rows = work.store.connection.execute(
-            f"SELECT key, item_id, model, extra FROM tasks WHERE probe=? AND {CURRENT} "
-            "ORDER BY rowid",
-            (EDIT_PROBE,),
-        ).fetchall()
-        for key, spec_id, editor, extra in rows:
-            rec = stored_record(work, spec_id, int(json.loads(extra)["candidate"]), editor, key)
+        for t in work.store.current_tasks(EDIT_PROBE):
+            rec = stored_record(work, t.item_id, int(t.extra["candidate"]), t.model, t.key)
             if rec is None:
                 continue
             src = (
                 f"../{work.blob_path(rec.blob).relative_to(build).as_posix()}" if rec.blob else None
             )
-            out.setdefault(spec_id, []).append(rec.model_dump() | {"src": src})
+            out.setdefault(t.item_id, []).append(rec.model_dump() | {"src": src})
     finally:
         work.close()
     return out

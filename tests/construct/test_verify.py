@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -245,3 +246,30 @@ def test_pixar_multi_edit_fails_on_its_bad_step(know: Knowledge) -> None:
     assert (
         v.verification.rule == "pixar_object_not_annotated" and "giraffe" in v.verification.reason
     )
+
+
+def test_a_specification_of_no_buildable_benchmark_is_rejected_by_name(know: Knowledge) -> None:
+    v = _check(know, suite="forensics", family="K2")
+    assert not v.verification.accepted and v.verification.rule == "unknown_benchmark"
+    assert "no benchmark 'forensics' builds from specifications; known: mandela, pixar" in (
+        v.verification.reason
+    )
+
+
+def test_a_spec_file_is_checked_by_its_benchmark_when_read(tmp_path: Path) -> None:
+    from forgebench.construct.specs import SpecError, load_specs
+
+    path = tmp_path / "specs.jsonl"
+    good = {"id": "a", "seed_id": "street", "operation": "remove"} | _px(
+        "object removal", "remove", orig="car"
+    )
+    bad = good | {"id": "b", "pixar": {"primitive": "teleportation"}}
+    path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
+    with pytest.raises(SpecError, match=r"specs.jsonl:2: pixar\.primitive: "):
+        load_specs(path)
+    path.write_text(json.dumps(good | {"suite": "nope"}) + "\n")
+    with pytest.raises(SpecError, match=r"specs.jsonl:1: suite: no benchmark 'nope'"):
+        load_specs(path)
+    path.write_text(json.dumps(good) + "\n")
+    [spec] = load_specs(path)
+    assert spec.suite == "pixar" and spec.pixar == {"primitive": "object removal", "orig": "car"}

@@ -74,6 +74,13 @@ _JSON_ANSWER = re.compile(
     re.IGNORECASE | re.S,
 )
 _BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
+_UNDETERMINED = re.compile(
+    r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:\w+\s+){0,2}?(?:determine[sd]?|tell|"
+    r"say|be\s+(?:sure|certain|determined))\b|\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|"
+    r"determine|judge)\b|\bnot\s+(?:entirely\s+)?(?:sure|certain)\b|\bunclear\b|\buncertain\b",
+    re.IGNORECASE,
+)
+"""Phrases saying the answer cannot be told; option text before the last one is not a claim."""
 _TEXT_WHOLE = 80
 """Answers up to this length (or twice the options' total length) are text-matched whole."""
 
@@ -128,9 +135,13 @@ def _json(text: str, items: Mapping[str, str], spec: OptionTexts) -> Extraction 
 def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | None:
     total = sum(len(str(v)) for v in items.values())
     body = scope.strip()
+    undetermined = list(_UNDETERMINED.finditer(body))
+    if undetermined:  # what follows the last "I can't tell" is what the answer still claims
+        body = body[undetermined[-1].end() :]
+        body = body[re.match(r"[^,;.!?]*", body).end() :]  # type: ignore[union-attr]
     if len(body) <= max(2 * total, _TEXT_WHOLE):
         said = text_letters(body, spec)
-    else:
+    else:  # a long answer: its last sentence and those that conclude, else its first one
         sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", body) if s.strip()]
         chosen = sentences[-1:] + [
             s
@@ -141,6 +152,8 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
             or re.search(r"\b(?:conclu\w*|answer)\b", s, re.I)
         ]
         said = set().union(*(text_letters(s, spec) for s in chosen))
+        if not said and sentences:
+            said = text_letters(sentences[0], spec)
     if len(said) == 1:
         return Reading(said.pop(), spec.kind if spec.kind != "text" else "option-text")
     return Reading(NO_OPTION, "conflict") if said else None

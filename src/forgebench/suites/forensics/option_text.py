@@ -220,7 +220,18 @@ def _terms(wording: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
     return (pos, True), (tuple(sorted(NEGATIVE, key=lambda s: -len(s))), False)
 
 
+_QUALITY = frozenset({"real", "authentic", "genuine", "original", "真实", "真的", "原始"})
+_QUALITY_NEXT = re.compile(
+    r"\s*(?:$|[.,;:!?)\n，。；！？的]|(?:and|to|one|photos?|photographs?|images?|pictures?|videos?|"
+    r"footage|shots?|snapshots?|frames?|pair|media|content|capture)\b)"
+)
+_CONCESSIVE = re.compile(
+    r"\b(?:although|though|even\s+though|despite|while|whereas|apart\s+from|except\s+for)\b[^,.;]*[,;]"
+)
+
+
 def _polarity(hay: str, spec: OptionTexts) -> set[str]:
+    hay = _CONCESSIVE.sub(lambda m: " " * len(m.group(0)), hay)
     found: set[str] = set()
     taken: list[tuple[int, int]] = []
     for terms, sign in _terms(spec.wording):
@@ -229,8 +240,8 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
                 if any(a < m.end() and m.start() < b for a, b in taken):
                     continue
                 taken.append((m.start(), m.end()))
-                if term == "real" and hay[m.end() : m.end() + 5] in (" time", "istic"):
-                    continue
+                if term in _QUALITY and not _QUALITY_NEXT.match(hay, m.end()):
+                    continue  # "a real human", "the original image had": not about the image
                 if _hypothetical(hay, m.start()):
                     continue
                 positive = sign != _negated(hay, m.start())

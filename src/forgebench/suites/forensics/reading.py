@@ -82,7 +82,8 @@ _POST_CUE = re.compile(
     r"(?:fits|matches)\s+(?:best|better))"
 )
 _ENDS = re.compile(
-    r"\b(?:is|are|be|was)\s+(?:in\s+)?(?:option\s+|choice\s+)?[\(\[\"']?([A-Y])[\)\]\"']?\s*[.!]?\s*$"
+    r"\b(?:is|are|be|was|so|thus|hence|therefore)\s*,?\s+(?:in\s+)?(?:option\s+|choice\s+)?"
+    r"[\(\[\"']?([A-Y])[\)\]\"']?\s*[.!]?\s*$"
 )
 _LEADING = re.compile(r"^[\s>*-]*[\(\[\"']?([A-Y])(?:[\)\]\"']|\s*[.:\-–—\n]|\s*$)")
 _ENUM_LINE = re.compile(r"^\s*[\(\[]?([A-Y])[\)\].:]", re.M)
@@ -119,6 +120,7 @@ _CONCLUSION = re.compile(
 )
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1,
              "2nd": 2, "3rd": 3, "4th": 4}  # fmt: skip
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
 _NOUNS = r"(?:option|choice|one|candidate|mask|map|segmentation\s+map|box|answer|region)"
 _ORDINAL = re.compile(
     r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last)\s+" + _NOUNS, re.I
@@ -131,8 +133,8 @@ _CONCLUDES = re.compile(
     re.I,
 )
 _NUMBER = re.compile(
-    r"\b(option|choice|candidate|answer|number|mask|map)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?(\d)\)?"
-    r"(?!\d|[.,]\d)",
+    r"\b(option|choice|candidate|answer|number|mask|map)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
+    r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d)",
     re.I,
 )
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -242,8 +244,25 @@ def _window(text: str, pos: int) -> str:
     return rest[: cut.start()] if cut else rest
 
 
+_CLAUSE_END = re.compile(
+    r",(?!\s*\d)|[;:!?\n]|(?<![\s(\[][A-Z])(?<!^[A-Z])\.(?=\s|$)|\b(?:but|so|because|since|although|though|"
+    r"while|whereas|however|hence|thus|therefore)\b",
+    re.IGNORECASE,
+)
+
+
+def _clause(text: str, pos: int) -> str:
+    """The clause holding the letter at ``pos``, and the one it introduces ("B, the image is
+    real": both; "..., so B.": only "so B.")."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, pos)), default=0)
+    after = re.match(r"[\)\]\"']?\s*[,.:\-–—)]?\s*", text[pos + 1 :])
+    rest_at = pos + 1 + (after.end() if after else 0)
+    stop = _CLAUSE_END.search(text, rest_at)
+    return text[start : stop.start() if stop else len(text)]
+
+
 def _checked(text: str, pos: int, letter: str, rule: str, spec: OptionTexts) -> Reading:
-    said = text_letters(_sentence(text, pos), spec)
+    said = text_letters(_clause(text, pos), spec)
     if said and letter not in said:
         return Reading("Z", "conflict")
     return Reading(letter, rule)
@@ -260,7 +279,7 @@ def _numbers(text: str, spec: OptionTexts) -> list[tuple[int, str]]:
     for m in _NUMBER.finditer(text):
         if norm(m.group(0)) in spec.texts:
             continue  # "Candidate 3" is an option's text: the text rule reads it
-        k = int(m.group(2))
+        k = int(_NUMBER_WORDS.get(m.group(2).lower(), m.group(2)))
         if (spec.number_safe or m.group(1).lower() in ("option", "choice")) and 1 <= k <= len(
             letters
         ):

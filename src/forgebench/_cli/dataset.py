@@ -109,22 +109,16 @@ def validate(
 def _import_hf(src: Path, out: Path, force: bool) -> bool:
     """``forgebench import HF_FOLDER``: a folder written by ``export-dataset --format hf`` back
     into its suite's dataset folder (False: ``src`` is no such folder)."""
+    from forgebench import api
     from forgebench.errors import UserError
-    from forgebench.interop.hf_import import import_hf, read_meta
-    from forgebench.suites import get
 
     try:
-        meta = read_meta(src)
-        if meta is None:
-            return False
-        suite = get(str(meta.get("benchmark")))
-        layout = suite.dataset_layout()
-        if layout is None:
-            fail(f"{src}: {suite.name} has no dataset table layout to import", 2)
-        n = import_hf(src, out, layout, force=force, validate=suite.validate)
+        done = api.import_hf_dataset(src, out, force=force)
     except UserError as exc:
         fail(str(exc), exc.exit_code)
-    console.print(f"imported {n} {suite.name} items into {out}", markup=False)
+    if done is None:
+        return False
+    console.print(f"imported {done[1]} {done[0]} items into {out}", markup=False)
     return True
 
 

@@ -302,7 +302,8 @@ def export_cmd(
 ) -> None:
     """Write the row-level table (one row per task) for analysis elsewhere, or the run in another
     tool's format: Inspect logs, VLMEvalKit prediction files, model-card model-index blocks."""
-    from forgebench._cli.interop import RUN_FORMATS, export_run_format
+    from forgebench._cli.interop import export_run_format
+    from forgebench.api import RUN_FORMATS
     from forgebench.suites.mandela.export import FORMATS, export_run
     from forgebench.suites.mandela.frame import FrameError
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from forgebench.report.site import build_site
 from forgebench.suites.mandela.suite import SUITE as _MANDELA
+from support.browser import needs_chromium, open_page
 
 MANDELA_HOOKS = {
     "variant_views": _MANDELA.variant_views,
@@ -17,42 +17,17 @@ MANDELA_HOOKS = {
     "item_card": _MANDELA.viewer_card,
 }
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(
     os.environ.get("FORGEBENCH_TEST_ARTIFACTS", Path(__file__).parents[2] / "test-artifacts")
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"
-    ),
-]
-
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+pytestmark = needs_chromium
 
 
 @pytest.fixture
 def page(tmp_path: Path):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        ctx = browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 1000})
-        pg = ctx.new_page()
-        errors: list[str] = []
-        pg.on("pageerror", lambda e: errors.append(str(e)))
-        pg.errors = errors  # type: ignore[attr-defined]
+    with open_page() as pg:
         yield pg
-        browser.close()
 
 
 def test_filter_open_item_and_keyboard(site_run: tuple[Path, Path], page) -> None:  # type: ignore[no-untyped-def]

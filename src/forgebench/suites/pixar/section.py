@@ -32,4 +32,13 @@ def pixar_section(run_dir: Path, out_dir: Path) -> tuple[str, list[Path]] | None
             + "; ".join(misses)
             + ".</p>"
         )
+    from forgebench.suites.pixar.gallery import write_gallery
+
+    gallery = write_gallery(run_dir, out_dir) if (run_dir / "run.sqlite").is_file() else None
+    if gallery is not None:
+        files.append(gallery)
+        parts.append(
+            f"<p><a href='{gallery.name}'>Gallery: every pair with its truth and predicted "
+            "masks, sortable by IoU</a></p>"
+        )
     return "\n".join(parts), files

@@ -1,0 +1,75 @@
+"""PIXAR's gallery: every pair each model answered, with truth and predicted masks, sortable by
+IoU (a loopback server answers the LOC probe; Chromium sorts and filters the page)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from forgebench.cli import app
+from support.browser import CHROMIUM, open_page
+from support.pixar_loc import box_pairs, exact_or_prose, serve_loc
+
+runner = CliRunner()
+
+
+def _report(fake_openai: Any, tmp_path: Path) -> Path:
+    pairs = tmp_path / "pairs"
+    server = serve_loc(fake_openai, box_pairs(pairs), exact_or_prose)
+    run = tmp_path / "run"
+    args = ["run", str(pairs), "--out", str(run)]
+    args += [
+        "--model",
+        f"exact=openai/exact@{server.url}",
+        "--model",
+        f"mixed=openai/mixed@{server.url}",
+    ]
+    for cmd in (args, ["metrics", str(run)], ["report", str(run)]):
+        res = runner.invoke(app, cmd)
+        assert res.exit_code == 0, res.output
+    return run
+
+
+def test_gallery_lists_every_answer_with_its_masks(fake_openai: Any, tmp_path: Path) -> None:
+    run = _report(fake_openai, tmp_path)
+    report = run / "report"
+    page = (report / "pixar_gallery.html").read_text(encoding="utf-8")
+    assert "pixar_gallery.html" in (report / "index.html").read_text(encoding="utf-8")
+    assert page.count("<tr data-model=") == 6  # 2 models x 3 pairs
+    assert "data-model='mixed' data-iou='0.0'" in page  # the miss, IoU 0
+    thumbs = sorted((report / "pixar_gallery").glob("*.png"))
+    # 3 edited images + 3 truths; the exact model's masks equal the truths (stored once), the
+    # mixed model's 2 masks likewise: pictures are content-addressed
+    assert len(thumbs) == 6
+    for src in {s.split("'")[0] for s in page.split("<img src='")[1:]}:
+        assert (report / src).is_file()
+
+
+def test_gallery_sorts_by_iou_and_filters_by_model_in_chromium(
+    fake_openai: Any, tmp_path: Path
+) -> None:
+    import pytest
+
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    run = _report(fake_openai, tmp_path)
+    with open_page() as pg:
+        pg.goto((run / "report" / "pixar_gallery.html").as_uri())
+        ious = pg.eval_on_selector_all("#gallery tbody tr", "rs => rs.map(r => r.dataset.iou)")
+        assert ious[0] == "0.0" and ious[-1] == "100.0"  # lowest first
+        pg.select_option("#sort", "desc")
+        ious = pg.eval_on_selector_all("#gallery tbody tr", "rs => rs.map(r => r.dataset.iou)")
+        assert ious[0] == "100.0" and ious[-1] == "0.0"
+        pg.select_option("#model", "mixed")
+        shown = pg.eval_on_selector_all(
+            "#gallery tbody tr:not([hidden])", "rs => rs.map(r => r.dataset.model)"
+        )
+        assert shown == ["mixed"] * 3
+        loaded = pg.eval_on_selector_all(
+            "#gallery tbody tr:not([hidden]) img",
+            "is => is.map(i => i.complete && i.naturalWidth > 0)",
+        )
+        assert loaded and all(loaded)
+        assert pg.errors == []

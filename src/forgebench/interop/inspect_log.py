@@ -37,8 +37,8 @@ from forgebench.interop.provenance import provenance
 from forgebench.interop.run_formats import Benchmark, RunExport
 from forgebench.results.metrics_csv import METRICS_FILE, read_rows
 from forgebench.run.export_source import (
-    JudgementRecord,
-    TaskRecord,
+    ExportJudgement,
+    ExportTask,
     items_of,
     iter_tasks,
     judgements_of,
@@ -59,8 +59,8 @@ def _clean(component: str) -> str:
     return component
 
 
-def _shards(tasks: Iterator[TaskRecord], size: int) -> Iterator[list[TaskRecord]]:
-    shard: list[TaskRecord] = []
+def _shards(tasks: Iterator[ExportTask], size: int) -> Iterator[list[ExportTask]]:
+    shard: list[ExportTask] = []
     for t in tasks:
         shard.append(t)
         if len(shard) >= size:
@@ -95,7 +95,7 @@ class _Images:
 
 
 def _scores(
-    ia: Any, task: TaskRecord, target: str | None, judged: Sequence[JudgementRecord]
+    ia: Any, task: ExportTask, target: str | None, judged: Sequence[ExportJudgement]
 ) -> dict[str, Any]:
     scores: dict[str, Any] = {}
     if task.verdict is not None:
@@ -123,10 +123,10 @@ def _scores(
 
 def _sample(
     ia: Any,
-    task: TaskRecord,
+    task: ExportTask,
     item: dict[str, Any],
     bench: Benchmark,
-    judged: Sequence[JudgementRecord],
+    judged: Sequence[ExportJudgement],
     images: _Images,
 ) -> Any:
     content: list[Any] = [ia.content.ContentText(text=task.prompt)]

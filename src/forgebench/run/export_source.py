@@ -4,7 +4,9 @@ The run-level exports (Inspect logs, VLMEvalKit files, model cards) need every c
 benchmark and model with its answer (or error), the suite parser's verdict and the judges'
 judgements, plus the facts that say where the numbers come from (:class:`RunFacts`). They read
 them here, through one cursor per (benchmark, model) and one judgement query per shard, so an
-export holds one shard of records in memory, never the run.
+export holds one shard of records in memory, never the run. (:meth:`Store.records` is the
+later stages' read; an export also needs each task's images, prompt version, generation
+parameters and answer time, one model at a time, and every judgement a task has.)
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from forgebench.run.store import CURRENT, Store, task_images
 
 
 @dataclass(frozen=True)
-class TaskRecord:
+class ExportTask:
     """One current task with what was stored for it."""
 
     key: str
@@ -57,7 +59,7 @@ class TaskRecord:
 
 
 @dataclass(frozen=True)
-class JudgementRecord:
+class ExportJudgement:
     """One judge's judgement of a task."""
 
     judge: str
@@ -102,9 +104,9 @@ ORDER BY t.rowid
 """
 
 
-def _record(row: sqlite3.Row) -> TaskRecord:
+def _record(row: sqlite3.Row) -> ExportTask:
     answered = row["text"] is not None
-    return TaskRecord(
+    return ExportTask(
         key=row["key"],
         benchmark=row["benchmark"],
         item_id=row["item_id"],
@@ -136,7 +138,7 @@ def models_of(store: Store, benchmark: str) -> list[str]:
     return [str(m) for (m,) in store.connection.execute(sql, (benchmark,))]
 
 
-def iter_tasks(store: Store, benchmark: str, model: str) -> Iterator[TaskRecord]:
+def iter_tasks(store: Store, benchmark: str, model: str) -> Iterator[ExportTask]:
     """Every current task of one benchmark and model, in the order they were stored (a cursor:
     rows are read as they are consumed)."""
     cur = store.connection.cursor()
@@ -145,9 +147,9 @@ def iter_tasks(store: Store, benchmark: str, model: str) -> Iterator[TaskRecord]
         yield _record(row)
 
 
-def judgements_of(store: Store, keys: Sequence[str]) -> dict[str, list[JudgementRecord]]:
+def judgements_of(store: Store, keys: Sequence[str]) -> dict[str, list[ExportJudgement]]:
     """The judgements of ``keys`` (a shard), by task key, ordered by judge and kind."""
-    out: dict[str, list[JudgementRecord]] = {}
+    out: dict[str, list[ExportJudgement]] = {}
     for start in range(0, len(keys), 500):
         chunk = list(keys[start : start + 500])
         marks = ",".join("?" * len(chunk))
@@ -158,7 +160,7 @@ def judgements_of(store: Store, keys: Sequence[str]) -> dict[str, list[Judgement
         )
         for key, judge, kind, value, level, status, reason, version in rows:
             out.setdefault(key, []).append(
-                JudgementRecord(judge, kind, value, level, status, reason, version)
+                ExportJudgement(judge, kind, value, level, status, reason, version)
             )
     return out
 

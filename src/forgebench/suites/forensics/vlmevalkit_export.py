@@ -30,7 +30,7 @@ from forgebench.interop.extras import need
 from forgebench.interop.model_index import model_stem
 from forgebench.interop.provenance import provenance
 from forgebench.interop.run_formats import RunExport
-from forgebench.run.export_source import TaskRecord, items_of, iter_tasks, models_of, run_facts
+from forgebench.run.export_source import ExportTask, items_of, iter_tasks, models_of, run_facts
 from forgebench.run.store import Store
 from forgebench.suites.forensics.contract import LETTERS
 from forgebench.suites.forensics.questions import MCQ
@@ -41,7 +41,7 @@ SHARD = 5000
 BENCHMARK = "forensics"
 
 
-def _asked(store: Store, model: str) -> Iterator[TaskRecord]:
+def _asked(store: Store, model: str) -> Iterator[ExportTask]:
     return (
         t for t in iter_tasks(store, BENCHMARK, model) if t.probe == MCQ and t.condition == "full"
     )
@@ -49,9 +49,9 @@ def _asked(store: Store, model: str) -> Iterator[TaskRecord]:
 
 def _header(store: Store, model: str) -> tuple[list[str], int]:
     n_opts, hint, paths, n = 2, False, False, 0
-    shard: list[TaskRecord] = []
+    shard: list[ExportTask] = []
 
-    def scan(tasks: list[TaskRecord]) -> None:
+    def scan(tasks: list[ExportTask]) -> None:
         nonlocal n_opts, hint, paths
         items = items_of(store, BENCHMARK, [t.item_id for t in tasks])
         for t in tasks:
@@ -80,7 +80,7 @@ def _header(store: Store, model: str) -> tuple[list[str], int]:
     return header, n
 
 
-def _cells(task: TaskRecord, item: dict[str, Any]) -> dict[str, str]:
+def _cells(task: ExportTask, item: dict[str, Any]) -> dict[str, str]:
     options = dict(task.extra.get("options") or item.get("options") or {})
     image_path = item.get("image_path") or []
     category = item.get("category")
@@ -106,9 +106,9 @@ def _cells(task: TaskRecord, item: dict[str, Any]) -> dict[str, str]:
 
 
 def _rows(store: Store, model: str, header: list[str]) -> Iterator[list[str]]:
-    shard: list[TaskRecord] = []
+    shard: list[ExportTask] = []
 
-    def flush(tasks: list[TaskRecord]) -> Iterator[list[str]]:
+    def flush(tasks: list[ExportTask]) -> Iterator[list[str]]:
         items = items_of(store, BENCHMARK, [t.item_id for t in tasks])
         for t in tasks:
             cells = _cells(t, items.get(t.item_id, {}))

@@ -6,7 +6,7 @@
 The corpus (``tests/suites/forensics/data/extraction_corpus.jsonl``) holds answers in the kinds
 real VLMs write, each with its question, options and the letter a person reads (or ``Z``), and a
 ``split``: ``dev`` (what the rules were developed on), ``held`` (kept aside while developing),
-``fresh`` and ``fresh2`` (two batches written after the rules, each scored once before any change). For each mode, per style and
+``fresh``, ``fresh2``, ``fresh3`` (batches written after the rules, each scored once before any change). For each mode, per style and
 overall: accuracy, wrong-letter rate and Z rate (percent of the answers):
 
 - ``rules``: :func:`forgebench.suites.forensics.extract.extract_option`;
@@ -69,7 +69,9 @@ def score(rows: list[dict[str, Any]], letters: list[str]) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--split", default="all", choices=["all", "dev", "held", "fresh", "fresh2"])
+    ap.add_argument(
+        "--split", default="all", choices=["all", "dev", "held", "fresh", "fresh2", "fresh3"]
+    )
     ap.add_argument("--no-embed", action="store_true", help="skip rules+embed")
     ap.add_argument("--json", type=Path, help="also write the figures here as JSON")
     args = ap.parse_args()

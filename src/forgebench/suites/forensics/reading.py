@@ -86,7 +86,7 @@ _ENDS = re.compile(
     r"[\(\[\"']?([A-Y])[\)\]\"']?\s*[.!]?\s*$"
 )
 _LEADING = re.compile(r"^[\s>*-]*[\(\[\"']?([A-Y])(?:[\)\]\"']|\s*[.:\-–—\n]|\s*$)")
-_ENUM_LINE = re.compile(r"^\s*[\(\[]?([A-Y])[\)\].:]", re.M)
+_ENUM_LINE = re.compile(r"^\s*[\(\[]?([A-Y])(?:[\)\].:]|[ \t]*$)", re.M)
 _MENTION = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_]|['’][A-Za-z]|-[A-Za-z])")
 _OPTION_LOWER = re.compile(r"\b(?:option|choice)\s*[\(\[\"']?([a-y])(?![A-Za-z0-9])", re.I)
 _LIST = r"[A-Y](?:\s*(?:,|or|and|nor|/)\s*[A-Y])*"
@@ -190,9 +190,9 @@ def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tup
         ch = m.group(1)
         if ch not in letters or m.start(1) in negated:
             continue
-        if ch == "A":
-            nxt = re.match(r"[ \t]+([a-z]+)", text[m.end() :])
-            if nxt is not None and nxt.group(1) not in _AFTER_LETTER:
+        if ch == "A":  # the article: "A close look", "A Photoshop edit"
+            nxt = re.match(r"[ \t]+([A-Za-z][a-z]+)\b", text[m.end() :])
+            if nxt is not None and nxt.group(1).lower() not in _AFTER_LETTER:
                 continue
         found.append((m.start(1), ch))
     for m in _OPTION_LOWER.finditer(text):

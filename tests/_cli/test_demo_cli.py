@@ -40,7 +40,7 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
     run = out / "run"
     rows = _metrics(run)
     benchmarks = {r["benchmark"] for r in rows}
-    assert benchmarks == {"mandela", "pixar"}
+    assert benchmarks == {"mandela", "pixar", "forensics"}  # one run holds all three
     det = next(
         r
         for r in rows
@@ -57,11 +57,18 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
     assert (run / "report" / "index.html").is_file()
     assert (run / "report" / "tables.md").is_file()
     assert str(run / "report" / "index.html") in text
+    page = (run / "report" / "index.html").read_text()
+    for title in ("PIXAR (seed 003)", "Forensics-Bench (seed 002)"):
+        assert page.count(f"<h2>{title}</h2>") == 1  # one page, a section per benchmark
+    assert (run / "report" / "pixar_table2.md").is_file()
+    assert (run / "report" / "forensics_tables.md").is_file()
+    assert not (out / "forensics_run").exists()
 
     # the same command again resumes: nothing is sent twice, the numbers stay the same
     again = CliRunner().invoke(app, ["demo", "--out", str(out)])
     assert again.exit_code == 0, again.output
     assert "308 tasks, 0 sent, 0 errors" in again.output
+    assert again.output.count(", 0 sent, 0 errors") == len(again.output.split(" tasks, ")) - 1
     assert _metrics(run) == rows
 
 
@@ -81,9 +88,9 @@ def _l0(rows: list[dict[str, str]], model: str, subset: str, metric: str) -> flo
 def _check_verifier_beside_artefact(rows: list[dict[str, str]], text: str) -> None:
     """With the faces and ocr extras, the knowledge verifier runs beside the pixel detector and
     grounds the people and text families that the detector cannot; without them the demo says so."""
-    from forgebench._cli.demo import _verifier_missing
+    from forgebench.demo.pipeline import verifier_missing
 
-    if _verifier_missing() is not None:
+    if verifier_missing() is not None:
         assert "builtin/verifier skipped" in text
         return
     assert "Ask builtin/artefact and builtin/verifier" in text
@@ -97,13 +104,13 @@ def _check_verifier_beside_artefact(rows: list[dict[str, str]], text: str) -> No
 
 
 def test_demo_names_the_missing_extras(monkeypatch: pytest.MonkeyPatch) -> None:
-    from forgebench._cli import demo
+    from forgebench.demo.pipeline import verifier_missing
     from forgebench.suites.mandela.verifier import faces, ocr
 
     monkeypatch.setattr(faces, "available", lambda: False)
-    assert demo._verifier_missing() == "the faces extra is not installed"
+    assert verifier_missing() == "the faces extra is not installed"
     monkeypatch.setattr(ocr, "available", lambda: False)
-    assert demo._verifier_missing() == "the faces,ocr extras are not installed"
+    assert verifier_missing() == "the faces,ocr extras are not installed"
 
 
 def test_demo_refuses_an_out_folder_holding_something_else(tmp_path: Path) -> None:

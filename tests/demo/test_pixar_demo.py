@@ -1,4 +1,5 @@
-"""PIXAR on a Mandela dataset: truth from the pixel difference, rows merged into metrics.csv."""
+"""The demo's PIXAR part on a Mandela dataset: truth from the pixel difference, rows merged into
+metrics.csv."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from forgebench.suites.pixar.demo import merge_metrics, run_pixar
+from forgebench.demo.pixar import run_pixar
+from forgebench.results.metrics_csv import Scope, write_metrics
 
 
 def _dataset(root: Path) -> Path:
@@ -51,7 +53,7 @@ def test_perfect_score_map_scores_100_and_keeps_other_rows(tmp_path: Path) -> No
     ds = _dataset(tmp_path / "ds")
     run = tmp_path / "run"
     run.mkdir()
-    merge_metrics(
+    write_metrics(
         run,
         [
             {
@@ -66,7 +68,7 @@ def test_perfect_score_map_scores_100_and_keeps_other_rows(tmp_path: Path) -> No
                 "judge": "",
             }
         ],
-        "mandela",
+        Scope("mandela"),
     )
 
     def oracle(rgb: np.ndarray) -> np.ndarray:

@@ -122,7 +122,7 @@ class Demo:
         from forgebench.suites.mandela.parse_run import parse_run
 
         with Store.open(self.run_dir, create=False) as store:
-            parse_run(store.connection)
+            parse_run(store)
         stats = judge_run(self.run_dir, DEMO_JUDGE, JudgeSettings(console=console))
         return stats.summary(), write_metrics(self.run_dir, stats.judge), stats.judge
 

@@ -238,3 +238,16 @@ def test_side_file_leaving_the_export_is_refused(demo: dict[str, Path], tmp_path
     res = _invoke("import", str(hf), "--out", str(tmp_path / "back"))
     assert res.exit_code == 2 and "leaves the dataset folder" in res.output
     assert not (tmp_path / "back").exists()
+
+
+def test_interrupted_export_leaves_nothing(demo: dict[str, Path], tmp_path: Path) -> None:
+    """An item whose image cannot be read stops the export after earlier rows were converted:
+    no OUT, no hidden temporary folder."""
+    src = tmp_path / "ds"
+    shutil.copytree(demo["mandela"], src)
+    last = _items(src / "items.jsonl")[-1]
+    (src / last["image"]).unlink()
+    out = tmp_path / "hf"
+    res = _invoke("export-dataset", str(src), "--format", "hf", "--out", str(out))
+    assert res.exit_code == 2 and last["image"] in res.output, res.output
+    assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["ds"]

@@ -141,3 +141,32 @@ def test_export_of_a_folder_that_is_no_run_fails_cleanly(tmp_path: Path) -> None
         app, ["export", str(tmp_path), "--format", "inspect", "--out", str(tmp_path / "o")]
     )
     assert res.exit_code == 2 and "not a run directory" in res.output
+
+
+def test_interrupted_inspect_export_leaves_no_partial_log(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _dataset, run = mandela_run(tmp_path, seeds=3)
+    import inspect_ai.log
+
+    real = inspect_ai.log.write_eval_log
+    calls = []
+
+    def dies_on_second(log: Any, location: str, **kwargs: Any) -> Any:
+        calls.append(location)
+        if len(calls) == 2:
+            Path(location).write_bytes(b"PK\x03\x04 half a zip")  # a writer killed midway
+            raise KeyboardInterrupt
+        return real(log, location, **kwargs)
+
+    monkeypatch.setattr(inspect_ai.log, "write_eval_log", dies_on_second)
+    from forgebench.interop.inspect_log import write_inspect_logs
+    from forgebench.interop.run_formats import Benchmark, RunExport
+
+    out = tmp_path / "out"
+    request = RunExport(run, out, {"mandela": Benchmark("mandela")}, shard_size=4)
+    with pytest.raises(KeyboardInterrupt):
+        write_inspect_logs(request, "mandela")
+    logs = sorted(out.glob("*.eval"))
+    assert len(logs) == 1 and len(read_eval_log(str(logs[0])).samples or []) == 4
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]

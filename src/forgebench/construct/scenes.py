@@ -15,7 +15,6 @@ dataset contract (DESIGN.md). Dates are ISO strings, ``YYYY``, ``YYYY-MM`` or ``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -145,17 +144,18 @@ class SceneError(Exception):
 
 
 def _iter_rows(path: Path) -> Iterator[tuple[int, dict[str, object]]]:
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SceneError(f"{path.name}:{lineno}: not JSON ({exc.msg})") from None
-            if not isinstance(obj, dict):
-                raise SceneError(f"{path.name}:{lineno}: not a JSON object")
+    from forgebench.util.jsonl import iter_jsonl
+
+    try:
+        for lineno, obj, err in iter_jsonl(path):
+            if obj is None:
+                err = err or "unreadable"
+                if err.startswith("invalid JSON: "):
+                    err = f"not JSON ({err.removeprefix('invalid JSON: ')})"
+                raise SceneError(f"{path.name}:{lineno}: {err}")
             yield lineno, obj
+    except OSError as exc:
+        raise SceneError(f"{path.name}: cannot read ({exc.strerror or exc})") from None
 
 
 def _load(path: Path, model: type[_Model]) -> list[_Model]:

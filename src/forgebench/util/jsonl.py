@@ -2,7 +2,8 @@
 
 :func:`iter_jsonl` streams (one line in memory) and yields ``(line_number, object, error)`` for
 each non-blank line: a line that is not UTF-8, not JSON, not a JSON object, or an object that
-gives one key twice (``json``'s default is last-wins, which would hide a mistake) yields its
+gives one key twice (``json``'s default is last-wins, which would hide a mistake), or nesting too
+deep to decode yields its
 error instead of an object, so each reader (a suite's loader, validator, importer) can name it.
 """
 
@@ -61,6 +62,9 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | N
                 continue
             except _DuplicateKey as exc:
                 yield lineno, None, f"duplicate key {exc.args[0]!r} in one JSON object"
+                continue
+            except RecursionError:
+                yield lineno, None, "invalid JSON: nested too deeply"
                 continue
             if not isinstance(obj, dict):
                 yield lineno, None, f"expected a JSON object, got {json_type(obj)}"

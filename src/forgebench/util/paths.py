@@ -29,10 +29,14 @@ def lexical_reason(path: str, folder: str = "dataset folder") -> str | None:
     p = PurePosixPath(path)
     if not path.strip():
         return "must not be empty"
+    if "\x00" in path:
+        return f"{path[:60]!r} contains a NUL character"
     if p.is_absolute() or "\\" in path or (len(path) > 1 and path[1] == ":"):
         return f"{path!r} must be a path relative to the {folder} (with '/')"
     if ".." in p.parts:
         return f"{path!r} leaves the {folder}"
+    if len(path) > 1024 or any(len(part.encode("utf-8", "replace")) > 255 for part in p.parts):
+        return f"{path[:60]!r}... is too long for a file name"
     return None
 
 

@@ -9,7 +9,7 @@ from forgebench.run.store_base import CURRENT, StoreBase
 from forgebench.run.store_rows import Judged, TaskRecord
 
 _COLUMNS = (
-    "t.key, t.benchmark, t.item_id, t.model, t.probe, t.condition, t.prompt, t.extra, "
+    "t.key, t.benchmark, t.item_id, t.model, t.probe, t.condition, {prompt}, t.extra, "
     "a.text, a.finish_reason, a.input_tokens, a.output_tokens, a.latency_s, e.reason, "
     "v.verdict, v.detail, v.parser_version"
 )
@@ -28,14 +28,17 @@ class RecordsPart(StoreBase):
         conditions: Sequence[str] | None = None,
         answered: bool = False,
         current: bool = True,
-        page: int = 5000,
+        prompts: bool = False,
+        page: int = 20000,
     ) -> Iterator[TaskRecord]:
         """The tasks of ``benchmark`` (all benchmarks when None) in the order they were stored,
         read in pages of ``page`` (memory flat in the run's size; writes between pages are
         safe), each with the judgements of the ``(judge, kind)`` pairs of ``judged``.
 
         Narrowed to ``probes`` / ``conditions`` when given, to tasks with an answer when
-        ``answered``; superseded tasks are left out unless ``current`` is False."""
+        ``answered``; superseded tasks are left out unless ``current`` is False. Prompts (long)
+        are read only with ``prompts``."""
+        prompt = "t.prompt" if prompts else "''"
         joins, params, where = [], [], ["1=1"]
         extra_cols = []
         for n, (judge, kind) in enumerate(judged):
@@ -46,33 +49,32 @@ class RecordsPart(StoreBase):
             params += [judge, kind]
             extra_cols += [f"j{n}.{c}" for c in _JUDGED]
         if benchmark is not None:
-            where.append("t.benchmark = ?")
+            where.append("+t.benchmark = ?")  # "+": walk tasks in rowid order, not by index
             params.append(benchmark)
         for col, values in (("probe", probes), ("condition", conditions)):
             if values is not None:
-                where.append(f"t.{col} IN ({','.join('?' * len(values))})")
+                where.append(f"+t.{col} IN ({','.join('?' * len(values))})")
                 params += list(values)
         if answered:
             where.append("a.task_key IS NOT NULL")
         if current:
             where.append(f"t.{CURRENT}")
         sql = (
-            f"SELECT t.rowid AS rid, {', '.join([_COLUMNS, *extra_cols])} FROM tasks t "
+            f"SELECT t.rowid AS rid, {', '.join([_COLUMNS.format(prompt=prompt), *extra_cols])} "
+            "FROM tasks t "
             "LEFT JOIN answers a ON a.task_key = t.key "
             "LEFT JOIN errors e ON e.task_key = t.key "
             "LEFT JOIN verdicts v ON v.task_key = t.key "
             f"{' '.join(joins)} WHERE {' AND '.join(where)}"
         )
         starts = [18 + n * len(_JUDGED) for n in range(len(judged))]
-        for rows in self._pages(sql, params, page):
+        full = sql + " AND t.rowid > ? ORDER BY t.rowid LIMIT ?"
+        after, make, mark = -1, TaskRecord._make, Judged._make
+        while True:  # pages read whole (plain tuples: the fastest rows sqlite3 makes)
+            rows = self.connection.execute(full, (*params, after, page)).fetchall()
+            if not rows:
+                return
+            after = rows[-1][0]
             for r in rows:
-                marks = tuple(
-                    None
-                    if r[s + 2] is None
-                    else Judged(r[s], r[s + 1], r[s + 2], r[s + 3], r[s + 4] or "{}")
-                    for s in starts
-                )
-                yield TaskRecord(
-                    r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8] or "{}", r[9], r[10], r[11],
-                    r[12], r[13], r[14], r[15], r[16], r[17], marks,
-                )  # fmt: skip
+                marks = tuple(None if r[s + 2] is None else mark(r[s : s + 5]) for s in starts)
+                yield make((*r[1:18], marks))

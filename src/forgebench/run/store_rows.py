@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 GRADE_KIND = "evidence"
 """The judgement kind of an E0-E4 grade: what the store's ``grades`` view shows."""
@@ -73,15 +73,15 @@ class Judgement:
     attempts: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class Judged:
-    """The stored judgement of one task by the judge and kind a read asked for."""
+class Judged(NamedTuple):
+    """The stored judgement of one task by the judge and kind a read asked for (a named tuple:
+    a run's reads make hundreds of thousands)."""
 
     value: str | None
     level: int | None
     status: str
     reason: str | None
-    detail_json: str
+    detail_json: str | None
     """Kind-specific fields as stored (JSON text; :attr:`detail` parses it)."""
 
     @property
@@ -89,10 +89,10 @@ class Judged:
         return _json_object(self.detail_json)
 
 
-@dataclass(frozen=True, slots=True)
-class TaskRecord:
+class TaskRecord(NamedTuple):
     """One task as a later stage reads it: the question's identity, its answer or error, its
-    verdict and the judgements asked for (:meth:`forgebench.run.store.Store.records`)."""
+    verdict and the judgements asked for (:meth:`forgebench.run.store.Store.records`; a named
+    tuple: a run's reads make hundreds of thousands)."""
 
     key: str
     benchmark: str
@@ -101,8 +101,10 @@ class TaskRecord:
     probe: str
     condition: str
     prompt: str
+    """The rendered prompt; empty unless the read asked for prompts."""
     extra_json: str
-    """The question's suite-specific fields as stored (JSON; :attr:`extra` parses them)."""
+    """The question's suite-specific fields as stored (JSON; :attr:`extra` parses them; ``{}``
+    when absent)."""
     text: str | None
     """The answer's text; None without an answer (pending or errored)."""
     finish_reason: str | None

@@ -93,18 +93,17 @@ def _task_table(store: Store, judge: str | None) -> pd.DataFrame:
     """Every current Mandela task with its answer, error, verdict, ``judge``'s grade and uptake
     judgement (other benchmarks' tasks share the store)."""
     rows = []
-    pairs = [(judge or "", "evidence"), (judge or "", "uptake")]
+    pairs = [(judge or "", GRADE_KIND), (judge or "", "uptake")]
     for r in store.records(BENCHMARK, judged=pairs):
-        grade, uptake = r.judged
-        extra = r.extra if "name_source" in r.extra_json else {}
+        (key, _b, item, model, probe, cond, _p, extra, text, finish, tin, tout, lat, error,
+         verdict, vjson, pversion, (grade, uptake)) = r  # fmt: skip
+        name_source = json.loads(extra).get("name_source") if "name_source" in extra else None
         detail = uptake.detail if uptake is not None else {}
         rows.append(
             (
-                r.key, r.model, r.item_id, r.probe, r.condition, extra.get("name_source"),
-                r.text, r.finish_reason, r.input_tokens, r.output_tokens, r.latency_s,
-                int(r.answered), int(r.error is not None), r.verdict, r.verdict_json,
-                r.parser_version, grade.level if grade else None,
-                grade.status if grade else None, grade.reason if grade else None,
+                key, model, item, probe, cond, name_source, text, finish, tin, tout, lat,
+                int(text is not None), int(error is not None), verdict, vjson, pversion,
+                *((grade.level, grade.status, grade.reason) if grade else (None, None, None)),
                 _flag(detail, "uptake"), _flag(detail, "dispute"),
             )
         )  # fmt: skip

@@ -172,7 +172,7 @@ def _gradable(
     done = store.judged_keys(judge, KIND)
     todo, existing = [], 0
     probes = sorted(REAL_FAKE_PROBES)
-    for r in store.records(BENCHMARK, probes=probes, answered=True):
+    for r in store.records(BENCHMARK, probes=probes, answered=True, prompts=True):
         item = items.get(r.item_id)
         if r.verdict is None or item is None or item.get("label") != "forged":
             continue

@@ -278,7 +278,9 @@ def export_format(
     infos = {}
     for name in names:
         suite = suites.get(name)
-        infos[name] = Benchmark(name, suite.title, suite.headline, suite.export_target)
+        infos[name] = Benchmark(
+            name, suite.title, suite.headline, suite.export_target, suite.reading_scores
+        )
     request = RunExport(run_dir, out, infos, judge, dataset_id, tsv)
     result = FormatExport([], [])
     if fmt == "model-index":

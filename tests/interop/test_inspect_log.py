@@ -170,3 +170,37 @@ def test_interrupted_inspect_export_leaves_no_partial_log(
     logs = sorted(out.glob("*.eval"))
     assert len(logs) == 1 and len(read_eval_log(str(logs[0])).samples or []) == 4
     assert not [p for p in out.iterdir() if p.name.startswith(".")]
+
+
+def test_pixar_iou_and_f1_are_scores(tmp_path: Path) -> None:
+    import json
+
+    from forgebench import api
+    from forgebench.run.generate import GenerationSettings
+    from support.pixar_loc import BOXES, box_pairs, loc_reply
+
+    box_pairs(tmp_path / "pairs")
+    shifted = {s: (x0 + 5, y0, x1 + 5, y1) for s, (x0, y0, x1, y1) in BOXES.items()}
+    (tmp_path / "r.jsonl").write_text(
+        "".join(
+            json.dumps({"item_id": s, "probe": "LOC", "condition": "full", "text": loc_reply(b)})
+            + "\n"
+            for s, b in shifted.items()
+        )
+    )
+    run = tmp_path / "run"
+    api.run(tmp_path / "pairs", run, [f"vlm=replay/{tmp_path / 'r.jsonl'}"],
+            GenerationSettings(cache_dir=tmp_path / "c"))  # fmt: skip
+    api.metrics(run)
+    logs = _export(run, tmp_path / "out")
+    log = read_eval_log(str(logs[0]))
+    assert log.samples is not None and len(log.samples) == 3
+    for sample in log.samples:
+        x0, y0, x1, y1 = BOXES[str(sample.id).split("/")[0]]
+        area = (x1 - x0) * (y1 - y0)
+        inter = (x1 - x0 - 5) * (y1 - y0)
+        assert sample.scores is not None
+        assert sample.scores["iou"].value == pytest.approx(100 * inter / (2 * area - inter))
+        assert 0 < sample.scores["f1"].value < 100
+    names = [s.name for s in log.results.scores]  # type: ignore[union-attr]
+    assert names[:2] == ["giou/LOC/full/all", "f1/LOC/full/all"]

@@ -10,8 +10,9 @@ of run, benchmark, model and shard, so exporting again replaces the same files).
 Each task is a sample: ``input`` the user message as sent (the prompt's text and its images),
 ``target`` the right answer where the benchmark has one (:attr:`Benchmark.target`), ``output``
 the model's answer, ``scores`` the benchmark's reading: ``verdict`` (what the suite's parser
-read, its details as the explanation and metadata), ``correct`` (``C``/``I`` against the target)
-and one score per stored judgement (``<kind>/<judge>``: the grade or extracted letter, with the
+read, its details as the explanation and metadata), the detail's numbers the benchmark names
+(:attr:`Benchmark.reading_scores`: PIXAR's per-pair ``iou`` and ``f1``), ``correct``
+(``C``/``I`` against the target) and one score per stored judgement (``<kind>/<judge>``: the grade or extracted letter, with the
 judge's reason as its explanation). A task that ended as an error carries the error; one still
 pending has no output. Images are copied once into ``OUT/images/`` named by their SHA-256 and
 referenced relatively (``images/<sha>.png``), so logs stay small and outlive ``cache clean``; a
@@ -95,11 +96,19 @@ class _Images:
 
 
 def _scores(
-    ia: Any, task: ExportTask, target: str | None, judged: Sequence[ExportJudgement]
+    ia: Any,
+    task: ExportTask,
+    target: str | None,
+    judged: Sequence[ExportJudgement],
+    numbers: Sequence[str] = (),
 ) -> dict[str, Any]:
     scores: dict[str, Any] = {}
     if task.verdict is not None:
         detail = task.verdict_detail
+        for name in numbers:
+            value = detail.get(name)
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                scores[name] = ia.scorer.Score(value=value, answer=task.verdict)
         scores["verdict"] = ia.scorer.Score(
             value=task.verdict,
             answer=task.verdict,
@@ -157,7 +166,7 @@ def _sample(
         target=target or "",
         messages=messages,
         output=output,
-        scores=_scores(ia, task, target, judged),
+        scores=_scores(ia, task, target, judged, bench.reading_scores),
         error=error,
         total_time=task.latency_s,
         metadata={

@@ -24,6 +24,8 @@ class Benchmark:
     title: str = ""
     headline: Sequence[Headline] = ()
     target: Target = field(default=lambda item, probe, extra: None)
+    reading_scores: Sequence[str] = ()
+    """Numbers of a verdict's detail shown as scores of their own (``iou``, ``f1``)."""
 
 
 @dataclass(frozen=True)

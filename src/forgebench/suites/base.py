@@ -129,6 +129,9 @@ class Suite:
     adds ``unscored`` and ``none``)."""
     options: ClassVar[tuple[SuiteOption, ...]] = ()
     """The suite's own options of the shared verbs (see :class:`SuiteOption`)."""
+    reading_scores: ClassVar[tuple[str, ...]] = ()
+    """Numbers of a verdict's detail that exports show as scores of their own (PIXAR's ``iou``
+    and ``f1``); the rest of the detail travels with the verdict."""
     headline: ClassVar[tuple[Headline, ...]] = ()
     """The suite's headline metrics, in display order (DESIGN.md "Headline metrics")."""
     group_labels: ClassVar[tuple[str, str]] = ("", "")

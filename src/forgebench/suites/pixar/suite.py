@@ -59,6 +59,8 @@ class PixarSuite(Suite):
     conditions = ("full",)
     options = (TAU, CLASSES)
     headline = tuple(Headline("LOC", "full", m) for m in ("giou", "f1", "auc"))
+    reading_scores = ("iou", "f1")
+    """A LOC answer's per-pair IoU and F1 (percentages), as scores in the exports."""
     """Localization: gIoU, F1 and AUC over every pair."""
     verdict_codes = ("LOCATED", "NOT_FOUND", "MISS")
     """The viewer's verdict facet: regions given, none given, reply unreadable."""

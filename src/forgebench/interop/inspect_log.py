@@ -106,9 +106,9 @@ def _scores(
     if task.verdict is not None:
         detail = task.verdict_detail
         for name in numbers:
-            value = detail.get(name)
-            if isinstance(value, int | float) and not isinstance(value, bool):
-                scores[name] = ia.scorer.Score(value=value, answer=task.verdict)
+            number = detail.get(name)
+            if isinstance(number, int | float) and not isinstance(number, bool):
+                scores[name] = ia.scorer.Score(value=number, answer=task.verdict)
         scores["verdict"] = ia.scorer.Score(
             value=task.verdict,
             answer=task.verdict,

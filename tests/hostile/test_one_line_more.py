@@ -229,3 +229,14 @@ def test_a_verifier_kb_with_a_bomb_portrait_is_one_line(tmp_path: Path) -> None:
     ds = write_mandela_dataset(tmp_path / "ds")
     res = cli(*run_args(ds, tmp_path / "run", f"builtin/verifier@{kb}"), "--prepare")
     assert "p.png" in _one_line(res) and res.exit_code == 2
+
+
+def test_validate_of_a_forensics_image_bomb_is_one_line(tmp_path: Path) -> None:
+    from support.forensics_data import write_forensics_release
+
+    ds, _ = write_forensics_release(tmp_path / "fb")
+    first = json.loads((ds / "items.jsonl").read_text().splitlines()[0])["images"][0]
+    (ds / first).write_bytes(_png_header_only(20_000, 20_000))
+    res = cli("validate", str(ds))
+    assert "items.jsonl:1: images.0:" in res.stderr and "pixels" in res.stderr
+    _one_line(res)

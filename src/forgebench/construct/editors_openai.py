@@ -26,6 +26,7 @@ from forgebench.construct.edit_api import (
     EditorSpecError,
     EditOutcome,
     EditRequest,
+    PaidReply,
     decode_rgb,
     png_bytes,
 )
@@ -114,10 +115,10 @@ class OpenAIImagesEditor:
             ) from None
         data = getattr(resp, "data", None) or []
         b64 = getattr(data[0], "b64_json", None) if data else None
-        if not b64:
-            raise ModelError(f"{self.name}: reply without data[0].b64_json", retryable=True)
+        if not b64:  # a reply arrived (and was billed): priced, not asked again
+            raise PaidReply(f"{self.name}: reply without data[0].b64_json")
         try:
             rgb = decode_rgb(base64.b64decode(b64, validate=True), self.name)
         except (binascii.Error, ValueError) as exc:
-            raise ModelError(f"{self.name}: b64_json: {exc}", retryable=True) from None
+            raise PaidReply(f"{self.name}: b64_json: {exc}") from None
         return EditOutcome("ok", png_bytes(rgb))

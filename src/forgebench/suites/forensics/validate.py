@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
 from pydantic import ValidationError
 
 from forgebench.suites.forensics.contract import ITEMS_FILE, ForensicsItem
+from forgebench.util.images import ImageCheckError, inspect_image
 from forgebench.util.jsonl import iter_jsonl
 from forgebench.util.paths import outside_reason
 from forgebench.util.problems import Problem
@@ -50,11 +50,10 @@ def _check_image(root: Path, rel: str) -> str | tuple[int, int]:
     if not f.is_file():
         return f"{rel!r} not found"
     try:
-        with Image.open(f) as im:
-            im.load()
-            return (int(im.width), int(im.height))
-    except (UnidentifiedImageError, OSError) as exc:
+        info = inspect_image(f)  # the pixel limit is checked from the header first
+    except ImageCheckError as exc:
         return f"{rel!r} does not decode ({exc})"
+    return info.size
 
 
 def validate_forensics(root: Path) -> ForensicsReport:

@@ -10,6 +10,7 @@ from forgebench.suites.mandela.prompts import probe as probe_text
 from forgebench.suites.mandela.verdict import NameTargets, parse_answer
 from forgebench.suites.mandela.verifier import faces, ocr
 from forgebench.suites.mandela.verifier.kb import Date, compare_dates, parse_date
+from forgebench.suites.mandela.verifier.model import Verifier
 from forgebench.suites.mandela.verifier.reasoning import differs
 from forgebench.suites.mandela.verifier.scenes import SceneIndex
 
@@ -191,3 +192,46 @@ def test_a_person_recorded_in_the_scene_is_never_ruled_out_by_whereabouts(tmp_pa
         obs = Observation((200, 200), SceneMatch(scene, None, 50, False, (200, 200)), [], [face])
         kb = KnowledgeBase(tmp_path, [scene], [hopper])
         assert [f.kind for f in person_findings(kb, obs, ev, "photograph")] == expected
+
+
+def test_two_tasks_on_one_image_compute_its_tools_once(
+    verifier: Verifier, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """L0 and L1 of one image arrive together: faces and OCR run once, both get the same view."""
+    import threading
+    import time
+
+    from forgebench.suites.mandela.verifier import model
+
+    calls: list[str] = []
+    real_faces, real_read = faces.detect_faces, model._read
+
+    def slow_faces(rgb: np.ndarray):  # type: ignore[no-untyped-def]
+        calls.append("faces")
+        time.sleep(0.2)  # long enough that the second task arrives while the first computes
+        return real_faces(rgb)
+
+    def slow_read(rgb: np.ndarray, mirrored: bool):  # type: ignore[no-untyped-def]
+        calls.append("text")
+        time.sleep(0.2)
+        return real_read(rgb, mirrored)
+
+    monkeypatch.setattr(faces, "detect_faces", slow_faces)
+    monkeypatch.setattr(model, "_read", slow_read)
+    seen: list[object] = []
+    start = threading.Barrier(2)
+
+    def task() -> None:
+        start.wait()
+        seen.append(verifier.observe(world.plaque_fake, "same-key", text=True, people=True))
+
+    threads = [threading.Thread(target=task) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(calls) == ["faces", "text"]
+    a, b = seen
+    assert a.text == b.text and [f.face.box for f in a.faces] == [f.face.box for f in b.faces]
+    verifier.observe(world.plaque_real, "other-key", text=True, people=False)
+    assert calls.count("text") == 2  # another image is still computed

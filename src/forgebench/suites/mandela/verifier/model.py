@@ -59,16 +59,35 @@ class Verifier:
         self.scenes = SceneIndex(kb.scenes, kb.root)
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str], Any] = {}
+        self._flights: dict[tuple[str, str], threading.Lock] = {}
 
     def _cached(self, key: str, part: str, compute: Any) -> Any:
+        """``compute()`` once per ``(key, part)``, even when several tasks on one image ask at once.
+
+        A single flight: the first caller computes while later callers for the same key wait on
+        its per-key lock and then read its value, so two probes of one image (L0 and L1 arrive
+        together) never run OCR or face detection twice. Different keys run in parallel.
+        """
+        slot = (key, part)
         with self._lock:
-            if (key, part) in self._cache:
-                return self._cache[(key, part)]
-        value = compute()
-        with self._lock:
-            if len(self._cache) > 4096:
-                self._cache.clear()
-            self._cache[(key, part)] = value
+            if slot in self._cache:
+                return self._cache[slot]
+            flight = self._flights.setdefault(slot, threading.Lock())
+        with flight:
+            with self._lock:
+                if slot in self._cache:
+                    return self._cache[slot]
+            try:
+                value = compute()
+            except BaseException:
+                with self._lock:
+                    self._flights.pop(slot, None)
+                raise
+            with self._lock:
+                if len(self._cache) > 4096:
+                    self._cache.clear()
+                self._cache[slot] = value
+                self._flights.pop(slot, None)
         return value
 
     def observe(self, rgb: np.ndarray, key: str, *, text: bool, people: bool) -> Observation:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import base64
 import csv
-import io
 import json
 import os
 import statistics
@@ -71,7 +70,8 @@ def type_codes(n: int) -> list[str]:
 def _png(seed: int, side: int = 16) -> str:
     """A distinct small RGB PNG (raw deflate, no Pillow: the TSV is written quickly)."""
     rows = b"".join(
-        b"\x00" + bytes((seed * 7 + y * 13 + x * 29 + c * 61) % 256 for x in range(side) for c in range(3))
+        b"\x00"
+        + bytes((seed * 7 + y * 13 + x * 29 + c * 61) % 256 for x in range(side) for c in range(3))
         for y in range(side)
     )
     body = seed.to_bytes(8, "big")  # distinct bytes per image even where pixels repeat
@@ -91,7 +91,9 @@ def _question(cat: str, i: int) -> tuple[str, list[str], str, str]:
     task = cat.rsplit("_", 1)[1]
     real = "_real_" in cat
     if task == "category":
-        opts = ["AI-generated", "non AI-generated"] if i % 2 else ["non AI-generated", "AI-generated"]
+        opts = (
+            ["AI-generated", "non AI-generated"] if i % 2 else ["non AI-generated", "AI-generated"]
+        )
         ans = "A" if (opts[0] == "non AI-generated") == real else "B"
         return "What is the authenticity of the image?", opts, ans, ""
     if task == "det":
@@ -119,7 +121,12 @@ def write_tsv(path: Path, items: int) -> None:
             cat = cats[i % len(cats)]
             question, opts, ans, hint = _question(cat, i)
             video = "_video_" in cat
-            if i % 10 == 5 and i + 1 < items and not video and "_video_" not in cats[(i + 1) % len(cats)]:
+            if (
+                i % 10 == 5
+                and i + 1 < items
+                and not video
+                and "_video_" not in cats[(i + 1) % len(cats)]
+            ):
                 image = str(i + 1)
             elif video:
                 image = repr([_png(i * 4 + k) for k in range(4)])
@@ -156,7 +163,9 @@ def child(data: str, run: str, cache: str, n_models: int) -> None:
 
     suite = get_suite("forensics")
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    configs = [ModelConfig(spec=f"m{k:02d}=builtin/artefact", max_tokens=64) for k in range(n_models)]
+    configs = [
+        ModelConfig(spec=f"m{k:02d}=builtin/artefact", max_tokens=64) for k in range(n_models)
+    ]
     settings = GenerationSettings(cache_dir=Path(cache), prepare_only=True)
     t0 = time.perf_counter()
     run_generation(suite, Path(data), Path(run), configs, settings)

@@ -10,13 +10,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from support.forensics_data import write_forensics_release
-from support.mandela_data import write_mandela_dataset
 
 from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import GenerationSettings, run_generation
 from forgebench.run.source import Selection
 from forgebench.suites import get
+from support.forensics_data import write_forensics_release
+from support.mandela_data import write_mandela_dataset
 
 FORENSICS_DIGEST = "edf42e5e7f7bc5111e75f99bc1d383504e22b110b0db523adde585d8cd21aed0"
 MANDELA_DIGEST = "1b9084a16fe368000d1d40eeb532c89c9a7762dcebd1f5fd5fe52618e7c2c971"

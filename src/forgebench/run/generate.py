@@ -32,7 +32,7 @@ from forgebench.run.send import GenerationResult, send
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
 from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
-from forgebench.run.tasks import Question, Task, make_task
+from forgebench.run.tasks import Question, Task, TaskKeys, make_task
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -173,7 +173,10 @@ def store_questions(
     check_model_settings(store, configs)
     store.begin_invocation()
     secrets = secret_values(configs)
-    params = {c.name: c.generation_params() for c in configs}
+    # per model, once: its name, the parameters its keys hash and the scrubbed ones stored
+    bound = [(c.name, c.generation_params()) for c in configs]
+    stored = [(name, scrub(dict(params), secrets)) for name, params in bound]
+    keys_of = TaskKeys(bound)
     buf: list[Task] = []
     n = 0
     for q in source.questions(loaded, selection, VariantCache(cache_dir, root=loaded.root)):
@@ -181,12 +184,15 @@ def store_questions(
             q = dataclasses.replace(q, benchmark=source.name)
         check_images(q, configs)
         n += 1
-        buf += [make_task(q, c.name, params[c.name]) for c in configs]
+        buf += [
+            Task(key=key, model=name, question=q, params=params)
+            for (name, params), key in zip(stored, keys_of(q), strict=True)
+        ]
         if len(buf) >= batch:
-            store.put_tasks(_scrubbed(buf, secrets))
+            store.put_tasks(buf)
             buf.clear()
     if buf:
-        store.put_tasks(_scrubbed(buf, secrets))
+        store.put_tasks(buf)
     return n
 
 

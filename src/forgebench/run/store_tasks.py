@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Collection, Iterable, Iterator
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -54,16 +55,19 @@ class TasksPart(StoreBase):
 
     def put_items(self, benchmark: str, items: Iterable[BaseModel | dict[str, Any]]) -> None:
         """Store a benchmark's items as JSON (the latest data wins: a fixed label reaches
-        scoring). An item is a pydantic model or a dict with an ``id`` field."""
-        rows = []
-        for it in items:
-            data = it.model_dump(mode="json") if isinstance(it, BaseModel) else dict(it)
-            rows.append((benchmark, str(data["id"]), json.dumps(data, ensure_ascii=False)))
+        scoring). An item is a pydantic model or a dict with an ``id`` field. Rows are made
+        as SQLite takes them: a dataset read from disk one item at a time is never held whole."""
+
+        def rows() -> Iterator[tuple[str, str, str]]:
+            for it in items:
+                data = it.model_dump(mode="json") if isinstance(it, BaseModel) else dict(it)
+                yield benchmark, str(data["id"]), json.dumps(data, ensure_ascii=False)
+
         with self._tx():
             self.connection.executemany(
                 "INSERT INTO items(benchmark, item_id, data) VALUES(?, ?, ?) "
                 "ON CONFLICT(benchmark, item_id) DO UPDATE SET data=excluded.data",
-                rows,
+                rows(),
             )
 
     def items(self, benchmark: str) -> dict[str, dict[str, Any]]:
@@ -95,6 +99,14 @@ class TasksPart(StoreBase):
         """
         now = time.time()
         rows = []
+        encoded: dict[int, tuple[object, str]] = {}  # a model's params, a question's extra: once
+
+        def enc(obj: Mapping[str, Any]) -> str:
+            hit = encoded.get(id(obj))
+            if hit is None or hit[0] is not obj:
+                hit = encoded[id(obj)] = (obj, canonical_json(dict(obj)))
+            return hit[1]
+
         for t in tasks:
             q = t.question
             if not q.benchmark:
@@ -102,13 +114,13 @@ class TasksPart(StoreBase):
             rows.append(
                 (
                     t.key, q.item_id, q.probe, q.condition, t.model, q.prompt, q.prompt_version,
-                    q.image.variant_id if q.image else None, canonical_json(dict(t.params)),
-                    canonical_json(dict(q.extra)), now, str(q.image.path) if q.image else None,
+                    q.image.variant_id if q.image else None, enc(t.params),
+                    enc(q.extra), now, str(q.image.path) if q.image else None,
                     q.image.media_type if q.image else None, q.benchmark, images_json(q),
                 )
             )  # fmt: skip
         with self._tx():
-            current = self._current_keys([r[0] for r in rows])
+            stored = self._stored_keys([r[0] for r in rows])
             before = self.connection.total_changes
             self.connection.executemany(
                 "INSERT OR IGNORE INTO tasks(key, item_id, probe, condition, model, prompt, "
@@ -121,30 +133,39 @@ class TasksPart(StoreBase):
             self.connection.executemany(
                 "UPDATE tasks SET image_path=?, media_type=?, images=? WHERE key=? "
                 "AND (image_path IS NOT ? OR media_type IS NOT ? OR images IS NOT ?)",
-                [(r[11], r[12], r[14], r[0], r[11], r[12], r[14]) for r in rows],
+                [(r[11], r[12], r[14], r[0], r[11], r[12], r[14]) for r in rows if r[0] in stored],
             )
             if self._invocation:
                 self.connection.executemany(
                     "INSERT OR IGNORE INTO temp.invocation(key, model) VALUES(?, ?)",
                     [(r[0], r[4]) for r in rows],
                 )
-            changed = [r for r in rows if r[0] not in current]
+            changed = [r for r in rows if not stored.get(r[0], False)]
             self.connection.executemany(
                 "UPDATE tasks SET superseded_by=? WHERE model=? AND item_id=? AND probe=? "
                 "AND condition=? AND extra=? AND key<>?",
                 [(r[0], r[4], r[1], r[2], r[3], r[9], r[0]) for r in changed],
             )
+            # every changed task ends current; one inserted just now can only have been marked
+            # above by another changed task of its identity, so only those and the superseded
+            # ones stored before need resetting
+            ids = Counter((r[4], r[1], r[2], r[3], r[9]) for r in changed)
             self.connection.executemany(
-                "UPDATE tasks SET superseded_by=NULL WHERE key=?", [(r[0],) for r in changed]
+                "UPDATE tasks SET superseded_by=NULL WHERE key=?",
+                [
+                    (r[0],)
+                    for r in changed
+                    if r[0] in stored or ids[(r[4], r[1], r[2], r[3], r[9])] > 1
+                ],
             )
             return added
 
-    def _current_keys(self, keys: list[str]) -> set[str]:
-        """Those of ``keys`` already stored as current tasks."""
-        found: set[str] = set()
+    def _stored_keys(self, keys: list[str]) -> dict[str, bool]:
+        """Those of ``keys`` already stored: key -> whether it is current."""
+        found: dict[str, bool] = {}
         for chunk, marks in self._chunks(keys):
-            sql = f"SELECT key FROM tasks WHERE key IN ({marks}) AND {CURRENT}"
-            found.update(r[0] for r in self.connection.execute(sql, chunk))
+            sql = f"SELECT key, {CURRENT} FROM tasks WHERE key IN ({marks})"
+            found.update((r[0], bool(r[1])) for r in self.connection.execute(sql, chunk))
         return found
 
     def task_row(self, key: str) -> sqlite3.Row | None:

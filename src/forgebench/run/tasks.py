@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,6 +107,45 @@ def task_key(question: Question, model: str, params: Mapping[str, Any]) -> str:
     if len(question.images) > 1:
         payload["images"] = [ref.variant_id for ref in question.images]
     return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()[:32]
+
+
+class TaskKeys:
+    """:func:`task_key` of one question for many ``(model, params)`` at once, byte for byte, with
+    the question's part of the payload encoded once and each model's part once for all questions
+    (a dataset prepared for 25 models encodes each prompt once, not 25 times).
+
+    ``canonical_json`` of a flat dict is its sorted keys' encodings joined, so the payload is
+    the question's fields before ``model`` (``condition``, ``image``, ``images``, ``item``), the
+    model's ``model`` and ``params``, then the question's fields after them (``probe``,
+    ``prompt``, ``prompt_version``, ``v``), each value encoded exactly as in the whole.
+    """
+
+    def __init__(self, bound: Sequence[tuple[str, Mapping[str, Any]]]) -> None:
+        enc = canonical_json
+        self._models = [f'{enc(m)},"params":{enc(dict(p))}'.encode() for m, p in bound]
+
+    def __call__(self, question: Question) -> list[str]:
+        """The keys of ``question`` for each bound model, in order."""
+        enc = canonical_json
+        head = (
+            f'{{"condition":{enc(question.condition)},'
+            f'"image":{enc(question.image.variant_id if question.image else None)},'
+        )
+        if len(question.images) > 1:
+            head += f'"images":{enc([ref.variant_id for ref in question.images])},'
+        head += f'"item":{enc(question.item_id)},"model":'
+        tail = (
+            f',"probe":{enc(question.probe)},"prompt":{enc(question.prompt)},'
+            f'"prompt_version":{enc(question.prompt_version)},"v":{enc(KEY_VERSION)}}}'
+        ).encode()
+        start = hashlib.sha256(head.encode())
+        keys = []
+        for middle in self._models:
+            h = start.copy()
+            h.update(middle)
+            h.update(tail)
+            keys.append(h.hexdigest()[:32])
+        return keys
 
 
 def make_task(question: Question, model: str, params: Mapping[str, Any] | None = None) -> Task:

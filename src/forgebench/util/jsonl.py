@@ -48,25 +48,27 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any] | None, str | N
     """``(line_number, object, error)`` for each non-blank line of ``path`` (see the module)."""
     with path.open("rb") as fh:
         for lineno, raw in enumerate(fh, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                yield lineno, None, f"not UTF-8 text (byte {exc.start + 1})"
-                continue
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text, object_pairs_hook=_unique_keys)
-            except json.JSONDecodeError as exc:
-                yield lineno, None, f"invalid JSON: {exc.msg} (column {exc.colno})"
-                continue
-            except _DuplicateKey as exc:
-                yield lineno, None, f"duplicate key {exc.args[0]!r} in one JSON object"
-                continue
-            except RecursionError:
-                yield lineno, None, "invalid JSON: nested too deeply"
-                continue
-            if not isinstance(obj, dict):
-                yield lineno, None, f"expected a JSON object, got {json_type(obj)}"
-                continue
-            yield lineno, obj, None
+            obj, err = parse_line(raw)
+            if obj is not None or err is not None:
+                yield lineno, obj, err
+
+
+def parse_line(raw: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """One line as ``(object, None)`` or ``(None, error)``; ``(None, None)`` for a blank line."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte {exc.start + 1})"
+    if not text.strip():
+        return None, None
+    try:
+        obj = json.loads(text, object_pairs_hook=_unique_keys)
+    except json.JSONDecodeError as exc:
+        return None, f"invalid JSON: {exc.msg} (column {exc.colno})"
+    except _DuplicateKey as exc:
+        return None, f"duplicate key {exc.args[0]!r} in one JSON object"
+    except RecursionError:
+        return None, "invalid JSON: nested too deeply"
+    if not isinstance(obj, dict):
+        return None, f"expected a JSON object, got {json_type(obj)}"
+    return obj, None

@@ -27,7 +27,7 @@ Answers are replayed by (``item_id``, probe ``MCQ``, condition ``full``) like an
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,17 +72,23 @@ ROBUSTNESS = tuple(c for c in ROBUST_ALL if c.rsplit("_", 1)[0] in TABLE3_KINDS)
 JPEG = tuple(c for c in ROBUST_ALL if c.startswith("jpeg_"))
 
 
-def stratified(items: list[ForensicsItem], n: int | None) -> list[ForensicsItem]:
-    """At most ``n`` items per type code (smallest sha256 of the id first), in file order."""
+def stratified(items: Sequence[ForensicsItem], n: int | None) -> Sequence[ForensicsItem]:
+    """At most ``n`` items per type code (smallest sha256 of the id first), in file order; only
+    the ids are held while choosing (an :class:`~.contract.ItemFile` stays on disk)."""
+    from forgebench.suites.forensics.contract import ItemFile
+
     if n is None:
         return items
-    by_code: dict[str, list[ForensicsItem]] = {}
+    by_code: dict[str, list[tuple[str, str]]] = {}
     for it in items:
-        by_code.setdefault(str(it.type_code), []).append(it)
+        by_code.setdefault(str(it.type_code), []).append(
+            (hashlib.sha256(it.id.encode()).hexdigest(), it.id)
+        )
     keep: set[str] = set()
     for group in by_code.values():
-        group = sorted(group, key=lambda it: hashlib.sha256(it.id.encode()).hexdigest())
-        keep.update(it.id for it in group[:n])
+        keep.update(iid for _, iid in sorted(group)[:n])
+    if isinstance(items, ItemFile):
+        return items.only(keep)
     return [it for it in items if it.id in keep]
 
 
@@ -203,10 +209,10 @@ class ForensicsSuite(Suite):
         return [str(p) for p in validate_forensics(path).errors]
 
     def load(self, path: Path, selection: Selection) -> Loaded:
-        from forgebench.suites.forensics.contract import load_items
+        from forgebench.suites.forensics.contract import open_items
 
         try:
-            items = load_items(path)
+            items = open_items(path)
         except (OSError, ValueError) as exc:
             raise SuiteError(str(exc).splitlines()[0]) from None
         if selection.sample is not None and selection.sample < 1:
@@ -225,15 +231,17 @@ class ForensicsSuite(Suite):
         from forgebench.suites.forensics.questions import expand
 
         probes, conditions = protocol(selection)  # errors now, before anything is rendered
-        items = {it.id: it for it in loaded.items}
 
         def generate() -> Iterator[Question]:
-            for fq in expand(loaded.items, loaded.root, probes=probes, conditions=conditions):
+            for item, fq in (
+                (it, fq)
+                for it in loaded.items  # one item at a time: the dataset stays on disk
+                for fq in expand([it], loaded.root, probes=probes, conditions=conditions)
+            ):
                 if len(fq.images) != 1 and fq.condition != "multi_image":
                     raise SuiteError(f"item {fq.item_id}: {len(fq.images)} images in one question")
                 specs = [_variant(im, fq.condition) for im in fq.images]
                 refs = cache.ensure_all(specs, render=render_images)
-                item = items[fq.item_id]
                 extra = {
                     "options": fq.options, "answer": fq.answer, "type_code": item.type_code,
                     "question": item.question if fq.probe == MCQ else fq.text,

@@ -189,6 +189,12 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="Warm-cache repeats (after one cold).")
     ap.add_argument("--keep", type=Path, help="Keep the built datasets here (reused next time).")
     ap.add_argument("--json", type=Path, help="Also write the figures here.")
+    ap.add_argument(
+        "--reference",
+        type=Path,
+        help="Another checkout's src/ (e.g. main before a change): each repeat also prepares "
+        "with it, alternating, and the speed-up over it is printed (the machine's load cancels).",
+    )
     ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
@@ -202,21 +208,25 @@ def main() -> None:
         for items in (int(x) for x in args.items.split(",")):
             data = dataset(keep, items)
             cache = Path(tmp) / f"cache-{items}"
-            runs = []
+            runs: list[dict] = []
+            refs: list[dict] = []
             for r in range(args.repeats + 1):
-                run = Path(tmp) / f"run-{items}-{r}"
-                out = subprocess.run(
-                    [sys.executable, __file__, "--child", str(data), str(run), str(cache),
-                     str(args.models)], env=env, capture_output=True, text=True,
-                )  # fmt: skip
-                if out.returncode != 0:
-                    raise SystemExit(f"prepare of {items} items failed:\n{out.stderr[-3000:]}")
-                rec = json.loads(out.stdout.strip().splitlines()[-1])
-                rec["cold"] = r == 0
-                runs.append(rec)
-                print(f"  {items:>6} items, {'cold' if r == 0 else 'warm'}: {rec['tasks']:,} "
-                      f"tasks in {rec['wall_s']:.1f} s, peak +{rec['peak_mb'] - rec['base_mb']:.0f} "
-                      f"MB over {rec['base_mb']:.0f} MB", flush=True)  # fmt: skip
+                for ref in ([False, True] if args.reference else [False]):
+                    run = Path(tmp) / f"run-{items}-{r}-{int(ref)}"
+                    env_r = dict(env, PYTHONPATH=str(args.reference)) if ref else env
+                    out = subprocess.run(
+                        [sys.executable, __file__, "--child", str(data), str(run), str(cache),
+                         str(args.models)], env=env_r, capture_output=True, text=True,
+                    )  # fmt: skip
+                    if out.returncode != 0:
+                        raise SystemExit(f"prepare of {items} items failed:\n{out.stderr[-3000:]}")
+                    rec = json.loads(out.stdout.strip().splitlines()[-1])
+                    rec["cold"] = r == 0
+                    (refs if ref else runs).append(rec)
+                    print(f"  {items:>6} items, {'cold' if r == 0 else 'warm'}"
+                          f"{' (reference)' if ref else ''}: {rec['tasks']:,} tasks in "
+                          f"{rec['wall_s']:.1f} s, peak +{rec['peak_mb'] - rec['base_mb']:.0f} "
+                          f"MB over {rec['base_mb']:.0f} MB", flush=True)  # fmt: skip
             warm = runs[1:] or runs
             rate = statistics.median(x["tasks"] / x["wall_s"] for x in warm)
             extra = max(x["peak_mb"] - x["base_mb"] for x in runs)
@@ -228,12 +238,18 @@ def main() -> None:
                 "target_tasks_per_s": TARGET_TASKS_S, "target_rss_mb": TARGET_RSS_MB,
                 "load_avg": os.getloadavg()[0],
             })  # fmt: skip
+            if refs:
+                ref_rate = statistics.median(x["tasks"] / x["wall_s"] for x in refs[1:] or refs)
+                results[-1]["reference_tasks_per_s"] = round(ref_rate)
+                results[-1]["speedup_over_reference"] = round(rate / ref_rate, 2)
+                results[-1]["reference_rss_above_baseline_mb"] = round(
+                    max(x["peak_mb"] - x["base_mb"] for x in refs), 1)
     print(f"\n{'items':>7} {'tasks':>10} {'tasks/s':>9} {'target':>8} {'cold/s':>8} "
-          f"{'RSS+ MB':>8} {'target':>7}")  # fmt: skip
+          f"{'RSS+ MB':>8} {'target':>7} {'x ref':>6}")  # fmt: skip
     for r in results:
         print(f"{r['items']:>7} {r['tasks']:>10,} {r['tasks_per_s']:>9,} {'>=' + str(TARGET_TASKS_S):>8} "
               f"{r['tasks_per_s_cold']:>8,} {r['peak_rss_above_baseline_mb']:>8.1f} "
-              f"{'<' + str(TARGET_RSS_MB):>7}")  # fmt: skip
+              f"{'<' + str(TARGET_RSS_MB):>7} {r.get('speedup_over_reference', '-'):>6}")  # fmt: skip
     print(json.dumps(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

@@ -146,7 +146,7 @@ def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:
         store.meta_set(key, {"identity": ident, "config": config})
 
 
-STORE_BATCH = 2000
+STORE_BATCH = 20_000
 """Tasks bound, keyed and stored per transaction while a dataset is expanded."""
 
 

@@ -189,7 +189,7 @@ def open_items(root: Path) -> ItemFile:
     one) but held as file offsets only: a 63k-item release costs half a megabyte, not the 170 MB
     its validated objects take; iterating reads and validates them again, one at a time."""
     path = root / ITEMS_FILE
-    offsets = array("q")
+    offsets: array[int] = array("q")
     with path.open("rb") as fh:
         pos = 0
         for lineno, raw in enumerate(fh, start=1):
@@ -203,3 +203,60 @@ def open_items(root: Path) -> ItemFile:
                     raise ValueError(f"{path}:{lineno}: images.{k}: {why}")
             offsets.append(start)
     return ItemFile(path, offsets)
+
+
+class ItemFile(Sequence[ForensicsItem]):
+    """A dataset's items read from ``items.jsonl`` on demand, in file order (a ``Sequence``, so
+    the engine stores and expands it like a list)."""
+
+    def __init__(self, path: Path, offsets: array[int]) -> None:
+        self.path = path
+        self._offsets = offsets
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    @overload
+    def __getitem__(self, index: int) -> ForensicsItem: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[ForensicsItem]: ...
+
+    def __getitem__(self, index: int | slice) -> ForensicsItem | list[ForensicsItem]:
+        if isinstance(index, slice):
+            return list(self._read(self._offsets[index]))
+        return next(self._read([self._offsets[index]]))
+
+    def __iter__(self) -> Iterator[ForensicsItem]:
+        return self._read(self._offsets)
+
+    def only(self, ids: Container[str]) -> ItemFile:
+        """The items whose id is in ``ids``, in file order."""
+        keep = array(
+            "q", (off for off, it in zip(self._offsets, self, strict=True) if it.id in ids)
+        )
+        return ItemFile(self.path, keep)
+
+    def _read(self, offsets: Iterable[int]) -> Iterator[ForensicsItem]:
+        with self.path.open("rb") as fh:
+            for off in offsets:
+                if fh.tell() != off:
+                    fh.seek(off)
+                item = _parse(fh.readline(), self.path, None)
+                if item is None:
+                    raise ValueError(f"{self.path}: changed since it was loaded")
+                yield item
+
+
+def _parse(raw: bytes, path: Path, lineno: int | None) -> ForensicsItem | None:
+    """The item of one line (None: a blank line); ``ValueError`` naming the line."""
+    where = f"{path}:{lineno}" if lineno is not None else f"{path} (changed since it was loaded)"
+    obj, err = parse_line(raw)
+    if err is not None:
+        raise ValueError(f"{where}: {err}")
+    if obj is None:
+        return None
+    try:
+        return ForensicsItem.model_validate(obj)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None

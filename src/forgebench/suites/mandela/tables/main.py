@@ -94,11 +94,18 @@ def _recog_share(data: TableData, m: str) -> float | None:
     return None
 
 
+def _slim(frame: pd.DataFrame) -> pd.DataFrame:
+    keep = ("item_id", "correct", "label", "peripheral_K1", "peripheral_k1")
+    return frame[[c for c in frame.columns if c in keep]]
+
+
 def _mcnemar_bold(data: TableData, model: str, condition: str) -> bool:
     """Det under ``condition`` differs from Full on the peripheral people-family forgeries (p < 0.05)."""
     if data.frame is None:
         return False
-    a, b = (data.answers(model, "L1", c) for c in ("full", condition))
+    # only the columns the test reads: slicing the whole frame (answer texts included) per
+    # model and condition costs more than the test
+    a, b = (_slim(data.answers(model, "L1", c)) for c in ("full", condition))
     a = a[(a["label"] == "forged") & flag(a, "peripheral_K1")]
     b = b[(b["label"] == "forged") & flag(b, "peripheral_K1")]
     if a.empty or b.empty:

@@ -97,3 +97,46 @@ def test_fuzzed_exports_import_cleanly_or_not_at_all(tmp_path: Path) -> None:
         shutil.rmtree(work)
     assert outcomes[2] > 0  # the mutations do reach the rules
     print(json.dumps(outcomes))
+
+
+def _export_small(tmp_path: Path) -> Path:
+    dataset = write_mandela_dataset(tmp_path / "ds", seeds=2)
+    hf = tmp_path / "hf"
+    res = CliRunner().invoke(
+        app, ["export-dataset", str(dataset), "--format", "hf", "--out", str(hf)]
+    )
+    assert res.exit_code == 0, res.output
+    return hf
+
+
+def test_fuzz_hf_meta(tmp_path: Path) -> None:
+    """``forgebench.json`` (the layout the import trusts least) mutated, through the CLI."""
+    from support.fuzz import Target, fuzz, json_document_mutator
+
+    hf = _export_small(tmp_path)
+    meta = hf / "forgebench.json"
+
+    def args(case: Path, k: int) -> list[str]:
+        shutil.copyfile(case, meta)
+        return ["import", str(hf), "--out", str(tmp_path / "back" / str(k))]
+
+    target = Target("hf forgebench.json", [meta.read_bytes()], args, [json_document_mutator])
+    report = fuzz(target, tmp_path / "cases", n=80, seed=3)
+    assert report.cases == 80 and report.refused > 10
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_fuzz_hf_shard_bytes(tmp_path: Path) -> None:
+    """The parquet shard's bytes mutated (truncated, flipped, replaced), through the CLI."""
+    from support.fuzz import Target, fuzz
+
+    hf = _export_small(tmp_path)
+    shard = next((hf / "data").glob("*.parquet"))
+
+    def args(case: Path, k: int) -> list[str]:
+        shutil.copyfile(case, shard)
+        return ["import", str(hf), "--out", str(tmp_path / "back" / str(k))]
+
+    target = Target("hf parquet shard", [shard.read_bytes()], args)
+    report = fuzz(target, tmp_path / "cases", n=60, seed=4)
+    assert report.cases == 60 and report.refused > 30

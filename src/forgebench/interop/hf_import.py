@@ -58,6 +58,23 @@ def read_meta(src: Path) -> dict[str, Any] | None:
     return meta
 
 
+KINDS = frozenset({"string", "int", "float", "bool", "json"})
+
+
+def _check_meta(meta: dict[str, Any]) -> None:
+    """The shape :func:`import_hf` relies on; :class:`HFImportError` naming the first field
+    that is off."""
+    columns, images, files = meta.get("columns"), meta.get("images"), meta.get("files", [])
+    if not isinstance(columns, dict) or not all(
+        isinstance(k, str) and v in KINDS for k, v in columns.items()
+    ):
+        raise HFImportError(f"{META_FILE}: columns: not a map of column -> kind")
+    if not isinstance(images, dict) or not all(v in ("one", "many") for v in images.values()):
+        raise HFImportError(f"{META_FILE}: images: not a map of column -> one|many")
+    if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
+        raise HFImportError(f"{META_FILE}: files: not a list of paths")
+
+
 def _check_image(data: Any, where: str) -> bytes:
     if not isinstance(data, bytes | bytearray) or not data:
         raise HFImportError(f"{where}: no image bytes")
@@ -91,13 +108,14 @@ def _rows(src: Path) -> Iterator[tuple[str, int, dict[str, Any]]]:
                     yield shard.name, n, row
                     n += 1
         except (pa.ArrowException, OSError) as exc:
-            raise HFImportError(f"{shard}: not a readable parquet file ({exc})") from None
+            why = " ".join(str(exc).split())  # Arrow's messages span lines
+            raise HFImportError(f"{shard}: not a readable parquet file ({why})") from None
 
 
 def _item(meta: dict[str, Any], row: dict[str, Any], where: str) -> dict[str, Any]:
     item: dict[str, Any] = {}
     images = dict(meta.get("images") or {})
-    for name, kind in dict(meta.get("columns") or {}).items():
+    for name, kind in meta["columns"].items():
         value = None if name in images else row.get(name)
         if value is None:
             continue
@@ -136,6 +154,7 @@ def import_hf(
     meta = read_meta(src)
     if meta is None:
         raise HFImportError(f"{src}: not a forgebench Hugging Face export (no {META_FILE})")
+    _check_meta(meta)
     if meta.get("benchmark") != layout.benchmark:
         raise HFImportError(f"{src}: a {meta.get('benchmark')!r} export, not {layout.benchmark}")
     items_file = layout.items_file
@@ -188,13 +207,14 @@ def import_hf(
                 if items is not None:
                     items.write(json.dumps(item, ensure_ascii=False) + "\n")
                 n += 1
-        for rel in meta.get("files") or []:
-            rel = str(rel)
+        for rel in meta.get("files", []):
             why = lexical_reason(rel) or outside_reason(src / "files", rel)
             if why is not None:
                 raise HFImportError(f"{META_FILE}: files: {why}")
             if rel in written or rel == items_file:
                 raise HFImportError(f"{META_FILE}: files: {rel!r} is also an image or the items")
+            if not (src / "files" / rel).is_file():
+                raise HFImportError(f"{META_FILE}: files: {rel!r} is not in files/")
             (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(src / "files" / rel, tmp / rel)
         problems = validate(tmp) if validate is not None else []

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,7 @@ from forgebench import api
 from forgebench.cli import app
 from forgebench.report.site import build_site
 from forgebench.suites.mandela.suite import SUITE as _MANDELA
+from support.report_js import load_js
 
 MANDELA_HOOKS = {
     "variant_views": _MANDELA.variant_views,
@@ -23,17 +22,6 @@ MANDELA_HOOKS = {
 }
 
 
-def _load_js(path: Path, name: str) -> dict:
-    text = path.read_text(encoding="utf-8")
-    m = (
-        re.search(rf"FB\.{name} = (.*);\n", text)
-        if name != "page"
-        else re.search(r"\] = (.*);\nif", text)
-    )
-    assert m, f"{path} does not assign FB.{name}"
-    return json.loads(m.group(1).replace("<\\/", "</"))
-
-
 def test_site_writes_index_pages_and_pictures(site_run: tuple[Path, Path]) -> None:
     _ds, run = site_run
     res = build_site(run, page_size=4, **MANDELA_HOOKS)
@@ -41,7 +29,7 @@ def test_site_writes_index_pages_and_pictures(site_run: tuple[Path, Path]) -> No
     assert res.index == out / "index.html" and res.index.is_file()
     assert res.n_items == 6 and res.n_pages == 2
     assert res.n_answers == 24  # 6 items x 2 models x 2 probe/conditions (errors included)
-    index = _load_js(out / "data" / "index.js", "index")
+    index = load_js(out / "data" / "index.js", "index")
     assert index["meta"]["models"] == ["alpha", "beta"]
     assert index["meta"]["judge"] == "builtin/rules"
     rows = {r[0]: r for r in index["rows"]}
@@ -54,7 +42,7 @@ def test_site_writes_index_pages_and_pictures(site_run: tuple[Path, Path]) -> No
     thumb = out / rows["s0-k1"][5]
     assert thumb.is_file() and thumb.suffix == ".jpg"
     assert "base64" not in res.index.read_text()
-    page = _load_js(out / "data" / "page-0000.js", "page")
+    page = load_js(out / "data" / "page-0000.js", "page")
     k1 = next(i for i in page["items"] if i["id"] == "s0-k1")
     assert k1["outline"] == [100, 20, 130, 50] and k1["size"] == [160, 120]
     rows = dict(k1["rows"])  # the card's details, from the suite (empty ones left out)
@@ -80,7 +68,7 @@ def test_diff_heatmap_is_bright_where_the_edit_is(site_run: tuple[Path, Path]) -
 
     _, run = site_run
     build_site(run, **MANDELA_HOOKS)
-    page = _load_js(run / "report" / "data" / "page-0000.js", "page")
+    page = load_js(run / "report" / "data" / "page-0000.js", "page")
     k1 = next(i for i in page["items"] if i["id"] == "s0-k1")
     heat = np.asarray(Image.open(run / "report" / k1["img"]["diff"]).convert("L"), dtype=float)
     inside = heat[20:50, 100:130].mean()
@@ -100,7 +88,7 @@ def test_site_without_dataset_still_lists_answers(
     con.close()
     res = build_site(run, **MANDELA_HOOKS)
     assert any("dataset folder unknown" in w for w in res.warnings)
-    page = _load_js(run / "report" / "data" / "page-0000.js", "page")
+    page = load_js(run / "report" / "data" / "page-0000.js", "page")
     assert page["items"][0]["img"] == {} and page["items"][0]["answers"]
 
 
@@ -118,7 +106,7 @@ def test_calibration_sample_becomes_a_grading_view(site_run: tuple[Path, Path]) 
         'c1,k0,alpha,L0,s0-k1,"FAKE. Orwell, died 1950",\n'
     )
     build_site(run, **MANDELA_HOOKS)
-    cal = _load_js(run / "report" / "data" / "calibration.js", "calibration")
+    cal = load_js(run / "report" / "data" / "calibration.js", "calibration")
     assert cal["file"] == "calibration_sample.csv"
     assert cal["rows"][0]["answer"] == "FAKE. Orwell, died 1950"
     assert cal["rows"][0]["_view"].endswith(".jpg")

@@ -50,8 +50,8 @@ from forgebench.report.facets import (
 from forgebench.report.site_data import (
     ViewerAnswer,
     ViewerData,
+    calibration_view,
     parse_detail,
-    read_calibration_sample,
     read_viewer_data,
 )
 from forgebench.report.site_images import (
@@ -59,6 +59,7 @@ from forgebench.report.site_images import (
     diff_heatmap,
     image_size,
     safe_name,
+    shown_images,
     thumb_and_view,
 )
 
@@ -177,6 +178,7 @@ def _item_record(
         warnings.append(f"{item['id']}: image {src} not found")
         return rec
     rec["img"] = thumb_and_view(src, out, stem)
+    rec["_own"] = {src.resolve(): rec["img"]["view"]}
     size = image_size(src)
     if size:
         rec["size"] = list(size)
@@ -263,6 +265,7 @@ def build_site(
     level_pos = {lv: i for i, lv in enumerate(level_codes)}
 
     index_rows: list[list[Any]] = []
+    seen: dict[str, str | None] = {}  # variant id -> its picture, written once
     n_answers = 0
     pages: list[list[dict[str, Any]]] = []
     for pos, item in enumerate(data.items):
@@ -288,7 +291,7 @@ def build_site(
                     level_pos[level],
                 ]
             )
-            shown_answer = {
+            shown_answer: dict[str, Any] = {
                 "m": a.model,
                 "p": a.probe,
                 "c": a.condition,
@@ -300,6 +303,8 @@ def build_site(
             }
             if note:
                 shown_answer["s"] = note
+            if a.images:
+                shown_answer["i"] = shown_images(a.images, out, seen, rec.get("_own", {}))
             rec["answers"].append(shown_answer)
         n_answers += len(answers)
         text = " ".join(
@@ -324,6 +329,7 @@ def build_site(
                 pos // page_size,
             ]
         )
+        rec.pop("_own", None)
         if pos % page_size == 0:
             pages.append([])
         pages[-1].append(rec)
@@ -355,7 +361,7 @@ def build_site(
     (out / "data" / "index.js").write_text(
         _js("index", {"meta": meta, "rows": index_rows}), encoding="utf-8"
     )
-    calib = _calibration(calibration_csv, run_dir, data, out)
+    calib = calibration_view(calibration_csv, run_dir, data, out)
     (out / "data" / "calibration.js").write_text(_js("calibration", calib), encoding="utf-8")
 
     assets = resources.files("forgebench.report") / "html"
@@ -377,23 +383,3 @@ def build_site(
         n_pages=len(pages),
         warnings=warnings,
     )
-
-
-def _calibration(path: Path | None, run_dir: Path, data: ViewerData, out: Path) -> dict[str, Any]:
-    """The calibration sample for the grading view (empty when there is none)."""
-    if path is None:
-        default = run_dir / "calibration_sample.csv"
-        path = default if default.is_file() else None
-    if path is None:
-        return {"rows": [], "columns": [], "file": None}
-    rows = read_calibration_sample(path)
-    thumbs: dict[str, str] = {}
-    for it in data.items:
-        stem = safe_name(it["id"])
-        view = out / "img" / "view" / f"{stem}.jpg"
-        if view.is_file():
-            thumbs[it["id"]] = f"img/view/{stem}.jpg"
-    for row in rows:
-        row["_view"] = thumbs.get(row.get("item_id", ""), "")
-    columns = list(rows[0].keys()) if rows else []
-    return {"rows": rows, "columns": [c for c in columns if c != "_view"], "file": path.name}

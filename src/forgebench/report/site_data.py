@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forgebench.models.base import ImageRef
+from forgebench.report.site_images import safe_name
 from forgebench.run.store import DB_NAME, GRADE_KIND, Store
 
 
@@ -34,6 +36,8 @@ class ViewerAnswer:
     detail: str | None = None
     """The verdict row's JSON detail (the suite parser's fields: names asserted, extraction
     step...), parsed only for the suites that show it (:func:`parse_detail`)."""
+    images: tuple[ImageRef, ...] = ()
+    """The image variants the task showed, in order."""
 
 
 @dataclass
@@ -102,6 +106,7 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
                 error=r.error if r.text is None else None,
                 benchmark=r.benchmark,
                 detail=r.verdict_json if r.text is not None else None,
+                images=r.images,
             )
         )
     return ViewerData(items=items, answers=answers, judge=chosen, judges=judges, meta=meta)
@@ -113,3 +118,26 @@ def read_calibration_sample(path: Path) -> list[dict[str, str]]:
 
     with path.open(newline="", encoding="utf-8") as fh:
         return list(csv.DictReader(fh))
+
+
+def calibration_view(
+    path: Path | None, run_dir: Path, data: ViewerData, out: Path
+) -> dict[str, Any]:
+    """The calibration sample for the grading view, each row with its item's picture (empty
+    when there is none)."""
+    if path is None:
+        default = run_dir / "calibration_sample.csv"
+        path = default if default.is_file() else None
+    if path is None:
+        return {"rows": [], "columns": [], "file": None}
+    rows = read_calibration_sample(path)
+    thumbs: dict[str, str] = {}
+    for it in data.items:
+        stem = safe_name(it["id"])
+        view = out / "img" / "view" / f"{stem}.jpg"
+        if view.is_file():
+            thumbs[it["id"]] = f"img/view/{stem}.jpg"
+    for row in rows:
+        row["_view"] = thumbs.get(row.get("item_id", ""), "")
+    columns = list(rows[0].keys()) if rows else []
+    return {"rows": rows, "columns": [c for c in columns if c != "_view"], "file": path.name}

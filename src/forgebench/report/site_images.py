@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
+
+from forgebench.models.base import ImageRef
 
 THUMB_SIDE = 240
 """Longest side of list thumbnails."""
@@ -48,6 +51,32 @@ def thumb_and_view(src: Path, out_dir: Path, stem: str) -> dict[str, str]:
             _save_scaled(im, thumb, THUMB_SIDE)
             _save_scaled(im, view, VIEW_SIDE)
     return rel
+
+
+def shown_images(
+    refs: Sequence[ImageRef], out_dir: Path, seen: dict[str, str | None], own: Mapping[Path, str]
+) -> list[str | None]:
+    """What a task showed, one picture per image in order, each written once per variant
+    (``img/var/<variant id>.jpg``, the id naming its content) and shared by every answer that
+    used it; an image that is the item's own file reuses the item's view (``own``: file -> view).
+    None for a variant whose bytes are gone (a cleaned cache)."""
+    out: list[str | None] = []
+    for ref in refs:
+        if ref.variant_id not in seen:
+            path = Path(ref.path)
+            rel: str | None = own.get(path.resolve()) if path.is_file() else None
+            if rel is None and path.is_file():
+                rel = f"img/var/{safe_name(ref.variant_id)}.jpg"
+                dst = out_dir / rel
+                if not dst.is_file():
+                    try:
+                        with Image.open(path) as im:
+                            _save_scaled(im, dst, VIEW_SIDE)
+                    except (OSError, ValueError):
+                        rel = None
+            seen[ref.variant_id] = rel
+        out.append(seen[ref.variant_id])
+    return out
 
 
 def bytes_view(data: bytes, out_dir: Path, name: str) -> str:

@@ -11,7 +11,7 @@ from forgebench.run.store_rows import Judged, TaskRecord
 _COLUMNS = (
     "t.key, t.benchmark, t.item_id, t.model, t.probe, t.condition, {prompt}, t.extra, "
     "a.text, a.finish_reason, a.input_tokens, a.output_tokens, a.latency_s, e.reason, "
-    "v.verdict, v.detail, v.parser_version"
+    "v.verdict, v.detail, v.parser_version, t.variant_id, t.image_path, t.media_type, t.images"
 )
 _JUDGED = ("value", "level", "status", "reason", "detail")
 
@@ -67,7 +67,7 @@ class RecordsPart(StoreBase):
             "LEFT JOIN verdicts v ON v.task_key = t.key "
             f"{' '.join(joins)} WHERE {' AND '.join(where)}"
         )
-        starts = [18 + n * len(_JUDGED) for n in range(len(judged))]
+        starts = [22 + n * len(_JUDGED) for n in range(len(judged))]
         full = sql + " AND t.rowid > ? ORDER BY t.rowid LIMIT ?"
         after, make, mark = -1, TaskRecord._make, Judged._make
         while True:  # pages read whole (plain tuples: the fastest rows sqlite3 makes)
@@ -77,4 +77,4 @@ class RecordsPart(StoreBase):
             after = rows[-1][0]
             for r in rows:
                 marks = tuple(None if r[s + 2] is None else mark(r[s : s + 5]) for s in starts)
-                yield make((*r[1:18], marks))
+                yield make((*r[1:18], marks, *r[18:22]))

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
+
+from forgebench.models.base import ImageRef
 
 GRADE_KIND = "evidence"
 """The judgement kind of an E0-E4 grade: what the store's ``grades`` view shows."""
@@ -119,6 +122,25 @@ class TaskRecord(NamedTuple):
     parser_version: str | None
     judged: tuple[Judged | None, ...] = ()
     """One entry per (judge, kind) asked for, in that order; None where there is none."""
+    variant_id: str | None = None
+    """The first image's variant id (None: a text-only task); :attr:`images` has them all."""
+    image_path: str | None = None
+    media_type: str | None = None
+    images_json: str | None = None
+    """Every image of a task with several, as stored (JSON)."""
+
+    @property
+    def images(self) -> tuple[ImageRef, ...]:
+        """The images the question showed, in order (variant ids and where the bytes live)."""
+        if self.images_json:
+            return tuple(
+                ImageRef(v, Path(p), m or "image/png") for v, p, m in json.loads(self.images_json)
+            )
+        if self.variant_id is None:
+            return ()
+        return (
+            ImageRef(self.variant_id, Path(self.image_path or ""), self.media_type or "image/png"),
+        )
 
     @property
     def answered(self) -> bool:

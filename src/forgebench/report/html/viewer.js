@@ -201,7 +201,7 @@
     var t = el("table", { "class": "answers" });
     var head = el("tr");
     var notes = it.answers.some(function (a) { return a.s; });  // how a suite's verdict was found
-    var cols = ["model", "probe", "condition", "verdict"].concat(notes ? ["found by"] : [], ["level", "answer", "judge reason"]);
+    var cols = ["model", "probe", "condition", "shown", "verdict"].concat(notes ? ["found by"] : [], ["level", "answer", "judge reason"]);
     cols.forEach(function (h) { head.appendChild(el("th", null, h)); });
     t.appendChild(head);
     shown.forEach(function (a) {
@@ -209,6 +209,7 @@
       tr.appendChild(el("td", null, a.m));
       tr.appendChild(el("td", null, a.p));
       tr.appendChild(el("td", null, a.c));
+      tr.appendChild(shownCell(a));
       tr.appendChild(el("td", { "class": "verdict" }, a.v));
       if (notes) tr.appendChild(el("td", { "class": "found-by" }, a.s || ""));
       tr.appendChild(el("td", { "class": "level" }, a.l === "none" ? "" : a.l));
@@ -217,6 +218,18 @@
       t.appendChild(tr);
     });
     d.appendChild(t);
+  }
+
+  function shownCell(a) {  // the picture(s) this task showed the model, in order
+    var td = el("td", { "class": "shown" });
+    (a.i || []).forEach(function (src, k) {
+      if (!src) { td.appendChild(el("span", { "class": "muted" }, "(not in cache)")); return; }
+      var link = el("a", { href: src, target: "_blank" });
+      var label = a.c + ((a.i.length > 1) ? " (image " + (k + 1) + " of " + a.i.length + ")" : "");
+      link.appendChild(el("img", { src: src, alt: label, title: label, loading: "lazy" }));
+      td.appendChild(link);
+    });
+    return td;
   }
 
   function move(delta) {

@@ -96,7 +96,7 @@ def _task_table(store: Store, judge: str | None) -> pd.DataFrame:
     pairs = [(judge or "", GRADE_KIND), (judge or "", "uptake")]
     for r in store.records(BENCHMARK, judged=pairs):
         (key, _b, item, model, probe, cond, _p, extra, text, finish, tin, tout, lat, error,
-         verdict, vjson, pversion, (grade, uptake)) = r  # fmt: skip
+         verdict, vjson, pversion, (grade, uptake), *_images) = r  # fmt: skip
         name_source = json.loads(extra).get("name_source") if "name_source" in extra else None
         detail = uptake.detail if uptake is not None else {}
         rows.append(

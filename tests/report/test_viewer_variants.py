@@ -1,0 +1,72 @@
+"""The viewer shows what each task showed the model: every image variant beside its answer, with
+the condition named, each variant's picture written once however many answers used it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from forgebench import api
+from forgebench.run.generate import GenerationSettings
+from forgebench.run.source import Selection
+from support.browser import CHROMIUM, open_page
+from support.forensics_data import write_forensics_release
+from support.report_js import load_js
+
+CONDITIONS = ("full", "blur_5", "noise_5")
+
+
+def _run(tmp_path: Path) -> Path:
+    dataset, _ = write_forensics_release(tmp_path / "fb")
+    run = tmp_path / "run"
+    sel = Selection(conditions=CONDITIONS, parts=("robustness",))
+    settings = GenerationSettings(selection=sel, cache_dir=tmp_path / "cache")
+    api.run(dataset, run, ["a=builtin/artefact", "b=builtin/artefact"], settings)
+    api.metrics(run)
+    api.report(run)
+    return run
+
+
+def _pages(run: Path) -> list[dict]:
+    out = []
+    for page in sorted((run / "report" / "data").glob("page-*.js")):
+        out += load_js(page, "page")["items"]
+    return out
+
+
+def test_each_answer_names_the_pictures_it_was_shown(tmp_path: Path) -> None:
+    run = _run(tmp_path)
+    items = _pages(run)
+    shown: dict[str, set[str]] = {}
+    for it in items:
+        for a in it["answers"]:
+            assert a["c"] in CONDITIONS and a.get("i"), a
+            for src in a["i"]:
+                assert src and (run / "report" / src).is_file()
+                shown.setdefault(a["c"], set()).add(src)
+            if a["c"] == "full" and len(a["i"]) == 1:
+                assert a["i"][0] == it["img"]["view"]  # the item's own picture, not a copy
+    # the two models saw the same variants: one picture per variant, shared by both answers
+    var_files = list((run / "report" / "img" / "var").glob("*.jpg"))
+    assert len(var_files) == len(shown["blur_5"] | shown["noise_5"])
+    assert not shown["blur_5"] & shown["noise_5"]
+
+
+@pytest.mark.browser
+def test_the_viewer_shows_the_variant_beside_its_answer(tmp_path: Path) -> None:
+    if CHROMIUM is None:
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    run = _run(tmp_path)
+    with open_page() as pg:
+        pg.goto((run / "report" / "index.html").as_uri())
+        pg.locator("#list li").first.click()
+        pg.wait_for_selector("table.answers td.shown img")
+        titles = pg.eval_on_selector_all(
+            "table.answers td.shown img",
+            "is => is.map(i => [i.title, i.complete && i.naturalWidth > 0])",
+        )
+        assert {re.sub(r" \(image.*", "", t) for t, _ in titles} >= {"blur_5", "noise_5"}
+        assert all(ok for _, ok in titles)
+        assert pg.errors == []

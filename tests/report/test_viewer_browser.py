@@ -127,7 +127,7 @@ def test_mixed_run_filters_by_a_forensics_letter_and_shows_the_step(mixed_run: P
     page.wait_for_selector("#detail-title")
     row = page.locator("table.answers tr").nth(1)
     assert row.locator("td.verdict").inner_text() == "A"
-    assert row.locator("td.found-by").inner_text() == "option text"
+    assert row.locator("td.found-by").inner_text() == "option text (binary)"
     assert "A. non AI-generated; B. AI-generated" in page.locator("#facts").inner_text()
     assert "found by" in page.locator("table.answers tr").first.inner_text()
 
@@ -138,7 +138,7 @@ def test_mixed_run_filters_by_a_forensics_letter_and_shows_the_step(mixed_run: P
     ]
     page.locator("#list li[data-id='3']").click()
     page.wait_for_function("document.getElementById('detail-title').textContent === '3'")
-    assert page.locator("td.found-by").inner_text() == "nothing found → Z"
+    assert page.locator("td.found-by").inner_text() == "readings disagree → Z (several-letters)"
 
     page.select_option("#f-verdict", "FAKE")  # a Mandela item: its table has no "found by"
     page.locator("#list li[data-id='s0-k1']").click()

@@ -66,9 +66,11 @@ def test_mixed_run_codes_forensics_answers_by_letter_and_step(mixed_run: Path) -
     assert letter == {"0": "A", "1": "A", "2": "Z", "3": "Z"}
     page = _js(run / "report" / "data" / "page-0000.js")
     items = {it["id"]: it for it in page["items"]}
-    assert [(a["v"], a["s"]) for a in items["1"]["answers"]] == [("A", "option text")]
+    assert [(a["v"], a["s"]) for a in items["1"]["answers"]] == [("A", "option text (binary)")]
     assert [(a["v"], a["s"]) for a in items["2"]["answers"]] == [("Z", "refusal → Z")]
-    assert [(a["v"], a["s"]) for a in items["3"]["answers"]] == [("Z", "nothing found → Z")]
+    assert [(a["v"], a["s"]) for a in items["3"]["answers"]] == [
+        ("Z", "readings disagree → Z (several-letters)")
+    ]
     facts = dict(items["1"]["facts"])
     assert facts["options"] == "A. non AI-generated; B. AI-generated"
     assert facts["type code"] == "GS-RGB-BC-REAL-REAL" and facts["right option"] == "A"

@@ -4,8 +4,9 @@ Each card shows the item's image, or for a multi-image row each of its images in
 video's frames; an item and its candidates), numbered, with a note that ``full`` showed them
 tiled into one image and ``multi_image`` as separate images; then the type code, the question,
 the options with the right one marked, and every model's answer under ``full`` and
-``multi_image`` (the condition is named) with the extracted letter, the step that found it
-(letter, option text, extractor, refusal, none) and whether it is right. Pictures are JPEG thumbnails (longest side 384 px) under
+``multi_image`` (the condition is named) with the extracted letter, the step and rule that found
+it (option letter (cue), option text (binary), builtin/embed, extractor, refusal, readings that
+disagree, none) and whether it is right. Pictures are JPEG thumbnails (longest side 384 px) under
 ``report/img/forensics/``. The page holds the first :data:`MAX_ITEMS` items of the run (a note
 says so when there are more): the full release has 63K items.
 """
@@ -41,7 +42,9 @@ def found_by(detail: Mapping[str, Any]) -> str:
     judge, rule = detail.get("judge"), detail.get("rule")
     if step == "extractor" and judge:
         return f"{words} ({judge})"
-    return f"{words} ({rule})" if rule and step in ("letter", "text", "none") else words
+    if rule in ("conflict", "several-letters"):
+        return f"readings disagree → Z ({rule})"
+    return f"{words} ({rule})" if rule and step in ("letter", "text") else words
 
 
 def item_facts(item: Mapping[str, Any]) -> list[tuple[str, str]]:

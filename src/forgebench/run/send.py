@@ -16,11 +16,13 @@ import asyncio
 import json
 import signal
 import sqlite3
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
+from typing import TYPE_CHECKING
 
-from forgebench.models.base import Model, Request
+from forgebench.models.base import ImageRef, Model, Request
 from forgebench.models.registry import describe_request
 from forgebench.models.replicas import ReplicatedModel
 from forgebench.models.spec import ModelConfig
@@ -34,6 +36,9 @@ from forgebench.run.settings import scrub, secret_values
 from forgebench.run.store import Store, task_images
 from forgebench.run.tasks import Question, Task
 from forgebench.run.writer import StoreWriter
+
+if TYPE_CHECKING:
+    from forgebench.run.images import B64Cache
 
 B64_CACHE_BYTES = 32 * 1024 * 1024
 """Bound of the in-process base64 cache (bytes of base64 text)."""
@@ -68,6 +73,27 @@ class GenerationResult:
     def remaining(self) -> int:
         """Tasks still without an answer, over all models."""
         return sum(m.remaining for m in self.models)
+
+
+INLINE_B64_BYTES = 1 << 20
+"""An image file up to this size is base64-encoded on the loop (well under a millisecond); a
+larger one on a thread, so that a huge file never stalls the requests in flight. Handing every
+image to a thread cost more than encoding it: each hand-off wakes a thread that then holds the
+interpreter while the loop waits to resume."""
+SWITCH_INTERVAL_S = 0.0005
+"""The interpreter's thread switch interval while sending (Python's default is 5 ms). The store
+writer and the encoding threads run Python code; whenever the loop wants the interpreter back it
+waits up to this long, and with the default every outcome handed to the writer could hold up
+every request in flight by 5 ms."""
+
+
+async def _encode(b64: B64Cache, ref: ImageRef) -> str:
+    """The base64 of ``ref`` (cached by ``b64``): small files here, large ones on a thread."""
+    try:
+        small = ref.path.stat().st_size <= INLINE_B64_BYTES
+    except OSError:
+        small = False  # the thread reports the error as the encoding does
+    return b64.get(ref) if small else await asyncio.to_thread(b64.get, ref)
 
 
 def _task_of(row: sqlite3.Row, config: ModelConfig) -> Task:
@@ -170,11 +196,9 @@ async def generate(
                         reserved[task.key] = est
                     sending[task.key] = task
                     encoded: list[str | None] = []
-                    for ref in task.question.images:  # cached, else encoded on a thread
+                    for ref in task.question.images:  # cached, else encoded (see _encode)
                         hit = b64.cached(ref)
-                        encoded.append(
-                            hit if hit is not None else await asyncio.to_thread(b64.get, ref)
-                        )
+                        encoded.append(hit if hit is not None else await _encode(b64, ref))
                     yield Call(task.key, _request(task, tuple(encoded)))
 
         def on_outcome(outcome: CallOutcome) -> Awaitable[None]:
@@ -203,8 +227,13 @@ async def generate(
         sent = stats.answered + stats.errors + stats.abandoned
         return ModelResult(name, total, sent, stats, left, errored)
 
-    async with StoreWriter(store.run_dir) as writer:
-        result.models = list(await asyncio.gather(*(one(c) for c in configs)))
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(min(switch, SWITCH_INTERVAL_S))
+    try:
+        async with StoreWriter(store.run_dir) as writer:
+            result.models = list(await asyncio.gather(*(one(c) for c in configs)))
+    finally:
+        sys.setswitchinterval(switch)
     result.interrupted = stop.is_set()
     if budget is not None:
         result.budget_stopped = budget.exhausted

@@ -29,7 +29,7 @@ SPECS = [
 
 
 def _seeds(root: Path) -> Path:
-    from construct.conftest import FACTS, SCENES  # the construction tests' seed records
+    from support.seed_folder import FACTS, SCENES  # the construction tests' seed records
 
     (root / "images").mkdir(parents=True)
     Image.fromarray(skimage.data.astronaut()).save(root / "images" / "final86.png")

@@ -135,6 +135,13 @@ def read_rgb(path: str | Path) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
 
 
+def read_bgr(path: str | Path) -> np.ndarray:
+    """An image as ``uint8`` H x W x 3 in OpenCV's BGR order (:func:`read_rgb` without the
+    channel swap): for what does not depend on channel order, such as pixel labels (a channel
+    sum of absolute differences), the swap is a copy of every pixel for nothing."""
+    return _decode(Path(path), cv2.IMREAD_COLOR)
+
+
 def read_mask(path: str | Path) -> np.ndarray:
     """A label map or mask PNG as a boolean H x W array: nonzero = changed / tampered."""
     img = _decode(Path(path), cv2.IMREAD_UNCHANGED)

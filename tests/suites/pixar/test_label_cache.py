@@ -1,0 +1,88 @@
+"""PIXAR's packed label cache: a later pass reads the maps it stored instead of decoding the
+pair, gives the same labels, notices a rewritten file, stays under its bound and is removed by
+``forgebench cache clean``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from forgebench.cli import app
+from forgebench.construct.pixels import labels_u8
+from forgebench.suites.pixar import labeling
+from forgebench.suites.pixar.labeling import LabelCache, pair_labels
+from forgebench.suites.pixar.pairs import read_rgb
+
+TAUS = [0.05, 0.2]
+
+
+def _pair(folder: Path, seed: int, size: int = 96) -> tuple[Path, Path]:
+    rng = np.random.default_rng(seed)
+    o = rng.integers(0, 256, (size, size + 8, 3), dtype=np.uint8)
+    e = o.copy()
+    e[10:40, 20:60] = 255 - e[10:40, 20:60]
+    e[50:60, 5:15] = np.clip(e[50:60, 5:15].astype(int) + 60, 0, 255).astype(np.uint8)
+    po, pe = folder / f"o{seed}.png", folder / f"e{seed}.png"
+    cv2.imwrite(str(po), o)
+    cv2.imwrite(str(pe), e)
+    return po, pe
+
+
+def test_a_later_pass_reads_the_cache_and_gives_the_same_labels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    po, pe = _pair(tmp_path, 1)
+    expected = [m != 0 for m in labels_u8(read_rgb(po), read_rgb(pe), TAUS)]
+    cache = LabelCache(tmp_path / "cache")
+    first = pair_labels(po, pe, TAUS, cache)
+    assert [np.array_equal(a, b) for a, b in zip(first, expected, strict=True)] == [True, True]
+    assert len(list(cache.dir.glob("*/*.bin"))) == 2
+
+    def no_decoding(path: object) -> np.ndarray:
+        raise AssertionError("decoded although cached")
+
+    monkeypatch.setattr(labeling, "read_bgr", no_decoding)
+    later = pair_labels(po, pe, TAUS, cache)
+    assert all(
+        a.dtype == bool and np.array_equal(a, b) for a, b in zip(later, expected, strict=True)
+    )
+
+
+def test_a_rewritten_file_or_a_damaged_entry_is_computed_again(tmp_path: Path) -> None:
+    po, pe = _pair(tmp_path, 2)
+    cache = LabelCache(tmp_path / "cache")
+    pair_labels(po, pe, TAUS, cache)
+    other_o, _ = _pair(tmp_path, 3)  # another picture
+    po.write_bytes(other_o.read_bytes())  # the original rewritten in place
+    fresh = [m != 0 for m in labels_u8(read_rgb(po), read_rgb(pe), TAUS)]
+    got = pair_labels(po, pe, TAUS, cache)
+    assert all(np.array_equal(a, b) for a, b in zip(got, fresh, strict=True))
+    for p in cache.dir.glob("*/*.bin"):
+        p.write_bytes(b"FBL1 damaged")
+    again = pair_labels(po, pe, TAUS, cache)
+    assert all(np.array_equal(a, b) for a, b in zip(again, fresh, strict=True))
+
+
+def test_the_cache_stays_under_its_bound(tmp_path: Path) -> None:
+    cache = LabelCache(tmp_path / "cache", max_bytes=3_000)
+    for seed in range(12):
+        po, pe = _pair(tmp_path, 10 + seed)
+        pair_labels(po, pe, TAUS, cache)
+    assert 0 < cache.size_bytes() <= 3_000
+
+
+def test_cache_clean_removes_the_label_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FORGEBENCH_CACHE", str(tmp_path / "cache"))
+    po, pe = _pair(tmp_path, 4)
+    cache = LabelCache()
+    pair_labels(po, pe, TAUS, cache)
+    assert cache.dir.is_relative_to(tmp_path / "cache") and cache.size_bytes() > 0
+    res = CliRunner().invoke(app, ["cache", "clean"])
+    assert res.exit_code == 0, res.output
+    assert cache.size_bytes() == 0 and not list(cache.dir.glob("*/*.bin"))

@@ -8,7 +8,8 @@ fresh child process and prints its wall time and the child's peak RSS (``ru_maxr
 
 - ``inspect`` (one log per model x 5,000 tasks; images copied once),
 - ``vlmevalkit --tsv`` and ``vlmevalkit`` (xlsx, write-only),
-- ``model-index``.
+- ``model-index``,
+- ``export-dataset --format hf`` of the items as a dataset folder (parquet shards of 2,000 rows).
 
 The claim under test: an export holds at most one shard in memory, so peak RSS stays flat as
 ``--items`` and ``--models`` grow (compare ``--items 10000`` with ``--items 40000``). The paper's
@@ -70,6 +71,9 @@ def build(root: Path, models: int, items: int) -> Path:
                 **{p: codes[i % len(codes)].value(p) for p in PERSPECTIVES},
             })  # fmt: skip
         store.put_items("forensics", rows)
+        with (root / "items.jsonl").open("w", encoding="utf-8") as fh:  # the dataset folder too
+            fh.writelines(json.dumps(r) + "\n" for r in rows)
+        (root / "benchmark.txt").write_text("forensics\n", encoding="utf-8")
         store.meta_set("datasets", {"forensics": str(root)})
         for m in range(models):
             name = f"model-{m:02d}"
@@ -123,10 +127,12 @@ print(wall, u.ru_utime + u.ru_stime, u.ru_maxrss)
 """
 
 
-def measure(run: Path, out: Path, fmt: str, *extra: str) -> tuple[float, float, float, float]:
+def measure(
+    run: Path, out: Path, fmt: str, *extra: str, verb: str = "export"
+) -> tuple[float, float, float, float]:
     """``(wall s, CPU s, peak RSS MiB, MiB written)`` of one export in a fresh process (CPU
     includes the process's imports; wall time grows on a busy machine, CPU time does not)."""
-    args = ["export", str(run), "--format", fmt, "--out", str(out), *extra]
+    args = [verb, str(run), "--format", fmt, "--out", str(out), *extra]
     done = subprocess.run([sys.executable, "-c", CHILD, *args], capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"{fmt}: {done.stderr[-2000:]}")
@@ -154,6 +160,8 @@ def main() -> None:
         out = root / f"out-{label.replace(' ', '')}"
         wall, cpu, rss, size = measure(run, out, fmt, *extra)
         print(f"{label:<18} {wall:>8.1f} {cpu:>8.1f} {rss:>13.0f} {size:>12.1f}")
+    wall, cpu, rss, size = measure(root, root / "out-hf", "hf", verb="export-dataset")
+    print(f"{'export-dataset hf':<18} {wall:>8.1f} {cpu:>8.1f} {rss:>13.0f} {size:>12.1f}")
     print(json.dumps({"models": a.models, "items": a.items, "root": str(root)}))
 
 

@@ -138,14 +138,14 @@ def _sample(
     judged: Sequence[ExportJudgement],
     images: _Images,
 ) -> Any:
-    content: list[Any] = [ia.content.ContentText(text=task.prompt)]
+    content: list[Any] = [ia.model.ContentText(text=task.prompt)]
     missing = []
     for ref in task.images:
         rel = images.rel(ref.variant_id, ref.path, ref.media_type)
         if rel is None:
             missing.append(ref.variant_id)
         else:
-            content.append(ia.content.ContentImage(image=rel))
+            content.append(ia.model.ContentImage(image=rel))
     user = ia.model.ChatMessageUser(content=content)
     target = bench.target(item, task.probe, task.extra)
     messages: list[Any] = [user]
@@ -209,9 +209,8 @@ class _Inspect:
         import inspect_ai.log as log
         import inspect_ai.model as model
         import inspect_ai.scorer as scorer
-        from inspect_ai._util import content  # the Content types, also exported by .model
 
-        self.log, self.model, self.scorer, self.content = log, model, scorer, content
+        self.log, self.model, self.scorer = log, model, scorer
 
 
 def write_inspect_logs(request: RunExport, benchmark: str) -> list[Path]:

@@ -62,14 +62,16 @@ def test_a_hanging_replica_is_rested_and_status_shows_its_timeouts(
     assert res.exit_code == 0, res.output
     answered, tasks = _answers(run_dir)
     assert answered == tasks and tasks >= 8
-    # one timeout rests it; its rest outlasts the healthy replica's work, so it is not asked again
-    assert len(hang.hits) == 1, hang.hits
+    # one timeout rests it; its rest (1 s, then 2 s) outlasts the healthy replica's work, so it
+    # is asked again at most once, as a probe (a slow machine)
+    n = len(hang.hits)
+    assert n in (1, 2), hang.hits
     status = cli("status", str(run_dir))
     assert status.exit_code == 0, status.output
     line = next(x for x in status.stdout.splitlines() if str(hang.port) in x)
     cells = [c.strip() for c in line.split("│") if c.strip()]
     # model, url, sent, answered, errors, timeouts, rests, latency
-    assert cells[2:7] == ["1", "0", "1", "1", "1"], line
+    assert cells[2:7] == [str(n), "0", str(n), str(n), str(n)], line
 
 
 async def _redirect_away(request: web.Request) -> web.Response:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import json
 import socket
 import sqlite3
 from pathlib import Path
@@ -257,3 +258,23 @@ def test_user_errors_are_one_line_exit_2_and_write_nothing(tmp_path: Path) -> No
     res = invoke(str(good), *spec, "--tau", "1.5")
     assert res.exit_code == 2 and "--tau" in res.output
     assert not run.exists()
+
+
+def test_alias_flags_limit_and_tau_reach_the_engine_path(fake_openai: Any, tmp_path: Path) -> None:
+    """``--limit`` is the suite's sample and ``--tau`` its option: stored with the items, so a
+    later ``forgebench metrics`` scores with the same truth."""
+    server = _serve(fake_openai, box_pairs(tmp_path / "pairs"), exact_or_prose)
+    run = tmp_path / "run"
+    args = ["pixar", "run", str(tmp_path / "pairs"), "--out", str(run), "--limit", "2",
+            "--tau", "0.6", "--model", f"exact=openai/exact@{server.url}"]  # fmt: skip
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    assert server.hits == 2
+    # tau 0.6 is above the planted difference (128 / 255): the truth is empty, every box wrong
+    assert metrics_of(run)[("pixar", "exact", "all", "giou")] == (0.0, 2)
+    con = sqlite3.connect(run / "run.sqlite")
+    taus = {json.loads(d)["tau"] for (d,) in con.execute("SELECT data FROM items")}
+    assert taus == {0.6}
+    (run / "metrics.csv").unlink()
+    assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0
+    assert metrics_of(run)[("pixar", "exact", "all", "giou")] == (0.0, 2)

@@ -193,14 +193,3 @@ def read_metrics(
             ok |= df["judge"] == ""
         df = df[ok]
     return df.reset_index(drop=True)
-
-
-def judges_in(path: Path, benchmark: str | None = None) -> list[str]:
-    """The judges named in a metrics file (sorted; empty when none or no file)."""
-    return sorted(
-        {
-            r["judge"]
-            for r in read_rows(path)
-            if r["judge"] and (benchmark is None or r["benchmark"] == benchmark)
-        }
-    )

@@ -99,12 +99,6 @@ def variant_id_from_digest(
     return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
 
 
-def original_variant_id(source_sha256: str) -> str:
-    """The variant id of a file shown as it is (condition ``full``, no parameters): every suite
-    that sends an untouched file gives it this id, so one file has one variant."""
-    return variant_id_from_digest(source_sha256, "full", {}, ORIGINAL)
-
-
 @dataclass(frozen=True)
 class SourceInfo:
     """What the cache knows about a source file without rendering it."""

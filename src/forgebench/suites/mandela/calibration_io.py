@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import csv
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -185,8 +184,3 @@ def judge_levels(run_dir: Path, judge: str) -> dict[str, int]:
 def pair_levels(reference: dict[str, int], judge: dict[str, int]) -> list[tuple[int, int]]:
     """``(reference, judge)`` level pairs over the keys both have."""
     return [(lvl, judge[k]) for k, lvl in reference.items() if k in judge]
-
-
-def fmt_pct(x: float) -> str:
-    """A percentage with one decimal (``-`` for NaN)."""
-    return "-" if math.isnan(x) else f"{x:.1f}"

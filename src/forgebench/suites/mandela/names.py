@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -147,8 +147,3 @@ def matcher(name: str, aliases: Iterable[str] = (), *, person: bool = True) -> N
     """The (cached) matcher of a name and its aliases; ``person=False`` (objects, places, texts)
     derives no surname (``Eiffel Tower`` must not match ``Tower``)."""
     return _compile(name, tuple(aliases), person)
-
-
-def asserted_names(text: str, entities: Sequence[tuple[str, Sequence[str]]]) -> list[str]:
-    """Canonical names of the ``(name, aliases)`` people that ``text`` asserts, in input order."""
-    return [name for name, aliases in entities if matcher(name, aliases).asserted(text)]

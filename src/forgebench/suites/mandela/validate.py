@@ -60,7 +60,7 @@ from forgebench.suites.mandela import contract as mandela
 from forgebench.suites.mandela.contract import Item, KBEntity
 from forgebench.util.images import ImageCheckError, ImageInfo, inspect_image, orientation_name
 from forgebench.util.jsonl import iter_jsonl, json_type
-from forgebench.util.paths import lexical_reason, outside_reason
+from forgebench.util.paths import outside_reason
 from forgebench.util.problems import Problem
 
 ITEMS_FILE = "items.jsonl"
@@ -236,11 +236,6 @@ def box_geometry_error(box: tuple[int, int, int, int], size: tuple[int, int] | N
     if size is not None and (x0 < 0 or y0 < 0 or x1 > size[0] or y1 > size[1]):
         return f"box {list(box)} is outside the {size[0]}x{size[1]} image"
     return None
-
-
-def safe_relative(path: str) -> str | None:
-    """Why ``path`` is not a path inside the dataset folder, or None (lexical check only)."""
-    return lexical_reason(path)
 
 
 class _Validator:

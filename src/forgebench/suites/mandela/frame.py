@@ -40,6 +40,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from forgebench.run.store import DB_NAME, Store
@@ -209,6 +210,16 @@ def _item_table(store: Store) -> tuple[pd.DataFrame, dict[str, NameTargets]]:
     return table, targets
 
 
+def _extract(detail: pd.Series, key: str, pattern: str) -> pd.Series:
+    """``detail.str.extract(pattern)``, the regular expression run only on the details that name
+    ``key`` at all (a plain substring scan; most details are ``{}``)."""
+    has = detail.str.contains(key, regex=False).to_numpy(dtype=bool)
+    out = pd.Series(np.nan, index=detail.index, dtype=detail.dtype)
+    if has.any():
+        out[has] = detail[has].str.extract(pattern, expand=False)
+    return out
+
+
 def _details(df: pd.DataFrame, targets: dict[str, NameTargets]) -> pd.DataFrame:
     stale = df["answered"].astype(bool) & (df["parser_version"] != PARSER_VERSION)
     if stale.any():
@@ -221,14 +232,14 @@ def _details(df: pd.DataFrame, targets: dict[str, NameTargets]) -> pd.DataFrame:
         df.loc[stale, "detail"] = [json.dumps(v.detail) for v in parsed]
     df.loc[~df["answered"].astype(bool), "verdict"] = "MISS"
     detail = df["detail"].fillna("{}").astype(str)
-    df["miss_why"] = detail.str.extract(r'"why":\s*"([^"]*)"', expand=False)
+    df["miss_why"] = _extract(detail, '"why"', r'"why":\s*"([^"]*)"')
     df.loc[df["errored"].astype(bool) & ~df["answered"].astype(bool), "miss_why"] = "error"
     df.loc[~df["errored"].astype(bool) & ~df["answered"].astype(bool), "miss_why"] = "pending"
     # details are written by json.dumps with its default separators (parse_run, above)
     for col in ("names_erased", "names_principal", "names_entity"):
         df[col] = detail.str.contains(f'"{col}": true', regex=False)
     df["l2_cannot"] = detail.str.contains('"cannot": true', regex=False)
-    year = detail.str.extract(r'"year":\s*(\d+)', expand=False)
+    year = _extract(detail, '"year"', r'"year":\s*(\d+)')
     df["recog_year"] = pd.to_numeric(year, errors="coerce").astype("Int64")
     return df.drop(columns=["detail", "parser_version"])
 

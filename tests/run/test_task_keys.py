@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forgebench.run.tasks import ImageRef, Question, TaskKeys, task_key
+from forgebench.models.base import ImageRef
+from forgebench.run.tasks import Question, TaskKeys, task_key
 
 A = ImageRef("v" * 32, Path("/a.png"), "image/png")
 B = ImageRef("w" * 32, Path("/b.jpg"), "image/jpeg")

@@ -17,12 +17,24 @@ from forgebench._cli import (  # noqa: F401  (importing registers the commands)
     site,
 )
 from forgebench._cli.app import app
-from forgebench._cli.guard import guarded
 
 
 def main() -> None:
-    """Entry point of the ``forgebench`` script (environmental failures as one line)."""
-    guarded(app)
+    """Entry point of the ``forgebench`` script: an error the user can cause outside any command
+    (the root group catches the rest) is one line, not a traceback."""
+    import sys
+
+    from forgebench.cli_support import err_console, user_error_line
+    from forgebench.util.redact import redact_text
+
+    try:
+        app()
+    except Exception as exc:
+        found = user_error_line(exc)
+        if found is None:
+            raise
+        err_console.print(f"error: {redact_text(found[0])}", markup=False)
+        sys.exit(found[1])
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ catching this class once. Anything else that escapes is a bug and keeps its trac
 
 from __future__ import annotations
 
-__all__ = ["UserError"]
+__all__ = ["NothingToDo", "UserError"]
 
 
 class UserError(Exception):
@@ -17,3 +17,13 @@ class UserError(Exception):
     exit_code: int = 2
     """The process exit status the CLI uses (2: bad input; 4: the run is busy; 1: a stage
     failed)."""
+
+    def details(self) -> list[str]:
+        """Lines the CLI prints before the ``error:`` line (every problem of a file, one a
+        line); none by default."""
+        return []
+
+
+class NothingToDo(UserError):
+    """A stage asked of a run or dataset where no benchmark has it (``calibrate`` on a
+    Forensics-only run): one line naming what is missing, exit 2."""

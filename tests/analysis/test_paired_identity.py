@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from forgebench.suites.mandela.export import export_run
+from forgebench import api
 from forgebench.suites.mandela.metrics import write_metrics
 from support import hand_run as HR
 
@@ -73,7 +73,7 @@ def test_identity_test_counts_principal_naming_on_items_with_principal_figures(
 
 def test_every_paired_row_recounts_from_the_export(tmp_path: Path) -> None:
     run = _run(tmp_path)
-    rows = pd.read_csv(export_run(run, "csv", tmp_path / "export.csv"))
+    rows = pd.read_csv(api.export(run, "csv", tmp_path / "export.csv").files[0])
     assert "has_principal" in rows.columns
     pop = rows[(rows["probe"] == "L2") & rows["peripheral_k1"] & rows["has_principal"]]
     named = {

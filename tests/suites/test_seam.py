@@ -135,6 +135,32 @@ def test_a_suite_imports_no_other_suite(suite: str) -> None:
     assert _offenders(f"suites/{suite}", lambda n: _suite_of(n) not in (None, suite)) == []
 
 
+SUITE_NEUTRAL = ("api.py", "_api", "_cli", "exports.py", "cli_support.py")
+"""Above the engine yet naming no suite: they reach suites through the registry only."""
+NOT_YET_NEUTRAL = {"_cli/demo.py"}
+"""The demo's orchestration of the three benchmarks' parts, on its way into ``demo/``."""
+
+
+def test_api_and_cli_name_no_suite() -> None:
+    src = Path(forgebench.__file__).parent
+    names = {s.name for s in suites.all_suites()}
+    offenders = []
+    for top in SUITE_NEUTRAL:
+        paths = [src / top] if top.endswith(".py") else sorted((src / top).rglob("*.py"))
+        for path in paths:
+            rel = path.relative_to(src).as_posix()
+            if rel in NOT_YET_NEUTRAL:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                module = node.module if isinstance(node, ast.ImportFrom) else None
+                public = ("forgebench.suites.base", "forgebench.suites.outputs")
+                if module and module.startswith("forgebench.suites.") and module not in public:
+                    offenders.append(f"{rel}: imports {module}")
+                if isinstance(node, ast.Constant) and node.value in names:
+                    offenders.append(f"{rel}:{node.lineno}: names {node.value!r}")
+    assert offenders == []
+
+
 def test_a_suite_under_tests_runs_through_run_metrics_and_report(
     toy: Any, tmp_path: Path, fake_openai: Callable[..., Any]
 ) -> None:
@@ -202,3 +228,32 @@ def test_a_folder_of_no_known_benchmark_is_one_line_exit_2(tmp_path: Path) -> No
     res = CliRunner().invoke(app, ["run", str(tmp_path / "x"), "--model", "builtin/artefact"])
     assert res.exit_code == 2
     assert "not a dataset of any known benchmark" in res.output
+
+
+def test_a_suite_option_is_a_flag_of_its_verbs(
+    toy: Any, tmp_path: Path, fake_openai: Callable[..., Any]
+) -> None:
+    server = fake_openai(reply_text="B or C. Hard to say.")
+    ds = _toy_dataset(tmp_path / "toy", n=2)
+    run = tmp_path / "run"
+    assert "--toy-letters" in CliRunner().invoke(app, ["metrics", "--help"]).output
+    assert "--toy-hint" not in CliRunner().invoke(app, ["metrics", "--help"]).output
+    res = CliRunner().invoke(
+        app, ["run", str(ds), "--model", f"m=openai/toy@{server.url}", "--out", str(run),
+              "--cache-dir", str(tmp_path / "cache"), "--toy-hint", "Look closely."],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "Look closely.\\nQuestion:" in json.dumps(server.requests[0])
+    res = CliRunner().invoke(app, ["metrics", str(run)])  # default: one letter only
+    assert (
+        res.exit_code == 0 and "toy,m,MCQ,full,all,acc,0.0,2," in (run / "metrics.csv").read_text()
+    )
+    res = CliRunner().invoke(app, ["metrics", str(run), "--toy-letters", "first"])
+    assert (
+        res.exit_code == 0 and "toy,m,MCQ,full,all,acc,50.0,2," in (run / "metrics.csv").read_text()
+    )
+    res = CliRunner().invoke(app, ["metrics", str(run), "--toy-letters", "all"])
+    assert (
+        res.exit_code == 2
+        and res.stderr == "error: --toy-letters: 'all' is not one of one, first\n"
+    )

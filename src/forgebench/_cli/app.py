@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+import inspect
+from contextvars import ContextVar
+from typing import Any
 
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
 
-if TYPE_CHECKING:
-    from forgebench.models.spec import ModelConfig
+from forgebench.cli_support import (
+    console,
+    err_console,
+    fail,
+    model_configs,
+    money,
+    user_error_line,
+)
+from forgebench.errors import UserError
+
+__all__ = ["app", "console", "err_console", "fail", "model_configs", "money"]
 
 
 class SuiteGroup(TyperGroup):
@@ -33,6 +42,26 @@ class SuiteGroup(TyperGroup):
             holder = typer.Typer(rich_markup_mode=self.rich_markup_mode)
             holder.add_typer(sub, name=suite.name)  # a group even with a single command
             self.commands[suite.name] = typer.main.get_group(holder).commands[suite.name]
+        _add_suite_options(self.commands)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; an error the user can cause (:class:`forgebench.errors.UserError`,
+        a failing store, a full disk) ends as one redacted ``error:`` line and its exit code,
+        caught here once for every command and sub-command."""
+        from forgebench.util.redact import redact_text
+
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:  # typer's Exit and usage errors are no UserError: re-raised
+            found = user_error_line(exc)
+            if found is None:
+                raise
+            message, code = found
+            if isinstance(exc, UserError):
+                for line in exc.details():
+                    err_console.print(redact_text(line), markup=False)
+            err_console.print(f"error: {redact_text(message)}", markup=False)
+            raise typer.Exit(code) from None
 
 
 app = typer.Typer(
@@ -54,38 +83,6 @@ def _root() -> None:
     suites.load()  # the benchmarks and the providers they bring (builtin/rules, ...)
 
 
-def _console(stderr: bool = False) -> Console:
-    """A console that keeps tables readable when output is piped (rich assumes 80 columns)."""
-    probe = Console(stderr=stderr)
-    width = None if probe.is_terminal else 120
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
-
-
-console = _console()
-err_console = _console(stderr=True)
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    """One clear line on stderr and a non-zero exit: for errors a user can cause (redacted:
-    a message may quote a server's reply or a configuration)."""
-    from forgebench.util.redact import redact_text
-
-    err_console.print(f"error: {redact_text(message)}", markup=False)
-    raise typer.Exit(code)
-
-
-def money(value: float | None, param: Any = None) -> float | None:
-    """A price or spend cap from a flag: a finite number >= 0 (a NaN would turn every
-    ``--max-cost`` comparison off), else one ``error:`` line and exit 2. Use it as the option's
-    ``callback``."""
-    import math
-
-    if value is not None and (not math.isfinite(value) or value < 0):
-        name = getattr(param, "opts", None) or ["value"]
-        fail(f"{name[0]}: must be a finite number >= 0, not {value}", 2)
-    return value
-
-
 @app.command("version")
 def version() -> None:
     """Print the forgebench version."""
@@ -94,28 +91,93 @@ def version() -> None:
     console.print(f"forgebench {__version__}")
 
 
-def model_configs(
-    specs: list[str], models_file: Path | None, overrides: dict[str, float | int | None]
-) -> list[ModelConfig]:
-    """``--model`` specs and ``--models-file`` tables as ModelConfigs, with the flags that were
-    given (``overrides`` values not None) applied to every model; exit 2 on a bad spec or file,
-    on no model at all, and on two models of one name."""
-    from forgebench.models.modelsfile import load_models_file
-    from forgebench.models.spec import ModelConfig, SpecError, check_unique_names, parse_spec
+_OPTION_PREFIX = "suite_option__"
+_GIVEN: ContextVar[dict[str, str] | None] = ContextVar("forgebench_suite_options", default=None)
 
-    given = {k: v for k, v in overrides.items() if v is not None}
-    try:
-        configs = load_models_file(models_file) if models_file is not None else []
-        configs = [c.model_copy(update=given) for c in configs]
-        for spec in specs:
-            parse_spec(spec)
-            configs.append(ModelConfig.model_validate({"spec": spec, **given}))
-    except SpecError as exc:
-        fail(str(exc), 2)
-    if not configs:
-        fail("no model: give --model SPEC (e.g. openai/gpt-5.6) or --models-file FILE", 2)
-    try:
-        check_unique_names(configs)
-    except SpecError as exc:
-        fail(str(exc), 2)
-    return configs
+
+def _add_suite_options(commands: Any) -> None:
+    """Give each verb the ``--<name>`` flags of every registered suite's options that list it
+    in ``stages`` (a plug-in suite's options appear with no edit here). The values given reach
+    the command through :func:`suite_options`; a value outside the option's ``choices`` is one
+    line and exit 2."""
+    from forgebench import suites
+
+    wanted: dict[str, list[tuple[str, Any]]] = {}
+    for suite in suites.all_suites():
+        for opt in suite.options:
+            for verb in opt.stages:
+                have = wanted.setdefault(verb, [])
+                if verb in commands and all(o.name != opt.name for _, o in have):
+                    have.append((suite.name, opt))
+    for verb, opts in wanted.items():
+        if not opts:
+            continue
+        cmd = commands[verb]
+        cmd.params.extend(_params(opts))
+        cmd.callback = _collecting(cmd.callback, {o.name: o for _, o in opts})
+
+
+def _params(opts: list[tuple[str, Any]]) -> list[Any]:
+    """Typer's own parameters for the options (made through a throw-away command, so they are
+    the parameter type of the Typer in use)."""
+
+    def holder(**_: Any) -> None:
+        return None
+
+    holder.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(
+                _OPTION_PREFIX + o.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=typer.Option(
+                    None,
+                    "--" + o.name.replace("_", "-"),
+                    help=o.help + (f" ({', '.join(o.choices)})" if o.choices else ""),
+                ),
+                annotation=str | None,
+            )
+            for name, o in opts
+        ]
+    )
+    sub = typer.Typer()
+    sub.command()(holder)
+    return list(typer.main.get_command(sub).params)
+
+
+def _collecting(callback: Any, options: dict[str, Any]) -> Any:
+    """``callback`` taking the suites' option values out of its keywords before the command
+    function sees them (checked against each option's ``choices``)."""
+    from forgebench.errors import UserError
+
+    def wrapper(**kwargs: Any) -> Any:
+        given: dict[str, str] = {}
+        for key in [k for k in kwargs if k.startswith(_OPTION_PREFIX)]:
+            value = kwargs.pop(key)
+            name = key.removeprefix(_OPTION_PREFIX)
+            if value is None:
+                continue
+            choices = options[name].choices
+            if choices and value not in choices:
+                flag = "--" + name.replace("_", "-")
+                raise UserError(f"{flag}: {value!r} is not one of {', '.join(choices)}")
+            given[name] = value
+        token = _GIVEN.set(given)
+        try:
+            return callback(**kwargs)
+        finally:
+            _GIVEN.reset(token)
+
+    return wrapper
+
+
+def suite_options(verb: str) -> dict[str, str]:
+    """The suites' own options given to ``verb`` (their declared defaults where not given)."""
+    from forgebench import suites
+
+    defaults = {
+        o.name: o.default
+        for s in suites.all_suites()
+        for o in s.options
+        if verb in o.stages and o.default is not None
+    }
+    return {**defaults, **(_GIVEN.get() or {})}

@@ -9,12 +9,13 @@ from typing import Any
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail, money
-from forgebench._cli.guard import paid_stage, wait_option
-from forgebench._cli.scaling import (
+from forgebench.cli_support import (
     check_executor,
     executor_option,
     get_executor,
+    paid_stage,
     ray_address_option,
+    wait_option,
     workers_option,
 )
 
@@ -99,7 +100,7 @@ def propose(
 ) -> None:
     """Propose edit specifications, verify each against the scene records and the fact table, and write the kept ones (specs.jsonl) and the rejected ones with their reason (rejected.jsonl)."""
     from forgebench.construct.parts import construction_of, constructions
-    from forgebench.construct.specs import SpecError, propose_from_file, write_jsonl
+    from forgebench.construct.specs import SpecFileError, propose_from_file, write_jsonl
     from forgebench.construct.verify import verify_specs
 
     if not from_file and not rules and not model:
@@ -111,7 +112,7 @@ def propose(
     try:
         if from_file:
             specs += propose_from_file(from_file)
-    except SpecError as exc:
+    except SpecFileError as exc:
         fail(str(exc), 2)
     if rules:
         for parts in constructions():
@@ -207,12 +208,12 @@ def build(
     """Render candidates with an editor (resumable: a candidate already in OUT/work is never paid twice), gate them, and write a dataset that forgebench validate accepts (and PIXAR pairs)."""
     from forgebench.construct import build as B
     from forgebench.construct.edit_api import EditorSpecError, make_editor
-    from forgebench.construct.specs import SpecError, load_specs
+    from forgebench.construct.specs import SpecFileError, load_specs
 
     know = _knowledge(seeds)
     try:
         rows = load_specs(specs)
-    except SpecError as exc:
+    except SpecFileError as exc:
         fail(str(exc), 2)
     unknown = [s.seed_id for s in rows if s.seed_id not in know.scenes]
     if unknown:

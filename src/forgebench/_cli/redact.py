@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from forgebench._cli.app import app, console, fail
-from forgebench._cli.guard import paid_stage
+from forgebench.cli_support import paid_stage
 
 
 @app.command("redact")

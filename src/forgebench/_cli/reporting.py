@@ -1,4 +1,5 @@
-"""CLI commands (reporting): ``forgebench tables RUN`` and ``forgebench figures RUN``."""
+"""CLI commands (reporting): ``forgebench tables RUN`` and ``forgebench figures RUN``, each
+benchmark's own (``api.tables``, ``api.figures``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import app, console, fail
+from forgebench._cli.app import app
+from forgebench._cli.dataset import benchmark_option, show
+from forgebench.cli_support import say
 
 
 @app.command("tables")
@@ -17,21 +20,18 @@ def tables(
         None, "--judge", help="Judge whose grades the tables use (default: the most frequent)."
     ),
     reps: int = typer.Option(2000, "--reps", min=100, help="Cluster-bootstrap replicates."),
+    benchmark: str | None = benchmark_option(),
 ) -> None:
-    """Regenerate seed 000's tables as Markdown, LaTeX (booktabs) and CSV under RUN/report/."""
-    from forgebench.suites.mandela.tables import ReportError, write_tables
+    """Regenerate each benchmark's tables as Markdown, LaTeX (booktabs) and CSV under RUN/report/."""
+    from forgebench import api
 
-    if not run_dir.is_dir():
-        fail(f"{run_dir}: run directory not found", 2)
-    try:
-        result = write_tables(run_dir, out, judge=judge, reps=reps)
-    except (ReportError, ValueError) as exc:
-        fail(str(exc), 2)
-    numbers = ", ".join(str(t.number) for t in result.tables) or "none"
-    console.print(f"tables written: {numbers} (judge: {result.judge or '-'})", markup=False)
-    for s in result.skipped:
-        console.print(f"  table {s.number} skipped: {s.reason}", markup=False)
-    console.print(f"{result.out_dir / 'tables.md'}", markup=False)
+    done = api.tables(run_dir, out, judge=judge, reps=reps, benchmark=benchmark)
+    for line in done.skipped:
+        say(line, err=True)
+    for o in done.outputs.values():
+        show(o.lines)
+        for note in o.notes:
+            say(note)
 
 
 @app.command("figures")
@@ -41,17 +41,15 @@ def figures(
         None, "--out", help="Output folder (default RUN/report/figures)."
     ),
     judge: str | None = typer.Option(None, "--judge", help="Judge whose grades the figures use."),
+    benchmark: str | None = benchmark_option(),
 ) -> None:
-    """Draw Figure 4 (a-c) and the per-family KGR charts as PNG and SVG."""
-    from forgebench.suites.mandela.figures import write_figures
+    """Draw each benchmark's figures as PNG and SVG (Mandela: Figure 4 a-c and the per-family KGR charts)."""
+    from forgebench import api
 
-    if not run_dir.is_dir():
-        fail(f"{run_dir}: run directory not found", 2)
-    try:
-        written = write_figures(run_dir, out, judge=judge)
-    except ValueError as exc:
-        fail(str(exc), 2)
-    if not written:
-        fail(f"{run_dir / 'metrics.csv'}: no numbers any figure needs", 1)
-    for path in written:
-        console.print(str(path), markup=False)
+    done = api.figures(run_dir, out, judge=judge, benchmark=benchmark)
+    for line in done.skipped:
+        say(line, err=True)
+    for o in done.outputs.values():
+        for note in o.notes:
+            say(note, err=True)
+        show(o.lines)

@@ -1,25 +1,12 @@
-"""CLI commands (scaling out): ``merge``, ``ray-batch``; the ``--executor`` options of the image
-stages."""
+"""CLI commands (scaling out): ``merge`` and ``ray-batch``."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail
-
-
-def _rescore(benchmark: str, run_dir: Path, judge: str | None) -> Path | None:
-    """The suite's ``score`` of a merged run (None for a benchmark no suite here knows)."""
-    from forgebench import suites
-
-    try:
-        suite = suites.get(benchmark)
-    except suites.SuiteError:
-        return None
-    return suite.score(run_dir, judge)
+from forgebench._cli.app import app, console, err_console
 
 
 @app.command("merge")
@@ -29,13 +16,9 @@ def merge_cmd(
 ) -> None:
     """Merge runs made on different machines: tasks, answers and grades unioned by key;
     conflicting answers are refused (nothing is written)."""
-    from forgebench.results.metrics_csv import MetricsFileError
-    from forgebench.run.merge import MergeError, merge_runs
+    from forgebench import api
 
-    try:
-        stats = merge_runs(runs, out, rescore=_rescore)
-    except (MergeError, MetricsFileError) as exc:
-        fail(str(exc), 2)
+    stats = api.merge(runs, out)
     for note in stats.notes:
         err_console.print(f"note: {note}", markup=False)
     rows = stats.rows
@@ -63,61 +46,9 @@ def ray_batch_cmd(
 ) -> None:
     """Send export-batch shards through Ray Data's LLM HTTP processor (RAY_ADDRESS or a local
     Ray); then `forgebench import-batch RUN OUT`."""
-    missing = [str(p) for p in shards if not p.is_file()]
-    if missing:
-        fail(f"{missing[0]}: no such file", 2)
-    if not url.startswith(("http://", "https://")):
-        fail(f"--url {url!r} does not start with http:// or https://", 2)
-    from forgebench.run.batch import BatchError
-    from forgebench.run.ray_batch import ray_batch
+    from forgebench import api
 
-    try:
-        n = ray_batch(
-            shards, url, out, concurrency=workers, batch_size=batch_size, qps=qps,
-            max_retries=max_retries,
-        )  # fmt: skip
-    except ImportError:
-        fail("ray-batch needs Ray: pip install 'forgebench[ray]'", 2)
-    except BatchError as exc:
-        fail(str(exc), 2)
-    console.print(f"wrote {n} results to {out}; store them with: forgebench import-batch RUN {out}")
-
-
-EXECUTOR_HELP = "Where image work runs: local (this process) or ray (RAY_ADDRESS, else local Ray)."
-
-
-def executor_option() -> Any:
-    """The ``--executor`` option of the commands with image stages."""
-    return typer.Option("local", "--executor", help=EXECUTOR_HELP)
-
-
-def ray_address_option() -> Any:
-    """The ``--ray-address`` option (default ``$RAY_ADDRESS``)."""
-    return typer.Option(
-        None, "--ray-address", help="Ray cluster for --executor ray (default $RAY_ADDRESS)."
+    n = api.ray_batch(
+        shards, url, out, workers=workers, batch_size=batch_size, qps=qps, max_retries=max_retries
     )
-
-
-def workers_option() -> Any:
-    """The ``--workers`` option (Ray tasks at once)."""
-    return typer.Option(None, "--workers", min=1, help="Ray tasks at once (default: all CPUs).")
-
-
-def check_executor(name: str, address: str | None) -> None:
-    """Refuse a bad ``--executor`` / ``--ray-address`` before any work (exit 2)."""
-    from forgebench.run.executor import EXECUTORS
-
-    if name not in EXECUTORS:
-        fail(f"unknown executor {name!r}; known: {', '.join(EXECUTORS)}", 2)
-    if address and name != "ray":
-        fail("--ray-address needs --executor ray", 2)
-
-
-def get_executor(name: str, address: str | None, workers: int | None) -> Any:
-    """The executor of the flags; one-line usage error (exit 2) when it cannot be had."""
-    from forgebench.run.executor import ExecutorError, make_executor
-
-    try:
-        return make_executor(name, address=address, workers=workers)
-    except ExecutorError as exc:
-        fail(str(exc), 2)
+    console.print(f"wrote {n} results to {out}; store them with: forgebench import-batch RUN {out}")

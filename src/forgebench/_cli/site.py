@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from forgebench._cli.app import app, console, err_console, fail
+from forgebench.cli_support import say
 
 
 def build_report(
@@ -29,7 +30,7 @@ def build_report(
     except StoreError as exc:
         fail(str(exc), 2)
     for line in result.notes:
-        (err_console if line.startswith("warning") else console).print(line, markup=False)
+        say(line, err=line.startswith("warning"))
     for w in result.warnings[:20]:
         err_console.print(f"warning: {w}", markup=False)
     if len(result.warnings) > 20:
@@ -50,13 +51,7 @@ def report(
         None, "--calibration", help="Calibration sample CSV to grade in the viewer."
     ),
 ) -> None:
-    """Write RUN/report/: the paper's tables (Markdown, LaTeX, CSV), figures and index.html."""
-    if not (run_dir / "run.sqlite").is_file():
-        fail(f"{run_dir}: not a run directory (no run.sqlite)", 2)
-    if dataset is not None and not (dataset / "items.jsonl").is_file():
-        fail(f"{dataset}: not a dataset folder (no items.jsonl)", 2)
-    if calibration is not None and not calibration.is_file():
-        fail(f"{calibration}: not found", 2)
+    """Write RUN/report/: each benchmark's tables (Markdown, LaTeX, CSV), figures and section, and index.html."""
     index = build_report(run_dir, dataset=dataset, judge=judge, calibration=calibration)
     console.print(f"report: {index}", markup=False)
 

@@ -54,6 +54,7 @@ from forgebench.construct.render import (
 from forgebench.construct.specs import EditSpec, write_jsonl
 from forgebench.construct.steps import NO_IMAGE
 from forgebench.construct.workstore import WorkStore
+from forgebench.errors import UserError
 from forgebench.models.spec import SpecError as ModelSpecError
 from forgebench.run.costs import cost_usd
 from forgebench.run.lock import run_lock
@@ -61,7 +62,7 @@ from forgebench.run.retry import RetryPolicy
 from forgebench.run.store import DB_NAME, Store
 
 
-class BuildError(Exception):
+class BuildError(UserError):
     """A build that cannot start or finish (one line)."""
 
 
@@ -352,6 +353,6 @@ def _write(
             if tmp.exists():
                 shutil.rmtree(tmp)
         done.path = out / c.output
-        done.problems = suites.get(name).validate(done.path)
+        done.problems = suites.get(name).validate(done.path).errors
         report.dropped += done.dropped
         report.written[name] = done

@@ -29,6 +29,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 import numpy as np
 from PIL import Image
 
+from forgebench.errors import UserError
 from forgebench.models.base import ModelError
 
 OutcomeStatus = Literal["ok", "refused", "blocked"]
@@ -85,7 +86,7 @@ class Editor(Protocol):
         ...
 
 
-class EditorSpecError(ValueError):
+class EditorSpecError(UserError, ValueError):
     """An editor spec that names no editor (one line)."""
 
 

@@ -20,6 +20,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from forgebench.errors import UserError
+
 SCENES_FILE = "scenes.jsonl"
 KB_FILE = "kb.jsonl"
 
@@ -139,7 +141,7 @@ class FactEntity(_Model):
     """Reference portraits (paths relative to the seed folder / KB folder), for face identity."""
 
 
-class SceneError(Exception):
+class SceneError(UserError):
     """A scene or fact file that cannot be read; one line naming file, line and field."""
 
 

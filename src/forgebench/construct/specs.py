@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from forgebench.errors import UserError
 from forgebench.util.atomic import atomic_open
 
 Operation = Literal["insert", "replace", "remove", "recolour", "retext", "background"]
@@ -129,13 +130,13 @@ class EditSpec(EditStep):
         return [self, *self.steps]
 
 
-class SpecError(Exception):
+class SpecFileError(UserError):
     """A specification file that cannot be read: one line naming file, line and field."""
 
 
 def parse_spec(obj: Any, where: str = "spec") -> EditSpec:
     """Validate one specification object (the common fields, then its benchmark's own through
-    ``Construction.check_spec``); :class:`SpecError` with ``where: field: message``."""
+    ``Construction.check_spec``); :class:`SpecFileError` with ``where: field: message``."""
     from forgebench.construct.parts import UnknownConstruction, construction_of
 
     try:
@@ -143,23 +144,23 @@ def parse_spec(obj: Any, where: str = "spec") -> EditSpec:
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"]) or "(row)"
-        raise SpecError(f"{where}: {field}: {err['msg']}") from None
+        raise SpecFileError(f"{where}: {field}: {err['msg']}") from None
     try:
         construction_of(spec.suite).check_spec(spec)
     except UnknownConstruction as exc:
-        raise SpecError(f"{where}: suite: {exc}") from None
+        raise SpecFileError(f"{where}: suite: {exc}") from None
     except ValueError as exc:
-        raise SpecError(f"{where}: {exc}") from None
+        raise SpecFileError(f"{where}: {exc}") from None
     return spec
 
 
 def iter_specs(path: Path) -> Iterator[EditSpec]:
-    """Read a specification JSONL file; unique ids; :class:`SpecError` on the first bad row."""
+    """Read a specification JSONL file; unique ids; :class:`SpecFileError` on the first bad row."""
     seen: set[str] = set()
     try:
         fh = path.open(encoding="utf-8")
     except OSError as exc:
-        raise SpecError(f"{path}: cannot read ({exc.strerror})") from None
+        raise SpecFileError(f"{path}: cannot read ({exc.strerror})") from None
     with fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
@@ -167,10 +168,12 @@ def iter_specs(path: Path) -> Iterator[EditSpec]:
             try:
                 obj = json.loads(line)
             except json.JSONDecodeError as exc:
-                raise SpecError(f"{path.name}:{lineno}: not JSON ({exc.msg})") from None
+                raise SpecFileError(f"{path.name}:{lineno}: not JSON ({exc.msg})") from None
             spec = parse_spec(obj, f"{path.name}:{lineno}")
             if spec.id in seen:
-                raise SpecError(f"{path.name}:{lineno}: id: duplicate specification id {spec.id!r}")
+                raise SpecFileError(
+                    f"{path.name}:{lineno}: id: duplicate specification id {spec.id!r}"
+                )
             seen.add(spec.id)
             yield spec
 

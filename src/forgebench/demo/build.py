@@ -40,9 +40,10 @@ from forgebench.demo import rendered as demo_rendered
 from forgebench.demo import rendered_culture as demo_culture
 from forgebench.demo import specs as demo_specs
 from forgebench.demo.specs import SeedSpec
+from forgebench.errors import UserError
 
 
-class DemoError(Exception):
+class DemoError(UserError):
     """The demo could not be built where asked; the message is one clear line."""
 
 

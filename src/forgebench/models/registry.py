@@ -50,7 +50,7 @@ def builtins() -> list[str]:
     return sorted(n.split("/", 1)[1] for n in _REGISTRY if n.startswith("builtin/"))
 
 
-for _name, _module, _extra in (
+for _name, _path, _extra in (
     ("openai", "forgebench.models.openai_compat", None),
     ("anthropic", "forgebench.models.anthropic", "anthropic"),
     ("google", "forgebench.models.google", "google"),
@@ -58,7 +58,7 @@ for _name, _module, _extra in (
     ("replay", "forgebench.models.replay", None),
     ("builtin/artefact", "forgebench.models.builtin.artefact", None),
 ):
-    register_provider(_name, _module, _extra)
+    register_provider(_name, _path, _extra)
 
 
 def _lookup(config: ModelConfig) -> Provider:
@@ -74,12 +74,13 @@ def _lookup(config: ModelConfig) -> Provider:
     return entry
 
 
-def create_model(config: ModelConfig) -> Model:
-    """Build the backend for ``config``; a missing optional extra is a one-line :class:`SpecError`."""
+def _module(config: ModelConfig) -> Any:
+    """The backend module of ``config``; a missing optional extra is a one-line
+    :class:`SpecError`."""
     entry = _lookup(config)
     provider = config.parsed.provider
     try:
-        module = importlib.import_module(entry.module)
+        return importlib.import_module(entry.module)
     except ImportError as exc:
         missing = getattr(exc, "name", None) or str(exc)
         if missing == entry.module or (missing and missing.startswith("forgebench")):
@@ -88,8 +89,35 @@ def create_model(config: ModelConfig) -> Model:
         raise SpecError(
             f"model {config.name}: provider {provider!r} needs package {missing!r}{hint}"
         ) from None
-    model: Model = module.create(config)
+
+
+def create_model(config: ModelConfig) -> Model:
+    """Build the backend for ``config``; a missing optional extra is a one-line :class:`SpecError`."""
+    model: Model = _module(config).create(config)
     return model
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do, as its module declares it (``READS_TEXT``, ``JUDGES_ONLY``), read
+    without building the model (nothing is sent, no client is opened)."""
+
+    reads_text: bool = True
+    """Whether the model reads the prompt's text (a pixel detector does not: it can be neither
+    a judge nor an option extractor)."""
+    judges: tuple[str, ...] | None = None
+    """The benchmarks whose judge requests it understands (None: any; ``builtin/rules`` grades
+    only Mandela's evidence ladder)."""
+
+
+def capabilities(config: ModelConfig) -> Capabilities:
+    """The declared capabilities of ``config``'s backend."""
+    module = _module(config)
+    judges = getattr(module, "JUDGES_ONLY", None)
+    return Capabilities(
+        reads_text=bool(getattr(module, "READS_TEXT", True)),
+        judges=tuple(judges) if judges is not None else None,
+    )
 
 
 def describe_request(model: Model, request: Request) -> dict[str, Any]:

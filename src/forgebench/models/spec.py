@@ -16,12 +16,14 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from forgebench.errors import UserError
+
 _SPEC_RE = re.compile(
     r"^(?:(?P<alias>[A-Za-z0-9_.\-]+)=)?(?P<provider>[a-z]+)/(?P<model>[^@]+?)(?:@(?P<url>\S+))?$"
 )
 
 
-class SpecError(ValueError):
+class SpecError(UserError, ValueError):
     """A model spec or models file a user wrote wrong; the message is one clear line."""
 
 

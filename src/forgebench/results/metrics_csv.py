@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from forgebench.errors import UserError
 from forgebench.util.atomic import atomic_open, clean_stale
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ COLUMNS: tuple[str, ...] = (
 """The contract's columns, in order."""
 
 
-class MetricsFileError(ValueError):
+class MetricsFileError(UserError, ValueError):
     """A metrics.csv that is not the contract's format; the message names the file."""
 
 

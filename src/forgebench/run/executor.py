@@ -19,13 +19,15 @@ import pickle
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
+from forgebench.errors import UserError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
 EXECUTORS: tuple[str, ...] = ("local", "ray")
 
 
-class ExecutorError(Exception):
+class ExecutorError(UserError):
     """An executor that cannot be used (unknown name, Ray missing or unreachable); one line."""
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from PIL import Image
 
+from forgebench.errors import UserError
 from forgebench.models.base import ImageRef
 from forgebench.run.tasks import canonical_json
 from forgebench.util.atomic import write_bytes
@@ -44,7 +45,7 @@ DERIVED_MEDIA_TYPE = "image/png"
 """Every derived variant is a PNG (``conditions.py``)."""
 
 
-class ConditionError(ValueError):
+class ConditionError(UserError, ValueError):
     """An image cannot be shown under a condition (unreadable, no crop, a box outside it)."""
 
 

@@ -28,14 +28,18 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from forgebench.errors import UserError
+
 LOCK_NAME = ".lock"
 
 _held: dict[Path, int] = {}
 """Resolved run directory -> nesting depth of this process's holds."""
 
 
-class RunLocked(Exception):
+class RunLocked(UserError):
     """The run directory is locked by another process; the message is one line."""
+
+    exit_code = 4
 
 
 def _holder(fd: int) -> str:

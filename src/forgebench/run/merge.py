@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forgebench.errors import UserError
 from forgebench.run.merge_metrics import Rescore, merge_metrics
 from forgebench.run.store import DB_NAME, Store, StoreError
 from forgebench.run.tasks import canonical_json
@@ -65,7 +66,7 @@ VOLATILE = frozenset({"raw", "latency_s", "attempts", "request", "image_path", "
 SHOWN = 5
 
 
-class MergeError(Exception):
+class MergeError(UserError):
     """Runs that cannot be merged; one clear line."""
 
 

@@ -28,10 +28,11 @@ import json
 import sqlite3
 from collections.abc import Callable
 
+from forgebench.errors import UserError
 from forgebench.run.schema import CONSTRUCT_STEPS, JUDGEMENTS, SCHEMA, SCHEMA_VERSION
 
 
-class SchemaError(Exception):
+class SchemaError(UserError):
     """A store this version cannot read; the message is one line naming both versions."""
 
 

@@ -25,6 +25,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from forgebench.errors import UserError
 from forgebench.run.migrate import SchemaError, migrate
 from forgebench.run.store_answers import AnswersPart
 from forgebench.run.store_base import CURRENT, SUPERSEDING
@@ -65,7 +66,7 @@ def meta_value(run_dir: Path, key: str, text: str) -> Any:
         ) from None
 
 
-class StoreError(Exception):
+class StoreError(UserError):
     """A run directory that cannot be opened as a store; the message is one clear line."""
 
 

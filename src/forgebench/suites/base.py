@@ -12,6 +12,14 @@ Subclass :class:`Suite`, set ``name`` (the ``benchmark`` value in the store and 
 implement :meth:`Suite.detect`, :meth:`Suite.load` and :meth:`Suite.questions`, and override the
 optional stages you have; then ``register(MySuite())``. ``tests/suites/toy`` is a complete
 example in under 200 lines.
+
+Which verbs a suite offers is which hooks it overrides (:meth:`Suite.offers`, :data:`STAGES`):
+``validate``, ``import_``, ``prompts`` (with ``prompt_templates``), ``task_matrix`` (has a
+default from ``load`` + ``questions``), ``parse`` (the verdict stage), ``judge``, ``score``
+(``metrics``), ``summary``, ``tables``, ``figures``, ``report``, ``export_rows``,
+``calibrate_sample`` / ``calibrate_score``. On a run of several benchmarks a verb acts on the
+suites that offer it and names the others in one "skipped" line each; it fails (exit 2) only
+when none does. Hooks return plain records (:mod:`.outputs`); only the command line prints.
 """
 
 from __future__ import annotations
@@ -25,8 +33,12 @@ from forgebench.errors import UserError
 from forgebench.interop.headline import Headline
 from forgebench.report.facets import ItemCard, ItemTags
 from forgebench.run.source import Loaded, Selection
+from forgebench.suites.outputs import ImportSettings, MatrixRow, Output, TaskMatrix, Validation
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import pandas as pd
     import typer
 
     from forgebench.construct.parts import Construction
@@ -39,18 +51,40 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "STAGES",
     "DatasetWriter",
     "Headline",
+    "ImportSettings",
     "ItemCard",
     "ItemTags",
     "JudgeOutcome",
     "Loaded",
+    "MatrixRow",
+    "Output",
     "Section",
     "Selection",
     "Suite",
     "SuiteError",
     "SuiteOption",
+    "TaskMatrix",
+    "Validation",
 ]
+
+STAGES: dict[str, str] = {
+    "validation": "validate",
+    "import": "import_",
+    "prompts": "prompts",
+    "verdict": "parse",
+    "judge": "judge",
+    "metrics": "score",
+    "summary": "summary",
+    "tables": "tables",
+    "figures": "figures",
+    "report": "report",
+    "export": "export_rows",
+    "calibration": "calibrate_sample",
+}
+"""Stage name (as the "skipped" lines say it) -> the :class:`Suite` hook that offers it."""
 
 
 DatasetWriter = Callable[[Path, Path], tuple[Path, int]]
@@ -106,6 +140,8 @@ class JudgeOutcome:
     """One line for the console."""
     fatal: str | None = None
     """Why the judge stopped, when it did (the command exits non-zero)."""
+    skipped: bool = False
+    """The suite was left out: ``summary`` says why (a judge that grades another benchmark)."""
 
 
 class Suite:
@@ -145,9 +181,33 @@ class Suite:
         """Whether ``path`` is a dataset of this suite."""
         raise NotImplementedError
 
-    def validate(self, path: Path) -> list[str]:
-        """Every problem of the dataset as ``FILE:LINE: FIELD: message`` (empty: valid)."""
-        return []
+    def offers(self, stage: str) -> bool:
+        """Whether the suite has ``stage`` (a key of :data:`STAGES`): it overrides that hook."""
+        hook = STAGES[stage]
+        return getattr(type(self), hook) is not getattr(Suite, hook)
+
+    def validate(
+        self, path: Path, progress: Callable[[int, int], None] | None = None
+    ) -> Validation:
+        """Check the dataset folder ``path`` and report every problem (``forgebench
+        validate``), touching nothing; ``progress(done, total)`` is called as images are read."""
+        raise NotImplementedError
+
+    def imports(self, src: Path) -> bool:
+        """Whether :meth:`import_` reads ``src`` (a file or folder; ``forgebench import`` asks
+        every suite that has an importer, later registrations first)."""
+        return False
+
+    def import_(
+        self,
+        src: Path,
+        out: Path,
+        settings: ImportSettings,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Output:
+        """Write the dataset folder ``out`` from ``src``, all or nothing (a :class:`UserError`
+        whose ``details()`` lists every problem); warnings go into ``notes``."""
+        raise NotImplementedError
 
     def load(self, path: Path, selection: Selection) -> Loaded:
         """Load (and sample) the dataset; :class:`SuiteError` for what a user got wrong."""
@@ -167,7 +227,41 @@ class Suite:
         the engine stores them in batches)."""
         raise NotImplementedError
 
+    def prompt_templates(self) -> list[str]:
+        """Every prompt template, verbatim, one block each (``forgebench prompts``)."""
+        return []
+
+    def prompts(self, dataset: Path, item_id: str) -> list[str]:
+        """The exact prompts the item ``item_id`` receives, one block per question
+        (``forgebench prompts --dataset D --item ID``); :class:`SuiteError` for an unknown
+        item. A suite offering prompts overrides this (the blocks can say more than the text)."""
+        raise NotImplementedError
+
+    def task_matrix(self, dataset: Path, selection: Selection) -> TaskMatrix:
+        """The dry-run task matrix (``forgebench tasks``). The default loads the dataset and
+        counts its questions per probe x condition without rendering an image; a suite may add
+        each row's population and paper source."""
+        from collections import Counter
+
+        from forgebench.run.images import VariantCache
+
+        loaded = self.load(dataset, selection)
+        qs = list(self.questions(loaded, selection, VariantCache(), render_images=False))
+        counts = Counter((q.probe, q.condition) for q in qs)
+        return TaskMatrix(
+            rows=[MatrixRow(p, c, n) for (p, c), n in counts.items()],
+            items=len(loaded.items),
+            questions=len(qs),
+            variants=len({ref.variant_id for q in qs for ref in q.images}),
+        )
+
     # -- scoring ----------------------------------------------------------------------------
+
+    def parse(self, run_dir: Path) -> str | None:
+        """The verdict stage: store a verdict for every answer of this suite lacking one; a
+        count line, or None when there was nothing to parse (:meth:`score`, :meth:`judge` and
+        :meth:`export_rows` parse first themselves)."""
+        return None
 
     def score(
         self, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
@@ -187,6 +281,43 @@ class Suite:
         return None
 
     # -- report -----------------------------------------------------------------------------
+
+    def summary(self, run_dir: Path, judge: str | None) -> list[Any]:
+        """The console summary of the suite's rows of ``metrics.csv`` (rich renderables or
+        strings; ``forgebench metrics`` prints them)."""
+        return []
+
+    def tables(
+        self, run_dir: Path, out_dir: Path | None, judge: str | None, reps: int = 2000
+    ) -> Output:
+        """Write the paper's tables (Markdown, LaTeX, CSV) under ``out_dir`` (None:
+        ``RUN/report``); ``reps``: bootstrap replicates where the tables use any."""
+        raise NotImplementedError
+
+    def figures(self, run_dir: Path, out_dir: Path | None, judge: str | None) -> Output:
+        """Draw the paper's figures (PNG and SVG) under ``out_dir`` (None:
+        ``RUN/report/figures``)."""
+        raise NotImplementedError
+
+    def export_rows(self, run_dir: Path, judge: str | None) -> pd.DataFrame:
+        """One row per current task of this suite in the run, keyed by ``task_key``, with the
+        benchmark's own reading of it (verdict, grade, letter, IoU...). The export puts the
+        columns every benchmark shares (:data:`forgebench.run.rows.SHARED_COLUMNS`) first; a
+        column of that name returned here is ignored."""
+        raise NotImplementedError
+
+    def calibrate_sample(
+        self, run_dir: Path, n: int, judge: str | None, seed: int, out: Path | None
+    ) -> Output:
+        """Write a blinded sample of answers for people to grade (``calibrate sample``)."""
+        raise NotImplementedError
+
+    def calibrate_score(
+        self, run_dir: Path, human: Path | None, judge: str | None, against: str | None
+    ) -> Output:
+        """Agreement of a judge with the people's grades, or of two judges (``calibrate
+        score``)."""
+        raise NotImplementedError
 
     def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
         """Tables, figures and the report page section (None: nothing to show)."""

@@ -16,8 +16,7 @@ from PIL import Image
 from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
 from typer.testing import CliRunner
 
-import forgebench._cli.pixar  # noqa: F401
-from forgebench._cli.app import app
+from forgebench.cli import app
 from forgebench.suites.pixar.evaluate import Item, evaluate
 from forgebench.suites.pixar.localization import LocalizationAccumulator
 from forgebench.suites.pixar.release import ReleaseSegmentation, release_truth

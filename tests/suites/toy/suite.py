@@ -3,7 +3,8 @@
 A dataset folder holds ``toy.jsonl`` (one question per line: ``id``, ``image``, ``question``,
 ``options`` {A..D}, ``answer``) and the images. The suite asks each question once (probe ``MCQ``,
 condition ``full``) or, with the opt-in part ``gray``, once more on a grey-scale variant
-(condition ``gray``); it reads the first option letter of each answer, stores it as a verdict,
+(condition ``gray``); its options ``--toy-hint`` (run: a line before each question) and
+``--toy-letters`` (metrics: ``one`` letter, or the ``first`` of several) show a suite's own flags; it reads the option letter of each answer, stores it as a verdict,
 writes ``acc`` rows under benchmark ``toy``, shows a one-table report section and brings a
 sub-command (``forgebench toy count DATASET``). No engine or CLI file knows it exists.
 """
@@ -25,7 +26,7 @@ from forgebench.results.metrics_csv import Scope, write_metrics
 from forgebench.run.images import VariantCache, VariantSpec
 from forgebench.run.store import Store
 from forgebench.run.tasks import Question
-from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError
+from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError, SuiteOption
 
 NAME = "toy"
 PROMPT_VERSION = "toy-mcq/v1"
@@ -45,6 +46,16 @@ class ToySuite(Suite):
     probes = ("MCQ",)
     conditions = ("full", "gray")
     parts: ClassVar[Mapping[str, str]] = {"gray": "ask every question again on a grey-scale image"}
+    options = (
+        SuiteOption("toy_hint", "a line put before every question", stages=("run",)),
+        SuiteOption(
+            "toy_letters",
+            "which letters an answer may name",
+            stages=("metrics",),
+            choices=("one", "first"),
+            default="one",
+        ),
+    )
 
     def detect(self, path: Path) -> bool:
         return (path / "toy.jsonl").is_file()
@@ -72,6 +83,8 @@ class ToySuite(Suite):
         for row in loaded.items:
             opts = "\n".join(f"{k}. {v}" for k, v in row["options"].items())
             prompt = f"Question: {row['question']}\nOptions:\n{opts}\nAnswer with the letter."
+            if "toy_hint" in selection.options:
+                prompt = f"{selection.options['toy_hint']}\n{prompt}"
             for cond in conditions:
                 src = loaded.root / row["image"]
                 spec = (
@@ -96,7 +109,8 @@ class ToySuite(Suite):
             tally: dict[tuple[str, str], list[int]] = {}
             for key, item_id, model, cond, answer in rows:
                 found = _LETTER.findall(answer or "")
-                letter = found[0] if len(set(found)) == 1 else "Z"
+                first = (options or {}).get("toy_letters") == "first"
+                letter = found[0] if found and (first or len(set(found)) == 1) else "Z"
                 if answer is not None:
                     verdicts.append((key, letter, {}, "toy-parse/1"))
                 hit = tally.setdefault((model, cond), [0, 0])

@@ -41,6 +41,9 @@ from forgebench.models.base import ModelError, Request, Response, Usage, image_l
 from forgebench.models.images import load_rgb
 from forgebench.models.spec import ModelConfig
 
+READS_TEXT = False
+"""A pixel detector: it never reads the prompt, so it can be neither a judge nor an extractor."""
+
 BLOCK = 16
 """Block size in pixels for the block statistics."""
 THRESHOLD = 0.45

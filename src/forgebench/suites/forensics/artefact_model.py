@@ -19,6 +19,9 @@ from forgebench.models.images import load_rgb
 from forgebench.models.spec import ModelConfig
 from forgebench.suites.forensics.baseline import answer_mcq
 
+READS_TEXT = False
+"""Answers from pixels and option positions, never from reading: no judge, no extractor."""
+
 MCQ_PROBES = frozenset({"MCQ", "ATTR", "ATTR_DESC"})
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import console, fail
+from forgebench.cli_support import console, fail
 
 forensics_app = typer.Typer(
     name="forensics",

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from forgebench.errors import UserError
 from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC, attribution_question, eligible
 from forgebench.suites.forensics.contract import ForensicsItem
 from forgebench.suites.forensics.perturb import CONDITIONS as ROBUSTNESS
@@ -43,7 +44,7 @@ PROBES = (MCQ, ATTR, ATTR_DESC)
 CONDITIONS = ("full", *ROBUSTNESS, *STUDY_CONDITIONS)
 
 
-class QuestionError(ValueError):
+class QuestionError(UserError, ValueError):
     """An unknown probe or condition (the message names it and the known ones)."""
 
 

@@ -54,11 +54,13 @@ def _figure(out_dir: Path, files: list[Path], stem: str, caption: str, wide: boo
     )
 
 
-def write_report(
+def write_tables(
     metrics: pd.DataFrame, out_dir: Path, groups: Mapping[str, str] | None = None
-) -> tuple[str, list[Path], list[str]]:
-    """Write the tables and figures; return the section's HTML, the files and console notes.
-    ``groups``: each model's ``proprietary`` / ``open`` block (default: open)."""
+) -> tuple[list[Path], list[str], dict[str, str], list[str]]:
+    """Write every table the metrics support (csv, md and tex each, and all of them in
+    ``forensics_tables.md`` / ``.tex``); return the files, the console notes of the skipped
+    ones, the HTML blocks of the tables shown inline (by file stem) and the download lines of
+    the others. ``groups``: each model's ``proprietary`` / ``open`` block (default: open)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     notes: list[str] = []
@@ -90,6 +92,15 @@ def write_report(
         if chunks:
             (out_dir / name).write_text("\n\n".join(chunks) + "\n", encoding="utf-8")
             files.append(out_dir / name)
+    return files, notes, shown, downloads
+
+
+def write_report(
+    metrics: pd.DataFrame, out_dir: Path, groups: Mapping[str, str] | None = None
+) -> tuple[str, list[Path], list[str]]:
+    """Write the tables and figures; return the section's HTML, the files and console notes.
+    ``groups``: each model's ``proprietary`` / ``open`` block (default: open)."""
+    files, notes, shown, downloads = write_tables(metrics, out_dir, groups)
     figs = write_figures(metrics, out_dir / "figures")
     files += figs
 

@@ -64,7 +64,7 @@ def score_frame(
             {
                 "task_key": key, "model": r.model, "probe": r.probe, "condition": r.condition,
                 "item_id": r.item_id, "type_code": str(extra.get("type_code", "")),
-                "letter": got.letter, "step": got.step, "correct": got.letter == answer,
+                "answer": answer, "letter": got.letter, "step": got.step, "correct": got.letter == answer,
                 "judge": judge if got.step == "extractor" else EMBED_JUDGE if got.step == "embed" else "",
             }
         )  # fmt: skip

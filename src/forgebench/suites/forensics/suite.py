@@ -27,7 +27,7 @@ Answers are replayed by (``item_id``, probe ``MCQ``, condition ``full``) like an
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,14 +35,17 @@ from forgebench.suites import register
 from forgebench.suites.base import (
     DatasetWriter,
     Headline,
+    ImportSettings,
     ItemTags,
     JudgeOutcome,
     Loaded,
+    Output,
     Section,
     Selection,
     Suite,
     SuiteError,
     SuiteOption,
+    Validation,
 )
 from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC
 from forgebench.suites.forensics.perturb import CONDITIONS as ROBUST_ALL
@@ -51,6 +54,7 @@ from forgebench.suites.forensics.questions import CONDITIONS, MCQ, PROBES, Image
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
 if TYPE_CHECKING:
+    import pandas as pd
     import typer
 
     from forgebench.interop.layout import DatasetLayout
@@ -203,10 +207,38 @@ class ForensicsSuite(Suite):
 
         return is_forensics_dataset(path)
 
-    def validate(self, path: Path) -> list[str]:
-        from forgebench.suites.forensics.validate import validate_forensics
+    def validate(
+        self, path: Path, progress: Callable[[int, int], None] | None = None
+    ) -> Validation:
+        from forgebench.suites.forensics.verbs import validate
 
-        return [str(p) for p in validate_forensics(path).errors]
+        return validate(path)
+
+    def imports(self, src: Path) -> bool:
+        from forgebench.suites.forensics.verbs import imports
+
+        return imports(src)
+
+    def import_(
+        self,
+        src: Path,
+        out: Path,
+        settings: ImportSettings,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Output:
+        from forgebench.suites.forensics.verbs import import_
+
+        return import_(src, out, settings, progress)
+
+    def prompt_templates(self) -> list[str]:
+        from forgebench.suites.forensics.verbs import prompt_templates
+
+        return prompt_templates()
+
+    def prompts(self, dataset: Path, item_id: str) -> list[str]:
+        from forgebench.suites.forensics.verbs import prompts
+
+        return prompts(self, dataset, item_id)
 
     def load(self, path: Path, selection: Selection) -> Loaded:
         from forgebench.suites.forensics.contract import open_items
@@ -267,6 +299,28 @@ class ForensicsSuite(Suite):
 
         stats = extract_run(run_dir, config, settings)
         return JudgeOutcome(stats.judge, stats.summary(), stats.fatal)
+
+    def summary(self, run_dir: Path, judge: str | None) -> list[Any]:
+        from forgebench.suites.forensics.verbs import summary
+
+        return summary(run_dir, judge)
+
+    def tables(
+        self, run_dir: Path, out_dir: Path | None, judge: str | None, reps: int = 2000
+    ) -> Output:
+        from forgebench.suites.forensics.verbs import tables
+
+        return tables(run_dir, out_dir, judge)
+
+    def figures(self, run_dir: Path, out_dir: Path | None, judge: str | None) -> Output:
+        from forgebench.suites.forensics.verbs import figures
+
+        return figures(run_dir, out_dir, judge)
+
+    def export_rows(self, run_dir: Path, judge: str | None) -> pd.DataFrame:
+        from forgebench.suites.forensics.verbs import export_rows
+
+        return export_rows(run_dir, judge)
 
     def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
         from forgebench.results.metrics_csv import read_metrics

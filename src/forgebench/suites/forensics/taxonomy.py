@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from forgebench.errors import UserError
+
 Perspective = Literal["semantic", "modality", "task", "type", "model"]
 PERSPECTIVES: tuple[Perspective, ...] = ("semantic", "modality", "task", "type", "model")
 """Type-code order (and Table 2's column order)."""
@@ -162,7 +164,7 @@ _TOKEN_OF["type"]["REAL"] = "real"
 _TOKEN_OF["model"]["REAL"] = "none"
 
 
-class TaxonomyError(ValueError):
+class TaxonomyError(UserError, ValueError):
     """A category string or type code that does not fit the taxonomy (the message names why)."""
 
 

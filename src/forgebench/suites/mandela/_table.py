@@ -18,6 +18,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
+from forgebench.errors import UserError
 from forgebench.suites.mandela.contract import Item
 from forgebench.util.jsonl import iter_jsonl
 from forgebench.util.problems import Problem
@@ -26,7 +27,7 @@ Kind = Literal["json", "object", "text"]
 BOX_PATHS = {("edit", "region"), ("crop",), ("faces", "original"), ("faces", "replacement")}
 
 
-class TableError(Exception):
+class TableError(UserError):
     """A table that cannot be read at all (one line naming the file)."""
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from forgebench.errors import UserError
 from forgebench.suites.mandela.frame import connect
 from forgebench.suites.mandela.parse_run import GRADE_KIND, load_items
 from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES, final_answer
@@ -48,7 +49,7 @@ SAMPLE_COLUMNS = [
 ]
 
 
-class CalibrationError(ValueError):
+class CalibrationError(UserError, ValueError):
     """A calibration request or file a user got wrong; one clear line."""
 
 

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from forgebench.errors import UserError
 from forgebench.util.atomic import atomic_open
 from forgebench.util.jsonl import iter_jsonl
 
@@ -240,7 +241,7 @@ class KBEntity(_Model):
     """First appearance (objects, logos, technologies)."""
 
 
-class DatasetError(Exception):
+class DatasetError(UserError):
     """A dataset folder that cannot be loaded; the message names file, line and field."""
 
 

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from forgebench.errors import UserError
 from forgebench.run.store import DB_NAME, Store
 from forgebench.suites.mandela.contract import FaceSimilarity
 from forgebench.suites.mandela.parse_run import BENCHMARK, GRADE_KIND
@@ -111,7 +112,7 @@ def _task_table(store: Store, judge: str | None) -> pd.DataFrame:
     return pd.DataFrame.from_records(rows, columns=list(_TASK_COLUMNS))
 
 
-class FrameError(ValueError):
+class FrameError(UserError, ValueError):
     """A run that cannot be read as asked (no store, unknown judge); one clear line."""
 
 

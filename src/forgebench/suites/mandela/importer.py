@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from forgebench.errors import UserError
 from forgebench.suites.mandela._table import Row, TableError, read_table
 from forgebench.suites.mandela.validate import (
     ITEMS_FILE,
@@ -73,12 +74,15 @@ _BOXES_OF = {
 }
 
 
-class ImportFailed(Exception):
+class ImportFailed(UserError):
     """The import wrote nothing; ``problems`` lists every reason, one line each."""
 
     def __init__(self, message: str, problems: list[Problem] | None = None) -> None:
         super().__init__(message)
         self.problems = problems or []
+
+    def details(self) -> list[str]:
+        return [str(p) for p in self.problems]
 
 
 @dataclass

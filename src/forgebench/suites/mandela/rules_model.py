@@ -16,6 +16,9 @@ from forgebench.models.spec import ModelConfig
 from forgebench.suites.mandela.judge_rules import grade
 from forgebench.suites.mandela.uptake import reply_json, rules_uptake
 
+JUDGES_ONLY = ("mandela",)
+"""It grades Mandela's evidence-ladder judge requests only (``judge_input``)."""
+
 
 class RulesJudge:
     """Offline rule-based judge."""

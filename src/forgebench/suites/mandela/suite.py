@@ -2,34 +2,40 @@
 verdict parsers, E0-E4 judge, metrics, tables, figures and report headline.
 
 Registered by importing this module (``forgebench.suites.load``). It brings ``builtin/rules``
-(the offline evidence-ladder judge) and ``builtin/verifier`` (the knowledge verifier)
-as providers. ``--sample N`` keeps the items of the first N
+(the offline evidence-ladder judge) and ``builtin/verifier`` (the knowledge verifier) as
+providers. The bodies of its verb hooks live in :mod:`.verbs_dataset` and :mod:`.verbs_run`. ``--sample N`` keeps the items of the first N
 seeds (canonical images, in file order), so paired analyses (a forgery and its original) stay
 complete.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench.suites import register
 from forgebench.suites.base import (
     Headline,
+    ImportSettings,
     ItemCard,
     ItemTags,
     JudgeOutcome,
     Loaded,
+    Output,
     Section,
     Selection,
     Suite,
     SuiteError,
+    TaskMatrix,
+    Validation,
 )
 from forgebench.suites.mandela.ids import CONDITIONS, PROBES
 from forgebench.suites.mandela.protocol_table import PARTS
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from forgebench.construct.parts import Construction
     from forgebench.interop.layout import DatasetLayout
     from forgebench.models.spec import ModelConfig
@@ -84,11 +90,43 @@ class MandelaSuite(Suite):
     def detect(self, path: Path) -> bool:
         return (path / "items.jsonl").is_file()
 
-    def validate(self, path: Path) -> list[str]:
-        from forgebench.suites.mandela.validate import validate_dataset
+    def validate(
+        self, path: Path, progress: Callable[[int, int], None] | None = None
+    ) -> Validation:
+        from forgebench.suites.mandela.verbs_dataset import validate
 
-        report = validate_dataset(path)
-        return [str(p) for p in report.errors]
+        return validate(path, progress)
+
+    def imports(self, src: Path) -> bool:
+        from forgebench.suites.mandela.verbs_dataset import imports
+
+        return imports(src)
+
+    def import_(
+        self,
+        src: Path,
+        out: Path,
+        settings: ImportSettings,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> Output:
+        from forgebench.suites.mandela.verbs_dataset import import_
+
+        return import_(src, out, settings, progress)
+
+    def prompt_templates(self) -> list[str]:
+        from forgebench.suites.mandela.verbs_dataset import prompt_templates
+
+        return prompt_templates()
+
+    def prompts(self, dataset: Path, item_id: str) -> list[str]:
+        from forgebench.suites.mandela.verbs_dataset import prompts
+
+        return prompts(dataset, item_id)
+
+    def task_matrix(self, dataset: Path, selection: Selection) -> TaskMatrix:
+        from forgebench.suites.mandela.verbs_dataset import task_matrix
+
+        return task_matrix(dataset, selection)
 
     def load(self, path: Path, selection: Selection) -> Loaded:
         from forgebench.suites.mandela.contract import DatasetError, load_dataset
@@ -126,25 +164,60 @@ class MandelaSuite(Suite):
     def score(
         self, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
     ) -> Path | None:
-        from forgebench.run.store import Store
         from forgebench.suites.mandela.metrics import write_metrics
-        from forgebench.suites.mandela.parse_run import parse_run
 
-        with Store.open(run_dir, create=False) as store:
-            parse_run(store)
+        self.parse(run_dir)
         return write_metrics(run_dir, judge)
+
+    def parse(self, run_dir: Path) -> str | None:
+        from forgebench.suites.mandela.verbs_run import parse
+
+        return parse(run_dir)
 
     def judge(
         self, run_dir: Path, config: ModelConfig, settings: JudgeSettings
     ) -> JudgeOutcome | None:
-        from forgebench.run.store import Store
         from forgebench.suites.mandela.judge import judge_run
-        from forgebench.suites.mandela.parse_run import parse_run
 
-        with Store.open(run_dir, create=False) as store:
-            parse_run(store)
+        self.parse(run_dir)
         stats = judge_run(run_dir, config.spec, settings, config=config)
         return JudgeOutcome(judge=stats.judge, summary=stats.summary(), fatal=stats.fatal)
+
+    def summary(self, run_dir: Path, judge: str | None) -> list[Any]:
+        from forgebench.suites.mandela.verbs_run import summary
+
+        return summary(run_dir, judge)
+
+    def tables(
+        self, run_dir: Path, out_dir: Path | None, judge: str | None, reps: int = 2000
+    ) -> Output:
+        from forgebench.suites.mandela.verbs_run import tables
+
+        return tables(run_dir, out_dir, judge, reps)
+
+    def figures(self, run_dir: Path, out_dir: Path | None, judge: str | None) -> Output:
+        from forgebench.suites.mandela.verbs_run import figures
+
+        return figures(run_dir, out_dir, judge)
+
+    def export_rows(self, run_dir: Path, judge: str | None) -> pd.DataFrame:
+        from forgebench.suites.mandela.verbs_run import export_rows
+
+        return export_rows(run_dir, judge)
+
+    def calibrate_sample(
+        self, run_dir: Path, n: int, judge: str | None, seed: int, out: Path | None
+    ) -> Output:
+        from forgebench.suites.mandela.verbs_run import calibrate_sample
+
+        return calibrate_sample(run_dir, n, judge, seed, out)
+
+    def calibrate_score(
+        self, run_dir: Path, human: Path | None, judge: str | None, against: str | None
+    ) -> Output:
+        from forgebench.suites.mandela.verbs_run import calibrate_score
+
+        return calibrate_score(run_dir, human, judge, against)
 
     def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
         from forgebench.suites.mandela.figures import write_figures

@@ -9,13 +9,17 @@ from typing import Any
 
 import typer
 
-from forgebench._cli.app import console, err_console, fail, model_configs
-from forgebench._cli.guard import paid_stage, wait_option
-from forgebench._cli.scaling import (
+from forgebench.cli_support import (
     check_executor,
+    console,
+    err_console,
     executor_option,
+    fail,
     get_executor,
+    model_configs,
+    paid_stage,
     ray_address_option,
+    wait_option,
     workers_option,
 )
 from forgebench.util.atomic import write_text

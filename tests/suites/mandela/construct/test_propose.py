@@ -9,7 +9,7 @@ import pytest
 
 from forgebench.construct.facts import Knowledge
 from forgebench.construct.scenes import load_facts, load_scenes
-from forgebench.construct.specs import SpecError, load_specs, propose_from_file
+from forgebench.construct.specs import SpecFileError, load_specs, propose_from_file
 from forgebench.construct.verify import verify_specs
 from forgebench.suites.mandela.construct.controls import control_for
 from forgebench.suites.mandela.construct.dates import DateError, interval, surely_before
@@ -35,19 +35,19 @@ def test_partial_dates_compare_as_intervals() -> None:
 def test_spec_file_errors_name_the_line_and_field(tmp_path: Path) -> None:
     f = tmp_path / "specs.jsonl"
     f.write_text('{"id": "a", "seed_id": "s", "operation": "insert"}\n{"id": "b"', encoding="utf-8")
-    with pytest.raises(SpecError, match=r"specs.jsonl:2: not JSON"):
+    with pytest.raises(SpecFileError, match=r"specs.jsonl:2: not JSON"):
         load_specs(f)
     f.write_text('{"id": "a", "seed_id": "s", "operation": "paint"}\n', encoding="utf-8")
-    with pytest.raises(SpecError, match=r"specs.jsonl:1: operation: "):
+    with pytest.raises(SpecFileError, match=r"specs.jsonl:1: operation: "):
         load_specs(f)
     f.write_text('{"id": "a", "seed_id": "s", "operation": "insert", "region": [5, 5, 2, 9]}\n')
-    with pytest.raises(SpecError, match=r":1: region: .*x0 < x1"):
+    with pytest.raises(SpecFileError, match=r":1: region: .*x0 < x1"):
         load_specs(f)
     row = '{"id": "a", "seed_id": "s", "operation": "insert"}\n'
     f.write_text(row + row, encoding="utf-8")
-    with pytest.raises(SpecError, match=r":2: id: duplicate specification id 'a'"):
+    with pytest.raises(SpecFileError, match=r":2: id: duplicate specification id 'a'"):
         load_specs(f)
-    with pytest.raises(SpecError, match="cannot read"):
+    with pytest.raises(SpecFileError, match="cannot read"):
         load_specs(tmp_path / "missing.jsonl")
 
 

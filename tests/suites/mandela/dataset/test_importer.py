@@ -238,7 +238,7 @@ def test_unreadable_tables_are_one_clear_line(tmp_path: Path) -> None:
     (tmp_path / "t.xlsx").write_text("x")
     (tmp_path / "bad.parquet").write_bytes(b"PAR1 nonsense")
     for name, message in [
-        ("t.xlsx", "unsupported table format"),
+        ("t.xlsx", "no benchmark's importer reads it (importers: forensics, mandela)"),
         ("bad.parquet", "unreadable Parquet"),
         ("nope.csv", "no such file"),
     ]:

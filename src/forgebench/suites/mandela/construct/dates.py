@@ -12,6 +12,8 @@ import calendar
 import re
 from datetime import date
 
+from forgebench.errors import UserError
+
 _DATE = re.compile(
     r"^(?P<c>c\.?\s*|circa\s+|ca\.?\s*)?(?P<y>-?\d{1,4})(?:-(?P<m>\d{2})(?:-(?P<d>\d{2}))?)?$"
 )
@@ -20,7 +22,7 @@ CIRCA_YEARS = 2
 """How many years either side a ``c. YYYY`` date spans (the seeds do not say; ours)."""
 
 
-class DateError(ValueError):
+class DateError(UserError, ValueError):
     """A date string that is not ``[c. ]YYYY[-MM[-DD]]``."""
 
 

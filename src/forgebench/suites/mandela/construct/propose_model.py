@@ -26,7 +26,7 @@ from typing import Any
 from forgebench.construct.ask import Ask, Asker, AskError
 from forgebench.construct.facts import Knowledge
 from forgebench.construct.scenes import SceneRecord
-from forgebench.construct.specs import EditSpec, SpecError, parse_spec
+from forgebench.construct.specs import EditSpec, SpecFileError, parse_spec
 from forgebench.construct.workstore import WorkStore
 from forgebench.run.lock import run_lock
 
@@ -72,7 +72,7 @@ def parse_answer(text: str, scene: SceneRecord, proposer: str) -> list[EditSpec]
         row.pop("contradiction", None)
         try:
             out.append(parse_spec(row, f"element {i}"))
-        except SpecError as exc:
+        except SpecFileError as exc:
             raise ValueError(str(exc)) from None
     return out
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from forgebench.errors import UserError
 from forgebench.report.groups import model_groups
 from forgebench.report.table import Skipped, Table, to_csv, to_latex, to_markdown
 from forgebench.suites.mandela.tables.inputs import (
@@ -82,7 +83,7 @@ BUILDERS: dict[int, Builder] = {
 """Every table of seed 000 this module can build (Table 1 is the taxonomy, not a result)."""
 
 
-class ReportError(ValueError):
+class ReportError(UserError, ValueError):
     """A run directory the report cannot be built from; the message names what is wrong."""
 
 

@@ -1,0 +1,134 @@
+"""The dataset verbs: ``validate``, ``import``, ``prompts`` and the ``tasks`` matrix, each
+through the suite the registry finds for the folder or file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from forgebench import suites
+from forgebench.errors import NothingToDo, UserError
+from forgebench.suites.base import ImportSettings, Output, Selection, Suite, TaskMatrix, Validation
+
+
+def dataset_suite(dataset: str | Path, benchmark: str | None = None) -> Suite:
+    """The suite of a dataset (a folder, or a file some suite reads such as PIXAR's pairs CSV;
+    ``benchmark`` names it, else the registry recognises it); one line for a missing path or
+    one no suite knows."""
+    path = Path(dataset)
+    if benchmark is None and not path.exists():
+        raise UserError(f"{path}: no such dataset folder")
+    return suites.detect(path, benchmark)
+
+
+def validate(
+    dataset: str | Path,
+    *,
+    benchmark: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[Suite, Validation]:
+    """Check a dataset folder with its suite's validator, touching nothing: the suite and every
+    problem (``Validation.ok``: no error)."""
+    suite = dataset_suite(dataset, benchmark)
+    if not suite.offers("validation"):
+        raise NothingToDo(f"{dataset}: {suite.name} has no validator")
+    return suite, suite.validate(Path(dataset), progress)
+
+
+def import_(
+    src: str | Path,
+    out: str | Path,
+    settings: ImportSettings | None = None,
+    *,
+    benchmark: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[Suite, Output]:
+    """Write the dataset folder ``out`` from ``src`` with the importer that recognises it
+    (``benchmark`` names the suite instead), all or nothing."""
+    src = Path(src)
+    if src.is_dir():
+        done = _import_hf(src, Path(out), settings or ImportSettings())
+        if done is not None:
+            return done
+    if benchmark is not None:
+        suite = suites.get(benchmark)
+        if not suite.offers("import"):
+            raise NothingToDo(f"{benchmark}: no importer")
+    else:
+        having = [s for s in reversed(suites.all_suites()) if s.offers("import")]
+        found = next((s for s in having if s.imports(src)), None)
+        if found is None:
+            if not src.exists():
+                raise UserError(f"{src}: no such file")
+            raise UserError(
+                f"{src}: no benchmark's importer reads it "
+                f"(importers: {', '.join(s.name for s in having)})"
+            )
+        suite = found
+    return suite, suite.import_(src, Path(out), settings or ImportSettings(), progress)
+
+
+def _import_hf(src: Path, out: Path, settings: ImportSettings) -> tuple[Suite, Output] | None:
+    """A folder written by ``export-dataset --format hf`` back into its suite's dataset folder,
+    validated before it moves into place (None: ``src`` is no such folder)."""
+    from forgebench._api.interop import import_hf_dataset
+
+    done = import_hf_dataset(src, out, force=settings.force)
+    if done is None:
+        return None
+    name, n = done
+    return suites.get(name), Output(files=[out], lines=[f"imported {n} {name} items into {out}"])
+
+
+def prompts(
+    dataset: str | Path | None = None,
+    item: str | None = None,
+    *,
+    benchmark: str | None = None,
+) -> list[tuple[Suite, list[str]]]:
+    """Without ``dataset``: every prompt template of each suite that has prompts (or of
+    ``benchmark``); with ``dataset`` and ``item``: the exact prompts the item receives."""
+    if (dataset is None) != (item is None):
+        raise UserError("--dataset and --item go together")
+    if dataset is not None and item is not None:
+        suite = dataset_suite(dataset, benchmark)
+        if not suite.offers("prompts"):
+            raise NothingToDo(f"{dataset}: {suite.name} shows no prompts")
+        return [(suite, suite.prompts(Path(dataset), item))]
+    chosen = [suites.get(benchmark)] if benchmark else suites.all_suites()
+    out = [(s, s.prompt_templates()) for s in chosen if s.offers("prompts")]
+    if not out:
+        raise NothingToDo(f"{benchmark}: no prompt templates")
+    return out
+
+
+def selection_for(
+    suite: Suite,
+    *,
+    probes: str | None = None,
+    conditions: str | None = None,
+    protocol: str | None = None,
+    sample: int | None = None,
+    options: dict[str, str] | None = None,
+) -> Selection:
+    """The comma-separated flags as the suite's :class:`Selection` (unknown names: one line)."""
+    from forgebench.run.source import parse_list
+
+    try:
+        return Selection(
+            probes=parse_list(probes, suite.probes, "probe"),
+            conditions=parse_list(conditions, suite.conditions, "condition"),
+            parts=parse_list(protocol, tuple(suite.parts), "protocol part") or (),
+            sample=sample,
+            options=dict(options or {}),
+        )
+    except ValueError as exc:
+        raise suites.SuiteError(str(exc)) from None
+
+
+def tasks(
+    dataset: str | Path, selection: Selection | None = None, *, benchmark: str | None = None
+) -> tuple[Suite, TaskMatrix]:
+    """The dry-run task matrix of a dataset (nothing written)."""
+    suite = dataset_suite(dataset, benchmark)
+    return suite, suite.task_matrix(Path(dataset), selection or Selection())

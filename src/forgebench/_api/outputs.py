@@ -1,0 +1,201 @@
+"""The output verbs: ``tables``, ``figures``, ``report`` (each suite's section, then the page
+with every item), ``export`` (through the format registry, :mod:`forgebench.exports`) and
+``merge``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forgebench import suites
+from forgebench._api.common import StageResult, benchmarks_in, narrowed, run_dir_of
+from forgebench.errors import NothingToDo, UserError
+from forgebench.exports import Exported, ExportRequest, get_format
+from forgebench.suites.base import ItemCard, ItemTags, Suite
+
+
+def tables(
+    run_dir: str | Path,
+    out: str | Path | None = None,
+    *,
+    judge: str | None = None,
+    reps: int = 2000,
+    benchmark: str | None = None,
+) -> StageResult:
+    """Each suite's tables (Markdown, LaTeX, CSV) under ``out`` (default ``RUN/report``)."""
+    if not Path(run_dir).is_dir():
+        raise UserError(f"{run_dir}: run directory not found")
+    path = Path(run_dir)
+    chosen, skipped = _present_with(path, "tables", benchmark)
+    target = Path(out) if out is not None else None
+    return StageResult({s.name: s.tables(path, target, judge, reps) for s in chosen}, skipped)
+
+
+def figures(
+    run_dir: str | Path,
+    out: str | Path | None = None,
+    *,
+    judge: str | None = None,
+    benchmark: str | None = None,
+) -> StageResult:
+    """Each suite's figures (PNG and SVG) under ``out`` (default ``RUN/report/figures``);
+    :class:`NothingToDo` when no figure could be drawn."""
+    if not Path(run_dir).is_dir():
+        raise UserError(f"{run_dir}: run directory not found")
+    path = Path(run_dir)
+    chosen, skipped = _present_with(path, "figures", benchmark)
+    target = Path(out) if out is not None else None
+    result = StageResult({s.name: s.figures(path, target, judge) for s in chosen}, skipped)
+    if not result.files:
+        notes = "; ".join(n for o in result.outputs.values() for n in o.notes)
+        raise NothingToDo(notes or f"{path / 'metrics.csv'}: no numbers any figure needs")
+    return result
+
+
+def _present_with(path: Path, stage: str, benchmark: str | None) -> tuple[list[Suite], list[str]]:
+    """Like ``stage_suites`` for verbs that read only ``metrics.csv`` (no store needed)."""
+    from forgebench._api.common import with_stage
+
+    return with_stage(narrowed(benchmarks_in(path), benchmark, path), stage, path)
+
+
+def export(
+    run_dir: str | Path,
+    fmt: str = "csv",
+    out: str | Path | None = None,
+    judge: str | None = None,
+    *,
+    benchmark: str | None = None,
+) -> Exported:
+    """Write the run in the export format ``fmt`` (``csv``, ``parquet`` and whatever else is
+    registered in :mod:`forgebench.exports`): the files, and one "skipped" line per benchmark
+    left out; :class:`NothingToDo` when nothing could be written."""
+    writer = get_format(fmt)
+    path = run_dir_of(run_dir)
+    chosen = narrowed(benchmarks_in(path), benchmark, path)
+    done = writer.writer(ExportRequest(path, Path(out) if out is not None else None, chosen, judge))
+    if not done.files:
+        names = ", ".join(s.name for s in chosen) or "no benchmark"
+        raise NothingToDo(f"{path}: nothing to export as {fmt} ({names})")
+    return done
+
+
+@dataclass
+class ReportResult:
+    """What :func:`report` wrote."""
+
+    index: Path
+    """``RUN/report/index.html``."""
+    notes: list[str] = field(default_factory=list)
+    """Skipped tables and other notes, one line each."""
+    warnings: list[str] = field(default_factory=list)
+    """Problems met while building the page (pictures not rendered, ...)."""
+
+
+def report(
+    run_dir: str | Path,
+    *,
+    dataset: str | Path | None = None,
+    judge: str | None = None,
+    calibration: str | Path | None = None,
+) -> ReportResult:
+    """Each suite's tables, figures and section, then the page with every item and answer."""
+    import html
+
+    from forgebench.report.front import front_page
+    from forgebench.report.site import build_site
+
+    run_dir = run_dir_of(run_dir)
+    if dataset is not None:
+        suites.detect(Path(dataset))  # a folder no suite knows: one line
+    if calibration is not None and not Path(calibration).is_file():
+        raise UserError(f"{calibration}: not found")
+    out = run_dir / "report"
+    out.mkdir(parents=True, exist_ok=True)
+    present = benchmarks_in(run_dir)
+    notes: list[str] = []
+    parts: list[str] = []
+    for suite in present:
+        section = suite.report(run_dir, out, judge)
+        if section is None:
+            continue
+        notes += section.notes
+        parts.append(
+            f'<section class="suite" id="suite-{html.escape(suite.name)}">'
+            f"<h2>{html.escape(section.title)}</h2>{section.html}</section>"
+        )
+    parts.insert(0, front_page(run_dir, out, present, judge))
+    site = build_site(
+        run_dir,
+        out_dir=out,
+        dataset_root=Path(dataset) if dataset is not None else None,
+        judge=judge,
+        calibration_csv=Path(calibration) if calibration is not None else None,
+        sections_html="\n".join(parts),
+        **viewer_hooks(present),
+    )
+    return ReportResult(index=site.index, notes=notes, warnings=site.warnings)
+
+
+def viewer_hooks(present: list[Suite]) -> dict[str, Any]:
+    """What the viewer takes from the run's suites: each item's pictures, card lines and
+    details, tags and answers from its own suite, with the names of each suite's grouping
+    facets; the verdict and level facets in the suites' display order; the rubric of the
+    calibration view (the first suite that has one)."""
+    by_name = {s.name: s for s in present}
+    first = present[0] if present else None
+    graded = next((s for s in present if s.rubric()), first)
+
+    def suite_of(item: Mapping[str, Any]) -> Suite | None:
+        return by_name.get(str(item.get("benchmark") or "")) or first
+
+    def variant_views(root: Path, item: dict[str, Any]) -> Iterator[tuple[str, bytes]]:
+        suite = suite_of(item)
+        return suite.variant_views(root, item) if suite is not None else iter(())
+
+    def item_facts(item: Mapping[str, Any]) -> list[tuple[str, str]]:
+        suite = suite_of(item)
+        return suite.viewer_facts(item) if suite is not None else []
+
+    def item_tags(item: Mapping[str, Any]) -> ItemTags:
+        suite = suite_of(item)
+        return suite.viewer_tags(item) if suite is not None else ItemTags()
+
+    def item_card(item: Mapping[str, Any]) -> ItemCard:
+        suite = suite_of(item)
+        return suite.viewer_card(item) if suite is not None else ItemCard()
+
+    return {
+        "variant_views": variant_views if first is not None else None,
+        "rubric": graded.rubric() if graded is not None else "",
+        "verdicts": [c for s in present for c in s.verdict_codes],
+        "levels": [c for s in present for c in s.level_codes],
+        "answer_views": {  # only suites that show more than the stored verdict
+            s.name: s.viewer_answer
+            for s in present
+            if type(s).viewer_answer is not Suite.viewer_answer
+        },
+        "item_facts": item_facts,
+        "item_tags": item_tags,
+        "item_card": item_card,
+        "group_labels": {s.name: s.group_labels for s in present},
+    }
+
+
+def _rescore(benchmark: str, run_dir: Path, judge: str | None) -> Path | None:
+    """The suite's ``score`` of a merged run (None for a benchmark no suite here knows)."""
+    try:
+        suite = suites.get(benchmark)
+    except suites.SuiteError:
+        return None
+    return suite.score(run_dir, judge)
+
+
+def merge(runs: Sequence[str | Path], out: str | Path) -> Any:
+    """Merge runs made on different machines into the new run ``out``: tasks, answers and grades
+    unioned by key; conflicting answers are refused (nothing written). Its ``MergeStats``."""
+    from forgebench.run.merge import merge_runs
+
+    return merge_runs([Path(r) for r in runs], Path(out), rescore=_rescore)

@@ -115,7 +115,8 @@ def test_round_trip_is_exact_and_datasets_loads_it(
     for rel in layout.files:
         if (src / rel).is_file():
             assert (back / rel).read_bytes() == (src / rel).read_bytes()
-    assert get(benchmark).validate(back).errors == []
+    suite = get(benchmark)
+    assert not suite.offers("validation") or suite.validate(back).errors == []
 
 
 def test_release_tsv_format_and_unknown_format(demo: dict[str, Path], tmp_path: Path) -> None:

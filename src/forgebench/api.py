@@ -23,10 +23,7 @@ from forgebench._api.common import StageResult, benchmarks_in
 from forgebench._api.dataset import dataset_suite as suite_of
 from forgebench._api.dataset import import_, prompts, selection_for, tasks, validate
 from forgebench._api.interop import (
-    RUN_FORMATS,
-    FormatExport,
     export_dataset,
-    export_format,
     import_hf_dataset,
 )
 from forgebench._api.outputs import ReportResult, export, figures, merge, report, tables
@@ -56,8 +53,6 @@ from forgebench.run.source import Selection
 from forgebench.suites.base import ImportSettings
 
 __all__ = [
-    "RUN_FORMATS",
-    "FormatExport",
     "GenerationResult",
     "GenerationSettings",
     "ImportSettings",
@@ -74,7 +69,6 @@ __all__ = [
     "export",
     "export_batch",
     "export_dataset",
-    "export_format",
     "figures",
     "import_",
     "import_batch",

@@ -19,7 +19,7 @@ The CSV is for people: text cells a spreadsheet would run as a formula get a lea
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -58,6 +58,9 @@ class ExportRequest:
     """The run's benchmarks to write (narrowed by ``--benchmark``), in registry order."""
     judge: str | None = None
     """The judge whose grades to include (None: the suite's default)."""
+    options: Mapping[str, str] = field(default_factory=dict)
+    """A format's own options as given (``dataset_id`` for model-index, ``tsv`` for
+    vlmevalkit); a format ignores those it does not know."""
 
 
 @dataclass
@@ -175,3 +178,6 @@ def _table_writer(fmt: str) -> Writer:
 
 register_format("csv", _table_writer("csv"), "one CSV per benchmark (spreadsheet-safe)")
 register_format("parquet", _table_writer("parquet"), "one Parquet file per benchmark")
+
+# the formats that write other tools' files (inspect, model-index, vlmevalkit) register on import
+from forgebench.interop import formats as _interop_formats  # noqa: E402, F401

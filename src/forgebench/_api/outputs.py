@@ -68,17 +68,24 @@ def export(
     judge: str | None = None,
     *,
     benchmark: str | None = None,
+    options: Mapping[str, str] | None = None,
 ) -> Exported:
-    """Write the run in the export format ``fmt`` (``csv``, ``parquet`` and whatever else is
-    registered in :mod:`forgebench.exports`): the files, and one "skipped" line per benchmark
-    left out; :class:`NothingToDo` when nothing could be written."""
+    """Write the run in the export format ``fmt`` (``csv``, ``parquet``, ``inspect``,
+    ``model-index``, ``vlmevalkit`` and whatever else is registered in
+    :mod:`forgebench.exports`): the files, and one "skipped" line per benchmark left out;
+    :class:`NothingToDo` when nothing could be written. ``options``: the format's own
+    (``dataset_id``, ``tsv``)."""
     writer = get_format(fmt)
     path = run_dir_of(run_dir)
     chosen = narrowed(benchmarks_in(path), benchmark, path)
-    done = writer.writer(ExportRequest(path, Path(out) if out is not None else None, chosen, judge))
+    request = ExportRequest(
+        path, Path(out) if out is not None else None, chosen, judge, dict(options or {})
+    )
+    done = writer.writer(request)
     if not done.files:
         names = ", ".join(s.name for s in chosen) or "no benchmark"
-        raise NothingToDo(f"{path}: nothing to export as {fmt} ({names})")
+        why = "".join(f"; {line}" for line in done.skipped)
+        raise NothingToDo(f"{path}: nothing to export as {fmt} ({names}){why}")
     return done
 
 

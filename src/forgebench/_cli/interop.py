@@ -1,5 +1,4 @@
-"""CLI command ``forgebench export-dataset`` and the ``export`` formats that write another tool's
-files (``inspect``, ``model-index``, ``vlmevalkit``): parse, call :mod:`forgebench.api`, print."""
+"""CLI command ``forgebench export-dataset``: parse, call :mod:`forgebench.api`, print."""
 
 from __future__ import annotations
 
@@ -35,31 +34,3 @@ def export_dataset_cmd(
         fail(f"{out}: cannot write ({exc.strerror or exc})", 1)
     split = " (split test)" if fmt == "hf" else ""
     console.print(f"exported {rows} {name} items to {path}{split}", markup=False)
-
-
-def export_run_format(
-    run_dir: Path,
-    fmt: str,
-    out: Path,
-    *,
-    judge: str | None = None,
-    dataset_id: str | None = None,
-    tsv: bool = False,
-    benchmark: str | None = None,
-) -> None:
-    """``export RUN --format inspect|model-index|vlmevalkit --out DIR``: prints what it wrote and
-    one line per benchmark skipped; exit 2 when no benchmark of the run has the format."""
-    from forgebench import api
-
-    try:
-        result = api.export_format(
-            run_dir, fmt, out, judge=judge, dataset_id=dataset_id, tsv=tsv, benchmark=benchmark
-        )
-    except UserError as exc:
-        fail(str(exc), exc.exit_code)
-    except OSError as exc:
-        fail(f"{out}: cannot write ({exc.strerror or exc})", 1)
-    for line in result.skipped:
-        console.print(line, markup=False)
-    for path in result.written:
-        console.print(f"exported: {path}", markup=False)

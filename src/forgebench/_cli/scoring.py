@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from forgebench._cli.app import app, err_console, fail, suite_options
+from forgebench._cli.app import app, err_console, suite_options
 from forgebench._cli.dataset import benchmark_option, show
 from forgebench.cli_support import say, wait_option
 
@@ -172,17 +172,9 @@ def export_cmd(
     """Write the row-level table (one row per task, each benchmark its own file) for analysis
     elsewhere; the formats are a registry (csv, parquet, and those other modules register)."""
     from forgebench import api
-    from forgebench._cli.interop import export_run_format
-    from forgebench.api import RUN_FORMATS
 
-    if fmt in RUN_FORMATS:
-        if out is None:
-            fail(f"--format {fmt}: give --out DIR", 2)
-        export_run_format(
-            run_dir, fmt, out, judge=judge, dataset_id=dataset_id, tsv=tsv, benchmark=benchmark
-        )
-        return
-    done = api.export(run_dir, fmt, out, judge, benchmark=benchmark)
+    options = {"dataset_id": dataset_id or "", "tsv": "1" if tsv else ""}
+    done = api.export(run_dir, fmt, out, judge, benchmark=benchmark, options=options)
     for line in done.skipped:
         _skip(line)
     for path in done.files:

@@ -66,6 +66,6 @@ def test_other_benchmarks_are_skipped_with_a_line(tmp_path: Path) -> None:
         app, ["export", str(run), "--format", "vlmevalkit", "--out", str(tmp_path / "o")]
     )
     assert res.exit_code == 2
-    assert "skipped mandela: it has no vlmevalkit format" in res.output
-    assert "no benchmark of the run has the vlmevalkit format" in res.output
+    assert "mandela: no vlmevalkit format; skipped" in res.output
+    assert "nothing to export as vlmevalkit (mandela)" in res.output
     assert not (tmp_path / "o").exists()

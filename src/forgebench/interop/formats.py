@@ -1,0 +1,73 @@
+"""The ``export`` formats that write other tools' files, registered in the export registry
+(:mod:`forgebench.exports`): ``inspect`` (Inspect logs), ``model-index`` (model cards) and
+``vlmevalkit`` (VLMEvalKit prediction files, a suite's own format: Forensics').
+
+Each takes the registry's request (the run, ``--out`` as a folder, the run's suites, the judge and
+the format's options: ``dataset_id``, ``tsv``) and hands the writers of this package what they
+need of each benchmark as plain data (:class:`.run_formats.Benchmark`), so nothing here imports a
+suite.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from forgebench.errors import UserError
+from forgebench.exports import Exported, ExportRequest, register_format
+from forgebench.interop.run_formats import Benchmark, RunExport, write_model_index_all
+
+
+def _request(req: ExportRequest, fmt: str) -> RunExport:
+    if req.out is None:
+        raise UserError(f"--format {fmt}: give --out DIR (the folder to write)")
+    suites: list[Any] = list(req.suites)
+    infos = {
+        s.name: Benchmark(s.name, s.title, s.headline, s.export_target, s.reading_scores)
+        for s in suites
+    }
+    options = req.options
+    return RunExport(
+        req.run_dir,
+        Path(req.out),
+        infos,
+        req.judge,
+        options.get("dataset_id") or None,
+        str(options.get("tsv", "")).lower() in ("1", "true", "yes"),
+    )
+
+
+def _inspect(req: ExportRequest) -> Exported:
+    from forgebench.interop.inspect_log import write_inspect_logs
+
+    request = _request(req, "inspect")
+    done = Exported()
+    for name in request.benchmarks:
+        done.files += write_inspect_logs(request, name)
+    return done
+
+
+def _model_index(req: ExportRequest) -> Exported:
+    return Exported(files=write_model_index_all(_request(req, "model-index")))
+
+
+def _suite_format(fmt: str) -> Any:
+    def write(req: ExportRequest) -> Exported:
+        request = _request(req, fmt)
+        done = Exported()
+        for suite in req.suites:
+            writer = suite.run_formats().get(fmt)
+            if writer is None:
+                done.skipped.append(f"{suite.name}: no {fmt} format; skipped")
+                continue
+            done.files += writer(request, suite.name)
+        return done
+
+    return write
+
+
+register_format("inspect", _inspect, "Inspect logs, one per model x benchmark x 5,000 tasks")
+register_format("model-index", _model_index, "per model a model card of the headline metrics")
+register_format(
+    "vlmevalkit", _suite_format("vlmevalkit"), "VLMEvalKit prediction files (Forensics)"
+)

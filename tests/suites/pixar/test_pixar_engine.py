@@ -184,3 +184,62 @@ def test_metrics_names_a_pairs_folder_that_is_gone(fake_openai: Any, tmp_path: P
     with pytest.raises(SuiteError, match="pairs are gone"):
         PIXAR.score(run, None)
     assert not (run / "metrics.csv").exists()
+
+
+def test_export_writes_pair_class_verdict_iou_and_f1_per_task(
+    fake_openai: Any, tmp_path: Path
+) -> None:
+    import pandas as pd
+
+    pairs = tmp_path / "pairs"
+    server = serve_loc(fake_openai, box_pairs(pairs), exact_or_prose)
+    classes = tmp_path / "classes.csv"
+    classes.write_text("stem,class\na,cat\nb,dog;person\n")
+    run = tmp_path / "run"
+    args = ["--classes", str(classes)]
+    for m in ("exact", "mixed"):
+        res = runner.invoke(app, ["run", str(pairs), "--out", str(run), "--model",
+                                  f"{m}=openai/{m}@{server.url}", *args])  # fmt: skip
+        assert res.exit_code == 0, res.output
+    assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0
+    out = tmp_path / "export"
+    res = runner.invoke(app, ["export", str(run), "--format", "csv", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    df = pd.read_csv(out / "export-pixar.csv", keep_default_na=False)
+    assert list(df.columns[:3]) == ["task_key", "benchmark", "item_id"]
+    assert len(df) == 6 and set(df["benchmark"]) == {"pixar"} and set(df["probe"]) == {"LOC"}
+    rows = {(r.model, r.pair): r for r in df.itertuples(index=False)}
+    a, b = rows[("exact", "a")], rows[("mixed", "b")]
+    assert (a.verdict, a.iou, a.f1, a.pred_classes, a.regions) == (
+        "LOCATED",
+        100.0,
+        100.0,
+        "cat",
+        1,
+    )
+    assert df.loc[(df["model"] == "exact") & (df["pair"] == "a"), "class"].item() == "cat"
+    assert df.loc[(df["model"] == "mixed") & (df["pair"] == "b"), "class"].item() == "dog;person"
+    assert (b.verdict, b.iou, b.f1, b.regions) == ("MISS", 0.0, 0.0, 0)
+    assert a.edited == "edited/a.png" and a.original == "original/a.png"
+
+
+def test_tau_and_classes_are_flags_of_run_and_metrics(fake_openai: Any, tmp_path: Path) -> None:
+    pairs = tmp_path / "pairs"
+    server = serve_loc(fake_openai, box_pairs(pairs), exact_or_prose)
+    run = tmp_path / "run"
+    spec = f"exact=openai/exact@{server.url}"
+    res = runner.invoke(
+        app, ["run", str(pairs), "--out", str(run), "--model", spec, "--tau", "0.6"]
+    )
+    assert res.exit_code == 0, res.output
+    assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0
+    assert metrics_of(run)[("pixar", "exact", "all", "giou")] == (0.0, 3)  # the stored tau
+    classes = tmp_path / "classes.csv"
+    classes.write_text("stem,class\na,cat\nb,dog\nc,cat\n")
+    res = runner.invoke(app, ["metrics", str(run), "--tau", "0.05", "--classes", str(classes)])
+    assert res.exit_code == 0, res.output
+    m = metrics_of(run)
+    assert m[("pixar", "exact", "all", "giou")] == (100.0, 3)
+    assert m[("pixar", "exact", "all", "top1")] == (pytest.approx(200 / 3), 3)
+    res = runner.invoke(app, ["metrics", str(run), "--tau", "1.5"])
+    assert res.exit_code == 2 and "--tau" in res.output

@@ -31,6 +31,7 @@ from forgebench.suites.base import (
 )
 
 if TYPE_CHECKING:
+    import pandas as pd
     import typer
 
     from forgebench.construct.parts import Construction
@@ -107,6 +108,11 @@ class PixarSuite(Suite):
             return None
         body, files = built
         return Section(title=self.title, html=body, files=files)
+
+    def export_rows(self, run_dir: Path, judge: str | None) -> pd.DataFrame:
+        from forgebench.suites.pixar.export import export_frame
+
+        return export_frame(run_dir)
 
     def viewer_answer(
         self, verdict: str | None, detail: Mapping[str, Any]

@@ -94,7 +94,6 @@ def plan(
 ) -> Plan:
     """Load the dataset, expand it into questions and bind them to every model; with
     ``executor``, missing image variants are rendered there first (``run/prerender.py``)."""
-    import dataclasses as dc
 
     from forgebench.run.images import VariantCache
 
@@ -106,24 +105,48 @@ def plan(
 
         prerender(source, loaded, selection, cache, executor)
     questions = [
-        q if q.benchmark else dc.replace(q, benchmark=source.name)
+        with_benchmark(q, source.name)
         for q in source.questions(loaded, selection, cache, render_images=render_images)
     ]
     for q in questions:
         check_images(q, configs)
-    tasks = {
-        c.name: [make_task(q, c.name, c.generation_params()) for q in questions] for c in configs
-    }
+    tasks: dict[str, list[Task]] = {}
+    for c in configs:
+        bound = (make_task(for_model(q, c), c.name, c.generation_params()) for q in questions)
+        tasks[c.name] = list({t.key: t for t in bound}.values())  # a fallback also asked
     return Plan(benchmark=source.name, loaded=loaded, configs=configs, tasks=tasks)
 
 
+def with_benchmark(question: Question, name: str) -> Question:
+    """``question`` (and its fallback) with the benchmark set where the suite left it empty."""
+    fallback = question.fallback
+    if fallback is not None and not fallback.benchmark:
+        fallback = dataclasses.replace(fallback, benchmark=question.benchmark or name)
+    if question.benchmark and fallback is question.fallback:
+        return question
+    return dataclasses.replace(question, benchmark=question.benchmark or name, fallback=fallback)
+
+
+def takes(config: ModelConfig, question: Question) -> bool:
+    """Whether ``config`` takes every image of ``question`` (its ``max_images``)."""
+    return config.max_images is None or len(question.images) <= config.max_images
+
+
+def for_model(question: Question, config: ModelConfig) -> Question:
+    """The question ``config`` is asked: ``question`` itself, or its fallback when the model
+    takes fewer images than it shows (:func:`check_images` refuses one without a fallback)."""
+    if question.fallback is not None and not takes(config, question):
+        return question.fallback
+    return question
+
+
 def check_images(question: Question, configs: list[ModelConfig]) -> None:
-    """Refuse a question with more images than a model takes (``max_images``), before
-    anything is sent (:class:`SpecError`, one line)."""
-    if len(question.images) > 1:
-        what = f"item {question.item_id} ({question.probe}, {question.condition})"
-        for c in configs:
-            c.check_images(len(question.images), what)
+    """Refuse a question with more images than a model takes (``max_images``) and no fallback
+    for it, before anything is sent (:class:`SpecError`, one line)."""
+    for c in configs:
+        q = for_model(question, c)
+        if len(q.images) > 1:
+            c.check_images(len(q.images), f"item {q.item_id} ({q.probe}, {q.condition})")
 
 
 def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:
@@ -180,13 +203,18 @@ def store_questions(
     buf: list[Task] = []
     n = 0
     for q in source.questions(loaded, selection, VariantCache(cache_dir, root=loaded.root)):
-        if not q.benchmark:
-            q = dataclasses.replace(q, benchmark=source.name)
+        q = with_benchmark(q, source.name)
         check_images(q, configs)
         n += 1
+        asked = [for_model(q, c) for c in configs]
+        keys = keys_of(q)
+        if q.fallback is not None and any(a is q.fallback for a in asked):
+            keys = [
+                k if a is q else f for a, k, f in zip(asked, keys, keys_of(q.fallback), strict=True)
+            ]
         buf += [
-            Task(key=key, model=name, question=q, params=params)
-            for (name, params), key in zip(stored, keys_of(q), strict=True)
+            Task(key=key, model=name, question=a, params=params)
+            for (name, params), key, a in zip(stored, keys, asked, strict=True)
         ]
         if len(buf) >= batch:
             store.put_tasks(buf)

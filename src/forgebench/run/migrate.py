@@ -18,6 +18,16 @@ else changes, so a migrated run resumes without re-asking.
 Version 3 -> 4 (construction steps in the store): the ``construct_steps`` table is created where
 it is missing; a construction work folder whose store already has it keeps its rows.
 
+Version 4 -> 5 (Forensics candidate rows as the release sends them): a Forensics task of condition
+``full`` whose item is a candidate row (several images that are not a video's frames: a
+segmentation or detection question) and which showed one image (the rows tiled into one) becomes
+condition ``tiled``. Its key is recomputed as :func:`~forgebench.run.tasks.task_key` makes it for
+the same question under ``tiled`` (the tiled image keeps its variant id), and every reference to
+the key moves with it: ``answers``, ``errors``, ``outputs``, ``verdicts``, ``judgements``,
+``construct_steps`` and ``tasks.superseded_by``. Nothing is re-asked; the new ``full`` tasks
+(the images apart) are pending until a run asks them. The benchmark is named here as data in the
+SQL, as the 1 -> 2 step names Mandela and PIXAR; no suite is imported.
+
 A new version adds its step with ``@upgrade(N)`` (from version N to N + 1) and raises
 :data:`~forgebench.run.schema.SCHEMA_VERSION`.
 """
@@ -27,9 +37,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 from forgebench.errors import UserError
+from forgebench.models.base import ImageRef
 from forgebench.run.schema import CONSTRUCT_STEPS, JUDGEMENTS, SCHEMA, SCHEMA_VERSION
+from forgebench.run.tasks import Question, task_key
 
 
 class SchemaError(UserError):
@@ -115,6 +128,53 @@ def _v2_to_v3(con: sqlite3.Connection) -> None:
 @upgrade(3)
 def _v3_to_v4(con: sqlite3.Connection) -> None:
     con.execute(CONSTRUCT_STEPS.strip().rstrip(";"))
+
+
+KEYED = (
+    ("answers", "task_key"),
+    ("errors", "task_key"),
+    ("outputs", "task_key"),
+    ("verdicts", "task_key"),
+    ("judgements", "task_key"),
+    ("construct_steps", "task_key"),
+    ("tasks", "superseded_by"),
+)
+"""Every column that holds a task key, besides ``tasks.key`` itself."""
+
+
+def _candidate_row(data: str) -> bool:
+    try:
+        item = json.loads(data)
+    except json.JSONDecodeError:
+        return False
+    images = item.get("images") if isinstance(item, dict) else None
+    return isinstance(images, list) and len(images) > 1 and item.get("modality") != "VID"
+
+
+@upgrade(4)
+def _v4_to_v5(con: sqlite3.Connection) -> None:
+    rows = con.execute(
+        "SELECT t.key, t.item_id, t.probe, t.model, t.prompt, t.prompt_version, t.variant_id, "
+        "t.params, t.image_path, t.media_type, i.data FROM tasks t JOIN items i "
+        "ON i.benchmark = t.benchmark AND i.item_id = t.item_id "
+        "WHERE t.benchmark = 'forensics' AND t.condition = 'full' AND t.images IS NULL"
+    ).fetchall()
+    moved: dict[str, str] = {}
+    for key, item, probe, model, prompt, version, variant, params, path, media, data in rows:
+        if not _candidate_row(data):
+            continue
+        image = ImageRef(variant, Path(path or ""), media or "") if variant else None
+        q = Question(item, probe, "tiled", prompt, version, image=image)
+        moved[key] = task_key(q, model, json.loads(params))
+    if not moved:
+        return
+    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    con.execute("PRAGMA defer_foreign_keys=ON")  # tasks and their references move together
+    pairs = [(new, old) for old, new in moved.items()]
+    con.executemany("UPDATE tasks SET key = ?, condition = 'tiled' WHERE key = ?", pairs)
+    for table, column in KEYED:
+        if table in tables:
+            con.executemany(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", pairs)
 
 
 def migrate(con: sqlite3.Connection, where: str) -> int | None:

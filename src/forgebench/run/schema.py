@@ -20,11 +20,16 @@ Version 4 (construction steps in the store) added ``construct_steps``: the finis
 construction work folder's multi-step candidates (:mod:`forgebench.run.store_steps`). A work
 folder's store that already holds the table (construction created it itself before) keeps its
 rows; a run directory's store gets it empty.
+
+Version 5 (Forensics candidate rows as the release sends them) changed no table: a Forensics
+candidate row's ``full`` question now shows its images apart, and the tiled single image it showed
+before is condition ``tiled``. The migration relabels those stored tasks ``tiled`` under the key
+that question has, everywhere the key appears (:mod:`.migrate`).
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 JUDGEMENTS = """
 CREATE TABLE IF NOT EXISTS judgements (

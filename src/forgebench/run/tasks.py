@@ -46,6 +46,10 @@ class Question:
     runs made before the seam resume). Set by the engine from the suite when left empty."""
     images: tuple[ImageRef, ...] = ()
     """Every image, in the order the model sees them (the first is :attr:`image`)."""
+    fallback: Question | None = None
+    """What a model that takes fewer images than :attr:`images` (its ``max_images``) is asked
+    instead, e.g. the same images tiled into one under another condition. The task records the
+    question it was bound to (its condition says which); never part of this question's key."""
 
     def __post_init__(self) -> None:
         images = tuple(self.images)

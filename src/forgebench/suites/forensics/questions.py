@@ -1,17 +1,19 @@
 """Expanding a Forensics dataset into questions: (item, probe, condition) -> prompt and images.
 
 Probes: ``MCQ`` on every item; ``ATTR`` and ``ATTR_DESC`` on binary-classification forgeries
-(:mod:`.attribution`), under ``full`` only. Conditions for ``MCQ``: ``full`` (always), the
-robustness conditions ``<kind>_<level>`` (:mod:`.perturb`), and the studies ``multi_image``,
-``prefix``, ``face_boxes`` (:mod:`.studies`), each only on the items it applies to. Asking for an
-unknown probe or condition is an error naming it.
+(:mod:`.attribution`), under ``full`` only. Conditions for ``MCQ``: ``full`` (always), ``tiled``
+(candidate rows), the robustness conditions ``<kind>_<level>`` (:mod:`.perturb`), and the studies
+``multi_image``, ``prefix``, ``face_boxes`` (:mod:`.studies`), each only on the items it applies
+to. Asking for an unknown probe or condition is an error naming it.
 
 Images are :class:`ImageSpec` values: the source files, what is done to them, and a seed. Their
 variant id hashes the sources' bytes, the operation, the seed and the renderer version, so the
 engine's cache can hold each rendered variant once; ``full`` on a single image renders nothing
 (the dataset file is sent as it is). A robustness condition on a multi-image row perturbs the
-tiled image (block counts then follow the tile's shorter side). ``multi_image`` is the one
-condition with several images per question: one ``file`` spec per image, in the row's order.
+tiled image (block counts then follow the tile's shorter side). ``multi_image``, and ``full`` on a
+candidate row, show several images per question: one ``file`` spec per image, in the row's order;
+such a ``full`` question carries its ``tiled`` question as the fallback for a model that takes
+one image (:attr:`ForensicsQuestion.fallback`).
 """
 
 from __future__ import annotations
@@ -33,15 +35,17 @@ from forgebench.suites.forensics.prompt import MCQ_VERSION, PAPER_PREFIX, mcq_pr
 from forgebench.suites.forensics.studies import (
     FACE_BOX_NOTE,
     STUDY_CONDITIONS,
+    TILED,
     applies,
+    candidate_row,
     draw_face_boxes,
+    shown_apart,
     tile,
-    tiled_in_full,
 )
 
 MCQ = "MCQ"
 PROBES = (MCQ, ATTR, ATTR_DESC)
-CONDITIONS = ("full", *ROBUSTNESS, *STUDY_CONDITIONS)
+CONDITIONS = ("full", TILED, *ROBUSTNESS, *STUDY_CONDITIONS)
 
 
 class QuestionError(UserError, ValueError):
@@ -100,6 +104,8 @@ class ForensicsQuestion:
     images: tuple[ImageSpec, ...]
     options: dict[str, str] = field(hash=False)
     answer: str
+    fallback: ForensicsQuestion | None = None
+    """For ``full`` on a candidate row: its ``tiled`` question, for models of one image."""
 
 
 def _check(probes: Iterable[str], conditions: Iterable[str]) -> tuple[list[str], list[str]]:
@@ -110,7 +116,8 @@ def _check(probes: Iterable[str], conditions: Iterable[str]) -> tuple[list[str],
     for c in cs:
         if c not in CONDITIONS:
             raise QuestionError(
-                f"unknown Forensics condition {c!r} (known: full, multi_image, prefix, face_boxes, "
+                f"unknown Forensics condition {c!r} (known: full, tiled, multi_image, prefix, "
+                "face_boxes, "
                 "and <saturation|contrast|block|noise|blur|pixelate|jpeg>_<1-5>)"
             )
     return ps, cs
@@ -119,16 +126,26 @@ def _check(probes: Iterable[str], conditions: Iterable[str]) -> tuple[list[str],
 def _images(item: ForensicsItem, root: Path, condition: str, seed: int) -> tuple[ImageSpec, ...]:
     paths = tuple(root / p for p in item.images)
     robust = condition if condition in ROBUSTNESS else ""
-    if condition == "multi_image":
+    if shown_apart(item, condition):
         return tuple(ImageSpec((p,), "file") for p in paths)
     if condition == "face_boxes":
         return (ImageSpec(paths[:1], "face_boxes"),)
-    if tiled_in_full(item):
+    if len(paths) > 1:
         op = "tile" + (f"+{robust}" if robust else "")
         return (ImageSpec(paths, op, image_seed(seed, item.id) if robust else 0),)
     if not robust:
         return tuple(ImageSpec((p,), "file") for p in paths)
     return tuple(ImageSpec((p,), robust, image_seed(seed, item.id, k)) for k, p in enumerate(paths))
+
+
+def _mcq(
+    item: ForensicsItem, root: Path, cond: str, text: str, version: str, seed: int,
+    fallback: ForensicsQuestion | None = None,
+) -> ForensicsQuestion:  # fmt: skip
+    images = _images(item, root, cond, seed)
+    return ForensicsQuestion(
+        item.id, MCQ, cond, text, version, images, dict(item.options), item.answer, fallback
+    )
 
 
 def expand(
@@ -155,16 +172,10 @@ def expand(
                     item.images, item.question, item.options, hint, prefix=pre, version=MCQ_VERSION
                 )
                 version = f"{MCQ_VERSION}+faces-v1" if cond == "face_boxes" else p.version
-                yield ForensicsQuestion(
-                    item.id,
-                    MCQ,
-                    cond,
-                    p.text,
-                    version,
-                    _images(item, root, cond, seed),
-                    dict(item.options),
-                    item.answer,
-                )
+                fallback = None
+                if cond == "full" and candidate_row(item):
+                    fallback = _mcq(item, root, TILED, p.text, version, seed)
+                yield _mcq(item, root, cond, p.text, version, seed, fallback)
         for probe in (x for x in ps if x in (ATTR, ATTR_DESC)):
             if "full" not in cs or not eligible(item):
                 continue

@@ -2,17 +2,20 @@
 
 Conditions (DESIGN.md "Forensics identifiers"):
 
-- ``full``: the question as the paper's main results ask it, by release row kind:
+- ``full``: the question as the release asks it, by release row kind:
 
   - a single-image row (an RGB, NIR or image+text item, a binary question): its image, as is;
   - a video row released as a list of frames: the frames tiled into one image (:func:`tile`):
     the paper's setting ("single-image input ... piecing together sampled frames into one big
     input image", Figure 1; Table 11's "Single-Image Prompt", how Table 2 was run);
   - a video row released as one already-tiled image: that image (there are no frames to part);
-  - another multi-image row (a segmentation or detection question: the item, then its candidate
-    maps or boxes): tiled too, in order (the first tile is the item). VLMEvalKit sends these
-    images separately, which is ``multi_image`` here; ``full`` stays tiled so runs made before
-    the engine could send several images keep their task keys and answers.
+  - a candidate row (:func:`candidate_row`: a segmentation or detection question, the item then
+    its candidate maps or boxes): the images as separate images, in order, as the release's
+    VLMEvalKit evaluation sends a row's images to a model that takes several (its Table 2).
+- ``tiled``: a candidate row's images tiled into one, in order (the first tile is the item): what
+  a model that takes one image per question (``max_images = 1``) is asked in place of ``full``,
+  and what anyone gets with ``--conditions tiled``. Runs made before ``full`` sent candidates
+  apart stored these tiled answers under ``full``; the store relabels them (schema 5).
 - ``multi_image`` (Table 11, "Multi-Images Prompt"): the row's images as separate images, in the
   release's order (a video's frames; an item and its candidates), for every row with more than
   one image. Table 11 compares it with ``full`` on the same items, video rows apart from the
@@ -43,6 +46,7 @@ from PIL import Image, ImageDraw
 from forgebench.suites.forensics.contract import ForensicsItem
 
 STUDY_CONDITIONS = ("multi_image", "prefix", "face_boxes")
+TILED = "tiled"
 FACE_BOX_NOTE = "Focus on the regions inside the red boxes."
 FACE_MODEL = "face_detection_yunet_2023mar_int8bq.onnx"
 Box = tuple[int, int, int, int]
@@ -56,14 +60,25 @@ def applies(item: ForensicsItem, condition: str) -> bool:
     """Whether ``condition`` is asked of ``item`` (``full`` and ``prefix``: every item)."""
     if condition == "multi_image":
         return len(item.images) > 1
+    if condition == TILED:
+        return candidate_row(item)
     if condition == "face_boxes":
         return item.semantic == "HS" and item.task == "BC" and len(item.images) == 1
     return True
 
 
-def tiled_in_full(item: ForensicsItem) -> bool:
-    """True when ``full`` shows this item's images tiled into one (any multi-image row)."""
-    return len(item.images) > 1
+def candidate_row(item: ForensicsItem) -> bool:
+    """True for a row of several images that are not a video's frames: a segmentation or
+    detection question showing the item, then its candidates."""
+    return len(item.images) > 1 and item.modality != "VID"
+
+
+def shown_apart(item: ForensicsItem, condition: str) -> bool:
+    """True when ``condition`` shows ``item``'s images as separate images, in order (else a row
+    of several is tiled into one)."""
+    return len(item.images) > 1 and (
+        condition == "multi_image" or (condition == "full" and candidate_row(item))
+    )
 
 
 def tile(frames: list[Image.Image]) -> Image.Image:

@@ -11,17 +11,19 @@ at levels 1-5), ``jpeg`` (true JPEG re-encoding at 5 qualities), ``attribution``
 What ``full`` shows, per release row kind (:mod:`.studies` has the details): a single-image row,
 its image; a video row released as frames, the frames tiled into one image (the paper's
 "single-image input", Table 2's setting); a video row released as one tiled image, that image;
-a segmentation or detection row (the item and its candidates), the images tiled in order.
-``multi_image`` (Table 11) sends the images of every row with more than one as separate images,
-in order: the paper's "multi-images input" for videos, and VLMEvalKit's own way for candidate
-rows. A model that takes one image per question (``max_images = 1`` in its models file) is
-refused before anything is sent when ``multi_image`` is asked.
+a candidate row (a segmentation or detection question: the item and its candidates), the images
+as separate images, in order, as the release's evaluation sends them (its Table 2). A model that
+takes one image per question (``max_images = 1`` in its models file) is asked such a row under
+``tiled`` instead (the images tiled into one, in order); ``--conditions tiled`` asks it of every
+model. ``multi_image`` (Table 11) sends the images of every row with more than one as separate
+images, in order; a model of one image is refused before anything is sent when it is asked.
 
 ``--sample N`` keeps at most N items per type code (the items with the smallest sha256 of their
 id: stable, and spread over the whole set), so robustness x 30 stays affordable while every type
 code keeps its items.
 
-Answers are replayed by (``item_id``, probe ``MCQ``, condition ``full``) like any other suite.
+Answers are replayed by (``item_id``, probe ``MCQ``, condition ``full``) like any other suite
+(``vlmevalkit/FILE`` replays stay ``full``).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC
 from forgebench.suites.forensics.perturb import CONDITIONS as ROBUST_ALL
 from forgebench.suites.forensics.perturb import TABLE3_KINDS
 from forgebench.suites.forensics.questions import CONDITIONS, MCQ, PROBES, ImageSpec
+from forgebench.suites.forensics.studies import TILED
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
 if TYPE_CHECKING:
@@ -64,6 +67,7 @@ if TYPE_CHECKING:
     from forgebench.run.judging import JudgeSettings
     from forgebench.run.tasks import Question
     from forgebench.suites.forensics.contract import ForensicsItem
+    from forgebench.suites.forensics.questions import ForensicsQuestion
 
 PARTS: dict[str, str] = {
     "robustness": "Table 3: saturation, contrast, block, noise, blur, pixelate at levels 1-5 (x30)",
@@ -111,6 +115,8 @@ def protocol(selection: Selection) -> tuple[list[str], list[str]]:
         conditions += ["multi_image", "prefix", "face_boxes"]
     if selection.probes is not None:
         probes = [p for p in probes if p in selection.probes]
+    if selection.conditions is not None and TILED in selection.conditions:
+        conditions.insert(1, TILED)  # on request, with any protocol part
     if selection.conditions is not None:
         missing = [c for c in selection.conditions if c not in conditions]
         if missing:
@@ -133,6 +139,10 @@ def _variant(spec: ImageSpec, condition: str) -> Any:
 
     if spec.op == "file":
         return VariantSpec(source=spec.sources[0], condition="full")
+    if condition == TILED:
+        # the tiled image ``full`` showed before it sent candidates apart: the same variant id
+        # (it hashes the image condition), so the store's relabelled tasks keep their keys
+        condition = "full"
     others = [source_info(p).sha256 for p in spec.sources[1:]]
     from forgebench.suites.forensics.perturb import RENDERER_VERSION
 
@@ -264,24 +274,25 @@ class ForensicsSuite(Suite):
 
         probes, conditions = protocol(selection)  # errors now, before anything is rendered
 
+        def bind(item: ForensicsItem, fq: ForensicsQuestion) -> Question:
+            if len(fq.images) != 1 and fq.condition not in ("multi_image", "full"):
+                raise SuiteError(f"item {fq.item_id}: {len(fq.images)} images in one question")
+            specs = [_variant(im, fq.condition) for im in fq.images]
+            refs = cache.ensure_all(specs, render=render_images)
+            extra = {
+                "options": fq.options, "answer": fq.answer, "type_code": item.type_code,
+                "question": item.question if fq.probe == MCQ else fq.text,
+            }  # fmt: skip
+            return Question(
+                fq.item_id, fq.probe, fq.condition, fq.text, fq.version, extra=extra,
+                benchmark=self.name, images=refs,
+                fallback=bind(item, fq.fallback) if fq.fallback is not None else None,
+            )  # fmt: skip
+
         def generate() -> Iterator[Question]:
-            for item, fq in (
-                (it, fq)
-                for it in loaded.items  # one item at a time: the dataset stays on disk
-                for fq in expand([it], loaded.root, probes=probes, conditions=conditions)
-            ):
-                if len(fq.images) != 1 and fq.condition != "multi_image":
-                    raise SuiteError(f"item {fq.item_id}: {len(fq.images)} images in one question")
-                specs = [_variant(im, fq.condition) for im in fq.images]
-                refs = cache.ensure_all(specs, render=render_images)
-                extra = {
-                    "options": fq.options, "answer": fq.answer, "type_code": item.type_code,
-                    "question": item.question if fq.probe == MCQ else fq.text,
-                }  # fmt: skip
-                yield Question(
-                    fq.item_id, fq.probe, fq.condition, fq.text, fq.version, extra=extra,
-                    benchmark=self.name, images=refs,
-                )  # fmt: skip
+            for it in loaded.items:  # one item at a time: the dataset stays on disk
+                for fq in expand([it], loaded.root, probes=probes, conditions=conditions):
+                    yield bind(it, fq)
 
         return generate()
 
@@ -365,7 +376,9 @@ class ForensicsSuite(Suite):
         for fq in expand([model], dataset_root):
             if fq.images and fq.images[0].op != "file":
                 yield "as asked", fq.images[0].render()
-        if len(model.images) > 1:  # multi_image: each image apart, in order
+            if fq.fallback is not None:  # a candidate row, as models of one image see it
+                yield "tiled", fq.fallback.images[0].render()
+        if len(model.images) > 1:  # full or multi_image: each image apart, in order
             n = len(model.images)
             for k, rel in enumerate(model.images, start=1):
                 yield f"image {k} of {n}", (dataset_root / rel).read_bytes()

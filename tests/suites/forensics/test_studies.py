@@ -10,10 +10,11 @@ from PIL import Image
 from forgebench.suites.forensics.contract import ForensicsItem
 from forgebench.suites.forensics.studies import (
     applies,
+    candidate_row,
     detect_faces,
     draw_face_boxes,
+    shown_apart,
     tile,
-    tiled_in_full,
 )
 
 
@@ -49,11 +50,14 @@ def test_face_boxes_on_a_real_photograph() -> None:
 
 def test_which_items_each_condition_applies_to() -> None:
     video = _item("VID", "BC", 8)
-    assert applies(video, "multi_image") and tiled_in_full(video)
+    assert applies(video, "multi_image") and not shown_apart(video, "full")  # frames tiled
+    assert not candidate_row(video) and not applies(video, "tiled")
     assert not applies(_item("VID", "BC", 1), "multi_image")
     seg = _item("RGB", "SLS", 5)  # the item and its four candidate maps
-    assert applies(seg, "multi_image") and tiled_in_full(seg)
-    assert not tiled_in_full(_item("RGB", "BC", 1))
+    assert applies(seg, "multi_image") and candidate_row(seg) and applies(seg, "tiled")
+    assert shown_apart(seg, "full") and shown_apart(seg, "multi_image")
+    assert not shown_apart(seg, "tiled") and not shown_apart(seg, "prefix")
+    assert not candidate_row(_item("RGB", "BC", 1)) and not applies(_item("RGB", "SLS", 1), "tiled")
     assert applies(_item("RGB", "BC", 1), "face_boxes")
     assert not applies(_item("RGB", "BC", 1, "GS"), "face_boxes")
     assert not applies(_item("RGB", "SLD", 1), "face_boxes")

@@ -162,8 +162,19 @@ def child(data: str, run: str, cache: str, n_models: int) -> None:
     from forgebench.run.generate import GenerationSettings, run_generation
     from forgebench.suites import get as get_suite
 
+    def peak_kb() -> int:
+        """This process's peak RSS: ``VmHWM`` (``ru_maxrss`` keeps the parent's peak across the
+        fork and exec that started this process, hiding the child's own)."""
+        try:
+            for line in Path("/proc/self/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+        except OSError:
+            pass
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
     suite = get_suite("forensics")
-    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    base = peak_kb()
     configs = [
         ModelConfig(spec=f"m{k:02d}=builtin/artefact", max_tokens=64) for k in range(n_models)
     ]
@@ -176,7 +187,7 @@ def child(data: str, run: str, cache: str, n_models: int) -> None:
     con = sqlite3.connect(Path(run) / "run.sqlite")
     tasks = con.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
     con.close()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak = peak_kb()
     print(json.dumps({"tasks": tasks, "wall_s": wall, "cpu_s": cpu, "base_mb": base / 1024,
                       "peak_mb": peak / 1024}))  # fmt: skip
 

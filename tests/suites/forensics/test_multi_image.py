@@ -180,7 +180,8 @@ def _hand_made_run(run: Path) -> None:
     code = {"v1": "HS-VID-BC-FSS-ED", "v2": "HS-VID-BC-FSS-ED", "s1": "HS-RGB-SLS-FSS-ED",
             "r1": "HS-RGB-BC-ES-DF"}  # fmt: skip
     said = {  # (model, item, condition) -> letter
-        ("a", "v1", "full"): "A", ("a", "v2", "full"): "B", ("a", "s1", "full"): "B",
+        ("a", "v1", "full"): "A", ("a", "v2", "full"): "B", ("a", "s1", "tiled"): "B",
+        ("a", "s1", "full"): "C",  # s1 apart under full: not part of Table 11
         ("a", "r1", "full"): "A",
         ("a", "v1", "multi_image"): "A", ("a", "v2", "multi_image"): "A",
         ("a", "s1", "multi_image"): "A",
@@ -193,7 +194,8 @@ def _hand_made_run(run: Path) -> None:
         for (model, item, cond), letter in said.items():
             extra = {"options": {"A": "yes", "B": "no", "C": "maybe"}, "answer": "A",
                      "type_code": code[item]}  # fmt: skip
-            images = (ref, ref) if item != "r1" and cond == "multi_image" else (ref,)
+            apart = cond == "multi_image" or (item == "s1" and cond == "full")
+            images = (ref, ref) if item != "r1" and apart else (ref,)
             q = Question(item, "MCQ", cond, f"{item} {cond}", "MCQ/v1", extra=extra,
                          benchmark="forensics", images=images)  # fmt: skip
             task = make_task(q, model)
@@ -215,7 +217,7 @@ def test_table11_from_a_hand_made_run(tmp_path: Path) -> None:
     assert got == {
         ("a", "full", "multi_image_pair=video"): (50.0, 2),
         ("a", "multi_image", "multi_image_pair=video"): (100.0, 2),
-        ("a", "full", "multi_image_pair=other"): (0.0, 1),
+        ("a", "tiled", "multi_image_pair=other"): (0.0, 1),
         ("a", "multi_image", "multi_image_pair=other"): (100.0, 1),
         ("b", "full", "multi_image_pair=video"): (100.0, 1),  # v1 only: the pair b has
         ("b", "multi_image", "multi_image_pair=video"): (0.0, 1),

@@ -206,3 +206,47 @@ def test_an_unknown_condition_names_tiled_among_the_known(v4: Path) -> None:
     res = _run(v4, "--model", "builtin/artefact", "--conditions", "tile")
     assert res.exit_code == 2
     assert "tiled" in res.output
+
+
+def test_tiled_on_request_and_in_the_studies_part() -> None:
+    from forgebench.run.source import Selection
+    from forgebench.suites.forensics.suite import protocol
+
+    assert protocol(Selection(conditions=["tiled"])) == (["MCQ"], ["tiled"])
+    assert protocol(Selection(conditions=["full", "tiled"]))[1] == ["full", "tiled"]
+    studies = protocol(Selection(parts=("studies",)))[1]
+    assert studies.count("tiled") == 1 and "multi_image" in studies  # Table 11's other block
+    assert protocol(Selection(parts=("studies",), conditions=["tiled", "full"]))[1] == [
+        "full",
+        "tiled",
+    ]
+
+
+def test_prompts_show_a_candidate_row_apart_and_its_tiled_stand_in(v4: Path) -> None:
+    res = CliRunner().invoke(app, ["prompts", "--dataset", str(v4 / "forensics"), "--item", "sls3"])
+    assert res.exit_code == 0, res.output
+    assert "MCQ / full\n" in res.output and "images: 5" in res.output
+    assert "MCQ / tiled (in its place for max_images = 1)" in res.output
+    assert "images: 1" in res.output
+
+
+def test_table11_keeps_its_numbers_on_a_migrated_run(
+    v4: Path, fake_openai: Callable[..., Any]
+) -> None:
+    # the run made before also asks the study: multi_image on the candidate rows, apart
+    server = fake_openai(reply_text="C")
+    res = _run(v4, "--model", f"m1=openai/fake@{server.url}", "--protocol", "studies",
+               "--conditions", "tiled,multi_image")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert server.hits == 3  # multi_image: sls3, sld1 and the video; tiled: answered already
+    assert CliRunner().invoke(app, ["metrics", str(v4 / "run")]).exit_code == 0
+    got = {
+        k: v for k, v in _metrics(v4 / "run" / "metrics.csv").items()
+        if k[2].startswith("multi_image_pair=")
+    }  # fmt: skip
+    assert got == {
+        ("m1", "tiled", "multi_image_pair=other", "acc"): ("50.0", "2"),  # as full scored them
+        ("m1", "multi_image", "multi_image_pair=other", "acc"): ("50.0", "2"),  # C: sld1 right
+        ("m1", "full", "multi_image_pair=video", "acc"): ("100.0", "1"),
+        ("m1", "multi_image", "multi_image_pair=video", "acc"): ("0.0", "1"),
+    }

@@ -5,8 +5,8 @@ judge stages; ``--extraction``, ``--extractor-prompt``), accuracy and perspectiv
 Protocol: ``MCQ`` under ``full`` on every item by default. Opt-in parts (``--protocol``):
 ``robustness`` (the 30 conditions of Table 3: saturation, contrast, block, noise, blur, pixelate
 at levels 1-5), ``jpeg`` (true JPEG re-encoding at 5 qualities), ``attribution`` (``ATTR`` and
-``ATTR_DESC`` on binary-classification forgeries), ``studies`` (``prefix``, ``face_boxes`` and
-``multi_image``). ``--probes`` and ``--conditions`` only narrow that.
+``ATTR_DESC`` on binary-classification forgeries), ``studies`` (``prefix``, ``face_boxes``,
+``multi_image``, and ``tiled`` for Table 11's candidate-row block). ``--probes`` and ``--conditions`` only narrow that.
 
 What ``full`` shows, per release row kind (:mod:`.studies` has the details): a single-image row,
 its image; a video row released as frames, the frames tiled into one image (the paper's
@@ -73,8 +73,8 @@ PARTS: dict[str, str] = {
     "robustness": "Table 3: saturation, contrast, block, noise, blur, pixelate at levels 1-5 (x30)",
     "jpeg": "true JPEG re-encoding at quality 90, 70, 50, 30, 10 (x5)",
     "attribution": "Tables 4 and 13: ATTR and ATTR_DESC on binary-classification forgeries",
-    "studies": "Tables 11, 12 and 14: separate images for multi-image rows, the forgery-technique "
-    "prefix and face boxes",
+    "studies": "Tables 11, 12 and 14: separate images for multi-image rows (and candidate rows "
+    "tiled), the forgery-technique prefix and face boxes",
 }
 ROBUSTNESS = tuple(c for c in ROBUST_ALL if c.rsplit("_", 1)[0] in TABLE3_KINDS)
 JPEG = tuple(c for c in ROBUST_ALL if c.startswith("jpeg_"))
@@ -112,10 +112,14 @@ def protocol(selection: Selection) -> tuple[list[str], list[str]]:
     if "jpeg" in parts:
         conditions += JPEG
     if "studies" in parts:
-        conditions += ["multi_image", "prefix", "face_boxes"]
+        conditions += [TILED, "multi_image", "prefix", "face_boxes"]
     if selection.probes is not None:
         probes = [p for p in probes if p in selection.probes]
-    if selection.conditions is not None and TILED in selection.conditions:
+    if (
+        selection.conditions is not None
+        and TILED in selection.conditions
+        and TILED not in conditions
+    ):
         conditions.insert(1, TILED)  # on request, with any protocol part
     if selection.conditions is not None:
         missing = [c for c in selection.conditions if c not in conditions]

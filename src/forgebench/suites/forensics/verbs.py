@@ -74,12 +74,15 @@ def prompts(suite: Suite, dataset: Path, item_id: str) -> list[str]:
     if not one:
         raise SuiteError(f"{dataset}: no item {item_id!r}")
     loaded.items = one
-    qs = suite.questions(loaded, Selection(), VariantCache(), render_images=False)
-    return [
-        f"{q.probe} / {q.condition}\nversion: {q.prompt_version}\n"
-        f"images: {len(q.images)}\n---\n{q.prompt}"
-        for q in qs
-    ]
+    blocks = []
+    for q in suite.questions(loaded, Selection(), VariantCache(), render_images=False):
+        for shown, who in ((q, ""), (q.fallback, " (in its place for max_images = 1)")):
+            if shown is not None:
+                blocks.append(
+                    f"{shown.probe} / {shown.condition}{who}\nversion: {shown.prompt_version}\n"
+                    f"images: {len(shown.images)}\n---\n{shown.prompt}"
+                )
+    return blocks
 
 
 def _metrics(run_dir: Path, judge: str | None) -> pd.DataFrame | None:

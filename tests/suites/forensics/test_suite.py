@@ -28,7 +28,7 @@ def test_protocol_parts_and_narrowing() -> None:
     with pytest.raises(SuiteError, match="part of --protocol jpeg"):
         protocol(Selection(conditions=("jpeg_2",)))
     _, conds = protocol(Selection(parts=("studies",)))
-    assert conds == ["full", "multi_image", "prefix", "face_boxes"]
+    assert conds == ["full", "tiled", "multi_image", "prefix", "face_boxes"]
     with pytest.raises(SuiteError, match="multi_image is part of --protocol studies"):
         protocol(Selection(conditions=("full", "multi_image")))
 

@@ -250,3 +250,16 @@ def test_table11_keeps_its_numbers_on_a_migrated_run(
         ("m1", "full", "multi_image_pair=video", "acc"): ("100.0", "1"),
         ("m1", "multi_image", "multi_image_pair=video", "acc"): ("0.0", "1"),
     }
+
+
+def test_the_item_view_shows_the_migrated_tiled_answers(v4: Path) -> None:
+    run = v4 / "run"
+    assert CliRunner().invoke(app, ["metrics", str(run)]).exit_code == 0
+    res = CliRunner().invoke(app, ["report", str(run)])
+    assert res.exit_code == 0, res.output
+    page = (run / "report" / "forensics_items.html").read_text()
+    assert page.count("<code>tiled</code> (models of one image) tiled into one image") == 2
+    assert page.count("<code>full</code> shows them tiled into one image") == 1  # the video
+    assert page.count("<tr><td>m1</td><td>tiled</td>") == 2  # the kept answers, named tiled
+    data = "".join(p.read_text() for p in sorted((run / "report" / "data").glob("*.js")))
+    assert data.count('"tiled"') >= 2  # the viewer's stand-in picture of each candidate row

@@ -1,9 +1,10 @@
 """The Forensics item view: ``report/forensics_items.html``, one card per item.
 
 Each card shows the item's image, or for a multi-image row each of its images in order (a
-video's frames; an item and its candidates), numbered, with a note that ``full`` showed them
-tiled into one image and ``multi_image`` as separate images; then the type code, the question,
-the options with the right one marked, and every model's answer under ``full`` and
+video's frames; an item and its candidates), numbered, with a note on how each condition showed
+them (a video under ``full``: tiled into one; a candidate row under ``full``: apart, under
+``tiled``: tiled into one; ``multi_image``: apart); then the type code, the question, the options
+with the right one marked, and every model's answer under ``full``, ``tiled`` and
 ``multi_image`` (the condition is named) with the extracted letter, the step and rule that found
 it (option letter (cue), option text (binary), builtin/embed, extractor, refusal, readings that
 disagree, none) and whether it is right. Pictures are JPEG thumbnails (longest side 384 px) under
@@ -26,6 +27,7 @@ from PIL import Image
 from forgebench.run.store import Store
 from forgebench.suites.forensics.contract import ForensicsItem
 from forgebench.suites.forensics.scores import BENCHMARK
+from forgebench.suites.forensics.studies import candidate_row
 
 MAX_ITEMS = 500
 THUMB = 384
@@ -98,10 +100,18 @@ def _pictures(root: Path | None, item: ForensicsItem, out: Path) -> str:
         f"alt='item {html.escape(item.id)} image {k}'><figcaption>{k}</figcaption></figure>"
         for k, t in enumerate(thumbs, start=1)
     )
+    if candidate_row(item):
+        how = (
+            "<code>full</code> and <code>multi_image</code> show them as separate images, "
+            "<code>tiled</code> (models of one image) tiled into one image."
+        )
+    else:
+        how = (
+            "<code>full</code> shows them tiled into one image, <code>multi_image</code> as "
+            "separate images."
+        )
     return (
-        f"<div class='frames'>{figs}</div><p class='note'>{len(thumbs)} images, in order: "
-        "<code>full</code> shows them tiled into one image, <code>multi_image</code> as "
-        "separate images.</p>"
+        f"<div class='frames'>{figs}</div><p class='note'>{len(thumbs)} images, in order: {how}</p>"
     )
 
 
@@ -111,7 +121,7 @@ Answer = tuple[str, str, str | None, str | None, str]
 
 def _answers(store: Store) -> dict[str, list[Answer]]:
     out: dict[str, list[Answer]] = {}
-    rows = store.records(BENCHMARK, probes=["MCQ"], conditions=["full", "multi_image"])
+    rows = store.records(BENCHMARK, probes=["MCQ"], conditions=["full", "tiled", "multi_image"])
     for r in sorted(rows, key=lambda r: (r.model, r.condition)):
         step = r.verdict_detail.get("step", "missing" if r.text is None else "")
         out.setdefault(r.item_id, []).append((r.model, r.condition, r.text, r.verdict, step))

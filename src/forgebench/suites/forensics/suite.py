@@ -144,8 +144,8 @@ def _variant(spec: ImageSpec, condition: str) -> Any:
     if spec.op == "file":
         return VariantSpec(source=spec.sources[0], condition="full")
     if condition == TILED:
-        # the tiled image ``full`` showed before it sent candidates apart: the same variant id
-        # (it hashes the image condition), so the store's relabelled tasks keep their keys
+        # hashed under the image condition ``full``, as a schema-4 store holds it: the tasks the
+        # migration relabels keep the key this question makes
         condition = "full"
     others = [source_info(p).sha256 for p in spec.sources[1:]]
     from forgebench.suites.forensics.perturb import RENDERER_VERSION

@@ -24,7 +24,9 @@ segmentation or detection question) and which showed one image (the rows tiled i
 condition ``tiled``. Its key is recomputed as :func:`~forgebench.run.tasks.task_key` makes it for
 the same question under ``tiled`` (the tiled image keeps its variant id), and every reference to
 the key moves with it: ``answers``, ``errors``, ``outputs``, ``verdicts``, ``judgements``,
-``construct_steps`` and ``tasks.superseded_by``. Nothing is re-asked; the new ``full`` tasks
+``construct_steps`` and ``tasks.superseded_by``. The key hashes the stored generation parameters;
+where a model's parameters held a credential (stored redacted), the key cannot be the one a run
+makes and that model's ``tiled`` question would be asked again if requested. Nothing is re-asked; the new ``full`` tasks
 (the images apart) are pending until a run asks them. The benchmark is named here as data in the
 SQL, as the 1 -> 2 step names Mandela and PIXAR; no suite is imported.
 

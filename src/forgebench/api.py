@@ -20,6 +20,14 @@ in ``forgebench._api`` (one module per group of verbs); this module names no sui
 from __future__ import annotations
 
 from forgebench._api.common import StageResult, benchmarks_in
+from forgebench._api.construct import (
+    BuildSettings,
+    audit,
+    build,
+    propose,
+    review_export,
+    review_import,
+)
 from forgebench._api.dataset import dataset_suite as suite_of
 from forgebench._api.dataset import import_, prompts, selection_for, tasks, validate
 from forgebench._api.interop import (
@@ -53,6 +61,7 @@ from forgebench.run.source import Selection
 from forgebench.suites.base import ImportSettings
 
 __all__ = [
+    "BuildSettings",
     "GenerationResult",
     "GenerationSettings",
     "ImportSettings",
@@ -61,7 +70,9 @@ __all__ = [
     "Selection",
     "StageResult",
     "Status",
+    "audit",
     "benchmarks_in",
+    "build",
     "cache_clean",
     "calibrate_sample",
     "calibrate_score",
@@ -79,9 +90,12 @@ __all__ = [
     "metrics",
     "parse",
     "prompts",
+    "propose",
     "ray_batch",
     "replicas",
     "report",
+    "review_export",
+    "review_import",
     "run",
     "selection_for",
     "status",

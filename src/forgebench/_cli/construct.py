@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail, money
+from forgebench._cli.app import app, console, fail, money
 from forgebench.cli_support import (
-    check_executor,
     executor_option,
     get_executor,
-    paid_stage,
     ray_address_option,
+    say,
     wait_option,
     workers_option,
 )
@@ -23,44 +20,6 @@ review_app = typer.Typer(
     help="Manual review of a build: export a sheet, import decisions.", no_args_is_help=True
 )
 app.add_typer(review_app, name="review")
-
-
-def _knowledge(seeds: Path) -> Any:
-    from forgebench.construct.facts import Knowledge
-    from forgebench.construct.scenes import (
-        KB_FILE,
-        SCENES_FILE,
-        SceneError,
-        load_facts,
-        load_scenes,
-    )
-
-    if not seeds.is_dir():
-        fail(f"{seeds}: not a seed folder", 2)
-    for f in (SCENES_FILE, KB_FILE):
-        if not (seeds / f).is_file():
-            fail(f"{seeds / f}: not found (a seed folder holds {SCENES_FILE} and {KB_FILE})", 2)
-    try:
-        return Knowledge.of(load_scenes(seeds), load_facts(seeds))
-    except SceneError as exc:
-        fail(str(exc), 2)
-
-
-def _coco_scenes(seeds: Path, coco: Path, prefix: str) -> None:
-    """Write SEEDS/scenes.jsonl (and an empty kb.jsonl) from a COCO file; refuse to overwrite."""
-    from forgebench.construct.parts import UnknownConstruction, import_scenes
-    from forgebench.construct.scenes import KB_FILE, SCENES_FILE, SceneError
-    from forgebench.construct.specs import write_jsonl
-
-    if (seeds / SCENES_FILE).exists():
-        fail(f"{seeds / SCENES_FILE}: exists; --coco writes it (use another seed folder)", 2)
-    try:
-        scenes = import_scenes("coco", coco, prefix)
-    except (SceneError, UnknownConstruction) as exc:
-        fail(str(exc), 2)
-    write_jsonl(seeds / SCENES_FILE, (s.model_dump(mode="json", exclude_none=True) for s in scenes))
-    if not (seeds / KB_FILE).exists():
-        write_jsonl(seeds / KB_FILE, [])
 
 
 @app.command("propose")
@@ -99,70 +58,20 @@ def propose(
     ),
 ) -> None:
     """Propose edit specifications, verify each against the scene records and the fact table, and write the kept ones (specs.jsonl) and the rejected ones with their reason (rejected.jsonl)."""
-    from forgebench.construct.parts import construction_of, constructions
-    from forgebench.construct.specs import SpecFileError, propose_from_file, write_jsonl
-    from forgebench.construct.verify import verify_specs
+    from forgebench import api
 
-    if not from_file and not rules and not model:
-        fail("nothing to propose from: give --model SPEC, --from FILE and/or --rules", 2)
-    if coco is not None:
-        _coco_scenes(seeds, coco, coco_images)
-    know = _knowledge(seeds)
-    specs = []
-    try:
-        if from_file:
-            specs += propose_from_file(from_file)
-    except SpecFileError as exc:
-        fail(str(exc), 2)
-    if rules:
-        for parts in constructions():
-            specs += parts.propose_rules(know, seeds, per_family)
-    if model:
-        from forgebench.models.spec import SpecError as ModelSpecError
-        from forgebench.models.spec import parse_spec
-
-        try:
-            parse_spec(model)  # a bad spec: one line before OUT/work is touched
-            with paid_stage(out / "work", "propose", wait):
-                for parts in constructions():
-                    asked, failed = parts.propose_with_model(
-                        model, know, seeds, out / "work", per_family, wait
-                    )
-                    for sid, why in failed.items():
-                        err_console.print(
-                            f"scene {sid}: no proposal from {model}: {why}", markup=False
-                        )
-                    specs += asked
-        except ModelSpecError as exc:
-            fail(str(exc), 2)
-    ids = Counter(s.id for s in specs)
-    if dup := [i for i, n in ids.items() if n > 1]:
-        fail(f"two proposals share the id {dup[0]!r}", 2)
-    accepted, rejected = verify_specs(specs, know, seeds)
-    if controls:
-        have = {a.spec.id for a in accepted} | {r.spec.id for r in rejected}
-        extra = [
-            c
-            for a in accepted
-            if (c := construction_of(a.spec.suite).control_for(a.spec)) is not None
-            and c.id not in have
-        ]
-        acc2, rej2 = verify_specs(extra, know, seeds)
-        accepted += acc2
-        rejected += rej2
-    write_jsonl(out / "specs.jsonl", (a.row() for a in accepted))
-    write_jsonl(out / "rejected.jsonl", (r.row() for r in rejected))
-    fams = Counter(a.spec.family or a.spec.suite for a in accepted)
-    console.print(
-        f"kept {len(accepted)} specification(s): "
-        + ", ".join(f"{k} {v}" for k, v in sorted(fams.items()))
-    )
-    reasons = Counter(r.verification.rule for r in rejected)
-    console.print(
-        f"rejected {len(rejected)}: "
-        + (", ".join(f"{k} {v}" for k, v in reasons.most_common()) or "none")
-    )
-    console.print(f"wrote {out / 'specs.jsonl'} and {out / 'rejected.jsonl'}")
+    done = api.propose(
+        seeds, out, from_file=from_file, rules=rules, model=model, per_family=per_family,
+        coco=coco, coco_images=coco_images, controls=controls, wait=wait,
+        on_wait=lambda m: say(m, err=True),
+    )  # fmt: skip
+    for sid, why in done.failed.items():
+        say(f"scene {sid}: no proposal from {model}: {why}", err=True)
+    kept = ", ".join(f"{k} {v}" for k, v in sorted(done.kept.items()))
+    console.print(f"kept {sum(done.kept.values())} specification(s): {kept}", markup=False)
+    reasons = ", ".join(f"{k} {v}" for k, v in done.rejected.most_common()) or "none"
+    console.print(f"rejected {sum(done.rejected.values())}: {reasons}", markup=False)
+    console.print(f"wrote {out / 'specs.jsonl'} and {out / 'rejected.jsonl'}", markup=False)
 
 
 @app.command("build")
@@ -206,39 +115,24 @@ def build(
     wait: bool = wait_option("another process uses OUT/work"),
 ) -> None:
     """Render candidates with an editor (resumable: a candidate already in OUT/work is never paid twice), gate them, and write a dataset that forgebench validate accepts (and PIXAR pairs)."""
-    from forgebench.construct import build as B
-    from forgebench.construct.edit_api import EditorSpecError, make_editor
-    from forgebench.construct.specs import SpecFileError, load_specs
+    from forgebench import api
 
-    know = _knowledge(seeds)
-    try:
-        rows = load_specs(specs)
-    except SpecFileError as exc:
-        fail(str(exc), 2)
-    unknown = [s.seed_id for s in rows if s.seed_id not in know.scenes]
-    if unknown:
-        fail(f"{specs}: specification names unknown seed {unknown[0]!r}", 2)
-    try:
-        ed = make_editor(editor, price, int(max_reply_mb * 1e6))
-    except (EditorSpecError, ValueError) as exc:
-        fail(str(exc), 2)
-    cfg = B.BuildConfig(
-        max_candidates=max_candidates, max_cost=max_cost, concurrency=concurrency,
+    settings = api.BuildSettings(
+        editor=editor, max_candidates=max_candidates, max_cost=max_cost, price=price,
+        concurrency=concurrency, max_reply_bytes=int(max_reply_mb * 1e6),
         grounding_model=grounding_model, fidelity_model=fidelity_model, wait=wait,
     )  # fmt: skip
-    if dry_run:
-        calls, first, worst, stored = B.dry_run(rows, ed, cfg, out)
+    done = api.build(
+        seeds, specs, out, settings, dry_run=dry_run, on_wait=lambda m: say(m, err=True)
+    )
+    if done.plan is not None:
+        n, calls, first, worst, stored = done.plan
         console.print(
-            f"{len(rows)} specification(s), {calls} call(s) for one candidate each: cost {first:.2f}; at most {worst:.2f} with {max_candidates} candidates"
+            f"{n} specification(s), {calls} call(s) for one candidate each: cost {first:.2f}; at most {worst:.2f} with {max_candidates} candidates"
             + (f" ({stored} already rendered in {out / 'work'})" if stored else "")
         )
         return
-    verification = {s.id: getattr(s, "verification", None) for s in rows}
-    try:
-        with paid_stage(out / "work", "build", wait):
-            rep = B.build(seeds, rows, know, ed, out, cfg, verification)  # type: ignore[arg-type]
-    except B.BuildError as exc:
-        fail(str(exc), 2)
+    rep = done.report
     outcomes = ", ".join(f"{k} {v}" for k, v in sorted(rep.outcomes.items()))
     console.print(
         f"{rep.specs} specification(s), {rep.calls} candidate(s) ({outcomes}), {rep.sent} request(s) sent, spent {rep.spent:.2f}"
@@ -246,15 +140,15 @@ def build(
     written = ", ".join(f"{w.count} {w.noun}" for w in rep.written.values()) or "nothing written"
     console.print(f"kept {rep.kept}: {written}; dropped {len(rep.dropped)}")
     for sid, why in rep.dropped:
-        err_console.print(f"dropped {sid}: {why}", markup=False)
+        say(f"dropped {sid}: {why}", err=True)
     for w in rep.written.values():
         for line in w.problems:
-            err_console.print(line, markup=False)
+            say(line, err=True)
         if w.problems:
             fail(f"{w.path}: the built folder has {len(w.problems)} error(s)", 1)
         console.print(f"wrote {w.path} ({w.count} {w.noun}, valid)")
     if rep.stopped:
-        fail(f"the editor {ed.name} was stopped: {rep.stopped}", 1)
+        fail(f"the editor {done.editor} was stopped: {rep.stopped}", 1)
 
 
 @app.command("audit")
@@ -274,15 +168,10 @@ def audit(
     """The metadata-leakage audit (cross-validated AUC from file-level features, overall and per feature) and the pixel-detector audit (AUC, TPR at 5% FPR, overall and per family)."""
     import json
 
-    from forgebench.construct.parts import audited
-    from forgebench.errors import UserError
+    from forgebench import api
 
-    check_executor(executor, ray_address)
     runner = get_executor(executor, ray_address, workers)
-    try:
-        res = audited(dataset).audit(dataset, detectors, write, runner)
-    except UserError as exc:
-        fail(str(exc), exc.exit_code)
+    res = api.audit(dataset, detectors, write=write, executor=runner)
     written, fields = res.pop("written", None), res.pop("fields", [])
     meta = res["metadata"]
     console.print(
@@ -309,14 +198,9 @@ def review_export(
     build: Path = typer.Argument(..., help="Build folder (forgebench build --out)."),
 ) -> None:
     """Write BUILD/review/index.html: one card per forged item (source, edit, candidates, gate results, difference heatmap) to accept or reject with a note; the page saves decisions.json."""
-    from forgebench.construct.parts import reviewed
-    from forgebench.errors import UserError
+    from forgebench import api
 
-    try:
-        page = reviewed(build).review_sheet(build)
-    except UserError as exc:
-        fail(str(exc), exc.exit_code)
-    console.print(f"wrote {page}")
+    console.print(f"wrote {api.review_export(build)}")
 
 
 @review_app.command("import")
@@ -325,13 +209,9 @@ def review_import(
     decisions: Path = typer.Argument(..., help="decisions.json saved by the review sheet."),
 ) -> None:
     """Apply review decisions: record the reviewer in each item's provenance and move rejected items out of the dataset."""
-    from forgebench.construct.parts import reviewed
-    from forgebench.errors import UserError
+    from forgebench import api
 
-    try:
-        acc, rej, left = reviewed(build).apply_review(build, decisions)
-    except UserError as exc:
-        fail(str(exc), exc.exit_code)
+    acc, rej, left = api.review_import(build, decisions)
     console.print(
         f"{acc} accepted, {rej} rejected; {left.path.name} {'has errors' if left.problems else 'valid'} ({left.count} items)"
     )

@@ -26,14 +26,6 @@ def _skip(line: str) -> None:
     say(line, err=True)
 
 
-def parse_verdicts(run_dir: Path) -> None:
-    """The verdict stage of every suite of the run that has one; prints its count lines."""
-    from forgebench import api
-
-    for line in api.parse(run_dir):
-        say(line, err=True)
-
-
 def print_summaries(run_dir: Path, judge: str | None, out: Any = None) -> None:
     """The console summary of each benchmark in the run's metrics.csv (``out`` is ignored: the
     summaries go to standard output)."""

@@ -9,6 +9,7 @@ rejects, an unreachable server) or tasks ended as errors (``--retry-errors`` tri
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -220,6 +221,8 @@ def run(
         if user_error_line(exc) is not None:
             raise
         fail(os_error_line(exc, run_dir), 1)
+    except sqlite3.Error as exc:
+        fail(f"{run_dir / 'run.sqlite'}: {exc}", 1)
     except KeyboardInterrupt:
         say("interrupted while preparing; nothing was sent", err=True)
         raise typer.Exit(130) from None

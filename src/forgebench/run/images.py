@@ -111,7 +111,10 @@ class SourceInfo:
 
 
 _SOURCE_MEMO: dict[tuple[str, int, int], SourceInfo] = {}
-_SOURCE_MEMO_MAX = 200_000
+_SOURCE_MEMO_MAX = 4096
+"""Entries before the memo starts again (about 600 bytes each). A dataset is expanded one item
+at a time, so its images are asked for again while still recent; holding every image of a
+63k-item release took 36 MB for nothing."""
 _MEMO_LOCK = threading.Lock()
 
 

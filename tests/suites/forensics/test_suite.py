@@ -13,7 +13,7 @@ from forgebench.run.generate import GenerationSettings
 from forgebench.suites import SuiteError
 from forgebench.suites.base import ItemTags, Selection
 from forgebench.suites.forensics.contract import load_items
-from forgebench.suites.forensics.suite import protocol, stratified
+from forgebench.suites.forensics.protocol import protocol, stratified
 from forgebench.suites.forensics.tsv_import import import_release_tsv
 
 

@@ -210,7 +210,7 @@ def test_an_unknown_condition_names_tiled_among_the_known(v4: Path) -> None:
 
 def test_tiled_on_request_and_in_the_studies_part() -> None:
     from forgebench.run.source import Selection
-    from forgebench.suites.forensics.suite import protocol
+    from forgebench.suites.forensics.protocol import protocol
 
     assert protocol(Selection(conditions=["tiled"])) == (["MCQ"], ["tiled"])
     assert protocol(Selection(conditions=["full", "tiled"]))[1] == ["full", "tiled"]

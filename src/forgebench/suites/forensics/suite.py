@@ -2,11 +2,8 @@
 release's MCQ prompt, option extraction (rules, then ``builtin/embed`` and an LLM extractor as
 judge stages; ``--extraction``, ``--extractor-prompt``), accuracy and perspective scores, robustness, attribution and the prompt studies.
 
-Protocol: ``MCQ`` under ``full`` on every item by default. Opt-in parts (``--protocol``):
-``robustness`` (the 30 conditions of Table 3: saturation, contrast, block, noise, blur, pixelate
-at levels 1-5), ``jpeg`` (true JPEG re-encoding at 5 qualities), ``attribution`` (``ATTR`` and
-``ATTR_DESC`` on binary-classification forgeries), ``studies`` (``prefix``, ``face_boxes``,
-``multi_image``, and ``tiled`` for Table 11's candidate-row block). ``--probes`` and ``--conditions`` only narrow that.
+Protocol (:mod:`.protocol`): ``MCQ`` under ``full`` on every item by default; the opt-in parts
+of ``--protocol`` add robustness, JPEG, attribution and the prompt studies.
 
 What ``full`` shows, per release row kind (:mod:`.studies` has the details): a single-image row,
 its image; a video row released as frames, the frames tiled into one image (the paper's
@@ -18,18 +15,13 @@ takes one image per question (``max_images = 1`` in its models file) is asked su
 model. ``multi_image`` (Table 11) sends the images of every row with more than one as separate
 images, in order; a model of one image is refused before anything is sent when it is asked.
 
-``--sample N`` keeps at most N items per type code (the items with the smallest sha256 of their
-id: stable, and spread over the whole set), so robustness x 30 stays affordable while every type
-code keeps its items.
-
 Answers are replayed by (``item_id``, probe ``MCQ``, condition ``full``) like any other suite
 (``vlmevalkit/FILE`` replays stay ``full``).
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -49,9 +41,7 @@ from forgebench.suites.base import (
     SuiteOption,
     Validation,
 )
-from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC
-from forgebench.suites.forensics.perturb import CONDITIONS as ROBUST_ALL
-from forgebench.suites.forensics.perturb import TABLE3_KINDS
+from forgebench.suites.forensics.protocol import PARTS, protocol, stratified
 from forgebench.suites.forensics.questions import CONDITIONS, MCQ, PROBES, ImageSpec
 from forgebench.suites.forensics.studies import TILED
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
@@ -68,74 +58,6 @@ if TYPE_CHECKING:
     from forgebench.run.tasks import Question
     from forgebench.suites.forensics.contract import ForensicsItem
     from forgebench.suites.forensics.questions import ForensicsQuestion
-
-PARTS: dict[str, str] = {
-    "robustness": "Table 3: saturation, contrast, block, noise, blur, pixelate at levels 1-5 (x30)",
-    "jpeg": "true JPEG re-encoding at quality 90, 70, 50, 30, 10 (x5)",
-    "attribution": "Tables 4 and 13: ATTR and ATTR_DESC on binary-classification forgeries",
-    "studies": "Tables 11, 12 and 14: separate images for multi-image rows (and candidate rows "
-    "tiled), the forgery-technique prefix and face boxes",
-}
-ROBUSTNESS = tuple(c for c in ROBUST_ALL if c.rsplit("_", 1)[0] in TABLE3_KINDS)
-JPEG = tuple(c for c in ROBUST_ALL if c.startswith("jpeg_"))
-
-
-def stratified(items: Sequence[ForensicsItem], n: int | None) -> Sequence[ForensicsItem]:
-    """At most ``n`` items per type code (smallest sha256 of the id first), in file order; only
-    the ids are held while choosing (an :class:`~.contract.ItemFile` stays on disk)."""
-    from forgebench.suites.forensics.contract import ItemFile
-
-    if n is None:
-        return items
-    by_code: dict[str, list[tuple[str, str]]] = {}
-    for it in items:
-        by_code.setdefault(str(it.type_code), []).append(
-            (hashlib.sha256(it.id.encode()).hexdigest(), it.id)
-        )
-    keep: set[str] = set()
-    for group in by_code.values():
-        keep.update(iid for _, iid in sorted(group)[:n])
-    if isinstance(items, ItemFile):
-        return items.only(keep)
-    return [it for it in items if it.id in keep]
-
-
-def protocol(selection: Selection) -> tuple[list[str], list[str]]:
-    """The probes and conditions to run: the default, the opt-in parts, then the narrowing."""
-    probes = [MCQ]
-    conditions = ["full"]
-    parts = set(selection.parts)
-    if "attribution" in parts:
-        probes += [ATTR, ATTR_DESC]
-    if "robustness" in parts:
-        conditions += ROBUSTNESS
-    if "jpeg" in parts:
-        conditions += JPEG
-    if "studies" in parts:
-        conditions += [TILED, "multi_image", "prefix", "face_boxes"]
-    if selection.probes is not None:
-        probes = [p for p in probes if p in selection.probes]
-    if (
-        selection.conditions is not None
-        and TILED in selection.conditions
-        and TILED not in conditions
-    ):
-        conditions.insert(1, TILED)  # on request, with any protocol part
-    if selection.conditions is not None:
-        missing = [c for c in selection.conditions if c not in conditions]
-        if missing:
-            part = (
-                "robustness"
-                if missing[0] in ROBUSTNESS
-                else "jpeg"
-                if missing[0] in JPEG
-                else "studies"
-            )
-            raise SuiteError(
-                f"condition {missing[0]} is part of --protocol {part}; add it to run it"
-            )
-        conditions = [c for c in conditions if c in selection.conditions]
-    return probes, conditions
 
 
 def _variant(spec: ImageSpec, condition: str) -> Any:

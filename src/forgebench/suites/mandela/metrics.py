@@ -85,14 +85,12 @@ def _indicators(f: pd.DataFrame) -> pd.DataFrame:
     fake, real = verdict == "FAKE", verdict == "REAL"
     level = f["level"].to_numpy(dtype="float64", na_value=np.nan)
     graded_status = f["grade_status"].to_numpy(dtype=object)
-    # the keys as plain Python strings: the aggregations below slice, concatenate and group
-    # them many times, and an Arrow-backed string column pays a conversion on each (same values)
     out = pd.DataFrame(
         {
-            "model": pd.Series(f["model"].to_numpy(), dtype=object),
-            "probe": pd.Series(f["probe"].to_numpy(), dtype=object),
-            "condition": pd.Series(f["condition"].to_numpy(), dtype=object),
-            "item_id": pd.Series(f["item_id"].to_numpy(), dtype=object),
+            "model": f["model"].to_numpy(),
+            "probe": f["probe"].to_numpy(),
+            "condition": f["condition"].to_numpy(),
+            "item_id": f["item_id"].to_numpy(),
             "n_all": 1,
             "n_f": forged.astype(int),
             "n_a": auth.astype(int),

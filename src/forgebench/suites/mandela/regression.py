@@ -76,12 +76,7 @@ def recognition_data(frame: pd.DataFrame) -> pd.DataFrame:
         analysis_family=data["analysis_family"].astype(str),
         domain=data["domain"].astype(str),
     )
-    data = data.drop(columns=["correct", "verdict"]).reset_index(drop=True)
-    # plain Python strings: the 74 fits slice, group and compare these columns thousands of
-    # times, and an Arrow-backed string column pays a conversion on every take (same values)
-    for col in ("model", "item_id", "seed_id", "family", "analysis_family", "domain", "saliency"):
-        data[col] = data[col].to_numpy(dtype=object)
-    return data
+    return data.drop(columns=["correct", "verdict"]).reset_index(drop=True)
 
 
 def _recognition_fit(data: pd.DataFrame, fixed: list[str]) -> LogitFit:

@@ -62,7 +62,7 @@ def test_a_specification_of_no_buildable_benchmark_is_rejected_by_name(know: Kno
 
 
 def test_a_spec_file_is_checked_by_its_benchmark_when_read(tmp_path: Path) -> None:
-    from forgebench.construct.specs import SpecError, load_specs
+    from forgebench.construct.specs import SpecFileError, load_specs
 
     path = tmp_path / "specs.jsonl"
     good = {"id": "a", "seed_id": "street", "operation": "remove"} | _px(
@@ -70,10 +70,10 @@ def test_a_spec_file_is_checked_by_its_benchmark_when_read(tmp_path: Path) -> No
     )
     bad = good | {"id": "b", "pixar": {"primitive": "teleportation"}}
     path.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n")
-    with pytest.raises(SpecError, match=r"specs.jsonl:2: pixar\.primitive: "):
+    with pytest.raises(SpecFileError, match=r"specs.jsonl:2: pixar\.primitive: "):
         load_specs(path)
     path.write_text(json.dumps(good | {"suite": "nope"}) + "\n")
-    with pytest.raises(SpecError, match=r"specs.jsonl:1: suite: no benchmark 'nope'"):
+    with pytest.raises(SpecFileError, match=r"specs.jsonl:1: suite: no benchmark 'nope'"):
         load_specs(path)
     path.write_text(json.dumps(good) + "\n")
     [spec] = load_specs(path)

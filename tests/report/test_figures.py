@@ -78,4 +78,4 @@ def test_only_supported_figures(tmp_path: Path, metrics: pd.DataFrame) -> None:
 
 def test_cli_figures_errors(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["figures", str(tmp_path)])
-    assert res.exit_code == 2 and "metrics.csv not found" in res.output
+    assert res.exit_code == 2 and "holds no benchmark yet" in res.output

@@ -55,10 +55,14 @@ def with_stage(
     """The suites of ``chosen`` that offer ``stage`` and one "skipped" line per other one;
     :class:`NothingToDo` (exit 2) when none does."""
     what = what or f"{stage} stage"
+    if not chosen:
+        raise NothingToDo(
+            f"{where}: holds no benchmark yet (no tasks in run.sqlite, no rows in metrics.csv)"
+        )
     having = [s for s in chosen if s.offers(stage)]
     skipped = [f"{s.name}: no {what}; skipped" for s in chosen if s not in having]
     if not having:
-        names = ", ".join(s.name for s in chosen) or "no benchmark"
+        names = ", ".join(s.name for s in chosen)
         raise NothingToDo(f"{where}: no benchmark in it has a {what} ({names})")
     return having, skipped
 

@@ -37,7 +37,7 @@ def _blocks(text: str) -> dict[str, list[str]]:
 
 
 def test_prompts_prints_every_template_verbatim(runner: CliRunner) -> None:
-    res = runner.invoke(app, ["prompts"])
+    res = runner.invoke(app, ["prompts", "--benchmark", "mandela"])
     assert res.exit_code == 0, res.output
     blocks = _blocks(res.output)
     assert set(blocks) == set(APPENDIX_E)
@@ -46,6 +46,12 @@ def test_prompts_prints_every_template_verbatim(runner: CliRunner) -> None:
         assert lines[0] == pid
         assert lines[1].startswith(f"version: {VERSIONS[pid]}")
         assert lines[-1] == template, pid  # the template is its own line, exactly
+    # without --benchmark: every benchmark's prompts, each under its own heading
+    every = runner.invoke(app, ["prompts"])
+    assert every.exit_code == 0, every.output
+    assert "== mandela: Mandela-Bench (seed 000) ==" in every.output
+    assert "== forensics: Forensics-Bench (seed 002) ==" in every.output
+    assert res.output.strip() in every.output
 
 
 def test_prompts_for_an_item_fill_every_placeholder(runner: CliRunner, dataset: Dataset) -> None:
@@ -90,11 +96,11 @@ def test_prompts_for_the_erase_item_show_both_faces(runner: CliRunner, dataset: 
     [
         (["prompts", "--item", "x"], "--dataset and --item go together"),
         (["prompts", "--dataset", "{root}", "--item", "nope"], "no item 'nope'"),
-        (["prompts", "--dataset", "{root}/missing", "--item", "x"], "items.jsonl: not found"),
+        (["prompts", "--dataset", "{root}/missing", "--item", "x"], "no such dataset folder"),
         (["tasks", "{root}", "--probes", "L0,L9"], "unknown probe 'L9'"),
         (["tasks", "{root}", "--conditions", "blur"], "unknown condition 'blur'"),
         (["tasks", "{root}", "--probes", "L0", "--conditions", "crop"], "runs no pair"),
-        (["tasks", "{root}", "--models", "nonsense"], "--models: bad model spec"),
+        (["tasks", "{root}", "--models", "nonsense"], "bad model spec 'nonsense'"),
         (["tasks", "{root}", "--models", "0"], "at least one model"),
     ],
 )

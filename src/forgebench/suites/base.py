@@ -25,7 +25,7 @@ when none does. Hooks return plain records (:mod:`.outputs`); only the command l
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -33,7 +33,15 @@ from forgebench.errors import UserError
 from forgebench.interop.headline import Headline
 from forgebench.report.facets import ItemCard, ItemTags
 from forgebench.run.source import Loaded, Selection
-from forgebench.suites.outputs import ImportSettings, MatrixRow, Output, TaskMatrix, Validation
+from forgebench.suites.outputs import (
+    ImportSettings,
+    JudgeOutcome,
+    MatrixRow,
+    Output,
+    Section,
+    TaskMatrix,
+    Validation,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -114,34 +122,6 @@ class SuiteOption:
     """Allowed values (empty: any string)."""
     default: str | None = None
     """The value when the flag is not given (None: the suite's own default)."""
-
-
-@dataclass
-class Section:
-    """A suite's part of the report page."""
-
-    title: str
-    """Heading."""
-    html: str
-    """Body (already escaped HTML)."""
-    files: list[Path] = field(default_factory=list)
-    """Files written for it under ``report/`` (tables, figures)."""
-    notes: list[str] = field(default_factory=list)
-    """Lines for the console (skipped tables and why)."""
-
-
-@dataclass
-class JudgeOutcome:
-    """What a suite's judge stage did."""
-
-    judge: str
-    """The judge's name (as stored with its judgements and in metrics.csv's ``judge``)."""
-    summary: str
-    """One line for the console."""
-    fatal: str | None = None
-    """Why the judge stopped, when it did (the command exits non-zero)."""
-    skipped: bool = False
-    """The suite was left out: ``summary`` says why (a judge that grades another benchmark)."""
 
 
 class Suite:

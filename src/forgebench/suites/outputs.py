@@ -7,7 +7,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ImportSettings", "MatrixRow", "Output", "TaskMatrix", "Validation"]
+__all__ = [
+    "ImportSettings",
+    "JudgeOutcome",
+    "MatrixRow",
+    "Output",
+    "Section",
+    "TaskMatrix",
+    "Validation",
+]
 
 
 @dataclass
@@ -81,3 +89,31 @@ class TaskMatrix:
     """Questions in all."""
     variants: int
     """Distinct image variants the questions show."""
+
+
+@dataclass
+class Section:
+    """A suite's part of the report page."""
+
+    title: str
+    """Heading."""
+    html: str
+    """Body (already escaped HTML)."""
+    files: list[Path] = field(default_factory=list)
+    """Files written for it under ``report/`` (tables, figures)."""
+    notes: list[str] = field(default_factory=list)
+    """Lines for the console (skipped tables and why)."""
+
+
+@dataclass
+class JudgeOutcome:
+    """What a suite's judge stage did."""
+
+    judge: str
+    """The judge's name (as stored with its judgements and in metrics.csv's ``judge``)."""
+    summary: str
+    """One line for the console."""
+    fatal: str | None = None
+    """Why the judge stopped, when it did (the command exits non-zero)."""
+    skipped: bool = False
+    """The suite was left out: ``summary`` says why (a judge that grades another benchmark)."""

@@ -66,166 +66,40 @@ from forgebench.results.metrics_csv import COLUMNS as _COLUMNS
 from forgebench.results.metrics_csv import Scope
 from forgebench.results.metrics_csv import write_metrics as write_rows
 from forgebench.suites.mandela.frame import connect, load_frame, resolve_judge
+from forgebench.suites.mandela.metric_rows import (
+    KEYS,
+    base_rows,
+    graded_groups,
+    indicators,
+    with_subset,
+)
 from forgebench.suites.mandela.paired_tests import write_paired_tests
 from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES
 
 BENCHMARK = "mandela"
 COLUMNS = list(_COLUMNS)
-KEYS = ["model", "probe", "condition"]
 SWAP_DET_FLOOR = MIN_SWAP
 """erase_swap_ratio is written only when swap detection (%) exceeds this (seed 000 Table 21)."""
 _GRADED = ("kgr", "e4", "unscored", "ungraded", "gap")
-
-
-def _indicators(f: pd.DataFrame) -> pd.DataFrame:
-    """Numeric 0/1 columns the aggregations sum."""
-    forged = (f["label"] == "forged").to_numpy()
-    auth = (f["label"] == "authentic").to_numpy()
-    verdict = f["verdict"].to_numpy()
-    fake, real = verdict == "FAKE", verdict == "REAL"
-    level = f["level"].to_numpy(dtype="float64", na_value=np.nan)
-    graded_status = f["grade_status"].to_numpy(dtype=object)
-    out = pd.DataFrame(
-        {
-            "model": f["model"].to_numpy(),
-            "probe": f["probe"].to_numpy(),
-            "condition": f["condition"].to_numpy(),
-            "item_id": f["item_id"].to_numpy(),
-            "n_all": 1,
-            "n_f": forged.astype(int),
-            "n_a": auth.astype(int),
-            "det_hit": (forged & fake).astype(int),
-            "auth_hit": (auth & real).astype(int),
-            "real_f": (forged & real).astype(int),
-            "parsed_f": (forged & (fake | real)).astype(int),
-            "parsed_a": (auth & (fake | real)).astype(int),
-            "miss": (verdict == "MISS").astype(int),
-            "kgr_hit": (forged & (level >= 3)).astype(int),
-            "e4_hit": (forged & (level == 4)).astype(int),
-            "has_grade": (forged & pd.notna(graded_status)).astype(int),
-            "unscored": (forged & (graded_status == "unscored")).astype(int),
-            "ungraded": (forged & fake & pd.isna(graded_status)).astype(int),
-            "named": f["names_erased"].to_numpy().astype(int),
-            "named_real": (f["names_erased"].to_numpy() & real).astype(int),
-        }
-    )
-    return out
-
-
-def _emit(
-    agg: pd.DataFrame, metric: str, value: pd.Series, n: pd.Series, judge: str = ""
-) -> pd.DataFrame:
-    """Rows of one metric for the groups of ``agg`` with ``n > 0``."""
-    keep = (n > 0).to_numpy()
-    a = agg.loc[keep]
-    return pd.DataFrame(
-        {
-            "model": a["model"],
-            "probe": a["probe"],
-            "condition": a["condition"],
-            "subset": a["subset"],
-            "metric": metric,
-            "value": value[keep].astype(float),
-            "n": n[keep].astype(int),
-            "judge": judge,
-        }
-    )
-
-
-def _rows(
-    agg: pd.DataFrame, metric: str, num: pd.Series, den: pd.Series, judge: str = ""
-) -> pd.DataFrame:
-    """A rate: ``100 * num / den`` with ``n = den``."""
-    return _emit(agg, metric, 100.0 * num / den.where(den > 0), den, judge)
-
-
-def _graded_keys(ind: pd.DataFrame) -> set[tuple[str, str, str]]:
-    """(model, probe, condition) groups the judge graded: every subset of them gets kgr/e4."""
-    g = ind.groupby(KEYS, sort=False)["has_grade"].sum()
-    return {(str(k[0]), str(k[1]), str(k[2])) for k in g.index[g.to_numpy() > 0]}
-
-
-def _base(
-    long: pd.DataFrame, judge: str | None, graded_keys: set[tuple[str, str, str]] | None = None
-) -> list[pd.DataFrame]:
-    """det/auth/bal/miss (+ parsed), kgr/e4, named, real on a long frame with a ``subset`` column.
-
-    kgr/e4 are written for every subset of a (model, probe, condition) the judge graded
-    (``graded_keys``; default: the subsets holding a grade), so a subset whose only forged item
-    is ungraded still has them (ungraded = not E3+)."""
-    if long.empty:
-        return []
-    agg = (
-        long.groupby([*KEYS, "subset"], sort=False, observed=True)
-        .sum(numeric_only=True)
-        .reset_index()
-    )
-    out = [
-        _rows(agg, "det", agg["det_hit"], agg["n_f"]),
-        _rows(agg, "auth", agg["auth_hit"], agg["n_a"]),
-        _rows(agg, "miss", agg["miss"], agg["n_all"]),
-        _rows(agg, "det_parsed", agg["det_hit"], agg["parsed_f"]),
-        _rows(agg, "auth_parsed", agg["auth_hit"], agg["parsed_a"]),
-    ]
-    for name, nf, na in (("bal", "n_f", "n_a"), ("bal_parsed", "parsed_f", "parsed_a")):
-        both = (agg[nf] > 0) & (agg[na] > 0)
-        bal = 50.0 * (agg["det_hit"] / agg[nf].where(both) + agg["auth_hit"] / agg[na].where(both))
-        out.append(_emit(agg, name, bal, (agg[nf] + agg[na]).where(both, 0)))
-    if judge:
-        if graded_keys is None:
-            graded_keys = _graded_keys(long)
-        in_graded = pd.Series(
-            [
-                k in graded_keys
-                for k in zip(agg["model"], agg["probe"], agg["condition"], strict=True)
-            ],
-            index=agg.index,
-            dtype=bool,
-        )
-        graded = agg["n_f"].where(in_graded, 0)
-        out += [
-            _rows(agg, "kgr", agg["kgr_hit"], graded, judge),
-            _rows(agg, "e4", agg["e4_hit"], graded, judge),
-        ]
-        alls = agg[agg["subset"] == "all"]
-        for name in ("unscored", "ungraded"):
-            out.append(_emit(alls, name, alls[name], alls["n_f"], judge))
-    person = agg["subset"].isin(["erase", "face_pass"])
-    pa = agg.loc[person]
-    out += [
-        _rows(pa, "named", pa["named"], pa["n_all"]),
-        _rows(pa, "named_real", pa["named_real"], pa["n_all"]),
-        _rows(fp := pa[pa["subset"] == "face_pass"], "real", fp["real_f"], fp["n_f"]),
-    ]
-    return out
-
-
-def _with_subset(
-    ind: pd.DataFrame, mask: np.ndarray | pd.Series, subset: str | pd.Series
-) -> pd.DataFrame:
-    part = ind.loc[np.asarray(mask, dtype=bool)]
-    if isinstance(subset, pd.Series):
-        return part.assign(subset=np.asarray(subset)[np.asarray(mask, dtype=bool)])
-    return part.assign(subset=subset)
 
 
 def _real_fake(f: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
     rf = f[f["probe"].isin(REAL_FAKE_PROBES)].reset_index(drop=True)
     if rf.empty:
         return []
-    ind = _indicators(rf)
+    ind = indicators(rf)
     forged, auth = rf["label"] == "forged", rf["label"] == "authentic"
     parts = [ind.assign(subset="all")]
     for col in ("family", "domain", "saliency"):
-        parts.append(_with_subset(ind, rf[col].notna(), rf[col].astype(object)))
-    parts.append(_with_subset(ind, rf["peripheral"] | auth, "peripheral"))
+        parts.append(with_subset(ind, rf[col].notna(), rf[col].astype(object)))
+    parts.append(with_subset(ind, rf["peripheral"] | auth, "peripheral"))
     parts.append(
-        _with_subset(ind, rf["peripheral_k1"] | (auth & rf["seed_peripheral_k1"]), "peripheral_K1")
+        with_subset(ind, rf["peripheral_k1"] | (auth & rf["seed_peripheral_k1"]), "peripheral_K1")
     )
     variant = rf["variant"].map({"erase": "erase", "swap": "swap", "k0": "triple_k0"})
-    parts.append(_with_subset(ind, forged & variant.notna(), variant.astype(object)))
-    keys = _graded_keys(ind)
-    out = _base(pd.concat(parts, ignore_index=True), judge, keys)
+    parts.append(with_subset(ind, forged & variant.notna(), variant.astype(object)))
+    keys = graded_groups(ind)
+    out = base_rows(pd.concat(parts, ignore_index=True), judge, keys)
     out += _differences(
         ind.assign(peri=(rf["peripheral_k1"] | (auth & rf["seed_peripheral_k1"])).to_numpy()), judge
     )
@@ -354,7 +228,7 @@ def _absent(
         parts.append(l0_ind[np.asarray(mask, dtype=bool)].assign(subset="face_pass"))
     parts = [p for p in parts if not p.empty]
     if parts:
-        out += _base(pd.concat(parts, ignore_index=True), judge, graded_keys)
+        out += base_rows(pd.concat(parts, ignore_index=True), judge, graded_keys)
     return out
 
 

@@ -229,5 +229,8 @@ def test_validate_prompts_and_tasks_pick_the_suite_by_the_registry(tmp_path: Pat
     assert "== forensics: Forensics-Bench (seed 002) ==" in both
     only = cli("prompts", "--benchmark", "forensics").stdout
     assert only.startswith("MCQ\nversion: MCQ/v1") and "L0" not in only
+    assert "== pixar: " in both
     r = cli("prompts", "--benchmark", "pixar")
-    assert r.exit_code == 2 and r.stderr == "error: pixar: no prompt templates\n"
+    assert r.exit_code == 0 and r.stdout.startswith("LOC\nversion: loc-")
+    r = cli("prompts", "--benchmark", "nope")
+    assert r.exit_code == 2 and r.stderr.count("\n") == 1 and "nope" in r.stderr

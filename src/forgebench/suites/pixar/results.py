@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from forgebench.report.table import Column, Table, num, text, to_csv, to_markdown
+from forgebench.report.table import Column, Table, num, text, to_csv, to_latex, to_markdown
 from forgebench.suites.pixar.localization import SIZE_CLASSES
 from forgebench.util.atomic import write_text
 
@@ -214,11 +214,12 @@ def tables_from_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Table]:
 
 
 def write_tables(tables: Mapping[str, Table], out_dir: str | Path) -> list[Path]:
-    """Write ``<name>.md`` and ``<name>.csv`` for each table; returns the paths written."""
+    """Write ``<name>.md``, ``<name>.tex`` and ``<name>.csv`` for each table; returns the paths
+    written."""
     out = Path(out_dir)
     written: list[Path] = []
     for name, t in tables.items():
-        for suffix, body in ((".md", to_markdown(t)), (".csv", to_csv(t))):
+        for suffix, body in ((".md", to_markdown(t)), (".tex", to_latex(t)), (".csv", to_csv(t))):
             p = out / f"{name}{suffix}"
             write_text(p, body)
             written.append(p)

@@ -14,7 +14,7 @@ pixar label | score | run`` are :mod:`.cli`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,10 +24,12 @@ from forgebench.suites.base import (
     ItemCard,
     ItemTags,
     Loaded,
+    Output,
     Section,
     Selection,
     Suite,
     SuiteOption,
+    Validation,
 )
 
 if TYPE_CHECKING:
@@ -99,6 +101,35 @@ class PixarSuite(Suite):
         from forgebench.suites.pixar.loc_score import score_run
 
         return run_dir / "metrics.csv" if score_run(run_dir, options) else None
+
+    def validate(
+        self, path: Path, progress: Callable[[int, int], None] | None = None
+    ) -> Validation:
+        from forgebench.suites.pixar import verbs
+
+        return verbs.validate(path)
+
+    def prompt_templates(self) -> list[str]:
+        from forgebench.suites.pixar import verbs
+
+        return verbs.prompt_templates()
+
+    def prompts(self, dataset: Path, item_id: str) -> list[str]:
+        from forgebench.suites.pixar import verbs
+
+        return verbs.prompts(dataset, item_id)
+
+    def summary(self, run_dir: Path, judge: str | None) -> list[Any]:
+        from forgebench.suites.pixar import verbs
+
+        return verbs.summary(run_dir)
+
+    def tables(
+        self, run_dir: Path, out_dir: Path | None, judge: str | None, reps: int = 2000
+    ) -> Output:
+        from forgebench.suites.pixar import verbs
+
+        return verbs.tables(run_dir, out_dir)
 
     def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
         from forgebench.suites.pixar.section import pixar_section

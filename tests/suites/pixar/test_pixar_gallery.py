@@ -73,3 +73,19 @@ def test_gallery_sorts_by_iou_and_filters_by_model_in_chromium(
         )
         assert loaded and all(loaded)
         assert pg.errors == []
+
+
+def test_the_viewer_shows_a_pairs_original_and_truth_mask(fake_openai: Any, tmp_path: Path) -> None:
+    from support.report_js import load_js
+
+    run = _report(fake_openai, tmp_path)
+    items = load_js(run / "report" / "data" / "page-0000.js", "page")["items"]
+    a = next(it for it in items if it["id"] == "a")
+    variants = a["img"]["variants"]
+    assert set(variants) == {"original", "truth mask (tau 0.05)"}
+    from PIL import Image
+
+    with Image.open(run / "report" / variants["truth mask (tau 0.05)"]) as im:
+        mask = __import__("numpy").asarray(im.convert("L")) > 127
+    # the planted 30 x 25 box of pair a, at the view's scale (the views keep the aspect ratio)
+    assert 0.1 < mask.mean() < 0.2

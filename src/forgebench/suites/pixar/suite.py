@@ -168,9 +168,15 @@ class PixarSuite(Suite):
         from forgebench.suites.pixar.loc_items import item_pair, pairs_root
 
         if item.get("original"):
-            original = item_pair(item, pairs_root(dataset_root)).original
-            if original.is_file():
-                yield "original", original.read_bytes()
+            pair = item_pair(item, pairs_root(dataset_root))
+            if pair.original.is_file():
+                yield "original", pair.original.read_bytes()
+                if pair.edited.is_file():  # the truth the answers are scored against
+                    from forgebench.suites.pixar.labeling import label_pngs
+
+                    tau = float(item.get("tau") or 0.05)
+                    (png,) = label_pngs((str(pair.original), str(pair.edited)), (tau,))
+                    yield f"truth mask (tau {tau:g})", png
 
     def cli(self) -> typer.Typer:
         from forgebench.suites.pixar.cli import pixar_app

@@ -53,7 +53,6 @@ from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
 from rich.console import Console
-from rich.table import Table
 
 from forgebench.suites.mandela import _validate_rules as rules
 from forgebench.suites.mandela import contract as mandela
@@ -115,18 +114,10 @@ Report = ValidationReport
 
 def print_summary(report: ValidationReport, console: Console) -> None:
     """A one-screen summary of a valid dataset: totals and counts per field."""
-    seeds = len({it.seed_id for it in report.items})
-    images = len({it.image for it in report.items})
-    console.print(
-        f"{report.root}: {len(report.items)} items, {seeds} seeds, {images} images, "
-        f"{len(report.kb)} KB entities; {len(report.warnings)} warning(s)"
-    )
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("field")
-    table.add_column("counts")
-    for name, counts in report.summary().items():
-        table.add_row(name, "  ".join(f"{k} {v}" for k, v in counts.items()))
-    console.print(table)
+    from forgebench.suites.mandela.verbs_dataset import dataset_summary
+
+    for part in dataset_summary(report):
+        console.print(part)
 
 
 def validate_dataset(

@@ -21,6 +21,7 @@ Data's LLM processors: README "Scaling out" and ``run/ray_batch.py``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -138,26 +139,33 @@ class ImportStats:
     """Results whose ``custom_id`` is no task of this run."""
 
 
-def _read_results(files: list[Path]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for path in files:
+def batch_lines(path: Path, no_id: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` of every non-empty line of a batch file (export-batch requests
+    or batch results): a regular file of JSON objects, each with a string ``custom_id``.
+    :class:`BatchError` names the file and line of the first that is not (``no_id`` says what a
+    line without ``custom_id`` is not)."""
+    try:
+        text = read_input_text(path)
+    except InputFileError as exc:
+        raise BatchError(str(exc)) from None
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
         try:
-            text = read_input_text(path)
-        except InputFileError as exc:
-            raise BatchError(str(exc)) from None
-        for lineno, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise BatchError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
-            except RecursionError:
-                raise BatchError(f"{path}:{lineno}: JSON nested too deeply") from None
-            if not isinstance(obj, dict) or not isinstance(obj.get("custom_id"), str):
-                raise BatchError(f"{path}:{lineno}: not a batch result (no custom_id)")
-            out.append(obj)
-    return out
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BatchError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise BatchError(f"{path}:{lineno}: JSON nested too deeply") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("custom_id"), str):
+            raise BatchError(f"{path}:{lineno}: {no_id}")
+        yield lineno, obj
+
+
+def _read_results(files: list[Path]) -> list[dict[str, Any]]:
+    return [
+        obj for path in files for _n, obj in batch_lines(path, "not a batch result (no custom_id)")
+    ]
 
 
 def _outcome(obj: dict[str, Any]) -> tuple[Any, str | None, int | None]:

@@ -135,24 +135,11 @@ def check_shards(shards: Sequence[Path]) -> int:
     """Every non-empty line of every shard is a request line of ``export-batch`` (a JSON object
     with a string ``custom_id`` and an object ``body``); :class:`~forgebench.run.batch.BatchError`
     naming the first that is not. Returns the number of requests."""
-    from forgebench.run.batch import BatchError
-    from forgebench.util.paths import InputFileError, read_input_text
+    from forgebench.run.batch import BatchError, batch_lines
 
     n = 0
     for path in shards:
-        try:
-            text = read_input_text(path)
-        except InputFileError as exc:
-            raise BatchError(str(exc)) from None
-        for lineno, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except (ValueError, RecursionError):
-                raise BatchError(f"{path}:{lineno}: not a JSON line") from None
-            if not isinstance(obj, dict) or not isinstance(obj.get("custom_id"), str):
-                raise BatchError(f"{path}:{lineno}: no custom_id (not an export-batch line)")
+        for lineno, obj in batch_lines(path, "no custom_id (not an export-batch line)"):
             if not isinstance(obj.get("body"), dict):
                 raise BatchError(f"{path}:{lineno}: no request body (not an export-batch line)")
             n += 1

@@ -10,38 +10,20 @@ from typing import Any
 import pytest
 
 from forgebench.construct.facts import Knowledge
-from forgebench.construct.scenes import load_facts, load_scenes
-from forgebench.construct.specs import EditSpec
-from forgebench.construct.verify import Verified, verify_spec
-
-
-@pytest.fixture
-def know(seed_dir: Path) -> Knowledge:
-    return Knowledge.of(load_scenes(seed_dir), load_facts(seed_dir))
-
-
-def _check(know: Knowledge, root: Path | None = None, **kw: Any) -> Verified:
-    base: dict[str, Any] = {"id": "s1", "seed_id": "final86", "operation": "insert"}
-    return verify_spec(EditSpec.model_validate(base | kw), know, root)
-
-
-def _k1(name: str, **kw: Any) -> dict[str, Any]:
-    return {
-        "family": "K1",
-        "k1_type": "date_impossible",
-        "region": [10, 20, 90, 160],
-        "entity": {"name": name},
-    } | kw
+from support.seed_folder import check_spec, k1_fields
 
 
 def test_unknown_seed_region_outside_and_missing_mask(know: Knowledge, seed_dir: Path) -> None:
-    assert _check(know, **_k1("George Orwell", seed_id="nope")).verification.rule == "unknown_seed"
-    out = _check(know, seed_dir, **_k1("George Orwell", region=[500, 10, 600, 80]))
+    assert (
+        check_spec(know, **k1_fields("George Orwell", seed_id="nope")).verification.rule
+        == "unknown_seed"
+    )
+    out = check_spec(know, seed_dir, **k1_fields("George Orwell", region=[500, 10, 600, 80]))
     assert out.verification.rule == "region_outside_image"
     assert "512x512" in out.verification.reason
-    nomask = _check(know, seed_dir, **_k1("George Orwell", mask="images/none.png"))
+    nomask = check_spec(know, seed_dir, **k1_fields("George Orwell", mask="images/none.png"))
     assert nomask.verification.rule == "mask_missing"
-    assert _check(know, seed_dir, **_k1("George Orwell")).verification.accepted
+    assert check_spec(know, seed_dir, **k1_fields("George Orwell")).verification.accepted
 
 
 def _px(primitive: str, op: str, **kw: Any) -> dict[str, Any]:
@@ -54,7 +36,7 @@ def _px(primitive: str, op: str, **kw: Any) -> dict[str, Any]:
 
 
 def test_a_specification_of_no_buildable_benchmark_is_rejected_by_name(know: Knowledge) -> None:
-    v = _check(know, suite="forensics", family="K2")
+    v = check_spec(know, suite="forensics", family="K2")
     assert not v.verification.accepted and v.verification.rule == "unknown_benchmark"
     assert "no benchmark 'forensics' builds from specifications; known: mandela, pixar" in (
         v.verification.reason

@@ -174,3 +174,31 @@ def fake_images() -> Iterator[Callable[..., Any]]:
     yield start
     for s in servers:
         s.stop()
+
+
+@pytest.fixture
+def know(seed_dir: Path) -> Any:
+    """The seed folder's scene records and facts (what a specification is verified against)."""
+    from forgebench.construct.facts import Knowledge
+    from forgebench.construct.scenes import load_facts, load_scenes
+
+    return Knowledge.of(load_scenes(seed_dir), load_facts(seed_dir))
+
+
+def check_spec(know: Any, root: Path | None = None, **kw: Any) -> Any:
+    """Verify one insertion into seed ``final86`` with the fields ``kw``."""
+    from forgebench.construct.specs import EditSpec
+    from forgebench.construct.verify import verify_spec
+
+    base: dict[str, Any] = {"id": "s1", "seed_id": "final86", "operation": "insert"}
+    return verify_spec(EditSpec.model_validate(base | kw), know, root)
+
+
+def k1_fields(name: str, **kw: Any) -> dict[str, Any]:
+    """The fields of a date-impossible K1 insertion of ``name``."""
+    return {
+        "family": "K1",
+        "k1_type": "date_impossible",
+        "region": [10, 20, 90, 160],
+        "entity": {"name": name},
+    } | kw

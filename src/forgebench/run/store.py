@@ -7,6 +7,7 @@ the typed methods of :class:`Store`, which is assembled from one part per group 
 - ``store_answers``: answers, errors, output files, status and token counts;
 - ``store_judgements``: verdicts and judgements (grades, letters, uptake, gates);
 - ``store_records``: tasks read whole (answer, error, verdict, judgements) in pages;
+- ``store_columns``: the same tasks as typed columns (Arrow), for analysis frames;
 - ``store_steps``: the construction steps of multi-step candidates.
 
 Write rules that make resume safe: every answer is its own transaction, committed as it arrives
@@ -29,6 +30,7 @@ from forgebench.errors import UserError
 from forgebench.run.migrate import SchemaError, migrate
 from forgebench.run.store_answers import AnswersPart
 from forgebench.run.store_base import CURRENT, SUPERSEDING
+from forgebench.run.store_columns import ColumnsPart
 from forgebench.run.store_judgements import JudgementsPart
 from forgebench.run.store_records import RecordsPart
 from forgebench.run.store_rows import (
@@ -70,7 +72,7 @@ class StoreError(UserError):
     """A run directory that cannot be opened as a store; the message is one clear line."""
 
 
-class Store(TasksPart, AnswersPart, JudgementsPart, RecordsPart, StepsPart):
+class Store(TasksPart, AnswersPart, JudgementsPart, RecordsPart, ColumnsPart, StepsPart):
     """A run directory's SQLite store. Use :meth:`open`; close with :meth:`close` or ``with``."""
 
     def __init__(self, run_dir: Path, connection: sqlite3.Connection) -> None:

@@ -42,6 +42,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from forgebench.errors import UserError
 from forgebench.run.store import DB_NAME, Store
@@ -85,31 +86,44 @@ _TASK_COLUMNS = (
 )  # fmt: skip
 
 
-def _flag(detail: dict[str, Any], name: str) -> int | None:
-    """A judgement's boolean detail as 1 / 0 (None when absent)."""
-    value = detail.get(name)
-    return None if value is None else int(value)
+_FROM_STORE = (
+    ("task_key", "key"), ("model", "model"), ("item_id", "item_id"), ("probe", "probe"),
+    ("condition", "condition"), ("name_source", "extra.name_source"), ("text", "text"),
+    ("finish_reason", "finish_reason"), ("input_tokens", "input_tokens"),
+    ("output_tokens", "output_tokens"), ("latency_s", "latency_s"), ("answered", "answered"),
+    ("errored", "errored"), ("verdict", "verdict"), ("detail", "verdict_json"),
+    ("parser_version", "parser_version"), ("level", "j0.level"), ("grade_status", "j0.status"),
+    ("judge_reason", "j0.reason"), ("uptake", "j1.uptake"), ("dispute", "j1.dispute"),
+)  # fmt: skip
+"""The task table's columns and the store's columns they come from (``Store.task_columns``)."""
+
+
+def _column(values: pa.ChunkedArray) -> Any:
+    """An Arrow column as pandas infers the same values from Python objects: all missing ->
+    object (None); text -> ``str``; integers -> int64, float64 when some are missing."""
+    n = len(values)
+    if values.null_count == n:
+        return np.full(n, None, dtype=object)
+    if pa.types.is_large_string(values.type) or pa.types.is_string(values.type):
+        return pd.Series(values.combine_chunks(), dtype="str", copy=False)
+    if values.null_count or pa.types.is_floating(values.type):
+        return values.to_numpy().astype("float64", copy=False)
+    return values.to_numpy()
 
 
 def _task_table(store: Store, judge: str | None) -> pd.DataFrame:
     """Every current Mandela task with its answer, error, verdict, ``judge``'s grade and uptake
-    judgement (other benchmarks' tasks share the store)."""
-    rows = []
-    pairs = [(judge or "", GRADE_KIND), (judge or "", "uptake")]
-    for r in store.records(BENCHMARK, judged=pairs):
-        (key, _b, item, model, probe, cond, _p, extra, text, finish, tin, tout, lat, error,
-         verdict, vjson, pversion, (grade, uptake), *_images) = r  # fmt: skip
-        name_source = json.loads(extra).get("name_source") if "name_source" in extra else None
-        detail = uptake.detail if uptake is not None else {}
-        rows.append(
-            (
-                key, model, item, probe, cond, name_source, text, finish, tin, tout, lat,
-                int(text is not None), int(error is not None), verdict, vjson, pversion,
-                *((grade.level, grade.status, grade.reason) if grade else (None, None, None)),
-                _flag(detail, "uptake"), _flag(detail, "dispute"),
-            )
-        )  # fmt: skip
-    return pd.DataFrame.from_records(rows, columns=list(_TASK_COLUMNS))
+    judgement (other benchmarks' tasks share the store), read column-wise."""
+    table = store.task_columns(
+        BENCHMARK,
+        extra=["name_source"],
+        judged=[(judge or "", GRADE_KIND), (judge or "", "uptake")],
+        flags=["uptake", "dispute"],
+    )
+    return pd.DataFrame(
+        {name: _column(table.column(source)) for name, source in _FROM_STORE},
+        columns=list(_TASK_COLUMNS),
+    )
 
 
 class FrameError(UserError, ValueError):

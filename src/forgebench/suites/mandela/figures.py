@@ -24,6 +24,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
+from forgebench.report.panels import bar_panels
 from forgebench.report.style import FONT, figure_style, write_figure
 from forgebench.suites.mandela.contract import FAMILIES
 from forgebench.suites.mandela.tables.inputs import Metrics, read_metrics
@@ -65,6 +66,14 @@ def _scatter(ax: plt.Axes, pts: list[Point], xlabel: str, ylabel: str, title: st
     ax.grid(True, color="#dddddd", linewidth=0.5, zorder=0)
 
 
+def _scatter_figure() -> tuple[Figure, plt.Axes]:
+    """A 4.2 x 3.6 inch figure with one axes, its margins fixed (inches: left 0.62 for the y
+    label and ticks, bottom 0.5, top 0.32 for the title): no layout pass before each draw."""
+    fig = plt.figure(figsize=(4.2, 3.6))
+    ax = fig.add_axes((0.62 / 4.2, 0.5 / 3.6, 1 - 0.74 / 4.2, 1 - 0.82 / 3.6))
+    return fig, ax
+
+
 def _data(pts: list[Point], x: str, y: str) -> pd.DataFrame:
     return pd.DataFrame(pts, columns=["model", x, y])
 
@@ -78,7 +87,7 @@ def figure_prompting(met: Metrics) -> Drawn | None:
     )
     if not pts:
         return None
-    fig, ax = plt.subplots(figsize=(4.2, 3.6))
+    fig, ax = _scatter_figure()
     lo = min(0.0, *(p[1] for p in pts), *(p[2] for p in pts)) - 2
     hi = max(1.0, *(p[1] for p in pts), *(p[2] for p in pts)) + 2
     ax.plot([lo, hi], [lo, hi], "--", color="#888888", linewidth=0.8, label="y = x")
@@ -90,7 +99,6 @@ def figure_prompting(met: Metrics) -> Drawn | None:
         "(a) Prompting raises detection more than KGR",
     )
     ax.legend(loc="lower right")
-    fig.tight_layout()
     return fig, _data(pts, "kgr_gain_l1_l0", "det_gain_l1_l0")
 
 
@@ -120,7 +128,7 @@ def figure_penalty(met: Metrics) -> Drawn | None:
     pts = _points(met, recog, pen)
     if not pts:
         return None
-    fig, ax = plt.subplots(figsize=(4.2, 3.6))
+    fig, ax = _scatter_figure()
     ax.axhline(0, color="#888888", linewidth=0.8)
     ax.axvline(50, color="#888888", linewidth=0.8, linestyle="--")
     _scatter(
@@ -131,7 +139,6 @@ def figure_penalty(met: Metrics) -> Drawn | None:
         "(b) Recognition penalty",
     )
     ax.set_xlim(-2, 102)
-    fig.tight_layout()
     return fig, _data(pts, "recog_full", "pen_crop_caption")
 
 
@@ -144,7 +151,7 @@ def figure_erase_swap(met: Metrics) -> Drawn | None:
     )
     if not pts:
         return None
-    fig, ax = plt.subplots(figsize=(4.2, 3.6))
+    fig, ax = _scatter_figure()
     ax.axhline(0, color="#888888", linewidth=0.8)
     _scatter(
         ax,
@@ -154,7 +161,6 @@ def figure_erase_swap(met: Metrics) -> Drawn | None:
         "(c) Erase-swap gap",
     )
     ax.set_xlim(-2, 102)
-    fig.tight_layout()
     return fig, _data(pts, "named_erased_l0", "det_swap_minus_erase")
 
 
@@ -167,28 +173,14 @@ def figure_family(met: Metrics, probe: str) -> Drawn | None:
     ]
     if not models:
         return None
-    ncol = min(6, len(models))
-    nrow = math.ceil(len(models) / ncol)
-    fig, axes = plt.subplots(  # at least 4.2 in wide so the title fits with one model
-        nrow,
-        ncol,
-        figsize=(max(4.2, 1.9 * ncol + 0.4), 1.75 * nrow + 0.8),
-        sharey=True,
-        squeeze=False,
+    fig = bar_panels(
+        models,
+        FAMILIES,
+        [[met.get(m, probe, "full", k, "kgr") or 0.0 for k in FAMILIES] for m in models],
+        ["#999999", *(["#1f5fa8"] * 6)],
+        ylabel="KGR (%)",
+        title=f"KGR by knowledge family ({probe})\nK0 = anchor-free control",
     )
-    for ax, m in zip(axes.flat, models, strict=False):
-        vals = [met.get(m, probe, "full", k, "kgr") or 0.0 for k in FAMILIES]
-        ax.bar(FAMILIES, vals, color=["#999999", *(["#1f5fa8"] * 6)])
-        ax.set_title(m, fontsize=FONT)
-        ax.set_ylim(0, 100)
-        ax.tick_params(axis="x", labelsize=FONT, rotation=0)
-        ax.grid(True, axis="y", color="#dddddd", linewidth=0.5)
-    for ax in axes.flat[len(models) :]:
-        ax.axis("off")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("KGR (%)")
-    fig.suptitle(f"KGR by knowledge family ({probe})\nK0 = anchor-free control", fontsize=10)
-    fig.tight_layout()
     data = pd.DataFrame(
         [(m, k, met.get(m, probe, "full", k, "kgr")) for m in models for k in FAMILIES],
         columns=["model", "family", "kgr"],

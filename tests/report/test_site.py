@@ -40,7 +40,7 @@ def test_site_writes_index_pages_and_pictures(site_run: tuple[Path, Path]) -> No
     assert "summit number 0" in rows["s0-k1"][7]  # and its event
     # the thumbnail is a copied file, never inlined
     thumb = out / rows["s0-k1"][5]
-    assert thumb.is_file() and thumb.suffix == ".jpg"
+    assert thumb.is_file() and thumb.suffix in (".jpg", ".png")
     assert "base64" not in res.index.read_text()
     page = load_js(out / "data" / "page-0000.js", "page")
     k1 = next(i for i in page["items"] if i["id"] == "s0-k1")
@@ -109,7 +109,8 @@ def test_calibration_sample_becomes_a_grading_view(site_run: tuple[Path, Path]) 
     cal = load_js(run / "report" / "data" / "calibration.js", "calibration")
     assert cal["file"] == "calibration_sample.csv"
     assert cal["rows"][0]["answer"] == "FAKE. Orwell, died 1950"
-    assert cal["rows"][0]["_view"].endswith(".jpg")
+    assert cal["rows"][0]["_view"].endswith((".jpg", ".png"))
+    assert (run / "report" / cal["rows"][0]["_view"]).is_file()
     assert "human_level" in cal["columns"]
 
 

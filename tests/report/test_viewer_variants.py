@@ -49,7 +49,7 @@ def test_each_answer_names_the_pictures_it_was_shown(tmp_path: Path) -> None:
             if a["c"] == "full" and len(a["i"]) == 1:
                 assert a["i"][0] == it["img"]["view"]  # the item's own picture, not a copy
     # the two models saw the same variants: one picture per variant, shared by both answers
-    var_files = list((run / "report" / "img" / "var").glob("*.jpg"))
+    var_files = list((run / "report" / "img" / "var").glob("[!.]*"))
     assert len(var_files) == len(shown["blur_5"] | shown["noise_5"])
     assert not shown["blur_5"] & shown["noise_5"]
 

@@ -4,6 +4,7 @@ with every item), ``export`` (through the format registry, :mod:`forgebench.expo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,16 +142,16 @@ def report(
         judge=judge,
         calibration_csv=Path(calibration) if calibration is not None else None,
         sections_html="\n".join(parts),
-        **viewer_hooks(present),
+        **viewer_hooks(present, run_dir, out),
     )
     return ReportResult(index=site.index, notes=notes, warnings=site.warnings)
 
 
-def viewer_hooks(present: list[Suite]) -> dict[str, Any]:
+def viewer_hooks(present: list[Suite], run_dir: Path, out: Path) -> dict[str, Any]:
     """What the viewer takes from the run's suites: each item's pictures, card lines and
-    details, tags and answers from its own suite, with the names of each suite's grouping
-    facets; the verdict and level facets in the suites' display order; the rubric of the
-    calibration view (the first suite that has one)."""
+    details, tags and answers (with the pictures an answer made) from its own suite, with the
+    names of each suite's grouping facets; the verdict and level facets in the suites' display
+    order; the rubric of the calibration view (the first suite that has one)."""
     by_name = {s.name: s for s in present}
     first = present[0] if present else None
     graded = next((s for s in present if s.rubric()), first)
@@ -158,7 +159,7 @@ def viewer_hooks(present: list[Suite]) -> dict[str, Any]:
     def suite_of(item: Mapping[str, Any]) -> Suite | None:
         return by_name.get(str(item.get("benchmark") or "")) or first
 
-    def variant_views(root: Path, item: dict[str, Any]) -> Iterator[tuple[str, bytes]]:
+    def variant_views(root: Path, item: dict[str, Any]) -> Iterator[tuple[str, Any]]:
         suite = suite_of(item)
         return suite.variant_views(root, item) if suite is not None else iter(())
 
@@ -183,6 +184,11 @@ def viewer_hooks(present: list[Suite]) -> dict[str, Any]:
             s.name: s.viewer_answer
             for s in present
             if type(s).viewer_answer is not Suite.viewer_answer
+        },
+        "answer_pictures": {  # only suites whose answers make pictures
+            s.name: functools.partial(s.viewer_answer_pictures, run_dir, out)
+            for s in present
+            if type(s).viewer_answer_pictures is not Suite.viewer_answer_pictures
         },
         "item_facts": item_facts,
         "item_tags": item_tags,

@@ -20,11 +20,10 @@ image, answer, ground truth and the rubric, E0-E4 picked by click or key, saved 
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import shutil
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -49,18 +48,19 @@ from forgebench.report.facets import (
 )
 from forgebench.report.site_data import (
     ViewerAnswer,
-    ViewerData,
     calibration_view,
     parse_detail,
     read_viewer_data,
 )
-from forgebench.report.site_images import (
-    bytes_view,
-    diff_heatmap,
-    image_size,
-    safe_name,
-    shown_images,
-    thumb_and_view,
+from forgebench.report.site_images import shown_images
+from forgebench.report.site_items import (
+    AnswerPictures,
+    Pictures,
+    VariantViews,
+    cache_of,
+    dataset_roots,
+    item_record,
+    made_pictures,
 )
 
 PAGE_SIZE = 50
@@ -88,109 +88,6 @@ def _js(name: str, payload: Any) -> str:
             + f"(FB.pages = FB.pages || {{}})[{payload['n']}] = {body};\nif (FB.onpage) FB.onpage({payload['n']});\n"
         )
     return head + f"FB.{name} = {body};\n"
-
-
-def _dataset_roots(data: ViewerData, given: Path | None) -> tuple[Path | None, dict[str, Path]]:
-    """The dataset folder of the run and, for a run holding several benchmarks, each one's
-    (``meta.datasets``, recorded by ``run``); a folder given explicitly is used for every item."""
-    if given is not None:
-        return given, {}
-    recorded = data.meta.get("datasets")
-    by_benchmark = {
-        str(bm): Path(path)
-        for bm, path in (recorded.items() if isinstance(recorded, dict) else ())
-        if isinstance(path, str) and Path(path).is_dir()
-    }
-    return _dataset_root(data), by_benchmark
-
-
-def _dataset_root(data: ViewerData) -> Path | None:
-    settings = data.meta.get("settings")
-    candidates = [data.meta.get("dataset"), data.meta.get("dataset_root")]
-    if isinstance(settings, dict):
-        candidates.append(settings.get("dataset"))
-    for value in candidates:
-        if isinstance(value, str) and Path(value).is_dir():
-            return Path(value)
-        if isinstance(value, dict):
-            for sub in ("root", "path"):
-                if isinstance(value.get(sub), str) and Path(value[sub]).is_dir():
-                    return Path(value[sub])
-    return None
-
-
-VariantViews = Callable[[Path, dict[str, Any]], Iterator[tuple[str, bytes]]]
-"""``views(dataset_root, item) -> (label, encoded image)``: the suite's extra pictures of an item."""
-
-
-def _variants(
-    root: Path,
-    item: dict[str, Any],
-    out: Path,
-    stem: str,
-    warnings: list[str],
-    views_of: VariantViews | None,
-) -> dict[str, str]:
-    """Views of the item's variants (crops, mirrors, face canvases), rendered by its suite."""
-    views: dict[str, str] = {}
-    if views_of is None:
-        return views
-    try:
-        for label, data in views_of(root, item):
-            digest = hashlib.sha256(data).hexdigest()[:12]
-            views[label] = bytes_view(data, out, f"{stem}.{safe_name(label)}.{digest}")
-    except Exception as exc:  # a broken variant must not hide the rest of the report
-        warnings.append(f"{item.get('id')}: variants not rendered: {exc}")
-    return views
-
-
-def _first_image(item: Mapping[str, Any]) -> str | None:
-    """The item's picture (a multi-image item's first), relative to its dataset folder."""
-    first = item.get("image") or next(iter(item.get("images") or []), None)
-    return str(first) if first else None
-
-
-def _item_record(
-    item: dict[str, Any],
-    card: ItemCard,
-    root: Path | None,
-    out: Path,
-    original: Mapping[str, Any] | None,
-    warnings: list[str],
-    views_of: VariantViews | None = None,
-) -> dict[str, Any]:
-    """An item's card as the page shows it: its suite's details rows, picture caption and
-    outline, its pictures and (``original``: the item its suite pairs it with) the original
-    beside it with a difference heatmap."""
-    stem = safe_name(item["id"])
-    rec: dict[str, Any] = {
-        "id": item["id"],
-        "rows": [[label, text] for label, text in card.rows if text],
-        "caption": card.caption,
-        "outline": list(card.outline) if card.outline is not None else None,
-        "img": {},
-    }
-    first = _first_image(item)
-    if root is None or not first:
-        return rec
-    src = root / first
-    if not src.is_file():
-        warnings.append(f"{item['id']}: image {src} not found")
-        return rec
-    rec["img"] = thumb_and_view(src, out, stem)
-    rec["_own"] = {src.resolve(): rec["img"]["view"]}
-    size = image_size(src)
-    if size:
-        rec["size"] = list(size)
-    ofirst = _first_image(original) if original is not None else None
-    if original is not None and ofirst and (root / ofirst).is_file():
-        osrc = root / ofirst
-        rec["img"]["original"] = thumb_and_view(osrc, out, safe_name(original["id"]))["view"]
-        heat = diff_heatmap(src, osrc, out, stem)
-        if heat:
-            rec["img"]["diff"] = heat
-    rec["img"]["variants"] = _variants(root, item, out, stem, warnings, views_of)
-    return rec
 
 
 def _shown(a: ViewerAnswer, views: Mapping[str, AnswerView]) -> tuple[str, str, str]:
@@ -224,6 +121,7 @@ def build_site(
     item_tags: ItemTagger | None = None,
     group_labels: GroupLabels | None = None,
     item_card: ItemCarder | None = None,
+    answer_pictures: Mapping[str, AnswerPictures] | None = None,
 ) -> SiteResult:
     """Write ``index.html`` and its data, pictures and assets under ``RUN/report/``.
 
@@ -234,12 +132,13 @@ def build_site(
     answer's verdict and how it was found), ``item_facts`` (extra lines of an item's card),
     ``item_tags`` (an item's grouping facets, list line, tag line and search text),
     ``group_labels`` (by benchmark: the names of the two grouping facets) and ``item_card`` (an
-    item's details rows, picture caption and outline, and the pairing with its original)."""
+    item's details rows, picture caption and outline, and the pairing with its original) and
+    ``answer_pictures`` (by benchmark: the pictures an answer made, such as a predicted mask)."""
     data = read_viewer_data(run_dir, judge)
     out = out_dir or run_dir / "report"
     (out / "data").mkdir(parents=True, exist_ok=True)
     warnings: list[str] = []
-    root, roots = _dataset_roots(data, dataset_root)
+    root, roots = dataset_roots(data, dataset_root)
     if root is None and not roots:
         warnings.append("dataset folder unknown: items are shown without pictures")
 
@@ -265,14 +164,15 @@ def build_site(
     level_pos = {lv: i for i, lv in enumerate(level_codes)}
 
     index_rows: list[list[Any]] = []
-    seen: dict[str, str | None] = {}  # variant id -> its picture, written once
+    pics = Pictures(out, cache_of(data.meta))
+    item_views: list[str | None] = []
     n_answers = 0
     pages: list[list[dict[str, Any]]] = []
     for pos, item in enumerate(data.items):
         item_root = roots.get(item.get("benchmark") or "", root)
         card = cards[pos]
         original = originals.get(card.pair) if card.pair and not card.original else None
-        rec = _item_record(item, card, item_root, out, original, warnings, variant_views)
+        rec = item_record(item, card, item_root, pics, original, warnings, variant_views)
         facts = item_facts(item) if item_facts is not None else []
         tags = item_tags(item) if item_tags is not None else ItemTags()
         rec["tags"] = [t for t in tags.tags if t]
@@ -304,7 +204,10 @@ def build_site(
             if note:
                 shown_answer["s"] = note
             if a.images:
-                shown_answer["i"] = shown_images(a.images, out, seen, rec.get("_own", {}))
+                shown_answer["i"] = shown_images(a.images, out, pics.seen, rec.get("_own", {}))
+            made = made_pictures(answer_pictures, a, warnings)
+            if made:
+                shown_answer["o"] = made
             rec["answers"].append(shown_answer)
         n_answers += len(answers)
         text = " ".join(
@@ -330,6 +233,7 @@ def build_site(
             ]
         )
         rec.pop("_own", None)
+        item_views.append(rec["img"].get("view"))
         if pos % page_size == 0:
             pages.append([])
         pages[-1].append(rec)
@@ -361,7 +265,8 @@ def build_site(
     (out / "data" / "index.js").write_text(
         _js("index", {"meta": meta, "rows": index_rows}), encoding="utf-8"
     )
-    calib = calibration_view(calibration_csv, run_dir, data, out)
+    views = {row[0]: v for row, v in zip(index_rows, item_views, strict=True) if v}
+    calib = calibration_view(calibration_csv, run_dir, views)
     (out / "data" / "calibration.js").write_text(_js("calibration", calib), encoding="utf-8")
 
     assets = resources.files("forgebench.report") / "html"

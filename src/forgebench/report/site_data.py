@@ -9,12 +9,12 @@ page's data files.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from forgebench.models.base import ImageRef
-from forgebench.report.site_images import safe_name
 from forgebench.run.store import DB_NAME, GRADE_KIND, Store
 
 
@@ -38,6 +38,8 @@ class ViewerAnswer:
     step...), parsed only for the suites that show it (:func:`parse_detail`)."""
     images: tuple[ImageRef, ...] = ()
     """The image variants the task showed, in order."""
+    item_id: str = ""
+    """The item's id in its benchmark (the viewer's id may carry the benchmark in front)."""
 
 
 @dataclass
@@ -107,6 +109,7 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
                 benchmark=r.benchmark,
                 detail=r.verdict_json if r.text is not None else None,
                 images=r.images,
+                item_id=r.item_id,
             )
         )
     return ViewerData(items=items, answers=answers, judge=chosen, judges=judges, meta=meta)
@@ -120,24 +123,16 @@ def read_calibration_sample(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(fh))
 
 
-def calibration_view(
-    path: Path | None, run_dir: Path, data: ViewerData, out: Path
-) -> dict[str, Any]:
-    """The calibration sample for the grading view, each row with its item's picture (empty
-    when there is none)."""
+def calibration_view(path: Path | None, run_dir: Path, views: Mapping[str, str]) -> dict[str, Any]:
+    """The calibration sample for the grading view, each row with its item's picture (``views``:
+    item id -> its view in the report; empty when there is none)."""
     if path is None:
         default = run_dir / "calibration_sample.csv"
         path = default if default.is_file() else None
     if path is None:
         return {"rows": [], "columns": [], "file": None}
     rows = read_calibration_sample(path)
-    thumbs: dict[str, str] = {}
-    for it in data.items:
-        stem = safe_name(it["id"])
-        view = out / "img" / "view" / f"{stem}.jpg"
-        if view.is_file():
-            thumbs[it["id"]] = f"img/view/{stem}.jpg"
     for row in rows:
-        row["_view"] = thumbs.get(row.get("item_id", ""), "")
+        row["_view"] = views.get(row.get("item_id", ""), "")
     columns = list(rows[0].keys()) if rows else []
     return {"rows": rows, "columns": [c for c in columns if c != "_view"], "file": path.name}

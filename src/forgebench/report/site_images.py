@@ -1,14 +1,19 @@
 """Pictures for the item viewer: thumbnails, views, variants and difference heatmaps.
 
 Images are copied into ``RUN/report/img/`` as small JPEG/PNG files (never inlined in the page),
-so the report opens from disk and stays light for a 2,000-item run. Work already done is reused:
-a picture is rebuilt only when its source is newer.
+so the report opens from disk and stays light for a 63,000-item run. A picture a browser shows as
+it is (PNG, JPEG, GIF or WebP, no larger than the view) is placed without decoding it (a hard
+link where the file system allows, else a copy), and is its own thumbnail when no larger than
+one: decoding and re-encoding every picture of a large run costs minutes. Work already done is
+reused: a picture is rebuilt only when its source is newer.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import os
+import shutil
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -30,6 +35,12 @@ def safe_name(item_id: str) -> str:
     return f"{clean}-{digest}"
 
 
+AS_IS = {"PNG": ".png", "JPEG": ".jpg", "GIF": ".gif", "WEBP": ".webp"}
+"""Formats every browser shows, by the extension a picture placed as it is gets."""
+AS_IS_BYTES = 2_000_000
+"""Larger files are re-encoded even when small in pixels (a bloated PNG)."""
+
+
 def _fresh(dst: Path, src: Path) -> bool:
     return dst.is_file() and dst.stat().st_mtime >= src.stat().st_mtime
 
@@ -42,14 +53,85 @@ def _save_scaled(im: Image.Image, dst: Path, side: int) -> tuple[int, int]:
     return im.size
 
 
-def thumb_and_view(src: Path, out_dir: Path, stem: str) -> dict[str, str]:
-    """Write ``thumb/<stem>.jpg`` and ``view/<stem>.jpg``; return their paths relative to out_dir."""
+def _header(src: Path) -> tuple[str | None, tuple[int, int] | None]:
+    """The extension ``src`` keeps when shown as it is (None: it must be re-encoded) and its
+    size in pixels (None: unreadable); reads the header only."""
+    try:
+        with Image.open(src) as im:
+            ext, size = AS_IS.get(im.format or ""), im.size
+    except (OSError, ValueError):
+        return None, None
+    try:
+        if src.stat().st_size > AS_IS_BYTES:
+            ext = None
+    except OSError:
+        return None, None
+    return ext, size
+
+
+def _place(src: Path, dst: Path) -> None:
+    """``dst`` holds ``src``'s bytes: a hard link where the file system allows, else a copy;
+    swapped in whole (never half-written)."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    try:
+        os.link(src, tmp)
+    except OSError:
+        shutil.copyfile(src, tmp)
+    os.replace(tmp, dst)
+
+
+def picture(src: Path, out_dir: Path, stem: str) -> tuple[dict[str, str], tuple[int, int] | None]:
+    """The item picture's thumbnail and view (paths relative to ``out_dir``) and its size in
+    pixels (None: unreadable). A picture a browser shows as it is and no larger than the view is
+    placed as ``view/<stem>.<ext>``, and is its own thumbnail when no larger than one; else
+    ``thumb/<stem>.jpg`` and ``view/<stem>.jpg`` are scaled from one decode."""
+    ext, size = _header(src)
+    if ext is not None and size is not None and max(size) <= VIEW_SIDE:
+        rel = {"view": f"img/view/{stem}{ext}"}
+        if not _fresh(out_dir / rel["view"], src):
+            _place(src, out_dir / rel["view"])
+        if max(size) <= THUMB_SIDE:
+            return {"thumb": rel["view"], **rel}, size
+        rel["thumb"] = f"img/thumb/{stem}.jpg"
+        if not _fresh(out_dir / rel["thumb"], src):
+            with Image.open(src) as im:
+                _save_scaled(im, out_dir / rel["thumb"], THUMB_SIDE)
+        return {"thumb": rel["thumb"], "view": rel["view"]}, size
     rel = {"thumb": f"img/thumb/{stem}.jpg", "view": f"img/view/{stem}.jpg"}
     thumb, view = out_dir / rel["thumb"], out_dir / rel["view"]
     if not (_fresh(thumb, src) and _fresh(view, src)):
         with Image.open(src) as im:
             _save_scaled(im, thumb, THUMB_SIDE)
             _save_scaled(im, view, VIEW_SIDE)
+    return rel, size
+
+
+def thumb_and_view(src: Path, out_dir: Path, stem: str) -> dict[str, str]:
+    """:func:`picture` without the size."""
+    return picture(src, out_dir, stem)[0]
+
+
+def file_view(src: Path, out_dir: Path, name: str) -> str | None:
+    """A view of one image file as ``img/var/<name>.<ext>``: placed as it is when a browser
+    shows it and it is no larger than a view, else scaled to a JPEG; its path relative to
+    ``out_dir`` (None: unreadable)."""
+    ext, size = _header(src)
+    if size is None:
+        return None
+    if ext is not None and max(size) <= VIEW_SIDE:
+        rel = f"img/var/{name}{ext}"
+        if not _fresh(out_dir / rel, src):
+            _place(src, out_dir / rel)
+        return rel
+    rel = f"img/var/{name}.jpg"
+    if not _fresh(out_dir / rel, src):
+        try:
+            with Image.open(src) as im:
+                _save_scaled(im, out_dir / rel, VIEW_SIDE)
+        except (OSError, ValueError):
+            return None
     return rel
 
 
@@ -57,8 +139,9 @@ def shown_images(
     refs: Sequence[ImageRef], out_dir: Path, seen: dict[str, str | None], own: Mapping[Path, str]
 ) -> list[str | None]:
     """What a task showed, one picture per image in order, each written once per variant
-    (``img/var/<variant id>.jpg``, the id naming its content) and shared by every answer that
+    (``img/var/<variant id>.<ext>``, the id naming its content) and shared by every answer that
     used it; an image that is the item's own file reuses the item's view (``own``: file -> view).
+    A picture placed as it is keeps its format's extension (:func:`file_view`).
     None for a variant whose bytes are gone (a cleaned cache)."""
     out: list[str | None] = []
     for ref in refs:
@@ -66,14 +149,7 @@ def shown_images(
             path = Path(ref.path)
             rel: str | None = own.get(path.resolve()) if path.is_file() else None
             if rel is None and path.is_file():
-                rel = f"img/var/{safe_name(ref.variant_id)}.jpg"
-                dst = out_dir / rel
-                if not dst.is_file():
-                    try:
-                        with Image.open(path) as im:
-                            _save_scaled(im, dst, VIEW_SIDE)
-                    except (OSError, ValueError):
-                        rel = None
+                rel = file_view(path, out_dir, safe_name(ref.variant_id))
             seen[ref.variant_id] = rel
         out.append(seen[ref.variant_id])
     return out

@@ -312,8 +312,11 @@ class Suite:
 
     def variant_views(
         self, dataset_root: Path, item: Mapping[str, Any]
-    ) -> Iterator[tuple[str, bytes]]:
-        """Extra pictures of an item for the viewer: ``(label, encoded image bytes)``."""
+    ) -> Iterator[tuple[str, Any]]:
+        """Extra pictures of an item for the viewer: ``(label, picture)``, the picture as encoded
+        image bytes, an image file (``Path``, placed as it is when a browser shows it) or the
+        ``run.images.VariantSpec`` a task shows (found among the pictures already written or in
+        the run's variant cache; rendered only when in neither)."""
         return iter(())
 
     def rubric(self) -> str:
@@ -343,6 +346,14 @@ class Suite:
         and the key pairing it with its original (shown beside it with a difference heatmap).
         The default gives none."""
         return ItemCard()
+
+    def viewer_answer_pictures(
+        self, run_dir: Path, out_dir: Path, model: str, item_id: str
+    ) -> list[tuple[str, str]]:
+        """Pictures a model's answer made (a predicted mask), shown beside it in the viewer:
+        ``(label, path relative to out_dir)``, written under ``out_dir`` by the suite. The default
+        gives none."""
+        return []
 
     # -- interoperability -------------------------------------------------------------------
 

@@ -201,7 +201,8 @@
     var t = el("table", { "class": "answers" });
     var head = el("tr");
     var notes = it.answers.some(function (a) { return a.s; });  // how a suite's verdict was found
-    var cols = ["model", "probe", "condition", "shown", "verdict"].concat(notes ? ["found by"] : [], ["level", "answer", "judge reason"]);
+    var made = it.answers.some(function (a) { return a.o && a.o.length; });  // a predicted mask...
+    var cols = ["model", "probe", "condition", "shown"].concat(made ? ["answer's picture"] : [], ["verdict"], notes ? ["found by"] : [], ["level", "answer", "judge reason"]);
     cols.forEach(function (h) { head.appendChild(el("th", null, h)); });
     t.appendChild(head);
     shown.forEach(function (a) {
@@ -210,6 +211,7 @@
       tr.appendChild(el("td", null, a.p));
       tr.appendChild(el("td", null, a.c));
       tr.appendChild(shownCell(a));
+      if (made) tr.appendChild(madeCell(a));
       tr.appendChild(el("td", { "class": "verdict" }, a.v));
       if (notes) tr.appendChild(el("td", { "class": "found-by" }, a.s || ""));
       tr.appendChild(el("td", { "class": "level" }, a.l === "none" ? "" : a.l));
@@ -228,6 +230,20 @@
       var label = a.c + ((a.i.length > 1) ? " (image " + (k + 1) + " of " + a.i.length + ")" : "");
       link.appendChild(el("img", { src: src, alt: label, title: label, loading: "lazy" }));
       td.appendChild(link);
+    });
+    return td;
+  }
+
+  function madeCell(a) {  // the pictures the answer made (a predicted mask), each named
+    var td = el("td", { "class": "made" });
+    if (!a.o || !a.o.length) { td.appendChild(el("span", { "class": "muted" }, "none")); return td; }
+    a.o.forEach(function (p) {
+      var fig = el("figure", { "class": "pic" });
+      var link = el("a", { href: p[1], target: "_blank" });
+      link.appendChild(el("img", { src: p[1], alt: p[0] + " (" + a.m + ")", title: p[0], loading: "lazy" }));
+      fig.appendChild(link);
+      fig.appendChild(el("figcaption", null, p[0]));
+      td.appendChild(fig);
     });
     return td;
   }

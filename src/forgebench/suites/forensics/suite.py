@@ -294,20 +294,26 @@ class ForensicsSuite(Suite):
 
     def variant_views(
         self, dataset_root: Path, item: Mapping[str, Any]
-    ) -> Iterator[tuple[str, bytes]]:
+    ) -> Iterator[tuple[str, Any]]:
+        """What ``full`` showed when it is not the item's file (a video's tile; a candidate row
+        tiled, as models of one image see it), as the tasks' own variants (the report finds them
+        among the answers' pictures or in the variant cache, rendering none twice); a multi-image
+        row's files, in order."""
+        if len(item.get("images") or ()) < 2:  # ``full`` shows a single image's file as it is
+            return
         from forgebench.suites.forensics.contract import ForensicsItem
         from forgebench.suites.forensics.questions import expand
 
         model = ForensicsItem.model_validate(item)
         for fq in expand([model], dataset_root):
             if fq.images and fq.images[0].op != "file":
-                yield "as asked", fq.images[0].render()
+                yield "as asked", _variant(fq.images[0], fq.condition)
             if fq.fallback is not None:  # a candidate row, as models of one image see it
-                yield "tiled", fq.fallback.images[0].render()
+                yield "tiled", _variant(fq.fallback.images[0], fq.fallback.condition)
         if len(model.images) > 1:  # full or multi_image: each image apart, in order
             n = len(model.images)
             for k, rel in enumerate(model.images, start=1):
-                yield f"image {k} of {n}", (dataset_root / rel).read_bytes()
+                yield f"image {k} of {n}", dataset_root / rel
 
     def viewer_answer(
         self, verdict: str | None, detail: Mapping[str, Any]

@@ -27,7 +27,29 @@ THUMB = 192
 """Longest side of a thumbnail, in pixels."""
 
 
-def _thumb(path: Path, out: Path, written: dict[str, str]) -> str | None:
+_MADE: dict[tuple[str, str, int, int], str] = {}
+"""(report folder, picture, mtime, size) -> its thumbnail: the viewer shows the gallery's own."""
+
+
+def thumb(path: Path, out: Path) -> str | None:
+    """A picture's gallery thumbnail (``pixar_gallery/<sha256>.png``), relative to the report
+    folder ``out``, written once; None when there is no such picture."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    key = (str(out), str(path), st.st_mtime_ns, st.st_size)
+    if key not in _MADE:
+        rel = _thumb(path, out)
+        if rel is None:
+            return None
+        if len(_MADE) > 100_000:
+            _MADE.clear()
+        _MADE[key] = rel
+    return _MADE[key]
+
+
+def _thumb(path: Path, out: Path) -> str | None:
     """The thumbnail's path relative to the report folder (None: no such picture)."""
     if not path.is_file():
         return None
@@ -40,12 +62,10 @@ def _thumb(path: Path, out: Path, written: dict[str, str]) -> str | None:
         return None
     data = buf.getvalue()
     name = f"{hashlib.sha256(data).hexdigest()}.png"
-    if name not in written:
-        target = out / FOLDER / name
-        if not target.exists():
-            with atomic_path(target) as tmp:
-                tmp.write_bytes(data)
-        written[name] = name
+    target = out / FOLDER / name
+    if not target.exists():
+        with atomic_path(target) as tmp:
+            tmp.write_bytes(data)
     return f"{FOLDER}/{name}"
 
 
@@ -80,14 +100,13 @@ def write_gallery(run_dir: Path, out_dir: Path) -> Path | None:
     rows = [r for r in rows if r["iou"] is not None or r["verdict"] == "MISS"]
     if not rows:
         return None
-    written: dict[str, str] = {}
     esc = html.escape
     body = []
     for r in rows:
         pics = []
         image = root / str(r["image"]) if root is not None and r["image"] else None
         for label, path in (("edited", image), ("truth", r["truth"]), ("predicted", r["pred"])):
-            src = _thumb(path, out_dir, written) if path is not None else None
+            src = thumb(path, out_dir) if path is not None else None
             pics.append(
                 f"<td><img src='{esc(src)}' alt='{label}' loading='lazy'></td>"
                 if src

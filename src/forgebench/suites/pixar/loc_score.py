@@ -100,6 +100,7 @@ def score_answers(
     misses: list[str] = []
     unanswered: list[str] = []
     verdicts: list[tuple[str, str, dict[str, Any], str]] = []
+    counts: list[tuple[str, int, int, int]] = []
     stage: Path | None = None
     if pred_dir is not None:
         pred_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -119,8 +120,11 @@ def score_answers(
                     write_label_png(mask, stage / f"{im.stem}.png")
             else:
                 misses.append(im.stem)
+            pred = _at_truth_size(truth, mask)
+            t_px, p_px = int(np.count_nonzero(truth)), int(np.count_nonzero(pred))
+            counts.append((im.stem, t_px, p_px, int(np.count_nonzero(truth & pred))))
             if text is not None:
-                verdicts.append((key, *_verdict(reply, truth, mask), PARSER_VERSION))
+                verdicts.append((key, *_verdict(reply, truth, pred), PARSER_VERSION))
             ref = refs.get(im.stem)
             if ref is not None and ref.classes:
                 semantic.add(list(ref.classes), reply.classes)
@@ -141,6 +145,7 @@ def score_answers(
             shutil.rmtree(stage, ignore_errors=True)
     n = len(images)
     out.update(n_pairs=n, misses=misses, n_miss=len(misses), unanswered=unanswered)
+    out["pair_counts"] = counts
     out["miss"] = 100.0 * len(misses) / n if n else 0.0
     if semantic.n:
         sem = semantic.result()
@@ -154,19 +159,21 @@ def score_answers(
     return Scored(out, verdicts)
 
 
-def _verdict(
-    reply: LocReply, truth: np.ndarray, mask: np.ndarray | None
-) -> tuple[str, dict[str, Any]]:
-    """An answer's verdict and detail: the pair's IoU and pixel F1 against the truth (the mask
-    brought to the truth's size first), the classes it named."""
+def _at_truth_size(truth: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    """The predicted mask as it is scored: empty for a miss, brought to the truth's size
+    (nearest neighbour) when the edited image's differs."""
     if mask is None:
-        pred = np.zeros(truth.shape, dtype=bool)
-    elif mask.shape != truth.shape:
+        return np.zeros(truth.shape, dtype=bool)
+    if mask.shape != truth.shape:
         from forgebench.suites.pixar.scoring import resize_nearest
 
-        pred = resize_nearest(mask, truth.shape[0], truth.shape[1])
-    else:
-        pred = mask
+        return resize_nearest(mask, truth.shape[0], truth.shape[1])
+    return mask
+
+
+def _verdict(reply: LocReply, truth: np.ndarray, pred: np.ndarray) -> tuple[str, dict[str, Any]]:
+    """An answer's verdict and detail: the pair's IoU and pixel F1 against the truth (``pred``:
+    the mask at the truth's size), the classes it named."""
     detail = {
         "iou": 100.0 * iou(truth, pred),
         "f1": 100.0 * _pixel_f1(truth, pred),
@@ -176,6 +183,31 @@ def _verdict(
     if not reply.parsed:
         return "MISS", detail
     return ("LOCATED" if detail["regions"] else "NOT_FOUND"), detail
+
+
+COUNTS_DIR = "counts"
+"""``RUN/pixar/counts/<model>.csv``: one row per scored pair."""
+
+
+def write_pair_counts(
+    run_dir: Path, model: str, counts: Sequence[tuple[str, int, int, int]]
+) -> Path:
+    """Write a model's per-pair pixel counts (stem, truth, pred, inter: changed truth pixels,
+    predicted pixels, both), every pair as it was scored (a miss predicts nothing): gIoU and the
+    pooled F1 are functions of their sums, so the report's bootstrap resamples them exactly."""
+    import csv
+    import io
+
+    from forgebench.util.atomic import write_text
+
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["stem", "truth", "pred", "inter"])
+    w.writerows(counts)
+    path = run_dir / "pixar" / COUNTS_DIR / f"{model_dirname(model)}.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_text(path, buf.getvalue())
+    return path
 
 
 def miss_row(results: Mapping[str, Any], model: str, condition: str) -> dict[str, Any]:
@@ -234,6 +266,7 @@ def score_run(
             pred_dir = run_dir / "pixar" / "pred" / model_dirname(name)
             scored = score_answers(mine, answers, labels_dir, refs, pred_dir)
             store.put_verdicts(scored.verdicts)
+            write_pair_counts(run_dir, name, scored.results.pop("pair_counts"))
             results[name] = scored.results
             rows += pixar_metrics_rows(scored.results, name)
             rows.append(miss_row(scored.results, name, "full"))

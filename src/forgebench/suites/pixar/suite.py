@@ -140,6 +140,11 @@ class PixarSuite(Suite):
         body, files = built
         return Section(title=self.title, html=body, files=files)
 
+    def headline_intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any:
+        from forgebench.suites.pixar.intervals import headline_intervals
+
+        return headline_intervals(run_dir)
+
     def export_rows(self, run_dir: Path, judge: str | None) -> pd.DataFrame:
         from forgebench.suites.pixar.export import export_frame
 
@@ -164,19 +169,30 @@ class PixarSuite(Suite):
 
     def variant_views(
         self, dataset_root: Path, item: Mapping[str, Any]
-    ) -> Iterator[tuple[str, bytes]]:
+    ) -> Iterator[tuple[str, Any]]:
         from forgebench.suites.pixar.loc_items import item_pair, pairs_root
 
         if item.get("original"):
             pair = item_pair(item, pairs_root(dataset_root))
             if pair.original.is_file():
-                yield "original", pair.original.read_bytes()
+                yield "original", pair.original
                 if pair.edited.is_file():  # the truth the answers are scored against
                     from forgebench.suites.pixar.labeling import label_pngs
 
                     tau = float(item.get("tau") or 0.05)
                     (png,) = label_pngs((str(pair.original), str(pair.edited)), (tau,))
                     yield f"truth mask (tau {tau:g})", png
+
+    def viewer_answer_pictures(
+        self, run_dir: Path, out_dir: Path, model: str, item_id: str
+    ) -> list[tuple[str, str]]:
+        """The answer's predicted mask as ``metrics`` stored it (a miss has none), the gallery's
+        thumbnail of it."""
+        from forgebench.suites.pixar.gallery import thumb
+        from forgebench.suites.pixar.loc_score import model_dirname
+
+        rel = thumb(run_dir / "pixar" / "pred" / model_dirname(model) / f"{item_id}.png", out_dir)
+        return [("predicted mask", rel)] if rel else []
 
     def cli(self) -> typer.Typer:
         from forgebench.suites.pixar.cli import pixar_app

@@ -1,0 +1,195 @@
+"""The viewer's items: each item's card with its pictures, and the pictures each answer made.
+
+Pictures go under ``RUN/report/img/`` (:mod:`.site_images`). An item's variants come from its
+suite (``Suite.variant_views``) as encoded bytes, an image file, or the variant a task shows; a
+variant is written once per report whoever asks for it (items and answers share
+:attr:`Pictures.seen`, keyed by variant id) and is found in the run's variant cache before it is
+rendered again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from forgebench.report.facets import ItemCard
+from forgebench.report.site_data import ViewerAnswer, ViewerData
+from forgebench.report.site_images import (
+    bytes_view,
+    diff_heatmap,
+    file_view,
+    picture,
+    safe_name,
+    thumb_and_view,
+)
+from forgebench.run.images import VariantCache, VariantSpec
+
+
+def dataset_roots(data: ViewerData, given: Path | None) -> tuple[Path | None, dict[str, Path]]:
+    """The dataset folder of the run and, for a run holding several benchmarks, each one's
+    (``meta.datasets``, recorded by ``run``); a folder given explicitly is used for every item."""
+    if given is not None:
+        return given, {}
+    recorded = data.meta.get("datasets")
+    by_benchmark = {
+        str(bm): Path(path)
+        for bm, path in (recorded.items() if isinstance(recorded, dict) else ())
+        if isinstance(path, str) and Path(path).is_dir()
+    }
+    return _dataset_root(data), by_benchmark
+
+
+def _dataset_root(data: ViewerData) -> Path | None:
+    settings = data.meta.get("settings")
+    candidates = [data.meta.get("dataset"), data.meta.get("dataset_root")]
+    if isinstance(settings, dict):
+        candidates.append(settings.get("dataset"))
+    for value in candidates:
+        if isinstance(value, str) and Path(value).is_dir():
+            return Path(value)
+        if isinstance(value, dict):
+            for sub in ("root", "path"):
+                if isinstance(value.get(sub), str) and Path(value[sub]).is_dir():
+                    return Path(value[sub])
+    return None
+
+
+VariantViews = Callable[[Path, dict[str, Any]], Iterator[tuple[str, "bytes | Path | VariantSpec"]]]
+"""``views(dataset_root, item) -> (label, picture)``: the suite's extra pictures of an item, each
+as encoded bytes, an image file, or the :class:`~forgebench.run.images.VariantSpec` a task
+shows (looked up by its variant id: rendered only when neither this report nor the run's variant
+cache holds it)."""
+
+
+@dataclass
+class Pictures:
+    """Where the pictures of one report go and what is written already."""
+
+    out: Path
+    cache: VariantCache
+    """The run's variant cache (``settings.cache_dir``), read for pictures tasks showed."""
+    seen: dict[str, str | None] = field(default_factory=dict)
+    """Variant id -> its picture, written once and shared by items and answers."""
+
+    def variant(self, spec: VariantSpec) -> str | None:
+        ref = self.cache.ref(spec)
+        if ref is None:
+            return None
+        if ref.variant_id not in self.seen:
+            name = safe_name(ref.variant_id)
+            rel = file_view(ref.path, self.out, name) if ref.path.is_file() else None
+            if rel is None:
+                src = spec.source.read_bytes()
+                data = spec.render(src, str(spec.source)) if spec.render is not None else src
+                rel = bytes_view(data, self.out, name)
+            self.seen[ref.variant_id] = rel
+        return self.seen[ref.variant_id]
+
+
+def cache_of(meta: Mapping[str, Any]) -> VariantCache:
+    settings = meta.get("settings")
+    recorded = settings.get("cache_dir") if isinstance(settings, dict) else None
+    return VariantCache(recorded if isinstance(recorded, str) else None)
+
+
+def _variants(
+    root: Path,
+    item: dict[str, Any],
+    stem: str,
+    warnings: list[str],
+    views_of: VariantViews | None,
+    pics: Pictures,
+    own: Mapping[Path, str],
+) -> dict[str, str]:
+    """Views of the item's variants (crops, mirrors, face canvases, frames), from its suite; an
+    image file that is the item's own picture reuses its view (``own``)."""
+    views: dict[str, str] = {}
+    if views_of is None:
+        return views
+    try:
+        for label, data in views_of(root, item):
+            rel: str | None
+            if isinstance(data, VariantSpec):
+                rel = pics.variant(data)
+            elif isinstance(data, Path):
+                rel = own.get(data.resolve()) or file_view(
+                    data, pics.out, f"{stem}.{safe_name(label)}"
+                )
+            else:
+                digest = hashlib.sha256(data).hexdigest()[:12]
+                rel = bytes_view(data, pics.out, f"{stem}.{safe_name(label)}.{digest}")
+            if rel is not None:
+                views[label] = rel
+    except Exception as exc:  # a broken variant must not hide the rest of the report
+        warnings.append(f"{item.get('id')}: variants not rendered: {exc}")
+    return views
+
+
+def _first_image(item: Mapping[str, Any]) -> str | None:
+    """The item's picture (a multi-image item's first), relative to its dataset folder."""
+    first = item.get("image") or next(iter(item.get("images") or []), None)
+    return str(first) if first else None
+
+
+def item_record(
+    item: dict[str, Any],
+    card: ItemCard,
+    root: Path | None,
+    pics: Pictures,
+    original: Mapping[str, Any] | None,
+    warnings: list[str],
+    views_of: VariantViews | None = None,
+) -> dict[str, Any]:
+    """An item's card as the page shows it: its suite's details rows, picture caption and
+    outline, its pictures and (``original``: the item its suite pairs it with) the original
+    beside it with a difference heatmap."""
+    stem = safe_name(item["id"])
+    rec: dict[str, Any] = {
+        "id": item["id"],
+        "rows": [[label, text] for label, text in card.rows if text],
+        "caption": card.caption,
+        "outline": list(card.outline) if card.outline is not None else None,
+        "img": {},
+    }
+    first = _first_image(item)
+    if root is None or not first:
+        return rec
+    src = root / first
+    if not src.is_file():
+        warnings.append(f"{item['id']}: image {src} not found")
+        return rec
+    out = pics.out
+    rec["img"], size = picture(src, out, stem)
+    rec["_own"] = {src.resolve(): rec["img"]["view"]}
+    if size:
+        rec["size"] = list(size)
+    ofirst = _first_image(original) if original is not None else None
+    if original is not None and ofirst and (root / ofirst).is_file():
+        osrc = root / ofirst
+        rec["img"]["original"] = thumb_and_view(osrc, out, safe_name(original["id"]))["view"]
+        heat = diff_heatmap(src, osrc, out, stem)
+        if heat:
+            rec["img"]["diff"] = heat
+    rec["img"]["variants"] = _variants(root, item, stem, warnings, views_of, pics, rec["_own"])
+    return rec
+
+
+AnswerPictures = Callable[[str, str], list[tuple[str, str]]]
+"""``pictures(model, item id) -> [(label, path relative to the report)]``: what an answer made."""
+
+
+def made_pictures(
+    by_benchmark: Mapping[str, AnswerPictures] | None, a: ViewerAnswer, warnings: list[str]
+) -> list[list[str]]:
+    """The pictures answer ``a`` made, as its suite wrote them ([] for none)."""
+    made_of = (by_benchmark or {}).get(a.benchmark)
+    if made_of is None or a.text is None:
+        return []
+    try:
+        return [[label, rel] for label, rel in made_of(a.model, a.item_id)]
+    except Exception as exc:  # a broken picture must not hide the rest of the report
+        warnings.append(f"{a.item_id} ({a.model}): answer pictures not rendered: {exc}")
+        return []

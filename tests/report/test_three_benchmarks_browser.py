@@ -73,4 +73,19 @@ def test_the_page_of_a_three_benchmark_run(three: Path) -> None:
         )
         assert shown and all(ok for _, ok in shown)
         assert any(t.startswith("blur_5") for t, _ in shown)
+        # a PIXAR pair: the answer's predicted mask loads beside what the model was shown
+        pg.locator("#f-clear").click()
+        pg.select_option("#f-verdict", "LOCATED")
+        pg.locator("#list li").first.click()
+        pg.wait_for_selector("table.answers td.made img")
+        made = pg.eval_on_selector_all(
+            "table.answers td.made img",
+            "is => Promise.all(is.map(i => i.decode().then(() => [i.title, i.naturalWidth > 0], () => [i.title, false])))",
+        )
+        assert made and all(ok and t == "predicted mask" for t, ok in made)
+        item_pics = pg.eval_on_selector_all(
+            "#detail .pics figcaption", "cs => cs.map(c => c.textContent)"
+        )
+        assert {"edited image", "original"} <= set(item_pics)
+        assert any(c.startswith("truth mask") for c in item_pics)
         assert pg.errors == []

@@ -3,7 +3,7 @@
 One table, a row per model, a column group per benchmark with its headline numbers (each suite's
 ``headline``: DESIGN.md's list), each cell the value of ``metrics.csv`` with its 95% interval in
 brackets where the suite gives one (``Suite.headline_intervals``: Mandela's cluster bootstrap over
-seeds, Forensics' bootstrap over items). A model that did not run a benchmark has dashes there.
+seeds, Forensics' bootstrap over items, PIXAR's over pairs). A model that did not run a benchmark has dashes there.
 The same numbers, with ``lo`` and ``hi``, are written to ``report/overview.csv``; each group's
 heading links to its benchmark's section (``#suite-<name>``).
 """
@@ -131,7 +131,8 @@ def front_page(
         0,
         "Headline numbers of every model on every benchmark of the run (%), with 95% bootstrap "
         "intervals over items in brackets where the benchmark gives them (Mandela: seeds "
-        "resampled; Forensics: items resampled); the best value of each column is bold.",
+        "resampled; Forensics: items resampled; PIXAR: pairs resampled, gIoU and F1 only, see "
+        "its section); the best value of each column is bold.",
         columns,
         mark_best([(None, body)]),
         slug="overview",

@@ -10,12 +10,12 @@ from typer.testing import CliRunner
 
 from forgebench.cli import app
 from support.browser import CHROMIUM, open_page
-from support.pixar_loc import box_pairs, exact_or_prose, serve_loc
+from support.pixar_loc import BOXES, box_pairs, exact_or_prose, serve_loc
 
 runner = CliRunner()
 
 
-def _report(fake_openai: Any, tmp_path: Path) -> Path:
+def _run_and_report(fake_openai: Any, tmp_path: Path) -> Path:
     pairs = tmp_path / "pairs"
     server = serve_loc(fake_openai, box_pairs(pairs), exact_or_prose)
     run = tmp_path / "run"
@@ -33,7 +33,7 @@ def _report(fake_openai: Any, tmp_path: Path) -> Path:
 
 
 def test_gallery_lists_every_answer_with_its_masks(fake_openai: Any, tmp_path: Path) -> None:
-    run = _report(fake_openai, tmp_path)
+    run = _run_and_report(fake_openai, tmp_path)
     report = run / "report"
     page = (report / "pixar_gallery.html").read_text(encoding="utf-8")
     assert "pixar_gallery.html" in (report / "index.html").read_text(encoding="utf-8")
@@ -54,7 +54,7 @@ def test_gallery_sorts_by_iou_and_filters_by_model_in_chromium(
 
     if CHROMIUM is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
-    run = _report(fake_openai, tmp_path)
+    run = _run_and_report(fake_openai, tmp_path)
     with open_page() as pg:
         pg.goto((run / "report" / "pixar_gallery.html").as_uri())
         ious = pg.eval_on_selector_all("#gallery tbody tr", "rs => rs.map(r => r.dataset.iou)")
@@ -78,7 +78,7 @@ def test_gallery_sorts_by_iou_and_filters_by_model_in_chromium(
 def test_the_viewer_shows_a_pairs_original_and_truth_mask(fake_openai: Any, tmp_path: Path) -> None:
     from support.report_js import load_js
 
-    run = _report(fake_openai, tmp_path)
+    run = _run_and_report(fake_openai, tmp_path)
     items = load_js(run / "report" / "data" / "page-0000.js", "page")["items"]
     a = next(it for it in items if it["id"] == "a")
     variants = a["img"]["variants"]
@@ -89,3 +89,30 @@ def test_the_viewer_shows_a_pairs_original_and_truth_mask(fake_openai: Any, tmp_
         mask = __import__("numpy").asarray(im.convert("L")) > 127
     # the planted 30 x 25 box of pair a, at the view's scale (the views keep the aspect ratio)
     assert 0.1 < mask.mean() < 0.2
+
+
+def test_the_viewer_shows_each_answers_predicted_mask(fake_openai: Any, tmp_path: Path) -> None:
+    import numpy as np
+    from PIL import Image
+
+    from support.report_js import load_js
+
+    run = _run_and_report(fake_openai, tmp_path)
+    report = run / "report"
+    items = {it["id"]: it for it in load_js(report / "data" / "page-0000.js", "page")["items"]}
+    gallery = (report / "pixar_gallery.html").read_text(encoding="utf-8")
+    for stem in ("a", "b", "c"):
+        answers = {a["m"]: a for a in items[stem]["answers"]}
+        for model, a in answers.items():
+            if (model, stem) == ("mixed", "b"):  # the miss made no mask
+                assert "o" not in a
+                continue
+            ((label, src),) = a["o"]
+            assert label == "predicted mask" and src.startswith("pixar_gallery/")
+            assert f"<img src='{src}' alt='predicted'" in gallery  # the gallery's own picture
+            with Image.open(report / src) as im:
+                mask = np.asarray(im.convert("L")) > 127
+            # the planted box of the pair (x0, y0, x1, y1) in the 96 x 64 image, as predicted
+            x0, y0, x1, y1 = BOXES[stem]
+            assert mask.shape == (64, 96) and mask.sum() == (x1 - x0) * (y1 - y0)
+            assert mask[y0:y1, x0:x1].all()

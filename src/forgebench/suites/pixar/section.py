@@ -34,6 +34,13 @@ def pixar_section(run_dir: Path, out_dir: Path) -> tuple[str, list[Path]] | None
         )
     from forgebench.suites.pixar.gallery import write_gallery
 
+    if any(r["metric"] in ("giou", "f1") and r["probe"] == "LOC" for r in rows):
+        from forgebench.suites.pixar.intervals import AUC_NOTE
+
+        parts.append(
+            "<p class='note'>The overview's intervals of gIoU and F1 resample the pairs. "
+            f"{html.escape(AUC_NOTE)}</p>"
+        )
     gallery = write_gallery(run_dir, out_dir) if (run_dir / "run.sqlite").is_file() else None
     if gallery is not None:
         files.append(gallery)

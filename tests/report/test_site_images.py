@@ -1,0 +1,54 @@
+"""The viewer's pictures: what a browser shows as it is is placed without re-encoding (its own
+thumbnail when small), anything else is scaled to JPEG views; nothing is half-written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image
+
+from forgebench.report.site_images import THUMB_SIDE, VIEW_SIDE, file_view, picture
+
+
+def _image(path: Path, size: tuple[int, int], fmt: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", size, (200, 40, 90)).save(path, format=fmt)
+    return path
+
+
+def test_a_small_png_is_placed_as_it_is_and_is_its_own_thumbnail(tmp_path: Path) -> None:
+    src = _image(tmp_path / "ds" / "a.png", (64, 48), "PNG")
+    rel, size = picture(src, tmp_path / "report", "a")
+    assert size == (64, 48)
+    assert rel == {"thumb": "img/view/a.png", "view": "img/view/a.png"}
+    assert (tmp_path / "report" / rel["view"]).read_bytes() == src.read_bytes()
+    assert not list((tmp_path / "report" / "img" / "view").glob(".*"))  # no temporary left
+
+
+def test_a_mid_sized_jpeg_keeps_its_bytes_and_gets_a_scaled_thumbnail(tmp_path: Path) -> None:
+    src = _image(tmp_path / "ds" / "b.jpg", (800, 400), "JPEG")
+    rel, _ = picture(src, tmp_path / "report", "b")
+    assert rel["view"] == "img/view/b.jpg"
+    assert (tmp_path / "report" / rel["view"]).read_bytes() == src.read_bytes()
+    with Image.open(tmp_path / "report" / rel["thumb"]) as im:
+        assert im.format == "JPEG" and max(im.size) == THUMB_SIDE
+
+
+def test_large_or_unusual_pictures_are_scaled_to_jpeg(tmp_path: Path) -> None:
+    big = _image(tmp_path / "ds" / "c.png", (2000, 1000), "PNG")
+    rel, size = picture(big, tmp_path / "report", "c")
+    assert size == (2000, 1000)
+    with Image.open(tmp_path / "report" / rel["view"]) as im:
+        assert im.format == "JPEG" and im.size == (VIEW_SIDE, VIEW_SIDE // 2)
+    tiff = _image(tmp_path / "ds" / "d.tif", (50, 50), "TIFF")  # browsers do not show TIFF
+    view = file_view(tiff, tmp_path / "report", "d")
+    assert view == "img/var/d.jpg"
+    with Image.open(tmp_path / "report" / view) as im:
+        assert im.format == "JPEG"
+
+
+def test_an_unreadable_file_has_no_view(tmp_path: Path) -> None:
+    bad = tmp_path / "ds" / "e.png"
+    bad.parent.mkdir(parents=True)
+    bad.write_bytes(b"not an image")
+    assert file_view(bad, tmp_path / "report", "e") is None

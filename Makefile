@@ -24,8 +24,9 @@ venv-dev: $(VENV)/bin/python
 	$(PIP) install -q -c $(CONSTRAINTS) torch==2.13.0
 	$(PIP) install -q -c $(CONSTRAINTS) -e ".[dev,faces,ocr,text,hf,anthropic,google,construct,diffusers,ray,inspect,datasets,modelcard,xlsx]"
 
+# One worker per CPU; tests sharing a session build (the one local Ray) stay on one worker.
 test: venv-dev
-	$(VENV)/bin/python -m pytest -q
+	$(VENV)/bin/python -m pytest -q -n auto --dist loadgroup
 
 lint: venv-dev
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -1,4 +1,9 @@
-"""Shared test fixtures."""
+"""Shared test fixtures.
+
+Builds that many tests read (the demo dataset, a local Ray) are session-scoped here: once per
+session, or once per worker under pytest-xdist (``make test`` runs ``-n auto --dist loadgroup``;
+tests that need the one local Ray carry ``xdist_group("ray")`` so they share one worker).
+"""
 
 from __future__ import annotations
 
@@ -50,3 +55,56 @@ def fake_openai() -> _Iterator[_Callable[..., _Any]]:
     yield start
     for server in servers:
         server.stop()
+
+
+# --- builds shared by many tests (support/shared_builds.py) ---------------------------------------
+
+from support.shared_builds import Frozen as _Frozen  # noqa: E402
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: the CPUs this process may run on (a container's share, not the host's)."""
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_variant_cache(tmp_path_factory: pytest.TempPathFactory) -> _Iterator[None]:
+    """The default variant cache ($FORGEBENCH_CACHE) is the session's own, never the user's
+    ``~/.cache`` nor one that another worker writes at the same time; tests that care about the
+    cache still set their own."""
+    old = os.environ.get("FORGEBENCH_CACHE")
+    os.environ["FORGEBENCH_CACHE"] = str(tmp_path_factory.mktemp("variant-cache"))
+    yield
+    if old is None:
+        os.environ.pop("FORGEBENCH_CACHE", None)
+    else:
+        os.environ["FORGEBENCH_CACHE"] = old
+
+
+@pytest.fixture(scope="session")
+def demo_dataset(tmp_path_factory: pytest.TempPathFactory) -> _Iterator[_Path]:
+    """The offline demo's Mandela dataset (``build_demo``), built once per session; read it, or
+    change a copy (``support.shared_builds.copy_of``): at the end it must be as built."""
+    from forgebench.demo.build import build_demo
+
+    frozen = _Frozen(build_demo(tmp_path_factory.mktemp("shared-demo")))
+    yield frozen.root
+    frozen.check()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of the one local Ray goes to one xdist worker (``--dist loadgroup``)."""
+    for item in items:
+        if "local_ray" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("ray"))
+
+
+@pytest.fixture(scope="session")
+def local_ray() -> _Iterator[_Any]:
+    """One local Ray (2 CPUs) for the session; mark its tests ``pytest.mark.xdist_group("ray")``
+    so that under pytest-xdist they run on one worker (one Ray, not one per worker)."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield ray
+    ray.shutdown()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from pathlib import Path
 
@@ -13,12 +12,12 @@ from PIL import Image
 from forgebench.construct.editors import changed_box
 from forgebench.demo.build import DemoError, build_demo
 from forgebench.suites.mandela.contract import Dataset, Item, load_dataset
+from support.shared_builds import tree_digest
 
 
 @pytest.fixture(scope="module")
-def demo_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("demo")
-    return build_demo(out)
+def demo_root(demo_dataset: Path) -> Path:
+    return demo_dataset  # built once per session (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
@@ -130,14 +129,7 @@ def test_a_rebuild_over_an_old_demo_gives_identical_bytes(demo_root: Path, tmp_p
     again = build_demo(tmp_path)
     assert not (again / "leftover.png").exists()
 
-    def digests(root: Path) -> dict[str, str]:
-        return {
-            str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*"))
-            if p.is_file()
-        }
-
-    first, second = digests(demo_root), digests(again)
+    first, second = tree_digest(demo_root), tree_digest(again)
     assert first == second
     assert len(first) >= 42
 

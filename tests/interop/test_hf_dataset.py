@@ -18,7 +18,6 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.demo.build import build_demo
 from forgebench.suites import get
 from forgebench.suites.base import Selection
 from forgebench.suites.forensics.demo import build_forensics_demo
@@ -26,9 +25,9 @@ from support.pixar_loc import BOXES, box_pairs
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def demo(demo_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("demo")
-    mandela = build_demo(root)
+    mandela = demo_dataset  # read only; the session's one build (tests/conftest.py)
     forensics = root / "forensics"
     build_forensics_demo(mandela, forensics)
     pairs = root / "pairs"

@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from forgebench.demo.build import build_demo
 from forgebench.models.base import ImageRef, Model, ModelError, Request
 from forgebench.models.builtin.artefact import ArtefactModel, score_map
 from forgebench.models.registry import create_model
@@ -22,8 +21,8 @@ VERDICT = re.compile(r"^(REAL|FAKE)\. \S")
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Dataset:
-    return load_dataset(build_demo(tmp_path_factory.mktemp("artefact-demo")))
+def demo(demo_dataset: Path) -> Dataset:
+    return load_dataset(demo_dataset)
 
 
 def _request(

@@ -130,11 +130,9 @@ def test_bad_batch_flags_are_one_line_errors(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_ray_data_llm_processor_round_trip(
-    fake_openai: Any, make_dataset: Callable[[int], Path], tmp_path: Path
+    local_ray: Any, fake_openai: Any, make_dataset: Callable[[int], Path], tmp_path: Path
 ) -> None:
     pytest.importorskip("ray.data.llm")
-    import ray
-
     server = fake_openai()
     spec = f"m=openai/fake@{server.url}"
     ds, run_dir, live = make_dataset(3), tmp_path / "RUN", tmp_path / "LIVE"
@@ -147,13 +145,9 @@ def test_ray_data_llm_processor_round_trip(
         for line in p.read_text().splitlines()
     }
     hits = server.hits
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        out = tmp_path / "ray.out.jsonl"
-        res = _ok(["ray-batch", *map(str, shards), "--url", f"{server.url}/chat/completions",
-                   "--out", str(out), "--batch-size", "4"])  # fmt: skip
-    finally:
-        ray.shutdown()
+    out = tmp_path / "ray.out.jsonl"
+    res = _ok(["ray-batch", *map(str, shards), "--url", f"{server.url}/chat/completions",
+               "--out", str(out), "--batch-size", "4"])  # fmt: skip
     assert "wrote 12 results" in res.stdout and server.hits == hits + 12
     sent = server.requests[-12:]
     assert all("null" not in json.dumps(body) for body in sent)  # Arrow's nulls were dropped

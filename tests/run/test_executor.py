@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,14 +56,6 @@ def test_local_executor_and_bad_choices() -> None:
     res = CliRunner().invoke(app, ["pixar", "label", "x", "--out", "y", "--executor", "dask"])
     assert res.exit_code == 2
     assert res.stderr.strip() == "error: unknown executor 'dask'; known: local, ray"
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[Any]:
-    ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
 
 
 @pytest.mark.slow
@@ -126,10 +117,10 @@ def test_a_bad_image_on_ray_is_the_same_one_line_error_and_nothing_is_written(
 
 
 @pytest.mark.slow
-def test_variant_rendering_on_ray_equals_local(local_ray: Any, tmp_path: Path) -> None:
-    from forgebench.demo.build import build_demo
-
-    dataset = build_demo(tmp_path / "demo")
+def test_variant_rendering_on_ray_equals_local(
+    local_ray: Any, demo_dataset: Path, tmp_path: Path
+) -> None:
+    dataset = demo_dataset
     keys, caches = {}, {}
     for name in ("local", "ray"):
         run, cache = tmp_path / f"RUN-{name}", tmp_path / f"cache-{name}"
@@ -198,10 +189,8 @@ def test_pixar_release_split_scores_on_ray_equal_local(local_ray: Any, tmp_path:
 
 
 @pytest.mark.slow
-def test_audit_on_ray_equals_local(local_ray: Any, tmp_path: Path) -> None:
-    from forgebench.demo.build import build_demo
-
-    dataset = build_demo(tmp_path / "demo")
+def test_audit_on_ray_equals_local(local_ray: Any, demo_dataset: Path, tmp_path: Path) -> None:
+    dataset = demo_dataset
     out = {}
     for name in ("local", "ray"):
         js = tmp_path / f"audit-{name}.json"

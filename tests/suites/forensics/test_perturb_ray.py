@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -14,31 +15,28 @@ from forgebench.suites.forensics.tsv_import import import_release_tsv
 
 
 @pytest.mark.slow
-def test_robustness_variants_on_ray_equal_local(release_tsv: Path, tmp_path: Path) -> None:
-    ray = pytest.importorskip("ray")
+def test_robustness_variants_on_ray_equal_local(
+    local_ray: Any, release_tsv: Path, tmp_path: Path
+) -> None:
     ds = tmp_path / "ds"
     import_release_tsv(release_tsv, ds)
     keys, caches = {}, {}
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    try:
-        for name in ("local", "ray"):
-            run, cache = tmp_path / f"RUN-{name}", tmp_path / f"cache-{name}"
-            res = CliRunner().invoke(
-                app,
-                ["run", str(ds), "--model", "m=openai/x@http://127.0.0.1:9/v1", "--out", str(run),
-                 "--cache-dir", str(cache), "--protocol", "robustness", "--prepare",
-                 "--executor", name],
-            )  # fmt: skip
-            assert res.exit_code == 0, res.stderr
-            with sqlite3.connect(run / "run.sqlite") as con:
-                keys[name] = sorted(con.execute("SELECT key, condition, variant_id FROM tasks"))
-            caches[name] = {
-                str(p.relative_to(cache)): p.read_bytes()
-                for p in sorted(cache.rglob("*"))
-                if p.is_file() and p.suffix == ".png"
-            }
-    finally:
-        ray.shutdown()
+    for name in ("local", "ray"):
+        run, cache = tmp_path / f"RUN-{name}", tmp_path / f"cache-{name}"
+        res = CliRunner().invoke(
+            app,
+            ["run", str(ds), "--model", "m=openai/x@http://127.0.0.1:9/v1", "--out", str(run),
+             "--cache-dir", str(cache), "--protocol", "robustness", "--prepare",
+             "--executor", name],
+        )  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+        with sqlite3.connect(run / "run.sqlite") as con:
+            keys[name] = sorted(con.execute("SELECT key, condition, variant_id FROM tasks"))
+        caches[name] = {
+            str(p.relative_to(cache)): p.read_bytes()
+            for p in sorted(cache.rglob("*"))
+            if p.is_file() and p.suffix == ".png"
+        }
     assert keys["ray"] == keys["local"]
     assert len({c for _, c, _ in keys["local"]}) > 3  # several perturbations were asked
     assert len(caches["local"]) > 10 and caches["ray"] == caches["local"]

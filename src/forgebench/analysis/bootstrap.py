@@ -75,6 +75,18 @@ def _prepare(frame: pd.DataFrame, cluster: str) -> pd.DataFrame:
     )
 
 
+def _sorted_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)``, sorting only the distinct values when they
+    are all strings (a few hundred seeds, not every row)."""
+    if not all(type(v) is str for v in values):
+        return np.unique(values, return_inverse=True)
+    codes, distinct = pd.factorize(values)
+    order = np.argsort(np.asarray(distinct, dtype=object))
+    rank = np.empty(len(order), dtype=np.intp)
+    rank[order] = np.arange(len(order))
+    return np.asarray(distinct, dtype=object)[order], rank[codes]
+
+
 def cluster_bootstrap(frame: pd.DataFrame, config: BootstrapConfig | None = None) -> pd.DataFrame:
     """Percentile CIs of det, auth, bal and kgr per model x probe x condition.
 
@@ -91,7 +103,7 @@ def cluster_bootstrap(frame: pd.DataFrame, config: BootstrapConfig | None = None
     cols = ["n_forged", "n_auth", "det", "auth", "kgr"]
     if df.empty:
         return pd.DataFrame(columns=list(_OUT_COLUMNS))
-    clusters, cluster_idx = np.unique(df["cluster"].to_numpy(), return_inverse=True)
+    clusters, cluster_idx = _sorted_codes(df["cluster"].to_numpy())
     cell_keys = df[["model", "probe", "condition"]].drop_duplicates().reset_index(drop=True)
     cell_idx = (
         df[["model", "probe", "condition"]]
@@ -136,9 +148,11 @@ def cluster_bootstrap(frame: pd.DataFrame, config: BootstrapConfig | None = None
             lo = np.full(n_cells, np.nan)
             hi = np.full(n_cells, np.nan)
             ok = valid.any(axis=0)
-            if ok.any():
-                lo[ok] = np.nanquantile(bt[rate][:, ok], alpha, axis=0)
-                hi[ok] = np.nanquantile(bt[rate][:, ok], 1.0 - alpha, axis=0)
+            whole = valid.all(axis=0)  # in one call; cells with NaN replicates one by one
+            for use, quantile in ((whole, np.quantile), (ok & ~whole, np.nanquantile)):
+                if use.any():
+                    lo[use] = quantile(bt[rate][:, use], alpha, axis=0)
+                    hi[use] = quantile(bt[rate][:, use], 1.0 - alpha, axis=0)
         part = cell_keys.copy()
         part["metric"] = rate
         part["value"] = pt[rate]

@@ -101,11 +101,53 @@ class LogitFit:
         return Coef(term=f"{plus} - {minus}", coef=float(est), se=se, p=p)
 
 
+def _texts(values: np.ndarray) -> bool:
+    """True when every value is a Python string (the levels sort and print as themselves)."""
+    return all(type(v) is str for v in values)
+
+
+def _constant_levels(
+    y: np.ndarray, factors: list[tuple[str, np.ndarray]]
+) -> tuple[np.ndarray, list[str]]:
+    """:func:`drop_constant_levels` on arrays of strings: the rows kept, and the notes."""
+    keep = np.ones(len(y), dtype=bool)
+    notes: list[str] = []
+    for _ in range(10):
+        changed = False
+        for fac, values in factors:
+            if not keep.any():
+                continue
+            levels, inverse = np.unique(values[keep], return_inverse=True)  # sorted, as groupby
+            ys = y[keep]
+            low = np.full(len(levels), np.inf)
+            high = np.full(len(levels), -np.inf)
+            np.minimum.at(low, inverse, ys)
+            np.maximum.at(high, inverse, ys)
+            size = np.bincount(inverse, minlength=len(levels))
+            const = low == high
+            if const.any() and len(levels) > 1:
+                for i in np.flatnonzero(const):
+                    notes.append(
+                        f"dropped {int(size[i])} obs. with {fac}={levels[i]} "
+                        f"(outcome always {int(low[i])})"
+                    )
+                keep[np.flatnonzero(keep)[const[inverse]]] = False
+                changed = True
+        if not changed:
+            break
+    return keep, notes
+
+
 def drop_constant_levels(
     data: pd.DataFrame, y: str, factors: list[str]
 ) -> tuple[pd.DataFrame, list[str]]:
     """Drop observations in factor levels whose outcome is constant (repeated until stable)."""
-    notes: list[str] = []
+    arrays = [(f, data[f].to_numpy(dtype=object)) for f in factors if f in data.columns]
+    outcome = data[y].to_numpy()
+    if outcome.dtype.kind in "iub" and all(_texts(v) for _, v in arrays):
+        keep, found = _constant_levels(outcome.astype(float), arrays)
+        return (data if keep.all() else data[keep]), found
+    notes: list[str] = []  # levels that are not all strings: pandas' grouping decides
     for _ in range(10):
         changed = False
         for fac in factors:
@@ -128,31 +170,43 @@ def drop_constant_levels(
 
 def dummies(data: pd.DataFrame, column: str, reference: str | None = None) -> pd.DataFrame:
     """Treatment-coded indicator columns of ``column``; ``reference`` (default: most common) omitted."""
-    values = data[column].astype(str)
-    if reference is None:
-        reference = str(values.value_counts().idxmax()) if len(values) else None
-    levels = sorted(v for v in values.unique() if v != reference)
+    raw = data[column].to_numpy(dtype=object)
+    if not _texts(raw):  # missing or non-text values: pandas' text conversion decides
+        values = data[column].astype(str)
+        if reference is None:
+            reference = str(values.value_counts().idxmax()) if len(values) else None
+        levels = sorted(v for v in values.unique() if v != reference)
+        return pd.DataFrame(
+            {f"{column}[{lv}]": (values == lv).to_numpy(dtype=float) for lv in levels},
+            index=data.index,
+        )
+    if reference is None and len(raw):
+        distinct, counts = np.unique(raw, return_counts=True)
+        top = np.flatnonzero(counts == counts.max())
+        # a tie for the most common level is broken as pandas' value_counts orders it
+        reference = str(
+            distinct[top[0]] if len(top) == 1 else pd.Series(raw).value_counts().idxmax()
+        )
+    others = sorted(v for v in pd.unique(raw) if v != reference)
     return pd.DataFrame(
-        {f"{column}[{lv}]": (values == lv).to_numpy(dtype=float) for lv in levels},
-        index=data.index,
+        {f"{column}[{lv}]": (raw == lv).astype(float) for lv in others}, index=data.index
     )
 
 
 def _full_rank(X: pd.DataFrame, keep_first: list[str]) -> tuple[pd.DataFrame, list[str]]:
     """Drop all-zero and linearly dependent columns (later columns go first)."""
     notes: list[str] = []
-    nonzero = [c for c in X.columns if np.any(X[c].to_numpy() != 0) or c == "const"]
+    A = X.to_numpy(dtype=float)
+    where = {c: j for j, c in enumerate(X.columns)}
+    nonzero = [c for c in X.columns if np.any(A[:, where[c]] != 0) or c == "const"]
     for c in X.columns:
         if c not in nonzero:
             notes.append(f"dropped term {c} (no observations)")
-    X = X[nonzero]
-    order = [c for c in keep_first if c in X.columns] + [
-        c for c in X.columns if c not in keep_first
-    ]
+    order = [c for c in keep_first if c in nonzero] + [c for c in nonzero if c not in keep_first]
     kept: list[str] = []
     basis = np.zeros((len(X), 0))
     for c in order:  # Gram-Schmidt: keep a column when it adds a direction to the kept ones
-        col = X[c].to_numpy(dtype=float)
+        col = np.ascontiguousarray(A[:, where[c]])
         norm_c = float(np.linalg.norm(col))
         resid = col - basis @ (basis.T @ col) if basis.shape[1] else col
         resid = resid - basis @ (basis.T @ resid) if basis.shape[1] else resid

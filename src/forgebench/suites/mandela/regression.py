@@ -76,7 +76,11 @@ def recognition_data(frame: pd.DataFrame) -> pd.DataFrame:
         analysis_family=data["analysis_family"].astype(str),
         domain=data["domain"].astype(str),
     )
-    return data.drop(columns=["correct", "verdict"]).reset_index(drop=True)
+    data = data.drop(columns=["correct", "verdict"]).reset_index(drop=True)
+    # the fits slice these few thousand rows hundreds of times: plain Python strings make each
+    # slice a NumPy take instead of one Arrow take per text column (same values, same order)
+    text = ["model", "item_id", "seed_id", "family", "analysis_family", "domain", "saliency"]
+    return data.astype(dict.fromkeys(text, object))
 
 
 def _recognition_fit(data: pd.DataFrame, fixed: list[str]) -> LogitFit:
@@ -107,42 +111,45 @@ def _recognition_fit(data: pd.DataFrame, fixed: list[str]) -> LogitFit:
     # both vary. In the other levels a recognition cell whose outcome never varies predicts it
     # perfectly: its rows are dropped and its term with them (Stata's rule, as for fixed-effect
     # levels above), rather than folding the cell into the main effect.
+    sal = data["saliency"].to_numpy(dtype=object)
+    rec, det = data["recognized"].to_numpy(), data["detected"].to_numpy()
+    cells = {}  # (level, recognized) -> outcomes, levels sorted as groupby sorts them
+    for level in np.unique(sal):
+        at = sal == level
+        for r in np.unique(rec[at]):
+            cells[(str(level), int(r))] = det[at & (rec == r)]
     sal_ok = []
-    for level, grp in data.groupby("saliency"):
-        cells = [grp.loc[grp["recognized"] == r, "detected"] for r in (0, 1)]
-        if all(len(c) and c.nunique() == 2 for c in cells):
-            sal_ok.append((len(grp), str(level)))
+    for level in dict.fromkeys(lv for lv, _ in cells):
+        both = [cells.get((level, r), det[:0]) for r in (0, 1)]
+        if all(len(c) and len(np.unique(c)) == 2 for c in both):
+            sal_ok.append((int(np.sum(sal == level)), level))
     reference = max(sal_ok)[1] if sal_ok else str(data["saliency"].value_counts().idxmax())
     if sal_ok:
-        cell_stats = data.groupby(["saliency", "recognized"])["detected"].agg(
-            ["min", "max", "size"]
-        )
         drop = []
-        for idx, row in cell_stats.iterrows():
-            level, r = idx  # type: ignore[misc]
-            if str(level) != reference and row["min"] == row["max"]:
-                drop.append((str(level), int(r)))
+        for (level, r), out in cells.items():
+            if level != reference and out.min() == out.max():
+                drop.append((level, r))
                 notes.append(
-                    f"dropped {int(row['size'])} obs. with saliency={level}, recognized={r} "
-                    f"(outcome always {int(row['min'])})"
+                    f"dropped {len(out)} obs. with saliency={level}, recognized={r} "
+                    f"(outcome always {int(out.min())})"
                 )
         if drop:
-            key = list(
-                zip(data["saliency"].astype(str), data["recognized"].astype(int), strict=True)
-            )
-            data = data[[k not in set(drop) for k in key]]
+            gone = np.zeros(len(data), dtype=bool)
+            for level, r in drop:
+                gone |= (sal == level) & (rec == r)
+            data = data[~gone]
             data, more = drop_constant_levels(data, "detected", ["family", "domain", *fixed])
             notes += more
             n, k = len(data), int(data["seed_id"].nunique())
-    X = pd.DataFrame(
-        {"const": 1.0, "recognized": data["recognized"].astype(float)}, index=data.index
-    )
-    sal = dummies(data, "saliency", reference)
-    X = X.join(sal)
-    for col in sal.columns if sal_ok else []:  # empty terms go in the rank check
-        X[f"recognized:{col}"] = X["recognized"] * sal[col]
+    recognized = data["recognized"].to_numpy(dtype=float)
+    terms: dict[str, np.ndarray] = {"const": np.ones(len(data)), "recognized": recognized}
+    sal_terms = dummies(data, "saliency", reference)
+    terms.update((str(c), v.to_numpy()) for c, v in sal_terms.items())
+    for col in sal_terms.columns if sal_ok else []:  # empty terms go in the rank check
+        terms[f"recognized:{col}"] = recognized * terms[col]
     for col in ["family", "domain", *fixed]:
-        X = X.join(dummies(data, col))
+        terms.update((str(c), v.to_numpy()) for c, v in dummies(data, col).items())
+    X = pd.DataFrame(terms, index=data.index)
     notes.append(f"recognition effect at saliency {reference}")
     return fit_logit(data["detected"], X, data["seed_id"], focus="recognized", notes=notes)
 
@@ -168,10 +175,10 @@ class RecognitionResult:
 
 
 def _rates(data: pd.DataFrame) -> tuple[float, int, float, int]:
-    rec = data[data["recognized"] == 1]["detected"]
-    unrec = data[data["recognized"] == 0]["detected"]
-    r = 100.0 * rec.mean() if len(rec) else float("nan")
-    u = 100.0 * unrec.mean() if len(unrec) else float("nan")
+    recognized, detected = data["recognized"].to_numpy(), data["detected"].to_numpy()
+    rec, unrec = detected[recognized == 1], detected[recognized == 0]
+    r = 100.0 * (rec.sum() / len(rec)) if len(rec) else float("nan")
+    u = 100.0 * (unrec.sum() / len(unrec)) if len(unrec) else float("nan")
     return float(r), len(rec), float(u), len(unrec)
 
 

@@ -48,7 +48,7 @@ def mcnemar_exact(b: int, c: int) -> float:
     return float(min(1.0, 2.0 * binom.cdf(min(b, c), n, 0.5)))
 
 
-def _as_bool(series: pd.Series) -> np.ndarray:
+def as_bool(series: pd.Series) -> np.ndarray:
     """Outcome column as booleans; missing values count as negative (strict scoring)."""
     return series.astype("boolean").fillna(False).to_numpy(dtype=bool)
 
@@ -70,14 +70,26 @@ def paired_mcnemar(
         missing = [col for col in (on, outcome) if col not in frame.columns]
         if missing:
             raise KeyError(f"{name} lacks column(s) {', '.join(missing)}")
-    a = frame_a[[on, outcome]].drop_duplicates(subset=on)
-    b_ = frame_b[[on, outcome]].drop_duplicates(subset=on)
-    merged = a.merge(b_, on=on, suffixes=("_a", "_b"))
-    x = _as_bool(merged[f"{outcome}_a"])
-    y = _as_bool(merged[f"{outcome}_b"])
+    return paired_arrays(
+        frame_a[on].to_numpy(), as_bool(frame_a[outcome]),
+        frame_b[on].to_numpy(), as_bool(frame_b[outcome]),
+    )  # fmt: skip
+
+
+def paired_arrays(
+    keys_a: np.ndarray, x_a: np.ndarray, keys_b: np.ndarray, x_b: np.ndarray
+) -> McNemarResult:
+    """:func:`paired_mcnemar` on arrays: item keys and boolean outcomes of each arm, each
+    item's first row in either arm, paired by item (items in one arm only are left out)."""
+    index_a, index_b = pd.Index(keys_a), pd.Index(keys_b)
+    first_a, first_b = ~index_a.duplicated(), ~index_b.duplicated()
+    where = index_b[first_b].get_indexer(index_a[first_a])
+    paired = where >= 0
+    x = np.asarray(x_a, dtype=bool)[first_a][paired]
+    y = np.asarray(x_b, dtype=bool)[first_b][where[paired]]
     b = int(np.count_nonzero(x & ~y))
     c = int(np.count_nonzero(~x & y))
-    return McNemarResult(b=b, c=c, n=len(merged), p=mcnemar_exact(b, c))
+    return McNemarResult(b=b, c=c, n=int(paired.sum()), p=mcnemar_exact(b, c))
 
 
 def format_p(p: float | None) -> str:

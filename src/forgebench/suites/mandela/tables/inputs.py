@@ -9,9 +9,10 @@ recognition under Full and Table 19 follows Table 7.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -143,21 +144,39 @@ class TableData:
     """Human (rows) x judge (columns) counts over E0-E4 for Table 4."""
     order: list[str] = field(default_factory=list)
     """Models in Table 5's order (set by :func:`prepare`)."""
-    _cells: dict[tuple[str, str, str], pd.DataFrame] | None = None
+    _rows: dict[tuple[str, str, str], np.ndarray] | None = None
+    _cells: dict[tuple[str, str, str], pd.DataFrame] = field(default_factory=dict)
+    _whole: dict[str, np.ndarray] = field(default_factory=dict)
 
     def answers(self, model: str, probe: str, condition: str) -> pd.DataFrame:
-        """The frame's rows of one model, probe and condition (empty without a frame)."""
+        """The frame's rows of one model, probe and condition (empty without a frame); each
+        cell is sliced from the frame the first time a table asks for it."""
         if self.frame is None:
             return pd.DataFrame()
-        if self._cells is None:
-            self._cells = {
-                (str(k[0]), str(k[1]), str(k[2])): g
-                for k, g in self.frame.groupby(
-                    ["model", "probe", "condition"], sort=False, observed=True
-                )
+        key = (model, probe, condition)
+        if key not in self._cells:
+            self._cells[key] = self.frame.iloc[self.rows(*key)]
+        return self._cells[key]
+
+    def rows(self, model: str, probe: str, condition: str) -> np.ndarray:
+        """Positions in the frame of one model's rows of a probe and condition (none without
+        a frame)."""
+        if self.frame is None:
+            return np.zeros(0, dtype=np.intp)
+        if self._rows is None:
+            groups = self.frame.groupby(["model", "probe", "condition"], sort=False, observed=True)
+            cells: dict[Any, Any] = groups.indices
+            self._rows = {
+                (str(k[0]), str(k[1]), str(k[2])): np.asarray(v) for k, v in cells.items()
             }
-        hit = self._cells.get((model, probe, condition))
-        return hit if hit is not None else self.frame.iloc[0:0]
+        return self._rows.get((model, probe, condition), np.zeros(0, dtype=np.intp))
+
+    def whole(self, name: str, make: Callable[[pd.DataFrame], np.ndarray]) -> np.ndarray:
+        """``make(frame)``, a per-row array of the whole frame, computed once (tables index it
+        with :meth:`rows` instead of slicing the frame per model)."""
+        if name not in self._whole:
+            self._whole[name] = make(self.frame if self.frame is not None else pd.DataFrame())
+        return self._whole[name]
 
     @property
     def judge(self) -> str | None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pandas as pd
 
 from forgebench.analysis.decision import classify, erase_swap_ratio
-from forgebench.analysis.stats import paired_mcnemar
+from forgebench.analysis.stats import as_bool, paired_arrays
 from forgebench.report.table import Cell, Column, Skipped, Table, dash, num, signed, text
 from forgebench.suites.mandela.contract import FAMILIES
 from forgebench.suites.mandela.tables.inputs import TableData, flag, rate
@@ -94,23 +94,26 @@ def _recog_share(data: TableData, m: str) -> float | None:
     return None
 
 
-def _slim(frame: pd.DataFrame) -> pd.DataFrame:
-    keep = ("item_id", "correct", "label", "peripheral_K1", "peripheral_k1")
-    return frame[[c for c in frame.columns if c in keep]]
-
-
 def _mcnemar_bold(data: TableData, model: str, condition: str) -> bool:
     """Det under ``condition`` differs from Full on the peripheral people-family forgeries (p < 0.05)."""
     if data.frame is None:
         return False
-    # only the columns the test reads: slicing the whole frame (answer texts included) per
+    # per-row arrays of the whole frame, indexed by each arm's rows: slicing the frame per
     # model and condition costs more than the test
-    a, b = (_slim(data.answers(model, "L1", c)) for c in ("full", condition))
-    a = a[(a["label"] == "forged") & flag(a, "peripheral_K1")]
-    b = b[(b["label"] == "forged") & flag(b, "peripheral_K1")]
-    if a.empty or b.empty:
+    item = data.whole("item_id", lambda f: f["item_id"].to_numpy())
+    correct = data.whole("correct", lambda f: as_bool(f["correct"]))
+    peripheral = data.whole(
+        "forged_peripheral_K1",
+        lambda f: (
+            (f["label"] == "forged").to_numpy(dtype=bool)
+            & flag(f, "peripheral_K1").to_numpy(dtype=bool)
+        ),
+    )
+    a, b = (data.rows(model, "L1", c) for c in ("full", condition))
+    a, b = a[peripheral[a]], b[peripheral[b]]
+    if not len(a) or not len(b):
         return False
-    return paired_mcnemar(a, b).p < 0.05
+    return paired_arrays(item[a], correct[a], item[b], correct[b]).p < 0.05
 
 
 def table_people(data: TableData, number: int) -> Table | Skipped:

@@ -13,6 +13,7 @@ import pytest
 
 from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import plan
+from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.run.source import Selection
 from forgebench.run.store import Store, StoreError
 from forgebench.suites import get
@@ -57,7 +58,7 @@ def test_every_reference_to_a_relabelled_key_moves_with_it(v4: Path) -> None:
         sls,
     )
     with Store.open(run, create=False) as store:
-        assert store.meta_get("schema_version") == 5
+        assert store.meta_get("schema_version") == SCHEMA_VERSION
     tiled = _keys_today(v4, "tiled")
     assert set(tiled) == {"sls3", "sld1"}  # candidate rows only
     new = tiled["sls3"]
@@ -98,5 +99,5 @@ def test_a_store_without_forensics_candidate_rows_migrates_unchanged(tmp_path: P
     run = tmp_path / "v3" / "run"
     before = _sql(run, "SELECT key, condition FROM tasks ORDER BY key")
     with Store.open(run, create=False) as store:
-        assert store.meta_get("schema_version") == 5
+        assert store.meta_get("schema_version") == SCHEMA_VERSION
     assert _sql(run, "SELECT key, condition FROM tasks ORDER BY key") == before

@@ -187,41 +187,53 @@ def store_questions(
     cache_dir: Path | None,
     *,
     batch: int = STORE_BATCH,
+    invocation: bool = True,
 ) -> int:
     """Expand the dataset and store its tasks for every model in batches, never holding them
-    all: peak memory does not grow with the number of tasks. Returns the questions stored."""
+    all: peak memory does not grow with the number of tasks. Returns the questions stored.
+
+    With ``invocation`` the stored tasks are this invocation's, the ones a run sends
+    (:meth:`Store.begin_invocation`); a prepare that sends nothing leaves that out."""
     from forgebench.run.images import VariantCache
 
     store.put_items(source.name, loaded.items)
     check_model_settings(store, configs)
-    store.begin_invocation()
+    if invocation:
+        store.begin_invocation()
     secrets = secret_values(configs)
     # per model, once: its name, the parameters its keys hash and the scrubbed ones stored
     bound = [(c.name, c.generation_params()) for c in configs]
     stored = [(name, scrub(dict(params), secrets)) for name, params in bound]
     keys_of = TaskKeys(bound)
-    buf: list[Task] = []
-    n = 0
-    for q in source.questions(loaded, selection, VariantCache(cache_dir, root=loaded.root)):
-        q = with_benchmark(q, source.name)
-        check_images(q, configs)
-        n += 1
-        asked = [for_model(q, c) for c in configs]
-        keys = keys_of(q)
-        if q.fallback is not None and any(a is q.fallback for a in asked):
-            keys = [
-                k if a is q else f for a, k, f in zip(asked, keys, keys_of(q.fallback), strict=True)
+    count = 0
+
+    def batches() -> Iterator[list[Task]]:
+        nonlocal count
+        count = 0
+        buf: list[Task] = []
+        for q in source.questions(loaded, selection, VariantCache(cache_dir, root=loaded.root)):
+            q = with_benchmark(q, source.name)
+            check_images(q, configs)
+            count += 1
+            asked = [for_model(q, c) for c in configs]
+            keys = keys_of(q)
+            if q.fallback is not None and any(a is q.fallback for a in asked):
+                keys = [
+                    k if a is q else f
+                    for a, k, f in zip(asked, keys, keys_of(q.fallback), strict=True)
+                ]
+            buf += [
+                Task(key=key, model=name, question=a, params=params)
+                for (name, params), key, a in zip(stored, keys, asked, strict=True)
             ]
-        buf += [
-            Task(key=key, model=name, question=a, params=params)
-            for (name, params), key, a in zip(stored, keys, asked, strict=True)
-        ]
-        if len(buf) >= batch:
-            store.put_tasks(buf)
-            buf.clear()
-    if buf:
-        store.put_tasks(buf)
-    return n
+            if len(buf) >= batch:
+                yield buf
+                buf = []
+        if buf:
+            yield buf
+
+    store.load_tasks(batches)
+    return count
 
 
 def run_generation(
@@ -284,7 +296,10 @@ def run_generation(
             prerender(
                 source, loaded, sel, VariantCache(cache_dir, root=loaded.root), settings.executor
             )
-        store_questions(store, source, loaded, sel, configs, cache_dir)
+        store_questions(
+            store, source, loaded, sel, configs, cache_dir,
+            invocation=not settings.prepare_only,
+        )  # fmt: skip
         if settings.prepare_only:
             return GenerationResult()
         budget = Budget(max_cost) if max_cost is not None else None

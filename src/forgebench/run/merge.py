@@ -94,6 +94,21 @@ def _columns(con: sqlite3.Connection, schema: str, table: str) -> list[tuple[str
     return [(r[1], r[2], r[5]) for r in rows]
 
 
+def _key_columns(con: sqlite3.Connection, schema: str, table: str) -> list[str]:
+    """A table's key: its primary key, else the columns of its first unique index (``tasks``
+    keeps its key unique through an index, schema 6)."""
+    info = _columns(con, schema, table)
+    pk = [c for c, _, p in sorted(info, key=lambda x: x[2]) if p > 0]
+    if pk:
+        return pk
+    for _seq, name, unique, origin, partial in con.execute(
+        f"PRAGMA {schema}.index_list({_q(table)})"
+    ):
+        if unique and not partial and origin == "c":
+            return [r[2] for r in con.execute(f"PRAGMA {schema}.index_info({_q(name)})")]
+    return []
+
+
 def _tables(con: sqlite3.Connection, schema: str) -> list[str]:
     sql = f"SELECT name FROM {schema}.sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'"
     return [r[0] for r in con.execute(sql)]
@@ -254,7 +269,7 @@ def _merge_source(
             _ensure_table(con, table)
             info = _columns(con, "src", table)
             cols = [c for c, _, _ in info]
-            pk = [c for c, _, p in sorted(info, key=lambda x: x[2]) if p > 0]
+            pk = _key_columns(con, "src", table)
             bad = _conflicts(con, table, pk, _compared(table, cols, pk))
             if bad:
                 raise _refuse(table, bad, source)

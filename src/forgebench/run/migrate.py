@@ -30,6 +30,13 @@ makes and that model's ``tiled`` question would be asked again if requested. Not
 (the images apart) are pending until a run asks them. The benchmark is named here as data in the
 SQL, as the 1 -> 2 step names Mandela and PIXAR; no suite is imported.
 
+Version 5 -> 6 (a new run's tasks stored at the speed of the disk): ``tasks`` is rebuilt with its
+key unique through the index ``tasks_key`` instead of the table's primary key (the documented
+SQLite table rebuild: a new table, every row copied with its rowid, the old one dropped, the new
+one renamed), and its indexes are made again. Columns, rows, rowids and keys are unchanged, so
+a migrated run resumes without re-asking. Foreign keys are not enforced while a store migrates
+(a table rebuild must not cascade into the tables that name its keys); the steps keep them.
+
 A new version adds its step with ``@upgrade(N)`` (from version N to N + 1) and raises
 :data:`~forgebench.run.schema.SCHEMA_VERSION`.
 """
@@ -43,7 +50,14 @@ from pathlib import Path
 
 from forgebench.errors import UserError
 from forgebench.models.base import ImageRef
-from forgebench.run.schema import CONSTRUCT_STEPS, JUDGEMENTS, SCHEMA, SCHEMA_VERSION
+from forgebench.run.schema import (
+    CONSTRUCT_STEPS,
+    JUDGEMENTS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    TASK_INDEXES,
+    TASKS,
+)  # fmt: skip
 from forgebench.run.tasks import Question, task_key
 
 
@@ -179,6 +193,21 @@ def _v4_to_v5(con: sqlite3.Connection) -> None:
             con.executemany(f"UPDATE {table} SET {column} = ? WHERE {column} = ?", pairs)
 
 
+@upgrade(5)
+def _v5_to_v6(con: sqlite3.Connection) -> None:
+    old = [r[1] for r in con.execute("PRAGMA table_info(tasks)")]
+    con.execute(TASKS.replace("IF NOT EXISTS tasks (", "tasks_v6 (", 1))
+    new = {r[1] for r in con.execute("PRAGMA table_info(tasks_v6)")}
+    cols = ", ".join(f'"{c}"' for c in old if c in new)
+    con.execute(
+        f"INSERT INTO tasks_v6(rowid, {cols}) SELECT rowid, {cols} FROM tasks ORDER BY rowid"
+    )
+    con.execute("DROP TABLE tasks")
+    con.execute("ALTER TABLE tasks_v6 RENAME TO tasks")
+    for sql in TASK_INDEXES.values():
+        con.execute(sql)
+
+
 def migrate(con: sqlite3.Connection, where: str) -> int | None:
     """Bring an open store to :data:`SCHEMA_VERSION`; returns the version it had (None: new).
 
@@ -200,6 +229,8 @@ def migrate(con: sqlite3.Connection, where: str) -> int | None:
                 f"{where}: store schema version {version} cannot be upgraded to "
                 f"{SCHEMA_VERSION} by this forgebench"
             )
+        enforced = con.execute("PRAGMA foreign_keys").fetchone()[0]
+        con.execute("PRAGMA foreign_keys=OFF")  # takes effect outside a transaction only
         con.execute("BEGIN IMMEDIATE")
         try:
             v = version
@@ -215,6 +246,8 @@ def migrate(con: sqlite3.Connection, where: str) -> int | None:
         except BaseException:
             con.execute("ROLLBACK")
             raise
+        finally:
+            con.execute(f"PRAGMA foreign_keys={'ON' if enforced else 'OFF'}")
     con.executescript(SCHEMA)
     if version is None:
         con.execute(

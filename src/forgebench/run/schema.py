@@ -25,11 +25,18 @@ Version 5 (Forensics candidate rows as the release sends them) changed no table:
 candidate row's ``full`` question now shows its images apart, and the tiled single image it showed
 before is condition ``tiled``. The migration relabels those stored tasks ``tiled`` under the key
 that question has, everywhere the key appears (:mod:`.migrate`).
+
+Version 6 (a new run's tasks stored at the speed of the disk) changed no column: ``tasks.key`` is
+unique through the index ``tasks_key`` instead of the table's primary key. Indexes that are not
+part of the table's definition can be dropped while a new run's tasks are loaded and built after
+from one sort each (:meth:`~forgebench.run.store_tasks.TasksPart.load_tasks`): random 32-hex keys
+inserted one at a time cost the B-tree several times what the rows themselves cost. The migration
+rebuilds ``tasks`` with the same columns, rows and rowids.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 JUDGEMENTS = """
 CREATE TABLE IF NOT EXISTS judgements (
@@ -64,20 +71,9 @@ CREATE TABLE IF NOT EXISTS construct_steps (
 """
 """The construction steps table (schema 4), also created by the 3 -> 4 migration."""
 
-SCHEMA = (
-    """
-CREATE TABLE IF NOT EXISTS meta (
-    key   TEXT PRIMARY KEY,
-    value TEXT NOT NULL                 -- JSON
-);
-CREATE TABLE IF NOT EXISTS items (
-    benchmark TEXT NOT NULL,            -- the suite: mandela, pixar, forensics, ...
-    item_id   TEXT NOT NULL,
-    data      TEXT NOT NULL,            -- the item's JSON as validated by its suite
-    PRIMARY KEY (benchmark, item_id)
-);
+TASKS = """
 CREATE TABLE IF NOT EXISTS tasks (
-    key            TEXT PRIMARY KEY,    -- run.tasks.task_key (the benchmark is not hashed)
+    key            TEXT NOT NULL,       -- run.tasks.task_key (unique: index tasks_key)
     item_id        TEXT NOT NULL,
     probe          TEXT NOT NULL,
     condition      TEXT NOT NULL,
@@ -94,10 +90,38 @@ CREATE TABLE IF NOT EXISTS tasks (
     benchmark      TEXT NOT NULL DEFAULT 'mandela',
     images         TEXT                 -- JSON [[variant_id, path, media_type], ...] when several
 );
-CREATE INDEX IF NOT EXISTS tasks_model ON tasks(model, probe, condition);
-CREATE INDEX IF NOT EXISTS tasks_identity ON tasks(model, item_id, probe, condition);
-CREATE INDEX IF NOT EXISTS tasks_benchmark ON tasks(benchmark, model);
-CREATE TABLE IF NOT EXISTS answers (
+"""
+"""The tasks table (its key is unique through ``tasks_key``, one of :data:`TASK_INDEXES`)."""
+
+TASK_INDEXES = {
+    "tasks_key": "CREATE UNIQUE INDEX IF NOT EXISTS tasks_key ON tasks(key)",
+    "tasks_model": "CREATE INDEX IF NOT EXISTS tasks_model ON tasks(model, probe, condition)",
+    "tasks_identity": (
+        "CREATE INDEX IF NOT EXISTS tasks_identity ON tasks(model, item_id, probe, condition)"
+    ),
+    "tasks_benchmark": "CREATE INDEX IF NOT EXISTS tasks_benchmark ON tasks(benchmark, model)",
+}
+"""The indexes of ``tasks`` by name: a new run's tasks are loaded without them, then each is
+built from one sort."""
+
+TASK_INDEXES_SQL = "".join(sql + ";\n" for sql in TASK_INDEXES.values())
+
+SCHEMA = (
+    """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL                 -- JSON
+);
+CREATE TABLE IF NOT EXISTS items (
+    benchmark TEXT NOT NULL,            -- the suite: mandela, pixar, forensics, ...
+    item_id   TEXT NOT NULL,
+    data      TEXT NOT NULL,            -- the item's JSON as validated by its suite
+    PRIMARY KEY (benchmark, item_id)
+);
+"""
+    + TASKS
+    + TASK_INDEXES_SQL
+    + """CREATE TABLE IF NOT EXISTS answers (
     task_key      TEXT PRIMARY KEY REFERENCES tasks(key),  -- one answer per task, ever
     text          TEXT NOT NULL,
     raw           TEXT NOT NULL,        -- JSON response without image bytes or keys

@@ -12,13 +12,14 @@ import json
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 
 from forgebench.models.base import ImageRef
+from forgebench.run.schema import TASK_INDEXES
 from forgebench.run.store_base import CURRENT, StoreBase
 from forgebench.run.store_rows import TaskIdentity, _json_object
 from forgebench.run.tasks import Question, Task, canonical_json
@@ -44,6 +45,41 @@ def task_images(row: sqlite3.Row) -> tuple[ImageRef, ...]:
             row["variant_id"], Path(row["image_path"] or ""), row["media_type"] or "image/png"
         ),
     )
+
+
+_INSERT_TASK = (
+    "INTO tasks(key, item_id, probe, condition, model, prompt, prompt_version, variant_id, "
+    "params, extra, created_at, image_path, media_type, benchmark, images) "
+    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+
+def _task_rows(tasks: Iterable[Task]) -> list[tuple[Any, ...]]:
+    """``tasks`` as rows of :data:`_INSERT_TASK`; a model's params and a question's extra are
+    encoded once however many tasks share them."""
+    now = time.time()
+    rows = []
+    encoded: dict[int, tuple[object, str]] = {}
+
+    def enc(obj: Mapping[str, Any]) -> str:
+        hit = encoded.get(id(obj))
+        if hit is None or hit[0] is not obj:
+            hit = encoded[id(obj)] = (obj, canonical_json(dict(obj)))
+        return hit[1]
+
+    for t in tasks:
+        q = t.question
+        if not q.benchmark:
+            raise ValueError(f"task {t.key}: question without a benchmark")
+        rows.append(
+            (
+                t.key, q.item_id, q.probe, q.condition, t.model, q.prompt, q.prompt_version,
+                q.image.variant_id if q.image else None, enc(t.params),
+                enc(q.extra), now, str(q.image.path) if q.image else None,
+                q.image.media_type if q.image else None, q.benchmark, images_json(q),
+            )
+        )  # fmt: skip
+    return rows
 
 
 class TasksPart(StoreBase):
@@ -97,37 +133,11 @@ class TasksPart(StoreBase):
         other task of that identity is marked superseded (and one stored earlier that is given
         again becomes current again).
         """
-        now = time.time()
-        rows = []
-        encoded: dict[int, tuple[object, str]] = {}  # a model's params, a question's extra: once
-
-        def enc(obj: Mapping[str, Any]) -> str:
-            hit = encoded.get(id(obj))
-            if hit is None or hit[0] is not obj:
-                hit = encoded[id(obj)] = (obj, canonical_json(dict(obj)))
-            return hit[1]
-
-        for t in tasks:
-            q = t.question
-            if not q.benchmark:
-                raise ValueError(f"task {t.key}: question without a benchmark")
-            rows.append(
-                (
-                    t.key, q.item_id, q.probe, q.condition, t.model, q.prompt, q.prompt_version,
-                    q.image.variant_id if q.image else None, enc(t.params),
-                    enc(q.extra), now, str(q.image.path) if q.image else None,
-                    q.image.media_type if q.image else None, q.benchmark, images_json(q),
-                )
-            )  # fmt: skip
+        rows = _task_rows(tasks)
         with self._tx():
             stored = self._stored_keys([r[0] for r in rows])
             before = self.connection.total_changes
-            self.connection.executemany(
-                "INSERT OR IGNORE INTO tasks(key, item_id, probe, condition, model, prompt, "
-                "prompt_version, variant_id, params, extra, created_at, image_path, media_type, "
-                "benchmark, images) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                rows,
-            )
+            self.connection.executemany("INSERT OR IGNORE " + _INSERT_TASK, rows)
             added = self.connection.total_changes - before
             # a stored task's images may live elsewhere now (another --cache-dir): point at them
             self.connection.executemany(
@@ -159,6 +169,84 @@ class TasksPart(StoreBase):
                 ],
             )
             return added
+
+    def load_tasks(self, batches: Callable[[], Iterable[Iterable[Task]]]) -> int:
+        """Store every batch that ``batches()`` yields, as :meth:`put_tasks` would one batch at a
+        time; returns how many tasks were new.
+
+        Into a run without tasks, the tasks are loaded in one transaction with ``tasks``'
+        indexes dropped and then built, each from one sort: the rows are written once, in order,
+        instead of each random key finding its place in a B-tree (several times faster). A
+        process killed before the commit leaves the run as it was, without tasks, and the next
+        prepare loads them again. The result is what batch after batch would store: a key given
+        twice keeps its first row (``INSERT OR IGNORE``), and where two keys share an identity
+        (superseding would mark one) the load is rolled back and the batches stored one by one.
+        """
+        con = self.connection
+        if con.in_transaction:
+            return sum(self.put_tasks(b) for b in batches())
+        # nothing references a task of a run without tasks: foreign keys have nothing to check
+        # while they load (and removing a key given twice must not ask for its missing index)
+        enforced = con.execute("PRAGMA foreign_keys").fetchone()[0]
+        con.execute("PRAGMA foreign_keys=OFF")
+        try:
+            loaded = self._load_new(batches)
+        finally:
+            con.execute(f"PRAGMA foreign_keys={'ON' if enforced else 'OFF'}")
+        return sum(self.put_tasks(b) for b in batches()) if loaded is None else loaded
+
+    def _load_new(self, batches: Callable[[], Iterable[Iterable[Task]]]) -> int | None:
+        """:meth:`load_tasks` into a run without tasks; None (nothing stored) where the run has
+        tasks or two keys share an identity."""
+        con = self.connection
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            if con.execute("SELECT 1 FROM tasks LIMIT 1").fetchone() is not None:
+                con.execute("ROLLBACK")
+                return None
+            for name in TASK_INDEXES:
+                con.execute(f"DROP INDEX IF EXISTS {name}")
+            for batch in batches():
+                con.executemany("INSERT " + _INSERT_TASK, _task_rows(batch))
+            if self._invocation:
+                con.execute(
+                    "INSERT OR IGNORE INTO temp.invocation(key, model) "
+                    "SELECT key, model FROM tasks ORDER BY key"
+                )
+            try:
+                con.execute(TASK_INDEXES["tasks_key"])
+            except sqlite3.IntegrityError:  # a key given twice: the first stays
+                con.execute(
+                    "DELETE FROM tasks WHERE rowid NOT IN (SELECT min(rowid) FROM tasks GROUP BY key)"
+                )
+                con.execute(TASK_INDEXES["tasks_key"])
+            for sql in TASK_INDEXES.values():
+                con.execute(sql)
+            if self._shared_identity():
+                con.execute("ROLLBACK")
+                return None
+            added = int(con.execute("SELECT COUNT(*) FROM tasks").fetchone()[0])
+            con.execute("COMMIT")
+            return added
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+
+    def _shared_identity(self) -> bool:
+        """Whether two stored tasks share model, item, probe, condition and extra (the index
+        answers for all but extra; rows are read only where it finds a group)."""
+        groups = (
+            "SELECT model, item_id, probe, condition FROM tasks "
+            "GROUP BY model, item_id, probe, condition HAVING COUNT(*) > 1"
+        )
+        if self.connection.execute(groups + " LIMIT 1").fetchone() is None:
+            return False
+        sql = (
+            f"SELECT 1 FROM ({groups}) g JOIN tasks t USING (model, item_id, probe, condition) "
+            "GROUP BY t.model, t.item_id, t.probe, t.condition, t.extra HAVING COUNT(*) > 1 LIMIT 1"
+        )
+        return self.connection.execute(sql).fetchone() is not None
 
     def _stored_keys(self, keys: list[str]) -> dict[str, bool]:
         """Those of ``keys`` already stored: key -> whether it is current."""

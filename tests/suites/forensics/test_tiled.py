@@ -19,6 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
+from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.suites.forensics.contract import load_items
 
 V4 = Path(__file__).parents[2] / "fixtures" / "v4_run"
@@ -88,7 +89,9 @@ def test_a_run_made_before_keeps_its_tiled_answers_and_asks_the_new_full_tasks(
     res = _run(v4, "--model", f"m1=openai/fake@{server.url}", "--conditions", "tiled")
     assert res.exit_code == 0, res.output
     assert server.hits == 0
-    assert _table(run, "SELECT value FROM meta WHERE key='schema_version'") == [("5",)]
+    assert _table(run, "SELECT value FROM meta WHERE key='schema_version'") == [
+        (str(SCHEMA_VERSION),)
+    ]
     tasks = _tasks(run)
     assert {k for k in tasks if k[2] == "tiled"} == {("m1", i, "tiled") for i in CANDIDATES}
     assert {k for k in tasks if k[2] == "full"} == {("m1", "bc1", "full"), ("m1", "vid1", "full")}

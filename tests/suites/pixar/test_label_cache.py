@@ -1,10 +1,11 @@
 """PIXAR's packed label cache: a later pass reads the maps it stored instead of decoding the
 pair, gives the same labels, notices a rewritten file, stays under its bound and is removed by
-``forgebench cache clean``."""
+``forgebench cache clean``; ``metrics`` on a PIXAR run labels through it."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -14,8 +15,10 @@ from typer.testing import CliRunner
 from forgebench.cli import app
 from forgebench.construct.pixels import labels_u8
 from forgebench.suites.pixar import labeling
+from forgebench.suites.pixar import pairs as pairs_module
 from forgebench.suites.pixar.labeling import LabelCache, pair_labels
-from forgebench.suites.pixar.pairs import read_rgb
+from forgebench.suites.pixar.pairs import encode_label_png, read_rgb
+from support.pixar_loc import BOXES, box_pairs, exact_or_prose, serve_loc
 
 TAUS = [0.05, 0.2]
 
@@ -86,3 +89,44 @@ def test_cache_clean_removes_the_label_cache(
     res = CliRunner().invoke(app, ["cache", "clean"])
     assert res.exit_code == 0, res.output
     assert cache.size_bytes() == 0 and not list(cache.dir.glob("*/*.bin"))
+
+
+def test_metrics_labels_through_the_cache_and_labels_a_rewritten_pair_again(
+    fake_openai: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pairs, run = tmp_path / "pairs", tmp_path / "run"
+    server = serve_loc(fake_openai, box_pairs(pairs), exact_or_prose)
+    runner = CliRunner()
+    res = runner.invoke(
+        app, ["run", str(pairs), "--out", str(run), "--model", f"exact=openai/exact@{server.url}"]
+    )
+    assert res.exit_code == 0, res.output
+    monkeypatch.setenv("FORGEBENCH_CACHE", str(tmp_path / "cache"))
+    assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0
+    labels = run / "pixar" / "labels"
+    first = (run / "metrics.csv").read_bytes(), {p.name: p.read_bytes() for p in labels.iterdir()}
+    for stem in BOXES:  # the truth as PIXAR defines it, decoded without any cache
+        o, e = (read_rgb(pairs / side / f"{stem}.png") for side in ("original", "edited"))
+        assert first[1][f"{stem}.png"] == encode_label_png(labels_u8(o, e, [0.05])[0])
+    assert len(list(LabelCache().dir.glob("*/*.bin"))) == len(BOXES)
+
+    decoded: list[str] = []  # the pairs' images decoded (every reader goes through _decode)
+    real = pairs_module._decode
+
+    def counting(path: Path, flags: int) -> np.ndarray:
+        if path.is_relative_to(pairs):
+            decoded.append(path.name)
+        return real(path, flags)
+
+    monkeypatch.setattr(pairs_module, "_decode", counting)
+    assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0
+    assert decoded == []  # every label came from the cache ...
+    assert (run / "metrics.csv").read_bytes() == first[0]  # ... and gives the same bytes
+    assert {p.name: p.read_bytes() for p in labels.iterdir()} == first[1]
+
+    original = pairs / "original" / "a.png"
+    (pairs / "edited" / "a.png").write_bytes(original.read_bytes())  # pair a: no edit any more
+    assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0
+    assert sorted(decoded) == ["a.png", "a.png"]  # only the rewritten pair is decoded again
+    assert not cv2.imdecode(np.frombuffer((labels / "a.png").read_bytes(), np.uint8), 0).any()
+    assert (run / "metrics.csv").read_bytes() != first[0]  # not served stale

@@ -49,8 +49,10 @@ def label_paths(stem: str, taus: Sequence[float], out_dir: Path) -> list[Path]:
 LABEL_CACHE_FOLDER = "pixar-labels"
 LABEL_CACHE_BYTES = 256 * 2**20
 """Default bound of the label cache's folder."""
-_MAGIC = b"FBL1"
-"""Format (and label definition) version of a cached map; another one is a miss."""
+_MAGIC = b"FBL2"
+"""Format (and label definition) version of a cached map; another one is a miss. The header
+holds the map's height and width and the edited image's decoded height and width (scoring
+needs the size of the raster a model answers on, which can differ from the original's)."""
 
 
 class LabelCache:
@@ -80,21 +82,28 @@ class LabelCache:
 
     def get(self, key: str) -> np.ndarray | None:
         """The boolean map stored under ``key`` (None: not cached, or unreadable)."""
+        entry = self.entry(key)
+        return None if entry is None else entry[0]
+
+    def entry(self, key: str) -> tuple[np.ndarray, tuple[int, int]] | None:
+        """The boolean map stored under ``key`` and the edited image's (height, width)."""
         try:
             data = self._path(key).read_bytes()
             if data[:4] != _MAGIC:
                 return None
-            h, w = struct.unpack("<II", data[4:12])
-            bits = np.frombuffer(zlib.decompress(data[12:]), dtype=np.uint8)
-            return np.unpackbits(bits, count=h * w).reshape(h, w).view(bool)
+            h, w, eh, ew = struct.unpack("<IIII", data[4:20])
+            bits = np.frombuffer(zlib.decompress(data[20:]), dtype=np.uint8)
+            return np.unpackbits(bits, count=h * w).reshape(h, w).view(bool), (eh, ew)
         except (OSError, ValueError, zlib.error, struct.error):
             return None
 
-    def put(self, key: str, label: np.ndarray) -> None:
-        """Store a map (uint8 255/0 or boolean); a full disk only skips the caching."""
+    def put(self, key: str, label: np.ndarray, edited: tuple[int, int] | None = None) -> None:
+        """Store a map (uint8 255/0 or boolean) and the edited image's (height, width) (default:
+        the map's); a full disk only skips the caching."""
         h, w = label.shape
+        eh, ew = edited if edited is not None else (h, w)
         packed = zlib.compress(np.packbits(label != 0).tobytes(), 1)
-        data = _MAGIC + struct.pack("<II", h, w) + packed
+        data = _MAGIC + struct.pack("<IIII", h, w, eh, ew) + packed
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -145,16 +154,28 @@ def pair_labels(
     """The boolean label maps of one pair, one per tau: from ``cache`` when it holds them all,
     else decoded (channel order left as decoded: the label is a channel sum) and computed, and
     stored there."""
+    return sized_pair_labels(original, edited, taus, cache)[0]
+
+
+def sized_pair_labels(
+    original: str | Path,
+    edited: str | Path,
+    taus: Sequence[float],
+    cache: LabelCache | None = None,
+) -> tuple[list[np.ndarray], tuple[int, int]]:
+    """:func:`pair_labels` and the edited image's decoded (height, width), cached with them."""
     keys = [cache.key(original, edited, t) for t in taus] if cache is not None else []
     if cache is not None:
-        hits = [cache.get(k) for k in keys]
-        if all(h is not None for h in hits):
-            return [h for h in hits if h is not None]
-    maps = [m.view(bool) for m in labels_u8(read_bgr(original), read_bgr(edited), taus)]
+        hits = [cache.entry(k) for k in keys]
+        if hits and all(h is not None for h in hits):
+            return [h[0] for h in hits if h is not None], hits[0][1]  # type: ignore[index]
+    before, after = read_bgr(original), read_bgr(edited)
+    size = (int(after.shape[0]), int(after.shape[1]))
+    maps = [m.view(bool) for m in labels_u8(before, after, taus)]
     if cache is not None:
         for k, m in zip(keys, maps, strict=True):
-            cache.put(k, m)
-    return maps
+            cache.put(k, m, size)
+    return maps, size
 
 
 def label_pngs(files: tuple[str, str], taus: tuple[float, ...]) -> list[bytes]:

@@ -2,7 +2,9 @@
 
 The truth of each pair is its pixel label at the item's ``tau`` (seed 003; the ``tau`` option
 of ``metrics`` overrides the stored one), written to ``RUN/pixar/labels/<stem>.png`` (255
-changed) all or nothing (:func:`.vlm_inputs.prepare_pairs`). Per model and pair
+changed) all or nothing (:func:`.vlm_inputs.prepare_pairs`), read from PIXAR's packed label
+cache (:class:`.labeling.LabelCache`) when the pair's files are unchanged since they were last
+labelled: a second ``metrics`` pass decodes no image. Per model and pair
 (:mod:`.probe` for the parser and the raster):
 
 - the stored answer is read with :func:`parse_reply` and its boxes / polygons rasterized at the
@@ -43,6 +45,7 @@ import numpy as np
 
 from forgebench.results.metrics_csv import Scope, write_metrics
 from forgebench.suites.base import SuiteError
+from forgebench.suites.pixar.labeling import LabelCache
 from forgebench.suites.pixar.loc_items import item_pair, item_reference, pairs_root, parse_tau
 from forgebench.suites.pixar.localization import iou
 from forgebench.suites.pixar.pairs import Pair, PairsError, load_pairs, read_mask, write_label_png
@@ -253,7 +256,7 @@ def score_run(
             if classes:
                 refs = load_references(classes)
             labels_dir = run_dir / "pixar" / "labels"
-            images = prepare_pairs(pairs, tau, labels_dir, executor=executor)
+            images = prepare_pairs(pairs, tau, labels_dir, executor=executor, cache=LabelCache())
         except PairsError as exc:
             raise SuiteError(str(exc)) from None
         results: dict[str, dict[str, Any]] = {}

@@ -25,8 +25,8 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forgebench.construct.pixels import label_u8
-from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png, read_rgb
+from forgebench.suites.pixar.labeling import LabelCache, sized_pair_labels
+from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png
 from forgebench.suites.pixar.taxonomy import canonical_class
 
 if TYPE_CHECKING:
@@ -59,12 +59,14 @@ class Reference:
     """Reference description ('' when none was given)."""
 
 
-def pair_label(files: tuple[str, str], tau: float) -> tuple[bytes, int, int]:
+def pair_label(
+    files: tuple[str, str], tau: float, cache: LabelCache | None = None
+) -> tuple[bytes, int, int]:
     """One pair's truth label-map PNG bytes and the edited image's width and height (runs on
-    an executor's workers)."""
-    original, edited = read_rgb(files[0]), read_rgb(files[1])
-    h, w = edited.shape[:2]
-    return encode_label_png(label_u8(original, edited, tau)), int(w), int(h)
+    an executor's workers); from ``cache`` when it holds the pair's map, else decoded and
+    stored there."""
+    (label,), (h, w) = sized_pair_labels(files[0], files[1], (tau,), cache)
+    return encode_label_png(label), int(w), int(h)
 
 
 def prepare_pairs(
@@ -73,9 +75,12 @@ def prepare_pairs(
     labels_dir: Path,
     on_pair: Callable[[Pair], None] | None = None,
     executor: Executor | None = None,
+    cache: LabelCache | None = None,
 ) -> list[PairImage]:
     """Write every pair's truth label map into ``labels_dir`` (all or nothing) and describe
     the edited images. Raises :class:`PairsError` (an image that does not decode, a bad file).
+    With ``cache``, a pair whose files are unchanged since it was labelled is read from there
+    instead of decoded.
 
     Stale maps of other stems in ``labels_dir`` are rewritten or left alone (only the given
     stems are read).
@@ -98,7 +103,7 @@ def prepare_pairs(
     ok = False
     try:
         jobs = [(str(p.original), str(p.edited)) for p in pairs]
-        results = runner.map(partial(pair_label, tau=tau), jobs)
+        results = runner.map(partial(pair_label, tau=tau, cache=cache), jobs)
         for pair, (png, w, h) in zip(pairs, results, strict=True):
             (stage / f"{pair.stem}.png").write_bytes(png)
             out.append(PairImage(pair, w, h))

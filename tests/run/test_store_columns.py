@@ -11,6 +11,7 @@ import pytest
 
 from forgebench.models.base import Response, Usage
 from forgebench.run.store import Judgement, Store
+from forgebench.run.store_columns import JudgedColumns
 from forgebench.run.tasks import Question, make_task
 
 JUDGE = "judge/x"
@@ -62,9 +63,8 @@ def test_columns_hold_what_the_records_hold(tmp_path: Path, page: int) -> None:
     with Store.open(tmp_path / "RUN") as store:
         keys = _fill(store)
         pairs = [(JUDGE, "evidence"), (JUDGE, "uptake")]
-        table = store.task_columns(
-            "mandela", extra=["name_source"], judged=pairs, flags=["uptake", "dispute"], page=page
-        )
+        specs = [JudgedColumns(*pair, flags=("uptake", "dispute")) for pair in pairs]
+        table = store.task_columns("mandela", extra=["name_source"], judged=specs, page=page)
         cols = table.to_pydict()
         records = list(store.records("mandela", judged=pairs))
     assert cols["key"] == [r.key for r in records] == keys
@@ -104,7 +104,9 @@ def test_columns_hold_what_the_records_hold(tmp_path: Path, page: int) -> None:
 
 def test_an_empty_or_foreign_benchmark_gives_empty_typed_columns(tmp_path: Path) -> None:
     with Store.open(tmp_path / "RUN") as store:
-        empty = store.task_columns("mandela", judged=[(JUDGE, "evidence")], flags=["uptake"])
+        empty = store.task_columns(
+            "mandela", judged=[JudgedColumns(JUDGE, "evidence", ("level",), ("uptake",))]
+        )
         _fill(store)
         none = store.task_columns("pixar")
         everything = store.task_columns()
@@ -122,14 +124,19 @@ def test_an_unreadable_judgement_detail_reads_as_no_flag(tmp_path: Path) -> None
             "UPDATE judgements SET detail = 'not json' WHERE task_key = ? AND kind = 'uptake'",
             (keys[0],),
         )
-        table = store.task_columns("mandela", judged=[(JUDGE, "uptake")], flags=["uptake"])
+        table = store.task_columns(
+            "mandela", judged=[JudgedColumns(JUDGE, "uptake", flags=("uptake",))]
+        )
         assert table.column("j0.uptake").to_pylist()[0] is None
         assert table.column("j0.value").to_pylist()[0] == "adopt"
 
 
 def test_a_field_name_that_is_not_a_name_is_refused(tmp_path: Path) -> None:
-    with Store.open(tmp_path / "RUN") as store, pytest.raises(ValueError, match="field name"):
-        store.task_columns("mandela", extra=["a') OR 1=1 --"])
+    with Store.open(tmp_path / "RUN") as store:
+        with pytest.raises(ValueError, match="field name"):
+            store.task_columns("mandela", extra=["a') OR 1=1 --"])
+        with pytest.raises(ValueError, match="judgement column"):
+            store.task_columns("mandela", judged=[JudgedColumns(JUDGE, "x", ("raw",))])
 
 
 def test_reading_inside_an_open_transaction_joins_it(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -39,7 +39,7 @@ _TASK = (
     ("parser_version", "v.parser_version", _STR),
 )
 _REALS = (("latency_s", "a.latency_s"),)
-_JUDGED = (("value", _STR), ("level", _INT), ("status", _STR), ("reason", _STR))
+_JUDGED = {"value": _STR, "level": _INT, "status": _STR, "reason": _STR}
 _FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -47,6 +47,16 @@ def _field(name: str) -> str:
     if not _FIELD.fullmatch(name):
         raise ValueError(f"not a JSON field name: {name!r}")
     return name
+
+
+class JudgedColumns(NamedTuple):
+    """A judgement a column read joins, ``(judge, kind)``, and which of its columns it returns:
+    ``fields`` of ``value, level, status, reason``, and ``flags``, booleans of its detail."""
+
+    judge: str
+    kind: str
+    fields: tuple[str, ...] = tuple(_JUDGED)
+    flags: tuple[str, ...] = ()
 
 
 class ColumnsPart(StoreBase):
@@ -57,8 +67,7 @@ class ColumnsPart(StoreBase):
         benchmark: str | None = None,
         *,
         extra: Sequence[str] = (),
-        judged: Sequence[tuple[str, str]] = (),
-        flags: Sequence[str] = (),
+        judged: Sequence[JudgedColumns | tuple[str, str]] = (),
         page: int = 50000,
     ) -> pa.Table:
         """The current tasks of ``benchmark`` (all when None) in the order they were stored, as
@@ -66,9 +75,10 @@ class ColumnsPart(StoreBase):
         finish_reason, input_tokens, output_tokens, latency_s`` (null without one),
         ``answered`` / ``errored`` (1 / 0: an answer row / an error row exists), the verdict's
         ``verdict, verdict_json, parser_version``; ``extra.NAME`` for each name of ``extra``
-        (that field of the question's stored extra, as text); and for the ``n``-th ``(judge,
-        kind)`` of ``judged``: ``jN.value, jN.level, jN.status, jN.reason`` and ``jN.FLAG`` for
-        each name of ``flags`` (that boolean of the judgement's detail as 1 / 0; null when absent
+        (that field of the question's stored extra, as text); and for the ``n``-th judgement of
+        ``judged`` (:class:`JudgedColumns`; a plain ``(judge, kind)`` returns every field):
+        ``jN.FIELD`` for each of its ``fields`` (null without the judgement) and ``jN.FLAG`` for
+        each of its ``flags`` (that boolean of the judgement's detail as 1 / 0; null when absent
         or unreadable).
 
         Read in pages of ``page`` tasks, each in its own read transaction (memory flat in the
@@ -91,15 +101,18 @@ class ColumnsPart(StoreBase):
                 f"extra.{name}", "CAST(json_extract(t.extra, ?) AS TEXT)", _STR, f"$.{_field(name)}"
             )
         joins, join_params = [], []
-        for n, (judge, kind) in enumerate(judged):
+        for n, spec in enumerate(judged):
+            spec = JudgedColumns(*spec)
             joins.append(
                 f"LEFT JOIN judgements j{n} ON j{n}.task_key = t.key "
                 f"AND j{n}.judge = ? AND j{n}.kind = ?"
             )
-            join_params += [judge, kind]
-            for col, typ in _JUDGED:
-                add(f"j{n}.{col}", f"j{n}.{col}", typ)
-            for flag in flags:
+            join_params += [spec.judge, spec.kind]
+            for col in spec.fields:
+                if col not in _JUDGED:
+                    raise ValueError(f"not a judgement column: {col!r}")
+                add(f"j{n}.{col}", f"j{n}.{col}", _JUDGED[col])
+            for flag in spec.flags:
                 add(
                     f"j{n}.{flag}",
                     f"CASE WHEN json_valid(j{n}.detail) THEN "

@@ -46,6 +46,7 @@ import pyarrow as pa
 
 from forgebench.errors import UserError
 from forgebench.run.store import DB_NAME, Store
+from forgebench.run.store_columns import JudgedColumns
 from forgebench.suites.mandela.contract import FaceSimilarity
 from forgebench.suites.mandela.parse_run import BENCHMARK, GRADE_KIND
 from forgebench.suites.mandela.verdict import (
@@ -117,8 +118,10 @@ def _task_table(store: Store, judge: str | None) -> pd.DataFrame:
     table = store.task_columns(
         BENCHMARK,
         extra=["name_source"],
-        judged=[(judge or "", GRADE_KIND), (judge or "", "uptake")],
-        flags=["uptake", "dispute"],
+        judged=[
+            JudgedColumns(judge or "", GRADE_KIND, ("level", "status", "reason")),
+            JudgedColumns(judge or "", "uptake", (), ("uptake", "dispute")),
+        ],
     )
     return pd.DataFrame(
         {name: _column(table.column(source)) for name, source in _FROM_STORE},

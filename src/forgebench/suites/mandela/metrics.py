@@ -83,8 +83,16 @@ SWAP_DET_FLOOR = MIN_SWAP
 _GRADED = ("kgr", "e4", "unscored", "ungraded", "gap")
 
 
+_RF_COLUMNS = (
+    "model", "probe", "condition", "item_id", "label", "verdict", "level", "grade_status",
+    "names_erased", "family", "domain", "saliency", "variant", "peripheral", "peripheral_k1",
+    "seed_peripheral_k1",
+)  # fmt: skip
+"""The frame's columns the REAL/FAKE rows are counted from (the rest is not copied)."""
+
+
 def _real_fake(f: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
-    rf = f[f["probe"].isin(REAL_FAKE_PROBES)].reset_index(drop=True)
+    rf = f[list(_RF_COLUMNS)][f["probe"].isin(REAL_FAKE_PROBES)].reset_index(drop=True)
     if rf.empty:
         return []
     ind = indicators(rf)

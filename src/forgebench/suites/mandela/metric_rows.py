@@ -78,21 +78,38 @@ def graded_groups(ind: pd.DataFrame) -> set[tuple[str, str, str]]:
     return {(str(k[0]), str(k[1]), str(k[2])) for k in g.index[g.to_numpy() > 0]}
 
 
+def group_sums(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    """The indicator sums per (model, probe, condition, subset) of the parts stacked, groups in
+    the order they first appear. Summed part by part when no subset label is in two parts (the
+    same groups in the same order, without copying every part into one long frame)."""
+    parts = [p for p in parts if not p.empty]
+    labels = [set(p["subset"].unique()) for p in parts]
+    if sum(map(len, labels)) != len(set().union(*labels)):  # a label shared: one grouping
+        parts = [pd.concat(parts, ignore_index=True)]
+    sums = [
+        p.groupby([*KEYS, "subset"], sort=False, observed=True).sum(numeric_only=True)
+        for p in parts
+    ]
+    return pd.concat(sums).reset_index() if len(sums) > 1 else sums[0].reset_index()
+
+
 def base_rows(
-    long: pd.DataFrame, judge: str | None, graded_keys: set[tuple[str, str, str]] | None = None
+    long: pd.DataFrame | list[pd.DataFrame],
+    judge: str | None,
+    graded_keys: set[tuple[str, str, str]] | None = None,
 ) -> list[pd.DataFrame]:
-    """det/auth/bal/miss (+ parsed), kgr/e4, named, real on a long frame with a ``subset`` column.
+    """det/auth/bal/miss (+ parsed), kgr/e4, named, real on a long frame with a ``subset``
+    column (or its parts, :func:`group_sums`).
 
     kgr/e4 are written for every subset of a (model, probe, condition) the judge graded
     (``graded_keys``; default: the subsets holding a grade), so a subset whose only forged item
     is ungraded still has them (ungraded = not E3+)."""
-    if long.empty:
+    parts = long if isinstance(long, list) else [long]
+    if all(p.empty for p in parts):
         return []
-    agg = (
-        long.groupby([*KEYS, "subset"], sort=False, observed=True)
-        .sum(numeric_only=True)
-        .reset_index()
-    )
+    if graded_keys is None and judge:
+        graded_keys = graded_groups(pd.concat(parts, ignore_index=True))
+    agg = group_sums(parts)
     out = [
         rate_rows(agg, "det", agg["det_hit"], agg["n_f"]),
         rate_rows(agg, "auth", agg["auth_hit"], agg["n_a"]),
@@ -104,9 +121,7 @@ def base_rows(
         both = (agg[nf] > 0) & (agg[na] > 0)
         bal = 50.0 * (agg["det_hit"] / agg[nf].where(both) + agg["auth_hit"] / agg[na].where(both))
         out.append(emit(agg, name, bal, (agg[nf] + agg[na]).where(both, 0)))
-    if judge:
-        if graded_keys is None:
-            graded_keys = graded_groups(long)
+    if judge and graded_keys is not None:
         in_graded = pd.Series(
             [
                 k in graded_keys

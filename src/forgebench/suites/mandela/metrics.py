@@ -107,7 +107,7 @@ def _real_fake(f: pd.DataFrame, judge: str | None) -> list[pd.DataFrame]:
     variant = rf["variant"].map({"erase": "erase", "swap": "swap", "k0": "triple_k0"})
     parts.append(with_subset(ind, forged & variant.notna(), variant.astype(object)))
     keys = graded_groups(ind)
-    out = base_rows(pd.concat(parts, ignore_index=True), judge, keys)
+    out = base_rows(parts, judge, keys)
     out += _differences(
         ind.assign(peri=(rf["peripheral_k1"] | (auth & rf["seed_peripheral_k1"])).to_numpy()), judge
     )
@@ -236,7 +236,7 @@ def _absent(
         parts.append(l0_ind[np.asarray(mask, dtype=bool)].assign(subset="face_pass"))
     parts = [p for p in parts if not p.empty]
     if parts:
-        out += base_rows(pd.concat(parts, ignore_index=True), judge, graded_keys)
+        out += base_rows(parts, judge, graded_keys)
     return out
 
 

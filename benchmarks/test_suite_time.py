@@ -1,0 +1,111 @@
+"""How long the test suite takes, as ``make test`` runs it (measured, not asserted).
+
+Runs pytest on ``tests/`` in a child process, as the Makefile does (``-n auto --dist loadgroup``,
+pytest-xdist: one worker per CPU this process may use), or in one process (``--serial``), and
+prints, beside the 240 s target:
+
+- wall: seconds from start to exit (what a user waits for);
+- cpu: user + system seconds of pytest and everything it started (its workers, the CLI
+  processes, Chromium, Ray): what the suite costs however the machine is shared;
+- cpu / wall: how much of the machine it used on average (2.0 = both cores of this machine);
+- the load average before and after (other jobs on a shared machine lengthen the wall time; a
+  figure without the load beside it means little);
+- the summary line pytest printed (passed, skipped, failed) and its slowest tests
+  (``--durations``).
+
+The figures go to stdout, and as JSON to ``--json``. The exit status is pytest's.
+
+    .venv/bin/python benchmarks/test_suite_time.py [--serial] [--durations 15] [--json OUT]
+        [-- PYTEST ARGS]   (after ``--``: passed to pytest instead of ``tests``)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TARGET_S = 240.0
+ROOT = Path(__file__).resolve().parent.parent
+SUMMARY = re.compile(r"^=*\s*(\d+ (passed|failed|skipped|error).*) in [\d.]+s")
+DURATION = re.compile(r"^([\d.]+)s (call|setup|teardown)\s+(\S+)")
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_suite(pytest_args: list[str], serial: bool, durations: int) -> dict[str, object]:
+    """Run pytest once; the figures of that run."""
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    if not serial:
+        command += ["-n", "auto", "--dist", "loadgroup"]
+    command += [f"--durations={durations}", *(pytest_args or ["tests"])]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    load_before = os.getloadavg()
+    cpu0, t0 = _children_cpu(), time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - t0, _children_cpu() - cpu0
+    lines = done.stdout.splitlines()
+    summary = next((m.group(1) for ln in lines if (m := SUMMARY.match(ln))), None)
+    slowest = [
+        {"seconds": float(m.group(1)), "phase": m.group(2), "test": m.group(3)}
+        for ln in lines
+        if (m := DURATION.match(ln))
+    ]
+    return {
+        "command": " ".join(command[1:]),
+        "workers": "1" if serial else "auto",
+        "cpus": len(os.sched_getaffinity(0)),
+        "wall_s": round(wall, 1),
+        "cpu_s": round(cpu, 1),
+        "cpu_per_wall": round(cpu / wall, 2) if wall else None,
+        "target_s": TARGET_S,
+        "met": done.returncode == 0 and wall < TARGET_S,
+        "load_before": [round(x, 2) for x in load_before],
+        "load_after": [round(x, 2) for x in os.getloadavg()],
+        "summary": summary,
+        "slowest": slowest,
+        "returncode": done.returncode,
+        "output_tail": "\n".join(lines[-30:]) if done.returncode else "",
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--serial", action="store_true", help="one process (no pytest-xdist)")
+    parser.add_argument("--durations", type=int, default=15, help="slowest tests to list")
+    parser.add_argument("--json", type=Path, help="also write the figures here as JSON")
+    args, rest = parser.parse_known_args()
+    pytest_args = [a for a in rest if a != "--"]
+    figures = run_suite(pytest_args, args.serial, args.durations)
+    print(f"command: {figures['command']}")
+    print(f"tests:   {figures['summary']}")
+    print(
+        f"wall:    {figures['wall_s']} s   target < {TARGET_S:.0f} s   "
+        f"{'met' if figures['met'] else 'NOT met'}"
+    )
+    print(
+        f"cpu:     {figures['cpu_s']} s (user + system, pytest and its children), "
+        f"{figures['cpu_per_wall']} of {figures['cpus']} CPUs on average"
+    )
+    print(f"load:    {figures['load_before']} before, {figures['load_after']} after (1/5/15 min)")
+    for row in figures["slowest"]:  # type: ignore[union-attr]
+        print(f"  {row['seconds']:7.2f} s {row['phase']:<8} {row['test']}")
+    if figures["output_tail"]:
+        print(figures["output_tail"])
+    print(json.dumps({k: v for k, v in figures.items() if k != "output_tail"}))
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    return int(figures["returncode"])  # type: ignore[call-overload]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -42,6 +42,17 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _failures(lines: list[str]) -> str:
+    """What pytest said about its failures (the FAILURES section, at most 400 lines), and its
+    short summary."""
+    start = next(
+        (i for i, ln in enumerate(lines) if "= FAILURES =" in ln or "= ERRORS =" in ln), None
+    )
+    summary = next((i for i, ln in enumerate(lines) if "short test summary info" in ln), len(lines))
+    body = lines[start : min(summary, start + 400)] if start is not None else []
+    return "\n".join(body + lines[summary:])
+
+
 def run_suite(pytest_args: list[str], serial: bool, durations: int) -> dict[str, object]:
     """Run pytest once; the figures of that run."""
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
@@ -74,7 +85,7 @@ def run_suite(pytest_args: list[str], serial: bool, durations: int) -> dict[str,
         "summary": summary,
         "slowest": slowest,
         "returncode": done.returncode,
-        "output_tail": "\n".join(lines[-30:]) if done.returncode else "",
+        "failures": _failures(lines) if done.returncode else "",
     }
 
 
@@ -99,9 +110,9 @@ def main() -> int:
     print(f"load:    {figures['load_before']} before, {figures['load_after']} after (1/5/15 min)")
     for row in figures["slowest"]:  # type: ignore[union-attr]
         print(f"  {row['seconds']:7.2f} s {row['phase']:<8} {row['test']}")
-    if figures["output_tail"]:
-        print(figures["output_tail"])
-    print(json.dumps({k: v for k, v in figures.items() if k != "output_tail"}))
+    if figures["failures"]:
+        print(figures["failures"])
+    print(json.dumps({k: v for k, v in figures.items() if k != "failures"}))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2) + "\n")
     return int(figures["returncode"])  # type: ignore[call-overload]

@@ -1,8 +1,8 @@
 """Shared test fixtures.
 
-Builds that many tests read (the demo dataset, a local Ray) are session-scoped here: once per
-session, or once per worker under pytest-xdist (``make test`` runs ``-n auto --dist loadgroup``;
-tests that need the one local Ray carry ``xdist_group("ray")`` so they share one worker).
+Builds that many tests read are made once: the demo dataset once per session (once per worker
+under pytest-xdist: ``make test`` runs ``-n auto --dist loadgroup``), a local Ray once for the
+tests that need it, which run one after another on one worker.
 """
 
 from __future__ import annotations
@@ -93,18 +93,39 @@ def demo_dataset(tmp_path_factory: pytest.TempPathFactory) -> _Iterator[_Path]:
     frozen.check()
 
 
+def _uses_ray(item: pytest.Item | None) -> bool:
+    return item is not None and "local_ray" in getattr(item, "fixturenames", ())
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test of the one local Ray goes to one xdist worker (``--dist loadgroup``)."""
-    for item in items:
-        if "local_ray" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("ray"))
+    """The tests of the one local Ray run one after another (moved to where the first of them
+    was), on one xdist worker (``--dist loadgroup``), so that Ray starts once."""
+    ray_items = [item for item in items if _uses_ray(item)]
+    if not ray_items:
+        return
+    first = items.index(ray_items[0])
+    others = [item for item in items if not _uses_ray(item)]
+    items[:] = others[:first] + ray_items + others[first:]
+    for item in ray_items:
+        item.add_marker(pytest.mark.xdist_group("ray"))
 
 
-@pytest.fixture(scope="session")
-def local_ray() -> _Iterator[_Any]:
-    """One local Ray (2 CPUs) for the session; mark its tests ``pytest.mark.xdist_group("ray")``
-    so that under pytest-xdist they run on one worker (one Ray, not one per worker)."""
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Ray stops after the last test that needs it: its idle workers would take CPU from every
+    test after them."""
+    if _uses_ray(item) and not _uses_ray(nextitem) and "ray" in _sys.modules:
+        import ray
+
+        if ray.is_initialized():
+            ray.shutdown()
+
+
+@pytest.fixture
+def local_ray() -> _Any:
+    """One local Ray (2 CPUs) shared by the tests that need it, which run one after another; it
+    stops after the last of them (``pytest_runtest_teardown``)."""
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
+    if not ray.is_initialized():
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    return ray

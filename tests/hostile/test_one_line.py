@@ -60,6 +60,7 @@ def test_full_disk_metrics_report_judge_calibrate_are_one_line_and_lose_nothing(
     mnt = tmp_path / "m"
     mnt.mkdir()
     r = shlex.quote(str(mnt / "run"))
+    err = shlex.quote(str(tmp_path / "err"))  # the test's own: tests run side by side
     cmds = [
         f"metrics {r}",
         f"report {r}",
@@ -73,7 +74,7 @@ cp -r {run_dir} {mnt}/run
 dd if=/dev/zero of={mnt}/filler bs=4k 2>/dev/null || true
 truncate -s -{free_kib}K {mnt}/filler
 for c in {" ".join(shlex.quote(c) for c in cmds)}; do
-  echo "== full $c"; set +e; {FB} $c >/dev/null 2>/tmp/err; rc=$?; set -e; cat /tmp/err; echo "rc=$rc"
+  echo "== full $c"; set +e; {FB} $c >/dev/null 2>{err}; rc=$?; set -e; cat {err}; echo "rc=$rc"
 done
 rm {mnt}/filler
 for c in {" ".join(shlex.quote(c) for c in cmds[:1] + cmds[2:3])}; do
@@ -100,14 +101,15 @@ def test_full_disk_during_run_is_one_line_and_the_run_resumes(
     args = run_args(ds, mnt / "run", f"openai/fake@{server.url}", "--concurrency", "2")
     args[args.index("--cache-dir") + 1] = str(tmp_path / "cache")
     cmd = f"{FB} {shlex.join(args)}"
+    err = shlex.quote(str(tmp_path / "err"))  # the test's own: tests run side by side
     script = f"""
 mount -t tmpfs -o size=4m tmpfs {mnt}
 dd if=/dev/zero of={mnt}/filler bs=4k 2>/dev/null || true
 truncate -s -600K {mnt}/filler
-echo "== full run"; set +e; {cmd} >/dev/null 2>/tmp/err; rc=$?; set -e; cat /tmp/err; echo "rc=$rc"
+echo "== full run"; set +e; {cmd} >/dev/null 2>{err}; rc=$?; set -e; cat {err}; echo "rc=$rc"
 python3 -c "import sqlite3; print('stored', sqlite3.connect('{mnt}/run/run.sqlite').execute('select count(*) from answers').fetchone()[0])"
 rm {mnt}/filler
-set +e; {cmd} >/dev/null 2>/tmp/err2; rc=$?; set -e; cat /tmp/err2; [ $rc = 0 ] && echo resumed
+set +e; {cmd} >/dev/null 2>{err}2; rc=$?; set -e; cat {err}2; [ $rc = 0 ] && echo resumed
 cp {mnt}/run/run.sqlite {tmp_path}/after.sqlite
 """
     done = sandbox(script)
@@ -125,13 +127,14 @@ def test_read_only_run_directory_is_one_line(tmp_path: Path) -> None:
     mnt.mkdir()
     r = shlex.quote(str(mnt / "run"))
     cmds = [f"report {r}", f"calibrate sample {r} --n 2", f"view {r} --port 0 --rebuild"]
+    err = shlex.quote(str(tmp_path / "err"))  # the test's own: tests run side by side
     script = f"""
 mount -t tmpfs -o size=4m tmpfs {mnt}
 cp -r {run_dir} {mnt}/run
 mount -o remount,ro {mnt}
 for c in {" ".join(shlex.quote(c) for c in cmds)}; do
-  echo "== ro $c"; set +e; timeout 60 {FB} $c >/dev/null 2>/tmp/err; rc=$?; set -e
-  cat /tmp/err; echo "rc=$rc"
+  echo "== ro $c"; set +e; timeout 60 {FB} $c >/dev/null 2>{err}; rc=$?; set -e
+  cat {err}; echo "rc=$rc"
 done
 """
     done = sandbox(script)

@@ -20,9 +20,16 @@ demo: venv
 	$(VENV)/bin/forgebench demo --out demo_out
 
 # Every extra that works offline (faces, OCR, text embeddings, Ray); torch first, from its CPU wheel.
-venv-dev: $(VENV)/bin/python
+# Installed again only when pyproject.toml or the constraints change (the stamp file), so a second
+# `make test` starts the tests at once (the install is editable: source changes need none).
+DEV_STAMP := $(VENV)/.installed-dev
+
+$(DEV_STAMP): pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
 	$(PIP) install -q -c $(CONSTRAINTS) torch==2.13.0
 	$(PIP) install -q -c $(CONSTRAINTS) -e ".[dev,faces,ocr,text,hf,anthropic,google,construct,diffusers,ray,inspect,datasets,modelcard,xlsx]"
+	touch $@
+
+venv-dev: $(DEV_STAMP)
 
 # One worker per CPU; tests sharing a session build (the one local Ray) stay on one worker.
 test: venv-dev

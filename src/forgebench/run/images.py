@@ -33,7 +33,7 @@ from forgebench.errors import UserError
 from forgebench.models.base import ImageRef
 from forgebench.run.tasks import canonical_json
 from forgebench.util.atomic import write_bytes
-from forgebench.util.paths import OutsideDataset, outside_path_reason
+from forgebench.util.paths import OutsideDataset, PathCheck
 
 CACHE_ENV = "FORGEBENCH_CACHE"
 """Environment variable naming the variant cache folder."""
@@ -158,6 +158,7 @@ class VariantCache:
     def __init__(self, directory: str | Path | None = None, *, root: Path | None = None) -> None:
         self.dir = Path(directory).expanduser() if directory else default_cache_dir()
         self.root = root
+        self._check: PathCheck | None = None
         self.renders = 0
         """Derived variants rendered by this cache object (reuse leaves it unchanged)."""
 
@@ -173,7 +174,9 @@ class VariantCache:
         if spec is None:
             return None
         if self.root is not None:
-            why = outside_path_reason(self.root, spec.source)
+            if self._check is None:
+                self._check = PathCheck(self.root)
+            why = self._check.path_reason(spec.source)
             if why is not None:
                 raise OutsideDataset(f"image {why}")
         info = source_info(spec.source)

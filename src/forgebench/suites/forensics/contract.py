@@ -34,7 +34,7 @@ from forgebench.suites.forensics.taxonomy import (
     parse_category,
 )
 from forgebench.util.jsonl import parse_line
-from forgebench.util.paths import outside_reason
+from forgebench.util.paths import PathCheck
 
 SUITE = "forensics"
 ITEMS_FILE = "items.jsonl"
@@ -190,6 +190,7 @@ def open_items(root: Path) -> ItemFile:
     its validated objects take; iterating reads and validates them again, one at a time."""
     path = root / ITEMS_FILE
     offsets: array[int] = array("q")
+    check = PathCheck(root)
     with path.open("rb") as fh:
         pos = 0
         for lineno, raw in enumerate(fh, start=1):
@@ -198,7 +199,7 @@ def open_items(root: Path) -> ItemFile:
             if item is None:
                 continue
             for k, rel in enumerate(item.images):
-                why = outside_reason(root, rel)
+                why = check.reason(rel)
                 if why is not None:
                     raise ValueError(f"{path}:{lineno}: images.{k}: {why}")
             offsets.append(start)

@@ -12,7 +12,7 @@ import json
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -55,30 +55,30 @@ _INSERT_TASK = (
 
 
 def _task_rows(tasks: Iterable[Task]) -> list[tuple[Any, ...]]:
-    """``tasks`` as rows of :data:`_INSERT_TASK`; a model's params and a question's extra are
-    encoded once however many tasks share them."""
+    """``tasks`` as rows of :data:`_INSERT_TASK`. What a question and a model's params give
+    is made once, however many tasks share them (a question is asked of every model)."""
     now = time.time()
     rows = []
-    encoded: dict[int, tuple[object, str]] = {}
-
-    def enc(obj: Mapping[str, Any]) -> str:
-        hit = encoded.get(id(obj))
-        if hit is None or hit[0] is not obj:
-            hit = encoded[id(obj)] = (obj, canonical_json(dict(obj)))
-        return hit[1]
-
+    params: dict[int, tuple[object, str]] = {}
+    parts: dict[int, tuple[Question, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] = {}
     for t in tasks:
         q = t.question
-        if not q.benchmark:
-            raise ValueError(f"task {t.key}: question without a benchmark")
-        rows.append(
-            (
-                t.key, q.item_id, q.probe, q.condition, t.model, q.prompt, q.prompt_version,
-                q.image.variant_id if q.image else None, enc(t.params),
-                enc(q.extra), now, str(q.image.path) if q.image else None,
-                q.image.media_type if q.image else None, q.benchmark, images_json(q),
-            )
-        )  # fmt: skip
+        part = parts.get(id(q))
+        if part is None or part[0] is not q:
+            if not q.benchmark:
+                raise ValueError(f"task {t.key}: question without a benchmark")
+            im = q.image
+            part = parts[id(q)] = (
+                q,
+                (q.item_id, q.probe, q.condition),
+                (q.prompt, q.prompt_version, im.variant_id if im else None),
+                (canonical_json(dict(q.extra)), now, str(im.path) if im else None,
+                 im.media_type if im else None, q.benchmark, images_json(q)),
+            )  # fmt: skip
+        enc = params.get(id(t.params))
+        if enc is None or enc[0] is not t.params:
+            enc = params[id(t.params)] = (t.params, canonical_json(dict(t.params)))
+        rows.append((t.key, *part[1], t.model, *part[2], enc[1], *part[3]))
     return rows
 
 

@@ -88,28 +88,30 @@ class PathCheck:
         why = lexical_reason(path, self.folder)
         if why is not None:
             return why
-        target = self._resolve(os.path.join(self._base, path))
-        if isinstance(target, str):
-            return f"{path!r} cannot be resolved ({target})"
+        target, err = self._resolve(os.path.join(self._base, path))
+        if err is not None:
+            return f"{path!r} cannot be resolved ({err})"
         if not self._inside(target):
             return f"{path!r} resolves to {target}, outside the {self.folder}"
         return None
 
     def path_reason(self, path: Path) -> str | None:
         """:func:`outside_path_reason` of ``path`` (already joined to the root)."""
-        target = self._resolve(os.fspath(path))
-        if isinstance(target, str):
-            return f"{path} cannot be resolved ({target})"
+        target, err = self._resolve(os.fspath(path))
+        if err is not None:
+            return f"{path} cannot be resolved ({err})"
         if not self._inside(target):
-            shown = f"{path} (-> {target})" if target != Path(path) else str(path)
+            shown = f"{path} (-> {target})" if Path(target) != Path(path) else str(path)
             return f"{shown} lies outside the dataset folder {self.base}"
         return None
 
-    def _inside(self, target: Path) -> bool:
-        return target.is_relative_to(self.base)
+    def _inside(self, target: str) -> bool:
+        """``Path(target).is_relative_to(base)`` for a resolved (normalised, absolute) path."""
+        base = self._base
+        return target == base or target.startswith(base if base.endswith("/") else base + "/")
 
-    def _resolve(self, path: str) -> Path | str:
-        """``Path(path).resolve()``, or why it cannot be resolved (a link loop)."""
+    def _resolve(self, path: str) -> tuple[str, str | None]:
+        """``str(Path(path).resolve())``, or why it cannot be resolved (a link loop)."""
         head, tail = os.path.split(path)
         if head and tail not in ("", ".", ".."):
             real = self._dirs.get(head)
@@ -121,13 +123,13 @@ class PathCheck:
             full = os.path.join(real, tail)
             try:
                 if not stat.S_ISLNK(os.lstat(full).st_mode):
-                    return Path(full)  # a file or folder in a resolved folder: resolved
+                    return full, None  # a file or folder in a resolved folder: resolved
             except OSError:
                 pass  # missing, or a loop above it: resolved the long way
         try:
-            return Path(path).resolve()
+            return str(Path(path).resolve()), None
         except (OSError, RuntimeError) as exc:  # a link loop
-            return str(exc)
+            return "", str(exc)
 
 
 def dataset_file(root: Path, rel: str, what: str = "image") -> Path:

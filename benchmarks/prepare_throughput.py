@@ -11,7 +11,8 @@ fresh child process per repeat: ``run_generation(prepare_only=True)``, the engin
 the median is over the later repeats, as a user's second prepare. Peak RSS is ``ru_maxrss`` of
 the child minus its RSS once forgebench and the suite are imported (the import baseline).
 Thread counts are pinned to one (BLAS, OpenMP). Tasks per CPU second are printed beside tasks
-per wall second: on a shared machine the CPU figure is what a quiet one's wall clock shows.
+per wall second, and the load average beside both: on a shared machine the CPU figure is what a
+quiet one's wall clock shows, less the time the disk takes (a new run writes about 1 KB a task).
 
 Targets: >= 20,000 tasks/s; peak RSS above the import baseline < 50 MB at every size.
 
@@ -189,7 +190,7 @@ def child(data: str, run: str, cache: str, n_models: int) -> None:
     con.close()
     peak = peak_kb()
     print(json.dumps({"tasks": tasks, "wall_s": wall, "cpu_s": cpu, "base_mb": base / 1024,
-                      "peak_mb": peak / 1024}))  # fmt: skip
+                      "peak_mb": peak / 1024, "load": os.getloadavg()[0]}))  # fmt: skip
 
 
 def main() -> None:
@@ -237,8 +238,9 @@ def main() -> None:
                     (refs if ref else runs).append(rec)
                     print(f"  {items:>6} items, {'cold' if r == 0 else 'warm'}"
                           f"{' (reference)' if ref else ''}: {rec['tasks']:,} tasks in "
-                          f"{rec['wall_s']:.1f} s, peak +{rec['peak_mb'] - rec['base_mb']:.0f} "
-                          f"MB over {rec['base_mb']:.0f} MB", flush=True)  # fmt: skip
+                          f"{rec['wall_s']:.1f} s ({rec['cpu_s']:.1f} CPU s), peak "
+                          f"+{rec['peak_mb'] - rec['base_mb']:.0f} MB over {rec['base_mb']:.0f} "
+                          f"MB, load {rec['load']:.1f}", flush=True)  # fmt: skip
             warm = runs[1:] or runs
             rate = statistics.median(x["tasks"] / x["wall_s"] for x in warm)
             cpu_rate = statistics.median(x["tasks"] / x["cpu_s"] for x in warm)
@@ -250,7 +252,8 @@ def main() -> None:
                 "peak_rss_above_baseline_mb": round(extra, 1),
                 "baseline_mb": round(runs[0]["base_mb"], 1),
                 "target_tasks_per_s": TARGET_TASKS_S, "target_rss_mb": TARGET_RSS_MB,
-                "load_avg": os.getloadavg()[0],
+                "load_avg": [round(min(x["load"] for x in runs), 1),
+                             round(max(x["load"] for x in runs), 1)],
             })  # fmt: skip
             if refs:
                 ref_rate = statistics.median(x["tasks"] / x["wall_s"] for x in refs[1:] or refs)
@@ -258,16 +261,19 @@ def main() -> None:
                 results[-1]["reference_tasks_per_cpu_s"] = round(ref_cpu)
                 results[-1]["reference_tasks_per_s"] = round(ref_rate)
                 results[-1]["speedup_over_reference"] = round(rate / ref_rate, 2)
+                results[-1]["cpu_speedup_over_reference"] = round(cpu_rate / ref_cpu, 2)
                 results[-1]["reference_rss_above_baseline_mb"] = round(
                     max(x["peak_mb"] - x["base_mb"] for x in refs), 1
                 )
     print(f"\n{'items':>7} {'tasks':>10} {'tasks/s':>9} {'/CPU-s':>8} {'target':>8} {'cold/s':>8} "
-          f"{'RSS+ MB':>8} {'target':>7} {'x ref':>6}")  # fmt: skip
+          f"{'RSS+ MB':>8} {'target':>7} {'x ref':>6} {'ref/CPU-s':>9} {'load':>9}")  # fmt: skip
     for r in results:
         print(f"{r['items']:>7} {r['tasks']:>10,} {r['tasks_per_s']:>9,} {r['tasks_per_cpu_s']:>8,} "
               f"{'>=' + str(TARGET_TASKS_S):>8} "
               f"{r['tasks_per_s_cold']:>8,} {r['peak_rss_above_baseline_mb']:>8.1f} "
-              f"{'<' + str(TARGET_RSS_MB):>7} {r.get('speedup_over_reference', '-'):>6}")  # fmt: skip
+              f"{'<' + str(TARGET_RSS_MB):>7} {r.get('speedup_over_reference', '-'):>6} "
+              f"{r.get('reference_tasks_per_cpu_s', '-'):>9} "
+              f"{'-'.join(str(x) for x in r['load_avg']):>9}")  # fmt: skip
     print(json.dumps(results))
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")

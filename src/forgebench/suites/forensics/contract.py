@@ -21,6 +21,7 @@ import json
 import re
 from array import array
 from collections.abc import Container, Iterable, Iterator, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
 
@@ -129,7 +130,7 @@ class ForensicsItem(BaseModel):
                 raise ValueError(f"{v!r} disagrees with the five perspective fields ({code})")
             return v
         try:
-            from_cat = str(parse_category(v))
+            from_cat = _category_code(v)
         except TaxonomyError as exc:
             raise ValueError(str(exc)) from None
         if from_cat != code:
@@ -146,6 +147,13 @@ class ForensicsItem(BaseModel):
     def code(self) -> TypeCode:
         """The item's type code."""
         return TypeCode(self.semantic, self.modality, self.task, self.type, self.model)
+
+
+@lru_cache(maxsize=1024)
+def _category_code(category: str) -> str:
+    """``str(parse_category(category))``: a release has 112 categories and 63k rows, each row
+    validated again whenever it is read (an error is raised each time, never cached)."""
+    return str(parse_category(category))
 
 
 def item_json(item: ForensicsItem) -> str:

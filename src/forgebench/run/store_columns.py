@@ -137,8 +137,11 @@ class ColumnsPart(StoreBase):
             f"{line} AS line {source} AND t.rowid > ? ORDER BY t.rowid LIMIT ?)"
         )
         lines_params = [*params, *join_params, *where_params]
+        # every join matches at most one row a task (keys, or the key and a fixed judge and
+        # kind), so the REALs' own join walks the same tasks in the same order
         reals_sql = (
-            f"SELECT {', '.join(e for _, e in _REALS)} {source} "
+            f"SELECT {', '.join(e for _, e in _REALS)} FROM tasks t "
+            f"LEFT JOIN answers a ON a.task_key = t.key WHERE {' AND '.join(where)} "
             "AND t.rowid > ? AND t.rowid <= ? ORDER BY t.rowid"
         )
         schema = pa.schema([(str(i), typ) for i, typ in enumerate(types)])
@@ -156,9 +159,7 @@ class ColumnsPart(StoreBase):
                 rows = (
                     []
                     if last is None
-                    else con.execute(
-                        reals_sql, (*join_params, *where_params, after, last)
-                    ).fetchall()
+                    else con.execute(reals_sql, (*where_params, after, last)).fetchall()
                 )
             finally:
                 if owner:

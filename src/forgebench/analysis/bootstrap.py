@@ -52,8 +52,9 @@ def _prepare(frame: pd.DataFrame, cluster: str) -> pd.DataFrame:
     missing = [c for c in need if c not in frame.columns]
     if missing:
         raise KeyError(f"frame lacks column(s) {', '.join(missing)}")
-    df = frame[frame["label"].isin(["forged", "authentic"])]
-    df = df[df["probe"].isin(["L0", "L1", "L-adv"])]
+    used = [*need, cluster, *(["level"] if "level" in frame.columns else [])]
+    keep = frame["label"].isin(["forged", "authentic"]) & frame["probe"].isin(["L0", "L1", "L-adv"])
+    df = frame[list(dict.fromkeys(used))][keep]  # only these columns are copied
     forged = (df["label"] == "forged").to_numpy()
     correct = df["correct"].astype("boolean").fillna(False).to_numpy(dtype=bool)
     if "level" in df.columns:

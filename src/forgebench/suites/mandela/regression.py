@@ -52,7 +52,9 @@ def recognition_data(frame: pd.DataFrame) -> pd.DataFrame:
 
     Forgeries lacking either answer are left out (nothing to pair).
     """
-    forged = frame[frame["label"] == "forged"]
+    used = ["model", "item_id", "probe", "condition", "label", "correct", "verdict", "seed_id",
+            "family", "analysis_family", "domain", "saliency"]  # fmt: skip
+    forged = frame[used][frame["label"] == "forged"]  # only these columns are copied
     full = forged[forged["condition"] == "full"]
     l1 = full[full["probe"] == "L1"][
         [

@@ -34,6 +34,7 @@ def test_filter_open_item_and_keyboard(site_run: tuple[Path, Path], page) -> Non
     _, run = site_run
     index = build_site(run, page_size=4, **MANDELA_HOOKS).index
     page.goto(index.as_uri())
+    page.wait_for_selector("html[data-viewer=ready]", state="attached")
     assert page.locator("#count").inner_text() == "(6 of 6)"
     assert "George Orwell" not in page.locator("#detail").inner_text()
 
@@ -77,6 +78,7 @@ def test_direct_link_opens_one_item(site_run: tuple[Path, Path], page) -> None: 
     _, run = site_run
     index = build_site(run, page_size=4, **MANDELA_HOOKS).index
     page.goto(index.as_uri() + "#item=s1-orig")
+    page.wait_for_selector("html[data-viewer=ready]", state="attached")
     page.wait_for_selector("#detail-title")
     assert page.locator("#detail-title").inner_text() == "s1-orig"
     assert "REAL. Nothing looks wrong." in page.locator("#detail").inner_text()
@@ -93,6 +95,7 @@ def test_calibration_grading_saves_the_csv(
     )
     index = build_site(run, **MANDELA_HOOKS).index
     page.goto(index.as_uri() + "#calibrate")
+    page.wait_for_selector("html[data-viewer=ready]", state="attached")
     assert "Answer 1 of 2" in page.locator("#calib-progress").inner_text()
     assert page.locator("#calib-answer").inner_text() == "FAKE. Orwell, died 1950"
     page.keyboard.press("4")
@@ -114,6 +117,7 @@ def test_mixed_run_filters_by_a_forensics_letter_and_shows_the_step(mixed_run: P
 
     index = api.report(mixed_run).index
     page.goto(index.as_uri())
+    page.wait_for_selector("html[data-viewer=ready]", state="attached")
     assert page.locator("#count").inner_text() == "(10 of 10)"  # 6 Mandela + 4 Forensics items
     options = page.locator("#f-verdict option").evaluate_all("os => os.map(o => o.value)")
     assert options[:3] == ["", "FAKE", "REAL"]  # Mandela's order first, then the letters
@@ -167,7 +171,8 @@ def test_mixed_run_filters_by_a_forensics_letter_and_shows_the_step(mixed_run: P
     page.select_option("#f-group1", "mandela/K1")
     assert page.locator("#count").inner_text() == "(3 of 10)"
     page.select_option("#f-group1", "")
-    page.fill("#f-text", "diffusion")  # the full terms are searchable
+    page.fill("#f-text", "diffusion")  # the full terms are searchable (loaded at the first search)
+    page.wait_for_selector("html[data-search=ready]", state="attached")
     assert page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)") == ["0"]
     assert not page.errors  # type: ignore[attr-defined]
 
@@ -177,6 +182,7 @@ def test_mandela_report_groups_by_family_and_domain(site_run: tuple[Path, Path],
 
     _, run = site_run
     page.goto(api.report(run).index.as_uri())  # the suite's tags, as `forgebench report` gives
+    page.wait_for_selector("html[data-viewer=ready]", state="attached")
     assert page.locator("#f-group1-name").inner_text() == "Family"
     assert page.locator("#f-group2-name").inner_text() == "Domain"
     assert page.locator("#f-group1 option").evaluate_all("os => os.map(o => o.value)") == ["", "K1"]
@@ -186,6 +192,7 @@ def test_mandela_report_groups_by_family_and_domain(site_run: tuple[Path, Path],
     assert page.locator("#count").inner_text() == "(3 of 6)"
     page.select_option("#f-group1", "")
     page.fill("#f-text", "summit number 2")  # the event label is searchable
+    page.wait_for_selector("html[data-search=ready]", state="attached")
     assert sorted(page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)")) == [
         "s2-k1",
         "s2-orig",
@@ -214,6 +221,7 @@ def test_mandela_card_details_overlay_and_original(site_run: tuple[Path, Path], 
     con.commit()
     con.close()
     page.goto(api.report(run).index.as_uri() + "#item=s0-k1")
+    page.wait_for_selector("html[data-viewer=ready]", state="attached")
     page.wait_for_selector("#detail-title")
     pairs = page.locator("#detail dl.truth").first.evaluate(
         "d => Array.from(d.children).map(e => e.tagName + ':' + e.textContent)"
@@ -238,6 +246,7 @@ def test_mandela_card_details_overlay_and_original(site_run: tuple[Path, Path], 
     )  # the 160x120 picture's edit region [100, 20, 130, 50]
     assert [round(float(v.rstrip("%")), 3) for v in box] == [62.5, 16.667, 18.75, 25.0]
     page.goto(page.url.replace("#item=s0-k1", "#item=s0-orig"))
+    page.wait_for_selector("html[data-viewer=ready]", state="attached")
     page.wait_for_function("document.getElementById('detail-title').textContent === 's0-orig'")
     pairs = page.locator("#detail dl.truth").first.inner_text()
     assert "family" not in pairs and "event" in pairs and "crop" in pairs
@@ -267,6 +276,7 @@ def test_a_forensics_only_report_has_no_level_filter_or_calibration_view(
 
     fb_index, mixed_index = api.report(forensics_only_run).index, api.report(mixed_run).index
     page.goto(fb_index.as_uri())
+    page.wait_for_selector("html[data-viewer=ready]", state="attached")
     assert page.locator("#count").inner_text() == "(4 of 4)"
     assert not page.locator("#f-level").is_visible()
     assert not page.locator("#nav-calibrate").is_visible()
@@ -274,6 +284,7 @@ def test_a_forensics_only_report_has_no_level_filter_or_calibration_view(
     assert page.locator("#f-verdict").is_visible()
 
     page.goto(mixed_index.as_uri())
+    page.wait_for_selector("html[data-viewer=ready]", state="attached")
     assert page.locator("#f-level").is_visible()
     assert page.locator("#nav-calibrate").is_visible()
     assert page.errors == []

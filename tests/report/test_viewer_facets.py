@@ -11,6 +11,7 @@ from forgebench import api
 from forgebench.report.site import build_site
 from forgebench.suites.mandela.suite import SUITE as MANDELA
 from forgebench.suites.mandela.verdict import VERDICTS as MANDELA_PARSER_VERDICTS
+from support.report_js import answer_codes, load_js
 
 BEFORE_VERDICTS = [
     "FAKE", "REAL", "MISS", "YES", "NO", "RECOGNISED", "NOT_RECOGNISED",
@@ -62,7 +63,7 @@ def test_mixed_run_codes_forensics_answers_by_letter_and_step(mixed_run: Path) -
     assert meta["verdicts"] == [*BEFORE_VERDICTS[:-2], "A", "B", "C", "D", "Z", "ERROR", "PENDING"]
     assert meta["levels"] == BEFORE_LEVELS
     rows = {r[0]: r for r in index["rows"]}
-    letter = {i: meta["verdicts"][rows[i][6][0][3]] for i in ("0", "1", "2", "3")}
+    letter = {i: answer_codes(meta, rows[i][6])[0][3] for i in ("0", "1", "2", "3")}
     assert letter == {"0": "A", "1": "A", "2": "Z", "3": "Z"}
     page = _js(run / "report" / "data" / "page-0000.js")
     items = {it["id"]: it for it in page["items"]}
@@ -76,7 +77,9 @@ def test_mixed_run_codes_forensics_answers_by_letter_and_step(mixed_run: Path) -
     assert facts["type code"] == "GS-RGB-BC-REAL-REAL" and facts["right option"] == "A"
     assert "facts" not in items["s0-k1"]  # Mandela items keep their card
     assert items["1"]["img"]["thumb"] and items["s0-k1"]["img"]["thumb"]
-    assert "what is the authenticity" in rows["1"][7]  # the question is searchable
+    search = load_js(run / "report" / "data" / "search.js", "search")
+    position = [r[0] for r in index["rows"]].index("1")
+    assert "what is the authenticity" in search[position]  # the question is searchable
 
 
 def test_two_benchmarks_run_into_one_run_each_find_their_pictures(tmp_path: Path) -> None:
@@ -114,8 +117,10 @@ def test_mixed_run_groups_forensics_items_by_type_and_modality(mixed_run: Path) 
     assert rows["1"][1:5] == ["GS-RGB-BC-REAL-REAL", "REAL", "RGB", "forensics"]
     assert rows["2"][2] == "SPF" and rows["3"][2] == "ES"
     assert rows["s0-k1"][1:5] == ["forged · K1 · A1 · C3", "K1", "A1", "mandela"]
-    assert "diffusion models" in rows["0"][7] and "generative adversarial" in rows["3"][7]
-    assert "diffusion" not in rows["3"][7]  # a GAN forgery is not found by "diffusion"
+    texts = load_js(mixed_run / "report" / "data" / "search.js", "search")
+    search = dict(zip(rows, texts, strict=True))
+    assert "diffusion models" in search["0"] and "generative adversarial" in search["3"]
+    assert "diffusion" not in search["3"]  # a GAN forgery is not found by "diffusion"
     items = {it["id"]: it for it in _js(mixed_run / "report" / "data" / "page-0000.js")["items"]}
     assert items["0"]["tags"] == [
         "HS-RGB-BC-ES-DF", "Entire Synthesis", "Diffusion models", "RGB Images",

@@ -18,3 +18,16 @@ def load_js(path: Path, name: str) -> Any:
     )
     assert m, f"{path} does not assign FB.{name}"
     return json.loads(m.group(1).replace("<\\/", "</"))
+
+
+def answer_codes(meta: dict[str, Any], codes: list[int]) -> list[tuple[str, str, str, str, str]]:
+    """An index row's answer codes as (model, probe, condition, verdict, level) names."""
+    names = [meta[k] for k in ("models", "probes", "conditions", "verdicts", "levels")]
+    out = []
+    for code in codes:
+        digits = []
+        for radix in reversed(meta["code_radix"]):
+            code, digit = divmod(code, radix)
+            digits.append(digit)
+        out.append(tuple(vs[d] for vs, d in zip(names, reversed(digits), strict=True)))
+    return out  # type: ignore[return-value]

@@ -1,16 +1,20 @@
 """The static report and item viewer: ``RUN/report/index.html``.
 
 The page opens from disk (``file://``), needs no server and no network, and stays responsive for
-a 36-model run of 2,000 items:
+a 36-model run of 2,000 items and a 25-model run of 63,000 Forensics questions:
 
+- the results (front page and each suite's section) are the page itself; the item data loads
+  after they are drawn;
 - pictures are copied into ``report/img/`` (thumbnails, views, variants, difference heatmaps) and
-  never inlined in the page;
+  never inlined in the page (:mod:`.site_items`);
 - item data is split into paged chunks ``report/data/page-NNNN.js`` that the page loads on demand
-  with ``<script>`` tags (``fetch`` of ``file://`` URLs is blocked by browsers, script tags are not);
-- the always-loaded index (``data/index.js``) holds one compact row per item with its facets and
-  one integer code per answer, so filtering by model, probe, condition, verdict and level needs no
-  page loads. A row is ``[id, list line, group 1, group 2, benchmark, thumbnail, answer codes,
-  search text, page]``; the list line, the two grouping facets (and their dropdown labels), the
+  with ``<script>`` tags (``fetch`` of ``file://`` URLs is blocked by browsers, script tags are
+  not), each written as soon as it is full;
+- the index (``data/index.js``) holds one compact row per item with its facets and one integer
+  per answer (its model, probe, condition, verdict and level positions, :func:`pack_code`), so
+  filtering needs no page loads. A row is ``[id, list line, group 1, group 2, benchmark,
+  thumbnail, answer codes, "", page]``; each item's search text is in ``data/search.js``, loaded
+  at the first search. The list line, the two grouping facets (and their dropdown labels), the
   card's tag line and the search text come from the item's suite (:class:`.facets.ItemTags`).
 
 The calibration sample (``forgebench calibrate sample``), when given, becomes a grading view:
@@ -90,6 +94,15 @@ def _js(name: str, payload: Any) -> str:
     return head + f"FB.{name} = {body};\n"
 
 
+def pack_code(digits: Sequence[int], radix: Sequence[int]) -> int:
+    """An answer's facets (model, probe, condition, verdict, level positions) as one integer,
+    mixed radix, the model most significant: one number per answer keeps the index small."""
+    code = 0
+    for d, r in zip(digits, radix, strict=True):
+        code = code * r + d
+    return code
+
+
 def _shown(a: ViewerAnswer, views: Mapping[str, AnswerView]) -> tuple[str, str, str]:
     """An answer's verdict facet, level facet and note (how its verdict was found)."""
     view = views.get(a.benchmark)
@@ -164,10 +177,14 @@ def build_site(
     level_pos = {lv: i for i, lv in enumerate(level_codes)}
 
     index_rows: list[list[Any]] = []
+    search: list[str] = []
     pics = Pictures(out, cache_of(data.meta))
     item_views: list[str | None] = []
     n_answers = 0
-    pages: list[list[dict[str, Any]]] = []
+    n_pages = 0
+    page: list[dict[str, Any]] = []
+    pos_of = [{v: i for i, v in enumerate(vs)} for vs in (models, probes, conditions)]
+    radix = [len(models), len(probes), len(conditions), len(verdict_codes), len(level_codes)]
     for pos, item in enumerate(data.items):
         item_root = roots.get(item.get("benchmark") or "", root)
         card = cards[pos]
@@ -182,15 +199,9 @@ def build_site(
         codes = []
         rec["answers"] = []
         for a, (verdict, level, note) in zip(answers, shown.get(item["id"], []), strict=True):
-            codes.append(
-                [
-                    models.index(a.model),
-                    probes.index(a.probe),
-                    conditions.index(a.condition),
-                    verdict_pos[verdict],
-                    level_pos[level],
-                ]
-            )
+            digits = (pos_of[0][a.model], pos_of[1][a.probe], pos_of[2][a.condition],
+                      verdict_pos[verdict], level_pos[level])  # fmt: skip
+            codes.append(pack_code(digits, radix))
             shown_answer: dict[str, Any] = {
                 "m": a.model,
                 "p": a.probe,
@@ -210,15 +221,11 @@ def build_site(
                 shown_answer["o"] = made
             rec["answers"].append(shown_answer)
         n_answers += len(answers)
-        text = " ".join(
-            str(x)
-            for x in (
-                item["id"],
-                *tags.search,
-                *(value for _label, value in facts),
-            )
-            if x
-        ).lower()
+        search.append(
+            " ".join(
+                str(x) for x in (item["id"], *tags.search, *(v for _label, v in facts)) if x
+            ).lower()
+        )
         index_rows.append(
             [
                 item["id"],
@@ -228,20 +235,19 @@ def build_site(
                 item.get("benchmark") or "",
                 rec["img"].get("thumb"),
                 codes,
-                text,
+                "",
                 pos // page_size,
             ]
         )
         rec.pop("_own", None)
         item_views.append(rec["img"].get("view"))
-        if pos % page_size == 0:
-            pages.append([])
-        pages[-1].append(rec)
+        page.append(rec)
+        if len(page) == page_size or pos == len(data.items) - 1:  # written as it fills
+            (out / "data" / f"page-{n_pages:04d}.js").write_text(
+                _js("page", {"n": n_pages, "items": page}), encoding="utf-8"
+            )
+            n_pages, page = n_pages + 1, []
 
-    for n, page in enumerate(pages):
-        (out / "data" / f"page-{n:04d}.js").write_text(
-            _js("page", {"n": n, "items": page}), encoding="utf-8"
-        )
     meta = {
         "run": run_dir.name,
         "judge": data.judge,
@@ -252,7 +258,8 @@ def build_site(
         "verdicts": verdict_codes,
         "levels": level_codes,
         "page_size": page_size,
-        "n_pages": len(pages),
+        "n_pages": n_pages,
+        "code_radix": radix,
         "benchmarks": benchmarks,
         "groups": [
             {
@@ -265,6 +272,7 @@ def build_site(
     (out / "data" / "index.js").write_text(
         _js("index", {"meta": meta, "rows": index_rows}), encoding="utf-8"
     )
+    (out / "data" / "search.js").write_text(_js("search", search), encoding="utf-8")
     views = {row[0]: v for row, v in zip(index_rows, item_views, strict=True) if v}
     calib = calibration_view(calibration_csv, run_dir, views)
     (out / "data" / "calibration.js").write_text(_js("calibration", calib), encoding="utf-8")
@@ -285,6 +293,6 @@ def build_site(
         index=index,
         n_items=len(data.items),
         n_answers=n_answers,
-        n_pages=len(pages),
+        n_pages=n_pages,
         warnings=warnings,
     )

@@ -4,7 +4,7 @@
   var FB = window.FB || {};
   var IDX = FB.index || { meta: { models: [], probes: [], conditions: [], verdicts: [], levels: [], n_pages: 0, benchmarks: [], groups: [] }, rows: [] };
   var META = IDX.meta;
-  var ROWS = IDX.rows; // [id, list line, group 1, group 2, benchmark, thumb, codes, text, page]
+  var ROWS = IDX.rows; // [id, list line, group 1, group 2, benchmark, thumb, codes, "", page]
   var GROUPS = META.groups || [];  // per grouping facet: {label, of: {benchmark: its name for it}}
   var MIXED = [false, false];  // facet values of several benchmarks: option values are "benchmark/value"
   var LIST_PAGE = 100;
@@ -64,10 +64,30 @@
     var active = want.some(function (w) { return w >= 0; });
     return { active: active, want: want };
   }
-  function codeMatches(code, want) {
-    for (var i = 0; i < 5; i++) { if (want[i] >= 0 && code[i] !== want[i]) return false; }
+  var RADIX = META.code_radix || [1, 1, 1, 1, 1];
+  function codeMatches(code, want) {  // an answer's facets, packed mixed-radix (model first)
+    for (var i = 4; i >= 0; i--) {
+      var digit = code % RADIX[i];
+      if (want[i] >= 0 && digit !== want[i]) return false;
+      code = (code - digit) / RADIX[i];
+    }
     return true;
   }
+  /* The search text of every item is its own file, loaded the first time a search is typed. */
+  var searchState = FB.search ? "ready" : "none";
+  function searchReady() {
+    if (searchState === "ready") return true;
+    if (searchState === "none") {
+      searchState = "loading";
+      var s = document.createElement("script");
+      s.src = "data/search.js";
+      s.onload = function () { searchState = "ready"; apply(); document.documentElement.setAttribute("data-search", "ready"); };
+      s.onerror = function () { searchState = "failed"; };
+      document.body.appendChild(s);
+    }
+    return false;
+  }
+  function textOf(i) { return (FB.search && FB.search[i]) || ""; }
   function answerMatches(a, f) {
     return (!f.model || a.m === f.model) && (!f.probe || a.p === f.probe) && (!f.condition || a.c === f.condition) &&
       (!f.verdict || a.v === f.verdict) && (!f.level || a.l === f.level);
@@ -76,12 +96,13 @@
   function apply() {
     var f = filters();
     var af = answerFilter(f);
+    var searching = f.text ? searchReady() : false;  // until it is loaded, ids are searched
     state.filtered = [];
     for (var i = 0; i < ROWS.length; i++) {
       var r = ROWS[i];
       if (f.group1 && groupKey(r, 0) !== f.group1) continue;
       if (f.group2 && groupKey(r, 1) !== f.group2) continue;
-      if (f.text && r[7].indexOf(f.text) < 0 && r[0].toLowerCase().indexOf(f.text) < 0) continue;
+      if (f.text && (!searching || textOf(i).indexOf(f.text) < 0) && r[0].toLowerCase().indexOf(f.text) < 0) continue;
       if (af.active && !r[6].some(function (c) { return codeMatches(c, af.want); })) continue;
       state.filtered.push(i);
     }
@@ -374,6 +395,7 @@
     apply();
     renderCalib();
     fromHash();
+    document.documentElement.setAttribute("data-viewer", "ready");  // for scripts driving the page
   }
   init();
 })();

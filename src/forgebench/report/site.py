@@ -163,10 +163,17 @@ def build_site(
     models = sorted({a.model for rows in data.answers.values() for a in rows})
     probes = sorted({a.probe for rows in data.answers.values() for a in rows})
     conditions = sorted({a.condition for rows in data.answers.values() for a in rows})
-    shown = {
-        item_id: [_shown(a, answer_views or {}) for a in rows]
-        for item_id, rows in data.answers.items()
-    }
+    memo: dict[tuple[Any, ...], tuple[str, str, str]] = {}  # answers read alike: done once
+
+    def shown_of(a: ViewerAnswer) -> tuple[str, str, str]:
+        key = (a.benchmark, a.verdict, a.detail, a.text is None, bool(a.error), a.level,
+               a.grade_status)  # fmt: skip
+        hit = memo.get(key)
+        if hit is None:
+            hit = memo[key] = _shown(a, answer_views or {})
+        return hit
+
+    shown = {item_id: [shown_of(a) for a in rows] for item_id, rows in data.answers.items()}
     verdict_codes = vocabulary(
         verdicts, (v for rows in shown.values() for v, _l, _n in rows), VERDICT_TAIL
     )

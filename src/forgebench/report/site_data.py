@@ -9,13 +9,13 @@ page's data files.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from forgebench.models.base import ImageRef
-from forgebench.run.store import DB_NAME, GRADE_KIND, Store
+from forgebench.run.store import DB_NAME, GRADE_KIND, Store, TaskRecord
 
 
 @dataclass
@@ -87,12 +87,22 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
         }
         items = [{**it, "id": view_id[(bm, it["id"])], "benchmark": bm} for bm, it in stored]
         meta = store.meta_all()
-        records = sorted(
-            store.records(judged=[(chosen or "", GRADE_KIND)]),
-            key=lambda r: (r.item_id, r.model, r.probe, r.condition),
-        )
+        answers = _answers(store.records(judged=[(chosen or "", GRADE_KIND)]), view_id)
+    return ViewerData(items=items, answers=answers, judge=chosen, judges=judges, meta=meta)
+
+
+def _answers(
+    records: Iterable[TaskRecord], view_id: Mapping[tuple[str, str], str]
+) -> dict[str, list[ViewerAnswer]]:
+    """Every answer by the viewer's item id, each item's in (model, probe, condition) order;
+    read as the store pages them (a large run's tasks are never held twice)."""
     answers: dict[str, list[ViewerAnswer]] = {}
+    images: dict[tuple[str | None, ...], tuple[ImageRef, ...]] = {}  # shared by every model
     for r in records:
+        where = (r.variant_id, r.image_path, r.media_type, r.images_json)
+        shown = images.get(where)
+        if shown is None:
+            shown = images[where] = r.images
         vid = view_id.get((r.benchmark, r.item_id), r.item_id)
         grade = r.judged[0]
         answers.setdefault(vid, []).append(
@@ -108,11 +118,13 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
                 error=r.error if r.text is None else None,
                 benchmark=r.benchmark,
                 detail=r.verdict_json if r.text is not None else None,
-                images=r.images,
+                images=shown,
                 item_id=r.item_id,
             )
         )
-    return ViewerData(items=items, answers=answers, judge=chosen, judges=judges, meta=meta)
+    for rows in answers.values():
+        rows.sort(key=lambda a: (a.model, a.probe, a.condition))
+    return answers
 
 
 def read_calibration_sample(path: Path) -> list[dict[str, str]]:

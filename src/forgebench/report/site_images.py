@@ -53,20 +53,29 @@ def _save_scaled(im: Image.Image, dst: Path, side: int) -> tuple[int, int]:
     return im.size
 
 
+_PNG = b"\x89PNG\r\n\x1a\n"
+
+
 def _header(src: Path) -> tuple[str | None, tuple[int, int] | None]:
     """The extension ``src`` keeps when shown as it is (None: it must be re-encoded) and its
-    size in pixels (None: unreadable); reads the header only."""
+    size in pixels (None: unreadable); reads the header only (a PNG's own 24 bytes, other
+    formats through Pillow)."""
+    try:
+        with src.open("rb") as fh:
+            head = fh.read(24)
+            big = os.fstat(fh.fileno()).st_size > AS_IS_BYTES
+    except OSError:
+        return None, None
+    if head[:8] == _PNG and head[12:16] == b"IHDR":
+        w, h = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+        if w > 0 and h > 0:
+            return (None if big else ".png"), (w, h)
     try:
         with Image.open(src) as im:
             ext, size = AS_IS.get(im.format or ""), im.size
     except (OSError, ValueError):
         return None, None
-    try:
-        if src.stat().st_size > AS_IS_BYTES:
-            ext = None
-    except OSError:
-        return None, None
-    return ext, size
+    return (None if big else ext), size
 
 
 def _place(src: Path, dst: Path) -> None:
@@ -147,7 +156,10 @@ def shown_images(
     for ref in refs:
         if ref.variant_id not in seen:
             path = Path(ref.path)
-            rel: str | None = own.get(path.resolve()) if path.is_file() else None
+            rel: str | None = own.get(path)
+            if rel is None and own and path.is_file():  # the same file by another name
+                real = path.resolve()
+                rel = next((v for k, v in own.items() if k.resolve() == real), None)
             if rel is None and path.is_file():
                 rel = file_view(path, out_dir, safe_name(ref.variant_id))
             seen[ref.variant_id] = rel

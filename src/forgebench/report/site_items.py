@@ -115,9 +115,7 @@ def _variants(
             if isinstance(data, VariantSpec):
                 rel = pics.variant(data)
             elif isinstance(data, Path):
-                rel = own.get(data.resolve()) or file_view(
-                    data, pics.out, f"{stem}.{safe_name(label)}"
-                )
+                rel = own.get(data) or file_view(data, pics.out, f"{stem}.{safe_name(label)}")
             else:
                 digest = hashlib.sha256(data).hexdigest()[:12]
                 rel = bytes_view(data, pics.out, f"{stem}.{safe_name(label)}.{digest}")
@@ -163,7 +161,7 @@ def item_record(
         return rec
     out = pics.out
     rec["img"], size = picture(src, out, stem)
-    rec["_own"] = {src.resolve(): rec["img"]["view"]}
+    rec["_own"] = {src: rec["img"]["view"]}
     if size:
         rec["size"] = list(size)
     ofirst = _first_image(original) if original is not None else None

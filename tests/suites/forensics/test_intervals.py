@@ -71,3 +71,29 @@ def test_resampled_sums_point_is_the_plain_sum_and_seeded() -> None:
     again = resampled_sums(clusters, cells, values, cfg, chunk=50)[1]
     assert np.allclose(boot, again)  # chunking does not change the draws
     assert boot.sum(axis=1).mean(axis=0) == pytest.approx(values.sum(axis=0), rel=0.05)
+
+
+def test_the_outcomes_metrics_wrote_are_the_stores(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The report's bootstrap reads the outcomes the metrics stage wrote; read from the store
+    instead (a run scored before they were written), they are the same tasks and numbers."""
+    from forgebench import api
+    from forgebench.run.generate import GenerationSettings
+    from forgebench.suites.forensics import intervals as module
+    from forgebench.suites.forensics.run_score import OUTCOMES
+    from support.forensics_data import write_forensics_release
+
+    dataset, _ = write_forensics_release(tmp_path / "fb")
+    run = tmp_path / "run"
+    settings = GenerationSettings(cache_dir=tmp_path / "cache")
+    api.run(dataset, run, ["a=builtin/artefact", "b=builtin/artefact"], settings)
+    api.metrics(run)
+    written = module._outcomes(run)
+    (run / OUTCOMES).unlink()
+    stored = module._outcomes(run)
+    key = ["model", "item_id"]
+    pd.testing.assert_frame_equal(
+        written.sort_values(key).reset_index(drop=True),
+        stored.sort_values(key).reset_index(drop=True),
+        check_dtype=False,
+    )
+    assert len(written) == 2 * written["item_id"].nunique() and written["correct"].any()

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from array import array
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, overload
@@ -269,3 +269,19 @@ def _parse(raw: bytes, path: Path, lineno: int | None) -> ForensicsItem | None:
         return ForensicsItem.model_validate(obj)
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
+
+
+_LAST: list[Any] = [None, None]
+"""The item last validated by :func:`validated` and its model (the viewer asks three times)."""
+
+
+def validated(item: Mapping[str, Any] | ForensicsItem) -> ForensicsItem:
+    """``item`` as a :class:`ForensicsItem`; validated once when asked again about the same
+    (unchanged: the model is frozen, the dict is the caller's) object in a row."""
+    if isinstance(item, ForensicsItem):
+        return item
+    if _LAST[0] is item:
+        return _LAST[1]
+    model = ForensicsItem.model_validate(item)
+    _LAST[0], _LAST[1] = item, model
+    return model

@@ -24,21 +24,32 @@ PROBE, CONDITION = "MCQ", "full"
 
 
 def _outcomes(run_dir: Path) -> pd.DataFrame:
-    """model, item_id, type_code, correct for every current MCQ/full task of the run."""
-    from forgebench.run.export_source import iter_tasks, models_of
-    from forgebench.run.store import Store
+    """model, item_id, type_code, correct for every current MCQ/full task of the run: as the
+    metrics stage wrote them (``run_score.OUTCOMES``), else read from the store column-wise (a
+    25-model run of the release holds 1.6 million tasks)."""
+    import pyarrow.compute as pc
 
-    rows = []
+    from forgebench.run.store import Store
+    from forgebench.suites.forensics.run_score import OUTCOMES
+
+    if (run_dir / OUTCOMES).is_file():
+        frame = pd.read_parquet(run_dir / OUTCOMES)
+        frame = frame[(frame["probe"] == PROBE) & (frame["condition"] == CONDITION)]
+        return frame[["model", "item_id", "type_code", "correct"]].reset_index(drop=True)
+
     with Store.open(run_dir, create=False) as store:
-        for model in models_of(store, BENCHMARK):
-            for t in iter_tasks(store, BENCHMARK, model):
-                if t.probe != PROBE or t.condition != CONDITION:
-                    continue
-                answer = str(t.extra.get("answer", ""))
-                rows.append(
-                    (model, t.item_id, str(t.extra.get("type_code", "")), t.verdict == answer)
-                )
-    return pd.DataFrame(rows, columns=["model", "item_id", "type_code", "correct"])
+        table = store.task_columns(BENCHMARK, extra=("answer", "type_code"))
+    keep = pc.and_(pc.equal(table["probe"], PROBE), pc.equal(table["condition"], CONDITION))
+    table = table.filter(keep)
+    right = pc.equal(table["verdict"], pc.fill_null(table["extra.answer"], ""))
+    return pd.DataFrame(
+        {
+            "model": table["model"].to_numpy(zero_copy_only=False),
+            "item_id": table["item_id"].to_numpy(zero_copy_only=False),
+            "type_code": pc.fill_null(table["extra.type_code"], "").to_numpy(zero_copy_only=False),
+            "correct": pc.fill_null(right, False).to_numpy(zero_copy_only=False).astype(bool),
+        }
+    )
 
 
 def _persp(acc: np.ndarray, codes: list[str]) -> dict[str, np.ndarray]:

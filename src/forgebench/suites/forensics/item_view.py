@@ -24,12 +24,14 @@ from typing import Any
 
 from PIL import Image
 
+from forgebench.report.site_data import parse_detail
 from forgebench.run.store import Store
-from forgebench.suites.forensics.contract import ForensicsItem
+from forgebench.suites.forensics.contract import ForensicsItem, validated
 from forgebench.suites.forensics.scores import BENCHMARK
 from forgebench.suites.forensics.studies import candidate_row
 
 MAX_ITEMS = 500
+CONDITIONS = ("full", "tiled", "multi_image")
 THUMB = 384
 STEP_WORDS = {
     "letter": "option letter", "text": "option text", "embed": "builtin/embed", "extractor": "extractor",
@@ -53,7 +55,7 @@ def item_facts(item: Mapping[str, Any]) -> list[tuple[str, str]]:
     """An item's lines in the report viewer's card: type code, hint, question, options and the
     right letter ([] when ``item`` is not a Forensics item)."""
     try:
-        it = ForensicsItem.model_validate(item)
+        it = validated(item)
     except ValueError:
         return []
     options = "; ".join(f"{k}. {v}" for k, v in it.options.items())
@@ -119,25 +121,43 @@ Answer = tuple[str, str, str | None, str | None, str]
 """(model, condition, answer text, extracted letter, step)."""
 
 
-def _answers(store: Store) -> dict[str, list[Answer]]:
+def _answers(store: Store, item_ids: list[str]) -> dict[str, list[Answer]]:
+    """The answers of ``item_ids`` under the conditions shown, by item; read column-wise and
+    narrowed before any row becomes a Python object (the release holds 63K items)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    table = store.task_columns(BENCHMARK)
+    keep = pc.and_(
+        pc.is_in(table["item_id"], value_set=pa.array(item_ids, pa.large_string())),
+        pc.and_(
+            pc.equal(table["probe"], "MCQ"),
+            pc.is_in(table["condition"], value_set=pa.array(CONDITIONS, pa.large_string())),
+        ),
+    )
+    rows = table.filter(keep).select(["item_id", "model", "condition", "text", "verdict",
+                                      "verdict_json"]).to_pylist()  # fmt: skip
     out: dict[str, list[Answer]] = {}
-    rows = store.records(BENCHMARK, probes=["MCQ"], conditions=["full", "tiled", "multi_image"])
-    for r in sorted(rows, key=lambda r: (r.model, r.condition)):
-        step = r.verdict_detail.get("step", "missing" if r.text is None else "")
-        out.setdefault(r.item_id, []).append((r.model, r.condition, r.text, r.verdict, step))
+    for r in sorted(rows, key=lambda r: (r["model"], r["condition"])):
+        detail = parse_detail(r["verdict_json"])
+        step = detail.get("step", "missing" if r["text"] is None else "")
+        out.setdefault(r["item_id"], []).append(
+            (r["model"], r["condition"], r["text"], r["verdict"], step)
+        )
     return out
 
 
 def write_item_view(run_dir: Path, out: Path) -> Path | None:
     """Write ``out/forensics_items.html``; None when the run has no Forensics items."""
     with Store.open(run_dir, create=False) as store:
-        items = [ForensicsItem.model_validate(d) for d in store.items(BENCHMARK).values()]
-        answers = _answers(store)
+        stored = store.items(BENCHMARK)
+        items = [ForensicsItem.model_validate(d) for d in list(stored.values())[:MAX_ITEMS]]
+        answers = _answers(store, [it.id for it in items])
     if not items:
         return None
     root = _dataset_root(run_dir)
     cards = []
-    for item in items[:MAX_ITEMS]:
+    for item in items:
         img = _pictures(root, item, out)
         opts = "".join(
             f"<li{' class=right' if k == item.answer else ''}>{html.escape(k)}. {html.escape(v)}</li>"
@@ -160,8 +180,9 @@ def write_item_view(run_dir: Path, out: Path) -> Path | None:
             f"<th></th></tr></thead><tbody>{rows}</tbody></table></section>"
         )
     more = (
-        f"<p>The first {MAX_ITEMS} of {len(items)} items are shown.</p>"
-        if len(items) > MAX_ITEMS
+        f"<p>The first {MAX_ITEMS} of {len(stored)} items are shown; the report's item viewer "
+        "holds them all.</p>"
+        if len(stored) > MAX_ITEMS
         else ""
     )
     page = (

@@ -138,6 +138,11 @@ def _images(item: ForensicsItem, root: Path, condition: str, seed: int) -> tuple
     return tuple(ImageSpec((p,), robust, image_seed(seed, item.id, k)) for k, p in enumerate(paths))
 
 
+def shown_images(item: ForensicsItem, root: Path, condition: str) -> tuple[ImageSpec, ...]:
+    """The images an MCQ question under ``condition`` shows, in order (no prompt built)."""
+    return _images(item, root, condition, 0)
+
+
 def _mcq(
     item: ForensicsItem, root: Path, cond: str, text: str, version: str, seed: int,
     fallback: ForensicsQuestion | None = None,

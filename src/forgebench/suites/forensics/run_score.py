@@ -28,7 +28,10 @@ from forgebench.suites.forensics.extract_chain import EMBED_JUDGE, LETTER_KIND, 
 from forgebench.suites.forensics.multi import paired_rows
 from forgebench.suites.forensics.scores import BENCHMARK, metric_rows, write_forensics_metrics
 
-__all__ = ["LETTER_KIND", "PARSER_VERSION", "letter_judges", "score_frame", "score_run"]
+__all__ = [
+    "LETTER_KIND", "OUTCOMES", "PARSER_VERSION", "letter_judges", "score_frame", "score_run",
+    "write_outcomes",
+]  # fmt: skip
 
 
 def letter_judges(store: Store) -> list[str]:
@@ -84,4 +87,23 @@ def score_run(
         store.put_verdicts(verdicts)
     if frame.empty:
         return None
+    write_outcomes(Path(run_dir), frame)
     return write_forensics_metrics(Path(run_dir), metric_rows(frame) + paired_rows(frame))
+
+
+OUTCOMES = Path("forensics") / "outcomes.parquet"
+"""``RUN/forensics/outcomes.parquet``: each scored task's model, probe, condition, item, type code
+and whether its letter is right, as the metrics counted it (the report's bootstrap reads it
+rather than every task of the store again)."""
+
+
+def write_outcomes(run_dir: Path, frame: pd.DataFrame) -> Path:
+    """Write the scored tasks' outcomes (:data:`OUTCOMES`), whole or not at all."""
+    from forgebench.util.atomic import atomic_path
+
+    path = run_dir / OUTCOMES
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cols = ["model", "probe", "condition", "item_id", "type_code", "correct"]
+    with atomic_path(path) as tmp:
+        frame[cols].astype({"correct": bool}).to_parquet(tmp, index=False)
+    return path

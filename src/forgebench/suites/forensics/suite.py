@@ -301,15 +301,16 @@ class ForensicsSuite(Suite):
         row's files, in order."""
         if len(item.get("images") or ()) < 2:  # ``full`` shows a single image's file as it is
             return
-        from forgebench.suites.forensics.contract import ForensicsItem
-        from forgebench.suites.forensics.questions import expand
+        from forgebench.suites.forensics.contract import validated
+        from forgebench.suites.forensics.questions import shown_images
+        from forgebench.suites.forensics.studies import candidate_row
 
-        model = ForensicsItem.model_validate(item)
-        for fq in expand([model], dataset_root):
-            if fq.images and fq.images[0].op != "file":
-                yield "as asked", _variant(fq.images[0], fq.condition)
-            if fq.fallback is not None:  # a candidate row, as models of one image see it
-                yield "tiled", _variant(fq.fallback.images[0], fq.fallback.condition)
+        model = validated(item)
+        shown = shown_images(model, dataset_root, "full")
+        if shown and shown[0].op != "file":
+            yield "as asked", _variant(shown[0], "full")
+        if candidate_row(model):  # as models of one image see it
+            yield "tiled", _variant(shown_images(model, dataset_root, TILED)[0], TILED)
         if len(model.images) > 1:  # full or multi_image: each image apart, in order
             n = len(model.images)
             for k, rel in enumerate(model.images, start=1):

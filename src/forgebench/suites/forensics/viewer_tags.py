@@ -15,14 +15,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from forgebench.report.facets import ItemTags
-from forgebench.suites.forensics.contract import ForensicsItem
+from forgebench.suites.forensics.contract import validated
 from forgebench.suites.forensics.taxonomy import FULL_TERMS, PERSPECTIVES
 
 
 def item_tags(item: Mapping[str, Any]) -> ItemTags:
     """The viewer tags of a stored Forensics item (none when it does not validate)."""
     try:
-        it = ForensicsItem.model_validate(item)
+        it = validated(item)
     except ValueError:
         return ItemTags()
     code = it.code

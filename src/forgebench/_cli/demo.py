@@ -39,8 +39,10 @@ def demo(
         verifier_missing,
     )
     from forgebench.run.progress import RunProgress
+    from forgebench.util.memory import bound_heap
 
     started = time.perf_counter()
+    bound_heap()  # the verifier's OCR and face models would otherwise fragment the heap
     steps = Demo(out, cache_dir)
     run_dir = steps.run_dir
 

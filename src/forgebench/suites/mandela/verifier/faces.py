@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
+from forgebench.suites.mandela.verifier import threads
 from forgebench.suites.mandela.verifier.ocr import ToolUnavailable
 
 MATCH_THRESHOLD = 0.30
@@ -94,10 +95,14 @@ def _detect(bgr: np.ndarray, scale: float) -> list[Face]:
 
 def detect_faces(rgb: np.ndarray) -> list[Face]:
     """Every face in an RGB image with its embedding; small images are also searched at 2x, and a
-    tight face crop is padded so the detector sees some context."""
+    tight face crop is padded so the detector sees some context. Runs on the verifier's vision
+    thread (:mod:`.threads`)."""
+    return threads.VISION.call(_detect_faces, np.ascontiguousarray(rgb[..., ::-1]))
+
+
+def _detect_faces(bgr: np.ndarray) -> list[Face]:
     import cv2
 
-    bgr = np.ascontiguousarray(rgb[..., ::-1])
     with _lock:
         faces = _detect(bgr, 1.0)
         if not faces and min(bgr.shape[:2]) < SMALL_SIDE:

@@ -22,7 +22,7 @@ import numpy as np
 from forgebench.models.base import ModelError, Request, Response, Usage, image_limit
 from forgebench.models.images import load_rgb
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.suites.mandela.verifier import answer, faces, ocr, prompts
+from forgebench.suites.mandela.verifier import answer, faces, ocr, prompts, threads
 from forgebench.suites.mandela.verifier.kb import KBError, KnowledgeBase, load_kb
 from forgebench.suites.mandela.verifier.objects import object_findings
 from forgebench.suites.mandela.verifier.reasoning import (
@@ -93,7 +93,9 @@ class Verifier:
     def observe(self, rgb: np.ndarray, key: str, *, text: bool, people: bool) -> Observation:
         """Run the tools on one image (results cached under ``key``)."""
         h, w = rgb.shape[:2]
-        scene: SceneMatch | None = self._cached(key, "scene", lambda: self.scenes.match(rgb))
+        scene: SceneMatch | None = self._cached(
+            key, "scene", lambda: threads.VISION.call(self.scenes.match, rgb)
+        )
         obs = Observation((w, h), scene)
         if people:
             found = self._cached(key, "faces", lambda: faces.detect_faces(rgb))

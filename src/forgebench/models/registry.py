@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from forgebench.models.base import Model, Request
-from forgebench.models.spec import ModelConfig, SpecError
+
+if TYPE_CHECKING:  # pydantic loads when a spec is parsed, not when a suite registers a provider
+    from forgebench.models.spec import ModelConfig
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ for _name, _path, _extra in (
 
 
 def _lookup(config: ModelConfig) -> Provider:
+    from forgebench.models.spec import SpecError
+
     spec = config.parsed
     if spec.provider == "builtin":
         entry = _REGISTRY.get(f"builtin/{spec.model}")
@@ -77,6 +81,8 @@ def _lookup(config: ModelConfig) -> Provider:
 def _module(config: ModelConfig) -> Any:
     """The backend module of ``config``; a missing optional extra is a one-line
     :class:`SpecError`."""
+    from forgebench.models.spec import SpecError
+
     entry = _lookup(config)
     provider = config.parsed.provider
     try:

@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
+from forgebench.suites.forensics.ids import KINDS, LEVELS
 from forgebench.suites.forensics.perturb import (
     CONDITIONS,
-    KINDS,
-    LEVELS,
     block_count,
     image_seed,
     parse_condition,
@@ -111,3 +110,11 @@ def test_condition_names() -> None:
         with pytest.raises(ValueError, match="unknown robustness condition"):
             parse_condition(bad)
     assert image_seed(0, "12") == image_seed(0, "12") != image_seed(0, "12", 1)
+
+
+def test_the_kinds_named_for_the_protocol_are_the_kinds_rendered() -> None:
+    from forgebench.suites.forensics import ids, perturb
+
+    assert tuple(perturb.PARAMS) == ids.KINDS
+    assert set(ids.TABLE3_KINDS) <= set(ids.KINDS)
+    assert tuple(f"{k}_{n}" for k in perturb.PARAMS for n in ids.LEVELS) == perturb.CONDITIONS

@@ -21,9 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from forgebench.suites.forensics.contract import LETTERS, ForensicsItem
+from forgebench.suites.forensics.ids import ATTR, ATTR_DESC
 from forgebench.suites.forensics.taxonomy import FULL_TERMS, MODEL_CLASSES
 
-ATTR, ATTR_DESC = "ATTR", "ATTR_DESC"
 ATTR_VERSION = "v1"
 QUESTION = "What is the forgery model that is applied to this {noun}?"
 NOUNS = {

@@ -35,8 +35,8 @@ from forgebench.report.style import (
     model_colors,
     write_figure,
 )
+from forgebench.suites.forensics.ids import LEVELS, TABLE3_KINDS
 from forgebench.suites.forensics.paper_codes import PAPER_CODES
-from forgebench.suites.forensics.perturb import LEVELS, TABLE3_KINDS
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
 FIGURE_NUMBER: dict[str, int] = dict(zip(PERSPECTIVES, (4, 5, 6, 7, 8), strict=True))

@@ -44,7 +44,8 @@ import cv2
 import numpy as np
 from PIL import Image
 
-LEVELS = (1, 2, 3, 4, 5)
+from forgebench.suites.forensics.ids import KINDS, PERTURBATIONS
+
 PARAMS: dict[str, tuple[float, ...]] = {
     "saturation": (0.4, 0.3, 0.2, 0.1, 0.0),
     "contrast": (0.85, 0.725, 0.6, 0.475, 0.35),
@@ -55,12 +56,9 @@ PARAMS: dict[str, tuple[float, ...]] = {
     "jpeg": (90, 70, 50, 30, 10),
 }
 """Parameter of each kind at levels 1-5."""
-KINDS = tuple(PARAMS)
-TABLE3_KINDS = ("saturation", "contrast", "block", "noise", "blur", "pixelate")
-"""Table 3's six columns (Saturation, Contrast, Block, Noise, Blur, Pixel)."""
 RENDERER_VERSION = "perturb/v1"
 """Part of an image variant's id: bump when any output byte would change."""
-CONDITIONS: tuple[str, ...] = tuple(f"{k}_{n}" for k in KINDS for n in LEVELS)
+CONDITIONS = PERTURBATIONS
 
 _NAME = re.compile(r"^([a-z]+)_([1-5])$")
 BLOCK = 8

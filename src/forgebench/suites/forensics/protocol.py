@@ -17,11 +17,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from forgebench.suites.base import Selection, SuiteError
-from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC
-from forgebench.suites.forensics.perturb import CONDITIONS as ROBUST_ALL
-from forgebench.suites.forensics.perturb import TABLE3_KINDS
-from forgebench.suites.forensics.questions import MCQ
-from forgebench.suites.forensics.studies import TILED
+from forgebench.suites.forensics.ids import ATTR, ATTR_DESC, MCQ, TABLE3_KINDS, TILED
+from forgebench.suites.forensics.ids import PERTURBATIONS as ROBUST_ALL
 
 if TYPE_CHECKING:
     from forgebench.suites.forensics.contract import ForensicsItem

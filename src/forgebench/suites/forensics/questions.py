@@ -27,14 +27,14 @@ from pathlib import Path
 from PIL import Image
 
 from forgebench.errors import UserError
-from forgebench.suites.forensics.attribution import ATTR, ATTR_DESC, attribution_question, eligible
+from forgebench.suites.forensics.attribution import attribution_question, eligible
 from forgebench.suites.forensics.contract import ForensicsItem
-from forgebench.suites.forensics.perturb import CONDITIONS as ROBUSTNESS
+from forgebench.suites.forensics.ids import ATTR, ATTR_DESC, CONDITIONS, MCQ, PROBES
+from forgebench.suites.forensics.ids import PERTURBATIONS as ROBUSTNESS
 from forgebench.suites.forensics.perturb import RENDERER_VERSION, image_seed, perturb
 from forgebench.suites.forensics.prompt import MCQ_VERSION, PAPER_PREFIX, mcq_prompt
 from forgebench.suites.forensics.studies import (
     FACE_BOX_NOTE,
-    STUDY_CONDITIONS,
     TILED,
     applies,
     candidate_row,
@@ -42,10 +42,6 @@ from forgebench.suites.forensics.studies import (
     shown_apart,
     tile,
 )
-
-MCQ = "MCQ"
-PROBES = (MCQ, ATTR, ATTR_DESC)
-CONDITIONS = ("full", TILED, *ROBUSTNESS, *STUDY_CONDITIONS)
 
 
 class QuestionError(UserError, ValueError):

@@ -44,9 +44,8 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from forgebench.suites.forensics.contract import ForensicsItem
+from forgebench.suites.forensics.ids import TILED
 
-STUDY_CONDITIONS = ("multi_image", "prefix", "face_boxes")
-TILED = "tiled"
 FACE_BOX_NOTE = "Focus on the regions inside the red boxes."
 FACE_MODEL = "face_detection_yunet_2023mar_int8bq.onnx"
 Box = tuple[int, int, int, int]

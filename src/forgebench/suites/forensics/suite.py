@@ -41,9 +41,8 @@ from forgebench.suites.base import (
     SuiteOption,
     Validation,
 )
+from forgebench.suites.forensics.ids import CONDITIONS, MCQ, PROBES, TILED
 from forgebench.suites.forensics.protocol import PARTS, protocol, stratified
-from forgebench.suites.forensics.questions import CONDITIONS, MCQ, PROBES, ImageSpec
-from forgebench.suites.forensics.studies import TILED
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
 if TYPE_CHECKING:
@@ -57,7 +56,7 @@ if TYPE_CHECKING:
     from forgebench.run.judging import JudgeSettings
     from forgebench.run.tasks import Question
     from forgebench.suites.forensics.contract import ForensicsItem
-    from forgebench.suites.forensics.questions import ForensicsQuestion
+    from forgebench.suites.forensics.questions import ForensicsQuestion, ImageSpec
 
 
 def _variant(spec: ImageSpec, condition: str) -> Any:

@@ -22,9 +22,9 @@ import pandas as pd
 
 from forgebench.report.groups import group_sections
 from forgebench.report.table import Cell, Column, Skipped, Table, dash, mark_best, num, text
+from forgebench.suites.forensics.ids import LEVELS, TABLE3_KINDS
 from forgebench.suites.forensics.multi import table11
 from forgebench.suites.forensics.paper_codes import PAPER_CODE_TABLES, PAPER_CODES
-from forgebench.suites.forensics.perturb import LEVELS, TABLE3_KINDS
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
 PERSP_LABELS = ("Semantic", "Modality", "Task", "Type", "Model")

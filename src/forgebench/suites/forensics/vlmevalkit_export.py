@@ -33,7 +33,7 @@ from forgebench.interop.run_formats import RunExport
 from forgebench.run.export_source import ExportTask, items_of, iter_tasks, models_of, run_facts
 from forgebench.run.store import Store
 from forgebench.suites.forensics.contract import LETTERS
-from forgebench.suites.forensics.questions import MCQ
+from forgebench.suites.forensics.ids import MCQ
 from forgebench.util.atomic import atomic_path, write_text
 
 DATASET = "ForensicsBench"

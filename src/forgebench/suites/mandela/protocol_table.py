@@ -22,9 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from forgebench.suites.mandela.contract import Item
 from forgebench.suites.mandela.ids import CONDITIONS, PROBES
+
+if TYPE_CHECKING:  # the contract (pydantic) loads when items are read, not when the suite registers
+    from forgebench.suites.mandela.contract import Item
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ class Context:
         return cls(peripheral_k1_seeds=seeds, event_representatives=reps, parts=chosen)
 
 
-Predicate = Callable[[Item, Context], bool]
+Predicate = Callable[["Item", Context], bool]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,144 @@
+"""How long ``forgebench demo`` takes and how much memory it holds, and how fast ``--help`` starts
+(measured, printed beside the targets; nothing asserted).
+
+Runs the demo twice as a separate process, each time into a new OUT folder: first with a fresh
+cache folder (what a new user waits for), then with the first run's cache folder (the per-image
+tool results and image variants kept there are reused). For each: wall seconds, CPU seconds
+(user + system of the process and its children) and peak RSS (the process's high-water mark,
+``ru_maxrss``). Then ``forgebench --help`` five times (median wall). The machine's load average is
+printed beside each figure: on a shared machine wall time follows the load, CPU time much less.
+The two runs' metrics.csv (rows sorted) must be identical; the script says whether they are.
+
+    .venv/bin/python benchmarks/demo_speed.py [--keep DIR] [--help-only] [--json-only]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+DEMO_WALL_S = 45.0
+DEMO_PEAK_MB = 600.0
+HELP_MEDIAN_S = 0.3
+
+
+def _forgebench() -> list[str]:
+    """The console script next to this interpreter, else the module's entry point."""
+    script = Path(sys.executable).parent / "forgebench"
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-c", "from forgebench.cli import main; main()"]
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def _timed(cmd: list[str], log: Path | None = None) -> dict[str, Any]:
+    """Wall, CPU and peak RSS of one command run to completion."""
+    load = _load()
+    out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
+    try:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+    finally:
+        if log:
+            out.close()  # type: ignore[union-attr]
+    return {
+        "rc": os.waitstatus_to_exitcode(status),
+        "wall_s": round(wall, 2),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+        "load_before": load,
+        "load_after": _load(),
+    }
+
+
+def _sorted_rows(path: Path) -> list[str]:
+    return sorted(path.read_text(encoding="utf-8").splitlines()) if path.is_file() else []
+
+
+def measure_demo(root: Path) -> dict[str, Any]:
+    """The demo into ``root/first`` (fresh cache) then ``root/second`` (reusing that cache)."""
+    first, second = root / "first", root / "second"
+    cache = first / "cache"
+    res: dict[str, Any] = {}
+    res["fresh_cache"] = _timed(
+        [*_forgebench(), "demo", "--out", str(first)], root / "first.log"
+    )
+    res["reused_cache"] = _timed(
+        [*_forgebench(), "demo", "--out", str(second), "--cache-dir", str(cache)],
+        root / "second.log",
+    )
+    a = _sorted_rows(first / "run" / "metrics.csv")
+    b = _sorted_rows(second / "run" / "metrics.csv")
+    res["metrics_rows"] = len(a)
+    res["metrics_identical"] = bool(a) and a == b
+    return res
+
+
+def measure_help(runs: int = 5) -> dict[str, Any]:
+    """``forgebench --help`` ``runs`` times after one warm-up (the files are in the page cache)."""
+    cmd = [*_forgebench(), "--help"]
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, check=True)
+    walls = [_timed(cmd)["wall_s"] for _ in range(runs)]
+    return {"runs_s": walls, "median_s": statistics.median(walls), "load": _load()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--keep", type=Path, help="Run the demos under this (new) folder and keep it.")
+    ap.add_argument("--help-only", action="store_true", help="Measure --help only.")
+    ap.add_argument("--json-only", action="store_true", help="Print the JSON line only.")
+    args = ap.parse_args()
+    result: dict[str, Any] = {"cores": os.cpu_count()}
+    if not args.help_only:
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=False)
+            result["demo"] = measure_demo(args.keep)
+        else:
+            tmp = Path(tempfile.mkdtemp(prefix="fb-demo-speed-"))
+            try:
+                result["demo"] = measure_demo(tmp)
+            finally:
+                shutil.rmtree(tmp, ignore_errors=True)
+    result["help"] = measure_help()
+    if not args.json_only:
+        demo = result.get("demo")
+        if demo:
+            for key, label in (("fresh_cache", "demo, fresh cache"), ("reused_cache", "demo, cache reused")):
+                d = demo[key]
+                wall_ok = "met" if d["wall_s"] < DEMO_WALL_S else "NOT met"
+                mem_ok = "met" if d["peak_rss_mb"] < DEMO_PEAK_MB else "NOT met"
+                print(
+                    f"{label:20s} wall {d['wall_s']:6.1f} s (target < {DEMO_WALL_S:.0f}: {wall_ok})  "
+                    f"cpu {d['cpu_s']:6.1f} s  peak RSS {d['peak_rss_mb']:6.0f} MB "
+                    f"(target < {DEMO_PEAK_MB:.0f}: {mem_ok})  load {d['load_before']}->{d['load_after']}"
+                    + ("" if d["rc"] == 0 else f"  EXIT {d['rc']}")
+                )
+            print(
+                f"metrics.csv rows {demo['metrics_rows']}, identical across the two runs: "
+                f"{demo['metrics_identical']}"
+            )
+        h = result["help"]
+        ok = "met" if h["median_s"] < HELP_MEDIAN_S else "NOT met"
+        print(
+            f"--help median of 5 {h['median_s']:.3f} s (target < {HELP_MEDIAN_S}: {ok})  "
+            f"runs {h['runs_s']}  load {h['load']}"
+        )
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

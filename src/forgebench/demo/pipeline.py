@@ -108,9 +108,13 @@ class Demo:
         self, dataset: Path, config: ModelConfig, selection: Selection, progress: RunProgress
     ) -> GenerationResult:
         from forgebench.suites.mandela.suite import SUITE as MANDELA
+        from forgebench.suites.mandela.verifier.toolcache import FOLDER, kept_in
 
         settings = GenerationSettings(selection=selection, cache_dir=self.cache)
-        return run_generation(MANDELA, dataset, self.run_dir, [config], settings, progress=progress)
+        with kept_in(self.cache / FOLDER):  # a second demo reads the verifier's OCR, faces, scenes
+            return run_generation(
+                MANDELA, dataset, self.run_dir, [config], settings, progress=progress
+            )
 
     def judge_mandela(self, console: Console) -> tuple[str, Path, str]:
         """Verdicts, ``builtin/rules`` grades and the Mandela rows of metrics.csv; the judge

@@ -22,7 +22,7 @@ import numpy as np
 from forgebench.models.base import ModelError, Request, Response, Usage, image_limit
 from forgebench.models.images import load_rgb
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.suites.mandela.verifier import answer, faces, ocr, prompts, threads
+from forgebench.suites.mandela.verifier import answer, faces, ocr, prompts, threads, toolcache
 from forgebench.suites.mandela.verifier.kb import KBError, KnowledgeBase, load_kb
 from forgebench.suites.mandela.verifier.objects import object_findings
 from forgebench.suites.mandela.verifier.reasoning import (
@@ -35,6 +35,7 @@ from forgebench.suites.mandela.verifier.reasoning import (
     text_findings,
 )
 from forgebench.suites.mandela.verifier.scenes import SceneIndex, SceneMatch
+from forgebench.suites.mandela.verifier.toolcache import MISS, ToolCache
 
 VERDICT_PROBES = frozenset({"L0", "L1", "L-adv"})
 _ORDER = (
@@ -52,11 +53,20 @@ _ORDER = (
 class Verifier:
     """The tools and the KB, with no dependence on the runner (usable from a notebook)."""
 
-    def __init__(self, kb: KnowledgeBase, face_threshold: float = faces.MATCH_THRESHOLD) -> None:
+    def __init__(
+        self,
+        kb: KnowledgeBase,
+        face_threshold: float = faces.MATCH_THRESHOLD,
+        tool_cache: Path | None = None,
+    ) -> None:
         self.kb = kb
         portraits = {e.id: [kb.path(p) for p in e.portraits] for e in kb.facts if e.portraits}
         self.gallery = faces.Gallery.from_portraits(portraits, face_threshold)
         self.scenes = SceneIndex(kb.scenes, kb.root)
+        self.disk = (
+            None if tool_cache is None else ToolCache(tool_cache, kb.fingerprint(), self.scenes)
+        )
+        """Tool results kept on disk between runs (:mod:`.toolcache`), when a folder is given."""
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str], Any] = {}
         self._flights: dict[tuple[str, str], threading.Lock] = {}
@@ -77,8 +87,12 @@ class Verifier:
             with self._lock:
                 if slot in self._cache:
                     return self._cache[slot]
+            value = MISS if self.disk is None else self.disk.get(key, part)
             try:
-                value = compute()
+                if value is MISS:
+                    value = compute()
+                    if self.disk is not None:
+                        self.disk.put(key, part, value)
             except BaseException:
                 with self._lock:
                     self._flights.pop(slot, None)
@@ -248,7 +262,7 @@ def create(config: ModelConfig) -> VerifierModel:
         kb = load_kb(Path(str(kb_path)))
     except KBError as exc:
         raise SpecError(f"model {config.name}: {exc}") from None
-    return VerifierModel(config.name, Verifier(kb, float(threshold)))
+    return VerifierModel(config.name, Verifier(kb, float(threshold), toolcache.configured()))
 
 
 def _tool_checks() -> list[tuple[bool, str]]:

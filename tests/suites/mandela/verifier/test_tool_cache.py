@@ -1,0 +1,105 @@
+"""The verifier's tool results kept on disk: a second verifier over the same images answers the
+same without running a tool; another KB, or an unreadable file, is computed afresh."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from forgebench.suites.mandela.prompts import probe as probe_text
+from forgebench.suites.mandela.verifier import faces, model, toolcache
+from forgebench.suites.mandela.verifier.kb import load_kb
+from forgebench.suites.mandela.verifier.model import Verifier
+from forgebench.suites.mandela.verifier.scenes import SceneIndex
+
+from .conftest import World
+
+L0 = probe_text("L0").template.format(noun="photograph")
+
+
+def _answers(v: Verifier, world: World) -> list[str]:
+    return [
+        v.answer("L0", L0, world.plaque_fake, "plaque-fake"),
+        v.answer("L0", L0, world.rocket_hopper, "rocket-hopper"),
+        v.answer("RECOG", "", world.rocket, "rocket"),
+    ]
+
+
+def _count_tools(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    calls: list[str] = []
+    real_faces, real_read, real_match = faces.detect_faces, model._read, SceneIndex.match
+
+    def counted_faces(rgb: np.ndarray):  # type: ignore[no-untyped-def]
+        calls.append("faces")
+        return real_faces(rgb)
+
+    def counted_read(rgb: np.ndarray, mirrored: bool):  # type: ignore[no-untyped-def]
+        calls.append("text")
+        return real_read(rgb, mirrored)
+
+    def counted_match(self: SceneIndex, rgb: np.ndarray):  # type: ignore[no-untyped-def]
+        calls.append("scene")
+        return real_match(self, rgb)
+
+    monkeypatch.setattr(faces, "detect_faces", counted_faces)
+    monkeypatch.setattr(model, "_read", counted_read)
+    monkeypatch.setattr(SceneIndex, "match", counted_match)
+    return calls
+
+
+def test_a_second_verifier_reads_every_tool_result_from_disk(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = load_kb(world.kb)
+    calls = _count_tools(monkeypatch)
+    first = Verifier(kb, tool_cache=tmp_path)
+    calls.clear()  # the portrait gallery's faces are not cached: only the images asked about
+    answers = _answers(first, world)
+    assert sorted(set(calls)) == ["faces", "scene", "text"]
+    assert first.disk is not None and first.disk.writes == len(calls)
+    again = Verifier(kb, tool_cache=tmp_path)
+    calls.clear()
+    assert _answers(again, world) == answers
+    assert calls == []
+    assert again.disk is not None and again.disk.hits == first.disk.writes
+    hopper = again.observe(world.rocket_hopper, "rocket-hopper", text=True, people=True)
+    fresh = Verifier(kb).observe(world.rocket_hopper, "x", text=True, people=True)
+    assert [f.face.vector.tobytes() for f in hopper.faces] == [
+        f.face.vector.tobytes() for f in fresh.faces
+    ]  # bit-identical embeddings
+    assert hopper.scene is not None and fresh.scene is not None
+    assert np.array_equal(hopper.scene.to_query, fresh.scene.to_query)  # type: ignore[arg-type]
+
+
+def test_another_kb_or_an_unreadable_file_is_computed_again(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = load_kb(world.kb)
+    first = Verifier(kb, tool_cache=tmp_path)
+    answer = first.answer("L0", L0, world.plaque_fake, "plaque-fake")
+    assert first.disk is not None
+    other = toolcache.ToolCache(tmp_path, "another kb", first.scenes)
+    assert other.get("plaque-fake", "text") is toolcache.MISS
+    stored = first.disk._path("plaque-fake", "text")
+    stored.write_text("{not json", encoding="utf-8")
+    calls = _count_tools(monkeypatch)
+    again = Verifier(kb, tool_cache=tmp_path)
+    calls.clear()
+    assert again.answer("L0", L0, world.plaque_fake, "plaque-fake") == answer
+    assert calls == ["text"]  # the scene and faces were read, the broken text file recomputed
+    assert again.disk is not None and again.disk.get("plaque-fake", "text") is not toolcache.MISS
+
+
+def test_models_created_inside_kept_in_keep_their_results_there(
+    world: World, tmp_path: Path
+) -> None:
+    from forgebench.models.spec import ModelConfig
+
+    config = ModelConfig(spec=f"builtin/verifier@{world.kb}")
+    with toolcache.kept_in(tmp_path / "tools"):
+        kept = model.create(config)
+    assert kept.verifier.disk is not None
+    assert kept.verifier.disk.dir.parent == tmp_path / "tools"
+    assert model.create(config).verifier.disk is None

@@ -74,9 +74,7 @@ def measure_demo(root: Path) -> dict[str, Any]:
     first, second = root / "first", root / "second"
     cache = first / "cache"
     res: dict[str, Any] = {}
-    res["fresh_cache"] = _timed(
-        [*_forgebench(), "demo", "--out", str(first)], root / "first.log"
-    )
+    res["fresh_cache"] = _timed([*_forgebench(), "demo", "--out", str(first)], root / "first.log")
     res["reused_cache"] = _timed(
         [*_forgebench(), "demo", "--out", str(second), "--cache-dir", str(cache)],
         root / "second.log",
@@ -117,7 +115,10 @@ def main() -> None:
     if not args.json_only:
         demo = result.get("demo")
         if demo:
-            for key, label in (("fresh_cache", "demo, fresh cache"), ("reused_cache", "demo, cache reused")):
+            for key, label in (
+                ("fresh_cache", "demo, fresh cache"),
+                ("reused_cache", "demo, cache reused"),
+            ):
                 d = demo[key]
                 wall_ok = "met" if d["wall_s"] < DEMO_WALL_S else "NOT met"
                 mem_ok = "met" if d["peak_rss_mb"] < DEMO_PEAK_MB else "NOT met"

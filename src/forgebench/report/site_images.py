@@ -79,9 +79,16 @@ def _header(src: Path) -> tuple[str | None, tuple[int, int] | None]:
 
 
 def _place(src: Path, dst: Path) -> None:
-    """``dst`` holds ``src``'s bytes: a hard link where the file system allows, else a copy;
-    swapped in whole (never half-written)."""
+    """``dst`` holds ``src``'s bytes: a hard link where the file system allows (it appears
+    whole), else a copy swapped in whole (never half-written)."""
     dst.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(src, dst)
+        return
+    except FileExistsError:  # an older picture: replaced below
+        pass
+    except OSError:  # no hard links here (another file system): copied below
+        pass
     tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:

@@ -26,6 +26,7 @@ class RecordsPart(StoreBase):
         judged: Sequence[tuple[str, str]] = (),
         probes: Sequence[str] | None = None,
         conditions: Sequence[str] | None = None,
+        items: Sequence[str] | None = None,
         answered: bool = False,
         current: bool = True,
         prompts: bool = False,
@@ -35,7 +36,7 @@ class RecordsPart(StoreBase):
         read in pages of ``page`` (memory flat in the run's size; writes between pages are
         safe), each with the judgements of the ``(judge, kind)`` pairs of ``judged``.
 
-        Narrowed to ``probes`` / ``conditions`` when given, to tasks with an answer when
+        Narrowed to ``probes`` / ``conditions`` / ``items`` (item ids) when given, to tasks with an answer when
         ``answered``; superseded tasks are left out unless ``current`` is False. Prompts (long)
         are read only with ``prompts``."""
         prompt = "t.prompt" if prompts else "''"
@@ -51,7 +52,7 @@ class RecordsPart(StoreBase):
         if benchmark is not None:
             where.append("+t.benchmark = ?")  # "+": walk tasks in rowid order, not by index
             params.append(benchmark)
-        for col, values in (("probe", probes), ("condition", conditions)):
+        for col, values in (("probe", probes), ("condition", conditions), ("item_id", items)):
             if values is not None:
                 where.append(f"+t.{col} IN ({','.join('?' * len(values))})")
                 params += list(values)

@@ -24,7 +24,6 @@ from typing import Any
 
 from PIL import Image
 
-from forgebench.report.site_data import parse_detail
 from forgebench.run.store import Store
 from forgebench.suites.forensics.contract import ForensicsItem, validated
 from forgebench.suites.forensics.scores import BENCHMARK
@@ -122,28 +121,13 @@ Answer = tuple[str, str, str | None, str | None, str]
 
 
 def _answers(store: Store, item_ids: list[str]) -> dict[str, list[Answer]]:
-    """The answers of ``item_ids`` under the conditions shown, by item; read column-wise and
-    narrowed before any row becomes a Python object (the release holds 63K items)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    table = store.task_columns(BENCHMARK)
-    keep = pc.and_(
-        pc.is_in(table["item_id"], value_set=pa.array(item_ids, pa.large_string())),
-        pc.and_(
-            pc.equal(table["probe"], "MCQ"),
-            pc.is_in(table["condition"], value_set=pa.array(CONDITIONS, pa.large_string())),
-        ),
-    )
-    rows = table.filter(keep).select(["item_id", "model", "condition", "text", "verdict",
-                                      "verdict_json"]).to_pylist()  # fmt: skip
+    """The answers of ``item_ids`` under the conditions shown, by item (the release holds 63K
+    items: only these are read)."""
     out: dict[str, list[Answer]] = {}
-    for r in sorted(rows, key=lambda r: (r["model"], r["condition"])):
-        detail = parse_detail(r["verdict_json"])
-        step = detail.get("step", "missing" if r["text"] is None else "")
-        out.setdefault(r["item_id"], []).append(
-            (r["model"], r["condition"], r["text"], r["verdict"], step)
-        )
+    rows = store.records(BENCHMARK, probes=["MCQ"], conditions=CONDITIONS, items=item_ids)
+    for r in sorted(rows, key=lambda r: (r.model, r.condition)):
+        step = r.verdict_detail.get("step", "missing" if r.text is None else "")
+        out.setdefault(r.item_id, []).append((r.model, r.condition, r.text, r.verdict, step))
     return out
 
 

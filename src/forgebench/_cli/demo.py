@@ -93,6 +93,8 @@ def demo(
                 f"{result.remaining} demo tasks have no answer; see forgebench status {run_dir}", 1
             )
 
+    steps.release_tools()
+
     _step(f"5. Judge with {DEMO_JUDGE} and write metrics.csv")
     summary, metrics, judge = steps.judge_mandela(err_console)
     console.print(summary, markup=False)

@@ -56,6 +56,13 @@ def verifier_missing() -> str | None:
     return None
 
 
+def _build(out: Path) -> tuple[Path, Path]:
+    from forgebench.demo.build import build_demo
+    from forgebench.demo.kb import build_demo_kb
+
+    return build_demo(out), build_demo_kb(out)
+
+
 @dataclass
 class Demo:
     """Where the demo writes: ``OUT/dataset``, ``OUT/forensics``, the run ``OUT/run`` and the
@@ -78,11 +85,17 @@ class Demo:
         return ModelConfig(spec=DEMO_DETECTOR, concurrency=2)
 
     def build(self) -> tuple[Path, Path]:
-        """The demo dataset and its knowledge base (``DemoError`` when OUT holds other things)."""
-        from forgebench.demo.build import build_demo
-        from forgebench.demo.kb import build_demo_kb
+        """The demo dataset and its knowledge base (``DemoError`` when OUT holds other things).
 
-        return build_demo(self.out), build_demo_kb(self.out)
+        Built in a child process: construction leaves about 200 MB behind (its libraries and the
+        allocator's retained buffers), which would otherwise sit under the verifier's models for
+        the rest of the demo; a fresh interpreter costs about a second.
+        """
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            return pool.submit(_build, self.out).result()
 
     def validate(self, dataset: Path) -> tuple[ValidationReport, list[str]]:
         """The dataset's validation report and its problems as lines."""
@@ -109,12 +122,28 @@ class Demo:
     ) -> GenerationResult:
         from forgebench.suites.mandela.suite import SUITE as MANDELA
         from forgebench.suites.mandela.verifier.toolcache import FOLDER, kept_in
+        from forgebench.util.memory import trim
 
+        trim()  # the previous stage's freed buffers, before the verifier's models load
         settings = GenerationSettings(selection=selection, cache_dir=self.cache)
-        with kept_in(self.cache / FOLDER):  # a second demo reads the verifier's OCR, faces, scenes
+        with kept_in(self.cache / FOLDER):  # a second demo reads the verifier's tool results
             return run_generation(
                 MANDELA, dataset, self.run_dir, [config], settings, progress=progress
             )
+
+    def release_tools(self) -> None:
+        """Nothing after the Mandela answers reads text or faces: give the OCR and face models'
+        memory back before the later stages load theirs."""
+        from forgebench.suites.mandela.verifier import faces, ocr
+
+        ocr.release()
+        faces.release()
+        import gc
+
+        from forgebench.util.memory import trim
+
+        gc.collect()
+        trim()
 
     def judge_mandela(self, console: Console) -> tuple[str, Path, str]:
         """Verdicts, ``builtin/rules`` grades and the Mandela rows of metrics.csv; the judge

@@ -69,6 +69,13 @@ def _get_engine() -> Any:
         return _engine
 
 
+def release() -> None:
+    """Drop the engine (its networks' memory goes back; the next detection loads it again)."""
+    global _engine
+    with _lock:
+        _engine = None
+
+
 def available() -> bool:
     """True when the face packages import and their bundled models are found."""
     try:

@@ -64,6 +64,13 @@ def _get_engine() -> Any:
         return _engine
 
 
+def release() -> None:
+    """Drop the engine (its sessions' memory goes back; the next read loads it again)."""
+    global _engine
+    with _lock:
+        _engine = None
+
+
 def available() -> bool:
     """True when the OCR packages import."""
     try:

@@ -12,15 +12,17 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.json as pa_json
 
 from forgebench.run.store_base import CURRENT, StoreBase
 
-_STR, _INT, _REAL = pa.large_string(), pa.int64(), pa.float64()
+if TYPE_CHECKING:  # pyarrow loads on the first read: importing the store must stay light
+    import pyarrow as pa
+
+_STR, _INT, _REAL = "large_string", "int64", "float64"
+"""Column kinds, named as pyarrow's type factories."""
 
 _TASK = (
     ("key", "t.key", _STR),
@@ -85,10 +87,13 @@ class ColumnsPart(StoreBase):
         run's size apart from the result; writes between pages are safe)."""
         names: list[str] = []
         exprs: list[str] = []
-        types: list[pa.DataType] = []
+        import pyarrow as pa
+        import pyarrow.json as pa_json
+
+        types: list[str] = []
         params: list[Any] = []
 
-        def add(name: str, expr: str, kind: pa.DataType, *bound: Any) -> None:
+        def add(name: str, expr: str, kind: str, *bound: Any) -> None:
             names.append(name)
             exprs.append(expr)
             types.append(kind)
@@ -144,7 +149,7 @@ class ColumnsPart(StoreBase):
             f"LEFT JOIN answers a ON a.task_key = t.key WHERE {' AND '.join(where)} "
             "AND t.rowid > ? AND t.rowid <= ? ORDER BY t.rowid"
         )
-        schema = pa.schema([(str(i), typ) for i, typ in enumerate(types)])
+        schema = pa.schema([(str(i), getattr(pa, typ)()) for i, typ in enumerate(types)])
         options = pa_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
         pages: list[pa.Table] = []
         reals: list[list[np.ndarray]] = [[] for _ in _REALS]
@@ -180,11 +185,13 @@ class ColumnsPart(StoreBase):
                 reals[i].append(np.array([r[i] for r in rows], dtype=float))
             after = last
         columns: list[pa.ChunkedArray | pa.Array] = [
-            pa.chunked_array([c for p in pages for c in p.column(i).chunks], type=typ)
-            for i, typ in enumerate(types)
+            pa.chunked_array(
+                [c for p in pages for c in p.column(i).chunks], type=schema.field(i).type
+            )
+            for i in range(len(types))
         ]
         for i, (name, _expr) in enumerate(_REALS):
             values = np.concatenate(reals[i]) if reals[i] else np.zeros(0)
-            columns.append(pa.array(values, type=_REAL, from_pandas=True))
+            columns.append(pa.array(values, type=pa.float64(), from_pandas=True))
             names.append(name)
         return pa.Table.from_arrays(columns, names=names)

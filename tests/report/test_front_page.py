@@ -9,22 +9,15 @@ import pandas as pd
 
 from forgebench import api
 from forgebench.run.generate import GenerationSettings
-from forgebench.run.source import Selection
 from support.forensics_data import write_forensics_release
+from support.interop_runs import ask_artefact_l0
 from support.mandela_data import write_mandela_dataset
 
 
 def _two_benchmark_run(tmp_path: Path) -> Path:
     run = tmp_path / "run"
     mandela = write_mandela_dataset(tmp_path / "mandela", seeds=3)
-    api.run(
-        mandela,
-        run,
-        ["builtin/artefact"],
-        GenerationSettings(
-            selection=Selection(probes=("L0",), conditions=("full",)), cache_dir=tmp_path / "c"
-        ),
-    )
+    ask_artefact_l0(mandela, run, tmp_path / "c")
     api.judge(run, "builtin/rules")
     forensics, replay = write_forensics_release(tmp_path / "forensics")
     api.run(
@@ -76,14 +69,7 @@ def test_front_page_lists_each_benchmarks_headline_with_intervals(tmp_path: Path
 def test_no_front_page_without_metrics(tmp_path: Path) -> None:
     run = tmp_path / "run"
     mandela = write_mandela_dataset(tmp_path / "mandela", seeds=1)
-    api.run(
-        mandela,
-        run,
-        ["builtin/artefact"],
-        GenerationSettings(
-            selection=Selection(probes=("L0",), conditions=("full",)), cache_dir=tmp_path / "c"
-        ),
-    )
+    ask_artefact_l0(mandela, run, tmp_path / "c")
     api.report(run)
     assert "id='overview'" not in (run / "report" / "index.html").read_text(encoding="utf-8")
     assert not (run / "report" / "overview.csv").exists()

@@ -14,6 +14,7 @@ from forgebench.run.generate import GenerationSettings
 from forgebench.run.source import Selection
 from support.browser import needs_chromium, open_page
 from support.forensics_data import write_forensics_release
+from support.interop_runs import ask_artefact_l0
 from support.mandela_data import write_mandela_dataset
 from support.pixar_loc import box_pairs, exact_or_prose, serve_loc
 
@@ -24,8 +25,7 @@ pytestmark = needs_chromium
 def three(fake_openai: Any, tmp_path: Path) -> Path:
     run, cache = tmp_path / "run", tmp_path / "cache"
     mandela = write_mandela_dataset(tmp_path / "mandela", seeds=3)
-    sel = Selection(probes=("L0",), conditions=("full",))
-    api.run(mandela, run, ["builtin/artefact"], GenerationSettings(selection=sel, cache_dir=cache))
+    ask_artefact_l0(mandela, run, cache)
     api.judge(run, "builtin/rules")
     forensics, _ = write_forensics_release(tmp_path / "forensics")
     sel = Selection(conditions=("full", "blur_5"), parts=("robustness",))

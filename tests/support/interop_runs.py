@@ -1,7 +1,8 @@
 """Real runs for the export-format tests: a Forensics run answered by a replay file and a Mandela
 run answered by ``builtin/artefact`` and graded by ``builtin/rules``, both with metrics.csv.
 
-Imported as ``from support.interop_runs import forensics_run, mandela_run``.
+Imported as ``from support.interop_runs import forensics_run, mandela_run`` (and
+``ask_artefact_l0``, the Mandela run's asking step, for runs that add more to it).
 """
 
 from __future__ import annotations
@@ -25,6 +26,18 @@ def forensics_run(root: Path) -> tuple[Path, Path]:
     return dataset, run
 
 
+def ask_artefact_l0(dataset: Path, run: Path, cache: Path) -> None:
+    """Ask ``builtin/artefact`` the L0 probe under ``full`` of every item of a Mandela dataset."""
+    api.run(
+        dataset,
+        run,
+        ["builtin/artefact"],
+        GenerationSettings(
+            selection=Selection(probes=("L0",), conditions=("full",)), cache_dir=cache
+        ),
+    )
+
+
 def mandela_run(root: Path, seeds: int = 2) -> tuple[Path, Path]:
     """``(dataset, run)``: ``seeds`` authentic/forged pairs asked L0 under ``full`` of
     ``builtin/artefact``, graded by ``builtin/rules``, with metrics."""
@@ -32,14 +45,7 @@ def mandela_run(root: Path, seeds: int = 2) -> tuple[Path, Path]:
 
     dataset = write_mandela_dataset(root / "dataset", seeds=seeds)
     run = root / "run"
-    api.run(
-        dataset,
-        run,
-        ["builtin/artefact"],
-        GenerationSettings(
-            selection=Selection(probes=("L0",), conditions=("full",)), cache_dir=root / "cache"
-        ),
-    )
+    ask_artefact_l0(dataset, run, root / "cache")
     api.judge(run, "builtin/rules")
     api.metrics(run)
     return dataset, run

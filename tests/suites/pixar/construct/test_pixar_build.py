@@ -98,33 +98,20 @@ def test_propose_and_build_pixar_from_the_command_line(coco_dir: Path, tmp_path:
     from forgebench.cli import app
 
     run = CliRunner().invoke
-    r = run(
-        app,
-        [
-            "propose",
-            str(coco_dir),
-            "--coco",
-            str(coco_dir / "instances.json"),
-            "--rules",
-            "--out",
-            str(tmp_path / "p"),
-        ],
-    )
+    propose = [
+        "propose",
+        str(coco_dir),
+        "--coco",
+        str(coco_dir / "instances.json"),
+        "--rules",
+        "--out",
+        str(tmp_path / "p"),
+    ]
+    r = run(app, propose)
     assert r.exit_code == 0, r.output
     assert "kept 4 specification(s): pixar 4" in r.output
     assert (coco_dir / "scenes.jsonl").is_file()
-    again = run(
-        app,
-        [
-            "propose",
-            str(coco_dir),
-            "--coco",
-            str(coco_dir / "instances.json"),
-            "--rules",
-            "--out",
-            str(tmp_path / "p"),
-        ],
-    )
+    again = run(app, propose)  # the same command again
     assert again.exit_code == 2 and "scenes.jsonl: exists" in again.output
     r = run(
         app,

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from forgebench.construct.facts import Knowledge
-from support.seed_folder import check_spec, k1_fields
+from support.seed_folder import check_spec, k1_fields, pixar_fields
 
 
 def test_unknown_seed_region_outside_and_missing_mask(know: Knowledge, seed_dir: Path) -> None:
@@ -26,15 +25,6 @@ def test_unknown_seed_region_outside_and_missing_mask(know: Knowledge, seed_dir:
     assert check_spec(know, seed_dir, **k1_fields("George Orwell")).verification.accepted
 
 
-def _px(primitive: str, op: str, **kw: Any) -> dict[str, Any]:
-    return {
-        "suite": "pixar",
-        "seed_id": "street",
-        "operation": op,
-        "pixar": {"primitive": primitive, **kw},
-    }
-
-
 def test_a_specification_of_no_buildable_benchmark_is_rejected_by_name(know: Knowledge) -> None:
     v = check_spec(know, suite="forensics", family="K2")
     assert not v.verification.accepted and v.verification.rule == "unknown_benchmark"
@@ -47,7 +37,7 @@ def test_a_spec_file_is_checked_by_its_benchmark_when_read(tmp_path: Path) -> No
     from forgebench.construct.specs import SpecFileError, load_specs
 
     path = tmp_path / "specs.jsonl"
-    good = {"id": "a", "seed_id": "street", "operation": "remove"} | _px(
+    good = {"id": "a", "seed_id": "street", "operation": "remove"} | pixar_fields(
         "object removal", "remove", orig="car"
     )
     bad = good | {"id": "b", "pixar": {"primitive": "teleportation"}}

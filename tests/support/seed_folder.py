@@ -218,3 +218,14 @@ def k1_fields(name: str, **kw: Any) -> dict[str, Any]:
         "region": [10, 20, 90, 160],
         "entity": {"name": name},
     } | kw
+
+
+def pixar_fields(primitive: str, op: str, **kw: Any) -> dict[str, Any]:
+    """The fields of a PIXAR edit of seed ``street``: ``op`` of the paper's ``primitive`` with the
+    PIXAR block's ``kw`` (``orig``, ``repl``, ...)."""
+    return {
+        "suite": "pixar",
+        "seed_id": "street",
+        "operation": op,
+        "pixar": {"primitive": primitive, **kw},
+    }

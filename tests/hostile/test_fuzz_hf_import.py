@@ -57,14 +57,19 @@ def _mutate(rng: random.Random, rows: list[dict[str, Any]], schema: pa.Schema) -
     return f"{column}=None"
 
 
-@pytest.mark.slow
-def test_fuzzed_exports_import_cleanly_or_not_at_all(tmp_path: Path) -> None:
+def _export_small(tmp_path: Path) -> Path:
     dataset = write_mandela_dataset(tmp_path / "ds", seeds=2)
     hf = tmp_path / "hf"
     res = CliRunner().invoke(
         app, ["export-dataset", str(dataset), "--format", "hf", "--out", str(hf)]
     )
     assert res.exit_code == 0, res.output
+    return hf
+
+
+@pytest.mark.slow
+def test_fuzzed_exports_import_cleanly_or_not_at_all(tmp_path: Path) -> None:
+    hf = _export_small(tmp_path)
     shard = next((hf / "data").glob("*.parquet"))
     table = pq.read_table(shard)
     rng = random.Random(20261201)
@@ -97,16 +102,6 @@ def test_fuzzed_exports_import_cleanly_or_not_at_all(tmp_path: Path) -> None:
         shutil.rmtree(work)
     assert outcomes[2] > 0  # the mutations do reach the rules
     print(json.dumps(outcomes))
-
-
-def _export_small(tmp_path: Path) -> Path:
-    dataset = write_mandela_dataset(tmp_path / "ds", seeds=2)
-    hf = tmp_path / "hf"
-    res = CliRunner().invoke(
-        app, ["export-dataset", str(dataset), "--format", "hf", "--out", str(hf)]
-    )
-    assert res.exit_code == 0, res.output
-    return hf
 
 
 def test_fuzz_hf_meta(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -17,16 +16,9 @@ from forgebench.construct.facts import Knowledge
 from forgebench.construct.scenes import load_facts, load_scenes
 from forgebench.construct.specs import EditSpec
 from forgebench.suites.mandela.validate import validate_dataset
+from support.browser import CHROMIUM, open_page
 
 runner = CliRunner()
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-]
 
 SPECS: list[dict[str, Any]] = [
     {"id": "k5-trophy", "seed_id": "final86", "family": "K5", "operation": "recolour",
@@ -95,14 +87,9 @@ def test_review_import_records_reviewer_and_moves_rejected_items(
 @pytest.mark.browser
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed")
 def test_review_sheet_in_chromium_round_trip(built: Path, tmp_path: Path) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
     r = runner.invoke(app, ["review", "export", str(built)])
     assert r.exit_code == 0
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        page = browser.new_context(accept_downloads=True).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    with open_page() as page:
         page.goto((built / "review" / "index.html").as_uri())
         page.wait_for_load_state("load")
         assert page.locator(".card").count() == 3
@@ -122,8 +109,7 @@ def test_review_sheet_in_chromium_round_trip(built: Path, tmp_path: Path) -> Non
             page.locator("#save").click()
         saved = tmp_path / "decisions.json"
         dl.value.save_as(saved)
-        browser.close()
-    assert errors == []
+        assert page.errors == []
     assert json.loads(saved.read_text()) == {
         "reviewer": "bo",
         "decisions": {

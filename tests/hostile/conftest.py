@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import csv
 import json
 import subprocess
 import sys
@@ -26,6 +27,19 @@ def read_items(root: Path) -> list[dict[str, Any]]:
 
 def write_items(root: Path, items: list[dict[str, Any]]) -> None:
     (root / "items.jsonl").write_text("".join(json.dumps(it) + "\n" for it in items))
+
+
+TSV_HEADER = ["index", "image", "question", "A", "B", "answer", "category"]
+"""A Forensics-Bench release TSV's columns."""
+
+
+def write_tsv(path: Path, rows: list[list[str]], header: list[str] = TSV_HEADER) -> Path:
+    """A release TSV at ``path`` with ``header`` and ``rows`` as given (hostile cells kept)."""
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+    return path
 
 
 def cli(*args: str) -> Any:

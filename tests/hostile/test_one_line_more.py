@@ -4,7 +4,6 @@ non-zero exit (or, for a long but valid reference chain, in a clean import)."""
 from __future__ import annotations
 
 import base64
-import csv
 import io
 import json
 import os
@@ -20,10 +19,9 @@ from PIL import Image
 
 from support.mandela_data import write_mandela_dataset
 
-from .conftest import cli, error_lines, run_args
+from .conftest import TSV_HEADER, cli, error_lines, run_args, write_tsv
 
 CAT = "human_entiresynthesis_diffusion_visibleimage_category"
-HEADER = ["index", "image", "question", "A", "B", "answer", "category"]
 
 
 def _one_line(res: Any) -> str:
@@ -50,20 +48,12 @@ def _png_header_only(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64))
 
 
-def _tsv(path: Path, rows: list[list[str]], header: list[str] = HEADER) -> Path:
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh, delimiter="\t", lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
-    return path
-
-
 # -- the release TSV ---------------------------------------------------------------------------
 
 
 def test_a_tsv_image_over_twice_the_bomb_limit_is_one_line(tmp_path: Path) -> None:
     bomb = base64.b64encode(_png_header_only(20_000, 20_000)).decode()
-    tsv = _tsv(tmp_path / "t.tsv", [["0", bomb, "q", "AI-generated", "real", "A", CAT]])
+    tsv = write_tsv(tmp_path / "t.tsv", [["0", bomb, "q", "AI-generated", "real", "A", CAT]])
     res = cli("import", str(tsv), "--out", str(tmp_path / "ds"))
     assert "t.tsv:2: image:" in res.stderr and "pixels" in res.stderr
     _one_line(res)
@@ -71,8 +61,8 @@ def test_a_tsv_image_over_twice_the_bomb_limit_is_one_line(tmp_path: Path) -> No
 
 @pytest.mark.parametrize("cell", ["[1, 2]", "['a.png'", "[" * 5000])
 def test_a_malformed_image_path_list_is_one_line(cell: str, tmp_path: Path) -> None:
-    header = [*HEADER, "image_path"]
-    tsv = _tsv(tmp_path / "t.tsv", [["0", "", "q", "AI", "real", "A", CAT, cell]], header)
+    header = [*TSV_HEADER, "image_path"]
+    tsv = write_tsv(tmp_path / "t.tsv", [["0", "", "q", "AI", "real", "A", CAT, cell]], header)
     res = cli("import", str(tsv), "--out", str(tmp_path / "ds"))
     assert "image_path" in res.stderr
     _one_line(res)
@@ -81,7 +71,7 @@ def test_a_malformed_image_path_list_is_one_line(cell: str, tmp_path: Path) -> N
 def test_a_chain_of_3000_references_imports(tmp_path: Path) -> None:
     rows = [[str(i), str(i + 1), "q", "AI", "real", "A", CAT] for i in range(2999)]
     rows.append(["2999", _png(), "q", "AI", "real", "A", CAT])
-    tsv = _tsv(tmp_path / "t.tsv", rows)
+    tsv = write_tsv(tmp_path / "t.tsv", rows)
     res = cli("import", str(tsv), "--out", str(tmp_path / "ds"))
     assert res.exit_code == 0, res.output
     assert len((tmp_path / "ds" / "items.jsonl").read_text().splitlines()) == 3000

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import base64
-import csv
 import json
 import os
 from pathlib import Path
@@ -15,7 +14,7 @@ from PIL import Image
 
 from support.mandela_data import write_mandela_dataset
 
-from .conftest import cli, error_lines, run_args
+from .conftest import cli, error_lines, run_args, write_tsv
 
 CAT = "human_entiresynthesis_diffusion_visibleimage_category"
 
@@ -61,16 +60,8 @@ def test_a_kb_portrait_outside_the_kb_folder_is_refused(how: str, tmp_path: Path
     assert "portrait" in line and "knowledge-base folder" in line
 
 
-def _tsv(path: Path, header: list[str], rows: list[list[str]]) -> Path:
-    with path.open("w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh, delimiter="\t", lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
-    return path
-
-
 def test_a_tsv_with_a_missing_column_says_which(tmp_path: Path) -> None:
-    tsv = _tsv(tmp_path / "t.tsv", ["index", "image", "question", "A", "B", "answer"], [])
+    tsv = write_tsv(tmp_path / "t.tsv", [], ["index", "image", "question", "A", "B", "answer"])
     res = cli("import", str(tsv), "--out", str(tmp_path / "ds"))
     assert res.exit_code == 2
     assert "missing column(s) category" in res.stderr and "unsupported" not in res.stderr
@@ -87,7 +78,7 @@ def test_a_tsv_not_utf8_in_its_first_8kb_says_so(tmp_path: Path) -> None:
 def test_base64_that_is_not_an_image_is_not_called_invalid_base64(tmp_path: Path) -> None:
     cell = base64.b64encode(b"plain text, long enough to be more than a reference " * 4).decode()
     header = ["index", "image", "question", "A", "B", "answer", "category"]
-    tsv = _tsv(tmp_path / "t.tsv", header, [["0", cell, "q", "AI", "real", "A", CAT]])
+    tsv = write_tsv(tmp_path / "t.tsv", [["0", cell, "q", "AI", "real", "A", CAT]], header)
     res = cli("import", str(tsv), "--out", str(tmp_path / "ds"))
     assert res.exit_code == 2
     assert "base64 that is not an image" in res.stderr and "not valid base64" not in res.stderr

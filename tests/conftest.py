@@ -15,7 +15,6 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 # --- fake OpenAI-compatible server (tests/support/fake_openai.py; owner: runner) -----------------
 
-import importlib.util as _ilu
 import sys as _sys
 from collections.abc import Callable as _Callable
 from collections.abc import Iterator as _Iterator
@@ -29,14 +28,9 @@ FAKE_OPENAI_SCRIPT = _Path(__file__).parent / "support" / "fake_openai.py"
 
 
 def _load_fake_openai() -> _Any:
-    name = "forgebench_tests_fake_openai"
-    if name not in _sys.modules:
-        spec = _ilu.spec_from_file_location(name, FAKE_OPENAI_SCRIPT)
-        assert spec is not None and spec.loader is not None
-        module = _ilu.module_from_spec(spec)
-        _sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return _sys.modules[name]
+    from support.modules import file_module
+
+    return file_module("forgebench_tests_fake_openai", FAKE_OPENAI_SCRIPT)
 
 
 @pytest.fixture

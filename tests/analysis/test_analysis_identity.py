@@ -5,7 +5,6 @@ benchmark's store, three models) match a digest recorded before the analysis was
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 from pathlib import Path
 
 from forgebench.report.table import Table, to_csv, to_latex, to_markdown
@@ -14,6 +13,7 @@ from forgebench.suites.mandela.metrics import compute_metrics
 from forgebench.suites.mandela.tables import build_tables
 from forgebench.suites.mandela.tables.inputs import Metrics, TableData
 from forgebench.suites.mandela.tables.stats import compute_statistics
+from support.modules import file_module
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "analysis_speed.py"
 DIGEST = "c52c13aa82c39dd297835b7a7569c63113aa67378cce4825067641df203598bf"
@@ -33,9 +33,6 @@ def analysis_digest(run: Path, judge: str) -> str:
 
 
 def test_analysis_of_a_fixed_run_gives_the_recorded_bytes(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("analysis_speed", BENCH)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = file_module("forgebench_tests_analysis_speed", BENCH)
     bench.build_store(tmp_path, 3)
     assert analysis_digest(tmp_path, bench.JUDGE) == DIGEST

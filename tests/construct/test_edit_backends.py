@@ -141,17 +141,12 @@ def test_openai_editor_against_a_loopback_images_endpoint(
 def test_diffusers_editor_with_a_tiny_random_inpainting_pipeline(tmp_path: Path) -> None:
     pytest.importorskip("diffusers")
     pytest.importorskip("torch")
-    import importlib.util
-    import sys
+    from support.modules import file_module
 
-    spec = importlib.util.spec_from_file_location(
+    mod = file_module(
         "forgebench_tests_tiny_diffusers",
         Path(__file__).parent.parent / "support" / "tiny_diffusers.py",
     )
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
     path = mod.build_tiny_inpaint(tmp_path)
     with pytest.raises(EditorSpecError, match="not a saved diffusers pipeline"):
         make_editor(f"diffusers/{tmp_path / 'nothing'}")

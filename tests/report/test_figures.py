@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -13,19 +11,13 @@ from typer.testing import CliRunner
 
 from forgebench.cli import app
 from forgebench.suites.mandela.figures import write_figures
+from support.modules import file_module
 
 
 @pytest.fixture(scope="module")
 def metrics() -> pd.DataFrame:
-    name = "forgebench_tests_synth_run"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).parents[1] / "analysis" / "_synth_run.py"
-        )
-        assert spec and spec.loader
-        sys.modules[name] = module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    synth = sys.modules[name]
+    path = Path(__file__).parents[1] / "analysis" / "_synth_run.py"
+    synth = file_module("forgebench_tests_synth_run", path)
     frame = synth.build_frame(
         [synth.ModelParams(f"model-{i}", recog_p=0.2 + 0.2 * i) for i in range(3)],
         n_seeds=40,

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -16,17 +14,12 @@ from typer.testing import CliRunner
 
 from forgebench.cli import app
 from forgebench.suites.mandela.tables import ReportError, write_tables
+from support.modules import file_module
 
 
 def _synth() -> ModuleType:
-    name = "forgebench_tests_synth_run"
-    if name not in sys.modules:
-        path = Path(__file__).parents[1] / "analysis" / "_synth_run.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec and spec.loader
-        sys.modules[name] = module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    path = Path(__file__).parents[1] / "analysis" / "_synth_run.py"
+    return file_module("forgebench_tests_synth_run", path)
 
 
 # Table 2 / Table 21 rows of the paper: L0 KGR Det Auth Bal, L1 KGR Det Auth Bal, L-adv Auth,

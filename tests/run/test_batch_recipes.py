@@ -4,7 +4,6 @@ LLM processor, then ``import-batch``: the answers equal those of a live run."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sqlite3
 import sys
@@ -16,20 +15,14 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
+from support.modules import file_module
 
 FLAGS = ["--probes", "L0,L1", "--conditions", "full", "--retry-base-delay", "0.01"]
 
 
 def _consumer() -> Any:
-    name = "forgebench_tests_run_batch_consumer"
-    if name not in sys.modules:
-        path = Path(__file__).parents[1] / "support" / "run_batch_consumer.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    path = Path(__file__).parents[1] / "support" / "run_batch_consumer.py"
+    return file_module("forgebench_tests_run_batch_consumer", path)
 
 
 def _ok(args: list[str]) -> Any:

@@ -4,10 +4,8 @@ report with no engine file changed; the engine imports no suite."""
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import sqlite3
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,22 +18,14 @@ from typer.testing import CliRunner
 import forgebench
 from forgebench import suites
 from forgebench.cli import app
+from support.modules import file_module
 
 ENGINE = ("models", "run", "report", "analysis", "results", "util", "interop")
 """Packages of the engine: none of them may import a suite."""
 
 
 def _toy() -> Any:
-    name = "forgebench_tests_toy_suite"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(
-            name, Path(__file__).parent / "toy" / "suite.py"
-        )
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return file_module("forgebench_tests_toy_suite", Path(__file__).parent / "toy" / "suite.py")
 
 
 @pytest.fixture

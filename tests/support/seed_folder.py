@@ -163,17 +163,9 @@ FAKE_IMAGES_SCRIPT = Path(__file__).parent.parent / "support" / "fake_images.py"
 
 
 def _fake_images_module() -> Any:
-    import importlib.util
-    import sys
+    from support.modules import file_module
 
-    name = "forgebench_tests_fake_images"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, FAKE_IMAGES_SCRIPT)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-    return sys.modules[name]
+    return file_module("forgebench_tests_fake_images", FAKE_IMAGES_SCRIPT)
 
 
 @pytest.fixture

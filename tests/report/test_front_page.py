@@ -43,6 +43,9 @@ def test_front_page_lists_each_benchmarks_headline_with_intervals(tmp_path: Path
     assert '<th colspan="3">mandela</th>' in front and '<th colspan="6">forensics</th>' in front
     assert "href='#suite-mandela'" in front and "href='#suite-forensics'" in front
     assert 'id="suite-mandela"' in page and 'id="suite-forensics"' in page
+    # the caption says how each benchmark of the run resamples, and names no other benchmark
+    assert "(mandela: seeds resampled; forensics: items resampled)" in front
+    assert "pixar" not in front.lower()
     # the numbers are metrics.csv's; intervals in brackets
     overview = pd.read_csv(run / "report" / "overview.csv")
     metrics = pd.read_csv(run / "metrics.csv", keep_default_na=False, na_values={"value": [""]})

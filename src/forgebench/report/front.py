@@ -2,8 +2,8 @@
 
 One table, a row per model, a column group per benchmark with its headline numbers (each suite's
 ``headline``: DESIGN.md's list), each cell the value of ``metrics.csv`` with its 95% interval in
-brackets where the suite gives one (``Suite.headline_intervals``: Mandela's cluster bootstrap over
-seeds, Forensics' bootstrap over items, PIXAR's over pairs). A model that did not run a benchmark has dashes there.
+brackets where the suite gives one (``Suite.headline_intervals``; how each resamples is its
+``interval_note``, named in the caption). A model that did not run a benchmark has dashes there.
 The same numbers, with ``lo`` and ``hi``, are written to ``report/overview.csv``; each group's
 heading links to its benchmark's section (``#suite-<name>``).
 """
@@ -46,6 +46,8 @@ class _Suite(Protocol):
     def title(self) -> str: ...
     @property
     def headline(self) -> Sequence[_Headline]: ...
+    @property
+    def interval_note(self) -> str: ...
 
     def headline_intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any: ...
 
@@ -127,12 +129,13 @@ def front_page(
                 interval = f" [{lo:.1f}, {hi:.1f}]" if lo == lo and hi == hi else ""
                 row.append(Cell(v, f"{v:.1f}{interval}"))
         body.append(row)
+    notes = "; ".join(f"{s.name}: {s.interval_note}" for s, _ in shown if s.interval_note)
     table = Table(
         0,
         "Headline numbers of every model on every benchmark of the run (%), with 95% bootstrap "
-        "intervals over items in brackets where the benchmark gives them (Mandela: seeds "
-        "resampled; Forensics: items resampled; PIXAR: pairs resampled, gIoU and F1 only, see "
-        "its section); the best value of each column is bold.",
+        "intervals over items in brackets where the benchmark gives them"
+        + (f" ({notes})" if notes else "")
+        + "; the best value of each column is bold.",
         columns,
         mark_best([(None, body)]),
         slug="overview",

@@ -150,6 +150,8 @@ class Suite:
     and ``f1``); the rest of the detail travels with the verdict."""
     headline: ClassVar[tuple[Headline, ...]] = ()
     """The suite's headline metrics, in display order (DESIGN.md "Headline metrics")."""
+    interval_note: ClassVar[str] = ""
+    """How :meth:`headline_intervals` resamples, for the front page's caption ('': no note)."""
     group_labels: ClassVar[tuple[str, str]] = ("", "")
     """The names of the viewer's two grouping facets for this suite's items (the values come
     from :meth:`Suite.viewer_tags`); in a run of several suites the dropdown's label joins the

@@ -115,6 +115,7 @@ class ForensicsSuite(Suite):
         *(Headline("MCQ", "full", "persp", p) for p in PERSPECTIVES),
     )
     """Accuracy of the released questions and the five perspective scores."""
+    interval_note = "items resampled"
 
     def export_target(
         self, item: Mapping[str, Any], probe: str, extra: Mapping[str, Any]

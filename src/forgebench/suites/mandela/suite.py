@@ -73,6 +73,7 @@ class MandelaSuite(Suite):
     group_labels = ("family", "domain")
     """The viewer's grouping facets: knowledge family (K0-K6) and image domain."""
     headline = tuple(Headline("L0", "full", m) for m in ("kgr", "det", "bal"))
+    interval_note = "seeds resampled"
     """KGR, detection and balanced accuracy of the L0 question on every item."""
 
     def export_target(

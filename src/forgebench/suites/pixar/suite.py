@@ -62,6 +62,7 @@ class PixarSuite(Suite):
     conditions = ("full",)
     options = (TAU, CLASSES)
     headline = tuple(Headline("LOC", "full", m) for m in ("giou", "f1", "auc"))
+    interval_note = "pairs resampled, gIoU and F1 only, see its section"
     reading_scores = ("iou", "f1")
     """A LOC answer's per-pair IoU and F1 (percentages), as scores in the exports."""
     """Localization: gIoU, F1 and AUC over every pair."""

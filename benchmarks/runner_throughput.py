@@ -5,16 +5,17 @@
    ``--probes L0,L1 --conditions full`` gives 2,000 tasks.
 2. Starts ``tests/support/fake_openai.py`` as its own process with a fixed 100 ms latency.
 3. Runs ``forgebench run`` (the real CLI path, a subprocess, concurrency 64) into a temporary
-   run directory; its peak RSS comes from ``wait4``'s ``ru_maxrss``.
+   run directory; its peak RSS is the process's own ``VmHWM`` read as it exits (``wait4``'s
+   ``ru_maxrss`` would not do: Linux carries the forking parent's peak, this script's, into it).
 4. Sends the same 2,000 requests with a minimal aiohttp client (64 workers, one session; each
    image is read and base64-encoded once while recent, as the runner's cache does; each request
    posts its JSON body and parses the JSON reply).
 
 Requests/second of both are measured by the server, from its first request to its last reply
 (so process start-up and task expansion are not counted); the runner's whole wall time is printed
-too. Each repeat runs the runner and then the raw client against the same server (a ratio per
-pair, so the machine's load at that moment cancels); the median ratio is reported, with thread
-counts pinned to one (BLAS, OpenMP). Targets: ratio >= 0.9 at 300 requests (the default: 75
+too. Each repeat runs the runner and the raw client against the same server, one after the
+other, the order alternating (a ratio per pair, so the machine's load at that moment cancels);
+the median ratio is reported, with thread counts pinned to one (BLAS, OpenMP). Targets: ratio >= 0.9 at 300 requests (the default: 75
 seeds), runner peak RSS < 300 MB.
 
     .venv/bin/python benchmarks/runner_throughput.py [--seeds 75] [--concurrency 64]
@@ -49,6 +50,18 @@ PINNED = {
     k: "1"
     for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 }
+PEAK_MAIN = """
+import atexit, sys
+def _peak():
+    with open("/proc/self/status") as f:
+        kb = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
+    print(f"\\nforgebench-peak-kb {kb}", file=sys.stderr)
+atexit.register(_peak)
+sys.argv[0] = "forgebench"
+from forgebench.cli import main
+main()
+"""
+"""``forgebench``'s own entry point, reporting the peak resident size of this process alone."""
 PROMPT = "Is this photograph real or fake? Start your answer with exactly one word: REAL or FAKE."
 
 
@@ -81,6 +94,14 @@ def make_dataset(root: Path, seeds: int) -> list[Path]:
             lines.append(json.dumps(item))
     (root / "items.jsonl").write_text("\n".join(lines) + "\n")
     return paths
+
+
+def peak_mb(stderr: str) -> float:
+    """The peak resident size :data:`PEAK_MAIN` printed last on ``stderr``, in MB."""
+    lines = [ln for ln in stderr.splitlines() if ln.startswith("forgebench-peak-kb ")]
+    if not lines:
+        sys.exit(f"no peak size reported: {stderr[-300:]}")
+    return int(lines[-1].split()[1]) / 1024
 
 
 def stats(url: str, reset: bool = False) -> dict[str, float]:
@@ -155,29 +176,38 @@ def main() -> None:
             assert server.stdout is not None
             port = int(server.stdout.readline())
             base = f"http://127.0.0.1:{port}"
-            for r in range(args.repeats):
+
+            def runner(r: int) -> tuple[int, float, float, float]:
                 stats(base, reset=True)
                 cmd = [
-                    sys.executable, "-m", "forgebench.cli", "run", str(tmp / "ds"),
+                    sys.executable, "-c", PEAK_MAIN, "run", str(tmp / "ds"),
                     "--model", f"bench=openai/fake@{base}/v1", "--out", str(tmp / f"RUN{r}"),
                     "--cache-dir", str(tmp / "cache"), "--probes", "L0,L1", "--conditions", "full",
                     "--concurrency", str(args.concurrency),
                 ]  # fmt: skip
                 t0 = time.perf_counter()
-                proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                _, status, usage = os.wait4(proc.pid, 0)
+                proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                 wall = time.perf_counter() - t0
-                assert proc.stderr is not None
-                err = proc.stderr.read().decode()
-                if os.waitstatus_to_exitcode(status) != 0:
+                err = proc.stderr.decode()
+                if proc.returncode != 0:
                     sys.exit(f"runner failed: {err}")
-                n_runner, runner_rps = server_rate(base)
+                return *server_rate(base), wall, peak_mb(err)
+
+            def raw() -> tuple[int, float, float]:
                 stats(base, reset=True)
-                raw_rps_client = asyncio.run(raw_client(base + "/v1", paths, args.concurrency))
-                n_raw, raw_rps = server_rate(base)
+                client_rps = asyncio.run(raw_client(base + "/v1", paths, args.concurrency))
+                return *server_rate(base), client_rps
+
+            for r in range(args.repeats):
+                if r % 2 == 0:  # alternate which goes first, so a drift in load cancels
+                    n_runner, runner_rps, wall, peak = runner(r)
+                    n_raw, raw_rps, raw_rps_client = raw()
+                else:
+                    n_raw, raw_rps, raw_rps_client = raw()
+                    n_runner, runner_rps, wall, peak = runner(r)
                 ratios.append(runner_rps / raw_rps)
                 runs.append({"runner_rps": runner_rps, "raw_rps": raw_rps, "runner_wall_s": wall,
-                             "peak_mb": usage.ru_maxrss / 1024, "requests": n_runner})  # fmt: skip
+                             "peak_mb": peak, "requests": n_runner})  # fmt: skip
                 print(f"  repeat {r}: runner {n_runner} requests {runner_rps:6.1f} req/s (send "
                       f"phase; whole command {wall:.1f}s); raw {n_raw} requests {raw_rps:6.1f} "
                       f"req/s (client-side {raw_rps_client:.1f}); ratio {ratios[-1]:.2f}",
@@ -185,9 +215,9 @@ def main() -> None:
         finally:
             server.terminate()
             server.wait(10)
-    base_proc = subprocess.Popen([sys.executable, "-m", "forgebench.cli", "version"],
-                                 stdout=subprocess.DEVNULL)  # fmt: skip
-    base_mb = os.wait4(base_proc.pid, 0)[2].ru_maxrss / 1024
+    version = subprocess.run([sys.executable, "-c", PEAK_MAIN, "version"], check=True,
+                             capture_output=True, text=True)  # fmt: skip
+    base_mb = peak_mb(version.stderr)
     ratio = statistics.median(ratios)
     peak = max(x["peak_mb"] for x in runs)
     print(f"ratio (median of {len(ratios)}): {ratio:.2f}   target >= {TARGET_RATIO}")

@@ -36,8 +36,6 @@ import numpy as np
 DEFAULT_TAU = 0.05
 """tau of the paper's main results (seed 003, Table 2: 'a threshold of tau = 0.05')."""
 
-_ONES_3 = np.ones((1, 3), dtype=np.float32)
-
 
 def threshold_count(tau: float) -> int:
     """``K = floor(765 * tau)``: a uint8 pixel is changed iff its channel sum of |o - e| > K."""
@@ -79,17 +77,23 @@ def labels_u8(original: np.ndarray, edited: np.ndarray, taus: Sequence[float]) -
     for k in ks:
         if k < 255:
             if small is None:  # saturating channel sum: min(S, 255) > K  <=>  S > K when K < 255
-                small = cv2.transform(diff, _ONES_3)
-            src: np.ndarray = small
+                small = _saturating_channel_sum(diff)
+            out.append(cv2.threshold(small, k, 255, cv2.THRESH_BINARY)[1])
         else:
             if wide is None:
                 wide = np.add.reduce(diff, axis=2, dtype=np.uint16)
-            src = wide
-        if src.dtype == np.uint8:
-            out.append(cv2.threshold(src, k, 255, cv2.THRESH_BINARY)[1])
-        else:
-            out.append(np.where(src > k, 255, 0).astype(np.uint8))
+            out.append(np.where(wide > k, 255, 0).astype(np.uint8))
     return out
+
+
+def _saturating_channel_sum(diff: np.ndarray) -> np.ndarray:
+    """``min(c0 + c1 + c2, 255)`` per pixel of a uint8 H x W x 3 image: two saturating adds of
+    its planes (adding a non-negative plane to a saturated sum leaves it saturated), a quarter of
+    the time of a 1 x 3 matrix transform."""
+    c0, c1, c2 = cv2.split(diff)
+    cv2.add(c0, c1, dst=c0)
+    cv2.add(c0, c2, dst=c0)
+    return c0
 
 
 def pixel_label(original: np.ndarray, edited: np.ndarray, tau: float = DEFAULT_TAU) -> np.ndarray:

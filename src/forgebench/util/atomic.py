@@ -21,11 +21,13 @@ def _tmp_for(path: Path) -> Path:
 
 
 @contextlib.contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
+def atomic_path(path: str | Path, *, durable: bool = True) -> Iterator[Path]:
     """A temporary path to write to; renamed over ``path`` when the block ends without error.
 
     For writers that want a file name (``DataFrame.to_csv``, ``Figure.savefig``). The target's
-    folder is created if needed.
+    folder is created if needed. ``durable=False`` skips the fsync: readers still never see half
+    a file, but a power cut may leave an empty or partial one, so it suits only caches whose
+    entries check themselves when read (the fsync costs milliseconds of waiting a file).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -33,8 +35,9 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     try:
         yield tmp
         if tmp.exists():
-            with tmp.open("rb+") as fh:
-                os.fsync(fh.fileno())
+            if durable:
+                with tmp.open("rb+") as fh:
+                    os.fsync(fh.fileno())
             os.replace(tmp, path)
     finally:
         with contextlib.suppress(FileNotFoundError):
@@ -42,20 +45,23 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def atomic_open(path: str | Path, mode: str = "w", **kwargs: Any) -> Iterator[IO[Any]]:
-    """``open`` a temporary file for writing (``"w"`` or ``"wb"``); renamed over ``path`` at the end."""
+def atomic_open(
+    path: str | Path, mode: str = "w", *, durable: bool = True, **kwargs: Any
+) -> Iterator[IO[Any]]:
+    """``open`` a temporary file for writing (``"w"`` or ``"wb"``); renamed over ``path`` at the
+    end (``durable``: see :func:`atomic_path`)."""
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_open writes only ('w' or 'wb'), not {mode!r}")
     if mode == "w":
         kwargs.setdefault("encoding", "utf-8")
-    with atomic_path(path) as tmp, tmp.open(mode, **kwargs) as fh:
+    with atomic_path(path, durable=durable) as tmp, tmp.open(mode, **kwargs) as fh:
         yield fh
         fh.flush()
 
 
-def write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically."""
-    with atomic_open(path, "wb") as fh:
+def write_bytes(path: str | Path, data: bytes, *, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` atomically (``durable``: see :func:`atomic_path`)."""
+    with atomic_open(path, "wb", durable=durable) as fh:
         fh.write(data)
 
 

@@ -70,6 +70,27 @@ def test_a_rewritten_file_or_a_damaged_entry_is_computed_again(tmp_path: Path) -
     assert all(np.array_equal(a, b) for a, b in zip(again, fresh, strict=True))
 
 
+def test_a_torn_entry_is_a_miss_and_is_written_again(tmp_path: Path) -> None:
+    po, pe = _pair(tmp_path, 5)
+    cache = LabelCache(tmp_path / "cache")
+    expected = pair_labels(po, pe, TAUS, cache)
+    entries = sorted(cache.dir.glob("*/*.bin"))
+    whole = [p.read_bytes() for p in entries]
+    keys = [cache.key(po, pe, t) for t in TAUS]
+    for p, data in zip(entries, whole, strict=True):  # a power cut mid-write: a short file
+        p.write_bytes(data[: len(data) // 2])
+    assert [cache.entry(k) for k in keys] == [None, None]
+    again = pair_labels(po, pe, TAUS, cache)
+    assert all(np.array_equal(a, b) for a, b in zip(again, expected, strict=True))
+    assert [p.read_bytes() for p in entries] == whole
+    # a whole zlib stream of the wrong length (a map of another size) is a miss, not a padded map
+    h, w = expected[0].shape
+    short = np.packbits(np.ones(h * w - 8 * 3, np.uint8)).tobytes()
+    header = labeling._MAGIC + labeling.struct.pack("<IIII", h, w, h, w)
+    cache._path(keys[0]).write_bytes(header + labeling.zlib.compress(short))
+    assert cache.entry(keys[0]) is None and cache.entry(keys[1]) is not None
+
+
 def test_the_cache_stays_under_its_bound(tmp_path: Path) -> None:
     cache = LabelCache(tmp_path / "cache", max_bytes=3_000)
     for seed in range(12):

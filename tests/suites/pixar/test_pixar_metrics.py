@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from forgebench.suites.pixar import localization
 from forgebench.suites.pixar.localization import (
     AucHistogram,
     LocalizationAccumulator,
@@ -189,3 +190,48 @@ def test_semantic_top1_top5() -> None:
     assert r["n"] == 5 and acc.skipped == 1
     assert r["top1"] == pytest.approx(2 / 5)
     assert r["top5"] == pytest.approx(4 / 5)
+
+
+def _bins_by_index(s: np.ndarray, t: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """The binning rule written as an index array: ``min(max(floor(float32(s) * bins), 0),
+    bins - 1)``, positives offset by ``bins``, one ``bincount``."""
+    idx = (np.asarray(s, dtype=np.float32) * np.float32(bins)).astype(np.int64)
+    idx = np.clip(idx, 0, bins - 1) + np.asarray(t, dtype=bool).astype(np.int64) * bins
+    counts = np.bincount(idx.ravel(), minlength=2 * bins)
+    return counts[:bins], counts[bins:]
+
+
+@pytest.mark.parametrize("numpy_path", [False, True])
+@pytest.mark.parametrize("bins", [2, 10, 512, 10_000])
+def test_bin_counts_follow_the_binning_rule_at_every_edge(
+    bins: int, numpy_path: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if numpy_path:  # the path of images with 2^24 pixels or more
+        monkeypatch.setattr(localization, "EXACT_FLOAT_COUNTS", 0)
+    rng = np.random.default_rng(bins)
+    edges = np.arange(bins + 1, dtype=np.float32) / np.float32(bins)
+    special = np.float32([0.0, -0.0, 1.0, -1e-8, -0.5, -3.0, 1.0000001, 2.0, 0.49999997])
+    values = np.concatenate([edges, np.nextafter(edges, np.float32(-1)),
+                             np.nextafter(edges, np.float32(2)), special,
+                             rng.random(4000, dtype=np.float32)])  # fmt: skip
+    s = values[: (values.size // 50) * 50].reshape(-1, 50)
+    t = rng.random(s.shape) < 0.3
+    for scores in (s, s.astype(np.float64)):
+        neg, pos = localization.bin_counts(scores, t, bins)
+        want_neg, want_pos = _bins_by_index(scores, t, bins)
+        assert neg.dtype == pos.dtype == np.int64
+        assert np.array_equal(neg, want_neg) and np.array_equal(pos, want_pos)
+        assert neg.sum() == (~t).sum() and pos.sum() == t.sum()
+
+
+def test_an_image_is_counted_once_for_the_overall_and_its_size_class() -> None:
+    rng = np.random.default_rng(11)
+    t = np.zeros((200, 200), bool)
+    t[:100, :] = True  # 20,000 changed pixels: a small edit
+    s = rng.random(t.shape, dtype=np.float32)
+    acc = LocalizationAccumulator(bins=100)
+    acc.add(t, s)
+    want_neg, want_pos = _bins_by_index(s, t, 100)
+    for hist in (acc.hist, acc.size_hist["small"]):
+        assert np.array_equal(hist.neg, want_neg) and np.array_equal(hist.pos, want_pos)
+    assert acc.size_hist["large"].pos.sum() == acc.size_hist["large"].neg.sum() == 0

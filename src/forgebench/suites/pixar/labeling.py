@@ -11,8 +11,10 @@ cache folder (``$FORGEBENCH_CACHE/pixar-labels``, removed by ``forgebench cache 
 later pass over the same pairs reads a few kilobytes instead of decoding two images. A map costs
 at most ``H * W / 8`` bytes before deflating (128 KiB at 1024 x 1024; an edit region compresses
 to well under 10 KiB); the folder is held under ``max_bytes`` (256 MiB by default), the oldest
-maps going first. A map is found again by the two files' path, size, modification time and inode
-and the threshold: a file rewritten in place gets a new modification time, so a new map.
+maps going first. Entries are renamed into place whole but not fsynced (a cache): a power cut
+may leave a torn one, which reads as a miss (its zlib stream or its length does not check). A
+map is found again by the two files' path, size, modification time and inode and the
+threshold: a file rewritten in place gets a new modification time, so a new map.
 """
 
 from __future__ import annotations
@@ -93,6 +95,8 @@ class LabelCache:
                 return None
             h, w, eh, ew = struct.unpack("<IIII", data[4:20])
             bits = np.frombuffer(zlib.decompress(data[20:]), dtype=np.uint8)
+            if bits.size != (h * w + 7) // 8:
+                return None
             return np.unpackbits(bits, count=h * w).reshape(h, w).view(bool), (eh, ew)
         except (OSError, ValueError, zlib.error, struct.error):
             return None
@@ -106,8 +110,7 @@ class LabelCache:
         data = _MAGIC + struct.pack("<IIII", h, w, eh, ew) + packed
         path = self._path(key)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            write_bytes(path, data)
+            write_bytes(path, data, durable=False)  # a torn entry reads as a miss
         except OSError:
             return
         if self._bytes is None:

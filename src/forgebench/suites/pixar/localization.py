@@ -72,6 +72,38 @@ def exact_auc(scores: np.ndarray, truth: np.ndarray) -> float | None:
     return float((ranks[t].sum() - p * (p + 1) / 2) / (p * n))
 
 
+EXACT_FLOAT_COUNTS = 1 << 24
+"""OpenCV's histogram hands its counts back as float32: exact below 2^24 pixels an image."""
+
+
+def bin_counts(scores: np.ndarray, truth: np.ndarray, bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-bin pixel counts (truth-negative, truth-positive; int64) of one image's scores, each
+    pixel in bin ``min(max(floor(s * bins), 0), bins - 1)`` with the product taken in float32.
+
+    Clamping the float32 product to ``[0, bins - 1]`` before flooring gives the same bin as
+    clamping the floored value. OpenCV's uniform histogram over ``[0, bins)`` with ``bins`` bins
+    then bins ``floor(v * 1.0 + 0.0) = floor(v)`` (``imgproc/src/histogram.cpp``, ``calcHist_``),
+    all pixels and, masked, the truth-positive ones: one pass each, where an index array and
+    ``np.bincount`` took several (the NumPy form is kept for images too large for exact float32
+    counts)."""
+    import cv2
+
+    x = np.multiply(np.asarray(scores, dtype=np.float32), np.float32(bins))
+    np.clip(x, 0, bins - 1, out=x)
+    t = np.ascontiguousarray(truth, dtype=bool)
+    if x.shape != t.shape:
+        raise ValueError(f"scores shape {x.shape} differs from truth {t.shape}")
+    if x.size >= EXACT_FLOAT_COUNTS or x.size == 0:
+        idx = x.astype(np.intp).ravel()
+        every = np.bincount(idx, minlength=bins)
+        pos = np.bincount(idx[t.ravel()], minlength=bins)
+        return every - pos, pos
+    flat, mask = x.reshape(1, -1), t.reshape(1, -1).view(np.uint8)
+    every = cv2.calcHist([flat], [0], None, [bins], [0, bins]).ravel().astype(np.int64)
+    pos = cv2.calcHist([flat], [0], mask, [bins], [0, bins]).ravel().astype(np.int64)
+    return every - pos, pos
+
+
 @dataclass
 class AucHistogram:
     """Streaming pixel AUC: score histograms of truth-positive and truth-negative pixels."""
@@ -88,13 +120,12 @@ class AucHistogram:
 
     def add(self, scores: np.ndarray, truth: np.ndarray) -> None:
         """Add one image's score map (floats in [0, 1]) and boolean truth."""
-        idx = (np.asarray(scores, dtype=np.float32) * np.float32(self.bins)).astype(np.int32)
-        np.minimum(idx, self.bins - 1, out=idx)
-        np.maximum(idx, 0, out=idx)
-        idx += np.asarray(truth, dtype=bool).astype(np.int32) * self.bins
-        counts = np.bincount(idx.ravel(), minlength=2 * self.bins)
-        self.neg += counts[: self.bins]
-        self.pos += counts[self.bins :]
+        self.add_counts(*bin_counts(scores, truth, self.bins))
+
+    def add_counts(self, neg: np.ndarray, pos: np.ndarray) -> None:
+        """Add per-bin counts of truth-negative and truth-positive pixels (:func:`bin_counts`)."""
+        self.neg += neg
+        self.pos += pos
 
     def auc(self) -> float | None:
         """The binned AUC (see the module docstring), None when P or N is 0."""
@@ -193,9 +224,10 @@ class LocalizationAccumulator:
         cls = size_class(t_sum)
         value = self.all.add(t_sum, p_sum, inter)
         self.sizes[cls].add(t_sum, p_sum, inter)
-        if is_score:
-            self.hist.add(p_in, t)
-            self.size_hist[cls].add(p_in, t)
+        if is_score:  # one histogram of the image, added to the overall and its class's
+            counts = bin_counts(p_in, t, self.bins)
+            self.hist.add_counts(*counts)
+            self.size_hist[cls].add_counts(*counts)
         return value
 
     @property

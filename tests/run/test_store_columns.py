@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from forgebench.models.base import Response, Usage
+from forgebench.models.base import ImageRef, Response, Usage
 from forgebench.run.store import Judgement, Store
 from forgebench.run.store_columns import JudgedColumns
 from forgebench.run.tasks import Question, make_task
@@ -147,3 +147,30 @@ def test_reading_inside_an_open_transaction_joins_it(tmp_path: Path) -> None:
             assert store.connection.in_transaction
         assert table.column("key").to_pylist() == keys
         assert json.loads(table.column("verdict_json").to_pylist()[0]) == {"why": "x"}
+
+
+def test_asked_columns_hold_the_benchmark_error_and_images_the_records_hold(tmp_path: Path) -> None:
+    one = ImageRef("v1", Path("/data/a.png"), "image/png")
+    frames = (
+        ImageRef("v2", Path("/cache/v2.png"), "image/png"),
+        ImageRef("v3", Path("/data/b.jpg"), "image/jpeg"),
+    )
+    tasks = [
+        make_task(Question("i1", "MCQ", "full", "p", "v1", one, {}, "forensics"), "m"),
+        make_task(Question("i2", "MCQ", "full", "p", "v1", None, {}, "forensics", frames), "m"),
+        make_task(Question("i3", "L0", "full", "p", "v1", None, {}, "mandela"), "m"),
+    ]
+    asked = ("benchmark", "error", "variant_id", "image_path", "media_type", "images_json")
+    with Store.open(tmp_path / "RUN") as store:
+        store.put_tasks(tasks)
+        store.put_error(tasks[0].key, "HTTP 429: slow down", 429, 2)
+        store.put_answer(tasks[1].key, Response("B", {}, Usage(1, 1), "stop"), 1, 0.1, {})
+        cols = store.task_columns(columns=asked).to_pydict()
+        records = list(store.records())
+        with pytest.raises(ValueError, match="task column"):
+            store.task_columns(columns=["prompt"])
+    assert cols["benchmark"] == [r.benchmark for r in records] == ["forensics"] * 2 + ["mandela"]
+    assert cols["error"] == [r.error for r in records] == ["HTTP 429: slow down", None, None]
+    for name in ("variant_id", "image_path", "media_type", "images_json"):
+        assert cols[name] == [getattr(r, name) for r in records], name
+    assert records[1].images == frames and records[0].images == (one,) and not records[2].images

@@ -40,6 +40,16 @@ _TASK = (
     ("verdict_json", "v.detail", _STR),
     ("parser_version", "v.parser_version", _STR),
 )
+_MORE = {
+    "benchmark": "t.benchmark",
+    "error": "e.reason",
+    "variant_id": "t.variant_id",
+    "image_path": "t.image_path",
+    "media_type": "t.media_type",
+    "images_json": "t.images",
+}
+"""Text columns a read asks for by name (``columns``): the task's benchmark, its error's reason
+and the images it showed (as :class:`~forgebench.run.store_rows.TaskRecord` holds them)."""
 _REALS = (("latency_s", "a.latency_s"),)
 _JUDGED = {"value": _STR, "level": _INT, "status": _STR, "reason": _STR}
 _FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -70,13 +80,16 @@ class ColumnsPart(StoreBase):
         *,
         extra: Sequence[str] = (),
         judged: Sequence[JudgedColumns | tuple[str, str]] = (),
+        columns: Sequence[str] = (),
         page: int = 50000,
     ) -> pa.Table:
         """The current tasks of ``benchmark`` (all when None) in the order they were stored, as
         one Arrow table: ``key, item_id, model, probe, condition``, the answer's ``text,
         finish_reason, input_tokens, output_tokens, latency_s`` (null without one),
         ``answered`` / ``errored`` (1 / 0: an answer row / an error row exists), the verdict's
-        ``verdict, verdict_json, parser_version``; ``extra.NAME`` for each name of ``extra``
+        ``verdict, verdict_json, parser_version``; each of ``columns`` asked for (``benchmark``,
+        ``error``: the error's reason, ``variant_id, image_path, media_type, images_json``: the
+        images shown); ``extra.NAME`` for each name of ``extra``
         (that field of the question's stored extra, as text); and for the ``n``-th judgement of
         ``judged`` (:class:`JudgedColumns`; a plain ``(judge, kind)`` returns every field):
         ``jN.FIELD`` for each of its ``fields`` (null without the judgement) and ``jN.FLAG`` for
@@ -101,6 +114,10 @@ class ColumnsPart(StoreBase):
 
         for name, expr, kind in _TASK:
             add(name, expr, kind)
+        for name in columns:
+            if name not in _MORE:
+                raise ValueError(f"not a task column: {name!r}")
+            add(name, _MORE[name], _STR)
         for name in extra:
             add(
                 f"extra.{name}", "CAST(json_extract(t.extra, ?) AS TEXT)", _STR, f"$.{_field(name)}"
@@ -184,7 +201,7 @@ class ColumnsPart(StoreBase):
             for i in range(len(_REALS)):
                 reals[i].append(np.array([r[i] for r in rows], dtype=float))
             after = last
-        columns: list[pa.ChunkedArray | pa.Array] = [
+        arrays: list[pa.ChunkedArray | pa.Array] = [
             pa.chunked_array(
                 [c for p in pages for c in p.column(i).chunks], type=schema.field(i).type
             )
@@ -192,6 +209,6 @@ class ColumnsPart(StoreBase):
         ]
         for i, (name, _expr) in enumerate(_REALS):
             values = np.concatenate(reals[i]) if reals[i] else np.zeros(0)
-            columns.append(pa.array(values, type=pa.float64(), from_pandas=True))
+            arrays.append(pa.array(values, type=pa.float64(), from_pandas=True))
             names.append(name)
-        return pa.Table.from_arrays(columns, names=names)
+        return pa.Table.from_arrays(arrays, names=names)

@@ -82,18 +82,15 @@ def intervals(frame: pd.DataFrame, config: BootstrapConfig | None = None) -> pd.
     cols = ["model", "probe", "condition", "subset", "metric", "value", "lo", "hi", "n"]
     if frame.empty:
         return pd.DataFrame(columns=cols)
-    models = sorted(set(frame["model"]))
-    codes = sorted(set(frame["type_code"]))
-    m_idx = {m: i for i, m in enumerate(models)}
-    c_idx = {c: j for j, c in enumerate(codes)}
-    cells = np.array(
-        [
-            m_idx[m] * len(codes) + c_idx[c]
-            for m, c in zip(frame["model"], frame["type_code"], strict=True)
-        ]
-    )
+    # each row's position among the sorted names (hashed, not a sort of 1.6 million strings);
+    # the items' positions keep their sorted order, so the replicates draw them as before
+    m_pos, model_names = pd.factorize(frame["model"].astype(str), sort=True)
+    c_pos, code_names = pd.factorize(frame["type_code"].astype(str), sort=True)
+    item_pos, _items = pd.factorize(frame["item_id"].astype(str), sort=True)
+    models, codes = [str(m) for m in model_names], [str(c) for c in code_names]
+    cells = m_pos * len(codes) + c_pos
     values = np.stack([frame["correct"].to_numpy(dtype=float), np.ones(len(frame))], axis=1)
-    point, boot = resampled_sums(frame["item_id"].astype(str).to_numpy(), cells, values, cfg)
+    point, boot = resampled_sums(item_pos, cells, values, cfg)
     shape = (len(models), len(codes))
     p_right, p_n = point[:, 0].reshape(shape), point[:, 1].reshape(shape)
     b_right = boot[:, :, 0].reshape(-1, *shape)

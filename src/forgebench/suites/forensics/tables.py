@@ -60,6 +60,16 @@ def _value(m: pd.DataFrame, model: str, subset: str, metric: str) -> float | Non
     return None if hit.empty else float(hit["value"].iloc[0])
 
 
+def _values(m: pd.DataFrame, metric: str) -> dict[tuple[str, str], float]:
+    """``metric``'s value by (model, subset), the first row's as :func:`_value` reads it: one
+    pass for a table of thousands of cells (the per-type tables: 25 models x 112 codes)."""
+    hit = m[m["metric"] == metric]
+    out: dict[tuple[str, str], float] = {}
+    for model, subset, value in zip(hit["model"], hit["subset"], hit["value"], strict=True):
+        out.setdefault((str(model), str(subset)), float(value))
+    return out
+
+
 def _by_overall(m: pd.DataFrame) -> list[str]:
     acc = m[(m["subset"] == "all") & (m["metric"] == "acc")]
     return [str(x) for x in acc.sort_values(["value", "model"], ascending=[False, True])["model"]]
@@ -185,9 +195,10 @@ def per_type_tables(metrics: pd.DataFrame) -> list[Table | Skipped]:
         return [Skipped(15, "no Forensics MCQ answers under condition full")]
     present = set(m.loc[m["metric"] == "acc", "subset"])
     models = _by_overall(m)
+    acc = _values(m, "acc")
 
     def table(number: int, codes: list[str], caption: str, **naming: str) -> Table:
-        rows = [[text(x), *(_pct(_value(m, x, c, "acc")) for c in codes)] for x in models]
+        rows = [[text(x), *(_pct(acc.get((x, c))) for c in codes)] for x in models]
         cols = [Column("Model"), *(Column(c) for c in codes)]
         return Table(number, caption, cols, mark_best([(None, rows)]), **naming)  # type: ignore[arg-type]
 

@@ -12,9 +12,9 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 
-# Core install plus the faces and OCR extras (neither needs torch) and the offline demo.
+# Core install plus the faces, OCR and fastpng extras (none needs torch) and the offline demo.
 venv: $(VENV)/bin/python
-	$(PIP) install -q -c $(CONSTRAINTS) -e ".[faces,ocr]"
+	$(PIP) install -q -c $(CONSTRAINTS) -e ".[faces,ocr,fastpng]"
 
 demo: venv
 	$(VENV)/bin/forgebench demo --out demo_out
@@ -26,7 +26,7 @@ DEV_STAMP := $(VENV)/.installed-dev
 
 $(DEV_STAMP): pyproject.toml $(CONSTRAINTS) | $(VENV)/bin/python
 	$(PIP) install -q -c $(CONSTRAINTS) torch==2.13.0
-	$(PIP) install -q -c $(CONSTRAINTS) -e ".[dev,faces,ocr,text,hf,anthropic,google,construct,diffusers,ray,inspect,datasets,modelcard,xlsx]"
+	$(PIP) install -q -c $(CONSTRAINTS) -e ".[dev,faces,ocr,text,hf,anthropic,google,construct,diffusers,ray,inspect,datasets,modelcard,xlsx,fastpng]"
 	touch $@
 
 venv-dev: $(DEV_STAMP)

@@ -2,8 +2,11 @@
 
 The pairs are written as PNG files. Times, each the median of ``--repeats``:
 
-- decode: both PNGs of every pair decoded and nothing else (OpenCV, the fastest decoder shipped;
-  Pillow printed beside it) - the floor of a first pass;
+- decode: both PNGs of every pair decoded and nothing else, by each decoder: OpenCV, Pillow,
+  libspng as pyspng ships it (no CRC or Adler-32 check: a damaged file decodes into wrong pixels)
+  and libspng after ``util/png.py``'s CRC check (what ``read_rgb`` uses when the ``fastpng`` extra
+  is installed). The floor of a first pass is the fastest decoder that can be shipped: the faster
+  of OpenCV and checked libspng; the ratio to unchecked libspng is printed beside it;
 - first pass: ``labeling.pair_labels`` with an empty :class:`LabelCache` (decode, label, pack into
   the cache) + ``LocalizationAccumulator.add`` with a float score map (gIoU / cIoU / P / R / F1 /
   AUC histogram);
@@ -37,6 +40,7 @@ import numpy as np  # noqa: E402
 from forgebench.construct.pixels import label_reference, labels_u8  # noqa: E402
 from forgebench.suites.pixar.labeling import LabelCache, pair_labels  # noqa: E402
 from forgebench.suites.pixar.localization import LocalizationAccumulator  # noqa: E402
+from forgebench.util import png  # noqa: E402
 
 TARGET_FIRST_RATIO = 1.4
 TARGET_LATER_PAIRS_S = 40.0
@@ -133,6 +137,19 @@ def main() -> None:
                 for f in (fa, fb):
                     cv2.imdecode(np.fromfile(f, np.uint8), cv2.IMREAD_COLOR)
 
+        def decode_spng_unchecked() -> None:
+            import pyspng
+
+            for fa, fb, _ in files:
+                for f in (fa, fb):
+                    pyspng.load(f.read_bytes(), format="RGB")
+
+        def decode_spng_checked() -> None:
+            for fa, fb, _ in files:
+                for f in (fa, fb):
+                    if png.rgb8(f.read_bytes()) is None:
+                        raise SystemExit(f"{f}: not decoded by libspng")
+
         def decode_pil() -> None:
             from PIL import Image
 
@@ -153,8 +170,15 @@ def main() -> None:
                 acc.add(pair_labels(fa, fb, [args.tau], cache)[0], s)
             results["fresh" if fresh else "cached"] = acc.result()
 
-        t_decode = _median_time(decode_cv2, args.repeats)
+        t_cv2 = _median_time(decode_cv2, args.repeats)
         t_pil = _median_time(decode_pil, 1)
+        spng = png.available()
+        t_raw = _median_time(decode_spng_unchecked, args.repeats) if spng else None
+        t_checked = _median_time(decode_spng_checked, args.repeats) if spng else None
+        decoder, t_decode = min(
+            [("OpenCV", t_cv2)] + ([("libspng, CRC-checked", t_checked)] if t_checked else []),
+            key=lambda d: d[1],
+        )
         t_first = _median_time(lambda: labelled(True), args.repeats)
         t_later = _median_time(lambda: labelled(False), args.repeats)
         cache_bytes = cache.size_bytes()
@@ -190,10 +214,17 @@ def main() -> None:
     ratio = t_first / t_decode
     print(f"pairs: {n} of {args.size}x{args.size}, tau {args.tau}, AUC bins {args.bins}, 1 thread, "
           f"CPU seconds, median of {args.repeats}")  # fmt: skip
-    print(f"decode alone (OpenCV):   {t_decode:7.3f} s   {n / t_decode:7.1f} pairs/s "
+    print(f"decode alone, OpenCV:    {t_cv2:7.3f} s   {n / t_cv2:7.1f} pairs/s   "
           f"(Pillow {n / t_pil:.1f} pairs/s)")  # fmt: skip
+    if t_raw is not None and t_checked is not None:
+        print(f"decode alone, libspng:   {t_checked:7.3f} s   {n / t_checked:7.1f} pairs/s   "
+              f"CRC-checked ({n / t_raw:.1f} pairs/s unchecked, as pyspng ships it)")  # fmt: skip
+    else:
+        print("decode alone, libspng:   not installed (the fastpng extra)")
     print(f"first pass:              {t_first:7.3f} s   {n / t_first:7.1f} pairs/s   "
-          f"{ratio:.2f}x decoding (target <= {TARGET_FIRST_RATIO}x)")  # fmt: skip
+          f"{ratio:.2f}x decoding alone by the fastest shipped decoder ({decoder}; target <= "
+          f"{TARGET_FIRST_RATIO}x)" + (f"; {t_first / t_raw:.2f}x unchecked libspng"
+                                       if t_raw is not None else ""))  # fmt: skip
     print(f"later pass (cache):      {t_later:7.3f} s   {n / t_later:7.1f} pairs/s   "
           f"(target >= {TARGET_LATER_PAIRS_S:.0f})")  # fmt: skip
     print(f"in memory (no decoding): {t_mem:7.3f} s   {n / t_mem:7.1f} pairs/s")
@@ -206,7 +237,11 @@ def main() -> None:
     print("metric |fast - reference|: " + ", ".join(f"{k} {v:.2e}" for k, v in diffs.items()))
     print("metrics: " + ", ".join(f"{k} {100 * ref[k]:.2f}" for k in ref))
     out = {
-        "pairs": n, "size": args.size, "decode_pairs_s": n / t_decode, "pil_pairs_s": n / t_pil,
+        "pairs": n, "size": args.size, "decoder": decoder, "decode_pairs_s": n / t_decode,
+        "opencv_pairs_s": n / t_cv2, "pil_pairs_s": n / t_pil,
+        "spng_checked_pairs_s": n / t_checked if t_checked else None,
+        "spng_unchecked_pairs_s": n / t_raw if t_raw else None,
+        "first_over_unchecked_spng": t_first / t_raw if t_raw else None,
         "first_pairs_s": n / t_first, "first_over_decode": ratio,
         "target_first_over_decode": TARGET_FIRST_RATIO, "later_pairs_s": n / t_later,
         "target_later_pairs_s": TARGET_LATER_PAIRS_S, "in_memory_pairs_s": n / t_mem,

@@ -48,7 +48,7 @@ def test_a_later_pass_reads_the_cache_and_gives_the_same_labels(
     def no_decoding(path: object) -> np.ndarray:
         raise AssertionError("decoded although cached")
 
-    monkeypatch.setattr(labeling, "read_bgr", no_decoding)
+    monkeypatch.setattr(labeling, "read_rgb", no_decoding)
     later = pair_labels(po, pe, TAUS, cache)
     assert all(
         a.dtype == bool and np.array_equal(a, b) for a, b in zip(later, expected, strict=True)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from forgebench.construct.pixels import labels_u8, parse_taus, tau_dirname, threshold_count
-from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png, read_bgr
+from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png, read_rgb
 from forgebench.util.atomic import write_bytes
 
 if TYPE_CHECKING:
@@ -155,7 +155,7 @@ def pair_labels(
     cache: LabelCache | None = None,
 ) -> list[np.ndarray]:
     """The boolean label maps of one pair, one per tau: from ``cache`` when it holds them all,
-    else decoded (channel order left as decoded: the label is a channel sum) and computed, and
+    else decoded (``read_rgb``: libspng for plain RGB PNGs) and computed, and
     stored there."""
     return sized_pair_labels(original, edited, taus, cache)[0]
 
@@ -172,7 +172,7 @@ def sized_pair_labels(
         hits = [cache.entry(k) for k in keys]
         if hits and all(h is not None for h in hits):
             return [h[0] for h in hits if h is not None], hits[0][1]  # type: ignore[index]
-    before, after = read_bgr(original), read_bgr(edited)
+    before, after = read_rgb(original), read_rgb(edited)
     size = (int(after.shape[0]), int(after.shape[1]))
     maps = [m.view(bool) for m in labels_u8(before, after, taus)]
     if cache is not None:

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from forgebench.errors import UserError
+from forgebench.util import png
 
 IMAGE_SUFFIXES: frozenset[str] = frozenset(
     {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
@@ -115,31 +116,34 @@ def load_pairs(source: str | Path) -> list[Pair]:
     raise PairsError(f"{path}: no such folder or CSV file")
 
 
+RGB = -1
+"""``_decode`` flag: OpenCV's ``IMREAD_COLOR`` in RGB order (libspng where it may decode)."""
+
+
 def _decode(path: Path, flags: int) -> np.ndarray:
     try:
-        buf = np.fromfile(path, dtype=np.uint8)
+        data = path.read_bytes()
     except OSError as exc:
         raise PairsError(f"{path}: cannot read ({exc.strerror})") from exc
-    img = cv2.imdecode(buf, flags) if buf.size else None
+    if flags == RGB:
+        rgb = png.rgb8(data)
+        if rgb is not None:
+            return rgb
+    cv_flags = cv2.IMREAD_COLOR if flags == RGB else flags
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv_flags) if data else None
     if img is None:
         raise PairsError(f"{path}: not a decodable image")
-    return img
+    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB) if flags == RGB else img
 
 
 def read_rgb(path: str | Path) -> np.ndarray:
     """An image as ``uint8`` H x W x 3 RGB (OpenCV's IMREAD_COLOR, as PIXAR's script reads).
 
     Alpha is dropped, grey is expanded to three channels and 16-bit images are scaled to 8 bits.
+    A plain 8-bit RGB PNG is decoded by libspng when installed (``util/png.py``: the same pixels,
+    in RGB order without a channel swap), anything else by OpenCV.
     """
-    bgr = _decode(Path(path), cv2.IMREAD_COLOR)
-    return cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB)
-
-
-def read_bgr(path: str | Path) -> np.ndarray:
-    """An image as ``uint8`` H x W x 3 in OpenCV's BGR order (:func:`read_rgb` without the
-    channel swap): for what does not depend on channel order, such as pixel labels (a channel
-    sum of absolute differences), the swap is a copy of every pixel for nothing."""
-    return _decode(Path(path), cv2.IMREAD_COLOR)
+    return _decode(Path(path), RGB)
 
 
 def read_mask(path: str | Path) -> np.ndarray:

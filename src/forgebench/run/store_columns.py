@@ -1,20 +1,18 @@
 """Reading a run's tasks as typed columns (Arrow arrays), not as one Python object per task.
 
-Analysis frames hold every task of a run (hundreds of thousands of rows); :meth:`task_columns`
-reads them in one SQL pass per page, with SQLite itself writing each page as JSON lines that
-Arrow parses straight into typed columns. No row ever becomes a Python object, except the REAL
-columns: SQLite's JSON renders a REAL with 15 significant digits (lossy), so those come back as
-plain values from a second query in the same read transaction and are placed by rowid.
+Analysis frames and the report's item viewer hold every task of a run (a 25-model run of the
+Forensics release holds 1.6 million); :meth:`task_columns` reads each table once, in its own
+order (a sequential scan: no index lookup per task), page by page into typed Arrow arrays, and
+places the answers, errors, verdicts and judgements beside their tasks with one hashed lookup of
+the task keys per table (``pyarrow.compute.index_in``). Rows are plain tuples only for the page
+being read; REALs come back exact.
 """
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-import numpy as np
 
 from forgebench.run.store_base import CURRENT, StoreBase
 
@@ -30,27 +28,30 @@ _TASK = (
     ("model", "t.model", _STR),
     ("probe", "t.probe", _STR),
     ("condition", "t.condition", _STR),
-    ("text", "a.text", _STR),
-    ("finish_reason", "a.finish_reason", _STR),
-    ("input_tokens", "a.input_tokens", _INT),
-    ("output_tokens", "a.output_tokens", _INT),
-    ("answered", "a.task_key IS NOT NULL", _INT),
-    ("errored", "e.task_key IS NOT NULL", _INT),
-    ("verdict", "v.verdict", _STR),
-    ("verdict_json", "v.detail", _STR),
-    ("parser_version", "v.parser_version", _STR),
+)
+_ANSWER = (
+    ("text", "text", _STR),
+    ("finish_reason", "finish_reason", _STR),
+    ("input_tokens", "input_tokens", _INT),
+    ("output_tokens", "output_tokens", _INT),
+    ("latency_s", "latency_s", _REAL),
+)
+_VERDICT = (
+    ("verdict", "verdict", _STR),
+    ("verdict_json", "detail", _STR),
+    ("parser_version", "parser_version", _STR),
 )
 _MORE = {
     "benchmark": "t.benchmark",
-    "error": "e.reason",
+    "error": "reason",
     "variant_id": "t.variant_id",
     "image_path": "t.image_path",
     "media_type": "t.media_type",
     "images_json": "t.images",
 }
 """Text columns a read asks for by name (``columns``): the task's benchmark, its error's reason
-and the images it showed (as :class:`~forgebench.run.store_rows.TaskRecord` holds them)."""
-_REALS = (("latency_s", "a.latency_s"),)
+(from the errors table) and the images it showed (as
+:class:`~forgebench.run.store_rows.TaskRecord` holds them)."""
 _JUDGED = {"value": _STR, "level": _INT, "status": _STR, "reason": _STR}
 _FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -71,8 +72,21 @@ class JudgedColumns(NamedTuple):
     flags: tuple[str, ...] = ()
 
 
+class _Scan(NamedTuple):
+    """One table read whole: ``SELECT rowid, <exprs> FROM <source> WHERE <where>``, its columns
+    named and typed."""
+
+    source: str
+    where: str
+    params: tuple[Any, ...]
+    columns: tuple[tuple[str, str, str], ...]
+    """(name, expression, kind)"""
+    bound: tuple[Any, ...] = ()
+    """Parameters of the expressions (they come first in the SQL)."""
+
+
 class ColumnsPart(StoreBase):
-    """:meth:`task_columns`: the column-wise task read of analysis frames."""
+    """:meth:`task_columns`: the column-wise task read of analysis frames and the viewer."""
 
     def task_columns(
         self,
@@ -85,130 +99,162 @@ class ColumnsPart(StoreBase):
     ) -> pa.Table:
         """The current tasks of ``benchmark`` (all when None) in the order they were stored, as
         one Arrow table: ``key, item_id, model, probe, condition``, the answer's ``text,
-        finish_reason, input_tokens, output_tokens, latency_s`` (null without one),
-        ``answered`` / ``errored`` (1 / 0: an answer row / an error row exists), the verdict's
-        ``verdict, verdict_json, parser_version``; each of ``columns`` asked for (``benchmark``,
+        finish_reason, input_tokens, output_tokens`` (null without one), ``answered`` /
+        ``errored`` (1 / 0: an answer row / an error row exists), the verdict's ``verdict,
+        verdict_json, parser_version``; each of ``columns`` asked for (``benchmark``,
         ``error``: the error's reason, ``variant_id, image_path, media_type, images_json``: the
-        images shown); ``extra.NAME`` for each name of ``extra``
-        (that field of the question's stored extra, as text); and for the ``n``-th judgement of
-        ``judged`` (:class:`JudgedColumns`; a plain ``(judge, kind)`` returns every field):
-        ``jN.FIELD`` for each of its ``fields`` (null without the judgement) and ``jN.FLAG`` for
-        each of its ``flags`` (that boolean of the judgement's detail as 1 / 0; null when absent
-        or unreadable).
+        images shown); ``extra.NAME`` for each name of ``extra`` (that field of the question's
+        stored extra, as text); for the ``n``-th judgement of ``judged``
+        (:class:`JudgedColumns`; a plain ``(judge, kind)`` returns every field): ``jN.FIELD``
+        for each of its ``fields`` (null without the judgement) and ``jN.FLAG`` for each of its
+        ``flags`` (that boolean of the judgement's detail as 1 / 0; null when absent or
+        unreadable); last the answer's ``latency_s``.
 
-        Read in pages of ``page`` tasks, each in its own read transaction (memory flat in the
-        run's size apart from the result; writes between pages are safe)."""
-        names: list[str] = []
-        exprs: list[str] = []
+        Every table is read in one read transaction (one snapshot), ``page`` rows at a time."""
         import pyarrow as pa
-        import pyarrow.json as pa_json
+        import pyarrow.compute as pc
 
-        types: list[str] = []
-        params: list[Any] = []
-
-        def add(name: str, expr: str, kind: str, *bound: Any) -> None:
-            names.append(name)
-            exprs.append(expr)
-            types.append(kind)
-            params.extend(bound)
-
-        for name, expr, kind in _TASK:
-            add(name, expr, kind)
         for name in columns:
             if name not in _MORE:
                 raise ValueError(f"not a task column: {name!r}")
-            add(name, _MORE[name], _STR)
-        for name in extra:
-            add(
-                f"extra.{name}", "CAST(json_extract(t.extra, ?) AS TEXT)", _STR, f"$.{_field(name)}"
-            )
-        joins, join_params = [], []
-        for n, spec in enumerate(judged):
-            spec = JudgedColumns(*spec)
-            joins.append(
-                f"LEFT JOIN judgements j{n} ON j{n}.task_key = t.key "
-                f"AND j{n}.judge = ? AND j{n}.kind = ?"
-            )
-            join_params += [spec.judge, spec.kind]
+        specs = [JudgedColumns(*spec) for spec in judged]
+        for spec in specs:
             for col in spec.fields:
                 if col not in _JUDGED:
                     raise ValueError(f"not a judgement column: {col!r}")
-                add(f"j{n}.{col}", f"j{n}.{col}", _JUDGED[col])
-            for flag in spec.flags:
-                add(
-                    f"j{n}.{flag}",
-                    f"CASE WHEN json_valid(j{n}.detail) THEN "
-                    f"CAST(json_extract(j{n}.detail, ?) AS INTEGER) END",
-                    _INT,
-                    f"$.{_field(flag)}",
-                )
-        where, where_params = [f"t.{CURRENT}"], []
+        own = [(n, _MORE[n], _STR) for n in columns if n != "error"]
+        own += [(f"extra.{n}", "CAST(json_extract(t.extra, ?) AS TEXT)", _STR) for n in extra]
+        where, params = f"t.{CURRENT}", ()
         if benchmark is not None:
-            where.append("+t.benchmark = ?")  # "+": walk tasks in rowid order, not by index
-            where_params.append(benchmark)
-        source = (
-            "FROM tasks t "
-            "LEFT JOIN answers a ON a.task_key = t.key "
-            "LEFT JOIN errors e ON e.task_key = t.key "
-            "LEFT JOIN verdicts v ON v.task_key = t.key "
-            f"{' '.join(joins)} WHERE {' AND '.join(where)}"
+            where, params = where + " AND +t.benchmark = ?", (benchmark,)
+        tasks = _Scan(
+            "tasks t",
+            where,
+            params,
+            (*_TASK, *own),
+            tuple(f"$.{_field(n)}" for n in extra),
         )
-        line = "json_object(" + ", ".join(f"'{i}', {e}" for i, e in enumerate(exprs)) + ")"
+        keyed = "task_key"
+        answers = _Scan("answers", "1", (), (("k", keyed, _STR), *_ANSWER))
+        errors = _Scan("errors", "1", (), (("k", keyed, _STR), ("error", "reason", _STR)))
+        verdicts = _Scan("verdicts", "1", (), (("k", keyed, _STR), *_VERDICT))
+        judgements = []
+        for spec in specs:
+            cols: list[tuple[str, str, str]] = [("k", keyed, _STR)]
+            cols += [(f, f, _JUDGED[f]) for f in spec.fields]
+            cols += [
+                (
+                    flag,
+                    "CASE WHEN json_valid(detail) THEN "
+                    f"CAST(json_extract(detail, '$.{_field(flag)}') AS INTEGER) END",
+                    _INT,
+                )
+                for flag in spec.flags
+            ]
+            judgements.append(
+                _Scan("judgements", "judge = ? AND kind = ?", (spec.judge, spec.kind), tuple(cols))
+            )
+        con = self.connection
+        owner = not con.in_transaction  # one snapshot for every table
+        if owner:
+            con.execute("BEGIN")
+        try:
+            task, answer, error, verdict = (
+                self._scan(s, page) for s in (tasks, answers, errors, verdicts)
+            )
+            judgement = [self._scan(s, page) for s in judgements]
+        finally:
+            if owner:
+                con.execute("COMMIT")
+        keys = task.column("key")
+
+        def beside(table: pa.Table) -> tuple[pa.Array, pa.Table]:
+            """Where each task's row of ``table`` is (null: none) and ``table`` taken so."""
+            at = pc.index_in(keys, value_set=table.column("k"))
+            return at, table.take(at)
+
+        a_at, a = beside(answer)
+        e_at, e = beside(error)
+        _v_at, v = beside(verdict)
+        names = [n for n, _e, _k in _TASK] + ["text", "finish_reason"]
+        arrays = [task.column(n) for n, _e, _k in _TASK] + [
+            a.column("text"),
+            a.column("finish_reason"),
+        ]
+        names += ["input_tokens", "output_tokens", "answered", "errored"]
+        arrays += [a.column("input_tokens"), a.column("output_tokens")]
+        arrays += [pc.is_valid(a_at).cast(pa.int64()), pc.is_valid(e_at).cast(pa.int64())]
+        names += [n for n, _e, _k in _VERDICT]
+        arrays += [v.column(n) for n, _e, _k in _VERDICT]
+        for name in columns:
+            names.append(name)
+            arrays.append(e.column("error") if name == "error" else task.column(name))
+        for name in extra:
+            names.append(f"extra.{name}")
+            arrays.append(task.column(f"extra.{name}"))
+        for n, (spec, table) in enumerate(zip(specs, judgement, strict=True)):
+            _at, j = beside(table)
+            for col in (*spec.fields, *spec.flags):
+                names.append(f"j{n}.{col}")
+                arrays.append(j.column(col))
+        names.append("latency_s")
+        arrays.append(a.column("latency_s"))
+        return pa.Table.from_arrays(arrays, names=names)
+
+    def _scan(self, scan: _Scan, page: int) -> pa.Table:
+        """Every row of ``scan`` in rowid order as one typed table, read ``page`` rows at a time:
+        SQLite writes each page as JSON lines that Arrow parses straight into typed columns (no
+        row becomes a Python object), except the REAL columns: SQLite's JSON renders a REAL with
+        15 significant digits (lossy), so those come back as plain values from a second query
+        over the same rowids."""
+        import pyarrow as pa
+        import pyarrow.json as pa_json
+
+        alias = scan.source.split()[-1]
+        texts = [
+            (i, expr, kind) for i, (_n, expr, kind) in enumerate(scan.columns) if kind != _REAL
+        ]
+        reals = [(i, expr) for i, (_n, expr, kind) in enumerate(scan.columns) if kind == _REAL]
+        line = "json_object(" + ", ".join(f"'{i}', {e}" for i, e, _k in texts) + ")"
         lines_sql = (
-            f"SELECT max(rid), count(*), group_concat(line, char(10)) FROM (SELECT t.rowid AS rid, "
-            f"{line} AS line {source} AND t.rowid > ? ORDER BY t.rowid LIMIT ?)"
+            f"SELECT max(rid), count(*), group_concat(line, char(10)) FROM (SELECT "
+            f"{alias}.rowid AS rid, {line} AS line FROM {scan.source} WHERE {scan.where} "
+            f"AND {alias}.rowid > ? ORDER BY {alias}.rowid LIMIT ?)"
         )
-        lines_params = [*params, *join_params, *where_params]
-        # every join matches at most one row a task (keys, or the key and a fixed judge and
-        # kind), so the REALs' own join walks the same tasks in the same order
         reals_sql = (
-            f"SELECT {', '.join(e for _, e in _REALS)} FROM tasks t "
-            f"LEFT JOIN answers a ON a.task_key = t.key WHERE {' AND '.join(where)} "
-            "AND t.rowid > ? AND t.rowid <= ? ORDER BY t.rowid"
+            f"SELECT {', '.join(e for _i, e in reals) or 'NULL'} FROM {scan.source} WHERE "
+            f"{scan.where} AND {alias}.rowid > ? AND {alias}.rowid <= ? ORDER BY {alias}.rowid"
         )
-        schema = pa.schema([(str(i), getattr(pa, typ)()) for i, typ in enumerate(types)])
+        schema = pa.schema([(str(i), getattr(pa, kind)()) for i, _e, kind in texts])
         options = pa_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
-        pages: list[pa.Table] = []
-        reals: list[list[np.ndarray]] = [[] for _ in _REALS]
+        chunks: dict[int, list[pa.Array]] = {i: [] for i in range(len(scan.columns))}
         after = -1
         con = self.connection
         while True:
-            owner = not con.in_transaction  # one snapshot for both queries of the page
-            if owner:
-                con.execute("BEGIN")
-            try:
-                last, count, blob = con.execute(lines_sql, (*lines_params, after, page)).fetchone()
-                rows = (
-                    []
-                    if last is None
-                    else con.execute(reals_sql, (*where_params, after, last)).fetchall()
-                )
-            finally:
-                if owner:
-                    con.execute("COMMIT")
+            last, count, blob = con.execute(
+                lines_sql, (*scan.bound, *scan.params, after, page)
+            ).fetchone()
             if last is None:
                 break
             block = blob.encode()
-            pages.append(
-                pa_json.read_json(
-                    io.BytesIO(block),
-                    read_options=pa_json.ReadOptions(use_threads=False, block_size=len(block) + 1),
-                    parse_options=options,
-                )
+            table = pa_json.read_json(
+                pa.BufferReader(block),
+                read_options=pa_json.ReadOptions(use_threads=False, block_size=len(block) + 1),
+                parse_options=options,
             )
-            if len(rows) != count:  # the same snapshot: cannot differ
-                raise RuntimeError("task pages disagree within one read transaction")
-            for i in range(len(_REALS)):
-                reals[i].append(np.array([r[i] for r in rows], dtype=float))
+            for i, _e, _k in texts:
+                chunks[i].extend(table.column(str(i)).chunks)
+            if reals:
+                rows = con.execute(reals_sql, (*scan.params, after, last)).fetchall()
+                if len(rows) != count:  # one snapshot: cannot differ
+                    raise RuntimeError("pages of one table disagree within one read transaction")
+                for k, (i, _e) in enumerate(reals):
+                    chunks[i].append(pa.array([r[k] for r in rows], type=pa.float64()))
             after = last
-        arrays: list[pa.ChunkedArray | pa.Array] = [
-            pa.chunked_array(
-                [c for p in pages for c in p.column(i).chunks], type=schema.field(i).type
-            )
-            for i in range(len(types))
-        ]
-        for i, (name, _expr) in enumerate(_REALS):
-            values = np.concatenate(reals[i]) if reals[i] else np.zeros(0)
-            arrays.append(pa.array(values, type=pa.float64(), from_pandas=True))
-            names.append(name)
-        return pa.Table.from_arrays(arrays, names=names)
+        return pa.Table.from_arrays(
+            [
+                pa.chunked_array(chunks[i], type=getattr(pa, kind)())
+                for i, (_n, _e, kind) in enumerate(scan.columns)
+            ],
+            names=[n for n, _e, _k in scan.columns],
+        )

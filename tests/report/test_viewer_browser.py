@@ -288,3 +288,38 @@ def test_a_forensics_only_report_has_no_level_filter_or_calibration_view(
     assert page.locator("#f-level").is_visible()
     assert page.locator("#nav-calibrate").is_visible()
     assert page.errors == []
+
+
+def _listed(page) -> list[str]:  # type: ignore[no-untyped-def]
+    return page.locator("#list li").evaluate_all("ls => ls.map(l => l.dataset.id)")  # type: ignore[no-any-return]
+
+
+def test_a_chunked_index_lists_and_filters_as_one_index_does(
+    mixed_run: Path, page, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from forgebench._api.common import benchmarks_in
+    from forgebench._api.outputs import viewer_hooks
+
+    seen = []
+    for row_chunk, out in ((1000, tmp_path / "whole"), (3, tmp_path / "chunked")):
+        hooks = viewer_hooks(benchmarks_in(mixed_run), mixed_run, out)
+        index = build_site(mixed_run, out_dir=out, page_size=4, row_chunk=row_chunk, **hooks).index
+        assert len(list((out / "data").glob("rows-*.js"))) == (3 if row_chunk == 3 else 0)
+        page.goto(index.as_uri() + "#item=1")  # a Forensics item: in the last chunk
+        page.wait_for_selector("html[data-viewer=ready]", state="attached")
+        page.wait_for_selector("#detail-title")
+        assert page.locator("#detail-title").inner_text() == "1"
+        state = [page.locator("#count").inner_text(), _listed(page)]
+        groups = page.locator("#f-group1 option").evaluate_all("os => os.map(o => o.value)")
+        page.select_option("#f-group1", groups[-1])  # a Forensics forgery type
+        state += [groups, page.locator("#count").inner_text(), _listed(page)]
+        page.select_option("#f-group1", "")
+        page.select_option("#f-verdict", "A")
+        state += [page.locator("#count").inner_text(), _listed(page)]
+        page.locator("#f-text").fill("s1")
+        page.wait_for_selector("html[data-search=ready]", state="attached")
+        state += [page.locator("#count").inner_text(), _listed(page)]
+        seen.append(state)
+        assert not page.errors  # type: ignore[attr-defined]
+    assert seen[0] == seen[1]
+    assert seen[0][0] == "(10 of 10)" and seen[0][3] != "(10 of 10)" and seen[0][5] == "(2 of 10)"

@@ -3,8 +3,6 @@ as before, a Forensics answer as its extracted letter with the step that found i
 
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 from forgebench import api
@@ -22,10 +20,7 @@ BEFORE_LEVELS = ["E0", "E1", "E2", "E3", "E4", "unscored", "none"]
 
 
 def _js(path: Path) -> dict:
-    text = path.read_text(encoding="utf-8")
-    m = re.search(r"FB\.index = (.*);\n", text) or re.search(r"\] = (.*);\nif", text)
-    assert m, path
-    return json.loads(m.group(1).replace("<\\/", "</"))
+    return load_js(path, "index" if path.name == "index.js" else "page")  # type: ignore[no-any-return]
 
 
 def test_mandela_report_keeps_its_facets(site_run: tuple[Path, Path]) -> None:

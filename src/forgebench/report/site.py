@@ -9,13 +9,19 @@ a 36-model run of 2,000 items and a 25-model run of 63,000 Forensics questions:
   never inlined in the page (:mod:`.site_items`);
 - item data is split into paged chunks ``report/data/page-NNNN.js`` that the page loads on demand
   with ``<script>`` tags (``fetch`` of ``file://`` URLs is blocked by browsers, script tags are
-  not), each written as soon as it is full;
-- the index (``data/index.js``) holds one compact row per item with its facets and one integer
-  per answer (its model, probe, condition, verdict and level positions, :func:`pack_code`), so
+  not), each written as soon as it is full; a page holds its items' cards and their answers
+  column-wise (one list per field, facets as positions in the index's lists: :mod:`.site_answers`
+  reads and orders them without one object per answer), which the page turns back into one
+  object per answer when it loads;
+- the index holds one compact row per item with its facets and one integer per answer (its
+  model, probe, condition, verdict and level positions, :func:`.site_answers.pack_codes`), so
   filtering needs no page loads. A row is ``[id, list line, group 1, group 2, benchmark,
-  thumbnail, answer codes, "", page]``; each item's search text is in ``data/search.js``, loaded
-  at the first search. The list line, the two grouping facets (and their dropdown labels), the
-  card's tag line and the search text come from the item's suite (:class:`.facets.ItemTags`).
+  thumbnail, answer codes, "", page]``. It comes in chunks of :data:`ROW_CHUNK` rows: the first
+  in ``data/index.js`` with the lists and each grouping facet's values (the item list shows as
+  soon as it is read), the others in ``data/rows-NNNN.js``, read one after another and filtered
+  as they arrive. Each item's search text is in ``data/search.js``, loaded at the first search.
+  The list line, the two grouping facets (and their dropdown labels), the card's tag line and
+  the search text come from the item's suite (:class:`.facets.ItemTags`).
 
 The calibration sample (``forgebench calibrate sample``), when given, becomes a grading view:
 image, answer, ground truth and the rubric, E0-E4 picked by click or key, saved as the CSV that
@@ -33,12 +39,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from forgebench.report.facets import (
-    ERROR,
     LEVEL_TAIL,
-    NOT_GRADED,
-    PENDING,
-    UNSCORED,
     VERDICT_TAIL,
     AnswerView,
     GroupLabels,
@@ -50,12 +54,8 @@ from forgebench.report.facets import (
     group_label,
     vocabulary,
 )
-from forgebench.report.site_data import (
-    ViewerAnswer,
-    calibration_view,
-    parse_detail,
-    read_viewer_data,
-)
+from forgebench.report.site_answers import ViewerAnswers, pack_codes
+from forgebench.report.site_data import calibration_view, read_viewer_data
 from forgebench.report.site_images import shown_images
 from forgebench.report.site_items import (
     AnswerPictures,
@@ -69,6 +69,9 @@ from forgebench.report.site_items import (
 
 PAGE_SIZE = 50
 """Items per data chunk."""
+ROW_CHUNK = 2000
+"""Index rows per chunk of the index: the first chunk is in ``data/index.js`` (the item list
+shows as soon as it is read), the others in ``data/rows-NNNN.js``, read one after another."""
 
 
 @dataclass
@@ -83,7 +86,8 @@ class SiteResult:
 
 
 def _js(name: str, payload: Any) -> str:
-    """A data file that works from ``file://``: it assigns to ``window.FB`` (pages also notify)."""
+    """A data file that works from ``file://``: it assigns to ``window.FB`` (pages and index
+    chunks also notify)."""
     body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     head = "window.FB = window.FB || {};\n"
     if name == "page":
@@ -91,29 +95,57 @@ def _js(name: str, payload: Any) -> str:
             head
             + f"(FB.pages = FB.pages || {{}})[{payload['n']}] = {body};\nif (FB.onpage) FB.onpage({payload['n']});\n"
         )
+    if name == "rows":
+        return (
+            head
+            + f"(FB.rowChunks = FB.rowChunks || {{}})[{payload['k']}] = {body};\nif (FB.onrows) FB.onrows({payload['k']});\n"
+        )
     return head + f"FB.{name} = {body};\n"
 
 
-def pack_code(digits: Sequence[int], radix: Sequence[int]) -> int:
-    """An answer's facets (model, probe, condition, verdict, level positions) as one integer,
-    mixed radix, the model most significant: one number per answer keeps the index small."""
-    code = 0
-    for d, r in zip(digits, radix, strict=True):
-        code = code * r + d
-    return code
+@dataclass
+class _Facets:
+    """Each answer's verdict, level and note positions and packed code."""
+
+    verdicts: list[str]
+    levels: list[str]
+    notes: list[str]
+    verdict: np.ndarray
+    level: np.ndarray
+    note: np.ndarray
+    codes: np.ndarray
+    radix: list[int]
 
 
-def _shown(a: ViewerAnswer, views: Mapping[str, AnswerView]) -> tuple[str, str, str]:
-    """An answer's verdict facet, level facet and note (how its verdict was found)."""
-    view = views.get(a.benchmark)
-    verdict, note = (a.verdict, "") if view is None else view(a.verdict, parse_detail(a.detail))
-    if not verdict or a.text is None:
-        verdict = ERROR if a.error else PENDING
-    if a.level is not None:
-        level = f"E{a.level}"
-    else:
-        level = UNSCORED if a.grade_status == "unscored" else NOT_GRADED
-    return verdict, level, note
+def _facets(
+    ans: ViewerAnswers,
+    views: Mapping[str, AnswerView],
+    verdicts: Sequence[str],
+    levels: Sequence[str],
+) -> _Facets:
+    shown, at = ans.facets(views)
+    verdict_codes = vocabulary(verdicts, (v for v, _l, _n in shown), VERDICT_TAIL)
+    level_codes = vocabulary(levels, (lv for _v, lv, _n in shown), LEVEL_TAIL)
+    notes = list(dict.fromkeys(["", *(n for _v, _l, n in shown)]))
+
+    def positions(values: list[str], pick: int) -> np.ndarray:
+        where = {v: i for i, v in enumerate(values)}
+        return np.array([where[case[pick]] for case in shown], dtype=np.int64)[at]
+
+    verdict, level, note = (
+        positions(verdict_codes, 0),
+        positions(level_codes, 1),
+        positions(notes, 2),
+    )
+    radix = [
+        len(ans.models),
+        len(ans.probes),
+        len(ans.conditions),
+        len(verdict_codes),
+        len(level_codes),
+    ]
+    codes = pack_codes([ans.model_pos, ans.probe_pos, ans.condition_pos, verdict, level], radix)
+    return _Facets(verdict_codes, level_codes, notes, verdict, level, note, codes, radix)
 
 
 def build_site(
@@ -124,6 +156,7 @@ def build_site(
     judge: str | None = None,
     calibration_csv: Path | None = None,
     page_size: int = PAGE_SIZE,
+    row_chunk: int = ROW_CHUNK,
     sections_html: str = "",
     variant_views: VariantViews | None = None,
     rubric: str = "",
@@ -150,6 +183,8 @@ def build_site(
     data = read_viewer_data(run_dir, judge)
     out = out_dir or run_dir / "report"
     (out / "data").mkdir(parents=True, exist_ok=True)
+    for old in (out / "data").glob("rows-*.js"):  # chunks of an earlier, larger index
+        old.unlink()
     warnings: list[str] = []
     root, roots = dataset_roots(data, dataset_root)
     if root is None and not roots:
@@ -160,38 +195,88 @@ def build_site(
     originals = {
         c.pair: it for it, c in zip(data.items, cards, strict=True) if c.original and c.pair
     }
-    models = sorted({a.model for rows in data.answers.values() for a in rows})
-    probes = sorted({a.probe for rows in data.answers.values() for a in rows})
-    conditions = sorted({a.condition for rows in data.answers.values() for a in rows})
-    memo: dict[tuple[Any, ...], tuple[str, str, str]] = {}  # answers read alike: done once
+    ans = data.answers
+    fac = _facets(ans, answer_views or {}, verdicts, levels)
+    starts = ans.starts
+    groups, group_at = ans.image_groups()
+    group_pics: dict[int, list[str | None] | None] = {}
+    # the items where each list of shown images first appears: it is written there, once
+    first_rows = np.unique(group_at, return_index=True)[1] if len(ans) else np.zeros(0, int)
+    first_item = np.searchsorted(starts, first_rows, side="right") - 1
+    resolve: dict[int, list[int]] = {}
+    for g, pos in zip(group_at[first_rows].tolist(), first_item.tolist(), strict=True):
+        resolve.setdefault(pos, []).append(g)
+    answered = ans.table.column("answered").to_numpy(zero_copy_only=False).astype(bool)
+    made_by = {b for b in (answer_pictures or {})}
+    benchmark_col = ans.table.column("benchmark")
+    made_rows = np.zeros(len(ans), dtype=bool)
+    if made_by:
+        import pyarrow as pa
+        import pyarrow.compute as pc
 
-    def shown_of(a: ViewerAnswer) -> tuple[str, str, str]:
-        key = (a.benchmark, a.verdict, a.detail, a.text is None, bool(a.error), a.level,
-               a.grade_status)  # fmt: skip
-        hit = memo.get(key)
-        if hit is None:
-            hit = memo[key] = _shown(a, answer_views or {})
-        return hit
+        wanted = pa.array(sorted(made_by), type=pa.large_string())
+        made_rows = answered & pc.is_in(benchmark_col, value_set=wanted).to_numpy(
+            zero_copy_only=False
+        )
+    columns = {
+        "t": ans.table.column("text"),
+        "r": ans.table.column("reason"),
+        "e": ans.table.column("error"),
+    }
 
-    shown = {item_id: [shown_of(a) for a in rows] for item_id, rows in data.answers.items()}
-    verdict_codes = vocabulary(
-        verdicts, (v for rows in shown.values() for v, _l, _n in rows), VERDICT_TAIL
-    )
-    level_codes = vocabulary(
-        levels, (lv for rows in shown.values() for _v, lv, _n in rows), LEVEL_TAIL
-    )
-    verdict_pos = {v: i for i, v in enumerate(verdict_codes)}
-    level_pos = {lv: i for i, lv in enumerate(level_codes)}
+    def page_answers(first: int, last: int) -> dict[str, Any]:
+        """The answers of items ``first..last`` column-wise (the page decodes them)."""
+        lo, hi = int(starts[first]), int(starts[last + 1])
+        cut = slice(lo, hi)
+        shown: dict[str, Any] = {
+            "n": np.diff(starts[first : last + 2]).tolist(),
+            "m": ans.model_pos[cut].tolist(),
+            "p": ans.probe_pos[cut].tolist(),
+            "c": ans.condition_pos[cut].tolist(),
+            "v": fac.verdict[cut].tolist(),
+            "l": fac.level[cut].tolist(),
+            "t": columns["t"].slice(lo, hi - lo).to_pylist(),
+            "r": columns["r"].slice(lo, hi - lo).to_pylist(),
+        }
+        errors = columns["e"].slice(lo, hi - lo).to_pylist()
+        shown["e"] = [
+            None if yes else e for e, yes in zip(errors, answered[cut].tolist(), strict=True)
+        ]
+        if fac.note[cut].any():
+            shown["s"] = fac.note[cut].tolist()
+        used, inverse = np.unique(group_at[cut], return_inverse=True)
+        listed = [g for g in used.tolist() if group_pics.get(g) is not None]
+        if listed:
+            where = {g: k for k, g in enumerate(listed)}
+            shown["iv"] = [group_pics[g] for g in listed]
+            shown["i"] = np.array([where.get(g, -1) for g in used.tolist()])[inverse].tolist()
+        if made_rows[cut].any():
+            made: list[list[list[str]] | None] = []
+            for row in range(lo, hi):
+                pics_of = None
+                if made_rows[row]:
+                    pics_of = (
+                        made_pictures(
+                            answer_pictures,
+                            str(benchmark_col[row]),
+                            str(ans.table.column("model")[row]),
+                            str(ans.table.column("item_id")[row]),
+                            warnings,
+                        )
+                        or None
+                    )
+                made.append(pics_of)
+            if any(made):
+                shown["o"] = made
+        return shown
 
     index_rows: list[list[Any]] = []
     search: list[str] = []
     pics = Pictures(out, cache_of(data.meta))
     item_views: list[str | None] = []
-    n_answers = 0
     n_pages = 0
     page: list[dict[str, Any]] = []
-    pos_of = [{v: i for i, v in enumerate(vs)} for vs in (models, probes, conditions)]
-    radix = [len(models), len(probes), len(conditions), len(verdict_codes), len(level_codes)]
+    values: list[dict[str, dict[str, None]]] = [{}, {}]
     for pos, item in enumerate(data.items):
         item_root = roots.get(item.get("benchmark") or "", root)
         card = cards[pos]
@@ -202,83 +287,77 @@ def build_site(
         rec["tags"] = [t for t in tags.tags if t]
         if facts:
             rec["facts"] = [[label, text] for label, text in facts]
-        answers = data.answers.get(item["id"], [])
-        codes = []
-        rec["answers"] = []
-        for a, (verdict, level, note) in zip(answers, shown.get(item["id"], []), strict=True):
-            digits = (pos_of[0][a.model], pos_of[1][a.probe], pos_of[2][a.condition],
-                      verdict_pos[verdict], level_pos[level])  # fmt: skip
-            codes.append(pack_code(digits, radix))
-            shown_answer: dict[str, Any] = {
-                "m": a.model,
-                "p": a.probe,
-                "c": a.condition,
-                "t": a.text,
-                "v": verdict,
-                "l": level,
-                "r": a.reason,
-                "e": a.error,
-            }
-            if note:
-                shown_answer["s"] = note
-            if a.images:
-                shown_answer["i"] = shown_images(a.images, out, pics.seen, rec.get("_own", {}))
-            made = made_pictures(answer_pictures, a, warnings)
-            if made:
-                shown_answer["o"] = made
-            rec["answers"].append(shown_answer)
-        n_answers += len(answers)
+        own = rec.pop("_own", {})
+        for g in resolve.get(pos, ()):  # the task's pictures, each written once per variant
+            group_pics[g] = shown_images(groups[g], out, pics.seen, own) if groups[g] else None
         search.append(
             " ".join(
                 str(x) for x in (item["id"], *tags.search, *(v for _label, v in facts)) if x
             ).lower()
         )
+        benchmark = item.get("benchmark") or ""
+        for col in (0, 1):
+            if tags.groups[col]:
+                values[col].setdefault(benchmark, {})[tags.groups[col]] = None
         index_rows.append(
             [
                 item["id"],
                 " · ".join(t for t in tags.line if t),
                 tags.groups[0] or "",
                 tags.groups[1] or "",
-                item.get("benchmark") or "",
+                benchmark,
                 rec["img"].get("thumb"),
-                codes,
+                fac.codes[starts[pos] : starts[pos + 1]].tolist(),
                 "",
                 pos // page_size,
             ]
         )
-        rec.pop("_own", None)
         item_views.append(rec["img"].get("view"))
         page.append(rec)
         if len(page) == page_size or pos == len(data.items) - 1:  # written as it fills
+            payload = {
+                "n": n_pages,
+                "items": page,
+                "answers": page_answers(pos + 1 - len(page), pos),
+            }
             (out / "data" / f"page-{n_pages:04d}.js").write_text(
-                _js("page", {"n": n_pages, "items": page}), encoding="utf-8"
+                _js("page", payload), encoding="utf-8"
             )
             n_pages, page = n_pages + 1, []
 
+    chunks = [index_rows[k : k + row_chunk] for k in range(0, len(index_rows), row_chunk)]
     meta = {
         "run": run_dir.name,
         "judge": data.judge,
         "judges": data.judges,
-        "models": models,
-        "probes": probes,
-        "conditions": conditions,
-        "verdicts": verdict_codes,
-        "levels": level_codes,
+        "models": ans.models,
+        "probes": ans.probes,
+        "conditions": ans.conditions,
+        "verdicts": fac.verdicts,
+        "levels": fac.levels,
+        "notes": fac.notes,
         "page_size": page_size,
         "n_pages": n_pages,
-        "code_radix": radix,
+        "n_rows": len(index_rows),
+        "row_chunks": max(len(chunks), 1),
+        "code_radix": fac.radix,
         "benchmarks": benchmarks,
         "groups": [
             {
                 "label": group_label(group_labels or {}, benchmarks, col),
                 "of": {b: (group_labels or {}).get(b, ("", ""))[col] for b in benchmarks},
+                "values": {b: list(vs) for b, vs in values[col].items()},
             }
             for col in (0, 1)
         ],
     }
     (out / "data" / "index.js").write_text(
-        _js("index", {"meta": meta, "rows": index_rows}), encoding="utf-8"
+        _js("index", {"meta": meta, "rows": chunks[0] if chunks else []}), encoding="utf-8"
     )
+    for k, rows in enumerate(chunks[1:], start=1):
+        (out / "data" / f"rows-{k:04d}.js").write_text(
+            _js("rows", {"k": k, "rows": rows}), encoding="utf-8"
+        )
     (out / "data" / "search.js").write_text(_js("search", search), encoding="utf-8")
     views = {row[0]: v for row, v in zip(index_rows, item_views, strict=True) if v}
     calib = calibration_view(calibration_csv, run_dir, views)
@@ -299,7 +378,7 @@ def build_site(
     return SiteResult(
         index=index,
         n_items=len(data.items),
-        n_answers=n_answers,
+        n_answers=int(starts[-1]) if len(starts) else 0,
         n_pages=n_pages,
         warnings=warnings,
     )

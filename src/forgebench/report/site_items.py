@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.report.facets import ItemCard
-from forgebench.report.site_data import ViewerAnswer, ViewerData
+from forgebench.report.site_data import ViewerData
 from forgebench.report.site_images import (
     bytes_view,
     diff_heatmap,
@@ -180,14 +180,19 @@ AnswerPictures = Callable[[str, str], list[tuple[str, str]]]
 
 
 def made_pictures(
-    by_benchmark: Mapping[str, AnswerPictures] | None, a: ViewerAnswer, warnings: list[str]
+    by_benchmark: Mapping[str, AnswerPictures] | None,
+    benchmark: str,
+    model: str,
+    item_id: str,
+    warnings: list[str],
 ) -> list[list[str]]:
-    """The pictures answer ``a`` made, as its suite wrote them ([] for none)."""
-    made_of = (by_benchmark or {}).get(a.benchmark)
-    if made_of is None or a.text is None:
+    """The pictures the answer of ``model`` to item ``item_id`` of ``benchmark`` made, as its
+    suite wrote them ([] for none; ask only for answers there are)."""
+    made_of = (by_benchmark or {}).get(benchmark)
+    if made_of is None:
         return []
     try:
-        return [[label, rel] for label, rel in made_of(a.model, a.item_id)]
+        return [[label, rel] for label, rel in made_of(model, item_id)]
     except Exception as exc:  # a broken picture must not hide the rest of the report
-        warnings.append(f"{a.item_id} ({a.model}): answer pictures not rendered: {exc}")
+        warnings.append(f"{item_id} ({model}): answer pictures not rendered: {exc}")
         return []

@@ -124,7 +124,7 @@ class ColumnsPart(StoreBase):
                     raise ValueError(f"not a judgement column: {col!r}")
         own = [(n, _MORE[n], _STR) for n in columns if n != "error"]
         own += [(f"extra.{n}", "CAST(json_extract(t.extra, ?) AS TEXT)", _STR) for n in extra]
-        where, params = f"t.{CURRENT}", ()
+        where, params = f"t.{CURRENT}", tuple[str, ...]()
         if benchmark is not None:
             where, params = where + " AND +t.benchmark = ?", (benchmark,)
         tasks = _Scan(

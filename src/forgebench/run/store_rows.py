@@ -92,6 +92,18 @@ class Judged(NamedTuple):
         return _json_object(self.detail_json)
 
 
+def shown_refs(
+    variant_id: str | None, image_path: str | None, media_type: str | None, images_json: str | None
+) -> tuple[ImageRef, ...]:
+    """The images a task showed, in order, from its stored columns (``images`` when it showed
+    several, else its first image's; none for a text-only task)."""
+    if images_json:
+        return tuple(ImageRef(v, Path(p), m or "image/png") for v, p, m in json.loads(images_json))
+    if variant_id is None:
+        return ()
+    return (ImageRef(variant_id, Path(image_path or ""), media_type or "image/png"),)
+
+
 class TaskRecord(NamedTuple):
     """One task as a later stage reads it: the question's identity, its answer or error, its
     verdict and the judgements asked for (:meth:`forgebench.run.store.Store.records`; a named
@@ -132,15 +144,7 @@ class TaskRecord(NamedTuple):
     @property
     def images(self) -> tuple[ImageRef, ...]:
         """The images the question showed, in order (variant ids and where the bytes live)."""
-        if self.images_json:
-            return tuple(
-                ImageRef(v, Path(p), m or "image/png") for v, p, m in json.loads(self.images_json)
-            )
-        if self.variant_id is None:
-            return ()
-        return (
-            ImageRef(self.variant_id, Path(self.image_path or ""), self.media_type or "image/png"),
-        )
+        return shown_refs(self.variant_id, self.image_path, self.media_type, self.images_json)
 
     @property
     def answered(self) -> bool:

@@ -5,6 +5,13 @@
   var IDX = FB.index || { meta: { models: [], probes: [], conditions: [], verdicts: [], levels: [], n_pages: 0, benchmarks: [], groups: [] }, rows: [] };
   var META = IDX.meta;
   var ROWS = IDX.rows; // [id, list line, group 1, group 2, benchmark, thumb, codes, "", page]
+  /* The index arrives in chunks: the first with the page (the list shows at once), the others
+     (data/rows-NNNN.js) one after another, each appended to ROWS and filtered as it comes. */
+  var N_ROWS = META.n_rows !== undefined ? META.n_rows : ROWS.length;
+  var N_CHUNKS = META.row_chunks || 1;
+  var chunksIn = 1;
+  var pendingOpen = null;  // an item asked for (#item=...) before its chunk arrived
+  function complete() { return chunksIn >= N_CHUNKS; }
   var GROUPS = META.groups || [];  // per grouping facet: {label, of: {benchmark: its name for it}}
   var MIXED = [false, false];  // facet values of several benchmarks: option values are "benchmark/value"
   var LIST_PAGE = 100;
@@ -27,20 +34,19 @@
      option group per benchmark, named by the benchmark and its name for the facet. */
   function fillGroup(g) {
     var select = $("f-group" + (g + 1));
-    var by = {};
-    ROWS.forEach(function (r) { if (r[2 + g]) (by[r[4]] = by[r[4]] || {})[r[2 + g]] = 1; });
+    var info = GROUPS[g] || { label: "", of: {}, values: {} };
+    var by = info.values || {};  // benchmark -> its values of the facet (every item's, from the index)
     var benches = Object.keys(by);
-    var info = GROUPS[g] || { label: "", of: {} };
     var wrap = $("g-group" + (g + 1));
     if (!benches.length) { wrap.style.display = "none"; return; }
     $("f-group" + (g + 1) + "-name").textContent = info.label || "Group " + (g + 1);
     MIXED[g] = benches.length > 1;
-    if (!MIXED[g]) { fill(select, Object.keys(by[benches[0]]).sort()); return; }
+    if (!MIXED[g]) { fill(select, by[benches[0]].slice().sort()); return; }
     select.appendChild(el("option", { value: "" }, "any"));
     (META.benchmarks || benches).forEach(function (b) {
       if (!by[b]) return;
       var og = el("optgroup", { label: b + (info.of && info.of[b] ? ": " + info.of[b] : "") });
-      Object.keys(by[b]).sort().forEach(function (v) { og.appendChild(el("option", { value: b + "/" + v }, v)); });
+      by[b].slice().sort().forEach(function (v) { og.appendChild(el("option", { value: b + "/" + v }, v)); });
       select.appendChild(og);
     });
   }
@@ -93,18 +99,26 @@
       (!f.verdict || a.v === f.verdict) && (!f.level || a.l === f.level);
   }
 
+  function passes(i, f, af, searching) {
+    var r = ROWS[i];
+    if (f.group1 && groupKey(r, 0) !== f.group1) return false;
+    if (f.group2 && groupKey(r, 1) !== f.group2) return false;
+    if (f.text && (!searching || textOf(i).indexOf(f.text) < 0) && r[0].toLowerCase().indexOf(f.text) < 0) return false;
+    if (af.active && !r[6].some(function (c) { return codeMatches(c, af.want); })) return false;
+    return true;
+  }
+  function countText() {
+    var n = state.filtered.length;
+    return complete() ? "(" + n + " of " + ROWS.length + ")" : "(" + n + " of the first " + ROWS.length + " of " + N_ROWS + ", loading…)";
+  }
+
   function apply() {
     var f = filters();
     var af = answerFilter(f);
     var searching = f.text ? searchReady() : false;  // until it is loaded, ids are searched
     state.filtered = [];
     for (var i = 0; i < ROWS.length; i++) {
-      var r = ROWS[i];
-      if (f.group1 && groupKey(r, 0) !== f.group1) continue;
-      if (f.group2 && groupKey(r, 1) !== f.group2) continue;
-      if (f.text && (!searching || textOf(i).indexOf(f.text) < 0) && r[0].toLowerCase().indexOf(f.text) < 0) continue;
-      if (af.active && !r[6].some(function (c) { return codeMatches(c, af.want); })) continue;
-      state.filtered.push(i);
+      if (passes(i, f, af, searching)) state.filtered.push(i);
     }
     state.cursor = state.filtered.length ? 0 : -1;
     if (state.current) {  // keep the open item under the cursor when it still passes the filters
@@ -113,10 +127,36 @@
       }
     }
     state.listPage = state.cursor > 0 ? Math.floor(state.cursor / LIST_PAGE) : 0;
-    $("count").textContent = "(" + state.filtered.length + " of " + ROWS.length + ")";
+    $("count").textContent = countText();
     renderList();
     if (state.current) renderDetail(state.current);
   }
+
+  /* A chunk of the index arrived: its rows join ROWS and, when they pass the filters, the list
+     (redrawn only while its shown page still has room); the next chunk is asked for. */
+  function addRows(rows) {
+    var f = filters();
+    var af = answerFilter(f);
+    var searching = f.text ? searchState === "ready" : false;
+    var room = state.filtered.length < (state.listPage + 1) * LIST_PAGE;
+    for (var k = 0; k < rows.length; k++) {
+      ROWS.push(rows[k]);
+      if (passes(ROWS.length - 1, f, af, searching)) state.filtered.push(ROWS.length - 1);
+    }
+    chunksIn++;
+    if (state.cursor < 0 && state.filtered.length) state.cursor = 0;
+    $("count").textContent = countText();
+    if (room) renderList(); else { $("page-info").textContent = "page " + (state.listPage + 1) + " / " + Math.max(1, Math.ceil(state.filtered.length / LIST_PAGE)); }
+    if (pendingOpen !== null && (rowById(pendingOpen) || complete())) { var id = pendingOpen; pendingOpen = null; openItem(id); }
+    if (complete()) { document.documentElement.setAttribute("data-viewer", "ready"); } else { loadRows(chunksIn); }
+  }
+  function loadRows(k) {
+    var s = document.createElement("script");
+    s.src = "data/rows-" + ("000" + k).slice(-4) + ".js";
+    s.onerror = function () { $("count").textContent = "(could not load " + s.src + ")"; };
+    document.body.appendChild(s);
+  }
+  FB.onrows = function (k) { var rows = FB.rowChunks[k].rows; delete FB.rowChunks[k]; addRows(rows); };
 
   function renderList() {
     var list = $("list");
@@ -140,6 +180,28 @@
     $("page-info").textContent = "page " + (state.listPage + 1) + " / " + pages;
   }
 
+  /* A page holds its items' answers column-wise (facets as positions in META's lists); each
+     item gets them back as one object per answer, as the detail view shows them. */
+  function unpack(page) {
+    var A = page.answers;
+    if (!A) return page;
+    var k = 0;
+    page.items.forEach(function (it, j) {
+      var list = [];
+      for (var q = 0; q < A.n[j]; q++, k++) {
+        var a = { m: META.models[A.m[k]], p: META.probes[A.p[k]], c: META.conditions[A.c[k]], t: A.t[k],
+                  v: META.verdicts[A.v[k]], l: META.levels[A.l[k]], r: A.r[k], e: A.e[k] };
+        if (A.s && A.s[k]) a.s = META.notes[A.s[k]];
+        if (A.i && A.i[k] >= 0) a.i = A.iv[A.i[k]];
+        if (A.o && A.o[k]) a.o = A.o[k];
+        list.push(a);
+      }
+      it.answers = list;
+    });
+    delete page.answers;
+    return page;
+  }
+
   function loadPage(n, done) {
     FB.pages = FB.pages || {};
     if (FB.pages[n]) { done(FB.pages[n]); return; }
@@ -151,6 +213,7 @@
     document.body.appendChild(s);
   }
   FB.onpage = function (n) {
+    unpack(FB.pages[n]);
     var cbs = waiting[n] || [];
     delete waiting[n];
     cbs.forEach(function (cb) { cb(FB.pages[n]); });
@@ -163,6 +226,7 @@
 
   function openItem(id) {
     var r = rowById(id);
+    if (!r && !complete()) { pendingOpen = id; return; }  // its chunk of the index is still on its way
     if (!r) { $("detail").textContent = "No item " + id + " in this run."; return; }
     state.current = id;
     if (location.hash !== "#item=" + encodeURIComponent(id)) history.replaceState(null, "", "#item=" + encodeURIComponent(id));
@@ -395,7 +459,8 @@
     apply();
     renderCalib();
     fromHash();
-    document.documentElement.setAttribute("data-viewer", "ready");  // for scripts driving the page
+    if (complete()) document.documentElement.setAttribute("data-viewer", "ready");  // for scripts driving the page
+    else loadRows(chunksIn);
   }
   init();
 })();

@@ -114,6 +114,7 @@ def plan(
     for c in configs:
         bound = (make_task(for_model(q, c), c.name, c.generation_params()) for q in questions)
         tasks[c.name] = list({t.key: t for t in bound}.values())  # a fallback also asked
+    cache.flush()
     return Plan(benchmark=source.name, loaded=loaded, configs=configs, tasks=tasks)
 
 
@@ -207,11 +208,13 @@ def store_questions(
     keys_of = TaskKeys(bound)
     count = 0
 
+    cache = VariantCache(cache_dir, root=loaded.root)
+
     def batches() -> Iterator[list[Task]]:
         nonlocal count
         count = 0
         buf: list[Task] = []
-        for q in source.questions(loaded, selection, VariantCache(cache_dir, root=loaded.root)):
+        for q in source.questions(loaded, selection, cache):
             q = with_benchmark(q, source.name)
             check_images(q, configs)
             count += 1
@@ -233,6 +236,7 @@ def store_questions(
             yield buf
 
     store.load_tasks(batches)
+    cache.flush()
     return count
 
 

@@ -9,8 +9,8 @@ A question showing several images (a video's frames) has one variant per image
 (:meth:`VariantCache.ensure_all`), in order. Variant bytes live once, on disk, at ``<dir>/<id[:2]>/<id>.<ext>``; the run store keeps only the
 variant id. Original images (``render`` None) are never copied: their :class:`ImageRef` points at
 the dataset's own file. Ids are computed from the source file's sha256 (memoised per path, mtime
-and size), so asking for an id never renders; a derived variant is rendered only when its file
-is absent.
+and size, and kept between prepares in the cache folder: ``source_index.py``), so asking for an
+id never renders; a derived variant is rendered only when its file is absent.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from PIL import Image
 
 from forgebench.errors import UserError
 from forgebench.models.base import ImageRef
+from forgebench.run.source_index import Identity, SourceIndex
 from forgebench.run.tasks import canonical_json
 from forgebench.util.atomic import write_bytes
 from forgebench.util.paths import OutsideDataset, PathCheck
@@ -118,8 +119,9 @@ at a time, so its images are asked for again while still recent; holding every i
 _MEMO_LOCK = threading.Lock()
 
 
-def source_info(path: Path) -> SourceInfo:
-    """sha256 and media type of a source file, memoised per (path, mtime, size)."""
+def source_info(path: Path, index: SourceIndex | None = None) -> SourceInfo:
+    """sha256 and media type of a source file, memoised per (path, mtime, size) in this process
+    and, with ``index``, kept between processes (``source_index.py``)."""
     try:
         st = path.stat()
     except OSError as exc:
@@ -129,13 +131,29 @@ def source_info(path: Path) -> SourceInfo:
         hit = _SOURCE_MEMO.get(key)
     if hit is not None:
         return hit
+    where = ident = None
+    if index is not None:
+        where, ident = os.path.abspath(path), Identity.of(st)
+        known = index.get(where, ident)
+        if known is not None:
+            info = SourceInfo(*known)
+            with _MEMO_LOCK:
+                _remember(key, info)
+            return info
     data = path.read_bytes()
     info = SourceInfo(hashlib.sha256(data).hexdigest(), media_type_of(data, str(path)))
+    if index is not None and where is not None and ident is not None:
+        index.put(where, ident, info.sha256, info.media_type)
     with _MEMO_LOCK:
-        if len(_SOURCE_MEMO) >= _SOURCE_MEMO_MAX:
-            _SOURCE_MEMO.clear()
-        _SOURCE_MEMO[key] = info
+        _remember(key, info)
     return info
+
+
+def _remember(key: tuple[str, int, int], info: SourceInfo) -> None:
+    """Memoise ``info`` (hold :data:`_MEMO_LOCK`)."""
+    if len(_SOURCE_MEMO) >= _SOURCE_MEMO_MAX:
+        _SOURCE_MEMO.clear()
+    _SOURCE_MEMO[key] = info
 
 
 def default_cache_dir() -> Path:
@@ -159,6 +177,7 @@ class VariantCache:
         self.dir = Path(directory).expanduser() if directory else default_cache_dir()
         self.root = root
         self._check: PathCheck | None = None
+        self._index = SourceIndex(self.dir)
         self.renders = 0
         """Derived variants rendered by this cache object (reuse leaves it unchanged)."""
 
@@ -179,13 +198,22 @@ class VariantCache:
             why = self._check.path_reason(spec.source)
             if why is not None:
                 raise OutsideDataset(f"image {why}")
-        info = source_info(spec.source)
+        info = self.source_info(spec.source)
         vid = variant_id_from_digest(info.sha256, spec.condition, spec.params, spec.renderer)
         if spec.render is None:
             return ImageRef(variant_id=vid, path=spec.source, media_type=info.media_type)
         return ImageRef(
             variant_id=vid, path=self.path_for(vid, spec.media_type), media_type=spec.media_type
         )
+
+    def source_info(self, path: Path) -> SourceInfo:
+        """:func:`source_info` through this cache folder's index of source files (a dataset
+        prepared before is not read again)."""
+        return source_info(path, self._index)
+
+    def flush(self) -> None:
+        """Write what the index of source files learnt (also done at exit, and in batches)."""
+        self._index.flush()
 
     def ensure(self, spec: VariantSpec | None) -> ImageRef | None:
         """The variant's reference, rendering and storing its bytes if they are not cached."""
@@ -203,6 +231,7 @@ class VariantCache:
         vid = variant_id_from_digest(digest, spec.condition, spec.params, spec.renderer)
         if vid != ref.variant_id:  # the file changed between hashing and reading
             _SOURCE_MEMO.clear()
+            self._index.forget(os.path.abspath(spec.source))
             ref = ImageRef(vid, self.path_for(vid, spec.media_type), spec.media_type)
         data = spec.render(source, str(spec.source))
         self._write(ref.path, data)
@@ -238,6 +267,7 @@ class VariantCache:
 
     def clean(self) -> tuple[int, int]:
         """Remove every cached file: ``(files removed, bytes freed)``."""
+        self._index.close()
         files = self._files()
         freed = 0
         for p in files:

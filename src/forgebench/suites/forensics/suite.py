@@ -59,7 +59,9 @@ if TYPE_CHECKING:
     from forgebench.suites.forensics.questions import ForensicsQuestion, ImageSpec
 
 
-def _variant(spec: ImageSpec, condition: str) -> Any:
+def _variant(spec: ImageSpec, condition: str, cache: VariantCache | None = None) -> Any:
+    """The variant a question shows; the other frames' digests through ``cache``'s index of
+    source files when given (a dataset prepared before is not read again)."""
     from forgebench.run.images import VariantSpec, source_info
 
     if spec.op == "file":
@@ -68,7 +70,8 @@ def _variant(spec: ImageSpec, condition: str) -> Any:
         # hashed under the image condition ``full``, as a schema-4 store holds it: the tasks the
         # migration relabels keep the key this question makes
         condition = "full"
-    others = [source_info(p).sha256 for p in spec.sources[1:]]
+    info = cache.source_info if cache is not None else source_info
+    others = [info(p).sha256 for p in spec.sources[1:]]
     from forgebench.suites.forensics.perturb import RENDERER_VERSION
 
     return VariantSpec(
@@ -203,7 +206,7 @@ class ForensicsSuite(Suite):
         def bind(item: ForensicsItem, fq: ForensicsQuestion) -> Question:
             if len(fq.images) != 1 and fq.condition not in ("multi_image", "full"):
                 raise SuiteError(f"item {fq.item_id}: {len(fq.images)} images in one question")
-            specs = [_variant(im, fq.condition) for im in fq.images]
+            specs = [_variant(im, fq.condition, cache) for im in fq.images]
             refs = cache.ensure_all(specs, render=render_images)
             extra = {
                 "options": fq.options, "answer": fq.answer, "type_code": item.type_code,

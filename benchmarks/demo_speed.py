@@ -8,8 +8,16 @@ tool results and image variants kept there are reused). For each: wall seconds, 
 ``ru_maxrss``). Then ``forgebench --help`` five times (median wall). The machine's load average is
 printed beside each figure: on a shared machine wall time follows the load, CPU time much less.
 The two runs' metrics.csv (rows sorted) must be identical; the script says whether they are.
+With ``--reference FILE`` (a metrics.csv kept from another version) it also says whether the
+first run's file is byte-identical to it.
 
-    .venv/bin/python benchmarks/demo_speed.py [--keep DIR] [--help-only] [--json-only]
+Each demo prints the wall and CPU seconds of its steps (``forgebench.demo.clock``; CPU of every
+thread, the main thread's share, peak RSS so far) and its verifier tool threads' CPU seconds (the
+OCR thread is the longest chain of work): the script prints them per run, so a slow step can be
+named and, on a loaded machine, CPU seconds compared where wall seconds are noise.
+
+    .venv/bin/python benchmarks/demo_speed.py [--keep DIR] [--fresh-only] [--reference CSV]
+        [--help-only] [--json-only]
 """
 
 from __future__ import annotations
@@ -43,13 +51,15 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def _timed(cmd: list[str], log: Path | None = None) -> dict[str, Any]:
+def _timed(
+    cmd: list[str], log: Path | None = None, env: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Wall, CPU and peak RSS of one command run to completion."""
     load = _load()
     out = open(log, "w") if log else subprocess.DEVNULL  # noqa: SIM115 - closed below
     try:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         _pid, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t0
     finally:
@@ -65,23 +75,60 @@ def _timed(cmd: list[str], log: Path | None = None) -> dict[str, Any]:
     }
 
 
+def _steps(log: Path) -> list[dict[str, Any]]:
+    """The step lines a demo printed (``forgebench.demo.clock.LINE``) and its tools line."""
+    from forgebench.demo.clock import LINE
+
+    out: list[dict[str, Any]] = []
+    for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
+        m = LINE.match(line)
+        if m:
+            out.append(
+                {
+                    "step": m["step"],
+                    "wall_s": float(m["wall"]),
+                    "cpu_s": float(m["cpu"]),
+                    "main_thread_cpu_s": float(m["main"]),
+                    "peak_mb": int(m["peak"]),
+                }
+            )
+        elif line.strip().startswith("[tools]"):
+            out.append({"step": "tools", "text": line.strip()[len("[tools] ") :]})
+    return out
+
+
 def _sorted_rows(path: Path) -> list[str]:
     return sorted(path.read_text(encoding="utf-8").splitlines()) if path.is_file() else []
 
 
-def measure_demo(root: Path) -> dict[str, Any]:
+def measure_demo(
+    root: Path, *, fresh_only: bool = False, reference: Path | None = None
+) -> dict[str, Any]:
     """The demo into ``root/first`` (fresh cache) then ``root/second`` (reusing that cache)."""
     first, second = root / "first", root / "second"
     cache = first / "cache"
     res: dict[str, Any] = {}
-    res["fresh_cache"] = _timed([*_forgebench(), "demo", "--out", str(first)], root / "first.log")
+    env = {**os.environ, "FORGEBENCH_CACHE": str(root / "fresh-cache")}  # nothing from before
+    res["fresh_cache"] = _timed(
+        [*_forgebench(), "demo", "--out", str(first)], root / "first.log", env
+    )
+    res["fresh_cache"]["steps"] = _steps(root / "first.log")
+    a = _sorted_rows(first / "run" / "metrics.csv")
+    res["metrics_rows"] = len(a)
+    if reference is not None:
+        got = first / "run" / "metrics.csv"
+        res["metrics_match_reference"] = (
+            got.is_file() and got.read_bytes() == reference.read_bytes()
+        )
+    if fresh_only:
+        return res
     res["reused_cache"] = _timed(
         [*_forgebench(), "demo", "--out", str(second), "--cache-dir", str(cache)],
         root / "second.log",
+        env,
     )
-    a = _sorted_rows(first / "run" / "metrics.csv")
+    res["reused_cache"]["steps"] = _steps(root / "second.log")
     b = _sorted_rows(second / "run" / "metrics.csv")
-    res["metrics_rows"] = len(a)
     res["metrics_identical"] = bool(a) and a == b
     return res
 
@@ -98,17 +145,27 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--keep", type=Path, help="Run the demos under this (new) folder and keep it.")
     ap.add_argument("--help-only", action="store_true", help="Measure --help only.")
+    ap.add_argument(
+        "--fresh-only", action="store_true", help="Only the first demo (fresh cache folder)."
+    )
+    ap.add_argument(
+        "--reference", type=Path, help="A metrics.csv the first demo's must equal byte for byte."
+    )
     ap.add_argument("--json-only", action="store_true", help="Print the JSON line only.")
     args = ap.parse_args()
     result: dict[str, Any] = {"cores": os.cpu_count()}
     if not args.help_only:
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=False)
-            result["demo"] = measure_demo(args.keep)
+            result["demo"] = measure_demo(
+                args.keep, fresh_only=args.fresh_only, reference=args.reference
+            )
         else:
             tmp = Path(tempfile.mkdtemp(prefix="fb-demo-speed-"))
             try:
-                result["demo"] = measure_demo(tmp)
+                result["demo"] = measure_demo(
+                    tmp, fresh_only=args.fresh_only, reference=args.reference
+                )
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
     result["help"] = measure_help()
@@ -119,6 +176,8 @@ def main() -> None:
                 ("fresh_cache", "demo, fresh cache"),
                 ("reused_cache", "demo, cache reused"),
             ):
+                if key not in demo:
+                    continue
                 d = demo[key]
                 wall_ok = "met" if d["wall_s"] < DEMO_WALL_S else "NOT met"
                 mem_ok = "met" if d["peak_rss_mb"] < DEMO_PEAK_MB else "NOT met"
@@ -128,9 +187,15 @@ def main() -> None:
                     f"(target < {DEMO_PEAK_MB:.0f}: {mem_ok})  load {d['load_before']}->{d['load_after']}"
                     + ("" if d["rc"] == 0 else f"  EXIT {d['rc']}")
                 )
+                _print_steps(d["steps"])
             print(
                 f"metrics.csv rows {demo['metrics_rows']}, identical across the two runs: "
-                f"{demo['metrics_identical']}"
+                f"{demo.get('metrics_identical', 'not measured')}"
+                + (
+                    f", byte-identical to the reference: {demo['metrics_match_reference']}"
+                    if "metrics_match_reference" in demo
+                    else ""
+                )
             )
         h = result["help"]
         ok = "met" if h["median_s"] < HELP_MEDIAN_S else "NOT met"
@@ -139,6 +204,17 @@ def main() -> None:
             f"runs {h['runs_s']}  load {h['load']}"
         )
     print(json.dumps(result))
+
+
+def _print_steps(steps: list[dict[str, Any]]) -> None:
+    for s in steps:
+        if "text" in s:
+            print(f"    verifier tools: {s['text']}")
+        else:
+            print(
+                f"    {s['step']:34s} wall {s['wall_s']:5.1f} s  cpu {s['cpu_s']:5.1f} s  "
+                f"main thread {s['main_thread_cpu_s']:5.1f} s  peak {s['peak_mb']:4d} MB"
+            )
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -51,3 +52,19 @@ def test_a_call_from_the_worker_itself_runs_directly() -> None:
 
     outer_name, inner_name = worker.call(outer)
     assert outer_name == inner_name
+
+
+def test_cpu_seconds_counts_the_workers_own_time_only() -> None:
+    worker = OneThread("test-cpu")
+    assert worker.cpu_seconds() is None  # not started
+
+    def spin() -> None:
+        end = time.thread_time() + 0.2
+        while time.thread_time() < end:
+            pass
+
+    worker.call(spin)
+    used = worker.cpu_seconds()
+    assert used is not None and used >= 0.2
+    time.sleep(0.3)  # the caller waiting costs the worker nothing
+    assert worker.cpu_seconds() == pytest.approx(used, abs=0.05)

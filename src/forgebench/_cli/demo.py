@@ -31,6 +31,7 @@ def demo(
     from forgebench._cli.protocol import tasks as print_task_matrix
     from forgebench._cli.scoring import print_summary
     from forgebench.demo.build import DemoError
+    from forgebench.demo.clock import StageClock
     from forgebench.demo.pipeline import (
         DEMO_DETECTOR,
         DEMO_JUDGE,
@@ -38,10 +39,17 @@ def demo(
         Demo,
         verifier_missing,
     )
+    from forgebench.run.generate import GenerationResult
     from forgebench.run.progress import RunProgress
+    from forgebench.run.source import Selection
     from forgebench.util.memory import bound_heap
 
     started = time.perf_counter()
+    clock = StageClock()
+
+    def lap(step: str) -> None:
+        console.print(clock.lap(step), markup=False, style="dim")
+
     bound_heap()  # the verifier's OCR and face models would otherwise fragment the heap
     steps = Demo(out, cache_dir)
     run_dir = steps.run_dir
@@ -53,6 +61,7 @@ def demo(
         fail(str(exc), 2)
     console.print(f"dataset: {dataset}", markup=False)
     console.print(f"knowledge base for {DEMO_VERIFIER}: {kb}", markup=False)
+    lap("build")
 
     _step("2. Validate it")
     report, problems = steps.validate(dataset)
@@ -61,13 +70,14 @@ def demo(
     if not report.ok:
         fail(f"the demo dataset has {len(report.errors)} problems (a bug: please report it)", 1)
     steps.print_dataset_summary(report, console)
+    lap("validate")
 
     _step("3. The task matrix")
     print_task_matrix(dataset, probes=None, conditions=None, models=DEMO_DETECTOR)
+    lap("matrix")
 
-    runs = steps.mandela_models(kb)
     why_not = verifier_missing()
-    _step(f"4. Ask {' and '.join(c.name for c, _ in runs)} through the runner")
+    _step(f"4. Ask {DEMO_DETECTOR}{'' if why_not else f' and {DEMO_VERIFIER}'} through the runner")
     if why_not is not None:
         console.print(
             f"{DEMO_VERIFIER} skipped: {why_not} (pip install 'forgebench[faces,ocr]'); "
@@ -77,28 +87,43 @@ def demo(
     else:
         console.print(
             f"{DEMO_VERIFIER} answers the full-image conditions only (OCR and scene matching "
-            "take about a second per image); forgebench run DATASET --model "
-            f"{DEMO_VERIFIER}@{kb} runs every condition",
+            "take about a second per image; they read the images in the background while "
+            f"{DEMO_DETECTOR} answers the Mandela and Forensics questions); forgebench run "
+            f"DATASET --model {DEMO_VERIFIER}@{kb} runs every condition",
             markup=False,
         )
-    for config, selection in runs:
-        with RunProgress(console) as progress:
-            result = steps.ask_mandela(dataset, config, selection, progress)
+
+    def asked(result: GenerationResult, what: str) -> None:
         for m in result.models:
             console.print(
                 f"{m.name}: {m.tasks} tasks, {m.sent} sent, {m.errors} errors", markup=False
             )
         if result.remaining:
-            fail(
-                f"{result.remaining} demo tasks have no answer; see forgebench status {run_dir}", 1
-            )
+            fail(f"{result.remaining} {what} have no answer; see forgebench status {run_dir}", 1)
 
+    with steps.prewarm(dataset, kb) as warm:  # None without the verifier's extras
+        with RunProgress(console) as progress:
+            result = steps.ask_mandela(dataset, steps.detector, Selection(), progress)
+        asked(result, "demo tasks")
+        lap(f"ask {DEMO_DETECTOR} (Mandela)")
+        with RunProgress(console) as progress:
+            n_questions, fx = steps.ask_forensics(dataset, progress)
+        asked(fx, "Forensics demo tasks")
+        lap(f"ask {DEMO_DETECTOR} (Forensics)")
+        if why_not is None:
+            config, selection = steps.verifier(kb)
+            with RunProgress(console) as progress:
+                result = steps.ask_mandela(dataset, config, selection, progress, warm)
+            asked(result, "demo tasks")
+            lap(f"ask {DEMO_VERIFIER}")
+            console.print(f"  [tools] {steps.tool_times(warm)}", markup=False, style="dim")
     steps.release_tools()
 
     _step(f"5. Judge with {DEMO_JUDGE} and write metrics.csv")
     summary, metrics, judge = steps.judge_mandela(err_console)
     console.print(summary, markup=False)
     print_summary(run_dir, judge, console)
+    lap("judge")
 
     _step("6. PIXAR: pixel labels of every forgery, scored against the detector's score maps")
     pixar = steps.pixar(dataset)
@@ -108,20 +133,14 @@ def demo(
         f"AUC {r['auc']:.1f}",
         markup=False,
     )
+    lap("pixar")
 
     _step("7. Forensics: binary, segmentation and detection questions from the demo's forgeries")
-    with RunProgress(console) as progress:
-        n_questions, fx, table = steps.forensics(dataset, progress)
     console.print(f"{n_questions} questions in {out / 'forensics'}", markup=False)
-    for m in fx.models:
-        console.print(f"{m.name}: {m.tasks} tasks, {m.sent} sent, {m.errors} errors", markup=False)
-    if fx.remaining:
-        fail(
-            f"{fx.remaining} Forensics demo tasks have no answer; see forgebench status {run_dir}",
-            1,
-        )
+    table = steps.score_forensics()
     if table is not None:
         console.print(table)
+    lap("forensics")
 
     _step("8. Report")
     built = steps.report()
@@ -131,4 +150,5 @@ def demo(
         err_console.print(f"warning: {w}", markup=False)
     console.print(f"metrics: {metrics}", markup=False)
     console.print(f"report:  {built.index}", markup=False)
+    lap("report")
     console.print(f"\ndemo finished in {time.perf_counter() - started:.1f} s", markup=False)

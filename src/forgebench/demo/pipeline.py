@@ -1,25 +1,31 @@
 """The demo's steps: the whole pipeline, offline, for all three benchmarks in ONE run directory.
 
-``forgebench demo --out OUT`` calls these in order and prints what they return:
+``forgebench demo --out OUT`` calls these and prints what they return:
 
 1. build the Mandela-format demo dataset and the knowledge verifier's KB (:mod:`.build`,
    :mod:`.kb`) and validate it;
-2. ask ``builtin/artefact`` (and ``builtin/verifier`` where its extras are installed, on the
-   full-image conditions) every Mandela question through the runner into ``OUT/run``;
+2. ask ``builtin/artefact`` every Mandela question, then the Forensics questions made from the
+   demo's forgeries (``OUT/forensics``), then ``builtin/verifier`` (where its extras are
+   installed) the full-image conditions, all through the runner into ``OUT/run``. The verifier's
+   tools (OCR, scene matching, faces) start on its images as soon as the dataset is built, on
+   background threads (:meth:`Demo.prewarm`), while the detector is asked: by the time the
+   verifier is asked, most of its answers only read those results;
 3. parse verdicts, judge with ``builtin/rules`` and write the Mandela rows of metrics.csv;
 4. PIXAR: label every forgery against its original and score the detector's score maps
    (:mod:`.pixar`), into the same run's metrics.csv;
-5. Forensics: binary, segmentation and detection questions made from the demo's forgeries
-   (``OUT/forensics``), asked of ``builtin/artefact`` into the same run and scored;
+5. score the Forensics answers;
 6. one report of the run (``OUT/run/report/index.html``), a section per benchmark.
 
-Each benchmark's scoring writes only its own rows (``results.metrics_csv.Scope``): the Mandela
-rows are the same as in a run holding Mandela alone. Resumable: the same command again sends
-nothing.
+Each benchmark's scoring writes only its own rows (``results.metrics_csv.Scope``), in this order
+(Mandela, PIXAR, Forensics), so metrics.csv is the same file whatever order the answers came in;
+the Mandela rows are the same as in a run holding Mandela alone. Resumable: the same command
+again sends nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +41,8 @@ if TYPE_CHECKING:
     from forgebench.demo.pixar import PixarDemoResult
     from forgebench.run.progress import RunProgress
     from forgebench.suites.mandela.validate import ValidationReport
+    from forgebench.suites.mandela.verifier.model import Verifier
+    from forgebench.suites.mandela.verifier.prewarm import Prewarm
 
 DEMO_DETECTOR = "builtin/artefact"
 DEMO_VERIFIER = "builtin/verifier"
@@ -109,27 +117,83 @@ class Demo:
 
         print_summary(report, console)
 
-    def mandela_models(self, kb: Path) -> list[tuple[ModelConfig, Selection]]:
-        """The models the Mandela part asks, each with its part of the protocol."""
-        runs = [(self.detector, Selection())]
-        if verifier_missing() is None:
-            verifier = ModelConfig(spec=f"{DEMO_VERIFIER}@{kb.resolve()}", concurrency=2)
-            runs.append((verifier, Selection(conditions=VERIFIER_CONDITIONS)))
-        return runs
+    def verifier(self, kb: Path) -> tuple[ModelConfig, Selection]:
+        """builtin/verifier on the demo's KB and the part of the protocol it is asked."""
+        config = ModelConfig(spec=f"{DEMO_VERIFIER}@{kb.resolve()}", concurrency=2)
+        return config, Selection(conditions=VERIFIER_CONDITIONS)
+
+    @contextmanager
+    def prewarm(self, dataset: Path, kb: Path) -> Iterator[Prewarm | None]:
+        """builtin/verifier's tool results computed in the background from here on (None when
+        its extras are missing): the images it will be asked about are known from the dataset, so
+        their OCR, scene matching and faces run while the detector is asked. Stopped when the
+        block ends."""
+        if verifier_missing() is not None:
+            yield None
+            return
+        from forgebench.run.generate import plan
+        from forgebench.suites.mandela.suite import SUITE as MANDELA
+        from forgebench.suites.mandela.verifier.model import create
+        from forgebench.suites.mandela.verifier.prewarm import Prewarm, jobs_of
+        from forgebench.suites.mandela.verifier.toolcache import FOLDER, kept_in
+
+        config, selection = self.verifier(kb)
+        planned = plan(MANDELA, dataset, [config], selection, cache_dir=self.cache)
+        asked = (
+            (t.probe, t.question.images[0].path, t.question.images[0].variant_id)
+            for t in planned.tasks[config.name]
+            if t.question.images
+        )
+
+        def make() -> Verifier:
+            with kept_in(self.cache / FOLDER):
+                return create(config).verifier
+
+        warm = Prewarm(make, jobs_of(asked)).start()
+        try:
+            yield warm
+        finally:
+            warm.cancel()
+            warm.join()
 
     def ask_mandela(
-        self, dataset: Path, config: ModelConfig, selection: Selection, progress: RunProgress
+        self,
+        dataset: Path,
+        config: ModelConfig,
+        selection: Selection,
+        progress: RunProgress,
+        warm: Prewarm | None = None,
     ) -> GenerationResult:
+        """Ask ``config`` its part of the Mandela protocol into the run; a builtin/verifier
+        uses the verifier ``warm`` built and is filling, when its KB is the one asked."""
+        from contextlib import nullcontext
+
         from forgebench.suites.mandela.suite import SUITE as MANDELA
+        from forgebench.suites.mandela.verifier.model import reusing
         from forgebench.suites.mandela.verifier.toolcache import FOLDER, kept_in
         from forgebench.util.memory import trim
 
-        trim()  # the previous stage's freed buffers, before the verifier's models load
+        trim()  # the previous stage's freed buffers
+        ready = warm.verifier() if warm is not None else None
         settings = GenerationSettings(selection=selection, cache_dir=self.cache)
-        with kept_in(self.cache / FOLDER):  # a second demo reads the verifier's tool results
+        with (
+            kept_in(self.cache / FOLDER),  # a second demo reads the verifier's tool results
+            reusing(ready) if ready is not None else nullcontext(),
+        ):
             return run_generation(
                 MANDELA, dataset, self.run_dir, [config], settings, progress=progress
             )
+
+    def tool_times(self, warm: Prewarm | None) -> str:
+        """CPU seconds of the verifier's two tool threads so far and what the prewarm did (for
+        the demo's timing lines: the OCR thread is the longest chain of the demo)."""
+        from forgebench.suites.mandela.verifier import threads
+
+        ocr, vision = threads.OCR.cpu_seconds(), threads.VISION.cpu_seconds()
+        line = f"OCR thread {ocr or 0.0:.1f} CPU-s, vision thread {vision or 0.0:.1f} CPU-s"
+        if warm is not None:
+            line += f"; {len(warm.jobs)} images read ahead, {len(warm.failed)} failed there"
+        return line
 
     def release_tools(self) -> None:
         """Nothing after the Mandela answers reads text or faces: give the OCR and face models'
@@ -166,13 +230,10 @@ class Demo:
 
         return run_pixar(dataset, self.run_dir, score_map, model=DEMO_DETECTOR)
 
-    def forensics(self, dataset: Path, progress: RunProgress) -> tuple[int, GenerationResult, Any]:
-        """Forensics questions from the demo's forgeries, asked of the detector into the run and
-        scored: the number of questions, the generation result and a console summary table
-        (None without rows)."""
-        from forgebench.results.metrics_csv import read_metrics
+    def ask_forensics(self, dataset: Path, progress: RunProgress) -> tuple[int, GenerationResult]:
+        """Forensics questions from the demo's forgeries (``OUT/forensics``), asked of the
+        detector into the run: the number of questions and the generation result."""
         from forgebench.suites.forensics.demo import build_forensics_demo
-        from forgebench.suites.forensics.report_section import summary_table
         from forgebench.suites.forensics.suite import SUITE as FORENSICS
 
         fx_dataset = self.out / "forensics"
@@ -181,11 +242,16 @@ class Demo:
         result = run_generation(
             FORENSICS, fx_dataset, self.run_dir, [self.detector], settings, progress=progress
         )
-        if result.remaining:
-            return len(items), result, None
+        return len(items), result
+
+    def score_forensics(self) -> Any:
+        """The Forensics rows of metrics.csv and a console summary table (None without rows)."""
+        from forgebench.results.metrics_csv import read_metrics
+        from forgebench.suites.forensics.report_section import summary_table
+        from forgebench.suites.forensics.suite import SUITE as FORENSICS
+
         path = FORENSICS.score(self.run_dir, None)
-        table = summary_table(read_metrics(path, benchmark="forensics")) if path else None
-        return len(items), result, table
+        return summary_table(read_metrics(path, benchmark="forensics")) if path else None
 
     def report(self) -> ReportResult:
         """One report of the run: a section per benchmark, every item of each."""

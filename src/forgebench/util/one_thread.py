@@ -11,6 +11,7 @@ call onto one long-lived thread, which also serialises them, as the tools' share
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -37,6 +38,17 @@ class OneThread:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self.name)
                 self._thread = self._pool.submit(threading.current_thread).result()
             return self._pool
+
+    def cpu_seconds(self) -> float | None:
+        """CPU seconds the worker thread has used so far (None before it starts, or where the
+        platform cannot say)."""
+        thread = self._thread
+        if thread is None or thread.ident is None or not thread.is_alive():
+            return None
+        try:
+            return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
+        except (AttributeError, OSError):
+            return None
 
     def call(self, fn: Callable[..., T], *args: object) -> T:
         """``fn(*args)`` on the worker thread; its result, or its exception re-raised here."""

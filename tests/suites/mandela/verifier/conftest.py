@@ -152,3 +152,29 @@ def verifier(world: World):  # type: ignore[no-untyped-def]
     from forgebench.suites.mandela.verifier.model import Verifier
 
     return Verifier(load_kb(world.kb))
+
+
+def count_tools(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record each tool run (``faces``, ``text``, ``scene``) from here on, in order."""
+    from forgebench.suites.mandela.verifier import faces, model
+    from forgebench.suites.mandela.verifier.scenes import SceneIndex
+
+    calls: list[str] = []
+    real_faces, real_read, real_match = faces.detect_faces, model._read, SceneIndex.match
+
+    def counted_faces(rgb: np.ndarray):  # type: ignore[no-untyped-def]
+        calls.append("faces")
+        return real_faces(rgb)
+
+    def counted_read(rgb: np.ndarray, mirrored: bool):  # type: ignore[no-untyped-def]
+        calls.append("text")
+        return real_read(rgb, mirrored)
+
+    def counted_match(self: SceneIndex, rgb: np.ndarray):  # type: ignore[no-untyped-def]
+        calls.append("scene")
+        return real_match(self, rgb)
+
+    monkeypatch.setattr(faces, "detect_faces", counted_faces)
+    monkeypatch.setattr(model, "_read", counted_read)
+    monkeypatch.setattr(SceneIndex, "match", counted_match)
+    return calls

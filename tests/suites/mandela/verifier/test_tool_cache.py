@@ -9,12 +9,11 @@ import numpy as np
 import pytest
 
 from forgebench.suites.mandela.prompts import probe as probe_text
-from forgebench.suites.mandela.verifier import faces, model, toolcache
+from forgebench.suites.mandela.verifier import model, toolcache
 from forgebench.suites.mandela.verifier.kb import load_kb
 from forgebench.suites.mandela.verifier.model import Verifier
-from forgebench.suites.mandela.verifier.scenes import SceneIndex
 
-from .conftest import World
+from .conftest import World, count_tools
 
 L0 = probe_text("L0").template.format(noun="photograph")
 
@@ -27,33 +26,11 @@ def _answers(v: Verifier, world: World) -> list[str]:
     ]
 
 
-def _count_tools(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    calls: list[str] = []
-    real_faces, real_read, real_match = faces.detect_faces, model._read, SceneIndex.match
-
-    def counted_faces(rgb: np.ndarray):  # type: ignore[no-untyped-def]
-        calls.append("faces")
-        return real_faces(rgb)
-
-    def counted_read(rgb: np.ndarray, mirrored: bool):  # type: ignore[no-untyped-def]
-        calls.append("text")
-        return real_read(rgb, mirrored)
-
-    def counted_match(self: SceneIndex, rgb: np.ndarray):  # type: ignore[no-untyped-def]
-        calls.append("scene")
-        return real_match(self, rgb)
-
-    monkeypatch.setattr(faces, "detect_faces", counted_faces)
-    monkeypatch.setattr(model, "_read", counted_read)
-    monkeypatch.setattr(SceneIndex, "match", counted_match)
-    return calls
-
-
 def test_a_second_verifier_reads_every_tool_result_from_disk(
     world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     kb = load_kb(world.kb)
-    calls = _count_tools(monkeypatch)
+    calls = count_tools(monkeypatch)
     first = Verifier(kb, tool_cache=tmp_path)
     calls.clear()  # the portrait gallery's faces are not cached: only the images asked about
     answers = _answers(first, world)
@@ -84,7 +61,7 @@ def test_another_kb_or_an_unreadable_file_is_computed_again(
     assert other.get("plaque-fake", "text") is toolcache.MISS
     stored = first.disk._path("plaque-fake", "text")
     stored.write_text("{not json", encoding="utf-8")
-    calls = _count_tools(monkeypatch)
+    calls = count_tools(monkeypatch)
     again = Verifier(kb, tool_cache=tmp_path)
     calls.clear()
     assert again.answer("L0", L0, world.plaque_fake, "plaque-fake") == answer

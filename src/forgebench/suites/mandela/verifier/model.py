@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +66,7 @@ class Verifier:
         portraits = {e.id: [kb.path(p) for p in e.portraits] for e in kb.facts if e.portraits}
         self.gallery = faces.Gallery.from_portraits(portraits, face_threshold)
         self.scenes = SceneIndex(kb.scenes, kb.root)
+        self.tool_folder = tool_cache
         self.disk = (
             None if tool_cache is None else ToolCache(tool_cache, kb.fingerprint(), self.scenes)
         )
@@ -118,6 +122,27 @@ class Verifier:
             mirrored = scene is not None and scene.mirrored
             obs.text = self._cached(key, "text", lambda: _read(rgb, mirrored))
         return obs
+
+    def warm(self, rgb: np.ndarray, key: str, probes: Iterable[str], *, text: bool = True) -> None:
+        """Compute and keep the tool results :meth:`answer` reads for ``probes`` on this image
+        (with ``text`` False, all but OCR): its answers then read them instead of computing."""
+        wanted = set(probes)
+        verdict = bool(wanted & VERDICT_PROBES)
+        if verdict or wanted & {"L2", "RECOG"}:
+            people = verdict or "L2" in wanted
+            self.observe(rgb, key, text=verdict and text, people=people)
+        if "FACE" in wanted:
+            self._cached(key, "faces", lambda: faces.detect_faces(rgb))
+
+    def serves(self, kb: KnowledgeBase, face_threshold: float, tool_cache: Path | None) -> bool:
+        """Whether a verifier built from these would be this one (same KB folder and content,
+        threshold and tool folder)."""
+        return (
+            self.kb.root == kb.root
+            and self.kb.fingerprint() == kb.fingerprint()
+            and self.gallery.threshold == face_threshold
+            and self.tool_folder == tool_cache
+        )
 
     def event(self, obs: Observation, prompt: str) -> Event | None:
         """The recognised scene's event, else the caption's."""
@@ -262,7 +287,26 @@ def create(config: ModelConfig) -> VerifierModel:
         kb = load_kb(Path(str(kb_path)))
     except KBError as exc:
         raise SpecError(f"model {config.name}: {exc}") from None
-    return VerifierModel(config.name, Verifier(kb, float(threshold), toolcache.configured()))
+    folder = toolcache.configured()
+    ready = _reused.get()
+    if ready is not None and ready.serves(kb, float(threshold), folder):
+        return VerifierModel(config.name, ready)
+    return VerifierModel(config.name, Verifier(kb, float(threshold), folder))
+
+
+_reused: ContextVar[Verifier | None] = ContextVar("forgebench_verifier_reused", default=None)
+
+
+@contextmanager
+def reusing(verifier: Verifier) -> Iterator[None]:
+    """Within the block, a ``builtin/verifier`` model created on the same KB, threshold and tool
+    folder as ``verifier`` uses it, with the tool results it holds or is computing (a prewarm's:
+    :mod:`.prewarm`), instead of building its own. Answers are the same either way."""
+    token = _reused.set(verifier)
+    try:
+        yield
+    finally:
+        _reused.reset(token)
 
 
 def _tool_checks() -> list[tuple[bool, str]]:

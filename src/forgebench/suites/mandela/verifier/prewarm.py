@@ -1,0 +1,147 @@
+"""builtin/verifier's tool results computed ahead of its questions, in the background.
+
+The verifier's cost is its tools (OCR, scene matching, faces), which run in native code that
+releases the GIL. When the images it will be asked about are known before it is asked (the demo
+knows them once the dataset is built), :class:`Prewarm` computes their tool results on two
+background threads while the caller does other work: one driver runs scene matching and faces
+image by image, a second reads the text of the images whose probes need it once their scene is
+known (a mirrored scene is read flipped). Results land in the :class:`Verifier`'s own cache
+(single flight per image and tool), so a runner given the same verifier
+(:func:`.model.reusing`) answers from them, or waits for one being computed; nothing is written
+to a run.
+
+A tool that fails on an image is noted (:attr:`Prewarm.failed`) and skipped: the verifier's
+answer computes it again inline and reports the failure as the task's error, as it would with
+no prewarm. :meth:`Prewarm.cancel` stops it between images; it never blocks a caller beyond the
+image each driver is on.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from forgebench.suites.mandela.verifier.model import VERDICT_PROBES, Verifier
+
+_DONE = None
+
+
+@dataclass(frozen=True)
+class Job:
+    """One image variant and the probes it will be asked."""
+
+    path: Path
+    key: str
+    """Its variant id (the verifier's cache key)."""
+    probes: frozenset[str]
+
+
+def jobs_of(tasks: Iterable[tuple[str, Path, str]]) -> list[Job]:
+    """``(probe, image path, variant id)`` of each task -> one job per variant, in the order of
+    its first task (the order a runner asks them)."""
+    order: dict[str, tuple[Path, set[str]]] = {}
+    for probe, path, key in tasks:
+        order.setdefault(key, (path, set()))[1].add(probe)
+    return [Job(path, key, frozenset(probes)) for key, (path, probes) in order.items()]
+
+
+class Prewarm:
+    """Tool results of ``jobs`` computed on two daemon threads (see the module docstring).
+
+    ``make`` builds the verifier on the first driver (its face gallery and scene index are tool
+    work too); :meth:`verifier` waits for it.
+    """
+
+    def __init__(self, make: Callable[[], Verifier], jobs: list[Job], *, pending: int = 8) -> None:
+        self._make = make
+        self._verifier: Verifier | None = None
+        self._ready = threading.Event()
+        self.jobs = jobs
+        self.failed: list[str] = []
+        """``variant id: error`` of each image whose tool failed here (answered inline later)."""
+        self.done = 0
+        """Jobs finished (every tool they need computed or failed)."""
+        self._cancel = threading.Event()
+        self._texts: queue.Queue[tuple[Job, np.ndarray] | None] = queue.Queue(pending)
+        self._threads = [
+            threading.Thread(target=self._vision, name="forgebench-prewarm-vision", daemon=True),
+            threading.Thread(target=self._text, name="forgebench-prewarm-text", daemon=True),
+        ]
+
+    def start(self) -> Prewarm:
+        for t in self._threads:
+            t.start()
+        return self
+
+    def verifier(self) -> Verifier | None:
+        """The verifier once built (None when building it failed: see :attr:`failed`)."""
+        self._ready.wait()
+        return self._verifier
+
+    def cancel(self) -> None:
+        """Stop after the image each driver is on."""
+        self._cancel.set()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait for both drivers (True when they have finished)."""
+        for t in self._threads:
+            t.join(timeout)
+        return not any(t.is_alive() for t in self._threads)
+
+    def _note(self, what: str, exc: BaseException) -> None:
+        self.failed.append(f"{what}: {type(exc).__name__}: {exc}")
+
+    def _vision(self) -> None:
+        from forgebench.models.images import load_rgb
+
+        try:
+            try:
+                verifier = self._verifier = self._make()
+            except Exception as exc:
+                self._note("verifier", exc)
+                return
+            finally:
+                self._ready.set()
+            for job in self.jobs:
+                if self._cancel.is_set():
+                    break
+                try:
+                    rgb = load_rgb(job.path, "builtin/verifier", task_only=True)
+                    verifier.warm(rgb, job.key, job.probes, text=False)
+                except Exception as exc:
+                    self._note(job.key, exc)
+                    self.done += 1
+                    continue
+                if job.probes & VERDICT_PROBES:
+                    self._put((job, rgb))
+                else:
+                    self.done += 1
+        finally:
+            self._put(_DONE, always=True)
+
+    def _put(self, entry: tuple[Job, np.ndarray] | None, *, always: bool = False) -> None:
+        while True:
+            try:
+                self._texts.put(entry, timeout=0.2)
+                return
+            except queue.Full:
+                if self._cancel.is_set() and not always:
+                    return
+
+    def _text(self) -> None:
+        while True:
+            entry = self._texts.get()
+            if entry is _DONE:
+                return
+            job, rgb = entry
+            if not self._cancel.is_set() and self._verifier is not None:
+                try:
+                    self._verifier.warm(rgb, job.key, job.probes)
+                except Exception as exc:
+                    self._note(job.key, exc)
+            self.done += 1

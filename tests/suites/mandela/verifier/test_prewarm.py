@@ -1,0 +1,145 @@
+"""builtin/verifier's tools run ahead of its questions: answers from a prewarmed verifier equal a
+cold one's and run no tool again; a tool failing in the prewarm is computed inline by the answer;
+a cancelled or failed prewarm ends instead of hanging; the runner's model reuses the prewarmed
+verifier only for the same KB, threshold and tool folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from forgebench.models.spec import ModelConfig
+from forgebench.suites.mandela.prompts import probe as probe_text
+from forgebench.suites.mandela.verifier import model, toolcache
+from forgebench.suites.mandela.verifier.kb import load_kb
+from forgebench.suites.mandela.verifier.model import Verifier
+from forgebench.suites.mandela.verifier.prewarm import Job, Prewarm, jobs_of
+
+from .conftest import World, count_tools
+
+L0 = probe_text("L0").template.format(noun="photograph")
+L1 = probe_text("L1").template.format(noun="photograph")
+JOIN_S = 120  # generous: a prewarm that never ends fails here instead of hanging the suite
+
+
+def _images(world: World, folder: Path) -> dict[str, tuple[Path, np.ndarray]]:
+    out = {}
+    for key in ("plaque_fake", "rocket_hopper", "rocket"):
+        rgb = getattr(world, key)
+        path = folder / f"{key}.png"
+        Image.fromarray(rgb).save(path)
+        out[key] = (path, rgb)
+    return out
+
+
+def _asked(images: dict[str, tuple[Path, np.ndarray]]) -> list[tuple[str, Path, str]]:
+    """What a runner would ask: two verdict probes per forged image, RECOG on the rocket."""
+    return [
+        ("L0", images["plaque_fake"][0], "plaque_fake"),
+        ("L1", images["plaque_fake"][0], "plaque_fake"),
+        ("L0", images["rocket_hopper"][0], "rocket_hopper"),
+        ("RECOG", images["rocket"][0], "rocket"),
+    ]
+
+
+def _answers(v: Verifier, images: dict[str, tuple[Path, np.ndarray]]) -> list[str]:
+    return [
+        v.answer("L0", L0, images["plaque_fake"][1], "plaque_fake"),
+        v.answer("L1", L1, images["plaque_fake"][1], "plaque_fake"),
+        v.answer("L0", L0, images["rocket_hopper"][1], "rocket_hopper"),
+        v.answer("RECOG", "", images["rocket"][1], "rocket"),
+    ]
+
+
+def test_jobs_are_one_per_image_in_the_order_first_asked(world: World, tmp_path: Path) -> None:
+    images = _images(world, tmp_path)
+    jobs = jobs_of(_asked(images))
+    assert [j.key for j in jobs] == ["plaque_fake", "rocket_hopper", "rocket"]
+    assert jobs[0].probes == {"L0", "L1"} and jobs[2].probes == {"RECOG"}
+
+
+def test_a_prewarmed_verifier_answers_as_a_cold_one_without_running_a_tool(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = load_kb(world.kb)
+    images = _images(world, tmp_path)
+    cold = _answers(Verifier(kb), images)
+    calls = count_tools(monkeypatch)
+    fresh = Verifier(kb)
+    calls.clear()  # the portrait gallery's faces
+    warm = Prewarm(lambda: fresh, jobs_of(_asked(images))).start()
+    assert warm.join(JOIN_S)
+    verifier = warm.verifier()
+    assert verifier is fresh and warm.failed == [] and warm.done == 3
+    # each image's tools ran once: scene on all three, faces and text on the two verdict images
+    assert sorted(calls) == sorted(["scene"] * 3 + ["faces"] * 2 + ["text"] * 2)
+    calls.clear()
+    assert _answers(verifier, images) == cold
+    assert calls == []
+
+
+def test_a_tool_failing_in_the_prewarm_is_computed_by_the_answer(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = load_kb(world.kb)
+    images = _images(world, tmp_path)
+    cold = _answers(Verifier(kb), images)
+    real_read = model._read
+    broken = {"on": True}
+
+    def flaky(rgb: np.ndarray, mirrored: bool):  # type: ignore[no-untyped-def]
+        if broken["on"]:
+            raise RuntimeError("onnxruntime: out of memory")
+        return real_read(rgb, mirrored)
+
+    monkeypatch.setattr(model, "_read", flaky)
+    warm = Prewarm(lambda: Verifier(kb), jobs_of(_asked(images))).start()
+    assert warm.join(JOIN_S)
+    assert len(warm.failed) == 2  # both verdict images' text
+    assert all("out of memory" in line for line in warm.failed)
+    verifier = warm.verifier()
+    assert verifier is not None
+    broken["on"] = False
+    assert _answers(verifier, images) == cold  # read inline, as with no prewarm
+
+
+def test_a_verifier_that_cannot_be_built_ends_the_prewarm(tmp_path: Path) -> None:
+    def make() -> Verifier:
+        raise RuntimeError("no face models")
+
+    warm = Prewarm(make, [Job(tmp_path / "a.png", "a", frozenset({"L0"}))]).start()
+    assert warm.join(JOIN_S)
+    assert warm.verifier() is None
+    assert warm.failed == ["verifier: RuntimeError: no face models"]
+
+
+def test_a_cancelled_prewarm_stops_between_images(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = load_kb(world.kb)
+    images = _images(world, tmp_path)
+    many = [("L0", images["plaque_fake"][0], f"copy-{i}") for i in range(40)]
+    warm = Prewarm(lambda: Verifier(kb), jobs_of(many), pending=2).start()
+    assert warm.verifier() is not None
+    warm.cancel()
+    assert warm.join(JOIN_S)
+    assert warm.done < 40
+
+
+def test_the_runners_model_reuses_the_prewarmed_verifier_only_when_it_is_the_same(
+    world: World, tmp_path: Path
+) -> None:
+    config = ModelConfig(spec=f"builtin/verifier@{world.kb}")
+    with toolcache.kept_in(tmp_path / "tools"):
+        ready = model.create(config).verifier
+        with model.reusing(ready):
+            assert model.create(config).verifier is ready
+            other = ModelConfig(
+                spec=f"builtin/verifier@{world.kb}", extra_body={"face_threshold": 0.5}
+            )
+            assert model.create(other).verifier is not ready  # another threshold
+    with model.reusing(ready):
+        assert model.create(config).verifier is not ready  # another tool folder (none)

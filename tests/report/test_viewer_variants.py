@@ -70,3 +70,32 @@ def test_the_viewer_shows_the_variant_beside_its_answer(tmp_path: Path) -> None:
         assert {re.sub(r" \(image.*", "", t) for t, _ in titles} >= {"blur_5", "noise_5"}
         assert all(ok for _, ok in titles)
         assert pg.errors == []
+
+
+def test_a_picture_asked_by_condition_is_the_tasks_own_else_its_variant(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from forgebench.models.base import ImageRef
+    from forgebench.report.site_items import AskedImage, Pictures
+    from forgebench.run.images import VariantCache, VariantSpec
+
+    shown_file = tmp_path / "tiled.png"
+    Image.new("RGB", (8, 4), (200, 10, 10)).save(shown_file)
+    source = tmp_path / "frame.png"
+    Image.new("RGB", (4, 4), (10, 200, 10)).save(source)
+    made: list[str] = []
+
+    def spec() -> VariantSpec:  # only when the run recorded no such task
+        made.append("spec")
+        return VariantSpec(source=source, condition="full")
+
+    pics = Pictures(tmp_path / "report", VariantCache(tmp_path / "cache"))
+    tasks = {"full": (ImageRef("vid-full", shown_file, "image/png"),)}
+    rel = pics.asked(AskedImage("full", spec), lambda c: tasks.get(c, ()))
+    assert rel is not None and not made and pics.seen["vid-full"] == rel
+    assert (tmp_path / "report" / rel).read_bytes() == shown_file.read_bytes()
+    assert pics.asked(AskedImage("full", spec), lambda c: ()) != rel and made == ["spec"]
+    gone = {"tiled": (ImageRef("vid-gone", tmp_path / "cleaned.png", "image/png"),)}
+    again = pics.asked(AskedImage("tiled", spec), lambda c: gone.get(c, ()))
+    assert made == ["spec", "spec"] and again is not None  # its bytes are gone: made again
+    assert (tmp_path / "report" / again).read_bytes() == source.read_bytes()

@@ -41,6 +41,7 @@ from typing import Any
 
 import numpy as np
 
+from forgebench.models.base import ImageRef
 from forgebench.report.facets import (
     LEVEL_TAIL,
     VERDICT_TAIL,
@@ -60,6 +61,7 @@ from forgebench.report.site_images import shown_images
 from forgebench.report.site_items import (
     AnswerPictures,
     Pictures,
+    TaskImages,
     VariantViews,
     cache_of,
     dataset_roots,
@@ -270,6 +272,21 @@ def build_site(
                 shown["o"] = made
         return shown
 
+    condition_at = {c: i for i, c in enumerate(ans.conditions)}
+
+    def task_images(pos: int) -> TaskImages:
+        """What item ``pos``'s tasks showed, by condition (the first answer's of each)."""
+
+        def shown(condition: str) -> tuple[ImageRef, ...]:
+            lo, hi = int(starts[pos]), int(starts[pos + 1])
+            at = condition_at.get(condition)
+            if at is None:
+                return ()
+            hit = np.flatnonzero(ans.condition_pos[lo:hi] == at)
+            return groups[int(group_at[lo + hit[0]])] if len(hit) else ()
+
+        return shown
+
     index_rows: list[list[Any]] = []
     search: list[str] = []
     pics = Pictures(out, cache_of(data.meta))
@@ -281,7 +298,9 @@ def build_site(
         item_root = roots.get(item.get("benchmark") or "", root)
         card = cards[pos]
         original = originals.get(card.pair) if card.pair and not card.original else None
-        rec = item_record(item, card, item_root, pics, original, warnings, variant_views)
+        rec = item_record(
+            item, card, item_root, pics, original, warnings, variant_views, task_images(pos)
+        )
         facts = item_facts(item) if item_facts is not None else []
         tags = item_tags(item) if item_tags is not None else ItemTags()
         rec["tags"] = [t for t in tags.tags if t]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forgebench.models.base import ImageRef
 from forgebench.report.facets import ItemCard
 from forgebench.report.site_data import ViewerData
 from forgebench.report.site_images import (
@@ -57,11 +58,27 @@ def _dataset_root(data: ViewerData) -> Path | None:
     return None
 
 
-VariantViews = Callable[[Path, dict[str, Any]], Iterator[tuple[str, "bytes | Path | VariantSpec"]]]
+@dataclass(frozen=True)
+class AskedImage:
+    """The picture the item's tasks under ``condition`` showed (their ``index``-th image), as
+    the run recorded it: found among the item's answers by condition, so no source file is read
+    or hashed to name it; ``spec`` makes the variant when no task of the run showed it."""
+
+    condition: str
+    spec: Callable[[], VariantSpec]
+    index: int = 0
+
+
+VariantViews = Callable[
+    [Path, dict[str, Any]], Iterator[tuple[str, "bytes | Path | VariantSpec | AskedImage"]]
+]
 """``views(dataset_root, item) -> (label, picture)``: the suite's extra pictures of an item, each
-as encoded bytes, an image file, or the :class:`~forgebench.run.images.VariantSpec` a task
-shows (looked up by its variant id: rendered only when neither this report nor the run's variant
-cache holds it)."""
+as encoded bytes, an image file, the :class:`~forgebench.run.images.VariantSpec` a task shows
+(looked up by its variant id: rendered only when neither this report nor the run's variant cache
+holds it) or an :class:`AskedImage` (what the item's tasks under a condition showed)."""
+TaskImages = Callable[[str], tuple[ImageRef, ...]]
+"""``shown(condition) -> images``: what the item's tasks under ``condition`` showed (() when
+none was asked)."""
 
 
 @dataclass
@@ -73,6 +90,20 @@ class Pictures:
     """The run's variant cache (``settings.cache_dir``), read for pictures tasks showed."""
     seen: dict[str, str | None] = field(default_factory=dict)
     """Variant id -> its picture, written once and shared by items and answers."""
+
+    def asked(self, want: AskedImage, shown: TaskImages | None) -> str | None:
+        """The picture of ``want``: the task's own image when the run recorded one whose bytes
+        are still there, else its variant (:meth:`variant`)."""
+        refs = shown(want.condition) if shown is not None else ()
+        if len(refs) > want.index:
+            ref = refs[want.index]
+            if ref.variant_id in self.seen:
+                return self.seen[ref.variant_id]
+            if ref.path.is_file():
+                rel = file_view(ref.path, self.out, safe_name(ref.variant_id))
+                self.seen[ref.variant_id] = rel
+                return rel
+        return self.variant(want.spec())
 
     def variant(self, spec: VariantSpec) -> str | None:
         ref = self.cache.ref(spec)
@@ -103,6 +134,7 @@ def _variants(
     views_of: VariantViews | None,
     pics: Pictures,
     own: Mapping[Path, str],
+    shown: TaskImages | None,
 ) -> dict[str, str]:
     """Views of the item's variants (crops, mirrors, face canvases, frames), from its suite; an
     image file that is the item's own picture reuses its view (``own``)."""
@@ -112,7 +144,9 @@ def _variants(
     try:
         for label, data in views_of(root, item):
             rel: str | None
-            if isinstance(data, VariantSpec):
+            if isinstance(data, AskedImage):
+                rel = pics.asked(data, shown)
+            elif isinstance(data, VariantSpec):
                 rel = pics.variant(data)
             elif isinstance(data, Path):
                 rel = own.get(data) or file_view(data, pics.out, f"{stem}.{safe_name(label)}")
@@ -140,6 +174,7 @@ def item_record(
     original: Mapping[str, Any] | None,
     warnings: list[str],
     views_of: VariantViews | None = None,
+    shown: TaskImages | None = None,
 ) -> dict[str, Any]:
     """An item's card as the page shows it: its suite's details rows, picture caption and
     outline, its pictures and (``original``: the item its suite pairs it with) the original
@@ -171,7 +206,9 @@ def item_record(
         heat = diff_heatmap(src, osrc, out, stem)
         if heat:
             rec["img"]["diff"] = heat
-    rec["img"]["variants"] = _variants(root, item, stem, warnings, views_of, pics, rec["_own"])
+    rec["img"]["variants"] = _variants(
+        root, item, stem, warnings, views_of, pics, rec["_own"], shown
+    )
     return rec
 
 

@@ -299,11 +299,12 @@ class ForensicsSuite(Suite):
         self, dataset_root: Path, item: Mapping[str, Any]
     ) -> Iterator[tuple[str, Any]]:
         """What ``full`` showed when it is not the item's file (a video's tile; a candidate row
-        tiled, as models of one image see it), as the tasks' own variants (the report finds them
-        among the answers' pictures or in the variant cache, rendering none twice); a multi-image
-        row's files, in order."""
+        tiled, as models of one image see it), as the tasks under that condition showed them
+        (the report finds them among the item's answers, else renders the variant once); a
+        multi-image row's files, in order."""
         if len(item.get("images") or ()) < 2:  # ``full`` shows a single image's file as it is
             return
+        from forgebench.report.site_items import AskedImage
         from forgebench.suites.forensics.contract import validated
         from forgebench.suites.forensics.questions import shown_images
         from forgebench.suites.forensics.studies import candidate_row
@@ -311,9 +312,10 @@ class ForensicsSuite(Suite):
         model = validated(item)
         shown = shown_images(model, dataset_root, "full")
         if shown and shown[0].op != "file":
-            yield "as asked", _variant(shown[0], "full")
+            yield "as asked", AskedImage("full", lambda: _variant(shown[0], "full"))
         if candidate_row(model):  # as models of one image see it
-            yield "tiled", _variant(shown_images(model, dataset_root, TILED)[0], TILED)
+            tiled = shown_images(model, dataset_root, TILED)[0]
+            yield "tiled", AskedImage(TILED, lambda: _variant(tiled, TILED))
         if len(model.images) > 1:  # full or multi_image: each image apart, in order
             n = len(model.images)
             for k, rel in enumerate(model.images, start=1):

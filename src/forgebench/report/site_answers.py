@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 
 _IMAGES = ("variant_id", "image_path", "media_type", "images_json")
 _ASKED = ("benchmark", "error", *_IMAGES)
+_SHOWN = (
+    "benchmark", "item_id", "model", "probe", "condition", "text", "answered", "verdict",
+    "verdict_json", "error", "j0.level", "j0.status", "j0.reason", *_IMAGES,
+)  # fmt: skip
 
 
 def parse_detail(raw: str | None) -> dict[str, Any]:
@@ -171,9 +175,11 @@ def read_answers(
     )
     wanted = pa.array([f"{bm}{sep}{item}" for bm, item in items], type=pa.large_string())
     pos = pc.index_in(keys, value_set=wanted)
-    kept = pc.is_valid(pos)
-    table = table.filter(kept).combine_chunks()
-    pos_np = pc.filter(pos, kept).to_numpy(zero_copy_only=False).astype(np.int64)
+    table = table.select(_SHOWN)  # what the viewer shows: the rest is never held twice
+    if pos.null_count:
+        kept = pc.is_valid(pos)
+        table, pos = table.filter(kept), pc.filter(pos, kept)
+    pos_np = pos.to_numpy(zero_copy_only=False).astype(np.int64)
 
     def vocabulary(name: str) -> tuple[list[str], np.ndarray]:
         values = sorted(str(v) for v in pc.unique(table.column(name)).to_pylist())

@@ -15,12 +15,17 @@ from typer.testing import CliRunner
 
 from forgebench.cli import app
 from forgebench.run.executor import ExecutorError, LocalExecutor, make_executor
+from forgebench.run.source_index import INDEX_FILE
 from forgebench.suites.pixar.pairs import PairsError
 
 
 def _files(root: Path) -> dict[str, bytes]:
+    """The cached files (the variants; not the index of source files, which records what
+    each process hashed itself)."""
     return {
-        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != INDEX_FILE
     }
 
 

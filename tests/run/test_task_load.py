@@ -133,6 +133,60 @@ def test_sigkill_mid_load_leaves_a_run_without_tasks_that_loads_again(tmp_path: 
     assert [r[0] for r in _rows(run)] == [t.key for t in tasks]
 
 
+SPILLING_LOADER = textwrap.dedent(
+    """
+    import os, sys, time
+    from pathlib import Path
+    sys.path[:0] = [{tests!r}]
+    from forgebench.run.store import Store
+    from run.test_task_load import _task
+
+    def batches():
+        for b in range(1000):
+            yield [_task(b * 100 + i, m, prompt="p" * 400) for i in range(100) for m in "ab"]
+            if b == 30:
+                Path({marker!r}).write_text(str(os.path.getsize({db!r})))
+                time.sleep(60)
+
+    with Store.open(Path({run!r})) as store:
+        store.connection.execute("PRAGMA cache_size=20")  # pages go to the file before commit
+        store.load_tasks(batches)
+    """
+)
+
+
+def test_sigkill_after_pages_reached_the_file_rolls_the_load_back(tmp_path: Path) -> None:
+    """The load writes through a rollback journal: killed once its pages are in the file, the
+    store is rolled back to no tasks when next opened, and loads again."""
+    run, marker = tmp_path / "run", tmp_path / "marker"
+    with Store.open(run):
+        pass
+    before = (run / "run.sqlite").stat().st_size
+    code = SPILLING_LOADER.format(
+        tests=str(Path(__file__).parents[1]), marker=str(marker), run=str(run),
+        db=str(run / "run.sqlite"),
+    )  # fmt: skip
+    proc = subprocess.Popen([sys.executable, "-c", code], env=dict(os.environ))
+    deadline = time.monotonic() + 60
+    while not marker.exists() or not marker.read_text():
+        assert proc.poll() is None, "the loader ended before it was killed"
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(10)
+    assert int(marker.read_text()) > before + 1_000_000  # 6,200 tasks' pages were in the file
+    assert (run / "run.sqlite-journal").is_file()  # a hot journal, not a write-ahead log
+    with Store.open(run) as store:
+        assert store.connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert store.connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert _rows(run) == [] and _indexes(run) == set(TASK_INDEXES)
+    assert not (run / "run.sqlite-journal").exists()
+    tasks = [_task(i, m) for i in range(40) for m in ("a", "b")]
+    with Store.open(run) as store:
+        assert store.load_tasks(lambda: _batches(tasks)) == 80
+    assert [r[0] for r in _rows(run)] == [t.key for t in tasks]
+
+
 V5_TASKS = """CREATE TABLE tasks (
     key TEXT PRIMARY KEY, item_id TEXT NOT NULL, probe TEXT NOT NULL, condition TEXT NOT NULL,
     model TEXT NOT NULL, prompt TEXT NOT NULL, prompt_version TEXT NOT NULL, variant_id TEXT,

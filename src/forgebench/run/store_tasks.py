@@ -82,6 +82,17 @@ def _task_rows(tasks: Iterable[Task]) -> list[tuple[Any, ...]]:
     return rows
 
 
+def _rollback_journal(con: sqlite3.Connection) -> bool:
+    """Switch a WAL store to a rollback journal for one load; False where it stays in WAL (not
+    in WAL, or another connection has the store open: SQLite keeps WAL then)."""
+    if con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        return False
+    try:
+        return bool(con.execute("PRAGMA journal_mode=DELETE").fetchone()[0] == "delete")
+    except sqlite3.OperationalError:  # busy: another process holds the store
+        return False
+
+
 class TasksPart(StoreBase):
     """Items, tasks, and what is pending."""
 
@@ -176,9 +187,12 @@ class TasksPart(StoreBase):
 
         Into a run without tasks, the tasks are loaded in one transaction with ``tasks``'
         indexes dropped and then built, each from one sort: the rows are written once, in order,
-        instead of each random key finding its place in a B-tree (several times faster). A
-        process killed before the commit leaves the run as it was, without tasks, and the next
-        prepare loads them again. The result is what batch after batch would store: a key given
+        instead of each random key finding its place in a B-tree (several times faster). That
+        transaction uses a rollback journal instead of the write-ahead log (where no other
+        connection holds the store): pages appended to the file need no journal entry, so the
+        rows reach the file once instead of going through the log and then a checkpoint. A
+        process killed before the commit leaves the run as it was, without tasks (the journal
+        rolls the file back when it is next opened), and the next prepare loads them again. The result is what batch after batch would store: a key given
         twice keeps its first row (``INSERT OR IGNORE``), and where two keys share an identity
         (superseding would mark one) the load is rolled back and the batches stored one by one.
         """
@@ -189,10 +203,13 @@ class TasksPart(StoreBase):
         # while they load (and removing a key given twice must not ask for its missing index)
         enforced = con.execute("PRAGMA foreign_keys").fetchone()[0]
         con.execute("PRAGMA foreign_keys=OFF")
+        journal = _rollback_journal(con)
         try:
             loaded = self._load_new(batches)
         finally:
             con.execute(f"PRAGMA foreign_keys={'ON' if enforced else 'OFF'}")
+            if journal:
+                con.execute("PRAGMA journal_mode=WAL")
         return sum(self.put_tasks(b) for b in batches()) if loaded is None else loaded
 
     def _load_new(self, batches: Callable[[], Iterable[Iterable[Task]]]) -> int | None:

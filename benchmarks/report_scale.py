@@ -67,7 +67,7 @@ new MutationObserver(function () {
 index read (``ready``), taken when the page changes, not when a poll from outside notices."""
 
 
-def _mandela_site(run: Path, models: int) -> tuple[float, Any]:
+def _mandela_site(run: Path, models: int) -> tuple[float, float, Any]:
     from analysis_speed import build_store
     from forgebench.report.site import build_site
     from forgebench.suites.mandela.suite import SUITE as MANDELA
@@ -83,9 +83,9 @@ def _mandela_site(run: Path, models: int) -> tuple[float, Any]:
         "item_tags": MANDELA.viewer_tags,
         "group_labels": {"mandela": MANDELA.group_labels},
     }
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     res = build_site(run, **hooks)
-    return time.perf_counter() - t0, res.index
+    return time.perf_counter() - t0, time.process_time() - c0, res.index
 
 
 def _answer(rng: Any, options: dict[str, str], truth: str, p_right: float) -> str:
@@ -205,8 +205,10 @@ def main() -> None:
             run = Path(tmp) / "RUN"
             run.mkdir()
             models = args.models or 36
-            seconds, index = _mandela_site(run, models)
-            result.update(models=models, build_site_s=round(seconds, 2))
+            seconds, cpu, index = _mandela_site(run, models)
+            result.update(
+                models=models, build_site_s=round(seconds, 2), build_site_cpu_s=round(cpu, 2)
+            )
         else:
             keep = args.keep or Path(tmp)
             keep.mkdir(parents=True, exist_ok=True)

@@ -71,7 +71,7 @@ from forgebench.report.site_items import (
 
 PAGE_SIZE = 50
 """Items per data chunk."""
-ROW_CHUNK = 2000
+ROW_CHUNK = 500
 """Index rows per chunk of the index: the first chunk is in ``data/index.js`` (the item list
 shows as soon as it is read), the others in ``data/rows-NNNN.js``, read one after another."""
 

@@ -217,7 +217,7 @@ class ColumnsPart(StoreBase):
         reals = [(i, expr) for i, (_n, expr, kind) in enumerate(scan.columns) if kind == _REAL]
         line = "json_object(" + ", ".join(f"'{i}', {e}" for i, e, _k in texts) + ")"
         lines_sql = (
-            f"SELECT max(rid), count(*), group_concat(line, char(10)) FROM (SELECT "
+            f"SELECT max(rid), count(*), CAST(group_concat(line, char(10)) AS BLOB) FROM (SELECT "
             f"{alias}.rowid AS rid, {line} AS line FROM {scan.source} WHERE {scan.where} "
             f"AND {alias}.rowid > ? ORDER BY {alias}.rowid LIMIT ?)"
         )
@@ -236,7 +236,7 @@ class ColumnsPart(StoreBase):
             ).fetchone()
             if last is None:
                 break
-            block = blob.encode()
+            block = blob  # bytes: the UTF-8 SQLite wrote, never decoded to a str
             table = pa_json.read_json(
                 pa.BufferReader(block),
                 read_options=pa_json.ReadOptions(use_threads=False, block_size=len(block) + 1),

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from forgebench import __version__
 from forgebench.models.registry import create_model
@@ -32,6 +32,7 @@ from forgebench.run.send import GenerationResult, send
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
 from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
+from forgebench.run.store_tasks import item_row
 from forgebench.run.tasks import Question, Task, TaskKeys, make_task
 
 if TYPE_CHECKING:
@@ -172,6 +173,43 @@ def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:
 
 STORE_BATCH = 20_000
 """Tasks bound, keyed and stored per transaction while a dataset is expanded."""
+ITEM_ROWS = 1000
+"""Item rows held before they are written (a row is the item's JSON)."""
+
+
+class _StoredAsRead(Sequence[Any]):
+    """A dataset's items as a suite's questions read them, each handed to ``keep`` on the first
+    pass through them (in order): the items are stored from the read that expands them, so a
+    dataset kept on disk is read and validated once more at load time, not twice. ``complete``
+    tells whether that pass reached the end (a suite that reads its items another way, or not
+    at all, gets them stored whole afterwards, as before)."""
+
+    def __init__(self, items: Sequence[Any], keep: Callable[[Any], None]) -> None:
+        self._items = items
+        self._keep = keep
+        self._started = False
+        self.complete = False
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._items[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        if self._started:
+            return iter(self._items)
+        self._started = True
+        return self._first_pass()
+
+    def _first_pass(self) -> Iterator[Any]:
+        for item in self._items:
+            self._keep(item)
+            yield item
+        self.complete = True
+
+    def __getattr__(self, name: str) -> Any:  # the suite's own sequence type (ItemFile.only)
+        return getattr(self._items, name)
 
 
 def _scrubbed(tasks: Iterable[Task], secrets: list[str]) -> Iterator[Task]:
@@ -197,7 +235,6 @@ def store_questions(
     (:meth:`Store.begin_invocation`); a prepare that sends nothing leaves that out."""
     from forgebench.run.images import VariantCache
 
-    store.put_items(source.name, loaded.items)
     check_model_settings(store, configs)
     if invocation:
         store.begin_invocation()
@@ -214,7 +251,16 @@ def store_questions(
         nonlocal count
         count = 0
         buf: list[Task] = []
-        for q in source.questions(loaded, selection, cache):
+        rows: list[tuple[str, str, str]] = []
+
+        def keep(item: Any) -> None:
+            rows.append(item_row(source.name, item))
+            if len(rows) >= ITEM_ROWS:
+                store.put_item_rows(rows)
+                rows.clear()
+
+        items = _StoredAsRead(loaded.items, keep)
+        for q in source.questions(dataclasses.replace(loaded, items=items), selection, cache):
             q = with_benchmark(q, source.name)
             check_images(q, configs)
             count += 1
@@ -232,6 +278,10 @@ def store_questions(
             if len(buf) >= batch:
                 yield buf
                 buf = []
+        store.put_item_rows(rows)
+        rows.clear()
+        if not items.complete:  # the suite did not read its items through once, in order
+            store.put_items(source.name, loaded.items)
         if buf:
             yield buf
 

@@ -82,6 +82,12 @@ def _task_rows(tasks: Iterable[Task]) -> list[tuple[Any, ...]]:
     return rows
 
 
+def item_row(benchmark: str, item: BaseModel | dict[str, Any]) -> tuple[str, str, str]:
+    """``(benchmark, item id, JSON)``: how :meth:`TasksPart.put_items` stores an item."""
+    data = item.model_dump(mode="json") if isinstance(item, BaseModel) else dict(item)
+    return benchmark, str(data["id"]), json.dumps(data, ensure_ascii=False)
+
+
 def _rollback_journal(con: sqlite3.Connection) -> bool:
     """Switch a WAL store to a rollback journal for one load; False where it stays in WAL (not
     in WAL, or another connection has the store open: SQLite keeps WAL then)."""
@@ -104,17 +110,15 @@ class TasksPart(StoreBase):
         """Store a benchmark's items as JSON (the latest data wins: a fixed label reaches
         scoring). An item is a pydantic model or a dict with an ``id`` field. Rows are made
         as SQLite takes them: a dataset read from disk one item at a time is never held whole."""
+        self.put_item_rows(item_row(benchmark, it) for it in items)
 
-        def rows() -> Iterator[tuple[str, str, str]]:
-            for it in items:
-                data = it.model_dump(mode="json") if isinstance(it, BaseModel) else dict(it)
-                yield benchmark, str(data["id"]), json.dumps(data, ensure_ascii=False)
-
+    def put_item_rows(self, rows: Iterable[tuple[str, str, str]]) -> None:
+        """Store rows made by :func:`item_row` (as :meth:`put_items`)."""
         with self._tx():
             self.connection.executemany(
                 "INSERT INTO items(benchmark, item_id, data) VALUES(?, ?, ?) "
                 "ON CONFLICT(benchmark, item_id) DO UPDATE SET data=excluded.data",
-                rows(),
+                rows,
             )
 
     def items(self, benchmark: str) -> dict[str, dict[str, Any]]:

@@ -174,3 +174,24 @@ def test_asked_columns_hold_the_benchmark_error_and_images_the_records_hold(tmp_
     for name in ("variant_id", "image_path", "media_type", "images_json"):
         assert cols[name] == [getattr(r, name) for r in records], name
     assert records[1].images == frames and records[0].images == (one,) and not records[2].images
+
+
+def test_records_of_some_items_and_models_are_found_through_the_index(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "RUN") as store:
+        keys = _fill(store)
+        store.put_tasks(
+            [make_task(Question("i2", "L1", "full", "p", "v1", None, {}, "mandela"), "x")]
+        )
+        everything = list(store.records("mandela"))
+        sql: list[str] = []
+        store.connection.set_trace_callback(sql.append)
+        some = list(store.records("mandela", items=["i2", "i5", "i9"], models=["m"], page=1))
+        store.connection.set_trace_callback(None)
+        plan = " ".join(
+            str(row[-1]) for row in store.connection.execute("EXPLAIN QUERY PLAN " + sql[0])
+        )
+    want = [r for r in everything if r.item_id in ("i2", "i5", "i9") and r.model == "m"]
+    assert len(want) == 3 and "x" in {r.model for r in everything}
+    assert some == want  # the same rows, in stored order, paged one at a time
+    assert [r.item_id for r in some] == ["i2", "i5", "i9"] and keys[-1] == some[-1].key
+    assert "tasks_identity" in plan and "SCAN t" not in plan

@@ -27,6 +27,7 @@ class RecordsPart(StoreBase):
         probes: Sequence[str] | None = None,
         conditions: Sequence[str] | None = None,
         items: Sequence[str] | None = None,
+        models: Sequence[str] | None = None,
         answered: bool = False,
         current: bool = True,
         prompts: bool = False,
@@ -36,9 +37,11 @@ class RecordsPart(StoreBase):
         read in pages of ``page`` (memory flat in the run's size; writes between pages are
         safe), each with the judgements of the ``(judge, kind)`` pairs of ``judged``.
 
-        Narrowed to ``probes`` / ``conditions`` / ``items`` (item ids) when given, to tasks with an answer when
-        ``answered``; superseded tasks are left out unless ``current`` is False. Prompts (long)
-        are read only with ``prompts``."""
+        Narrowed to ``probes`` / ``conditions`` / ``items`` (item ids) / ``models`` when given,
+        to tasks with an answer when ``answered``; superseded tasks are left out unless
+        ``current`` is False. With both ``items`` and ``models`` the tasks are found through the
+        (model, item) index rather than by walking every task: a few items of a run of millions
+        of tasks. Prompts (long) are read only with ``prompts``."""
         prompt = "t.prompt" if prompts else "''"
         joins, params, where = [], [], ["1=1"]
         extra_cols = []
@@ -52,9 +55,13 @@ class RecordsPart(StoreBase):
         if benchmark is not None:
             where.append("+t.benchmark = ?")  # "+": walk tasks in rowid order, not by index
             params.append(benchmark)
-        for col, values in (("probe", probes), ("condition", conditions), ("item_id", items)):
+        seek = items is not None and models is not None  # the index tasks_identity leads
+        for col, values in (
+            ("probe", probes), ("condition", conditions), ("model", models), ("item_id", items)
+        ):  # fmt: skip
             if values is not None:
-                where.append(f"+t.{col} IN ({','.join('?' * len(values))})")
+                plus = "" if seek and col in ("model", "item_id") else "+"
+                where.append(f"{plus}t.{col} IN ({','.join('?' * len(values))})")
                 params += list(values)
         if answered:
             where.append("a.task_key IS NOT NULL")

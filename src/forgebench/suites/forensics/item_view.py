@@ -124,7 +124,9 @@ def _answers(store: Store, item_ids: list[str]) -> dict[str, list[Answer]]:
     """The answers of ``item_ids`` under the conditions shown, by item (the release holds 63K
     items: only these are read)."""
     out: dict[str, list[Answer]] = {}
-    rows = store.records(BENCHMARK, probes=["MCQ"], conditions=CONDITIONS, items=item_ids)
+    rows = store.records(
+        BENCHMARK, probes=["MCQ"], conditions=CONDITIONS, items=item_ids, models=store.models()
+    )
     for r in sorted(rows, key=lambda r: (r.model, r.condition)):
         step = r.verdict_detail.get("step", "missing" if r.text is None else "")
         out.setdefault(r.item_id, []).append((r.model, r.condition, r.text, r.verdict, step))

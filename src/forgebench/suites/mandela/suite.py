@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from forgebench.construct.parts import Construction
     from forgebench.interop.layout import DatasetLayout
     from forgebench.models.spec import ModelConfig
-    from forgebench.run.images import VariantCache
+    from forgebench.run.images import VariantCache, VariantSpec
     from forgebench.run.judging import JudgeSettings
     from forgebench.run.tasks import Question
     from forgebench.suites.mandela.contract import Dataset
@@ -255,8 +255,10 @@ class MandelaSuite(Suite):
 
     def variant_views(
         self, dataset_root: Path, item: Mapping[str, Any]
-    ) -> Iterator[tuple[str, bytes]]:
-        from forgebench.suites.mandela.conditions import render_variant
+    ) -> Iterator[tuple[str, VariantSpec]]:
+        """The crop, mirror and face canvases as the variants the tasks show: the report takes
+        them from the run's variant cache (or its own pictures), rendering only a missing one."""
+        from forgebench.suites.mandela.conditions import variant_spec
         from forgebench.suites.mandela.contract import Item
 
         model = Item.model_validate(item)
@@ -265,9 +267,9 @@ class MandelaSuite(Suite):
                 continue
             if cond.startswith("face_") and model.faces is None:
                 continue
-            variant = render_variant(dataset_root, model, cond)
-            if variant is not None:
-                yield cond, variant.data
+            spec = variant_spec(dataset_root, model, cond)
+            if spec is not None:
+                yield cond, spec
 
     def viewer_tags(self, item: Mapping[str, Any]) -> ItemTags:
         """Grouped by family and domain; listed as label, family, domain, saliency; tagged with

@@ -71,6 +71,26 @@ def _build(out: Path) -> tuple[Path, Path]:
     return build_demo(out), build_demo_kb(out)
 
 
+def _preload() -> None:
+    """Import what the next steps run and load the verifier's OCR and face models (about a
+    second of CPU), while the dataset is built in a child process: none of it holds much memory
+    (the report's plotting and statistics libraries do, and are left to the report)."""
+    import importlib
+
+    for name in (
+        "forgebench.run.generate",
+        "forgebench.run.send",
+        "forgebench.models.builtin.artefact",
+        "forgebench.suites.mandela.suite",
+        "forgebench.suites.mandela.validate",
+        "forgebench.suites.forensics.suite",
+        "forgebench.suites.forensics.demo",
+    ):
+        importlib.import_module(name)
+    if verifier_missing() is None:  # loads both tools' models
+        importlib.import_module("forgebench.suites.mandela.verifier.prewarm")
+
+
 @dataclass
 class Demo:
     """Where the demo writes: ``OUT/dataset``, ``OUT/forensics``, the run ``OUT/run`` and the
@@ -103,7 +123,9 @@ class Demo:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            return pool.submit(_build, self.out).result()
+            built = pool.submit(_build, self.out)
+            _preload()  # on the core the child leaves free
+            return built.result()
 
     def validate(self, dataset: Path) -> tuple[ValidationReport, list[str]]:
         """The dataset's validation report and its problems as lines."""

@@ -14,6 +14,7 @@ import hashlib
 import io
 import os
 import shutil
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -42,7 +43,12 @@ AS_IS_BYTES = 2_000_000
 
 
 def _fresh(dst: Path, src: Path) -> bool:
-    return dst.is_file() and dst.stat().st_mtime >= src.stat().st_mtime
+    """Whether ``dst`` is a file no older than ``src`` (one stat when it is not there yet)."""
+    try:
+        built = os.stat(dst)
+    except OSError:
+        return False
+    return stat.S_ISREG(built.st_mode) and built.st_mtime >= os.stat(src).st_mtime
 
 
 def _save_scaled(im: Image.Image, dst: Path, side: int) -> tuple[int, int]:
@@ -81,10 +87,16 @@ def _header(src: Path) -> tuple[str | None, tuple[int, int] | None]:
 def _place(src: Path, dst: Path) -> None:
     """``dst`` holds ``src``'s bytes: a hard link where the file system allows (it appears
     whole), else a copy swapped in whole (never half-written)."""
-    dst.parent.mkdir(parents=True, exist_ok=True)
     try:
         os.link(src, dst)
         return
+    except FileNotFoundError:  # its folder is not made yet (a missing source fails below)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(src, dst)
+            return
+        except OSError:
+            pass
     except FileExistsError:  # an older picture: replaced below
         pass
     except OSError:  # no hard links here (another file system): copied below

@@ -209,6 +209,8 @@ class _StoredAsRead(Sequence[Any]):
         self.complete = True
 
     def __getattr__(self, name: str) -> Any:  # the suite's own sequence type (ItemFile.only)
+        if name.startswith("_"):  # not set yet (a copy being made): never the wrapped one's
+            raise AttributeError(name)
         return getattr(self._items, name)
 
 

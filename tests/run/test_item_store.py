@@ -100,3 +100,22 @@ def test_a_prepare_that_stops_on_a_bad_question_stores_neither_items_nor_tasks(
     (tmp_path / "ds2").mkdir()
     run_generation(_ByIndex(), tmp_path / "ds2", tmp_path / "run", CONFIGS, settings)  # type: ignore[arg-type]
     assert _items(tmp_path / "run") == [("byindex", f"i{k}") for k in range(5)]
+
+
+def test_items_with_a_limit_are_the_first_of_the_unlimited_list(tmp_path: Path) -> None:
+    from forgebench.run.store import Store
+
+    with Store.open(tmp_path / "run") as store:
+        store.put_items("a", [{"id": f"a{k}", "n": k} for k in range(7)])
+        store.put_items("b", [{"id": "b0", "n": 0}])
+        store.put_items("a", [{"id": "late", "n": 99}])
+        everything = list(store.items("a").items())
+        assert [iid for iid, _ in everything] == [f"a{k}" for k in range(7)] + ["late"]
+        for limit in (0, 1, 3, 8, 50):
+            assert list(store.items("a", limit).items()) == everything[:limit]
+        assert store.item_count("a") == 8
+        assert store.item_count("b") == 1
+        assert store.item_count("none") == 0
+        for bad in (-1, 2.5, "3", True):
+            with pytest.raises(ValueError, match="items limit"):
+                store.items("a", bad)  # type: ignore[arg-type]

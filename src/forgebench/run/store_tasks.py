@@ -121,14 +121,22 @@ class TasksPart(StoreBase):
                 rows,
             )
 
-    def items(self, benchmark: str) -> dict[str, dict[str, Any]]:
-        """A benchmark's stored items: id -> JSON object, in the order they were first stored."""
-        return {
-            iid: json.loads(data)
-            for iid, data in self.connection.execute(
-                "SELECT item_id, data FROM items WHERE benchmark=? ORDER BY rowid", (benchmark,)
-            )
-        }
+    def items(self, benchmark: str, limit: int | None = None) -> dict[str, dict[str, Any]]:
+        """A benchmark's stored items: id -> JSON object, in the order they were first stored;
+        only the first ``limit`` when given (a page showing a few of 63K items parses those)."""
+        sql = "SELECT item_id, data FROM items WHERE benchmark=? ORDER BY rowid"
+        params: tuple[Any, ...] = (benchmark,)
+        if limit is not None:
+            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+                raise ValueError(f"items limit must be a whole number >= 0, not {limit!r}")
+            sql += " LIMIT ?"
+            params += (limit,)
+        return {iid: json.loads(data) for iid, data in self.connection.execute(sql, params)}
+
+    def item_count(self, benchmark: str) -> int:
+        """How many items of ``benchmark`` are stored."""
+        sql = "SELECT COUNT(*) FROM items WHERE benchmark=?"
+        return int(self.connection.execute(sql, (benchmark,)).fetchone()[0])
 
     def all_items(self) -> list[tuple[str, dict[str, Any]]]:
         """Every benchmark's items as ``(benchmark, JSON object)``, in the order first stored."""

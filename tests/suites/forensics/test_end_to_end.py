@@ -166,3 +166,20 @@ def test_vlmevalkit_file_as_a_model(release_tsv: Path, tmp_path: Path) -> None:
     # the unanswered item counts as Z (wrong): 3 right of 6
     assert acc["model"] == "gpt4o" and acc["n"] == "6"
     assert float(acc["value"]) == pytest.approx(50.0)
+
+
+def test_item_page_shows_the_first_items_and_says_how_many_exist(
+    replayed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from forgebench.suites.forensics import item_view
+
+    _, run = replayed
+    monkeypatch.setattr(item_view, "MAX_ITEMS", 4)
+    page = item_view.write_item_view(run, run / "small").read_text()  # type: ignore[union-attr]
+    assert page.count("class='card'") == 4
+    ids = [f"id='item-{k}'" for k in range(6)]
+    assert all(i in page for i in ids[:4]) and not any(i in page for i in ids[4:])
+    assert "The first 4 of 6 items are shown" in page
+    monkeypatch.setattr(item_view, "MAX_ITEMS", 6)
+    page = item_view.write_item_view(run, run / "all").read_text()  # type: ignore[union-attr]
+    assert page.count("class='card'") == 6 and "items are shown" not in page

@@ -136,8 +136,10 @@ def _answers(store: Store, item_ids: list[str]) -> dict[str, list[Answer]]:
 def write_item_view(run_dir: Path, out: Path) -> Path | None:
     """Write ``out/forensics_items.html``; None when the run has no Forensics items."""
     with Store.open(run_dir, create=False) as store:
-        stored = store.items(BENCHMARK)
-        items = [ForensicsItem.model_validate(d) for d in list(stored.values())[:MAX_ITEMS]]
+        stored = store.item_count(BENCHMARK)
+        items = [
+            ForensicsItem.model_validate(d) for d in store.items(BENCHMARK, MAX_ITEMS).values()
+        ]
         answers = _answers(store, [it.id for it in items])
     if not items:
         return None
@@ -166,9 +168,9 @@ def write_item_view(run_dir: Path, out: Path) -> Path | None:
             f"<th></th></tr></thead><tbody>{rows}</tbody></table></section>"
         )
     more = (
-        f"<p>The first {MAX_ITEMS} of {len(stored)} items are shown; the report's item viewer "
+        f"<p>The first {MAX_ITEMS} of {stored} items are shown; the report's item viewer "
         "holds them all.</p>"
-        if len(stored) > MAX_ITEMS
+        if stored > MAX_ITEMS
         else ""
     )
     page = (

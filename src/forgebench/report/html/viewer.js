@@ -6,7 +6,8 @@
   var META = IDX.meta;
   var ROWS = IDX.rows; // [id, list line, group 1, group 2, benchmark, thumb, codes, "", page]
   /* The index arrives in chunks: the first with the page (the list shows at once), the others
-     (data/rows-NNNN.js) one after another, each appended to ROWS and filtered as it comes. */
+     (data/rows-NNNN.js) several at a time, each appended to ROWS in chunk order and filtered as
+     it comes. */
   var N_ROWS = META.n_rows !== undefined ? META.n_rows : ROWS.length;
   var N_CHUNKS = META.row_chunks || 1;
   var chunksIn = 1;
@@ -148,15 +149,25 @@
     $("count").textContent = countText();
     if (room) renderList(); else { $("page-info").textContent = "page " + (state.listPage + 1) + " / " + Math.max(1, Math.ceil(state.filtered.length / LIST_PAGE)); }
     if (pendingOpen !== null && (rowById(pendingOpen) || complete())) { var id = pendingOpen; pendingOpen = null; openItem(id); }
-    if (complete()) { document.documentElement.setAttribute("data-viewer", "ready"); } else { loadRows(chunksIn); }
+    if (complete()) { document.documentElement.setAttribute("data-viewer", "ready"); } else { loadRows(); }
   }
-  function loadRows(k) {
-    var s = document.createElement("script");
-    s.src = "data/rows-" + ("000" + k).slice(-4) + ".js";
-    s.onerror = function () { $("count").textContent = "(could not load " + s.src + ")"; };
-    document.body.appendChild(s);
+  /* Up to CHUNKS_AHEAD chunks are asked for at once (read in parallel, run in the order asked:
+     async=false); a chunk that runs early waits in FB.rowChunks until those before it are in. */
+  var CHUNKS_AHEAD = 8;
+  var chunksAsked = 1;
+  function loadRows() {
+    while (chunksAsked < N_CHUNKS && chunksAsked < chunksIn + CHUNKS_AHEAD) {
+      var s = document.createElement("script");
+      s.async = false;
+      s.src = "data/rows-" + ("000" + chunksAsked).slice(-4) + ".js";
+      s.onerror = function (e) { $("count").textContent = "(could not load " + e.target.src + ")"; };
+      document.body.appendChild(s);
+      chunksAsked++;
+    }
   }
-  FB.onrows = function (k) { var rows = FB.rowChunks[k].rows; delete FB.rowChunks[k]; addRows(rows); };
+  FB.onrows = function () {
+    while (FB.rowChunks[chunksIn]) { var rows = FB.rowChunks[chunksIn].rows; delete FB.rowChunks[chunksIn]; addRows(rows); }
+  };
 
   function renderList() {
     var list = $("list");
@@ -460,7 +471,7 @@
     renderCalib();
     fromHash();
     if (complete()) document.documentElement.setAttribute("data-viewer", "ready");  // for scripts driving the page
-    else loadRows(chunksIn);
+    else loadRows();
   }
   init();
 })();

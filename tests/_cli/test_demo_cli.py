@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
+from forgebench.demo.clock import LINE
 
 
 def _metrics(run: Path) -> list[dict[str, str]]:
@@ -96,6 +97,10 @@ def _check_verifier_beside_artefact(rows: list[dict[str, str]], text: str) -> No
         assert "builtin/verifier skipped" in text
         return
     assert "Ask builtin/artefact and builtin/verifier" in text
+    # its tools read every image ahead of its questions, and the steps say what they cost
+    assert re.search(r"\[tools\] OCR thread [\d.]+ CPU-s, .*; 46 images read ahead, 0 failed", text)
+    steps = [m["step"] for m in map(LINE.match, text.splitlines()) if m]
+    assert steps[:3] == ["build", "validate", "matrix"] and steps[-1] == "report"
     for family in ("K1", "K4"):
         assert _l0(rows, "builtin/verifier", family, "kgr") >= 75.0
         assert _l0(rows, "builtin/verifier", family, "kgr") > _l0(

@@ -66,6 +66,7 @@ class Prewarm:
         """``variant id: error`` of each image whose tool failed here (answered inline later)."""
         self.done = 0
         """Jobs finished (every tool they need computed or failed)."""
+        self._count = threading.Lock()
         self._cancel = threading.Event()
         self._texts: queue.Queue[tuple[Job, np.ndarray] | None] = queue.Queue(pending)
         self._threads = [
@@ -93,6 +94,10 @@ class Prewarm:
             t.join(timeout)
         return not any(t.is_alive() for t in self._threads)
 
+    def _finished(self) -> None:
+        with self._count:
+            self.done += 1
+
     def _note(self, what: str, exc: BaseException) -> None:
         self.failed.append(f"{what}: {type(exc).__name__}: {exc}")
 
@@ -115,12 +120,12 @@ class Prewarm:
                     verifier.warm(rgb, job.key, job.probes, text=False)
                 except Exception as exc:
                     self._note(job.key, exc)
-                    self.done += 1
+                    self._finished()
                     continue
                 if job.probes & VERDICT_PROBES:
                     self._put((job, rgb))
                 else:
-                    self.done += 1
+                    self._finished()
         finally:
             self._put(_DONE, always=True)
 
@@ -144,4 +149,4 @@ class Prewarm:
                     self._verifier.warm(rgb, job.key, job.probes)
                 except Exception as exc:
                     self._note(job.key, exc)
-            self.done += 1
+            self._finished()

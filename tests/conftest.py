@@ -13,8 +13,6 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
-# --- fake OpenAI-compatible server (tests/support/fake_openai.py; owner: runner) -----------------
-
 import sys as _sys
 from collections.abc import Callable as _Callable
 from collections.abc import Iterator as _Iterator
@@ -22,6 +20,32 @@ from pathlib import Path as _Path
 from typing import Any as _Any
 
 import pytest
+
+
+def _native_threads_per_worker() -> None:
+    """Under pytest-xdist each worker's native libraries (OpenMP in torch, OpenBLAS, OpenCV,
+    numexpr) get the worker's share of the CPUs, and so do the processes its tests start. Left
+    alone each starts a thread per CPU, and threads spinning while they wait for work take the
+    CPU that the other workers need: the suite's heavy tests took about a quarter more CPU time.
+    Set here, before any of them is imported; a value the caller set is kept."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "0"))
+    if workers < 2:
+        return
+    share = str(max(1, len(os.sched_getaffinity(0)) // workers))
+    for var in (
+        "OMP_NUM_THREADS",
+        "OPENBLAS_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "NUMEXPR_NUM_THREADS",
+        "OPENCV_FOR_THREADS_NUM",
+    ):
+        os.environ.setdefault(var, share)
+
+
+_native_threads_per_worker()
+
+
+# --- fake OpenAI-compatible server (tests/support/fake_openai.py; owner: runner) -----------------
 
 FAKE_OPENAI_SCRIPT = _Path(__file__).parent / "support" / "fake_openai.py"
 """Run it as a process: ``python FAKE_OPENAI_SCRIPT --port 0 ...`` prints the port."""

@@ -10,11 +10,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.log import read_eval_log
 from typer.testing import CliRunner
 
 from forgebench.cli import app
 from support.interop_runs import forensics_run, mandela_run
+
+
+def read_eval_log(path: str) -> Any:
+    """Inspect's own reader, imported when a test first reads a log (inspect_ai takes seconds to
+    import)."""
+    from inspect_ai.log import read_eval_log as read
+
+    return read(path)
+
 
 NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}[^_]*_forgebench-(\w+)_[0-9a-f]{22}\.eval$")
 

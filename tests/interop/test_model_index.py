@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from huggingface_hub import ModelCard
 from typer.testing import CliRunner
 
 from forgebench.cli import app
@@ -20,6 +19,8 @@ def _metrics(run: Path) -> list[dict[str, str]]:
 
 
 def test_every_headline_value_round_trips_through_modelcard(tmp_path: Path) -> None:
+    from huggingface_hub import ModelCard
+
     _ds, run = mandela_run(tmp_path / "m", seeds=2)
     _ds, frun = forensics_run(tmp_path / "f")
     out = tmp_path / "cards"
@@ -54,6 +55,8 @@ def test_every_headline_value_round_trips_through_modelcard(tmp_path: Path) -> N
 
 
 def test_dataset_id_and_judge_filter(tmp_path: Path) -> None:
+    from huggingface_hub import ModelCard
+
     _ds, run = mandela_run(tmp_path, seeds=1)
     out = tmp_path / "cards"
     res = CliRunner().invoke(

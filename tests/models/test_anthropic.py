@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import importlib.util
 import io
 import json
 from collections.abc import Awaitable, Callable
@@ -14,11 +15,14 @@ import pytest
 from aiohttp import web
 from PIL import Image
 
+from forgebench.models import anthropic as backend
 from forgebench.models.base import ImageRef, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig, SpecError
 
-pytest.importorskip("anthropic")
-from forgebench.models import anthropic as backend
+# find_spec, not importorskip: the SDK takes seconds to import, and only the backend needs it
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("anthropic") is None, reason="needs the anthropic extra"
+)
 
 KEY = "sk-ant-test-SECRET-1234"
 

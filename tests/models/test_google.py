@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import importlib.util
 import io
 import json
 import sys
@@ -15,11 +16,14 @@ import pytest
 from aiohttp import web
 from PIL import Image
 
+from forgebench.models import google as backend
 from forgebench.models.base import ImageRef, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig, SpecError
 
-pytest.importorskip("google.genai")
-from forgebench.models import google as backend
+# find_spec, not importorskip: the SDK takes seconds to import, and only the backend needs it
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("google.genai") is None, reason="needs the google extra"
+)
 
 KEY = "AIza-test-SECRET-5678"
 

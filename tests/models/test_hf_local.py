@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import importlib.util
 import io
 import sys
 from pathlib import Path
@@ -15,8 +16,11 @@ from forgebench.models import hf_local
 from forgebench.models.base import ModelError, Request, Response
 from forgebench.models.spec import ModelConfig, SpecError
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
+# find_spec, not importorskip: torch takes seconds to import; the tests import it when they run
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("torch") is None or importlib.util.find_spec("transformers") is None,
+    reason="needs the hf extra (torch, transformers)",
+)
 
 SPECIAL = ["<pad>", "<s>", "</s>", "<unk>", "<image>", "USER:", "ASSISTANT:"]
 PLAIN = ["real", "fake", "image", "is", "this", "the", "a", "?", ".", "yes", "no", "clock"]
@@ -92,6 +96,8 @@ def build_tiny_llava(folder: Path) -> Path:
         image_seq_length=IMAGE_TOKENS,
         vision_feature_layer=-1,
     )
+    import torch
+
     torch.manual_seed(0)
     model = LlavaForConditionalGeneration(config)
     model.generation_config.eos_token_id = 2
@@ -121,6 +127,8 @@ def generate(model: object, *requests: Request) -> list[Response]:
 
 
 def test_image_and_prompt_generate_deterministic_text(tiny: Path, tmp_path: Path) -> None:
+    import torch
+
     image_path = tmp_path / "photo.png"
     Image.new("RGB", (50, 40), (220, 30, 30)).save(image_path)
     from forgebench.models.base import ImageRef

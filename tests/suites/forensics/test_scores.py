@@ -8,7 +8,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import accuracy_score
 
 from forgebench.suites.forensics.scores import metric_rows, perspective_scores
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES, parse_type_code
@@ -69,6 +68,8 @@ def _answers(rng: np.random.Generator, n: int) -> pd.DataFrame:
 
 
 def test_metric_rows_agree_with_sklearn_and_the_perspective_rule() -> None:
+    from sklearn.metrics import accuracy_score
+
     frame = _answers(np.random.default_rng(3), 500)
     rows = {(r.subset, r.metric): r for r in metric_rows(frame)}
     assert rows[("all", "acc")].value == pytest.approx(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 from pathlib import Path
@@ -18,7 +19,10 @@ from forgebench.construct.audit_meta import jpeg_quality, metadata_audit
 from forgebench.suites.mandela.construct.audit import auc_tpr, pixel_audit
 from forgebench.suites.mandela.contract import Item
 
-pytest.importorskip("sklearn")
+# find_spec, not importorskip: scikit-learn is imported by the audits that use it, when they run
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("sklearn") is None, reason="needs the construct extra (scikit-learn)"
+)
 runner = CliRunner()
 
 

@@ -1,8 +1,8 @@
 """Shared test fixtures.
 
-Builds that many tests read are made once: the demo dataset once per session (once per worker
-under pytest-xdist: ``make test`` runs ``-n auto --dist loadgroup``), a local Ray once for the
-tests that need it, which run one after another on one worker.
+Builds that many tests read are made once: the demo dataset once per session (by one
+pytest-xdist worker, read by all: ``make test`` runs ``-n auto --dist loadgroup``), a local Ray
+once for the tests that need it, which run one after another on one worker.
 """
 
 from __future__ import annotations
@@ -77,7 +77,8 @@ def fake_openai() -> _Iterator[_Callable[..., _Any]]:
 
 # --- builds shared by many tests (support/shared_builds.py) ---------------------------------------
 
-from support.shared_builds import Frozen as _Frozen  # noqa: E402
+from support.shared_builds import built_once as _built_once  # noqa: E402
+from support.shared_builds import session_root as _session_root  # noqa: E402
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -102,11 +103,12 @@ def _private_variant_cache(tmp_path_factory: pytest.TempPathFactory) -> _Iterato
 
 @pytest.fixture(scope="session")
 def demo_dataset(tmp_path_factory: pytest.TempPathFactory) -> _Iterator[_Path]:
-    """The offline demo's Mandela dataset (``build_demo``), built once per session; read it, or
-    change a copy (``support.shared_builds.copy_of``): at the end it must be as built."""
+    """The offline demo's Mandela dataset (``build_demo``), built once per session (by one xdist
+    worker, read by all); read it, or change a copy (``support.shared_builds.copy_of``): at the
+    end it must be as built."""
     from forgebench.demo.build import build_demo
 
-    frozen = _Frozen(build_demo(tmp_path_factory.mktemp("shared-demo")))
+    frozen = _built_once(_session_root(tmp_path_factory.getbasetemp()), "shared-demo", build_demo)
     yield frozen.root
     frozen.check()
 

@@ -52,3 +52,27 @@ def test_an_unreadable_file_has_no_view(tmp_path: Path) -> None:
     bad.parent.mkdir(parents=True)
     bad.write_bytes(b"not an image")
     assert file_view(bad, tmp_path / "report", "e") is None
+
+
+def test_a_placed_picture_is_kept_while_fresh_and_replaced_when_its_source_is_newer(
+    tmp_path: Path,
+) -> None:
+    import os
+
+    src = _image(tmp_path / "ds" / "f.png", (32, 32), "PNG")
+    view = tmp_path / "report" / "img" / "var" / "f.png"
+    assert file_view(src, tmp_path / "report", "f") == "img/var/f.png"
+    first = view.stat().st_ino
+    assert file_view(src, tmp_path / "report", "f") == "img/var/f.png"  # fresh: kept
+    assert view.stat().st_ino == first
+    # a newer source (a new file under the same name) replaces the placed picture whole
+    newer = _image(tmp_path / "ds" / "g.png", (32, 32), "PNG")
+    Image.new("RGB", (32, 32), (0, 255, 0)).save(newer, format="PNG")
+    os.replace(newer, src)
+    later = view.stat().st_mtime + 5
+    os.utime(src, (later, later))
+    assert file_view(src, tmp_path / "report", "f") == "img/var/f.png"
+    assert view.read_bytes() == src.read_bytes()
+    with Image.open(view) as im:
+        assert im.getpixel((0, 0)) == (0, 255, 0)
+    assert not list(view.parent.glob(".*"))  # no temporary left

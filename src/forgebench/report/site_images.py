@@ -62,47 +62,60 @@ def _save_scaled(im: Image.Image, dst: Path, side: int) -> tuple[int, int]:
 _PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def _header(src: Path) -> tuple[str | None, tuple[int, int] | None]:
-    """The extension ``src`` keeps when shown as it is (None: it must be re-encoded) and its
-    size in pixels (None: unreadable); reads the header only (a PNG's own 24 bytes, other
-    formats through Pillow)."""
+def _header(src: Path) -> tuple[str | None, tuple[int, int] | None, float]:
+    """The extension ``src`` keeps when shown as it is (None: it must be re-encoded), its size
+    in pixels (None: unreadable) and its mtime; reads the header only (a PNG's own 24 bytes,
+    other formats through Pillow)."""
     try:
-        with src.open("rb") as fh:
+        with open(src, "rb") as fh:
             head = fh.read(24)
-            big = os.fstat(fh.fileno()).st_size > AS_IS_BYTES
+            st = os.fstat(fh.fileno())
     except OSError:
-        return None, None
+        return None, None, 0.0
+    big = st.st_size > AS_IS_BYTES
     if head[:8] == _PNG and head[12:16] == b"IHDR":
         w, h = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
         if w > 0 and h > 0:
-            return (None if big else ".png"), (w, h)
+            return (None if big else ".png"), (w, h), st.st_mtime
     try:
         with Image.open(src) as im:
             ext, size = AS_IS.get(im.format or ""), im.size
     except (OSError, ValueError):
-        return None, None
-    return (None if big else ext), size
+        return None, None, 0.0
+    return (None if big else ext), size, st.st_mtime
 
 
-def _place(src: Path, dst: Path) -> None:
-    """``dst`` holds ``src``'s bytes: a hard link where the file system allows (it appears
-    whole), else a copy swapped in whole (never half-written)."""
+def _place(src: Path, dst: str, mtime: float) -> None:
+    """``dst`` holds ``src``'s bytes (``mtime``: the source's): a hard link where the file
+    system allows (it appears whole), else a copy swapped in whole (never half-written). A
+    picture already there is kept when no older than its source: a new report costs one link
+    per picture, with no stat before it."""
     try:
         os.link(src, dst)
         return
     except FileNotFoundError:  # its folder is not made yet (a missing source fails below)
-        dst.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
         try:
             os.link(src, dst)
             return
         except OSError:
             pass
-    except FileExistsError:  # an older picture: replaced below
-        pass
+    except FileExistsError:  # built before: kept when fresh, else replaced below
+        try:
+            built = os.stat(dst)
+        except OSError:
+            pass
+        else:
+            if stat.S_ISREG(built.st_mode) and built.st_mtime >= mtime:
+                return
     except OSError:  # no hard links here (another file system): copied below
         pass
-    tmp = dst.with_name(f".{dst.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
+    head, name = os.path.split(dst)
+    tmp = os.path.join(head, f".{name}.{os.getpid()}.tmp")
+    try:
+        os.unlink(tmp)
+    except FileNotFoundError:
+        pass
     try:
         os.link(src, tmp)
     except OSError:
@@ -115,11 +128,10 @@ def picture(src: Path, out_dir: Path, stem: str) -> tuple[dict[str, str], tuple[
     pixels (None: unreadable). A picture a browser shows as it is and no larger than the view is
     placed as ``view/<stem>.<ext>``, and is its own thumbnail when no larger than one; else
     ``thumb/<stem>.jpg`` and ``view/<stem>.jpg`` are scaled from one decode."""
-    ext, size = _header(src)
+    ext, size, mtime = _header(src)
     if ext is not None and size is not None and max(size) <= VIEW_SIDE:
         rel = {"view": f"img/view/{stem}{ext}"}
-        if not _fresh(out_dir / rel["view"], src):
-            _place(src, out_dir / rel["view"])
+        _place(src, f"{out_dir}/{rel['view']}", mtime)
         if max(size) <= THUMB_SIDE:
             return {"thumb": rel["view"], **rel}, size
         rel["thumb"] = f"img/thumb/{stem}.jpg"
@@ -145,13 +157,12 @@ def file_view(src: Path, out_dir: Path, name: str) -> str | None:
     """A view of one image file as ``img/var/<name>.<ext>``: placed as it is when a browser
     shows it and it is no larger than a view, else scaled to a JPEG; its path relative to
     ``out_dir`` (None: unreadable)."""
-    ext, size = _header(src)
+    ext, size, mtime = _header(src)
     if size is None:
         return None
     if ext is not None and max(size) <= VIEW_SIDE:
         rel = f"img/var/{name}{ext}"
-        if not _fresh(out_dir / rel, src):
-            _place(src, out_dir / rel)
+        _place(src, f"{out_dir}/{rel}", mtime)
         return rel
     rel = f"img/var/{name}.jpg"
     if not _fresh(out_dir / rel, src):

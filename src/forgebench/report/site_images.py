@@ -10,6 +10,7 @@ reused: a picture is rebuilt only when its source is newer.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
@@ -112,10 +113,8 @@ def _place(src: Path, dst: str, mtime: float) -> None:
         pass
     head, name = os.path.split(dst)
     tmp = os.path.join(head, f".{name}.{os.getpid()}.tmp")
-    try:
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(tmp)
-    except FileNotFoundError:
-        pass
     try:
         os.link(src, tmp)
     except OSError:

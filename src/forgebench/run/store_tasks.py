@@ -8,6 +8,7 @@ task with more than one image also has ``tasks.images`` (schema 3), a JSON list 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -220,8 +221,9 @@ class TasksPart(StoreBase):
             loaded = self._load_new(batches)
         finally:
             con.execute(f"PRAGMA foreign_keys={'ON' if enforced else 'OFF'}")
-            if journal:
-                con.execute("PRAGMA journal_mode=WAL")
+            if journal:  # back to WAL; busy (another process opened the store meanwhile):
+                with contextlib.suppress(sqlite3.OperationalError):  # its next open sets it
+                    con.execute("PRAGMA journal_mode=WAL")
         return sum(self.put_tasks(b) for b in batches()) if loaded is None else loaded
 
     def _load_new(self, batches: Callable[[], Iterable[Iterable[Task]]]) -> int | None:

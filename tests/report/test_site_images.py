@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from forgebench.report.site_images import THUMB_SIDE, VIEW_SIDE, file_view, picture
+from forgebench.report.site_images import THUMB_SIDE, VIEW_SIDE, file_view, picture, safe_name
 
 
 def _image(path: Path, size: tuple[int, int], fmt: str) -> Path:
@@ -76,3 +76,17 @@ def test_a_placed_picture_is_kept_while_fresh_and_replaced_when_its_source_is_ne
     with Image.open(view) as im:
         assert im.getpixel((0, 0)) == (0, 255, 0)
     assert not list(view.parent.glob(".*"))  # no temporary left
+
+
+def test_safe_names_keep_letters_of_any_script_and_differ_for_different_ids() -> None:
+    import hashlib
+
+    def digest(item_id: str) -> str:
+        return hashlib.sha1(item_id.encode("utf-8")).hexdigest()[:8]
+
+    assert safe_name("HS-IMG_01/a b.png") == f"HS-IMG_01_a_b_png-{digest('HS-IMG_01/a b.png')}"
+    assert safe_name("Ünïcode 漢字/٣") == f"Ünïcode_漢字_٣-{digest('Ünïcode 漢字/٣')}"
+    long = "x" * 70 + "/" + "é" * 10
+    assert safe_name(long) == f"{'x' * 60}-{digest(long)}"
+    assert safe_name("a/b") != safe_name("a_b")  # same cleaned stem, told apart by the digest
+    assert safe_name("") == f"-{digest('')}"

@@ -18,8 +18,8 @@ a 36-model run of 2,000 items and a 25-model run of 63,000 Forensics questions:
   filtering needs no page loads. A row is ``[id, list line, group 1, group 2, benchmark,
   thumbnail, answer codes, "", page]``. It comes in chunks of :data:`ROW_CHUNK` rows: the first
   in ``data/index.js`` with the lists and each grouping facet's values (the item list shows as
-  soon as it is read), the others in ``data/rows-NNNN.js``, read one after another and filtered
-  as they arrive. Each item's search text is in ``data/search.js``, loaded at the first search.
+  soon as it is read), the others in ``data/rows-NNNN.js``, read several at a time and added in
+  order, filtered as they arrive. Each item's search text is in ``data/search.js``, loaded at the first search.
   The list line, the two grouping facets (and their dropdown labels), the card's tag line and
   the search text come from the item's suite (:class:`.facets.ItemTags`).
 
@@ -73,7 +73,7 @@ PAGE_SIZE = 50
 """Items per data chunk."""
 ROW_CHUNK = 500
 """Index rows per chunk of the index: the first chunk is in ``data/index.js`` (the item list
-shows as soon as it is read), the others in ``data/rows-NNNN.js``, read one after another."""
+shows as soon as it is read), the others in ``data/rows-NNNN.js``, read several at a time."""
 
 
 @dataclass

@@ -117,9 +117,28 @@ def _uses_ray(item: pytest.Item | None) -> bool:
     return item is not None and "local_ray" in getattr(item, "fixturenames", ())
 
 
+_SETUP_GROUPS = (
+    ("suites/mandela/verifier/", "verifier"),  # one Verifier per session: OCR and face models
+    ("interop/test_hf_dataset.py", "hf-dataset"),  # its module fixture builds three datasets
+)
+"""Test folders and files whose tests share a costly setup, kept on one xdist worker so that it
+is made once (pytest-xdist runs groups with the most tests first)."""
+
+
+def _setup_group(item: pytest.Item) -> str | None:
+    path = item.path.as_posix()
+    return next((group for part, group in _SETUP_GROUPS if f"/tests/{part}" in path), None)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups from the markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests of the one local Ray run one after another (moved to where the first of them
-    was), on one xdist worker (``--dist loadgroup``), so that Ray starts once."""
+    was), on one xdist worker (``--dist loadgroup``), so that Ray starts once; the tests of each
+    of ``_SETUP_GROUPS`` run on one worker too."""
+    for item in items:
+        group = _setup_group(item)
+        if group is not None and not _uses_ray(item):
+            item.add_marker(pytest.mark.xdist_group(group))
     ray_items = [item for item in items if _uses_ray(item)]
     if not ray_items:
         return

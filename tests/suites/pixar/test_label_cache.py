@@ -134,10 +134,10 @@ def test_metrics_labels_through_the_cache_and_labels_a_rewritten_pair_again(
     decoded: list[str] = []  # the pairs' images decoded (every reader goes through _decode)
     real = pairs_module._decode
 
-    def counting(path: Path, flags: int) -> np.ndarray:
+    def counting(path: Path, flags: int, *, rgb: bool = False) -> np.ndarray:
         if path.is_relative_to(pairs):
             decoded.append(path.name)
-        return real(path, flags)
+        return real(path, flags, rgb=rgb)
 
     monkeypatch.setattr(pairs_module, "_decode", counting)
     assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0

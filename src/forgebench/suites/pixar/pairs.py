@@ -116,24 +116,21 @@ def load_pairs(source: str | Path) -> list[Pair]:
     raise PairsError(f"{path}: no such folder or CSV file")
 
 
-RGB = -1
-"""``_decode`` flag: OpenCV's ``IMREAD_COLOR`` in RGB order (libspng where it may decode)."""
-
-
-def _decode(path: Path, flags: int) -> np.ndarray:
+def _decode(path: Path, flags: int, *, rgb: bool = False) -> np.ndarray:
+    """``path`` decoded by OpenCV with ``flags``; ``rgb``: ``IMREAD_COLOR`` in RGB order, by
+    libspng where it may decode the file."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise PairsError(f"{path}: cannot read ({exc.strerror})") from exc
-    if flags == RGB:
-        rgb = png.rgb8(data)
-        if rgb is not None:
-            return rgb
-    cv_flags = cv2.IMREAD_COLOR if flags == RGB else flags
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv_flags) if data else None
+    if rgb:
+        fast = png.rgb8(data)
+        if fast is not None:
+            return fast
+    img = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
     if img is None:
         raise PairsError(f"{path}: not a decodable image")
-    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB) if flags == RGB else img
+    return cv2.cvtColor(img, cv2.COLOR_BGR2RGB) if rgb else img
 
 
 def read_rgb(path: str | Path) -> np.ndarray:
@@ -143,7 +140,7 @@ def read_rgb(path: str | Path) -> np.ndarray:
     A plain 8-bit RGB PNG is decoded by libspng when installed (``util/png.py``: the same pixels,
     in RGB order without a channel swap), anything else by OpenCV.
     """
-    return _decode(Path(path), RGB)
+    return _decode(Path(path), cv2.IMREAD_COLOR, rgb=True)
 
 
 def read_mask(path: str | Path) -> np.ndarray:

@@ -21,7 +21,7 @@ from forgebench.models.base import ImageRef
 from forgebench.report.facets import ERROR, NOT_GRADED, PENDING, UNSCORED, AnswerView
 from forgebench.run.store import GRADE_KIND, Store
 from forgebench.run.store_columns import JudgedColumns
-from forgebench.run.store_rows import shown_refs
+from forgebench.run.store_rows import json_object, shown_refs
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -32,17 +32,6 @@ _SHOWN = (
     "benchmark", "item_id", "model", "probe", "condition", "text", "answered", "verdict",
     "verdict_json", "error", "j0.level", "j0.status", "j0.reason", *_IMAGES,
 )  # fmt: skip
-
-
-def parse_detail(raw: str | None) -> dict[str, Any]:
-    """A verdict's JSON detail as a dict ({} when absent or not an object)."""
-    import json
-
-    try:
-        value = json.loads(raw) if raw else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 def _codes(values: pa.Array) -> tuple[np.ndarray, list[Any]]:
@@ -79,7 +68,7 @@ def shown_facets(
     suite's view of its verdict, ``ERROR`` / ``PENDING`` without an answer, ``E<level>`` /
     ``unscored`` / ``none`` for its grade."""
     view = views.get(benchmark)
-    shown, note = (verdict, "") if view is None else view(verdict, parse_detail(detail))
+    shown, note = (verdict, "") if view is None else view(verdict, json_object(detail))
     if not shown or not answered:
         shown = ERROR if errored else PENDING
     if level is not None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from forgebench.models.base import Response
 from forgebench.run.store_base import StoreBase
-from forgebench.run.store_rows import CountRow, StoredAnswer, StoredError, TokenRow, _json_object
+from forgebench.run.store_rows import CountRow, StoredAnswer, StoredError, TokenRow, json_object
 from forgebench.util.redact import redact_known, redact_known_json, redact_text
 
 
@@ -72,7 +72,7 @@ class AnswersPart(StoreBase):
         row = self.connection.execute(
             "SELECT text, raw, attempts FROM answers WHERE task_key=?", (key,)
         ).fetchone()
-        return None if row is None else StoredAnswer(row[0], _json_object(row[1]), int(row[2]))
+        return None if row is None else StoredAnswer(row[0], json_object(row[1]), int(row[2]))
 
     def answer_text(self, key: str) -> str | None:
         """The text of a task's stored answer, or None when it has no answer."""

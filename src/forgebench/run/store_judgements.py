@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from forgebench.run.store_base import StoreBase
-from forgebench.run.store_rows import Judgement, _json_object
+from forgebench.run.store_rows import Judgement, json_object
 from forgebench.util.redact import redact_known, redact_known_json
 
 
@@ -73,7 +73,7 @@ class JudgementsPart(StoreBase):
         return Judgement(
             task_key=r[0], judge=r[1], kind=r[2], status=r[3], version=r[4],
             judge_spec=r[5], value=r[6], level=r[7], reason=r[8],
-            detail=_json_object(r[9]), raw=r[10], attempts=int(r[11]),
+            detail=json_object(r[9]), raw=r[10], attempts=int(r[11]),
         )  # fmt: skip
 
     def judged_keys(self, judge: str, kind: str) -> dict[str, str]:

@@ -13,7 +13,7 @@ GRADE_KIND = "evidence"
 """The judgement kind of an E0-E4 grade: what the store's ``grades`` view shows."""
 
 
-def _json_object(text: str | None) -> dict[str, Any]:
+def json_object(text: str | None) -> dict[str, Any]:
     """A stored JSON column as a dict ({} when absent, unreadable or not an object)."""
     try:
         value = json.loads(text) if text else {}
@@ -89,7 +89,7 @@ class Judged(NamedTuple):
 
     @property
     def detail(self) -> dict[str, Any]:
-        return _json_object(self.detail_json)
+        return json_object(self.detail_json)
 
 
 def shown_refs(
@@ -152,11 +152,11 @@ class TaskRecord(NamedTuple):
 
     @property
     def extra(self) -> dict[str, Any]:
-        return _json_object(self.extra_json)
+        return json_object(self.extra_json)
 
     @property
     def verdict_detail(self) -> dict[str, Any]:
-        return _json_object(self.verdict_json)
+        return json_object(self.verdict_json)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from forgebench.models.base import ImageRef
 from forgebench.run.schema import TASK_INDEXES
 from forgebench.run.store_base import CURRENT, StoreBase
-from forgebench.run.store_rows import TaskIdentity, _json_object
+from forgebench.run.store_rows import TaskIdentity, json_object
 from forgebench.run.tasks import Question, Task, canonical_json
 
 
@@ -303,7 +303,7 @@ class TasksPart(StoreBase):
         """The current tasks of one probe (any benchmark), in the order they were stored."""
         sql = f"SELECT key, item_id, model, extra FROM tasks WHERE probe=? AND {CURRENT} "
         return [
-            TaskIdentity(str(k), str(i), str(m), _json_object(e))
+            TaskIdentity(str(k), str(i), str(m), json_object(e))
             for k, i, m, e in self.connection.execute(sql + "ORDER BY rowid", (probe,))
         ]
 

@@ -1,1 +1,1 @@
-"""CLI command modules; each registers its commands on :data:`forgebench._cli.app.app`."""
+"""CLI command modules; each registers its commands on :data:`forgebench._cli.app.verbs`."""

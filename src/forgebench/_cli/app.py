@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import threading
 from contextvars import ContextVar
 from typing import Any
 
@@ -19,30 +20,22 @@ from forgebench.cli_support import (
 )
 from forgebench.errors import UserError
 
-__all__ = ["app", "console", "err_console", "fail", "model_configs", "money"]
+__all__ = ["app", "console", "err_console", "fail", "model_configs", "money", "verbs"]
 
 
 class SuiteGroup(TyperGroup):
-    """The root command group: the engine's commands, then every registered suite's
-    ``Suite.cli()`` mounted as ``forgebench <suite-name> ...``.
+    """The root command group: the engine's commands (:data:`verbs`), then every registered
+    suite's ``Suite.cli()`` mounted as ``forgebench <suite-name> ...``.
 
-    Built each time the CLI runs (Typer makes the click group per invocation), so a suite
-    registered before that, a plug-in or ``tests/suites/toy``, gets its group with no edit here.
-    An engine command of the same name wins over a suite's group.
+    Typer makes a new root group each time the CLI runs; its commands come from
+    :func:`mounted`, which builds them once per thread and again only when the suite registry
+    changes, so a suite registered before that (a plug-in, ``tests/suites/toy``) gets its group
+    with no edit here. An engine command of the same name wins over a suite's group.
     """
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
-        from forgebench import suites
-
-        for suite in suites.all_suites():  # the built-ins load first, with their providers
-            sub = suite.cli()
-            if sub is None or suite.name in self.commands:
-                continue
-            holder = typer.Typer(rich_markup_mode=self.rich_markup_mode)
-            holder.add_typer(sub, name=suite.name)  # a group even with a single command
-            self.commands[suite.name] = typer.main.get_group(holder).commands[suite.name]
-        _add_suite_options(self.commands)
+        self.commands.update(mounted())
 
     def invoke(self, ctx: Any) -> Any:
         """Run the command; an error the user can cause (:class:`forgebench.errors.UserError`,
@@ -73,6 +66,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+"""The ``forgebench`` command: its root group is :class:`SuiteGroup`."""
+
+verbs = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+"""Where the command modules of ``forgebench._cli`` register the engine's commands (turned into
+click commands by :func:`mounted`, not each time the CLI runs)."""
 
 
 @app.callback()
@@ -83,12 +81,63 @@ def _root() -> None:
     suites.load()  # the benchmarks and the providers they bring (builtin/rules, ...)
 
 
-@app.command("version")
+@verbs.command("version")
 def version() -> None:
     """Print the forgebench version."""
     from forgebench import __version__
 
     console.print(f"forgebench {__version__}")
+
+
+class _Built(threading.local):
+    """One thread's built commands and what they were built from."""
+
+    key: tuple[Any, ...] | None = None
+    commands: dict[str, Any] | None = None
+
+
+_BUILT = _Built()
+
+
+def mounted() -> dict[str, Any]:
+    """The root group's commands: the engine's (:data:`verbs`), each registered suite's
+    ``Suite.cli()`` under its name, and the suites' options on the verbs that take them.
+
+    Making click commands from the functions' signatures is most of an in-process invocation's
+    time (``CliRunner``: tests, notebooks), so they are made once per thread (a command's
+    callback keeps per-call state) and again when a suite is registered or removed, a suite's
+    options change, or a command is added to :data:`verbs`."""
+    from forgebench import suites
+
+    found = tuple(suites.all_suites())  # the built-ins load first, with their providers
+    key = (
+        len(verbs.registered_commands),
+        len(verbs.registered_groups),
+        found,
+        tuple(tuple(s.options) for s in found),
+    )
+    if _BUILT.commands is not None and _same(_BUILT.key, key):
+        return _BUILT.commands
+    commands = dict(typer.main.get_group(verbs).commands)
+    for suite in found:
+        sub = suite.cli()
+        if sub is None or suite.name in commands:
+            continue
+        holder = typer.Typer(rich_markup_mode=None)
+        holder.add_typer(sub, name=suite.name)  # a group even with a single command
+        commands[suite.name] = typer.main.get_group(holder).commands[suite.name]
+    _add_suite_options(commands)
+    _BUILT.key, _BUILT.commands = key, commands
+    return commands
+
+
+def _same(old: tuple[Any, ...] | None, new: tuple[Any, ...]) -> bool:
+    """Whether two keys of :func:`mounted` match: the same suite objects (by identity: a suite
+    registered again is another object, and the old one is kept alive by the key, so its id is
+    not reused) with equal options."""
+    if old is None or old[:2] != new[:2] or len(old[2]) != len(new[2]):
+        return False
+    return all(a is b for a, b in zip(old[2], new[2], strict=True)) and old[3] == new[3]
 
 
 _OPTION_PREFIX = "suite_option__"

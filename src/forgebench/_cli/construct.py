@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import app, console, fail, money
+from forgebench._cli.app import console, fail, money, verbs
 from forgebench.cli_support import (
     executor_option,
     get_executor,
@@ -19,10 +19,10 @@ from forgebench.cli_support import (
 review_app = typer.Typer(
     help="Manual review of a build: export a sheet, import decisions.", no_args_is_help=True
 )
-app.add_typer(review_app, name="review")
+verbs.add_typer(review_app, name="review")
 
 
-@app.command("propose")
+@verbs.command("propose")
 def propose(
     seeds: Path = typer.Argument(..., help="Seed folder: scenes.jsonl, kb.jsonl and the images."),
     out: Path = typer.Option(..., "--out", "-o", help="Folder for specs.jsonl and rejected.jsonl."),
@@ -74,7 +74,7 @@ def propose(
     console.print(f"wrote {out / 'specs.jsonl'} and {out / 'rejected.jsonl'}", markup=False)
 
 
-@app.command("build")
+@verbs.command("build")
 def build(
     seeds: Path = typer.Argument(..., help="Seed folder."),
     specs: Path = typer.Argument(..., help="Verified specifications (propose's specs.jsonl)."),
@@ -151,7 +151,7 @@ def build(
         fail(f"the editor {done.editor} was stopped: {rep.stopped}", 1)
 
 
-@app.command("audit")
+@verbs.command("audit")
 def audit(
     dataset: Path = typer.Argument(..., help="Dataset folder (items.jsonl, images/)."),
     detectors: list[str] = typer.Option(

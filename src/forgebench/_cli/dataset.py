@@ -10,7 +10,7 @@ from typing import Any
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail
+from forgebench._cli.app import console, err_console, fail, verbs
 from forgebench.cli_support import say
 
 
@@ -52,7 +52,7 @@ def benchmark_option(what: str = "Act on this benchmark of the run only.") -> An
     return typer.Option(None, "--benchmark", help=what)
 
 
-@app.command("validate")
+@verbs.command("validate")
 def validate(
     dataset: Path = typer.Argument(..., help="Dataset folder (its benchmark is recognised)."),
     benchmark: str | None = benchmark_option("The dataset's benchmark (default: recognised)."),
@@ -72,7 +72,7 @@ def validate(
     show(report.summary)
 
 
-@app.command("import")
+@verbs.command("import")
 def import_(
     src: Path = typer.Argument(
         ...,

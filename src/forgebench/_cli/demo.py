@@ -8,14 +8,14 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail
+from forgebench._cli.app import console, err_console, fail, verbs
 
 
 def _step(title: str) -> None:
     console.print(f"\n[bold]{title}[/bold]")
 
 
-@app.command("demo")
+@verbs.command("demo")
 def demo(
     out: Path = typer.Option(
         Path("demo_out"), "--out", help="Folder for the demo datasets and run."

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import app, console, fail
+from forgebench._cli.app import console, fail, verbs
 from forgebench.errors import UserError
 
 
-@app.command("export-dataset")
+@verbs.command("export-dataset")
 def export_dataset_cmd(
     dataset: Path = typer.Argument(..., help="A dataset folder of any benchmark."),
     fmt: str = typer.Option(

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import app, fail
+from forgebench._cli.app import fail, verbs
 from forgebench._cli.dataset import benchmark_option
 
 
-@app.command("prompts")
+@verbs.command("prompts")
 def prompts(
     dataset: Path | None = typer.Option(
         None, "--dataset", help="Dataset folder (with --item: show the prompts filled in)."
@@ -67,7 +67,7 @@ def _columns(rows: Sequence[tuple[str, ...]], right: tuple[int, ...] = ()) -> st
     return "\n".join(lines)
 
 
-@app.command("tasks")
+@verbs.command("tasks")
 def tasks(
     dataset: Path = typer.Argument(..., help="Dataset folder."),
     probes: str | None = typer.Option(None, "--probes", help="Comma-separated probes (narrows)."),

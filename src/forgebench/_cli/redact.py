@@ -6,11 +6,11 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import app, console, fail
+from forgebench._cli.app import console, fail, verbs
 from forgebench.cli_support import paid_stage
 
 
-@app.command("redact")
+@verbs.command("redact")
 def redact_cmd(
     run_dir: Path = typer.Argument(..., help="Run directory."),
 ) -> None:

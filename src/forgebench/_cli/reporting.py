@@ -7,12 +7,12 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import app
+from forgebench._cli.app import verbs
 from forgebench._cli.dataset import benchmark_option, show
 from forgebench.cli_support import say
 
 
-@app.command("tables")
+@verbs.command("tables")
 def tables(
     run_dir: Path = typer.Argument(..., help="The run directory (holds metrics.csv / run.sqlite)."),
     out: Path | None = typer.Option(None, "--out", help="Output folder (default RUN/report)."),
@@ -34,7 +34,7 @@ def tables(
             say(note)
 
 
-@app.command("figures")
+@verbs.command("figures")
 def figures(
     run_dir: Path = typer.Argument(..., help="The run directory (holds metrics.csv)."),
     out: Path | None = typer.Option(

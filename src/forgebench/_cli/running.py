@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail, model_configs, money, suite_options
+from forgebench._cli.app import (
+    console,
+    err_console,
+    fail,
+    model_configs,
+    money,
+    suite_options,
+    verbs,
+)
 from forgebench._cli.dataset import benchmark_option
 from forgebench.cli_support import (
     executor_option,
@@ -32,7 +40,7 @@ if TYPE_CHECKING:
     from forgebench.run.generate import GenerationResult
 
 cache_app = typer.Typer(help="The image-variant cache.", no_args_is_help=True)
-app.add_typer(cache_app, name="cache")
+verbs.add_typer(cache_app, name="cache")
 
 
 def _judge_and_metrics(run_dir: Path, judge: str) -> int:
@@ -90,7 +98,7 @@ def _outcome(result: GenerationResult, progress_shown: bool) -> int:
     return code
 
 
-@app.command("run")
+@verbs.command("run")
 def run(
     dataset: Path = typer.Argument(..., help="Dataset folder (items.jsonl + images)."),
     model: list[str] = typer.Option(
@@ -238,7 +246,7 @@ def run(
         raise typer.Exit(code)
 
 
-@app.command("status")
+@verbs.command("status")
 def status(run_dir: Path = typer.Argument(..., help="Run directory.")) -> None:
     """Done / pending / error counts per model x probe x condition, and tokens per model."""
     from rich.table import Table
@@ -289,7 +297,7 @@ def cache_clean(
     console.print(f"removed {files} files ({freed / 1e6:.1f} MB) from {where}")
 
 
-@app.command("export-batch")
+@verbs.command("export-batch")
 def export_batch_cmd(
     run_dir: Path = typer.Argument(..., help="Run directory."),
     file: Path = typer.Argument(..., help="Output JSONL; more parts go to STEM.part2.SUFFIX, ..."),
@@ -314,7 +322,7 @@ def export_batch_cmd(
     console.print(f"wrote {n} requests to {len(files)} file(s): {', '.join(map(str, files))}")
 
 
-@app.command("import-batch")
+@verbs.command("import-batch")
 def import_batch_cmd(
     run_dir: Path = typer.Argument(..., help="Run directory."),
     files: list[Path] = typer.Argument(..., help="Batch output JSONL file(s)."),

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import app, console, err_console
+from forgebench._cli.app import console, err_console, verbs
 
 
-@app.command("merge")
+@verbs.command("merge")
 def merge_cmd(
     runs: list[Path] = typer.Argument(..., help="Run directories to merge (two or more)."),
     out: Path = typer.Option(..., "--out", help="The merged run directory (new)."),
@@ -32,7 +32,7 @@ def merge_cmd(
     )
 
 
-@app.command("ray-batch")
+@verbs.command("ray-batch")
 def ray_batch_cmd(
     shards: list[Path] = typer.Argument(..., help="export-batch files (OpenAI batch JSONL)."),
     url: str = typer.Option(

@@ -12,14 +12,14 @@ from typing import Any
 
 import typer
 
-from forgebench._cli.app import app, err_console, suite_options
+from forgebench._cli.app import err_console, suite_options, verbs
 from forgebench._cli.dataset import benchmark_option, show
 from forgebench.cli_support import say, wait_option
 
 calibrate_app = typer.Typer(
     help="Judge calibration against human grades (Mandela: Appendix F).", no_args_is_help=True
 )
-app.add_typer(calibrate_app, name="calibrate")
+verbs.add_typer(calibrate_app, name="calibrate")
 
 
 def _skip(line: str) -> None:
@@ -38,7 +38,7 @@ print_summary = print_summaries
 """The demo's name for :func:`print_summaries`."""
 
 
-@app.command("judge")
+@verbs.command("judge")
 def judge_cmd(
     run_dir: Path = typer.Argument(..., help="Run directory."),
     judge: str = typer.Option(
@@ -77,7 +77,7 @@ def judge_cmd(
         raise typer.Exit(1)
 
 
-@app.command("metrics")
+@verbs.command("metrics")
 def metrics_cmd(
     run_dir: Path = typer.Argument(..., help="Run directory."),
     judge: str | None = typer.Option(
@@ -140,7 +140,7 @@ def calibrate_score(
         show(o.lines)
 
 
-@app.command("export")
+@verbs.command("export")
 def export_cmd(
     run_dir: Path = typer.Argument(..., help="Run directory."),
     fmt: str = typer.Option(

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from forgebench._cli.app import app, console, err_console, fail
+from forgebench._cli.app import console, err_console, fail, verbs
 from forgebench.cli_support import say
 
 
@@ -38,7 +38,7 @@ def build_report(
     return result.index
 
 
-@app.command("report")
+@verbs.command("report")
 def report(
     run_dir: Path = typer.Argument(..., help="The run directory (holds run.sqlite)."),
     dataset: Path | None = typer.Option(
@@ -56,7 +56,7 @@ def report(
     console.print(f"report: {index}", markup=False)
 
 
-@app.command("view")
+@verbs.command("view")
 def view(
     run_dir: Path = typer.Argument(..., help="The run directory."),
     port: int = typer.Option(8765, "--port", help="Port on 127.0.0.1 (0 picks a free one)."),

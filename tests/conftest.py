@@ -81,6 +81,24 @@ from support.shared_builds import built_once as _built_once  # noqa: E402
 from support.shared_builds import session_root as _session_root  # noqa: E402
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--cpu-profile",
+        metavar="DIR",
+        default=None,
+        help="write each test's and fixture's CPU and wall seconds to DIR/<worker>.json "
+        "(support/cpu_profile.py; ranked by benchmarks/test_suite_profile.py)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    folder = config.getoption("--cpu-profile")
+    if folder:
+        from support.cpu_profile import CpuProfile
+
+        config.pluginmanager.register(CpuProfile(_Path(folder).resolve()), "forgebench-cpu-profile")
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: the CPUs this process may run on (a container's share, not the host's)."""

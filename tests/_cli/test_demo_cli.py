@@ -66,13 +66,16 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
     assert (run / "report" / "forensics_tables.md").is_file()
     assert not (out / "forensics_run").exists()
 
-    # the same command again resumes: nothing is sent twice, the numbers stay the same
+    # the same command again resumes: nothing is sent twice, the numbers stay the same, and
+    # the dataset, its KB and the Forensics set, unchanged since they were built, are kept
+    built = {name: (out / name).stat().st_ino for name in ("dataset", "kb", "forensics")}
     again = CliRunner().invoke(app, ["demo", "--out", str(out)])
     assert again.exit_code == 0, again.output
     assert "308 tasks, 0 sent, 0 errors" in again.output
     sent = re.findall(r"^(\S+): \d+ tasks, (\d+) sent", again.output, flags=re.M)
     assert len(sent) >= 2 and all(n == "0" for _, n in sent)  # Mandela and Forensics alike
     assert _metrics(run) == rows
+    assert {name: (out / name).stat().st_ino for name in built} == built
 
 
 def _l0(rows: list[dict[str, str]], model: str, subset: str, metric: str) -> float:

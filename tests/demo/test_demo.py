@@ -134,6 +134,35 @@ def test_a_rebuild_over_an_old_demo_gives_identical_bytes(demo_root: Path, tmp_p
     assert len(first) >= 42
 
 
+def test_a_complete_unchanged_demo_is_kept_and_an_altered_one_built_again(
+    demo_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    from forgebench.demo import build as demo_build
+    from support.shared_builds import copy_of
+
+    copy = copy_of(demo_root, tmp_path)
+    record = demo_root.parent / ".dataset.built.json"  # the session build's record
+    shutil.copy(record, tmp_path / record.name)
+    built_again: list[Path] = []
+
+    def pipeline(out: Path) -> Path:
+        built_again.append(out)
+        raise DemoError("built again")
+
+    monkeypatch.setattr(demo_build, "_pipeline", pipeline)
+    assert build_demo(tmp_path) == copy  # kept: nothing built
+    assert not built_again and tree_digest(copy) == tree_digest(demo_root)
+
+    image = next(p for p in sorted((copy / "images").rglob("*.png")))
+    image.write_bytes(image.read_bytes()[:-1] + b"\0")  # one byte of one image
+    with pytest.raises(DemoError, match="built again"):
+        build_demo(tmp_path)
+    assert built_again == [tmp_path]
+    assert not (tmp_path / record.name).exists()  # a build that stops leaves no record
+
+
 def test_the_demo_validates_without_errors(demo_root: Path) -> None:
     from forgebench.suites.mandela.validate import validate_dataset
 

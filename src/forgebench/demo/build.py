@@ -115,13 +115,20 @@ SFace similarity lands in the border band, which the demo keeps as an example of
 
 def build_pipeline(out: Path) -> Path:
     """Write the seed folder ``out/seeds``, verify its proposals and build ``out/dataset`` with
-    the local editor; returns the dataset folder. Holds ``out/work``'s lock throughout (another
-    process building there: :class:`DemoError`)."""
+    the local editor; returns the dataset folder. A dataset that is exactly what the last
+    complete build wrote with this recipe is kept as it is (:mod:`forgebench.util.built`). Holds
+    ``out/work``'s lock throughout (another process building there: :class:`DemoError`)."""
     from forgebench.run.lock import RunLocked, run_lock
+    from forgebench.util import built
 
     try:
         with run_lock(out / "work", "demo"):
-            return _pipeline(out)
+            if built.unchanged(out / "dataset"):
+                return out / "dataset"
+            built.forget(out / "dataset")
+            dataset = _pipeline(out)
+            built.remember(dataset)
+            return dataset
     except RunLocked as exc:
         raise DemoError(str(exc)) from None
 
@@ -170,7 +177,8 @@ def build_demo(out: Path) -> Path:
     return that folder.
 
     The dataset is assembled in a temporary sibling folder and moved into place, so an
-    interrupted build leaves nothing half-written. An existing ``out/dataset`` is replaced only
+    interrupted build leaves nothing half-written. An existing ``out/dataset`` is kept when the
+    last complete build wrote it, unchanged since, with this recipe, and otherwise replaced only
     when it is a dataset folder (holds ``items.jsonl``); anything else there is refused with
     :class:`DemoError`.
     """

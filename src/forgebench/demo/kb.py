@@ -162,9 +162,16 @@ def build_kb_into(root: Path) -> tuple[list[SceneRecord], list[FactEntity]]:
 
 
 def build_demo_kb(out: Path) -> Path:
-    """Build the demo KB as ``out/kb`` (built aside and moved into place) and return it."""
+    """Build the demo KB as ``out/kb`` (built aside and moved into place) and return it; kept
+    as it is when the last complete build wrote it, unchanged since, with this recipe
+    (:mod:`forgebench.util.built`)."""
+    from forgebench.util import built
+
     out = Path(out)
     target = out / "kb"
+    if built.unchanged(target):
+        return target
+    built.forget(target)
     tmp = out / f".kb.tmp-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
@@ -176,4 +183,5 @@ def build_demo_kb(out: Path) -> Path:
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)
+    built.remember(target)
     return target

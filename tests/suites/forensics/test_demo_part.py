@@ -63,3 +63,33 @@ def test_refuses_a_folder_that_is_not_one(tmp_path: Path, mandela: Path) -> None
     with pytest.raises(ForensicsDataError, match="not a Forensics dataset folder"):
         build_forensics_demo(mandela, taken)
     assert (taken / "precious.txt").exists()
+
+
+def test_an_unchanged_set_is_kept_and_a_changed_one_or_input_built_again(
+    mandela: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from forgebench.suites.forensics import demo
+
+    out = tmp_path / "fx"
+    first = build_forensics_demo(mandela, out)
+    made = out.stat().st_ino
+    assert build_forensics_demo(mandela, out) == first  # read back, not built
+    assert out.stat().st_ino == made
+
+    image = out / first[0].images[0]
+    image.write_bytes(image.read_bytes() + b"\0")
+    assert build_forensics_demo(mandela, out) == first  # built again, the same
+    assert out.stat().st_ino != made and validate_forensics(out).ok
+    made = out.stat().st_ino
+
+    with Image.open(mandela / "images/k1.png") as im:
+        forged = np.asarray(im).copy()
+    forged[60:80, 80:110] = (0, 0, 255)  # the Mandela forgery changed: its mask changes
+    Image.fromarray(forged).save(mandela / "images/k1.png")
+    again = {it.id: it for it in build_forensics_demo(mandela, out)}
+    assert out.stat().st_ino != made
+    assert again["s-k1-sls"] != {it.id: it for it in first}["s-k1-sls"]
+
+    calls: list[int] = []
+    monkeypatch.setattr(demo, "_build", lambda *a: calls.append(1) or [])
+    assert build_forensics_demo(mandela, out, seed=1) == [] and calls  # another seed: built

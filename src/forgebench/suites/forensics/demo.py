@@ -33,6 +33,7 @@ from forgebench.suites.forensics.contract import (
     MARKER_FILE,
     ForensicsItem,
     item_json,
+    load_items,
     write_markers,
 )
 from forgebench.suites.forensics.images import ImageFolder
@@ -76,10 +77,28 @@ def _png(rgb: np.ndarray) -> bytes:
 def build_forensics_demo(
     mandela_root: Path, out: Path, *, seed: int = 0, max_side: int = MAX_SIDE
 ) -> list[ForensicsItem]:
-    """Write the Forensics demo set to ``out`` (replaced if it is one) and return its items."""
+    """Write the Forensics demo set to ``out`` (replaced if it is one) and return its items.
+
+    A set that is exactly what the last complete build wrote, from the same Mandela folder
+    (every file's digest), ``seed`` and ``max_side``, with this recipe, is kept as it is and its
+    items read back (:mod:`forgebench.util.built`)."""
+    from forgebench.util import built
+
     src = mandela_root / ITEMS_FILE
     if not src.is_file():
         raise ForensicsDataError(f"{mandela_root}: not a demo dataset folder (no {ITEMS_FILE})")
+    inputs = f"{built.digest_of(mandela_root)}|seed={seed}|max_side={max_side}"
+    if built.unchanged(out, inputs):
+        return load_items(out)
+    built.forget(out)
+    items = _build(src, mandela_root, out, seed, max_side)
+    built.remember(out, inputs)
+    return items
+
+
+def _build(
+    src: Path, mandela_root: Path, out: Path, seed: int, max_side: int
+) -> list[ForensicsItem]:
     rows = []
     for lineno, obj, err in iter_jsonl(src):
         if obj is None:

@@ -1,0 +1,95 @@
+"""Keeping a folder that a deterministic build wrote, instead of writing it again: the demo's
+dataset, its knowledge base and its Forensics set are rebuilt by a second ``forgebench demo``
+only when something they depend on changed.
+
+After a build, a hidden file beside the folder (``.NAME.built.json``) records the SHA-256 of
+every file the folder holds, the digest of the build's inputs (what the caller names: another
+folder's files, parameters) and the recipe: the digest of forgebench's own files (its code and
+data) with the Python version and every installed distribution's name and version (the builds
+are deterministic for pinned libraries, so the same recipe and inputs write the same bytes). A
+folder is kept only when its record says exactly that recipe and those inputs and every file's
+digest matches, with no file added, removed or replaced by a link; anything else (an edited
+image, a changed ``items.jsonl``, an interrupted build, which leaves no record, another
+forgebench or another Pillow) means building again.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from forgebench.util.atomic import write_text
+from forgebench.util.images import sha256_file
+
+
+def _record(folder: Path) -> Path:
+    return folder.with_name(f".{folder.name}.built.json")
+
+
+@functools.cache
+def recipe() -> str:
+    """What a build's bytes depend on besides its inputs, as one digest (once per process)."""
+    import forgebench
+
+    h = hashlib.sha256()
+    h.update(f"{sys.version}|{platform.machine()}|{platform.system()}\n".encode())
+    dists = sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()})
+    h.update("\n".join(dists).encode())
+    package = Path(forgebench.__file__).parent
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            h.update(f"\n{path.relative_to(package).as_posix()}\n".encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def files_of(folder: Path) -> dict[str, str] | None:
+    """SHA-256 of every file under ``folder`` by relative path; None when ``folder`` is not a
+    folder or holds something that is neither a file nor a folder (a link, a socket)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return None
+    files: dict[str, str] = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_symlink() or not (path.is_file() or path.is_dir()):
+            return None
+        if path.is_file():
+            files[path.relative_to(folder).as_posix()] = sha256_file(path)
+    return files
+
+
+def digest_of(folder: Path) -> str | None:
+    """One digest of :func:`files_of` (None where that is None): names a build's input folder."""
+    files = files_of(folder)
+    return None if files is None else hashlib.sha256(json.dumps(files).encode()).hexdigest()
+
+
+def unchanged(folder: Path, inputs: str = "") -> bool:
+    """True when ``folder`` is exactly what its last complete build wrote, with this recipe,
+    from ``inputs``."""
+    try:
+        made = json.loads(_record(folder).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    if not isinstance(made, dict) or made.get("recipe") != recipe() or made.get("inputs") != inputs:
+        return False
+    files = files_of(folder)
+    return bool(files) and files == made.get("files")
+
+
+def forget(folder: Path) -> None:
+    """Drop the record of ``folder`` before building it again (a build that stops half way then
+    leaves none)."""
+    _record(folder).unlink(missing_ok=True)
+
+
+def remember(folder: Path, inputs: str = "") -> None:
+    """Record ``folder`` as a complete build, with this recipe, from ``inputs``."""
+    files = files_of(folder)
+    if files:
+        record = {"recipe": recipe(), "inputs": inputs, "files": files}
+        write_text(_record(folder), json.dumps(record))

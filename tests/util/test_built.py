@@ -1,0 +1,124 @@
+"""A folder a build wrote is kept only while it is exactly what that build wrote, from the same
+inputs, with the same forgebench and libraries."""
+
+from __future__ import annotations
+
+import os
+from importlib import metadata
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from forgebench.util import built
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    root = tmp_path / "dataset"
+    (root / "images").mkdir(parents=True)
+    (root / "items.jsonl").write_text('{"id": "a"}\n')
+    (root / "images" / "a.png").write_bytes(b"\x89PNG pixels")
+    return root
+
+
+def test_a_remembered_folder_is_unchanged_until_forgotten(folder: Path) -> None:
+    assert not built.unchanged(folder)  # never recorded
+    built.remember(folder, "inputs-1")
+    assert built.unchanged(folder, "inputs-1")
+    assert not built.unchanged(folder, "inputs-2")  # built from something else
+    assert (folder.parent / ".dataset.built.json").is_file()  # beside it, not inside
+    assert sorted(p.name for p in folder.rglob("*")) == ["a.png", "images", "items.jsonl"]
+    built.forget(folder)
+    assert not built.unchanged(folder, "inputs-1")
+    built.forget(folder)  # nothing to forget: no error
+
+
+@pytest.mark.parametrize("change", ["edit", "add", "remove", "link", "same-size-edit", "empty"])
+def test_any_change_to_its_files_means_building_again(folder: Path, change: str) -> None:
+    built.remember(folder)
+    image = folder / "images" / "a.png"
+    if change == "edit":
+        image.write_bytes(b"\x89PNG other pixels")
+    elif change == "same-size-edit":
+        image.write_bytes(b"\x89PNG pixelz")
+        os.utime(image, ns=(0, 0))
+    elif change == "add":
+        (folder / "images" / "b.png").write_bytes(b"new")
+    elif change == "remove":
+        image.unlink()
+    elif change == "link":
+        target = folder.parent / "elsewhere.png"
+        target.write_bytes(image.read_bytes())
+        image.unlink()
+        image.symlink_to(target)
+    elif change == "empty":
+        for p in sorted(folder.rglob("*"), reverse=True):
+            p.rmdir() if p.is_dir() else p.unlink()
+    assert not built.unchanged(folder)
+
+
+def test_a_damaged_or_foreign_record_means_building_again(folder: Path) -> None:
+    record = folder.parent / ".dataset.built.json"
+    built.remember(folder)
+    for text in ("", "{not json", "[]", '{"files": {}}', "\udcff"):
+        record.write_text(text, errors="surrogateescape")
+        assert not built.unchanged(folder)
+    record.write_bytes(b"\xff\xfe\x00")
+    assert not built.unchanged(folder)
+
+
+def test_another_library_version_means_building_again(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built.remember(folder)
+    assert built.unchanged(folder)
+    installed = list(metadata.distributions())
+    pillow = next(d for d in installed if d.metadata["Name"].lower() == "pillow")
+
+    upgraded = SimpleNamespace(
+        metadata={"Name": pillow.metadata["Name"]}, version=pillow.version + ".post1"
+    )
+    others = [d for d in installed if d is not pillow]
+    monkeypatch.setattr(built.metadata, "distributions", lambda: [*others, upgraded])
+    built.recipe.cache_clear()
+    try:
+        assert not built.unchanged(folder)
+    finally:
+        monkeypatch.undo()
+        built.recipe.cache_clear()
+    assert built.unchanged(folder)
+
+
+def test_the_recipe_covers_forgebench_files(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import forgebench
+
+    package = tmp_path / "forgebench"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "module.py").write_text("A = 1\n")
+    monkeypatch.setattr(forgebench, "__file__", str(package / "__init__.py"))
+    built.recipe.cache_clear()
+    try:
+        first = built.recipe()
+        (package / "module.py").write_text("A = 2\n")
+        built.recipe.cache_clear()
+        assert built.recipe() != first
+        (package / "module.py").write_text("A = 1\n")
+        (package / "__pycache__").mkdir()
+        (package / "__pycache__" / "module.cpython.pyc").write_bytes(b"compiled")
+        built.recipe.cache_clear()
+        assert built.recipe() == first  # byte code is not part of it
+    finally:
+        monkeypatch.undo()
+        built.recipe.cache_clear()
+
+
+def test_digest_of_names_the_files_and_their_bytes(folder: Path, tmp_path: Path) -> None:
+    first = built.digest_of(folder)
+    assert first is not None and first == built.digest_of(folder)
+    (folder / "items.jsonl").write_text('{"id": "b"}\n')
+    assert built.digest_of(folder) != first
+    assert built.digest_of(tmp_path / "missing") is None

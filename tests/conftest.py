@@ -140,42 +140,61 @@ _SETUP_GROUPS = (
     ("interop/test_hf_dataset.py", "hf-dataset"),  # its module fixture builds three datasets
 )
 """Test folders and files whose tests share a costly setup, kept on one xdist worker so that it
-is made once (pytest-xdist runs groups with the most tests first)."""
+is made once (pytest-xdist runs groups with the most tests first); the browser tests (marked
+``browser``) are one more such group: they share one Chromium (support/browser.py)."""
 
 
 def _setup_group(item: pytest.Item) -> str | None:
+    if _uses_chromium(item):
+        return "browser"
     path = item.path.as_posix()
     return next((group for part, group in _SETUP_GROUPS if f"/tests/{part}" in path), None)
+
+
+def _uses_chromium(item: pytest.Item | None) -> bool:
+    return item is not None and item.get_closest_marker("browser") is not None
+
+
+def _together(items: list[pytest.Item], belongs: _Callable[[pytest.Item], bool]) -> None:
+    """Move the items that ``belongs`` picks to where the first of them is, in their order."""
+    picked = [item for item in items if belongs(item)]
+    if picked:
+        first = items.index(picked[0])
+        others = [item for item in items if not belongs(item)]
+        items[:] = others[:first] + picked + others[first:]
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups from the markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests of the one local Ray run one after another (moved to where the first of them
-    was), on one xdist worker (``--dist loadgroup``), so that Ray starts once; the tests of each
-    of ``_SETUP_GROUPS`` run on one worker too."""
+    was), on one xdist worker (``--dist loadgroup``), so that Ray starts once; so do the browser
+    tests (one Chromium); the tests of each of ``_SETUP_GROUPS`` run on one worker too."""
     for item in items:
-        group = _setup_group(item)
-        if group is not None and not _uses_ray(item):
+        group = "ray" if _uses_ray(item) else _setup_group(item)
+        if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
-    ray_items = [item for item in items if _uses_ray(item)]
-    if not ray_items:
-        return
-    first = items.index(ray_items[0])
-    others = [item for item in items if not _uses_ray(item)]
-    items[:] = others[:first] + ray_items + others[first:]
-    for item in ray_items:
-        item.add_marker(pytest.mark.xdist_group("ray"))
+    _together(items, _uses_ray)
+    _together(items, lambda item: _uses_chromium(item) and not _uses_ray(item))
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """Ray stops after the last test that needs it: its idle workers would take CPU from every
-    test after them."""
+    """Ray stops after the last test that needs it, and Chromium after the last browser test:
+    idle, they would take CPU from every test after them."""
     if _uses_ray(item) and not _uses_ray(nextitem) and "ray" in _sys.modules:
         import ray
 
         if ray.is_initialized():
             ray.shutdown()
+    if _uses_chromium(item) and not _uses_chromium(nextitem):
+        from support.browser import close_shared
+
+        close_shared()
+
+
+def pytest_sessionfinish() -> None:
+    if "support.browser" in _sys.modules:
+        _sys.modules["support.browser"].close_shared()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@ shows the model's answer in headless Chromium."""
 
 from __future__ import annotations
 
-import shutil
 import socket
 import subprocess
 import sys
@@ -16,12 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
+from support.browser import CHROMIUM, open_page
 from support.interop_runs import forensics_run
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 INSPECT = Path(sys.executable).parent / "inspect"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
 
 pytestmark = [
     pytest.mark.browser,
@@ -70,13 +67,9 @@ def viewer(tmp_path: Path) -> Iterator[str]:
 
 
 def test_inspect_view_lists_the_log_and_shows_an_answer(viewer: str) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS, headless=True)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    with open_page() as page:
         page.goto(viewer)
         page.get_by_text("3/MCQ/full").first.click(timeout=60000)  # the undecided answer
         page.get_by_text("Either A or B, hard to say.").first.wait_for(timeout=30000)
         body = page.inner_text("body")
         assert "forgebench-forensics" in body and "VERDICT" in body.upper()
-        browser.close()

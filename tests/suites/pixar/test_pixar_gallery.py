@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
@@ -47,11 +48,10 @@ def test_gallery_lists_every_answer_with_its_masks(fake_openai: Any, tmp_path: P
         assert (report / src).is_file()
 
 
+@pytest.mark.browser
 def test_gallery_sorts_by_iou_and_filters_by_model_in_chromium(
     fake_openai: Any, tmp_path: Path
 ) -> None:
-    import pytest
-
     if CHROMIUM is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     run = _run_and_report(fake_openai, tmp_path)

@@ -4,6 +4,20 @@
 :func:`read_text` returns one :class:`TextLine` per detected line with its axis-aligned box and
 recognition score; lines below :data:`MIN_SCORE` are dropped. Text is NFKC-normalised (the
 recogniser returns full-width punctuation such as ``3：2``).
+
+Memory for the networks' tensors: RapidOCR runs onnxruntime with its arena off, so every tensor
+of every image is a fresh ``malloc``; under :func:`forgebench.util.memory.bound_heap` (the demo's
+1 MiB mmap threshold) each is its own mapping, faulted in page by page and unmapped again. On
+the demo's 44 text images (one thread, paired runs, load ~5) that was ~77k page faults and 0.63
+CPU-s per image, 0.21 of it system time; with the arena below, 4k faults and 0.45 CPU-s (0.025
+system), and the same peak. So the detection and recognition sessions are built here, on one
+onnxruntime arena that both share, registered once per process (:func:`_arena`): a region of
+:data:`ARENA_REGION` bytes of address space reused by every image, of which only the pages
+touched are resident (about the largest image's working set, ~130 MB on the demo's images; the
+reads without it map as much for the length of each read). The weights stay outside it, and the
+memory-pattern planner is off (its one block per input shape would leave a stale block per image
+size in the arena). :func:`release` gives the region back. The text, boxes and scores read are
+the same bit for bit.
 """
 
 from __future__ import annotations
@@ -30,8 +44,15 @@ ENGINE_PARAMS = {
 the default pool (a thread per core, spinning between operators) spent about 1.7x the CPU time
 for the same lines on a busy two-core machine; the text read is the same."""
 
+ARENA_REGION = 256 << 20
+"""Address space of the arena's working region (pages become resident only when touched); an
+image whose working set does not fit gets a further, larger region, given back with the rest on
+:func:`release`."""
+_SHRINK = ("memory.enable_memory_arena_shrinkage", "cpu:0")
+
 _lock = threading.RLock()
 _engine: Any = None
+_arena_state: bool | None = None
 
 
 class ToolUnavailable(Exception):
@@ -64,11 +85,98 @@ def _get_engine() -> Any:
         return _engine
 
 
+def _arena() -> bool:
+    """Register the shared CPU arena with onnxruntime once per process (False where this
+    onnxruntime cannot; RapidOCR's own sessions are used then)."""
+    global _arena_state
+    if _arena_state is None:
+        import onnxruntime as ort
+
+        try:
+            cfg = ort.OrtArenaCfg(
+                {
+                    "arena_extend_strategy": 0,  # kNextPowerOfTwo: growth as set below
+                    "initial_chunk_size_bytes": 1 << 20,  # the first region, never given back
+                    "initial_growth_chunk_size_bytes": ARENA_REGION,  # every region after a shrink
+                }
+            )
+            info = ort.OrtMemoryInfo(
+                "Cpu", ort.OrtAllocatorType.ORT_ARENA_ALLOCATOR, 0, ort.OrtMemType.DEFAULT
+            )
+            ort.create_and_register_allocator(info, cfg)
+            _arena_state = True
+        except (AttributeError, TypeError, RuntimeError, ValueError):
+            _arena_state = False
+    return _arena_state
+
+
+def _shrink(session: Any) -> None:
+    """Run ``session`` once on a tiny input with arena shrinkage on: every arena region without a
+    live tensor is given back, and the arena's next region is :data:`ARENA_REGION` bytes."""
+    import onnxruntime as ort
+
+    opts = ort.RunOptions()
+    opts.add_run_config_entry(*_SHRINK)
+    inp = session.get_inputs()[0]
+    shape = [d if isinstance(d, int) else (1 if i == 0 else 32) for i, d in enumerate(inp.shape)]
+    session.run(None, {inp.name: np.zeros(shape, np.float32)}, opts)
+
+
+def _load_sessions(engine: Any) -> None:
+    """Give ``engine`` detection and recognition sessions on the shared arena (once; on the OCR
+    thread, before its first read). RapidOCR takes a ready session in its config (``session``)."""
+    det = engine.cfg.Det
+    if det.get("session") is not None or engine.text_det is not None or not _arena():
+        return
+    from pathlib import Path
+
+    import onnxruntime as ort
+    from omegaconf import flag_override
+    from rapidocr.inference_engine.base import FileInfo, InferSession
+
+    root = Path(engine.cfg.Global.model_root_dir)
+    sessions = []
+    for section in (det, engine.cfg.Rec):
+        info = FileInfo(
+            engine_type=section.engine_type,
+            ocr_version=section.ocr_version,
+            task_type=section.task_type,
+            lang_type=section.lang_type,
+            model_type=section.model_type,
+        )
+        path = root / Path(InferSession.get_model_url(info)["model_dir"]).name
+        opts = ort.SessionOptions()
+        opts.log_severity_level = 4
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL  # as RapidOCR's
+        opts.intra_op_num_threads = 1  # as ENGINE_PARAMS
+        opts.inter_op_num_threads = 1
+        opts.enable_mem_pattern = False
+        opts.add_session_config_entry("session.use_env_allocators", "1")
+        opts.add_session_config_entry("session.use_device_allocator_for_initializers", "1")
+        sessions.append(
+            ort.InferenceSession(str(path), sess_options=opts, providers=["CPUExecutionProvider"])
+        )
+    _shrink(sessions[0])  # from here on the arena grows by whole regions
+    for section, session in zip((det, engine.cfg.Rec), sessions, strict=True):
+        with flag_override(section, "allow_objects", True):
+            section.session = session
+
+
+def _run(engine: Any, bgr: np.ndarray) -> Any:
+    with _lock:
+        _load_sessions(engine)
+    return engine(bgr)
+
+
 def release() -> None:
-    """Drop the engine (its sessions' memory goes back; the next read loads it again)."""
+    """Drop the engine (its sessions' memory, and the arena's pages, go back; the next read loads
+    it again)."""
     global _engine
     with _lock:
-        _engine = None
+        engine, _engine = _engine, None
+    det = None if engine is None else engine.cfg.Det.get("session")
+    if det is not None:
+        threads.OCR.call(_shrink, det)
 
 
 def available() -> bool:
@@ -89,7 +197,7 @@ def read_text(rgb: np.ndarray, min_score: float = MIN_SCORE) -> list[TextLine]:
     """The text lines in an ``H x W x 3`` uint8 RGB image, top to bottom."""
     engine = _get_engine()
     bgr = np.ascontiguousarray(rgb[..., ::-1])
-    out = threads.OCR.call(engine, bgr)  # the engine's sessions are shared; one image at a time
+    out = threads.OCR.call(_run, engine, bgr)  # the engine's sessions are shared; one at a time
     lines: list[TextLine] = []
     boxes = out.boxes if out.boxes is not None else ()
     texts = out.txts if out.txts is not None else ()

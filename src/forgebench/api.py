@@ -19,46 +19,115 @@ in ``forgebench._api`` (one module per group of verbs); this module names no sui
 
 from __future__ import annotations
 
-from forgebench._api.common import StageResult, benchmarks_in
-from forgebench._api.construct import (
-    BuildSettings,
-    audit,
-    build,
-    propose,
-    review_export,
-    review_import,
-)
-from forgebench._api.dataset import dataset_suite as suite_of
-from forgebench._api.dataset import import_, prompts, selection_for, tasks, validate
-from forgebench._api.interop import (
-    export_dataset,
-    import_hf_dataset,
-)
-from forgebench._api.outputs import ReportResult, export, figures, merge, report, tables
-from forgebench._api.running import (
-    Status,
-    cache_clean,
-    dry_run,
-    export_batch,
-    import_batch,
-    ray_batch,
-    replicas,
-    run,
-    status,
-)
-from forgebench._api.scoring import (
-    calibrate_sample,
-    calibrate_score,
-    judge,
-    judge_config,
-    metrics,
-    parse,
-    summaries,
-)
-from forgebench.run.generate import GenerationResult, GenerationSettings
-from forgebench.run.judging import JudgeSettings
-from forgebench.run.source import Selection
-from forgebench.suites.base import ImportSettings
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from forgebench._api.common import StageResult, benchmarks_in
+    from forgebench._api.construct import (
+        BuildSettings,
+        audit,
+        build,
+        propose,
+        review_export,
+        review_import,
+    )
+    from forgebench._api.dataset import dataset_suite as suite_of
+    from forgebench._api.dataset import import_, prompts, selection_for, tasks, validate
+    from forgebench._api.interop import (
+        export_dataset,
+        import_hf_dataset,
+    )
+    from forgebench._api.outputs import ReportResult, export, figures, merge, report, tables
+    from forgebench._api.running import (
+        Status,
+        cache_clean,
+        dry_run,
+        export_batch,
+        import_batch,
+        ray_batch,
+        replicas,
+        run,
+        status,
+    )
+    from forgebench._api.scoring import (
+        calibrate_sample,
+        calibrate_score,
+        judge,
+        judge_config,
+        metrics,
+        parse,
+        summaries,
+    )
+    from forgebench.run.generate import GenerationResult, GenerationSettings
+    from forgebench.run.judging import JudgeSettings
+    from forgebench.run.source import Selection
+    from forgebench.suites.base import ImportSettings
+
+
+_HOMES: dict[str, str | tuple[str, str]] = {
+    "StageResult": "forgebench._api.common",
+    "benchmarks_in": "forgebench._api.common",
+    "BuildSettings": "forgebench._api.construct",
+    "audit": "forgebench._api.construct",
+    "build": "forgebench._api.construct",
+    "propose": "forgebench._api.construct",
+    "review_export": "forgebench._api.construct",
+    "review_import": "forgebench._api.construct",
+    "import_": "forgebench._api.dataset",
+    "prompts": "forgebench._api.dataset",
+    "selection_for": "forgebench._api.dataset",
+    "suite_of": ("forgebench._api.dataset", "dataset_suite"),
+    "tasks": "forgebench._api.dataset",
+    "validate": "forgebench._api.dataset",
+    "export_dataset": "forgebench._api.interop",
+    "import_hf_dataset": "forgebench._api.interop",
+    "ReportResult": "forgebench._api.outputs",
+    "export": "forgebench._api.outputs",
+    "figures": "forgebench._api.outputs",
+    "merge": "forgebench._api.outputs",
+    "report": "forgebench._api.outputs",
+    "tables": "forgebench._api.outputs",
+    "Status": "forgebench._api.running",
+    "cache_clean": "forgebench._api.running",
+    "dry_run": "forgebench._api.running",
+    "export_batch": "forgebench._api.running",
+    "import_batch": "forgebench._api.running",
+    "ray_batch": "forgebench._api.running",
+    "replicas": "forgebench._api.running",
+    "run": "forgebench._api.running",
+    "status": "forgebench._api.running",
+    "calibrate_sample": "forgebench._api.scoring",
+    "calibrate_score": "forgebench._api.scoring",
+    "judge": "forgebench._api.scoring",
+    "judge_config": "forgebench._api.scoring",
+    "metrics": "forgebench._api.scoring",
+    "parse": "forgebench._api.scoring",
+    "summaries": "forgebench._api.scoring",
+    "GenerationResult": "forgebench.run.generate",
+    "GenerationSettings": "forgebench.run.generate",
+    "JudgeSettings": "forgebench.run.judging",
+    "Selection": "forgebench.run.source",
+    "ImportSettings": "forgebench.suites.base",
+}
+"""Where each name of :data:`__all__` lives (a module, or a module and the name there): loaded on
+first use, so a command imports the verbs it runs, not all of them (``run``'s runner, asyncio and
+Pillow are not a ``metrics`` start-up's)."""
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attr = (home, name) if isinstance(home, str) else home
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value  # the next use is a plain global
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "BuildSettings",

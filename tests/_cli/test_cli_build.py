@@ -42,8 +42,11 @@ def test_invocations_share_the_commands_and_never_add_an_option_twice() -> None:
     for cmd in again.values():  # suites' options (PIXAR's --tau, ...) added once, not per run
         flags = [o for p in cmd.params for o in getattr(p, "opts", ())]
         assert len(flags) == len(set(flags)), (cmd.name, flags)
-    res = runner.invoke(app, ["run", "--help"])
-    assert res.exit_code == 0 and res.output.count("--tau") == 1, res.output
+    for verb in ("run", "judge", "metrics"):  # the verbs that suites give options to
+        res = runner.invoke(app, [verb, "--help"])
+        assert res.exit_code == 0, res.output
+        assert verb == "judge" or res.output.count("--tau") == 1, res.output
+        assert "--install-completion" not in res.output  # the app has no shell completion
 
 
 def test_a_suite_registered_after_a_run_is_mounted_then_removed(toy: Any, tmp_path: Path) -> None:

@@ -188,6 +188,8 @@ def test_audit_with_an_npr_detector_but_no_torch_is_one_line(
     ds = write_mandela_dataset(tmp_path / "ds", seeds=3)
     ckpt = tmp_path / "npr.pth"
     ckpt.write_bytes(b"x")
+    import scipy.stats  # noqa: F401  (loaded before: its own import fails with torch set to None)
+
     monkeypatch.setitem(sys.modules, "torch", None)  # as without the extra: import fails
     res = cli("audit", str(ds), "--detector", f"npr/{ckpt}")
     assert "torch" in _one_line(res)

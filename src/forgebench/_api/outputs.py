@@ -112,9 +112,6 @@ def report(
     """Each suite's tables, figures and section, then the page with every item and answer."""
     import html
 
-    from forgebench.report.front import front_page
-    from forgebench.report.site import build_site
-
     run_dir = run_dir_of(run_dir)
     if dataset is not None:
         suites.detect(Path(dataset))  # a folder no suite knows: one line
@@ -122,7 +119,10 @@ def report(
         raise UserError(f"{calibration}: not found")
     out = run_dir / "report"
     out.mkdir(parents=True, exist_ok=True)
-    present = benchmarks_in(run_dir)
+    present = benchmarks_in(run_dir)  # a store that is not a run's: one line, before pandas loads
+    from forgebench.report.front import front_page
+    from forgebench.report.site import build_site
+
     notes: list[str] = []
     parts: list[str] = []
     for suite in present:

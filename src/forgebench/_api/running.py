@@ -9,17 +9,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench import suites
-from forgebench.models.spec import ModelConfig
-from forgebench.run.generate import GenerationResult, GenerationSettings
 
 if TYPE_CHECKING:
+    from forgebench.models.spec import ModelConfig
     from forgebench.run.batch import ImportStats
+    from forgebench.run.generate import GenerationResult, GenerationSettings
     from forgebench.run.progress import RunProgress
     from forgebench.run.retry import RetryPolicy
 
 
 def configs_of(models: Sequence[str | ModelConfig]) -> list[ModelConfig]:
     """Specs or configs as configs."""
+    from forgebench.models.spec import ModelConfig
+
     return [m if isinstance(m, ModelConfig) else ModelConfig(spec=m) for m in models]
 
 
@@ -64,7 +66,7 @@ def dry_run(
     nothing is sent and nothing is written to the run directory."""
     from forgebench.models.registry import create_model
     from forgebench.run.dryrun import preview
-    from forgebench.run.generate import plan
+    from forgebench.run.generate import GenerationSettings, plan
     from forgebench.run.settings import secret_values
     from forgebench.util.redact import redact_text
 

@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from forgebench._api.common import StageResult, run_dir_of, stage_suites
 from forgebench.errors import NothingToDo, UserError
-from forgebench.models.spec import ModelConfig
-from forgebench.run.judging import JudgeSettings
 from forgebench.suites.base import JudgeOutcome, Suite
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from forgebench.models.spec import ModelConfig
+    from forgebench.run.judging import JudgeSettings
 
 Skip = Callable[[str], None] | None
 """Where the "skipped" lines go (None: nowhere)."""
@@ -38,6 +39,7 @@ def judge_config(spec: str | ModelConfig) -> ModelConfig:
     """The judge's config; a model that cannot read text (a pixel detector) is refused in one
     line before anything is sent: it can be neither a judge nor an option extractor."""
     from forgebench.models.registry import capabilities
+    from forgebench.models.spec import ModelConfig
 
     config = spec if isinstance(spec, ModelConfig) else ModelConfig(spec=spec, max_tokens=None)
     if not capabilities(config).reads_text:
@@ -70,6 +72,7 @@ def judge(
     the judge config's, at most 3), ``retry_unscored`` (ask again for replies stored as
     unscored), ``console`` (draws a progress bar). Holds the run's lock (``wait``: wait for it)."""
     from forgebench.models.registry import capabilities
+    from forgebench.run.judging import JudgeSettings
     from forgebench.run.lock import run_lock
 
     config = judge_config(spec)

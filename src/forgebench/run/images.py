@@ -27,8 +27,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
-
 from forgebench.errors import UserError
 from forgebench.models.base import ImageRef
 from forgebench.run.source_index import Identity, SourceIndex
@@ -77,6 +75,8 @@ def extension_for(media_type: str) -> str:
 
 def media_type_of(data: bytes, what: str = "image") -> str:
     """The MIME type of encoded image bytes (reads the header only)."""
+    from PIL import Image  # here: ``status``, ``tasks``, ``judge`` import this module, not Pillow
+
     try:
         with Image.open(io.BytesIO(data)) as im:
             fmt = im.format

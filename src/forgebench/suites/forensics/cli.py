@@ -40,7 +40,8 @@ def export(
     All or nothing: on any problem (a bad item line, an image that cannot be read, an output that
     cannot be written) one line names it, the exit status is 2 and --out is left as it was.
     """
-    from forgebench.suites.forensics.contract import ITEMS_FILE, is_forensics_dataset
+    from forgebench.suites.forensics.contract import ITEMS_FILE
+    from forgebench.suites.forensics.marker import is_forensics_dataset
     from forgebench.suites.forensics.problems import ForensicsDataError
     from forgebench.suites.forensics.tsv_export import export_release_tsv
 

@@ -27,6 +27,11 @@ from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
+from forgebench.suites.forensics.marker import (
+    BENCHMARK_FILE,
+    MARKER_FILE,
+    SUITE,
+)
 from forgebench.suites.forensics.taxonomy import (
     PERSPECTIVES,
     VALUES,
@@ -37,11 +42,7 @@ from forgebench.suites.forensics.taxonomy import (
 from forgebench.util.jsonl import parse_line
 from forgebench.util.paths import PathCheck
 
-SUITE = "forensics"
 ITEMS_FILE = "items.jsonl"
-MARKER_FILE = "dataset.json"
-BENCHMARK_FILE = "benchmark.txt"
-"""Names the folder's suite for :func:`forgebench.suites.detect` (``forensics``)."""
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXY"
 """Option letters (``Z`` is reserved for "no option": refusals and failed extraction)."""
 
@@ -166,24 +167,6 @@ def write_markers(root: Path, provenance: dict[str, Any]) -> None:
     (root / BENCHMARK_FILE).write_text(SUITE + "\n", encoding="utf-8")
     marker = {"suite": SUITE, **provenance}
     (root / MARKER_FILE).write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
-
-
-def is_forensics_dataset(root: Path) -> bool:
-    """True when ``root`` is a Forensics dataset folder (``benchmark.txt`` or ``dataset.json``
-    says so)."""
-    bench = root / BENCHMARK_FILE
-    if bench.is_file():
-        try:
-            return bench.read_text(encoding="utf-8").strip() == SUITE
-        except (OSError, UnicodeDecodeError):
-            return False
-    marker = root / MARKER_FILE
-    if not marker.is_file():
-        return False
-    try:
-        return bool(json.loads(marker.read_text(encoding="utf-8")).get("suite") == SUITE)
-    except (OSError, ValueError, AttributeError):
-        return False
 
 
 def load_items(root: Path) -> list[ForensicsItem]:

@@ -30,13 +30,13 @@ from PIL import Image
 from forgebench.suites.forensics import generate
 from forgebench.suites.forensics.contract import (
     ITEMS_FILE,
-    MARKER_FILE,
     ForensicsItem,
     item_json,
     load_items,
     write_markers,
 )
 from forgebench.suites.forensics.images import ImageFolder
+from forgebench.suites.forensics.marker import MARKER_FILE
 from forgebench.suites.forensics.problems import ForensicsDataError
 from forgebench.util.jsonl import iter_jsonl
 

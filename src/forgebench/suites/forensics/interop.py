@@ -8,12 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.interop.layout import DatasetLayout, ImageColumn
-from forgebench.suites.forensics.contract import (
-    BENCHMARK_FILE,
-    ITEMS_FILE,
-    MARKER_FILE,
-    ForensicsItem,
-)
+from forgebench.suites.forensics.contract import ITEMS_FILE, ForensicsItem
+from forgebench.suites.forensics.marker import BENCHMARK_FILE, MARKER_FILE
 
 CONTRACT = """\
 One row per question of a Forensics dataset (DESIGN.md "Forensics identifiers"): `id` (the release

@@ -142,7 +142,7 @@ class ForensicsSuite(Suite):
         return layout()
 
     def detect(self, path: Path) -> bool:
-        from forgebench.suites.forensics.contract import is_forensics_dataset
+        from forgebench.suites.forensics.marker import is_forensics_dataset
 
         return is_forensics_dataset(path)
 

@@ -43,9 +43,7 @@ import hashlib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from PIL import Image
+from typing import TYPE_CHECKING, Any
 
 from forgebench.run.images import (
     ORIGINAL,
@@ -57,6 +55,9 @@ from forgebench.run.images import (
 from forgebench.run.images import variant_id_from_digest as engine_variant_id
 from forgebench.suites.mandela.contract import Item
 from forgebench.suites.mandela.ids import CONDITIONS
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 RENDERER_VERSION = "r1"
 """Version of the derived-variant renderer; part of every derived variant id."""
@@ -200,6 +201,8 @@ def variant_spec(dataset_root: Path, item: Item, condition: str) -> VariantSpec 
 
 
 def _decode(data: bytes, what: str) -> Image.Image:
+    from PIL import Image
+
     try:
         im: Image.Image = Image.open(io.BytesIO(data))
         im.load()
@@ -234,6 +237,8 @@ def render_from_bytes(
     source: bytes, item: Item, condition: str, *, what: str = "image"
 ) -> Variant | None:
     """Render ``condition`` for ``item`` from the source file's bytes (see :func:`source_path`)."""
+    from PIL import Image  # here: the task matrix (``tasks``) names variants without Pillow
+
     base = image_condition(condition)
     if base is None:
         check(item, condition)

@@ -48,22 +48,6 @@ def pairs_root(source: Path) -> Path:
     return source if source.is_dir() else source.parent
 
 
-def is_pairs(path: Path) -> bool:
-    """Whether ``path`` names PIXAR pairs: a folder with ``original/`` and ``edited/``, or a CSV
-    whose header has the columns ``original`` and ``edited``."""
-    if path.is_dir():
-        return (path / "original").is_dir() and (path / "edited").is_dir()
-    if path.is_file() and path.suffix.lower() == ".csv":
-        try:
-            with path.open(encoding="utf-8-sig") as fh:
-                header = fh.readline()
-        except (OSError, UnicodeDecodeError):
-            return False
-        names = {h.strip() for h in header.split(",")}
-        return {"original", "edited"} <= names
-    return False
-
-
 def parse_tau(value: str | float | None) -> float:
     """The ``--tau`` option (a string from the verbs' flags): one threshold in (0, 1)."""
     if value is None or value == "":

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass, field
-from typing import Any
-
-import cv2
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from forgebench.suites.pixar.taxonomy import CLASSES, canonical_class
+
+if TYPE_CHECKING:
+    import numpy as np
 
 PROBE_ID = "LOC"
 """The probe id in the store and in metrics.csv."""
@@ -115,7 +116,7 @@ def _num(v: Any) -> float | None:
         f = float(v)
     except ValueError:
         return None
-    return f if np.isfinite(f) else None
+    return f if math.isfinite(f) else None
 
 
 def _box(v: Any) -> tuple[float, float, float, float] | None:
@@ -217,6 +218,9 @@ def rasterize(reply: LocReply, height: int, width: int) -> np.ndarray:
     with OpenCV (vertices rounded to the nearest pixel). A reply with ``tampered: false`` gives
     an empty mask whatever regions it lists.
     """
+    import cv2  # the prompt and the reply parser (``prompts``, ``run``) need neither
+    import numpy as np
+
     mask = np.zeros((height, width), dtype=np.uint8)
     if reply.tampered is False:
         return mask.astype(bool)

@@ -53,6 +53,23 @@ CLASSES = SuiteOption(
 )
 
 
+def is_pairs(path: Path) -> bool:
+    """Whether ``path`` names PIXAR pairs: a folder with ``original/`` and ``edited/``, or a CSV
+    whose header has the columns ``original`` and ``edited``. Every command given a dataset asks
+    each suite before it knows which one it is, so this reads one line and imports nothing."""
+    if path.is_dir():
+        return (path / "original").is_dir() and (path / "edited").is_dir()
+    if path.is_file() and path.suffix.lower() == ".csv":
+        try:
+            with path.open(encoding="utf-8-sig") as fh:
+                header = fh.readline()
+        except (OSError, UnicodeDecodeError):
+            return False
+        names = {h.strip() for h in header.split(",")}
+        return {"original", "edited"} <= names
+    return False
+
+
 class PixarSuite(Suite):
     """PIXAR: pixel-level tamper maps and localization metrics."""
 
@@ -75,8 +92,6 @@ class PixarSuite(Suite):
         return layout()
 
     def detect(self, path: Path) -> bool:
-        from forgebench.suites.pixar.loc_items import is_pairs
-
         return is_pairs(path)
 
     def load(self, path: Path, selection: Selection) -> Loaded:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -130,3 +131,34 @@ def test_demo_refuses_an_out_folder_holding_something_else(tmp_path: Path) -> No
     assert res.exit_code == 2
     assert "not a dataset folder" in res.output
     assert (tmp_path / "dataset" / "notes.txt").read_text() == "mine"
+
+
+def test_a_detector_step_failing_in_the_background_ends_the_demo_with_its_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo_dataset: Path
+) -> None:
+    from forgebench.demo import pipeline
+    from forgebench.demo.kb import build_demo_kb
+    from forgebench.errors import UserError
+    from support.shared_builds import copy_of
+
+    out = tmp_path / "demo"
+    out.mkdir()
+    seen: list[threading.Thread] = []
+
+    def build(self: pipeline.Demo) -> tuple[Path, Path]:
+        return copy_of(demo_dataset, out), build_demo_kb(out)
+
+    def ask(self: pipeline.Demo, *args: object, **kwargs: object) -> None:
+        seen.append(threading.current_thread())
+        raise UserError("the run folder's disk is full")
+
+    monkeypatch.setattr(pipeline.Demo, "build", build)
+    monkeypatch.setattr(pipeline.Demo, "ask_mandela", ask)
+    res = CliRunner().invoke(app, ["demo", "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert res.output.count("disk is full") == 1 and "Traceback" not in res.output
+    assert seen and seen[0] is not threading.main_thread()  # it ran giving way to the tools
+    assert not (out / "run" / "metrics.csv").exists()
+    assert "Judge with" not in res.output
+    # the verifier's tools stopped with it: no prewarm thread left running
+    assert not [t for t in threading.enumerate() if t.name.startswith("forgebench-prewarm")]

@@ -103,11 +103,13 @@ def demo(
 
     with steps.prewarm(dataset, kb) as warm:  # None without the verifier's extras
         with RunProgress(console) as progress:
-            result = steps.ask_mandela(dataset, steps.detector, Selection(), progress)
+            result = steps.behind(
+                warm, lambda: steps.ask_mandela(dataset, steps.detector, Selection(), progress)
+            )
         asked(result, "demo tasks")
         lap(f"ask {DEMO_DETECTOR} (Mandela)")
         with RunProgress(console) as progress:
-            n_questions, fx = steps.ask_forensics(dataset, progress)
+            n_questions, fx = steps.behind(warm, lambda: steps.ask_forensics(dataset, progress))
         asked(fx, "Forensics demo tasks")
         lap(f"ask {DEMO_DETECTOR} (Forensics)")
         if why_not is None:

@@ -24,11 +24,11 @@ again sends nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import GenerationResult, GenerationSettings, run_generation
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
     from forgebench.suites.mandela.validate import ValidationReport
     from forgebench.suites.mandela.verifier.model import Verifier
     from forgebench.suites.mandela.verifier.prewarm import Prewarm
+
+T = TypeVar("T")
 
 DEMO_DETECTOR = "builtin/artefact"
 DEMO_VERIFIER = "builtin/verifier"
@@ -155,9 +157,10 @@ class Demo:
             return
         from forgebench.run.generate import plan
         from forgebench.suites.mandela.suite import SUITE as MANDELA
+        from forgebench.suites.mandela.verifier.kb import load_kb
         from forgebench.suites.mandela.verifier.model import create
         from forgebench.suites.mandela.verifier.prewarm import Prewarm, jobs_of
-        from forgebench.suites.mandela.verifier.toolcache import FOLDER, kept_in
+        from forgebench.suites.mandela.verifier.toolcache import FOLDER, holds, kept_in
 
         config, selection = self.verifier(kb)
         planned = plan(MANDELA, dataset, [config], selection, cache_dir=self.cache)
@@ -171,12 +174,24 @@ class Demo:
             with kept_in(self.cache / FOLDER):
                 return create(config).verifier
 
-        warm = Prewarm(make, jobs_of(asked)).start()
+        folder, fingerprint = self.cache / FOLDER, load_kb(kb).fingerprint()
+        warm = Prewarm(
+            make, jobs_of(asked), stored=lambda key: holds(folder, fingerprint, "text", key)
+        ).start()
         try:
             yield warm
         finally:
             warm.cancel()
             warm.join()
+
+    def behind(self, warm: Prewarm | None, fn: Callable[[], T]) -> T:
+        """``fn()``, giving way to the verifier's tools while ``warm`` runs them (their OCR is
+        the demo's longest chain: :mod:`.background`), else simply called."""
+        if warm is None:
+            return fn()
+        from forgebench.demo.background import giving_way
+
+        return giving_way(fn, "detector")
 
     def ask_mandela(
         self,

@@ -5,6 +5,7 @@ verifier only for the same KB, threshold and tool folder."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -143,3 +144,77 @@ def test_the_runners_model_reuses_the_prewarmed_verifier_only_when_it_is_the_sam
             assert model.create(other).verifier is not ready  # another threshold
     with model.reusing(ready):
         assert model.create(config).verifier is not ready  # another tool folder (none)
+
+
+def test_text_is_read_while_the_verifier_is_built_and_kept_as_a_cold_one_reads_it(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = load_kb(world.kb)
+    images = _images(world, tmp_path)
+    cold = _answers(Verifier(kb), images)
+    calls = count_tools(monkeypatch)
+    read = threading.Event()
+    real_read = model._read
+
+    def noted_read(rgb: np.ndarray, mirrored: bool):  # type: ignore[no-untyped-def]
+        read.set()
+        return real_read(rgb, mirrored)
+
+    monkeypatch.setattr(model, "_read", noted_read)
+
+    def make() -> Verifier:  # the verifier is built only once the text driver has read
+        assert read.wait(JOIN_S)
+        return Verifier(kb)
+
+    warm = Prewarm(make, jobs_of(_asked(images))).start()
+    assert warm.join(JOIN_S)
+    assert warm.failed == [] and warm.done == 3
+    assert calls.count("text") == 2  # nothing read twice: neither image is mirrored
+    calls.clear()
+    verifier = warm.verifier()
+    assert verifier is not None and _answers(verifier, images) == cold
+    assert calls == []
+
+
+def test_a_mirrored_image_read_ahead_is_read_again_flipped(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = load_kb(world.kb)
+    flipped = np.ascontiguousarray(world.plaque_fake[:, ::-1])
+    path = tmp_path / "flipped.png"
+    Image.fromarray(flipped).save(path)
+    cold = Verifier(kb)
+    expected = cold.observe(flipped, "flipped", text=True, people=True)
+    assert expected.scene is not None and expected.scene.mirrored
+    assert any("1971" in ln.text for ln in expected.text)  # read flipped back, as a person would
+    calls = count_tools(monkeypatch)
+    warm = Prewarm(lambda: Verifier(kb), jobs_of([("L0", path, "flipped")])).start()
+    assert warm.join(JOIN_S)
+    assert warm.failed == []
+    assert calls.count("text") == 2  # as it is, then flipped once the scene says mirrored
+    verifier = warm.verifier()
+    assert verifier is not None
+    calls.clear()
+    assert verifier.observe(flipped, "flipped", text=True, people=True).text == expected.text
+    assert calls == []
+
+
+def test_text_kept_on_disk_is_not_read_ahead(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kb = load_kb(world.kb)
+    images = _images(world, tmp_path)
+    folder = tmp_path / "tools"
+    first = Prewarm(lambda: Verifier(kb, tool_cache=folder), jobs_of(_asked(images))).start()
+    assert first.join(JOIN_S) and first.failed == []
+    fingerprint = kb.fingerprint()
+    assert toolcache.holds(folder, fingerprint, "text", "plaque_fake")
+    assert not toolcache.holds(folder, fingerprint, "text", "rocket")  # RECOG reads no text
+    calls = count_tools(monkeypatch)
+    again = Prewarm(
+        lambda: Verifier(kb, tool_cache=folder),
+        jobs_of(_asked(images)),
+        stored=lambda key: toolcache.holds(folder, fingerprint, "text", key),
+    ).start()
+    assert again.join(JOIN_S) and again.failed == [] and again.done == 3
+    assert "text" not in calls  # every image's text came from the disk

@@ -108,12 +108,16 @@ class Verifier:
                 self._flights.pop(slot, None)
         return value
 
-    def observe(self, rgb: np.ndarray, key: str, *, text: bool, people: bool) -> Observation:
-        """Run the tools on one image (results cached under ``key``)."""
-        h, w = rgb.shape[:2]
+    def _scene(self, rgb: np.ndarray, key: str) -> SceneMatch | None:
         scene: SceneMatch | None = self._cached(
             key, "scene", lambda: threads.VISION.call(self.scenes.match, rgb)
         )
+        return scene
+
+    def observe(self, rgb: np.ndarray, key: str, *, text: bool, people: bool) -> Observation:
+        """Run the tools on one image (results cached under ``key``)."""
+        h, w = rgb.shape[:2]
+        scene = self._scene(rgb, key)
         obs = Observation((w, h), scene)
         if people:
             found = self._cached(key, "faces", lambda: faces.detect_faces(rgb))
@@ -133,6 +137,21 @@ class Verifier:
             self.observe(rgb, key, text=verdict and text, people=people)
         if "FACE" in wanted:
             self._cached(key, "faces", lambda: faces.detect_faces(rgb))
+
+    def warm_text(
+        self, rgb: np.ndarray, key: str, unflipped: list[ocr.TextLine] | None = None
+    ) -> None:
+        """Keep the text :meth:`observe` reads on this image without waiting for its scene
+        match first: the image is read as it is (``unflipped``, when already read by
+        :func:`read_ahead`) and read again flipped only when its scene turns out mirrored, so
+        what is kept is what :meth:`observe` would have read."""
+
+        def read() -> list[ocr.TextLine]:
+            lines = _read(rgb, False) if unflipped is None else unflipped
+            scene = self._scene(rgb, key)
+            return _read(rgb, True) if scene is not None and scene.mirrored else lines
+
+        self._cached(key, "text", read)
 
     def serves(self, kb: KnowledgeBase, face_threshold: float, tool_cache: Path | None) -> bool:
         """Whether a verifier built from these would be this one (same KB folder and content,
@@ -224,6 +243,12 @@ def _read(rgb: np.ndarray, mirrored: bool) -> list[ocr.TextLine]:
         ocr.TextLine(ln.text, (w - ln.box[2], ln.box[1], w - ln.box[0], ln.box[3]), ln.score)
         for ln in lines
     ]
+
+
+def read_ahead(rgb: np.ndarray) -> list[ocr.TextLine]:
+    """The text of an image read as it is, before its scene match says whether it is mirrored
+    (for :meth:`Verifier.warm_text`)."""
+    return _read(rgb, False)
 
 
 class VerifierModel:

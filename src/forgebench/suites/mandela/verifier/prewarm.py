@@ -3,9 +3,12 @@
 The verifier's cost is its tools (OCR, scene matching, faces), which run in native code that
 releases the GIL. When the images it will be asked about are known before it is asked (the demo
 knows them once the dataset is built), :class:`Prewarm` computes their tool results on two
-background threads while the caller does other work: one driver runs scene matching and faces
-image by image, a second reads the text of the images whose probes need it once their scene is
-known (a mirrored scene is read flipped). Results land in the :class:`Verifier`'s own cache
+background threads while the caller does other work: one driver builds the verifier and runs
+scene matching and faces image by image, a second reads the text of the images whose probes need
+it. OCR is the longest chain, so the text driver never waits for a scene match to start an image:
+it reads each image as it is and keeps that reading unless the image's scene turns out mirrored,
+when it reads it again flipped (:meth:`.Verifier.warm_text`); while the verifier is still being
+built it reads up to ``pending`` images ahead. Results land in the :class:`Verifier`'s own cache
 (single flight per image and tool), so a runner given the same verifier
 (:func:`.model.reusing`) answers from them, or waits for one being computed; nothing is written
 to a run.
@@ -18,7 +21,6 @@ image each driver is on.
 
 from __future__ import annotations
 
-import queue
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -26,9 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from forgebench.suites.mandela.verifier.model import VERDICT_PROBES, Verifier
-
-_DONE = None
+from forgebench.suites.mandela.verifier.model import VERDICT_PROBES, Verifier, read_ahead
+from forgebench.suites.mandela.verifier.ocr import TextLine
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,19 @@ class Prewarm:
     """Tool results of ``jobs`` computed on two daemon threads (see the module docstring).
 
     ``make`` builds the verifier on the first driver (its face gallery and scene index are tool
-    work too); :meth:`verifier` waits for it.
+    work too); :meth:`verifier` waits for it. ``stored`` says whether an image's text is already
+    kept on disk (:mod:`.toolcache`): such an image is not read ahead of the verifier, which
+    reads it from there.
     """
 
-    def __init__(self, make: Callable[[], Verifier], jobs: list[Job], *, pending: int = 8) -> None:
+    def __init__(
+        self,
+        make: Callable[[], Verifier],
+        jobs: list[Job],
+        *,
+        pending: int = 8,
+        stored: Callable[[str], bool] | None = None,
+    ) -> None:
         self._make = make
         self._verifier: Verifier | None = None
         self._ready = threading.Event()
@@ -66,9 +76,11 @@ class Prewarm:
         """``variant id: error`` of each image whose tool failed here (answered inline later)."""
         self.done = 0
         """Jobs finished (every tool they need computed or failed)."""
+        self._pending = pending
+        self._stored = stored or (lambda key: False)
         self._count = threading.Lock()
+        self._left = {j.key: 2 if j.probes & VERDICT_PROBES else 1 for j in jobs}
         self._cancel = threading.Event()
-        self._texts: queue.Queue[tuple[Job, np.ndarray] | None] = queue.Queue(pending)
         self._threads = [
             threading.Thread(target=self._vision, name="forgebench-prewarm-vision", daemon=True),
             threading.Thread(target=self._text, name="forgebench-prewarm-text", daemon=True),
@@ -94,9 +106,12 @@ class Prewarm:
             t.join(timeout)
         return not any(t.is_alive() for t in self._threads)
 
-    def _finished(self) -> None:
+    def _finished(self, job: Job) -> None:
+        """One driver is done with ``job`` (a verdict image has two)."""
         with self._count:
-            self.done += 1
+            self._left[job.key] -= 1
+            if self._left[job.key] == 0:
+                self.done += 1
 
     def _note(self, what: str, exc: BaseException) -> None:
         self.failed.append(f"{what}: {type(exc).__name__}: {exc}")
@@ -105,48 +120,64 @@ class Prewarm:
         from forgebench.models.images import load_rgb
 
         try:
-            try:
-                verifier = self._verifier = self._make()
-            except Exception as exc:
-                self._note("verifier", exc)
-                return
-            finally:
-                self._ready.set()
-            for job in self.jobs:
-                if self._cancel.is_set():
-                    break
-                try:
-                    rgb = load_rgb(job.path, "builtin/verifier", task_only=True)
-                    verifier.warm(rgb, job.key, job.probes, text=False)
-                except Exception as exc:
-                    self._note(job.key, exc)
-                    self._finished()
-                    continue
-                if job.probes & VERDICT_PROBES:
-                    self._put((job, rgb))
-                else:
-                    self._finished()
+            verifier = self._verifier = self._make()
+        except Exception as exc:
+            self._note("verifier", exc)
+            return
         finally:
-            self._put(_DONE, always=True)
-
-    def _put(self, entry: tuple[Job, np.ndarray] | None, *, always: bool = False) -> None:
-        while True:
+            self._ready.set()
+        for job in self.jobs:
+            if self._cancel.is_set():
+                break
             try:
-                self._texts.put(entry, timeout=0.2)
-                return
-            except queue.Full:
-                if self._cancel.is_set() and not always:
-                    return
+                rgb = load_rgb(job.path, "builtin/verifier", task_only=True)
+                verifier.warm(rgb, job.key, job.probes, text=False)
+            except Exception as exc:
+                self._note(job.key, exc)
+            self._finished(job)
 
     def _text(self) -> None:
-        while True:
-            entry = self._texts.get()
-            if entry is _DONE:
+        from forgebench.models.images import load_rgb
+
+        early: list[tuple[Job, np.ndarray, list[TextLine]]] = []
+        """Images read before the verifier was built, kept until it is."""
+        for job in self.jobs:
+            if not job.probes & VERDICT_PROBES:
+                continue
+            if self._cancel.is_set():
                 return
-            job, rgb = entry
-            if not self._cancel.is_set() and self._verifier is not None:
-                try:
-                    self._verifier.warm(rgb, job.key, job.probes)
-                except Exception as exc:
-                    self._note(job.key, exc)
-            self._finished()
+            try:
+                rgb = load_rgb(job.path, "builtin/verifier", task_only=True)
+                ahead = not self._ready.is_set() and len(early) < self._pending
+                if ahead and not self._stored(job.key):
+                    early.append((job, rgb, read_ahead(rgb)))
+                    continue
+            except Exception as exc:
+                if self.verifier() is None:  # nothing to answer from: not worth a note
+                    return
+                self._note(job.key, exc)
+                self._finished(job)
+                continue
+            if not self._settle(early, (job, rgb, None)):
+                return
+        if not self._cancel.is_set():
+            self._settle(early)
+
+    def _settle(
+        self,
+        early: list[tuple[Job, np.ndarray, list[TextLine]]],
+        *more: tuple[Job, np.ndarray, list[TextLine] | None],
+    ) -> bool:
+        """Keep the text of the images read early and of ``more`` in the verifier (False when
+        there is none to keep them in)."""
+        verifier = self.verifier()
+        if verifier is None:
+            return False
+        for job, rgb, unflipped in [*early, *more]:
+            try:
+                verifier.warm_text(rgb, job.key, unflipped)
+            except Exception as exc:
+                self._note(job.key, exc)
+            self._finished(job)
+        early.clear()
+        return True

@@ -68,18 +68,32 @@ def _versions() -> str:
     return ";".join(out)
 
 
+def _folder_of(root: Path, kb_fingerprint: str) -> Path:
+    tag = hashlib.sha256(f"{FORMAT}|{kb_fingerprint}|{_versions()}".encode()).hexdigest()
+    return Path(root) / tag[:16]
+
+
+def _file(folder: Path, key: str, tool: str) -> Path:
+    return folder / tool / key[:2] / f"{key}.json"
+
+
+def holds(root: Path, kb_fingerprint: str, tool: str, key: str) -> bool:
+    """Whether a result of ``tool`` on the variant ``key`` is kept under ``root`` for this KB
+    (a file is there; reading it may still find it damaged), without building a verifier."""
+    return bool(key) and _file(_folder_of(root, kb_fingerprint), key, tool).is_file()
+
+
 class ToolCache:
     """Tool results of one KB under ``root`` (see the module docstring)."""
 
     def __init__(self, root: Path, kb_fingerprint: str, scenes: SceneIndex) -> None:
-        tag = hashlib.sha256(f"{FORMAT}|{kb_fingerprint}|{_versions()}".encode()).hexdigest()
-        self.dir = Path(root) / tag[:16]
+        self.dir = _folder_of(root, kb_fingerprint)
         self.scenes = scenes
         self.hits = 0
         self.writes = 0
 
     def _path(self, key: str, tool: str) -> Path:
-        return self.dir / tool / key[:2] / f"{key}.json"
+        return _file(self.dir, key, tool)
 
     def get(self, key: str, tool: str) -> Any:
         """The stored result of ``tool`` on the variant ``key``, else :data:`MISS`."""

@@ -101,7 +101,8 @@ def demo(
         if result.remaining:
             fail(f"{result.remaining} {what} have no answer; see forgebench status {run_dir}", 1)
 
-    with steps.prewarm(dataset, kb) as warm:  # None without the verifier's extras
+    # warm: None without the verifier's extras; later: PIXAR and the report's imports, ahead
+    with steps.prewarm(dataset, kb) as warm, steps.ahead(dataset, warm) as later:
         with RunProgress(console) as progress:
             result = steps.behind(
                 warm, lambda: steps.ask_mandela(dataset, steps.detector, Selection(), progress)
@@ -128,7 +129,7 @@ def demo(
     lap("judge")
 
     _step("6. PIXAR: pixel labels of every forgery, scored against the detector's score maps")
-    pixar = steps.pixar(dataset)
+    pixar = steps.write_pixar(later.pixar.result())
     r = pixar.results
     console.print(
         f"{pixar.n_pairs} pairs: gIoU {r['giou']:.1f}  cIoU {r['ciou']:.1f}  F1 {r['f1']:.1f}  "
@@ -145,6 +146,8 @@ def demo(
     lap("forensics")
 
     _step("8. Report")
+    if later.report_ready is not None:
+        later.report_ready.result()  # what went wrong there, if anything, is raised here
     built = steps.report()
     for line in built.notes:
         (err_console if line.startswith("warning") else console).print(line, markup=False)

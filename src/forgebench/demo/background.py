@@ -24,9 +24,11 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
-NICER = 10
-"""How much less priority a step giving way gets (niceness 10: about a tenth of a core's share
-against a thread at 0)."""
+NICER = 5
+"""How much less priority a step giving way gets: at niceness 5 a thread weighs about a third of
+one at 0, so the tools' threads get most of a core they share with it. More would hardly speed
+the demo on an idle machine and would starve the step on a busy one, where its threads compete
+with other processes' at that weight too."""
 
 
 def lower_priority(by: int = NICER) -> bool:
@@ -62,6 +64,10 @@ class Ahead(Generic[T]):
 
     def done(self) -> bool:
         return not self._thread.is_alive()
+
+    def wait(self) -> None:
+        """Wait for the step to end, whatever it ended with (see :meth:`result`)."""
+        self._thread.join()
 
     def result(self) -> T:
         """Wait for the step; its value, or what it raised, raised here."""

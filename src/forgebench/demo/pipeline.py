@@ -8,13 +8,16 @@
    demo's forgeries (``OUT/forensics``), then ``builtin/verifier`` (where its extras are
    installed) the full-image conditions, all through the runner into ``OUT/run``. The verifier's
    tools (OCR, scene matching, faces) start on its images as soon as the dataset is built, on
-   background threads (:meth:`Demo.prewarm`), while the detector is asked: by the time the
-   verifier is asked, most of its answers only read those results;
+   background threads (:meth:`Demo.prewarm`), while the detector is asked on a thread giving
+   way to them (:meth:`Demo.behind`): by the time the verifier is asked, most of its answers
+   only read those results;
 3. parse verdicts, judge with ``builtin/rules`` and write the Mandela rows of metrics.csv;
 4. PIXAR: label every forgery against its original and score the detector's score maps
-   (:mod:`.pixar`), into the same run's metrics.csv;
+   (:mod:`.pixar`; computed from the start of step 2 on a thread of its own, since it reads no
+   answer: :meth:`Demo.ahead`), into the same run's metrics.csv;
 5. score the Forensics answers;
-6. one report of the run (``OUT/run/report/index.html``), a section per benchmark.
+6. one report of the run (``OUT/run/report/index.html``), a section per benchmark (its modules
+   imported once the verifier's tools are done and released, during step 2).
 
 Each benchmark's scoring writes only its own rows (``results.metrics_csv.Scope``), in this order
 (Mandela, PIXAR, Forensics), so metrics.csv is the same file whatever order the answers came in;
@@ -24,6 +27,8 @@ again sends nothing.
 
 from __future__ import annotations
 
+import importlib
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -38,6 +43,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from forgebench.api import ReportResult
+    from forgebench.demo.background import Ahead
     from forgebench.demo.pixar import PixarDemoResult
     from forgebench.run.progress import RunProgress
     from forgebench.suites.mandela.validate import ValidationReport
@@ -76,9 +82,7 @@ def _build(out: Path) -> tuple[Path, Path]:
 def _preload() -> None:
     """Import what the next steps run and load the verifier's OCR and face models (about a
     second of CPU), while the dataset is built in a child process: none of it holds much memory
-    (the report's plotting and statistics libraries do, and are left to the report)."""
-    import importlib
-
+    (the report's plotting and statistics libraries do: :data:`REPORT_MODULES`)."""
     for name in (
         "forgebench.run.generate",
         "forgebench.run.send",
@@ -91,6 +95,40 @@ def _preload() -> None:
         importlib.import_module(name)
     if verifier_missing() is None:  # loads both tools' models
         importlib.import_module("forgebench.suites.mandela.verifier.prewarm")
+
+
+REPORT_MODULES = (
+    "forgebench._api.outputs",
+    "forgebench.interop.run_formats",
+    "forgebench.report.front",
+    "forgebench.report.site",
+    "forgebench.suites.mandela.figures",
+    "forgebench.suites.mandela.headline",
+    "forgebench.suites.mandela.tables",
+    "forgebench.suites.mandela.regression",
+    "forgebench.suites.mandela.viewer_card",
+    "forgebench.suites.forensics.item_view",
+    "forgebench.suites.forensics.intervals",
+    "forgebench.suites.forensics.viewer_tags",
+    "forgebench.suites.pixar.suite",
+    "forgebench.suites.pixar.section",
+    "forgebench.suites.pixar.intervals",
+    "forgebench.suites.pixar.gallery",
+)
+"""What the report step imports beyond the earlier steps (plotting, statistics and data-frame
+libraries: about half a CPU-second and 160 MB), imported ahead once the verifier's tools have
+given their memory back."""
+
+
+@dataclass
+class Later:
+    """Steps the demo computes ahead of where it prints them (:meth:`Demo.ahead`)."""
+
+    pixar: Ahead[PixarDemoResult]
+    """PIXAR's labels and scores (metrics.csv is written in its place, after Mandela's rows)."""
+    report_ready: Ahead[None] | None
+    """The verifier's tools released and the report's modules imported, once the prewarm has
+    read every image (None without the verifier)."""
 
 
 @dataclass
@@ -184,6 +222,46 @@ class Demo:
             warm.cancel()
             warm.join()
 
+    @contextmanager
+    def ahead(self, dataset: Path, warm: Prewarm | None) -> Iterator[Later]:
+        """Start the steps that need none of the answers asked in between on threads of their
+        own (:mod:`.background`): PIXAR's scoring, and, once the prewarm has read every image,
+        the release of the tools' memory and the report's imports. They are small (about a
+        CPU-second each) and run at the caller's priority: on a busy machine a niced one could
+        starve and hold up the step waiting for it. Leaving the block waits for them (a failing
+        demo first stops the prewarm and skips what has not started), so nothing is left
+        half-written behind an error."""
+        from forgebench.demo.background import Ahead
+
+        stopping = threading.Event()
+
+        def report_ready() -> None:
+            assert warm is not None
+            warm.join()
+            if stopping.is_set():
+                return
+            self.release_tools()
+            for name in REPORT_MODULES:
+                if stopping.is_set():
+                    return
+                importlib.import_module(name)
+
+        later = Later(
+            Ahead("pixar", lambda: self.score_pixar(dataset)),
+            Ahead("report-ready", report_ready) if warm is not None else None,
+        )
+        try:
+            yield later
+        except BaseException:
+            stopping.set()
+            if warm is not None:
+                warm.cancel()
+            raise
+        finally:
+            for step in (later.pixar, later.report_ready):
+                if step is not None:
+                    step.wait()
+
     def behind(self, warm: Prewarm | None, fn: Callable[[], T]) -> T:
         """``fn()``, giving way to the verifier's tools while ``warm`` runs them (their OCR is
         the demo's longest chain: :mod:`.background`), else simply called."""
@@ -233,8 +311,9 @@ class Demo:
         return line
 
     def release_tools(self) -> None:
-        """Nothing after the Mandela answers reads text or faces: give the OCR and face models'
-        memory back before the later stages load theirs."""
+        """Give the OCR and face models' memory back before the later stages load theirs: once
+        the prewarm has read every image, the verifier's answers read its results (a tool that
+        failed there loads its model again)."""
         from forgebench.suites.mandela.verifier import faces, ocr
 
         ocr.release()
@@ -260,12 +339,20 @@ class Demo:
         stats = judge_run(self.run_dir, DEMO_JUDGE, JudgeSettings(console=console))
         return stats.summary(), write_metrics(self.run_dir, stats.judge), stats.judge
 
-    def pixar(self, dataset: Path) -> PixarDemoResult:
-        """PIXAR: the detector's score maps against the pixel labels of every forgery."""
-        from forgebench.demo.pixar import run_pixar
+    def score_pixar(self, dataset: Path) -> PixarDemoResult:
+        """PIXAR: the detector's score maps against the pixel labels of every forgery (label
+        and score maps written; metrics.csv by :meth:`write_pixar`)."""
+        from forgebench.demo.pixar import score_pixar
         from forgebench.models.builtin.artefact import score_map
 
-        return run_pixar(dataset, self.run_dir, score_map, model=DEMO_DETECTOR)
+        return score_pixar(dataset, self.run_dir, score_map, model=DEMO_DETECTOR)
+
+    def write_pixar(self, scored: PixarDemoResult) -> PixarDemoResult:
+        """PIXAR's rows of metrics.csv."""
+        from forgebench.demo.pixar import write_pixar
+
+        write_pixar(self.run_dir, scored, model=DEMO_DETECTOR)
+        return scored
 
     def ask_forensics(self, dataset: Path, progress: RunProgress) -> tuple[int, GenerationResult]:
         """Forensics questions from the demo's forgeries (``OUT/forensics``), asked of the

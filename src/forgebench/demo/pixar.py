@@ -25,6 +25,7 @@ from forgebench.results.metrics_csv import Scope, write_metrics
 from forgebench.suites.mandela.contract import Dataset, load_dataset
 from forgebench.suites.pixar.results import BENCHMARK, pixar_metrics_rows
 from forgebench.suites.pixar.scoring import score_arrays
+from forgebench.util.atomic import atomic_open
 
 ScoreMap = Callable[[np.ndarray], np.ndarray]
 
@@ -51,7 +52,7 @@ def _pairs(ds: Dataset) -> Iterator[tuple[str, Path, Path]]:
             yield it.id, ds.root / orig.image, ds.root / it.image
 
 
-def run_pixar(
+def score_pixar(
     dataset_root: Path,
     run_dir: Path,
     score_map: ScoreMap,
@@ -59,8 +60,9 @@ def run_pixar(
     model: str,
     tau: float = DEFAULT_TAU,
 ) -> PixarDemoResult:
-    """Label every forgery against its original, score the detector's maps, write its rows
-    (replacing that model's PIXAR rows only)."""
+    """Label every forgery against its original and score the detector's maps; the label and
+    score maps are written (each file whole or not at all), metrics.csv is left to
+    :func:`write_pixar`. Nothing here reads the run's answers, so it may run before them."""
     ds = load_dataset(dataset_root)
     labels_dir = run_dir / "pixar" / "labels"
     pred_dir = run_dir / "pixar" / "pred"
@@ -74,15 +76,35 @@ def run_pixar(
             stem = safe_name(item_id)
             original, edited = _rgb(orig_path), _rgb(edit_path)
             label = label_u8(original, edited, tau)
-            Image.fromarray(label).save(labels_dir / f"{stem}.png")
+            with atomic_open(labels_dir / f"{stem}.png", "wb", durable=False) as fh:
+                Image.fromarray(label).save(fh, format="PNG")
             if edited.shape[:2] != original.shape[:2]:
                 edited = np.asarray(Image.fromarray(edited).resize(original.shape[1::-1]))
             pred = np.clip(score_map(edited).astype(np.float32), 0.0, 1.0)
-            np.save(pred_dir / f"{stem}.npy", pred)
+            with atomic_open(pred_dir / f"{stem}.npy", "wb", durable=False) as fh:
+                np.save(fh, pred)
             n += 1
             yield stem, label != 0, pred
 
     results = score_arrays(triples())
-    rows = pixar_metrics_rows(results, model)
-    write_metrics(run_dir, rows, Scope.of(BENCHMARK, models=[model]))
-    return PixarDemoResult(results=results, rows=rows, n_pairs=n)
+    return PixarDemoResult(results=results, rows=pixar_metrics_rows(results, model), n_pairs=n)
+
+
+def write_pixar(run_dir: Path, scored: PixarDemoResult, *, model: str) -> None:
+    """The rows of :func:`score_pixar` into ``RUN/metrics.csv`` (replacing that model's PIXAR
+    rows only)."""
+    write_metrics(run_dir, scored.rows, Scope.of(BENCHMARK, models=[model]))
+
+
+def run_pixar(
+    dataset_root: Path,
+    run_dir: Path,
+    score_map: ScoreMap,
+    *,
+    model: str,
+    tau: float = DEFAULT_TAU,
+) -> PixarDemoResult:
+    """:func:`score_pixar`, then :func:`write_pixar`."""
+    scored = score_pixar(dataset_root, run_dir, score_map, model=model, tau=tau)
+    write_pixar(run_dir, scored, model=model)
+    return scored

@@ -218,3 +218,20 @@ def test_text_kept_on_disk_is_not_read_ahead(
     ).start()
     assert again.join(JOIN_S) and again.failed == [] and again.done == 3
     assert "text" not in calls  # every image's text came from the disk
+
+
+def test_the_runners_model_reusing_a_verifier_loads_no_tool_model(
+    world: World, tmp_path: Path
+) -> None:
+    from forgebench.suites.mandela.verifier import faces, ocr
+
+    config = ModelConfig(spec=f"builtin/verifier@{world.kb}")
+    with toolcache.kept_in(tmp_path / "tools"):
+        ready = model.create(config).verifier
+        ocr.release()  # what the demo does once the prewarm has read every image
+        faces.release()
+        with model.reusing(ready):
+            assert model.create(config).verifier is ready
+        assert ocr._engine is None and faces._engine is None  # its answers read its results
+        assert model.create(config).verifier is not ready  # a new one checks its tools
+    assert ocr._engine is not None and faces._engine is not None

@@ -305,18 +305,26 @@ def create(config: ModelConfig) -> VerifierModel:
         raise SpecError(
             f"model {config.name}: face_threshold must be in [-1, 1], got {threshold!r}"
         )
-    missing = [msg for ok, msg in _tool_checks() if not ok]
-    if missing:
-        raise SpecError(f"model {config.name}: {missing[0]}")
+    ready = _reused.get()
+    if ready is None:
+        _check_tools(config)
     try:
         kb = load_kb(Path(str(kb_path)))
     except KBError as exc:
         raise SpecError(f"model {config.name}: {exc}") from None
     folder = toolcache.configured()
-    ready = _reused.get()
-    if ready is not None and ready.serves(kb, float(threshold), folder):
-        return VerifierModel(config.name, ready)
+    if ready is not None:
+        if ready.serves(kb, float(threshold), folder):  # built with its tools: none loaded here
+            return VerifierModel(config.name, ready)
+        _check_tools(config)
     return VerifierModel(config.name, Verifier(kb, float(threshold), folder))
+
+
+def _check_tools(config: ModelConfig) -> None:
+    """One-line :class:`SpecError` naming the first missing tool (checking loads their models)."""
+    missing = [msg for ok, msg in _tool_checks() if not ok]
+    if missing:
+        raise SpecError(f"model {config.name}: {missing[0]}")
 
 
 _reused: ContextVar[Verifier | None] = ContextVar("forgebench_verifier_reused", default=None)

@@ -2,13 +2,12 @@
 suite's ``Suite.cli()`` mounted under its name, and the suites' own options on the verbs that
 take them.
 
-Making a click command from a function's signature costs about a millisecond (Typer evaluates
-every annotation), and there are some forty commands: made eagerly each time the CLI runs, that
-was most of an in-process invocation (``CliRunner``: tests, notebooks) and a tenth of a command
-process's start-up. So :func:`mounted` hands out a mapping that makes each command the first
-time it is asked for (a process running ``judge`` makes ``judge``), kept per thread (a command's
-callback keeps per-call state) until the suite registry, a suite's options or :data:`verbs`
-change.
+Making a click command from a function's signature costs about a millisecond (Typer evaluates every
+annotation), and there are some thirty-five commands: made eagerly each time the CLI runs, they
+were most of an in-process invocation (``CliRunner``: tests, notebooks) and a tenth of a command
+process's start-up. So :func:`mounted` hands out a mapping that makes each command the first time
+it is asked for (a process running ``judge`` makes ``judge``), kept per thread (a command's
+callback keeps per-call state) until the suite registry, a suite's options or :data:`verbs` change.
 """
 
 from __future__ import annotations

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-from matplotlib import colormaps
 from PIL import Image
 from pydantic import BaseModel, Field, ValidationError
 
@@ -64,6 +63,8 @@ def _items(build: Path) -> list[Item]:
 
 
 def _heatmap(a: Path, b: Path, out: Path) -> None:
+    from matplotlib import colormaps  # ~0.4 s to import: only the sheet's heatmaps need it
+
     x = np.asarray(Image.open(a).convert("RGB"))
     y = np.asarray(Image.open(b).convert("RGB").resize((x.shape[1], x.shape[0])))
     d = mean_abs_diff(x, y)

@@ -44,6 +44,19 @@ def tests_by_cpu(workers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: -r["cpu"])
 
 
+def idle_estimate(worker: dict[str, Any]) -> float:
+    """Seconds the worker's test phases spent neither running, nor waiting for a CPU, nor
+    running threads or child processes: its core's idle time on a machine of its own (the
+    children's CPU is counted when they end, so this is a lower bound)."""
+    idle = 0.0
+    for test in worker["tests"]:
+        for ph in PHASES:
+            f = test.get(ph)
+            if f is not None:
+                idle += max(0.0, f["wall"] - f.get("run_wait", 0.0) - _cpu(f))
+    return idle
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
@@ -59,6 +72,11 @@ def main() -> None:
         print(
             f"  {w['worker']}: session {_cpu(s):.1f} CPU-s ({s['children_cpu']:.1f} in children), "
             f"wall {s['wall']:.1f} s; whole process {_cpu(t):.1f} CPU-s"
+        )
+        idle = idle_estimate(w)
+        print(
+            f"    waited for a CPU {s.get('run_wait', 0.0):.1f} s; blocked with nothing of its "
+            f"own running (a core idle on a machine of its own) ~{idle:.1f} s"
         )
     print(f"\ntop {args.top} tests by CPU-s (own + children; wall; setup CPU)")
     for r in tests[: args.top]:

@@ -2,7 +2,8 @@
 records, for every test phase (setup, call, teardown) and every fixture set up, the seconds of
 CPU spent by the pytest process (all its threads: ``time.process_time``), by the processes it
 started and waited for (``RUSAGE_CHILDREN``: the ``forgebench`` subprocesses, Chromium through
-Playwright's driver, ...) and the wall time. Each process (each pytest-xdist worker) writes
+Playwright's driver, ...), the wall time and how long the main thread waited for a CPU while
+ready to run (``run_wait``: on a shared machine, wall time that was not the test's own). Each process (each pytest-xdist worker) writes
 ``DIR/<worker>.json``; ``benchmarks/test_suite_profile.py DIR`` ranks them.
 
 A fixture's figures are its own: the fixtures it requested are set up first and counted under
@@ -29,16 +30,27 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _now() -> tuple[float, float, float]:
-    return time.process_time(), _children_cpu(), time.perf_counter()
+def _run_wait() -> float:
+    """Seconds the main thread has waited, ready to run, for a CPU (Linux schedstat; 0.0
+    elsewhere): on a busy machine a test's wall time minus this is what it would take alone."""
+    try:
+        with open(f"/proc/self/task/{os.getpid()}/schedstat") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
-def _spent(start: tuple[float, float, float]) -> dict[str, float]:
-    own, children, wall = _now()
+def _now() -> tuple[float, float, float, float]:
+    return time.process_time(), _children_cpu(), time.perf_counter(), _run_wait()
+
+
+def _spent(start: tuple[float, float, float, float]) -> dict[str, float]:
+    own, children, wall, wait = _now()
     return {
         "cpu": round(own - start[0], 4),
         "children_cpu": round(children - start[1], 4),
         "wall": round(wall - start[2], 4),
+        "run_wait": round(wait - start[3], 4),
     }
 
 
@@ -78,7 +90,7 @@ class CpuProfile:
     def pytest_fixture_setup(
         self, fixturedef: Any, request: pytest.FixtureRequest
     ) -> Generator[None, None, None]:
-        nested = {"cpu": 0.0, "children_cpu": 0.0, "wall": 0.0}
+        nested = {"cpu": 0.0, "children_cpu": 0.0, "wall": 0.0, "run_wait": 0.0}
         self._fixture_stack.append(nested)
         start = _now()
         yield

@@ -43,9 +43,12 @@ $(DEV_STAMP): pyproject.toml $(CONSTRAINTS) Makefile | $(UV)
 
 venv-dev: $(DEV_STAMP)
 
-# One worker per CPU; tests sharing a session build (the one local Ray) stay on one worker.
+# One worker per CPU and one more (tests/conftest.py: many tests wait on servers and processes);
+# tests sharing a session build (the one local Ray, one Chromium) stay on one worker.
+# `make test WORKERS=2` sets the number of workers.
+WORKERS ?= auto
 test: venv-dev
-	$(VENV)/bin/python -m pytest -q -n auto --dist loadgroup
+	$(VENV)/bin/python -m pytest -q -n $(WORKERS) --dist loadgroup
 
 lint: venv-dev
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -1,5 +1,5 @@
-"""Where the test suite's CPU goes, from ``pytest --cpu-profile DIR`` (tests/support/cpu_profile.py):
-the tests ranked by CPU seconds (the pytest process's own, all threads, plus the processes it
+"""Where the test suite's CPU goes, from ``pytest --cpu-profile DIR``
+(tests/support/cpu_profile.py): the tests ranked by CPU seconds (the pytest process's own, all threads, plus the processes it
 started and waited for), with their wall seconds; the costliest fixtures (their own time, not
 the fixtures they requested); the CPU by test file; each worker's session total.
 

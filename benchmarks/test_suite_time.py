@@ -1,7 +1,8 @@
 """How long the test suite takes, as ``make test`` runs it (measured, not asserted).
 
 Runs pytest on ``tests/`` in a child process, as the Makefile does (``-n auto --dist loadgroup``,
-pytest-xdist: one worker per CPU this process may use), or in one process (``--serial``), and
+pytest-xdist: one worker per CPU this process may use and one more; ``--workers N`` to choose),
+or in one process (``--serial``), and
 prints, beside the 240 s target:
 
 - wall: seconds from start to exit (what a user waits for);
@@ -20,8 +21,8 @@ prints, beside the 240 s target:
 
 The figures go to stdout, and as JSON to ``--json``. The exit status is pytest's.
 
-    .venv/bin/python benchmarks/test_suite_time.py [--serial] [--durations 15] [--json OUT]
-        [--fresh [--cold-cache]] [-- PYTEST ARGS]   (after ``--``: pytest's, instead of ``tests``)
+    .venv/bin/python benchmarks/test_suite_time.py [--serial | --workers N] [--durations 15]
+        [--json OUT] [--fresh [--cold-cache]] [-- PYTEST ARGS]   (after ``--``: pytest's)
 """
 
 from __future__ import annotations
@@ -81,12 +82,17 @@ def install_fresh(clone: Path, cold_cache: bool) -> dict[str, object]:
 
 
 def run_suite(
-    pytest_args: list[str], serial: bool, durations: int, root: Path = ROOT, python: str = ""
+    pytest_args: list[str],
+    serial: bool,
+    durations: int,
+    root: Path = ROOT,
+    python: str = "",
+    workers: str = "auto",
 ) -> dict[str, object]:
     """Run pytest once (in ``root``, with ``python``); the figures of that run."""
     command = [python or sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     if not serial:
-        command += ["-n", "auto", "--dist", "loadgroup"]
+        command += ["-n", workers, "--dist", "loadgroup"]
     command += [f"--durations={durations}", *(pytest_args or ["tests"])]
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     if root != ROOT:  # a fresh clone, as CI runs it: byte-code caches on
@@ -104,7 +110,7 @@ def run_suite(
     ]
     return {
         "command": " ".join(command[1:]),
-        "workers": "1" if serial else "auto",
+        "workers": "1" if serial else workers,
         "cpus": len(os.sched_getaffinity(0)),
         "wall_s": round(wall, 1),
         "cpu_s": round(cpu, 1),
@@ -123,6 +129,9 @@ def run_suite(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--serial", action="store_true", help="one process (no pytest-xdist)")
+    parser.add_argument(
+        "--workers", default="auto", help="pytest-xdist workers (default auto, as `make test`)"
+    )
     parser.add_argument("--durations", type=int, default=15, help="slowest tests to list")
     parser.add_argument("--json", type=Path, help="also write the figures here as JSON")
     parser.add_argument(
@@ -142,11 +151,12 @@ def main() -> int:
             if install["install_returncode"]:
                 print(f"make venv-dev failed:\n{install['install_output']}")
                 return int(install["install_returncode"])  # type: ignore[call-overload]
+            python = str(clone / ".venv/bin/python")
             figures = run_suite(
-                pytest_args, args.serial, args.durations, clone, str(clone / ".venv/bin/python")
+                pytest_args, args.serial, args.durations, clone, python, args.workers
             )
         else:
-            figures = run_suite(pytest_args, args.serial, args.durations)
+            figures = run_suite(pytest_args, args.serial, args.durations, workers=args.workers)
     finally:
         if work is not None:
             shutil.rmtree(work, ignore_errors=True)

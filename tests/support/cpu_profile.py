@@ -3,8 +3,9 @@ records, for every test phase (setup, call, teardown) and every fixture set up, 
 CPU spent by the pytest process (all its threads: ``time.process_time``), by the processes it
 started and waited for (``RUSAGE_CHILDREN``: the ``forgebench`` subprocesses, Chromium through
 Playwright's driver, ...), the wall time and how long the main thread waited for a CPU while
-ready to run (``run_wait``: on a shared machine, wall time that was not the test's own). Each process (each pytest-xdist worker) writes
-``DIR/<worker>.json``; ``benchmarks/test_suite_profile.py DIR`` ranks them.
+ready to run (``run_wait``: on a shared machine, wall time that was not the test's own). Each
+process (each pytest-xdist worker) writes ``DIR/<worker>.json``;
+``benchmarks/test_suite_profile.py DIR`` ranks them.
 
 A fixture's figures are its own: the fixtures it requested are set up first and counted under
 their own names. A session fixture appears once, in the worker that set it up, at the test that

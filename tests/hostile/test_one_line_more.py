@@ -9,7 +9,6 @@ import json
 import os
 import sqlite3
 import struct
-import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 from PIL import Image
 
 from support.mandela_data import write_mandela_dataset
+from support.modules import not_installed
 
 from .conftest import TSV_HEADER, cli, error_lines, run_args, write_tsv
 
@@ -188,9 +188,7 @@ def test_audit_with_an_npr_detector_but_no_torch_is_one_line(
     ds = write_mandela_dataset(tmp_path / "ds", seeds=3)
     ckpt = tmp_path / "npr.pth"
     ckpt.write_bytes(b"x")
-    import scipy.stats  # noqa: F401  (loaded before: its own import fails with torch set to None)
-
-    monkeypatch.setitem(sys.modules, "torch", None)  # as without the extra: import fails
+    not_installed(monkeypatch, "torch")  # as without the extra: import fails
     res = cli("audit", str(ds), "--detector", f"npr/{ckpt}")
     assert "torch" in _one_line(res)
 

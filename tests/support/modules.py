@@ -7,10 +7,13 @@ Imported as ``from support.modules import file_module``.
 
 from __future__ import annotations
 
+import importlib.abc
 import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 
 def file_module(name: str, path: Path) -> ModuleType:
@@ -22,3 +25,23 @@ def file_module(name: str, path: Path) -> ModuleType:
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+class _Refuse(importlib.abc.MetaPathFinder):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def find_spec(self, fullname: str, path: object = None, target: object = None) -> None:
+        if fullname == self.name or fullname.startswith(self.name + "."):
+            raise ModuleNotFoundError(f"No module named {fullname!r}", name=fullname)
+        return None
+
+
+def not_installed(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    """Until the test ends, ``import name`` (and its submodules) fails as if the package were
+    not installed, and the modules already loaded are out of ``sys.modules``. Unlike setting
+    ``sys.modules[name] = None``, libraries that look a module up there to recognise its types
+    (SciPy's array-API helpers do, for torch) see it as absent, not as ``None``."""
+    for loaded in [m for m in sys.modules if m == name or m.startswith(name + ".")]:
+        monkeypatch.delitem(sys.modules, loaded)
+    monkeypatch.setattr(sys, "meta_path", [_Refuse(name), *sys.meta_path])

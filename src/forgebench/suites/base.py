@@ -160,7 +160,7 @@ class Suite:
     # -- data -------------------------------------------------------------------------------
 
     def detect(self, path: Path) -> bool:
-        """Whether ``path`` is a dataset of this suite."""
+        """Whether ``path`` is a dataset of this suite (asked for every dataset: keep it light)."""
         raise NotImplementedError
 
     def offers(self, stage: str) -> bool:

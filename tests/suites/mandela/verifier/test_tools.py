@@ -72,6 +72,40 @@ def test_scene_is_recognised_through_crop_and_mirror(world: World) -> None:
     assert index.match(skimage.data.coffee()) is None
 
 
+def test_a_canonical_image_reuses_its_features_and_matches_as_computed(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from forgebench.suites.mandela.verifier import scenes
+    from forgebench.suites.mandela.verifier.kb import load_kb
+
+    kb = load_kb(world.kb)
+    index = SceneIndex(kb.scenes, kb.root)
+    computed = [0]
+    real = scenes._features
+
+    def counted(rgb: np.ndarray) -> scenes._Features:
+        computed[0] += 1
+        return real(rgb)
+
+    monkeypatch.setattr(scenes, "_features", counted)
+    reused = index.match(world.rocket.copy())  # the canonical pixels, another array
+    assert computed[0] == 1  # only the mirrored orientation ran SIFT
+    edited = world.rocket.copy()
+    edited[0, 0] ^= 1  # one pixel off: not the canonical image, computed
+    index.match(edited)
+    assert computed[0] == 3
+    index._known.clear()
+    fresh = index.match(world.rocket.copy())
+    assert reused is not None and fresh is not None
+    assert (reused.scene.id, reused.inliers, reused.mirrored) == (
+        fresh.scene.id,
+        fresh.inliers,
+        fresh.mirrored,
+    )
+    assert reused.to_query is not None and fresh.to_query is not None
+    assert np.array_equal(reused.to_query, fresh.to_query)
+
+
 def test_pasted_known_face_is_identified_and_ruled_out_by_date(verifier, world: World) -> None:  # type: ignore[no-untyped-def]
     found = faces.detect_faces(world.rocket_hopper)
     x0, y0 = PASTE_AT

@@ -7,17 +7,18 @@ recogniser returns full-width punctuation such as ``3：2``).
 
 Memory for the networks' tensors: RapidOCR runs onnxruntime with its arena off, so every tensor
 of every image is a fresh ``malloc``; under :func:`forgebench.util.memory.bound_heap` (the demo's
-1 MiB mmap threshold) each is its own mapping, faulted in page by page and unmapped again. On
-the demo's 44 text images (one thread, paired runs, load ~5) that was ~77k page faults and 0.63
-CPU-s per image, 0.21 of it system time; with the arena below, 4k faults and 0.45 CPU-s (0.025
-system), and the same peak. So the detection and recognition sessions are built here, on one
-onnxruntime arena that both share, registered once per process (:func:`_arena`): a region of
-:data:`ARENA_REGION` bytes of address space reused by every image, of which only the pages
-touched are resident (about the largest image's working set, ~130 MB on the demo's images; the
-reads without it map as much for the length of each read). The weights stay outside it, and the
-memory-pattern planner is off (its one block per input shape would leave a stale block per image
-size in the arena). :func:`release` gives the region back. The text, boxes and scores read are
-the same bit for bit.
+1 MiB mmap threshold) each is its own mapping, faulted in page by page and unmapped again. The
+detection and recognition sessions are therefore built here, on one onnxruntime arena that both
+share, registered once per process (:func:`_arena`): a region of :data:`ARENA_REGION` bytes of
+address space in which a read's tensors reuse each other's pages, given back after every read
+(:func:`_run`), so nothing is held between images. On the demo's 44 text images (one thread,
+load 6-8) that is 31k page faults per image instead of 77-82k, 0.49-0.51 CPU-s instead of
+0.63-0.70 (system time 0.08 instead of 0.21-0.24), and a lower peak (347-349 MB against 363-366).
+Keeping the region between reads would cut the faults to 4k and the time to 0.41-0.45 CPU-s, but
+holds the largest image's working set (~130 MB) throughout: the demo's peak rose by 30-50 MB
+(586-607 MB against 545-577), past its 600 MB budget. The weights stay outside the arena, and the
+memory-pattern planner is off (its one block per input shape would split the arena). The text,
+boxes and scores read are the same bit for bit.
 """
 
 from __future__ import annotations
@@ -45,9 +46,8 @@ the default pool (a thread per core, spinning between operators) spent about 1.7
 for the same lines on a busy two-core machine; the text read is the same."""
 
 ARENA_REGION = 256 << 20
-"""Address space of the arena's working region (pages become resident only when touched); an
-image whose working set does not fit gets a further, larger region, given back with the rest on
-:func:`release`."""
+"""Address space of the arena's working region (pages become resident only when touched); a read
+whose working set does not fit gets a further, larger region, given back with the rest."""
 _SHRINK = ("memory.enable_memory_arena_shrinkage", "cpu:0")
 
 _lock = threading.RLock()
@@ -163,20 +163,21 @@ def _load_sessions(engine: Any) -> None:
 
 
 def _run(engine: Any, bgr: np.ndarray) -> Any:
+    """One read; then the arena's pages go back (the read's outputs are no longer held)."""
     with _lock:
         _load_sessions(engine)
-    return engine(bgr)
+    out = engine(bgr)
+    det = engine.cfg.Det.get("session")
+    if det is not None:
+        _shrink(det)
+    return out
 
 
 def release() -> None:
-    """Drop the engine (its sessions' memory, and the arena's pages, go back; the next read loads
-    it again)."""
+    """Drop the engine (its sessions' memory goes back; the next read loads it again)."""
     global _engine
     with _lock:
-        engine, _engine = _engine, None
-    det = None if engine is None else engine.cfg.Det.get("session")
-    if det is not None:
-        threads.OCR.call(_shrink, det)
+        _engine = None
 
 
 def available() -> bool:

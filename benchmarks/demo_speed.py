@@ -16,8 +16,14 @@ thread, the main thread's share, peak RSS so far) and its verifier tool threads'
 OCR thread is the longest chain of work): the script prints them per run, so a slow step can be
 named and, on a loaded machine, CPU seconds compared where wall seconds are noise.
 
+With ``--against REV`` (a git revision of this repository) it instead times first demos in fresh
+cache folders, alternating this checkout and REV's ``src/`` (exported with ``git archive``) for
+``--pairs`` pairs, so that both see the same machine load; it prints each run's wall and CPU
+seconds and peak RSS, the medians of each side and of the per-pair differences, and whether every
+metrics.csv is byte-identical to the first one of REV (or to ``--reference``).
+
     .venv/bin/python benchmarks/demo_speed.py [--keep DIR] [--fresh-only] [--reference CSV]
-        [--help-only] [--json-only]
+        [--help-only] [--json-only] [--against REV [--pairs N]]
 """
 
 from __future__ import annotations
@@ -133,6 +139,68 @@ def measure_demo(
     return res
 
 
+def _demo_once(root: Path, src: Path | None) -> tuple[dict[str, Any], bytes]:
+    """One first demo into ``root`` (fresh cache), ``src`` first on the path when given."""
+    root.mkdir(parents=True)
+    env = {**os.environ, "FORGEBENCH_CACHE": str(root / "fresh-cache")}
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep
+        )
+    run = _timed([*_forgebench(), "demo", "--out", str(root / "out")], root / "demo.log", env)
+    run["steps"] = _steps(root / "demo.log")
+    metrics = root / "out" / "run" / "metrics.csv"
+    return run, metrics.read_bytes() if metrics.is_file() else b""
+
+
+def measure_pairs(
+    root: Path, against: str, pairs: int, reference: Path | None = None
+) -> dict[str, Any]:
+    """First demos alternating this checkout and revision ``against`` (see the docstring)."""
+    other = root / "against"
+    other.mkdir()
+    repo = Path(__file__).resolve().parent.parent
+    archive = subprocess.run(
+        ["git", "-C", str(repo), "archive", against, "src"], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(other)], input=archive, check=True)
+    here = repo / "src"
+    runs: dict[str, list[dict[str, Any]]] = {"this": [], "against": []}
+    expected = reference.read_bytes() if reference is not None else None
+    identical = True
+    for i in range(pairs):
+        order = [("against", other / "src"), ("this", here)]
+        if i % 2:
+            order.reverse()  # neither side always runs first
+        for side, src in order:
+            run, metrics = _demo_once(root / f"{side}-{i}", src)
+            expected = metrics if expected is None else expected
+            run["metrics_identical"] = bool(metrics) and metrics == expected
+            identical = identical and run["metrics_identical"]
+            runs[side].append(run)
+            if not run["metrics_identical"] or run["rc"] != 0:
+                break
+
+    def med(side: str, key: str) -> float:
+        return round(statistics.median(r[key] for r in runs[side]), 2)
+
+    n = min(len(runs["this"]), len(runs["against"]))
+    return {
+        "against": against,
+        "runs": runs,
+        "median": {s: {k: med(s, k) for k in ("wall_s", "cpu_s", "peak_rss_mb")} for s in runs},
+        "median_difference": {
+            k: round(
+                statistics.median(runs["this"][i][k] - runs["against"][i][k] for i in range(n)), 2
+            )
+            for k in ("wall_s", "cpu_s")
+        }
+        if n
+        else {},
+        "metrics_identical": identical,
+    }
+
+
 def measure_help(runs: int = 5) -> dict[str, Any]:
     """``forgebench --help`` ``runs`` times after one warm-up (the files are in the page cache)."""
     cmd = [*_forgebench(), "--help"]
@@ -152,8 +220,22 @@ def main() -> None:
         "--reference", type=Path, help="A metrics.csv the first demo's must equal byte for byte."
     )
     ap.add_argument("--json-only", action="store_true", help="Print the JSON line only.")
+    ap.add_argument("--against", help="Alternate first demos with this git revision's src/.")
+    ap.add_argument("--pairs", type=int, default=3, help="Pairs of runs with --against.")
     args = ap.parse_args()
     result: dict[str, Any] = {"cores": os.cpu_count()}
+    if args.against:
+        root = args.keep or Path(tempfile.mkdtemp(prefix="fb-demo-pairs-"))
+        root.mkdir(parents=True, exist_ok=bool(not args.keep))
+        try:
+            result["pairs"] = measure_pairs(root, args.against, args.pairs, args.reference)
+        finally:
+            if not args.keep:
+                shutil.rmtree(root, ignore_errors=True)
+        if not args.json_only:
+            _print_pairs(result["pairs"])
+        print(json.dumps(result))
+        return
     if not args.help_only:
         if args.keep:
             args.keep.mkdir(parents=True, exist_ok=False)
@@ -204,6 +286,31 @@ def main() -> None:
             f"runs {h['runs_s']}  load {h['load']}"
         )
     print(json.dumps(result))
+
+
+def _print_pairs(p: dict[str, Any]) -> None:
+    for side in ("against", "this"):
+        for i, r in enumerate(p["runs"][side]):
+            name = p["against"] if side == "against" else "this checkout"
+            print(
+                f"{name:14s} run {i + 1}: wall {r['wall_s']:6.1f} s  cpu {r['cpu_s']:6.1f} s  "
+                f"peak RSS {r['peak_rss_mb']:5.0f} MB  load {r['load_before']}->{r['load_after']}"
+                + ("" if r["rc"] == 0 else f"  EXIT {r['rc']}")
+            )
+            _print_steps(r["steps"])
+    m, d = p["median"], p["median_difference"]
+    for side in ("against", "this"):
+        print(
+            f"median {side:8s} wall {m[side]['wall_s']:6.1f} s  cpu {m[side]['cpu_s']:6.1f} s  "
+            f"peak RSS {m[side]['peak_rss_mb']:5.0f} MB (target wall < {DEMO_WALL_S:.0f} s, "
+            f"peak < {DEMO_PEAK_MB:.0f} MB)"
+        )
+    if d:
+        print(
+            f"median of per-pair differences (this - against): wall {d['wall_s']:+.1f} s  "
+            f"cpu {d['cpu_s']:+.1f} s"
+        )
+    print(f"every metrics.csv byte-identical: {p['metrics_identical']}")
 
 
 def _print_steps(steps: list[dict[str, Any]]) -> None:

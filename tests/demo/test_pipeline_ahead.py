@@ -1,7 +1,7 @@
-"""The demo's steps computed ahead: PIXAR's scoring starts at once and its failure is raised where
-the demo prints PIXAR; the tools are released and the report's modules imported only once the
-prewarm has read every image; a demo failing meanwhile stops the prewarm, skips what has not
-started and leaves no step running behind it."""
+"""The demo's steps computed ahead: PIXAR's scoring (its failure raised where the demo prints
+PIXAR), the release of the tools and the report's imports start once the prewarm has read every
+image; a demo failing meanwhile stops the prewarm, skips what has not started and leaves no step
+running behind it."""
 
 from __future__ import annotations
 
@@ -59,9 +59,10 @@ def test_tools_are_released_and_the_report_prepared_only_after_the_prewarm(
     monkeypatch.delitem(sys.modules, "colorsys", raising=False)
     warm = FakePrewarm()
     with Demo(tmp_path).ahead(tmp_path / "dataset", warm) as later:  # type: ignore[arg-type]
-        assert later.pixar.result() == "scored"
-        assert not released.wait(0.3)  # the prewarm is still reading
+        assert not released.wait(0.3)  # the prewarm is still reading: the memory peaks there
+        assert not later.pixar.done()
         warm.finished.set()
+        assert later.pixar.result() == "scored"
         assert later.report_ready is not None
         later.report_ready.result()
         assert released.is_set() and "colorsys" in sys.modules

@@ -13,8 +13,9 @@
    only read those results;
 3. parse verdicts, judge with ``builtin/rules`` and write the Mandela rows of metrics.csv;
 4. PIXAR: label every forgery against its original and score the detector's score maps
-   (:mod:`.pixar`; computed from the start of step 2 on a thread of its own, since it reads no
-   answer: :meth:`Demo.ahead`), into the same run's metrics.csv;
+   (:mod:`.pixar`; it reads no answer, so it is computed on a thread of its own as soon as the
+   verifier's tools are done, during step 2: :meth:`Demo.ahead`), into the same run's
+   metrics.csv;
 5. score the Forensics answers;
 6. one report of the run (``OUT/run/report/index.html``), a section per benchmark (its modules
    imported once the verifier's tools are done and released, during step 2).
@@ -225,29 +226,39 @@ class Demo:
     @contextmanager
     def ahead(self, dataset: Path, warm: Prewarm | None) -> Iterator[Later]:
         """Start the steps that need none of the answers asked in between on threads of their
-        own (:mod:`.background`): PIXAR's scoring, and, once the prewarm has read every image,
-        the release of the tools' memory and the report's imports. They are small (about a
-        CPU-second each) and run at the caller's priority: on a busy machine a niced one could
-        starve and hold up the step waiting for it. Leaving the block waits for them (a failing
-        demo first stops the prewarm and skips what has not started), so nothing is left
-        half-written behind an error."""
+        own (:mod:`.background`), once the prewarm has read every image (the demo's memory peaks
+        while it reads): the release of the tools' memory, then PIXAR's scoring and the report's
+        imports. They are small (about a CPU-second each) and run at the caller's priority: on a
+        busy machine a niced one could starve and hold up the step waiting for it. Leaving the
+        block waits for them (a failing demo first stops the prewarm and skips what has not
+        started), so nothing is left half-written behind an error."""
         from forgebench.demo.background import Ahead
 
         stopping = threading.Event()
+        released = threading.Event()
 
         def report_ready() -> None:
             assert warm is not None
-            warm.join()
-            if stopping.is_set():
-                return
-            self.release_tools()
+            try:
+                warm.join()
+                if not stopping.is_set():
+                    self.release_tools()
+            finally:
+                released.set()
             for name in REPORT_MODULES:
                 if stopping.is_set():
                     return
                 importlib.import_module(name)
 
+        def pixar() -> PixarDemoResult:
+            if warm is not None:
+                released.wait()
+            if stopping.is_set():
+                raise RuntimeError("the demo stopped before PIXAR was scored")
+            return self.score_pixar(dataset)
+
         later = Later(
-            Ahead("pixar", lambda: self.score_pixar(dataset)),
+            Ahead("pixar", pixar),
             Ahead("report-ready", report_ready) if warm is not None else None,
         )
         try:

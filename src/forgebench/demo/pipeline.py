@@ -230,8 +230,9 @@ class Demo:
         while it reads): the release of the tools' memory, then PIXAR's scoring and the report's
         imports. They are small (about a CPU-second each) and run at the caller's priority: on a
         busy machine a niced one could starve and hold up the step waiting for it. Leaving the
-        block waits for them (a failing demo first stops the prewarm and skips what has not
-        started), so nothing is left half-written behind an error."""
+        block waits for PIXAR's files (the imports may go on into the judge step: the report
+        waits for them) and, when it leaves on an error, for everything after stopping the
+        prewarm and skipping what has not started, so nothing is left half-written behind it."""
         from forgebench.demo.background import Ahead
 
         stopping = threading.Event()
@@ -248,7 +249,10 @@ class Demo:
             for name in REPORT_MODULES:
                 if stopping.is_set():
                     return
-                importlib.import_module(name)
+                try:
+                    importlib.import_module(name)
+                except ImportError:  # e.g. two threads importing a cycle: the report imports
+                    continue  # it again itself and says what is wrong, if anything
 
         def pixar() -> PixarDemoResult:
             if warm is not None:
@@ -267,11 +271,11 @@ class Demo:
             stopping.set()
             if warm is not None:
                 warm.cancel()
+            if later.report_ready is not None:
+                later.report_ready.wait()
             raise
         finally:
-            for step in (later.pixar, later.report_ready):
-                if step is not None:
-                    step.wait()
+            later.pixar.wait()  # it writes files; the report's imports go on beside the judge
 
     def behind(self, warm: Prewarm | None, fn: Callable[[], T]) -> T:
         """``fn()``, giving way to the verifier's tools while ``warm`` runs them (their OCR is

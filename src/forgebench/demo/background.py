@@ -24,11 +24,13 @@ from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
-NICER = 5
-"""How much less priority a step giving way gets: at niceness 5 a thread weighs about a third of
-one at 0, so the tools' threads get most of a core they share with it. More would hardly speed
-the demo on an idle machine and would starve the step on a busy one, where its threads compete
-with other processes' at that weight too."""
+NICER = 10
+"""How much less priority a step giving way gets: at niceness 10 a thread weighs about a tenth of
+one at 0, so the tools' threads keep nearly all of a core they share with it (measured on the
+first demo against niceness 5, two alternated pairs on two cores: 35.5-36.1 s against
+36.7-36.8 s, peak 557-560 MB against 576-586, the tools' transient buffers overlapping the
+detector's less). Where other work of the same session (the same scheduler autogroup) keeps
+both cores busy, the step waits for it too."""
 
 
 def lower_priority(by: int = NICER) -> bool:

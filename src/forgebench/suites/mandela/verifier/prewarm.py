@@ -57,7 +57,8 @@ class Prewarm:
     ``make`` builds the verifier on the first driver (its face gallery and scene index are tool
     work too); :meth:`verifier` waits for it. ``stored`` says whether an image's text is already
     kept on disk (:mod:`.toolcache`): such an image is not read ahead of the verifier, which
-    reads it from there.
+    reads it from there. At most ``pending`` images are read ahead while the verifier is built
+    (in the demo, two read as fast as more and held its peak about 20 MB lower).
     """
 
     def __init__(
@@ -65,7 +66,7 @@ class Prewarm:
         make: Callable[[], Verifier],
         jobs: list[Job],
         *,
-        pending: int = 8,
+        pending: int = 2,
         stored: Callable[[str], bool] | None = None,
     ) -> None:
         self._make = make

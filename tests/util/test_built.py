@@ -73,14 +73,14 @@ def test_another_library_version_means_building_again(
 ) -> None:
     built.remember(folder)
     assert built.unchanged(folder)
-    installed = list(metadata.distributions())
+    installed = list(metadata.distributions(path=built._package_folders()))
     pillow = next(d for d in installed if d.metadata["Name"].lower() == "pillow")
 
     upgraded = SimpleNamespace(
         metadata={"Name": pillow.metadata["Name"]}, version=pillow.version + ".post1"
     )
     others = [d for d in installed if d is not pillow]
-    monkeypatch.setattr(built.metadata, "distributions", lambda: [*others, upgraded])
+    monkeypatch.setattr(built.metadata, "distributions", lambda **_: [*others, upgraded])
     built.recipe.cache_clear()
     try:
         assert not built.unchanged(folder)
@@ -88,6 +88,28 @@ def test_another_library_version_means_building_again(
         monkeypatch.undo()
         built.recipe.cache_clear()
     assert built.unchanged(folder)
+
+
+def test_a_library_extending_sys_path_leaves_the_recipe_alone(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ray, once imported, puts its bundled colorama and psutil first on ``sys.path``: a worker
+    that had imported it called the demo's build changed (a full test run rebuilt it)."""
+    built.remember(folder)
+    bundled = tmp_path / "thirdparty_files"
+    info = bundled / "colorama-0.4.6.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: colorama\nVersion: 0.4.6\n")
+    assert any(
+        d.metadata["Name"] == "colorama" for d in metadata.distributions(path=[str(bundled)])
+    )
+    monkeypatch.syspath_prepend(str(bundled))
+    built.recipe.cache_clear()
+    try:
+        assert built.unchanged(folder)
+    finally:
+        monkeypatch.undo()
+        built.recipe.cache_clear()
 
 
 def test_the_recipe_covers_forgebench_files(

@@ -19,7 +19,9 @@ import functools
 import hashlib
 import json
 import platform
+import site
 import sys
+import sysconfig
 from importlib import metadata
 from pathlib import Path
 
@@ -31,6 +33,17 @@ def _record(folder: Path) -> Path:
     return folder.with_name(f".{folder.name}.built.json")
 
 
+def _package_folders() -> list[str]:
+    """Where this interpreter installs packages (site-packages; the user's where Python reads
+    it), not ``sys.path``, which a library may extend once imported (Ray puts its bundled
+    colorama and psutil first there): the same recipe in every process of one environment."""
+    paths = [sysconfig.get_paths()[key] for key in ("purelib", "platlib")]
+    paths += site.getsitepackages()
+    if site.ENABLE_USER_SITE:
+        paths.append(site.getusersitepackages())
+    return list(dict.fromkeys(p for p in paths if Path(p).is_dir()))
+
+
 @functools.cache
 def recipe() -> str:
     """What a build's bytes depend on besides its inputs, as one digest (once per process)."""
@@ -38,7 +51,8 @@ def recipe() -> str:
 
     h = hashlib.sha256()
     h.update(f"{sys.version}|{platform.machine()}|{platform.system()}\n".encode())
-    dists = sorted({f"{d.metadata['Name']}=={d.version}" for d in metadata.distributions()})
+    installed = metadata.distributions(path=_package_folders())
+    dists = sorted({f"{d.metadata['Name']}=={d.version}" for d in installed})
     h.update("\n".join(dists).encode())
     package = Path(forgebench.__file__).parent
     for path in sorted(package.rglob("*")):

@@ -257,12 +257,20 @@ def test_table11_keeps_its_numbers_on_a_migrated_run(
 
 def test_the_item_view_shows_the_migrated_tiled_answers(v4: Path) -> None:
     run = v4 / "run"
+    # The run records its dataset and cache folders where it was made (/tmp/tiled/v4_run): point
+    # them at this copy, as for a run found where it was made (this test passed only where a
+    # /tmp/tiled/v4_run was left over; the item page reads the dataset the run recorded).
+    config = run / "config.json"
+    config.write_text(config.read_text().replace("/tmp/tiled/v4_run", str(v4)))
+    with closing(sqlite3.connect(run / "run.sqlite")) as con, con:
+        con.execute("UPDATE meta SET value = replace(value, '/tmp/tiled/v4_run', ?)", (str(v4),))
     assert CliRunner().invoke(app, ["metrics", str(run)]).exit_code == 0
     res = CliRunner().invoke(app, ["report", str(run)])
     assert res.exit_code == 0, res.output
     page = (run / "report" / "forensics_items.html").read_text()
     assert page.count("<code>tiled</code> (models of one image) tiled into one image") == 2
     assert page.count("<code>full</code> shows them tiled into one image") == 1  # the video
+    assert "(image not found)" not in page
     assert page.count("<tr><td>m1</td><td>tiled</td>") == 2  # the kept answers, named tiled
     data = "".join(p.read_text() for p in sorted((run / "report" / "data").glob("*.js")))
     assert data.count('"tiled"') >= 2  # the viewer's stand-in picture of each candidate row

@@ -65,6 +65,8 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
         assert page.count(f"<h2>{title}</h2>") == 1  # one page, a section per benchmark
     assert (run / "report" / "pixar_table2.md").is_file()
     assert (run / "report" / "forensics_tables.md").is_file()
+    items = (run / "report" / "forensics_items.html").read_text()
+    assert "(image not found)" not in items and items.count("<img src='img/forensics/") >= 100
     assert not (out / "forensics_run").exists()
 
     # the same command again resumes: nothing is sent twice, the numbers stay the same, and

@@ -126,7 +126,7 @@ def report(
     notes: list[str] = []
     parts: list[str] = []
     for suite in present:
-        section = suite.report(run_dir, out, judge)
+        section = suite.report(run_dir, out, judge, Path(dataset) if dataset is not None else None)
         if section is None:
             continue
         notes += section.notes

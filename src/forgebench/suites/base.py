@@ -301,8 +301,11 @@ class Suite:
         score``)."""
         raise NotImplementedError
 
-    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
-        """Tables, figures and the report page section (None: nothing to show)."""
+    def report(
+        self, run_dir: Path, out_dir: Path, judge: str | None, dataset: Path | None = None
+    ) -> Section | None:
+        """Tables, figures and the report page section (None: nothing to show). ``dataset``:
+        the dataset folder given to ``report --dataset`` (a run moved away from its own)."""
         return None
 
     def headline_intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any:

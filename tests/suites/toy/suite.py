@@ -124,7 +124,9 @@ class ToySuite(Suite):
         ]  # fmt: skip
         return write_metrics(run_dir, out, Scope.of(NAME))
 
-    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
+    def report(
+        self, run_dir: Path, out_dir: Path, judge: str | None, dataset: Path | None = None
+    ) -> Section | None:
         from forgebench.results.metrics_csv import read_metrics
 
         path = run_dir / "metrics.csv"

@@ -63,7 +63,16 @@ def item_facts(item: Mapping[str, Any]) -> list[tuple[str, str]]:
     return [(label, text) for label, text in facts if text]
 
 
-def _dataset_root(run_dir: Path) -> Path | None:
+def _dataset_root(run_dir: Path, recorded: Any, given: Path | None) -> Path | None:
+    """Where the items' images are: the folder given (``report --dataset``, for a run moved
+    away from its dataset), else the Forensics dataset the run recorded (``meta.datasets``: a
+    run holding several benchmarks, the demo's, names the Mandela folder in its config), else
+    the config's."""
+    if given is not None:
+        return given
+    folder = recorded.get(BENCHMARK) if isinstance(recorded, dict) else None
+    if isinstance(folder, str) and Path(folder).is_dir():
+        return Path(folder)
     try:
         value = json.loads((run_dir / "config.json").read_text(encoding="utf-8")).get("dataset")
     except (OSError, ValueError):
@@ -133,9 +142,11 @@ def _answers(store: Store, item_ids: list[str]) -> dict[str, list[Answer]]:
     return out
 
 
-def write_item_view(run_dir: Path, out: Path) -> Path | None:
-    """Write ``out/forensics_items.html``; None when the run has no Forensics items."""
+def write_item_view(run_dir: Path, out: Path, dataset: Path | None = None) -> Path | None:
+    """Write ``out/forensics_items.html``; None when the run has no Forensics items. ``dataset``:
+    the Forensics dataset folder, where the run's recorded one is not (a moved run)."""
     with Store.open(run_dir, create=False) as store:
+        recorded = store.meta_get("datasets")
         stored = store.item_count(BENCHMARK)
         items = [
             ForensicsItem.model_validate(d) for d in store.items(BENCHMARK, MAX_ITEMS).values()
@@ -143,7 +154,7 @@ def write_item_view(run_dir: Path, out: Path) -> Path | None:
         answers = _answers(store, [it.id for it in items])
     if not items:
         return None
-    root = _dataset_root(run_dir)
+    root = _dataset_root(run_dir, recorded, dataset)
     cards = []
     for item in items:
         img = _pictures(root, item, out)

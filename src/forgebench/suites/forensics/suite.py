@@ -262,7 +262,9 @@ class ForensicsSuite(Suite):
 
         return export_rows(run_dir, judge)
 
-    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
+    def report(
+        self, run_dir: Path, out_dir: Path, judge: str | None, dataset: Path | None = None
+    ) -> Section | None:
         from forgebench.results.metrics_csv import read_metrics
         from forgebench.suites.forensics.report_section import write_report
 
@@ -282,7 +284,7 @@ class ForensicsSuite(Suite):
         body, files, notes = write_report(metrics, out_dir, groups)
         from forgebench.suites.forensics.item_view import write_item_view
 
-        page = write_item_view(run_dir, out_dir)
+        page = write_item_view(run_dir, out_dir, dataset)
         if page is not None:
             files.append(page)
             body += (

@@ -220,7 +220,9 @@ class MandelaSuite(Suite):
 
         return calibrate_score(run_dir, human, judge, against)
 
-    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
+    def report(
+        self, run_dir: Path, out_dir: Path, judge: str | None, dataset: Path | None = None
+    ) -> Section | None:
         from forgebench.suites.mandela.figures import write_figures
         from forgebench.suites.mandela.headline import headline_html
         from forgebench.suites.mandela.tables import ReportError, write_tables

@@ -147,7 +147,9 @@ class PixarSuite(Suite):
 
         return verbs.tables(run_dir, out_dir)
 
-    def report(self, run_dir: Path, out_dir: Path, judge: str | None) -> Section | None:
+    def report(
+        self, run_dir: Path, out_dir: Path, judge: str | None, dataset: Path | None = None
+    ) -> Section | None:
         from forgebench.suites.pixar.section import pixar_section
 
         built = pixar_section(run_dir, out_dir)

@@ -129,6 +129,16 @@ class Store(TasksPart, AnswersPart, JudgementsPart, RecordsPart, ColumnsPart, St
             (key, canonical_json(value)),
         )
 
+    def dataset_folder(self, benchmark: str, given: Path | None = None) -> Path | None:
+        """Where ``benchmark``'s images are: the folder ``given`` (``report --dataset``, for a
+        run moved away from its dataset), else the one the run recorded (``meta.datasets``)
+        while it is a folder; None when neither."""
+        if given is not None:
+            return given
+        recorded = self.meta_get("datasets")
+        folder = recorded.get(benchmark) if isinstance(recorded, dict) else None
+        return Path(folder) if isinstance(folder, str) and Path(folder).is_dir() else None
+
     def meta_all(self) -> dict[str, Any]:
         """Every meta value, by key."""
         rows = self.connection.execute("SELECT key, value FROM meta")

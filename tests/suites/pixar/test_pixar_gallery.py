@@ -116,3 +116,18 @@ def test_the_viewer_shows_each_answers_predicted_mask(fake_openai: Any, tmp_path
             x0, y0, x1, y1 = BOXES[stem]
             assert mask.shape == (64, 96) and mask.sum() == (x1 - x0) * (y1 - y0)
             assert mask[y0:y1, x0:x1].all()
+
+
+def test_a_moved_run_shows_the_edited_images_from_the_dataset_given(
+    fake_openai: Any, tmp_path: Path
+) -> None:
+    run = _run_and_report(fake_openai, tmp_path)
+    page = run / "report" / "pixar_gallery.html"
+    assert page.read_text(encoding="utf-8").count("alt='edited'") == 6
+    moved = (tmp_path / "pairs").rename(tmp_path / "moved")  # the run's recorded folder is gone
+    res = runner.invoke(app, ["report", str(run)])
+    assert res.exit_code == 0, res.output
+    assert "alt='edited'" not in page.read_text(encoding="utf-8")  # a dash in each row
+    res = runner.invoke(app, ["report", str(run), "--dataset", str(moved)])
+    assert res.exit_code == 0, res.output
+    assert page.read_text(encoding="utf-8").count("alt='edited'") == 6

@@ -63,16 +63,9 @@ def item_facts(item: Mapping[str, Any]) -> list[tuple[str, str]]:
     return [(label, text) for label, text in facts if text]
 
 
-def _dataset_root(run_dir: Path, recorded: Any, given: Path | None) -> Path | None:
-    """Where the items' images are: the folder given (``report --dataset``, for a run moved
-    away from its dataset), else the Forensics dataset the run recorded (``meta.datasets``: a
-    run holding several benchmarks, the demo's, names the Mandela folder in its config), else
-    the config's."""
-    if given is not None:
-        return given
-    folder = recorded.get(BENCHMARK) if isinstance(recorded, dict) else None
-    if isinstance(folder, str) and Path(folder).is_dir():
-        return Path(folder)
+def _config_dataset(run_dir: Path) -> Path | None:
+    """The dataset folder ``config.json`` names, while it is a folder (a run holding several
+    benchmarks, the demo's, names another benchmark's there: the store's record comes first)."""
     try:
         value = json.loads((run_dir / "config.json").read_text(encoding="utf-8")).get("dataset")
     except (OSError, ValueError):
@@ -146,7 +139,7 @@ def write_item_view(run_dir: Path, out: Path, dataset: Path | None = None) -> Pa
     """Write ``out/forensics_items.html``; None when the run has no Forensics items. ``dataset``:
     the Forensics dataset folder, where the run's recorded one is not (a moved run)."""
     with Store.open(run_dir, create=False) as store:
-        recorded = store.meta_get("datasets")
+        root = store.dataset_folder(BENCHMARK, dataset) or _config_dataset(run_dir)
         stored = store.item_count(BENCHMARK)
         items = [
             ForensicsItem.model_validate(d) for d in store.items(BENCHMARK, MAX_ITEMS).values()
@@ -154,7 +147,6 @@ def write_item_view(run_dir: Path, out: Path, dataset: Path | None = None) -> Pa
         answers = _answers(store, [it.id for it in items])
     if not items:
         return None
-    root = _dataset_root(run_dir, recorded, dataset)
     cards = []
     for item in items:
         img = _pictures(root, item, out)

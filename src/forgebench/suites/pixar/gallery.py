@@ -69,14 +69,14 @@ def _thumb(path: Path, out: Path) -> str | None:
     return f"{FOLDER}/{name}"
 
 
-def _rows(run_dir: Path) -> tuple[list[dict[str, Any]], Path | None]:
+def _rows(run_dir: Path, dataset: Path | None) -> tuple[list[dict[str, Any]], Path | None]:
     from forgebench.run.export_source import items_of, iter_tasks, models_of
     from forgebench.run.store import Store
     from forgebench.suites.pixar.loc_score import model_dirname
 
     rows: list[dict[str, Any]] = []
     with Store.open(run_dir, create=False) as store:
-        root = (store.meta_get("datasets") or {}).get("pixar")
+        root = store.dataset_folder("pixar", dataset)
         for model in models_of(store, "pixar"):
             tasks = [t for t in iter_tasks(store, "pixar", model) if t.probe == "LOC"]
             items = items_of(store, "pixar", [t.item_id for t in tasks])
@@ -91,12 +91,13 @@ def _rows(run_dir: Path) -> tuple[list[dict[str, Any]], Path | None]:
                         "truth": run_dir / "pixar" / "labels" / f"{t.item_id}.png",
                     }
                 )  # fmt: skip
-    return rows, Path(root) if isinstance(root, str) else None
+    return rows, root
 
 
-def write_gallery(run_dir: Path, out_dir: Path) -> Path | None:
-    """Write the gallery page and its thumbnails; its path (None: no scored LOC answer)."""
-    rows, root = _rows(run_dir)
+def write_gallery(run_dir: Path, out_dir: Path, dataset: Path | None = None) -> Path | None:
+    """Write the gallery page and its thumbnails; its path (None: no scored LOC answer).
+    ``dataset``: the PIXAR folder, where the run's recorded one is not (a moved run)."""
+    rows, root = _rows(run_dir, dataset)
     rows = [r for r in rows if r["iou"] is not None or r["verdict"] == "MISS"]
     if not rows:
         return None

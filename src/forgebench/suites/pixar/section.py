@@ -13,8 +13,11 @@ from forgebench.results.metrics_csv import read_rows
 from forgebench.suites.pixar.results import BENCHMARK, tables_from_rows, write_tables
 
 
-def pixar_section(run_dir: Path, out_dir: Path) -> tuple[str, list[Path]] | None:
-    """The section's HTML and the table files written (None: the run has no PIXAR rows)."""
+def pixar_section(
+    run_dir: Path, out_dir: Path, dataset: Path | None = None
+) -> tuple[str, list[Path]] | None:
+    """The section's HTML and the table files written (None: the run has no PIXAR rows);
+    ``dataset``: the PIXAR folder given to ``report --dataset``, for the gallery's pictures."""
     rows = [r for r in read_rows(run_dir / "metrics.csv") if r["benchmark"] == BENCHMARK]
     if not rows:
         return None
@@ -41,7 +44,9 @@ def pixar_section(run_dir: Path, out_dir: Path) -> tuple[str, list[Path]] | None
             "<p class='note'>The overview's intervals of gIoU and F1 resample the pairs. "
             f"{html.escape(AUC_NOTE)}</p>"
         )
-    gallery = write_gallery(run_dir, out_dir) if (run_dir / "run.sqlite").is_file() else None
+    gallery = (
+        write_gallery(run_dir, out_dir, dataset) if (run_dir / "run.sqlite").is_file() else None
+    )
     if gallery is not None:
         files.append(gallery)
         parts.append(

@@ -152,7 +152,7 @@ class PixarSuite(Suite):
     ) -> Section | None:
         from forgebench.suites.pixar.section import pixar_section
 
-        built = pixar_section(run_dir, out_dir)
+        built = pixar_section(run_dir, out_dir, dataset)
         if built is None:
             return None
         body, files = built

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from forgebench.demo.pixar import run_pixar
+from forgebench.demo.pixar import score_pixar, write_pixar
 from forgebench.results.metrics_csv import Scope, write_metrics
 
 
@@ -74,7 +74,8 @@ def test_perfect_score_map_scores_100_and_keeps_other_rows(tmp_path: Path) -> No
     def oracle(rgb: np.ndarray) -> np.ndarray:
         return (rgb.astype(int).sum(axis=2) > 600).astype(np.float32)
 
-    res = run_pixar(ds, run, oracle, model="oracle")
+    res = score_pixar(ds, run, oracle, model="oracle")
+    write_pixar(run, res, model="oracle")
     assert res.n_pairs == 1
     assert res.results["giou"] == 100.0 and res.results["f1"] == 100.0
     label = np.asarray(Image.open(next((run / "pixar" / "labels").glob("*.png"))))
@@ -90,7 +91,8 @@ def test_perfect_score_map_scores_100_and_keeps_other_rows(tmp_path: Path) -> No
     assert giou["model"] == "oracle" and float(giou["value"]) == 100.0
 
     # scoring again replaces the pixar rows rather than appending twice
-    run_pixar(ds, run, lambda rgb: np.zeros(rgb.shape[:2], np.float32), model="oracle")
+    zeros = score_pixar(ds, run, lambda rgb: np.zeros(rgb.shape[:2], np.float32), model="oracle")
+    write_pixar(run, zeros, model="oracle")
     with (run / "metrics.csv").open(newline="") as fh:
         rows = list(csv.DictReader(fh))
     gious = [r for r in rows if r["metric"] == "giou" and r["subset"] == "all"]

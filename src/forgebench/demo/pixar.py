@@ -32,7 +32,7 @@ ScoreMap = Callable[[np.ndarray], np.ndarray]
 
 @dataclass
 class PixarDemoResult:
-    """What :func:`run_pixar` scored and wrote."""
+    """What :func:`score_pixar` scored (its rows go to metrics.csv by :func:`write_pixar`)."""
 
     results: dict[str, Any]
     rows: list[dict[str, Any]]
@@ -94,17 +94,3 @@ def write_pixar(run_dir: Path, scored: PixarDemoResult, *, model: str) -> None:
     """The rows of :func:`score_pixar` into ``RUN/metrics.csv`` (replacing that model's PIXAR
     rows only)."""
     write_metrics(run_dir, scored.rows, Scope.of(BENCHMARK, models=[model]))
-
-
-def run_pixar(
-    dataset_root: Path,
-    run_dir: Path,
-    score_map: ScoreMap,
-    *,
-    model: str,
-    tau: float = DEFAULT_TAU,
-) -> PixarDemoResult:
-    """:func:`score_pixar`, then :func:`write_pixar`."""
-    scored = score_pixar(dataset_root, run_dir, score_map, model=model, tau=tau)
-    write_pixar(run_dir, scored, model=model)
-    return scored

@@ -199,7 +199,7 @@ class Demo:
         from forgebench.suites.mandela.verifier.kb import load_kb
         from forgebench.suites.mandela.verifier.model import create
         from forgebench.suites.mandela.verifier.prewarm import Prewarm, jobs_of
-        from forgebench.suites.mandela.verifier.toolcache import FOLDER, holds, kept_in
+        from forgebench.suites.mandela.verifier.toolcache import FOLDER, holder, kept_in
 
         config, selection = self.verifier(kb)
         planned = plan(MANDELA, dataset, [config], selection, cache_dir=self.cache)
@@ -213,10 +213,8 @@ class Demo:
             with kept_in(self.cache / FOLDER):
                 return create(config).verifier
 
-        folder, fingerprint = self.cache / FOLDER, load_kb(kb).fingerprint()
-        warm = Prewarm(
-            make, jobs_of(asked), stored=lambda key: holds(folder, fingerprint, "text", key)
-        ).start()
+        kept = holder(self.cache / FOLDER, load_kb(kb).fingerprint(), "text")
+        warm = Prewarm(make, jobs_of(asked), stored=kept).start()
         try:
             yield warm
         finally:

@@ -207,14 +207,12 @@ def test_text_kept_on_disk_is_not_read_ahead(
     folder = tmp_path / "tools"
     first = Prewarm(lambda: Verifier(kb, tool_cache=folder), jobs_of(_asked(images))).start()
     assert first.join(JOIN_S) and first.failed == []
-    fingerprint = kb.fingerprint()
-    assert toolcache.holds(folder, fingerprint, "text", "plaque_fake")
-    assert not toolcache.holds(folder, fingerprint, "text", "rocket")  # RECOG reads no text
+    holds = toolcache.holder(folder, kb.fingerprint(), "text")
+    assert holds("plaque_fake")
+    assert not holds("rocket")  # RECOG reads no text
     calls = count_tools(monkeypatch)
     again = Prewarm(
-        lambda: Verifier(kb, tool_cache=folder),
-        jobs_of(_asked(images)),
-        stored=lambda key: toolcache.holds(folder, fingerprint, "text", key),
+        lambda: Verifier(kb, tool_cache=folder), jobs_of(_asked(images)), stored=holds
     ).start()
     assert again.join(JOIN_S) and again.failed == [] and again.done == 3
     assert "text" not in calls  # every image's text came from the disk

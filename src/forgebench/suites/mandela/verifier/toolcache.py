@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from importlib import metadata
@@ -77,10 +77,12 @@ def _file(folder: Path, key: str, tool: str) -> Path:
     return folder / tool / key[:2] / f"{key}.json"
 
 
-def holds(root: Path, kb_fingerprint: str, tool: str, key: str) -> bool:
-    """Whether a result of ``tool`` on the variant ``key`` is kept under ``root`` for this KB
-    (a file is there; reading it may still find it damaged), without building a verifier."""
-    return bool(key) and _file(_folder_of(root, kb_fingerprint), key, tool).is_file()
+def holder(root: Path, kb_fingerprint: str, tool: str) -> Callable[[str], bool]:
+    """``holds(key)``: whether a result of ``tool`` on the variant ``key`` is kept under
+    ``root`` for this KB (a file is there; reading it may still find it damaged), without
+    building a verifier; the folder (the installed tools' versions) is looked up once."""
+    folder = _folder_of(root, kb_fingerprint)
+    return lambda key: bool(key) and _file(folder, key, tool).is_file()
 
 
 class ToolCache:

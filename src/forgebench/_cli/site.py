@@ -42,7 +42,10 @@ def build_report(
 def report(
     run_dir: Path = typer.Argument(..., help="The run directory (holds run.sqlite)."),
     dataset: Path | None = typer.Option(
-        None, "--dataset", help="Dataset folder, if the run does not record it."
+        None,
+        "--dataset",
+        help="Dataset folder to take the pictures from, instead of the one the run recorded "
+        "(a run moved away from its dataset).",
     ),
     judge: str | None = typer.Option(
         None, "--judge", help="Judge whose grades to show (default: the one with most grades)."

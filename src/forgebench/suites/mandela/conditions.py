@@ -26,8 +26,11 @@ Parameters follow from the item alone (:func:`variant_params`), so an id is comp
 source bytes without rendering.
 
 **Derived bytes.** Derived variants are encoded losslessly as PNG with fixed settings
-(``compress_level=6``, no ``optimize``, no metadata but the source's ICC profile), so one input
-gives identical bytes on every call for the pinned Pillow/zlib versions. Pixels are not
+(``compress_level=3``, no ``optimize``, no metadata but the source's ICC profile), so one input
+gives identical bytes on every call for the pinned Pillow/zlib versions. Level 3 rather than 6:
+on the demo's 164 variants it encodes in 3.7 CPU-s instead of 8.5 for 7% more bytes (level 1:
+3.0 CPU-s, 17% more); the pixels, and so every id and answer, are the same at any level, so
+variants a level-6 version left in the cache folder stay valid. Pixels are not
 resampled. Modes other than L/LA/RGB/RGBA are converted to RGB (RGBA when the image carries
 transparency) before cutting; face canvases are always RGB. EXIF orientation is ignored:
 boxes live in the stored pixel grid (DESIGN.md), and the validator reports rotated files.
@@ -69,7 +72,7 @@ FACE_CANVAS_MIN = 512
 """Smallest face-canvas side, in pixels."""
 FACE_CANVAS_FILL = (128, 128, 128)
 """Face-canvas colour (neutral mid-grey)."""
-PNG_COMPRESS_LEVEL = 6
+PNG_COMPRESS_LEVEL = 3
 """Fixed zlib level of derived PNGs (deterministic bytes)."""
 
 IMAGE_CONDITION: dict[str, str | None] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 import time
 from pathlib import Path
@@ -122,6 +123,50 @@ def test_unreadable_image_is_a_non_retryable_error(tmp_path: Path) -> None:
     assert err.value.retryable is False
     with pytest.raises(ModelError, match="needs an image"):
         asyncio.run(_model().generate(_request(None, "L1")))
+
+
+def test_one_image_is_analysed_once_for_all_its_tasks(
+    demo: Dataset, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nine tasks on one file (three verdict probes x three caption conditions) arriving
+    together cost one analysis and get the answers each would get alone; a file rewritten with
+    other pixels is analysed again; an unreadable file fails every time (nothing is kept)."""
+    from forgebench.models.builtin import artefact
+
+    calls: list[int] = []
+    real = artefact.analyse
+
+    def counting(rgb: np.ndarray) -> artefact.Finding:
+        calls.append(rgb.shape[0])
+        return real(rgb)
+
+    monkeypatch.setattr(artefact, "analyse", counting)
+    forged = next(it for it in demo if it.is_forged)
+    path = tmp_path / "image.png"
+    path.write_bytes(demo.image_path(forged).read_bytes())
+    alone = asyncio.run(_model().generate(_request(path, "L0")))
+    assert len(calls) == 1
+    calls.clear()
+    model = _model()
+
+    async def nine() -> list[str]:
+        tasks = [model.generate(_request(path, p)) for p in ("L0", "L1", "L-adv") * 3]
+        return [r.text for r in await asyncio.gather(*tasks)]
+
+    texts = asyncio.run(nine())
+    assert len(calls) == 1 and texts[0] == alone.text and texts[::3] == [alone.text] * 3
+    asyncio.run(model.generate(_request(path, "L0")))  # kept, on a new event loop too
+    assert len(calls) == 1
+    other = next(it for it in demo if not it.is_forged and it.seed_id != forged.seed_id)
+    path.write_bytes(demo.image_path(other).read_bytes())
+    os.utime(path, ns=(time.time_ns() + 10**9,) * 2)
+    again = asyncio.run(model.generate(_request(path, "L0")))
+    assert len(calls) == 2
+    assert again.raw == asyncio.run(_model().generate(_request(path, "L0"))).raw
+    path.write_bytes(b"not an image")
+    for _ in range(2):
+        with pytest.raises(ModelError, match="cannot read image"):
+            asyncio.run(model.generate(_request(path, "L1")))
 
 
 def test_score_map_shape_range_and_speed(demo: Dataset) -> None:

@@ -30,6 +30,7 @@ because a bare "NO" would be scored as knowing that the person could not have be
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -179,12 +180,54 @@ def _probe_of(request: Request) -> str:
     return "L0" if "REAL or FAKE" in request.prompt else "UNKNOWN"
 
 
+def _load_and_analyse(path: Path) -> Finding:
+    return analyse(load_rgb(path, "builtin/artefact"))
+
+
+FINDINGS_KEPT = 4096
+"""Findings a model keeps (a few hundred bytes each), most recently used first."""
+
+
 class ArtefactModel:
-    """The pixel-evidence baseline behind ``builtin/artefact``."""
+    """The pixel-evidence baseline behind ``builtin/artefact``.
+
+    One image file is analysed once per model: the verdict probes (L0, L1, L-adv) and the
+    caption conditions (``full``, ``full_caption`` and ``full_wrong_caption`` send the same file)
+    ask up to nine tasks of the same image, and the finding depends on its pixels only. Findings
+    are kept by (path, modification time, size), the last :data:`FINDINGS_KEPT`; tasks that ask
+    for an image while it is being analysed wait for that analysis (a failure is not kept)."""
 
     def __init__(self, name: str, threshold: float = THRESHOLD) -> None:
         self.name = name
         self.threshold = threshold
+        self._findings: OrderedDict[tuple[str, int, int], Finding] = OrderedDict()
+        self._analysing: dict[tuple[str, int, int], asyncio.Future[Finding]] = {}
+
+    async def finding(self, path: Path) -> Finding:
+        """The finding of the image at ``path`` (an unreadable file: :class:`ModelError`)."""
+        try:
+            st = path.stat()
+        except OSError:
+            return await asyncio.to_thread(_load_and_analyse, path)  # the error, as ever
+        key = (str(path), st.st_mtime_ns, st.st_size)
+        kept = self._findings.get(key)
+        if kept is not None:
+            self._findings.move_to_end(key)
+            return kept
+        running = self._analysing.get(key)
+        if running is None:
+            running = asyncio.ensure_future(asyncio.to_thread(_load_and_analyse, path))
+            self._analysing[key] = running
+            running.add_done_callback(lambda done: self._keep(key, done))
+        return await asyncio.shield(running)
+
+    def _keep(self, key: tuple[str, int, int], done: asyncio.Future[Finding]) -> None:
+        self._analysing.pop(key, None)
+        if done.cancelled() or done.exception() is not None:
+            return
+        self._findings[key] = done.result()
+        if len(self._findings) > FINDINGS_KEPT:
+            self._findings.popitem(last=False)
 
     async def generate(self, request: Request) -> Response:
         """Answer one probe from the image's pixels (CPU work runs in a worker thread)."""
@@ -192,9 +235,7 @@ class ArtefactModel:
         finding: Finding | None = None
         image_limit(self.name, request, 1, " (builtin/artefact scores one image)")
         if request.images and probe in VERDICT_PROBES:
-            path = Path(request.images[0].path)
-            rgb = await asyncio.to_thread(load_rgb, path, "builtin/artefact")
-            finding = await asyncio.to_thread(analyse, rgb)
+            finding = await self.finding(Path(request.images[0].path))
         text = answer(probe, finding, self.threshold)
         raw: dict[str, Any] = {"detector": "artefact", "probe": probe, "threshold": self.threshold}
         if finding is not None:

@@ -50,6 +50,25 @@ class SuiteGroup(TyperGroup):
         """The names, in order, without making every command (Typer's reads each one)."""
         return list(self.commands)
 
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """Typer's listing of the commands, read from what each was registered with rather
+        than from every command made (:meth:`~forgebench._cli.mount.Commands.listing`)."""
+        commands = self.commands
+        listing = getattr(commands, "listing", None)
+        if listing is None:
+            return super().format_commands(ctx, formatter)
+        shown = [(name, listing(name)) for name in self.list_commands(ctx)]
+        shown = [(name, cmd) for name, cmd in shown if not cmd.hidden]
+        if not shown:
+            return None
+        limit = formatter.width - 6 - max(len(name) for name, _ in shown)
+        rows = [(name, cmd.get_short_help_str(limit)) for name, cmd in shown]
+        from gettext import gettext as _
+
+        with formatter.section(_("Commands")):
+            formatter.write_dl(rows)
+        return None
+
     def invoke(self, ctx: Any) -> Any:
         """Run the command; an error the user can cause (:class:`forgebench.errors.UserError`,
         a failing store, a full disk) ends as one redacted ``error:`` line and its exit code,

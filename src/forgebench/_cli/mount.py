@@ -36,13 +36,16 @@ class Commands(MutableMapping[str, Any]):
         self._found = found
         self._made: dict[str, Any] = {}
         self._makers: dict[str, Callable[[], Any]] = {}
+        self._listed: dict[str, Callable[[], Any]] = {}
         for info in verbs.registered_commands:
             assert info.callback is not None
             name = info.name or typer.main.get_command_name(info.callback.__name__)
             self._makers[name] = partial(_command, info)
+            self._listed[name] = partial(_command_listing, name, info)
         for group in verbs.registered_groups:
             assert group.name
             self._makers[group.name] = partial(_group, group)
+            self._listed[group.name] = partial(_group_listing, group.name, group)
         self._suites_mounted = False
 
     def _mount_suites(self) -> None:
@@ -57,6 +60,19 @@ class Commands(MutableMapping[str, Any]):
             sub = suite.cli()
             if sub is not None:
                 self._makers[suite.name] = partial(_suite_group, suite.name, sub)
+                self._listed[suite.name] = partial(_suite_listing, suite.name, sub)
+
+    def listing(self, name: str) -> Any:
+        """What the root group's help lists for ``name`` (its help, short help, hidden and
+        deprecated), without making the command: Typer's listing made every command and group,
+        about a third of ``forgebench --help``. A command made already, or put here made, is
+        itself."""
+        made = self._made.get(name)
+        if made is not None:
+            return made
+        if name not in self._listed:
+            self._mount_suites()
+        return self._listed[name]()
 
     def __getitem__(self, name: str) -> Any:
         made = self._made.get(name)
@@ -91,6 +107,7 @@ class Commands(MutableMapping[str, Any]):
     def __delitem__(self, name: str) -> None:
         del self._makers[name]
         self._made.pop(name, None)
+        self._listed.pop(name, None)
 
 
 def _command(info: Any) -> Any:
@@ -112,6 +129,36 @@ def _suite_group(name: str, sub: typer.Typer) -> Any:
     holder = typer.Typer(rich_markup_mode=None)
     holder.add_typer(sub, name=name)  # a group even with a single command
     return typer.main.get_group(holder).commands[name]
+
+
+def _listed(
+    name: str, help: str | None, short_help: str | None, hidden: bool, deprecated: Any
+) -> Any:
+    """A parameterless command with what the help of its group reads of it: its
+    ``get_short_help_str`` is Typer's own."""
+    from typer.core import TyperCommand
+
+    return TyperCommand(
+        name, help=help, short_help=short_help, hidden=hidden, deprecated=deprecated
+    )
+
+
+def _command_listing(name: str, info: Any) -> Any:
+    """As :func:`typer.main.get_command_from_info` sets the listed fields."""
+    doc = inspect.getdoc(info.callback) if info.help is None else inspect.cleandoc(info.help)
+    return _listed(name, doc, info.short_help, info.hidden, info.deprecated)
+
+
+def _group_listing(name: str, info: Any) -> Any:
+    """As :func:`typer.main.get_group_from_info` sets the listed fields."""
+    solved = typer.main.solve_typer_info_defaults(info)
+    return _listed(name, solved.help, solved.short_help, solved.hidden, solved.deprecated)
+
+
+def _suite_listing(name: str, sub: typer.Typer) -> Any:
+    holder = typer.Typer(rich_markup_mode=None)
+    holder.add_typer(sub, name=name)
+    return _group_listing(name, holder.registered_groups[0])
 
 
 def _options_of(verb: str, found: tuple[Suite, ...], commands: Commands) -> list[SuiteOption]:

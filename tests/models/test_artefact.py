@@ -169,6 +169,48 @@ def test_one_image_is_analysed_once_for_all_its_tasks(
             asyncio.run(model.generate(_request(path, "L1")))
 
 
+def test_one_model_answers_on_two_event_loops_at_once(
+    demo: Dataset, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A model shared by two threads, each with its own event loop, asking for one image while
+    the other's analysis of it runs: each gets its answer (a loop never waits on another
+    loop's analysis)."""
+    import threading
+
+    from forgebench.models.builtin import artefact
+
+    started, release = threading.Semaphore(0), threading.Event()
+    real = artefact.analyse
+
+    def slow(rgb: np.ndarray) -> artefact.Finding:
+        started.release()
+        assert release.wait(30)
+        return real(rgb)
+
+    monkeypatch.setattr(artefact, "analyse", slow)
+    path = demo.image_path(next(it for it in demo if it.is_forged))
+    model = _model()
+    texts: list[str] = []
+    errors: list[BaseException] = []
+
+    def ask() -> None:
+        try:
+            texts.append(asyncio.run(model.generate(_request(path, "L0"))).text)
+        except BaseException as exc:  # the assertion below names it
+            errors.append(exc)
+
+    first = threading.Thread(target=ask)
+    first.start()
+    assert started.acquire(timeout=30)  # the first loop's analysis is running
+    second = threading.Thread(target=ask)
+    second.start()
+    assert started.acquire(timeout=30)  # and the second loop runs its own
+    release.set()
+    first.join(30)
+    second.join(30)
+    assert not errors and len(texts) == 2 and texts[0] == texts[1]
+
+
 def test_score_map_shape_range_and_speed(demo: Dataset) -> None:
     rgb = np.asarray(Image.open(demo.image_path(demo.get("astronaut-original"))).convert("RGB"))
     m = score_map(rgb)

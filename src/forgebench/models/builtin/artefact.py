@@ -214,15 +214,17 @@ class ArtefactModel:
         if kept is not None:
             self._findings.move_to_end(key)
             return kept
+        loop = asyncio.get_running_loop()
         running = self._analysing.get(key)
-        if running is None:
-            running = asyncio.ensure_future(asyncio.to_thread(_load_and_analyse, path))
+        if running is None or running.get_loop() is not loop:  # waits only on its own loop
+            running = loop.create_task(asyncio.to_thread(_load_and_analyse, path))
             self._analysing[key] = running
             running.add_done_callback(lambda done: self._keep(key, done))
         return await asyncio.shield(running)
 
     def _keep(self, key: tuple[str, int, int], done: asyncio.Future[Finding]) -> None:
-        self._analysing.pop(key, None)
+        if self._analysing.get(key) is done:
+            del self._analysing[key]
         if done.cancelled() or done.exception() is not None:
             return
         self._findings[key] = done.result()

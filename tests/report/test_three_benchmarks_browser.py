@@ -12,7 +12,7 @@ import pytest
 from forgebench import api
 from forgebench.run.generate import GenerationSettings
 from forgebench.run.source import Selection
-from support.browser import needs_chromium, open_page
+from support.browser import loaded_images, needs_chromium, open_page
 from support.forensics_data import write_forensics_release
 from support.interop_runs import ask_artefact_l0
 from support.mandela_data import write_mandela_dataset
@@ -38,16 +38,6 @@ def three(fake_openai: Any, tmp_path: Path) -> Path:
     api.metrics(run)
     api.report(run)
     return run
-
-
-def _loaded_images(pg: Any, selector: str) -> list[tuple[str, bool]]:
-    """Each matching image's title and whether it decoded to a picture, once one is there."""
-    pg.wait_for_selector(selector)
-    pairs = pg.eval_on_selector_all(
-        selector,
-        "is => Promise.all(is.map(i => i.decode().then(() => [i.title, i.naturalWidth > 0], () => [i.title, false])))",
-    )
-    return [(t, ok) for t, ok in pairs]
 
 
 def test_the_page_of_a_three_benchmark_run(three: Path) -> None:
@@ -76,14 +66,14 @@ def test_the_page_of_a_three_benchmark_run(three: Path) -> None:
         assert {"FAKE", "REAL", "A", "Z", "LOCATED"} & set(verdicts)
         pg.select_option("#f-condition", "blur_5")
         pg.locator("#list li").first.click()
-        shown = _loaded_images(pg, "table.answers td.shown img")
+        shown = loaded_images(pg, "table.answers td.shown img")
         assert shown and all(ok for _, ok in shown)
         assert any(t.startswith("blur_5") for t, _ in shown)
         # a PIXAR pair: the answer's predicted mask loads beside what the model was shown
         pg.locator("#f-clear").click()
         pg.select_option("#f-verdict", "LOCATED")
         pg.locator("#list li").first.click()
-        made = _loaded_images(pg, "table.answers td.made img")
+        made = loaded_images(pg, "table.answers td.made img")
         assert made and all(ok and t == "predicted mask" for t, ok in made)
         item_pics = pg.eval_on_selector_all(
             "#detail .pics figcaption", "cs => cs.map(c => c.textContent)"

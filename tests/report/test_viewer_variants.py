@@ -11,7 +11,7 @@ import pytest
 from forgebench import api
 from forgebench.run.generate import GenerationSettings
 from forgebench.run.source import Selection
-from support.browser import CHROMIUM, open_page
+from support.browser import CHROMIUM, loaded_images, open_page
 from support.forensics_data import write_forensics_release
 from support.report_js import load_js
 
@@ -62,11 +62,7 @@ def test_the_viewer_shows_the_variant_beside_its_answer(tmp_path: Path) -> None:
     with open_page() as pg:
         pg.goto((run / "report" / "index.html").as_uri())
         pg.locator("#list li").first.click()
-        pg.wait_for_selector("table.answers td.shown img")
-        titles = pg.eval_on_selector_all(
-            "table.answers td.shown img",
-            "is => is.map(i => [i.title, i.complete && i.naturalWidth > 0])",
-        )
+        titles = loaded_images(pg, "table.answers td.shown img")
         assert {re.sub(r" \(image.*", "", t) for t, _ in titles} >= {"blur_5", "noise_5"}
         assert all(ok for _, ok in titles)
         assert pg.errors == []

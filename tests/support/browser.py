@@ -178,3 +178,15 @@ def open_page(**context: Any) -> Iterator[Any]:
         yield page
     finally:
         chromium.call(ctx.close)
+
+
+def loaded_images(pg: Any, selector: str) -> list[tuple[str, bool]]:
+    """Each matching image's title and whether it decoded to a picture, once one is there and
+    every one has loaded or failed (the report's pictures load lazily, after the page draws them:
+    on a busy machine an image read at once may not have arrived yet)."""
+    pg.wait_for_selector(selector)
+    pairs = pg.eval_on_selector_all(
+        selector,
+        "is => Promise.all(is.map(i => i.decode().then(() => [i.title, i.naturalWidth > 0], () => [i.title, false])))",
+    )
+    return [(t, ok) for t, ok in pairs]

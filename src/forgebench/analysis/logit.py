@@ -25,8 +25,8 @@ from typing import Literal
 
 import numpy as np
 import pandas as pd
-import statsmodels.api as sm
 from scipy.stats import norm
+from statsmodels.discrete.discrete_model import Logit  # not statsmodels.api: 0.27 s, not 1.05
 
 Status = Literal["ok", "separated", "empty", "singular"]
 
@@ -243,7 +243,7 @@ def fit_logit(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            model = sm.Logit(yv, X.to_numpy(dtype=float))
+            model = Logit(yv, X.to_numpy(dtype=float))
             res = model.fit(
                 method="newton",
                 maxiter=100,

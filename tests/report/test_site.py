@@ -171,3 +171,52 @@ def test_view_serves_the_report_on_localhost(site_run: tuple[Path, Path]) -> Non
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_pictures_made_ahead_on_threads_are_those_made_in_order(
+    site_run: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The items' pictures and difference heatmaps are written on several threads before the
+    page goes through the items: every picture file is byte for byte the one a report made on
+    one thread writes, and a picture a thread fails to write is made again in the page's pass."""
+    import os
+    import threading
+
+    from PIL import Image
+
+    from forgebench.report import site_images, site_items
+
+    ds, run = site_run
+    for path in (ds / "images").glob("*.png"):  # larger than a view: decoded, scaled, encoded
+        with Image.open(path) as im:
+            im.convert("RGB").resize((1600, 1200), Image.Resampling.NEAREST).save(path)
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)  # threads on a one-core machine too
+    threads: set[str] = set()
+    failed: list[Path] = []
+    real = site_images._save_scaled
+
+    def save(im: Image.Image, dst: Path, side: int) -> tuple[int, int]:
+        name = threading.current_thread().name
+        threads.add(name.split("_")[0])
+        if name.startswith("forgebench-pictures") and not failed:
+            failed.append(dst)  # the first one a thread writes fails there
+            raise OSError("No space left on device")
+        return real(im, dst, side)
+
+    monkeypatch.setattr(site_images, "_save_scaled", save)
+    build_site(run, out_dir=tmp_path / "threads", **MANDELA_HOOKS)
+    monkeypatch.setattr(site_items, "PREFETCH_THREADS", 1)
+    build_site(run, out_dir=tmp_path / "one", **MANDELA_HOOKS)
+
+    def pictures(root: Path) -> dict[str, bytes]:
+        return {
+            p.relative_to(root).as_posix(): p.read_bytes()
+            for p in (root / "img").rglob("*")
+            if p.is_file()
+        }
+
+    made = pictures(tmp_path / "threads")
+    assert threads == {"forgebench-pictures", "MainThread"} and failed
+    assert failed[0].is_file() and not list((tmp_path / "threads").rglob("*.tmp"))
+    assert len(made) >= 12 and made == pictures(tmp_path / "one")
+    assert any(k.startswith("img/diff/") for k in made)

@@ -67,6 +67,8 @@ from forgebench.report.site_items import (
     dataset_roots,
     item_record,
     made_pictures,
+    picture_sources,
+    prefetch_pictures,
 )
 
 PAGE_SIZE = 50
@@ -287,6 +289,18 @@ def build_site(
 
         return shown
 
+    def original_of(pos: int) -> dict[str, Any] | None:
+        card = cards[pos]
+        return originals.get(card.pair) if card.pair and not card.original else None
+
+    jobs = []
+    for pos, item in enumerate(data.items):
+        src, osrc = picture_sources(
+            item, roots.get(item.get("benchmark") or "", root), original_of(pos)
+        )
+        if src is not None:
+            jobs.append((src, str(item["id"]), osrc))
+    prefetch_pictures(jobs, out)
     index_rows: list[list[Any]] = []
     search: list[str] = []
     pics = Pictures(out, cache_of(data.meta))
@@ -296,10 +310,15 @@ def build_site(
     values: list[dict[str, dict[str, None]]] = [{}, {}]
     for pos, item in enumerate(data.items):
         item_root = roots.get(item.get("benchmark") or "", root)
-        card = cards[pos]
-        original = originals.get(card.pair) if card.pair and not card.original else None
         rec = item_record(
-            item, card, item_root, pics, original, warnings, variant_views, task_images(pos)
+            item,
+            cards[pos],
+            item_root,
+            pics,
+            original_of(pos),
+            warnings,
+            variant_views,
+            task_images(pos),
         )
         facts = item_facts(item) if item_facts is not None else []
         tags = item_tags(item) if item_tags is not None else ItemTags()

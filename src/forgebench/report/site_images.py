@@ -24,6 +24,7 @@ import numpy as np
 from PIL import Image
 
 from forgebench.models.base import ImageRef
+from forgebench.util.atomic import atomic_path
 
 THUMB_SIDE = 240
 """Longest side of list thumbnails."""
@@ -64,8 +65,8 @@ def _fresh(dst: Path, src: Path) -> bool:
 def _save_scaled(im: Image.Image, dst: Path, side: int) -> tuple[int, int]:
     im = im.convert("RGB")
     im.thumbnail((side, side), Image.Resampling.LANCZOS)
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    im.save(dst, format="JPEG", quality=85)
+    with atomic_path(dst, durable=False) as tmp:  # a half-written picture never looks made
+        im.save(tmp, format="JPEG", quality=85)
     return im.size
 
 
@@ -242,8 +243,8 @@ def diff_heatmap(forgery: Path, original: Path, out_dir: Path, stem: str) -> str
     rgba = colormaps["inferno"](norm, bytes=True)  # the same bytes as float RGBA * 255, 7x faster
     img = Image.fromarray(np.ascontiguousarray(rgba[..., :3]))
     img.thumbnail((VIEW_SIDE, VIEW_SIDE), Image.Resampling.BILINEAR)
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    img.save(dst, format="PNG")
+    with atomic_path(dst, durable=False) as tmp:
+        img.save(tmp, format="PNG")
     return rel
 
 

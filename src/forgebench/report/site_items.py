@@ -10,10 +10,12 @@ rendered again.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Mapping
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from forgebench.models.base import ImageRef
 from forgebench.report.facets import ItemCard
@@ -166,6 +168,61 @@ def _first_image(item: Mapping[str, Any]) -> str | None:
     return str(first) if first else None
 
 
+def picture_sources(
+    item: Mapping[str, Any], root: Path | None, original: Mapping[str, Any] | None
+) -> tuple[Path | None, Path | None]:
+    """The item's picture file and its original's (each None where there is none to show)."""
+    first = _first_image(item)
+    if root is None or not first:
+        return None, None
+    ofirst = _first_image(original) if original is not None else None
+    return root / first, (root / ofirst if ofirst else None)
+
+
+PREFETCH_THREADS = 4
+"""Most threads :func:`ahead_on_threads` uses (one per core up to this: each holds a decoded
+picture or two, and Pillow's decoders, scalers and encoders run without the GIL)."""
+
+J = TypeVar("J")
+
+
+def ahead_on_threads(make: Callable[[J], object], jobs: Sequence[J]) -> None:
+    """``make(job)`` for every job on several threads, ahead of a pass that makes the same
+    pictures in order and then finds them made (every writer here skips a picture already made
+    and writes atomically, so one a thread could not finish is simply made again there). Errors
+    are left to that pass, which meets them in its own order and reports them as before. With
+    one core (or one job) nothing runs here."""
+    workers = min(PREFETCH_THREADS, os.cpu_count() or 1, len(jobs))
+    if workers < 2:
+        return
+
+    def attempt(job: J) -> None:
+        try:
+            make(job)
+        except Exception:  # met again, in order, by the pass after this
+            return
+
+    with ThreadPoolExecutor(workers, thread_name_prefix="forgebench-pictures") as pool:
+        for _ in pool.map(attempt, jobs):
+            pass
+
+
+def prefetch_pictures(jobs: Sequence[tuple[Path, str, Path | None]], out: Path) -> None:
+    """Each ``(picture, item id, original)``'s thumbnail, view and difference heatmap, made on
+    threads (:func:`ahead_on_threads`) before :func:`item_record` goes through the items."""
+    # one job a file name, the first item's, as the page's pass keeps the first picture made
+    unique = list({safe_name(i): (s, safe_name(i), o) for s, i, o in reversed(jobs)}.values())
+
+    def make(job: tuple[Path, str, Path | None]) -> None:
+        src, stem, osrc = job
+        if src.is_file():
+            picture(src, out, stem)
+            if osrc is not None and osrc.is_file():
+                diff_heatmap(src, osrc, out, stem)
+
+    ahead_on_threads(make, unique)
+
+
 def item_record(
     item: dict[str, Any],
     card: ItemCard,
@@ -187,10 +244,9 @@ def item_record(
         "outline": list(card.outline) if card.outline is not None else None,
         "img": {},
     }
-    first = _first_image(item)
-    if root is None or not first:
+    src, osrc = picture_sources(item, root, original)
+    if src is None or root is None:
         return rec
-    src = root / first
     if not src.is_file():
         warnings.append(f"{item['id']}: image {src} not found")
         return rec
@@ -199,9 +255,7 @@ def item_record(
     rec["_own"] = {src: rec["img"]["view"]}
     if size:
         rec["size"] = list(size)
-    ofirst = _first_image(original) if original is not None else None
-    if original is not None and ofirst and (root / ofirst).is_file():
-        osrc = root / ofirst
+    if original is not None and osrc is not None and osrc.is_file():
         rec["img"]["original"] = thumb_and_view(osrc, out, safe_name(original["id"]))["view"]
         heat = diff_heatmap(src, osrc, out, stem)
         if heat:

@@ -183,3 +183,38 @@ def test_item_page_shows_the_first_items_and_says_how_many_exist(
     monkeypatch.setattr(item_view, "MAX_ITEMS", 6)
     page = item_view.write_item_view(run, run / "all").read_text()  # type: ignore[union-attr]
     assert page.count("class='card'") == 6 and "items are shown" not in page
+
+
+def test_item_page_thumbnails_made_on_threads_are_those_made_in_order(
+    replayed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The item page's thumbnails are made on threads before its cards: the page and every
+    thumbnail are byte for byte those made on one thread."""
+    import os
+
+    from forgebench.report import site_items
+    from forgebench.suites.forensics import item_view
+
+    _, run = replayed
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)  # threads on a one-core machine too
+    made: list[str] = []
+    real = item_view._thumb
+
+    def thumb(path: Path, out: Path) -> str | None:
+        import threading
+
+        made.append(threading.current_thread().name.split("_")[0])
+        return real(path, out)
+
+    monkeypatch.setattr(item_view, "_thumb", thumb)
+    threads = item_view.write_item_view(run, run / "threads")
+    monkeypatch.setattr(site_items, "PREFETCH_THREADS", 1)
+    one = item_view.write_item_view(run, run / "one")
+    assert threads is not None and one is not None and "forgebench-pictures" in made
+
+    def files(root: Path) -> dict[str, bytes]:
+        return {
+            p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()
+        }
+
+    assert files(run / "threads") == files(run / "one") and len(files(run / "one")) >= 2

@@ -24,10 +24,12 @@ from typing import Any
 
 from PIL import Image
 
+from forgebench.report.site_items import ahead_on_threads
 from forgebench.run.store import Store
 from forgebench.suites.forensics.contract import ForensicsItem, validated
 from forgebench.suites.forensics.scores import BENCHMARK
 from forgebench.suites.forensics.studies import candidate_row
+from forgebench.util.atomic import write_bytes
 
 MAX_ITEMS = 500
 CONDITIONS = ("full", "tiled", "multi_image")
@@ -84,10 +86,9 @@ def _thumb(path: Path, out: Path) -> str | None:
         with Image.open(path) as im:
             shown = im.convert("RGB")
         shown.thumbnail((THUMB, THUMB))
-        dest.parent.mkdir(parents=True, exist_ok=True)
         buf = io.BytesIO()
         shown.save(buf, format="JPEG", quality=85)
-        dest.write_bytes(buf.getvalue())
+        write_bytes(dest, buf.getvalue(), durable=False)  # never half a thumbnail
     return rel
 
 
@@ -147,6 +148,11 @@ def write_item_view(run_dir: Path, out: Path, dataset: Path | None = None) -> Pa
         answers = _answers(store, [it.id for it in items])
     if not items:
         return None
+    if root is not None:  # the thumbnails on threads first; the cards then find them made
+        ahead_on_threads(
+            lambda path: _thumb(path, out),
+            list(dict.fromkeys(root / p for it in items for p in it.images)),
+        )
     cards = []
     for item in items:
         img = _pictures(root, item, out)

@@ -220,3 +220,29 @@ def test_pictures_made_ahead_on_threads_are_those_made_in_order(
     assert failed[0].is_file() and not list((tmp_path / "threads").rglob("*.tmp"))
     assert len(made) >= 12 and made == pictures(tmp_path / "one")
     assert any(k.startswith("img/diff/") for k in made)
+
+
+def test_small_pictures_are_left_to_the_ordered_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Threads make only what has decoding in it: a difference heatmap, or a picture large
+    enough to be scaled again. A small picture is placed (a link) by the ordered pass alone."""
+    import os
+
+    import numpy as np
+    from PIL import Image
+
+    from forgebench.report import site_items
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    rng = np.random.default_rng(0)
+    small, large, orig = tmp_path / "small.png", tmp_path / "large.png", tmp_path / "orig.png"
+    Image.new("RGB", (40, 30), (9, 9, 9)).save(small)
+    noise = rng.integers(0, 255, (1200, 1600, 3), dtype=np.uint8)  # incompressible: > 64 KiB
+    Image.fromarray(noise).save(large)
+    Image.fromarray(noise[::-1].copy()).save(orig)
+    out = tmp_path / "report"
+    site_items.prefetch_pictures([(small, "a", None), (large, "b", None), (small, "c", orig)], out)
+    made = sorted(p.relative_to(out).as_posix().split("/")[1] for p in out.rglob("*.*"))
+    assert made == ["diff", "thumb", "view", "view"]  # b: thumb and view; c: its own view, heatmap
+    assert not (out / "img" / "view" / f"{site_items.safe_name('a')}.png").exists()

@@ -125,10 +125,14 @@ def _group(info: Any) -> Any:
     )
 
 
-def _suite_group(name: str, sub: typer.Typer) -> Any:
+def _holder(name: str, sub: typer.Typer) -> typer.Typer:
     holder = typer.Typer(rich_markup_mode=None)
     holder.add_typer(sub, name=name)  # a group even with a single command
-    return typer.main.get_group(holder).commands[name]
+    return holder
+
+
+def _suite_group(name: str, sub: typer.Typer) -> Any:
+    return typer.main.get_group(_holder(name, sub)).commands[name]
 
 
 def _listed(
@@ -156,9 +160,7 @@ def _group_listing(name: str, info: Any) -> Any:
 
 
 def _suite_listing(name: str, sub: typer.Typer) -> Any:
-    holder = typer.Typer(rich_markup_mode=None)
-    holder.add_typer(sub, name=name)
-    return _group_listing(name, holder.registered_groups[0])
+    return _group_listing(name, _holder(name, sub).registered_groups[0])
 
 
 def _options_of(verb: str, found: tuple[Suite, ...], commands: Commands) -> list[SuiteOption]:

@@ -293,11 +293,10 @@ def build_site(
         card = cards[pos]
         return originals.get(card.pair) if card.pair and not card.original else None
 
+    item_roots = [roots.get(item.get("benchmark") or "", root) for item in data.items]
     jobs = []
     for pos, item in enumerate(data.items):
-        src, osrc = picture_sources(
-            item, roots.get(item.get("benchmark") or "", root), original_of(pos)
-        )
+        src, osrc = picture_sources(item, item_roots[pos], original_of(pos))
         if src is not None:
             jobs.append((src, str(item["id"]), osrc))
     prefetch_pictures(jobs, out)
@@ -309,11 +308,10 @@ def build_site(
     page: list[dict[str, Any]] = []
     values: list[dict[str, dict[str, None]]] = [{}, {}]
     for pos, item in enumerate(data.items):
-        item_root = roots.get(item.get("benchmark") or "", root)
         rec = item_record(
             item,
             cards[pos],
-            item_root,
+            item_roots[pos],
             pics,
             original_of(pos),
             warnings,

@@ -228,9 +228,11 @@ def prefetch_pictures(jobs: Sequence[tuple[Path, str, Path | None]], out: Path) 
     """Each ``(picture, item id, original)``'s thumbnail, view and difference heatmap, made on
     threads (:func:`ahead_on_threads`) before :func:`item_record` goes through the items; only
     where there is decoding to do (:func:`_worth_ahead`)."""
-    # one job a file name, the first item's, as the page's pass keeps the first picture made
-    unique = list({safe_name(i): (s, safe_name(i), o) for s, i, o in reversed(jobs)}.values())
-    unique = [job for job in unique if _worth_ahead(job[0], job[2])]
+    first: dict[str, tuple[Path, str, Path | None]] = {}
+    for src, item_id, osrc in jobs:  # one job a file name, the first item's, as the page's
+        stem = safe_name(item_id)  # pass keeps the first picture made under a name
+        first.setdefault(stem, (src, stem, osrc))
+    unique = [job for job in first.values() if _worth_ahead(job[0], job[2])]
 
     def make(job: tuple[Path, str, Path | None]) -> None:
         src, stem, osrc = job

@@ -19,6 +19,7 @@ from typing import Any
 
 from PIL import Image
 
+from forgebench.report.site_items import ahead_on_threads
 from forgebench.util.atomic import atomic_path
 
 PAGE = "pixar_gallery.html"
@@ -101,12 +102,19 @@ def write_gallery(run_dir: Path, out_dir: Path, dataset: Path | None = None) -> 
     rows = [r for r in rows if r["iou"] is not None or r["verdict"] == "MISS"]
     if not rows:
         return None
+
+    def pictures(r: dict[str, Any]) -> tuple[tuple[str, Path | None], ...]:
+        image = root / str(r["image"]) if root is not None and r["image"] else None
+        return (("edited", image), ("truth", r["truth"]), ("predicted", r["pred"]))
+
+    # the thumbnails on threads first (each decoded and encoded); the rows then find them made
+    paths = dict.fromkeys(p for r in rows for _, p in pictures(r) if p is not None)
+    ahead_on_threads(lambda path: thumb(path, out_dir), list(paths))
     esc = html.escape
     body = []
     for r in rows:
         pics = []
-        image = root / str(r["image"]) if root is not None and r["image"] else None
-        for label, path in (("edited", image), ("truth", r["truth"]), ("predicted", r["pred"])):
+        for label, path in pictures(r):
             src = thumb(path, out_dir) if path is not None else None
             pics.append(
                 f"<td><img src='{esc(src)}' alt='{label}' loading='lazy'></td>"

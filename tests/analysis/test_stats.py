@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -96,3 +97,16 @@ def test_table_12_changes_have_one_consistent_split(
     matches = [(b, b + d) for b in range(0, n - d) if format_p(mcnemar_exact(b, b + d)) == printed]
     assert matches == [split]
     assert round(100 * (split[1] - split[0]) / n, 1) == delta
+
+
+def test_p_values_are_scipys_binomial_cdf_bit_for_bit() -> None:
+    """The p-value is SciPy's own ``binom.cdf`` (what the tables printed before it was imported
+    without scipy.stats), to the last bit, for every split of up to 400 discordant pairs."""
+    from scipy.stats import binom
+
+    splits = [(b, n - b) for n in range(1, 401) for b in range(n + 1)]
+    low = np.array([min(b, c) for b, c in splits])
+    total = np.array([b + c for b, c in splits])
+    expected = np.minimum(1.0, 2.0 * binom.cdf(low, total, 0.5))
+    got = np.array([mcnemar_exact(b, c) for b, c in splits])
+    assert np.array_equal(got, expected)

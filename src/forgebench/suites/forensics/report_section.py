@@ -17,7 +17,6 @@ from typing import Any
 import pandas as pd
 
 from forgebench.report.table import Skipped, Table, to_csv, to_html, to_latex, to_markdown
-from forgebench.suites.forensics.figures import write_figures
 from forgebench.suites.forensics.tables import SHARES, all_tables
 
 __all__ = ["SHARES", "summary_table", "write_report"]
@@ -101,6 +100,8 @@ def write_report(
     """Write the tables and figures; return the section's HTML, the files and console notes.
     ``groups``: each model's ``proprietary`` / ``open`` block (default: open)."""
     files, notes, shown, downloads = write_tables(metrics, out_dir, groups)
+    from forgebench.suites.forensics.figures import write_figures  # matplotlib: 0.5-0.9 CPU-s
+
     figs = write_figures(metrics, out_dir / "figures")
     files += figs
 

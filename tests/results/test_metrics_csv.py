@@ -55,6 +55,28 @@ def test_a_writer_keeps_other_benchmarks_models_and_judges(tmp_path: Path) -> No
     assert sorted(pix["model"]) == ["a", "b"]
 
 
+def test_scoring_a_benchmark_again_keeps_the_files_order(tmp_path: Path) -> None:
+    """Rows replaced take the place of those they replace: the same scores give the same bytes
+    whichever benchmark is scored again, and a new scope's rows go to the end."""
+    write_metrics(tmp_path, [_row("mandela", "a", "det", 1.0)], Scope.of("mandela"))
+    write_metrics(tmp_path, [_row("pixar", "a", "giou", 2.0)], Scope.of("pixar"))
+    write_metrics(tmp_path, [_row("forensics", "a", "acc", 3.0)], Scope.of("forensics"))
+    first = (tmp_path / "metrics.csv").read_bytes()
+    for name, row in (("pixar", _row("pixar", "a", "giou", 2.0)),
+                      ("mandela", _row("mandela", "a", "det", 1.0))):  # fmt: skip
+        write_metrics(tmp_path, [row], Scope.of(name))
+        assert (tmp_path / "metrics.csv").read_bytes() == first
+    # a scope's rows spread through the file come together where the first of them was
+    write_metrics(tmp_path, [_row("mandela", "b", "det", 4.0)], Scope.of("mandela", models=["b"]))
+    write_metrics(
+        tmp_path,
+        [_row("mandela", "a", "det", 5.0), _row("mandela", "b", "det", 6.0)],
+        Scope.of("mandela"),
+    )
+    order = [(r["benchmark"], r["value"]) for r in read_rows(tmp_path / "metrics.csv")]
+    assert order == [("mandela", "5.0"), ("mandela", "6.0"), ("pixar", "2.0"), ("forensics", "3.0")]
+
+
 def test_floats_are_written_as_shortest_repr_and_missing_as_empty(tmp_path: Path) -> None:
     write_metrics(
         tmp_path,

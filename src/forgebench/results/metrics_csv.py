@@ -129,8 +129,11 @@ def write_metrics(
 ) -> Path:
     """Replace ``scope``'s rows of ``RUN/metrics.csv`` with ``rows``; keep every other row.
 
-    Each new row must lie inside ``scope`` (a writer never writes what it does not own): a row
-    outside it raises ``ValueError``.
+    The new rows take the place of the first row they replace (at the end when ``scope`` had
+    none), so scoring a benchmark again leaves the file's order as it was: the same run gives
+    the same bytes however often, and in whichever order, its benchmarks are scored. Each new
+    row must lie inside ``scope`` (a writer never writes what it does not own): a row outside it
+    raises ``ValueError``.
     """
     run_dir = Path(run_dir)
     path = run_dir / METRICS_FILE
@@ -143,12 +146,15 @@ def write_metrics(
             f"metrics row outside the writer's scope {scope}: "
             f"benchmark={r['benchmark']!r} model={r['model']!r} judge={r['judge']!r}"
         )
-    kept = [r for r in read_rows(path) if not scope.owns(r)]
+    old = read_rows(path)
+    at = next((i for i, r in enumerate(old) if scope.owns(r)), len(old))
+    before, after = old[:at], [r for r in old[at:] if not scope.owns(r)]
     with atomic_open(path, "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=list(COLUMNS), lineterminator="\n")
         w.writeheader()
-        w.writerows(kept)
+        w.writerows(before)
         w.writerows(new)
+        w.writerows(after)
     return path
 
 

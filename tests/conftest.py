@@ -141,6 +141,7 @@ def _uses_ray(item: pytest.Item | None) -> bool:
 _SETUP_GROUPS = (
     ("suites/mandela/verifier/", "verifier"),  # one Verifier per session: OCR and face models
     ("interop/test_hf_dataset.py", "hf-dataset"),  # its module fixture builds three datasets
+    ("models/test_hf_local.py", "hf-local"),  # its tiny LLaVA (with transformers: 7-20 CPU-s)
 )
 """Test folders and files whose tests share a costly setup, kept on one xdist worker so that it
 is made once (pytest-xdist runs groups with the most tests first); the browser tests (marked

@@ -116,9 +116,9 @@ REPORT_MODULES = (
     "forgebench.suites.pixar.intervals",
     "forgebench.suites.pixar.gallery",
 )
-"""What the report step imports beyond the earlier steps (plotting, statistics and data-frame
-libraries: about half a CPU-second and 160 MB), imported ahead once the verifier's tools have
-given their memory back."""
+"""What the report step imports beyond the earlier steps (plotting and data-frame libraries;
+SciPy's statistics and statsmodels only where a regression is fitted, which the demo's few items
+never allow), imported ahead once the verifier's tools have given their memory back."""
 
 
 @dataclass

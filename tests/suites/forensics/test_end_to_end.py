@@ -190,31 +190,13 @@ def test_item_page_thumbnails_made_on_threads_are_those_made_in_order(
 ) -> None:
     """The item page's thumbnails are made on threads before its cards: the page and every
     thumbnail are byte for byte those made on one thread."""
-    import os
-
-    from forgebench.report import site_items
     from forgebench.suites.forensics import item_view
+    from support.picture_threads import files, threads_then_one
 
     _, run = replayed
-    monkeypatch.setattr(os, "cpu_count", lambda: 4)  # threads on a one-core machine too
-    made: list[str] = []
-    real = item_view._thumb
-
-    def thumb(path: Path, out: Path) -> str | None:
-        import threading
-
-        made.append(threading.current_thread().name.split("_")[0])
-        return real(path, out)
-
-    monkeypatch.setattr(item_view, "_thumb", thumb)
-    threads = item_view.write_item_view(run, run / "threads")
-    monkeypatch.setattr(site_items, "PREFETCH_THREADS", 1)
-    one = item_view.write_item_view(run, run / "one")
+    made, threads, one = threads_then_one(
+        monkeypatch, item_view, lambda out: item_view.write_item_view(run, out),
+        run / "threads", run / "one",
+    )  # fmt: skip
     assert threads is not None and one is not None and "forgebench-pictures" in made
-
-    def files(root: Path) -> dict[str, bytes]:
-        return {
-            p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()
-        }
-
     assert files(run / "threads") == files(run / "one") and len(files(run / "one")) >= 2

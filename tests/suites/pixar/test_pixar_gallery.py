@@ -138,32 +138,15 @@ def test_gallery_thumbnails_made_on_threads_are_those_made_in_order(
 ) -> None:
     """The gallery's thumbnails are made on threads before its rows: the page and every
     thumbnail are byte for byte those made on one thread."""
-    import os
-    import threading
-
-    from forgebench.report import site_items
     from forgebench.suites.pixar import gallery
+    from support.picture_threads import files, threads_then_one
 
     run = _run_and_report(fake_openai, tmp_path)
-    monkeypatch.setattr(os, "cpu_count", lambda: 4)  # threads on a one-core machine too
-    made: list[str] = []
-    real = gallery._thumb
-
-    def thumb(path: Path, out: Path) -> str | None:
-        made.append(threading.current_thread().name.split("_")[0])
-        return real(path, out)
-
-    monkeypatch.setattr(gallery, "_thumb", thumb)
-    threads = gallery.write_gallery(run, tmp_path / "threads")
-    monkeypatch.setattr(site_items, "PREFETCH_THREADS", 1)
-    one = gallery.write_gallery(run, tmp_path / "one")
+    made, threads, one = threads_then_one(
+        monkeypatch, gallery, lambda out: gallery.write_gallery(run, out),
+        tmp_path / "threads", tmp_path / "one",
+    )  # fmt: skip
     assert threads is not None and one is not None
     assert "forgebench-pictures" in made and "MainThread" in made
-
-    def files(root: Path) -> dict[str, bytes]:
-        return {
-            p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()
-        }
-
     assert files(tmp_path / "threads") == files(tmp_path / "one")
     assert len(files(tmp_path / "one")) == 7  # the page and its 6 thumbnails

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 from importlib import metadata
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -69,16 +68,20 @@ def test_a_damaged_or_foreign_record_means_building_again(folder: Path) -> None:
 
 
 def test_another_library_version_means_building_again(
-    folder: Path, monkeypatch: pytest.MonkeyPatch
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built.remember(folder)
     assert built.unchanged(folder)
     installed = list(metadata.distributions(path=built._package_folders()))
     pillow = next(d for d in installed if d.metadata["Name"].lower() == "pillow")
 
-    upgraded = SimpleNamespace(
-        metadata={"Name": pillow.metadata["Name"]}, version=pillow.version + ".post1"
+    info = tmp_path / "pillow-upgraded.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {pillow.metadata['Name']}\n"
+        f"Version: {pillow.version}.post1\n\nPython Imaging Library\n"
     )
+    upgraded = metadata.PathDistribution(info)
     others = [d for d in installed if d is not pillow]
     monkeypatch.setattr(built.metadata, "distributions", lambda **_: [*others, upgraded])
     built.recipe.cache_clear()
@@ -144,3 +147,40 @@ def test_digest_of_names_the_files_and_their_bytes(folder: Path, tmp_path: Path)
     (folder / "items.jsonl").write_text('{"id": "b"}\n')
     assert built.digest_of(folder) != first
     assert built.digest_of(tmp_path / "missing") is None
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"METADATA": "Metadata-Version: 2.1\nName: plain\nVersion: 1.0\n\nName: not-this\n"},
+        {"METADATA": "Name: spaced  \nVersion:\t2.0 \nSummary: x\n\nVersion: 9\n"},
+        {"METADATA": "Name: folded\nVersion: 3.0\n  .post1\n\nbody\n"},
+        {"METADATA": "name: lower\nversion: 4.0\n\n"},
+        {"METADATA": "Name: twice\nName: again\nVersion: 5.0\n"},
+        {"METADATA": "Name: nobody\nVersion: 6.0"},
+        {"METADATA": "", "PKG-INFO": "Name: egg\nVersion: 7.0\n\nlong text\n"},
+        {"PKG-INFO": "Metadata-Version: 1.0\r\nName: crlf\r\nVersion: 8.0\r\n\r\n"},
+    ],
+)
+def test_a_distributions_name_and_version_are_what_its_parsed_metadata_says(
+    tmp_path: Path, files: dict[str, str]
+) -> None:
+    """The recipe reads each distribution's name and version from its header lines; they are
+    exactly ``dist.metadata['Name']`` and ``dist.version`` (the full parse), odd headers too."""
+    from importlib import metadata
+
+    folder = tmp_path / "pkg-1.0.dist-info"
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_bytes(text.encode())
+    dist = metadata.PathDistribution(folder)
+    assert built._name_version(dist) == f"{dist.metadata['Name']}=={dist.version}"
+
+
+def test_every_installed_distribution_reads_as_its_parsed_metadata() -> None:
+    from importlib import metadata
+
+    dists = list(metadata.distributions(path=built._package_folders()))
+    assert len(dists) > 10
+    for dist in dists:
+        assert built._name_version(dist) == f"{dist.metadata['Name']}=={dist.version}"

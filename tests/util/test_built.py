@@ -160,6 +160,8 @@ def test_digest_of_names_the_files_and_their_bytes(folder: Path, tmp_path: Path)
         {"METADATA": "Name: nobody\nVersion: 6.0"},
         {"METADATA": "", "PKG-INFO": "Name: egg\nVersion: 7.0\n\nlong text\n"},
         {"PKG-INFO": "Metadata-Version: 1.0\r\nName: crlf\r\nVersion: 8.0\r\n\r\n"},
+        {"METADATA": "Name: cut\nnot a header\nVersion: 9.0\n\n"},
+        {"METADATA": "Name: from\nFrom nowhere\nVersion: 10.0\n"},
     ],
 )
 def test_a_distributions_name_and_version_are_what_its_parsed_metadata_says(

@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import platform
+import re
 import site
 import sys
 import sysconfig
@@ -62,6 +63,11 @@ def recipe() -> str:
     return h.hexdigest()
 
 
+_HEADER = re.compile(r"[\x21-\x39\x3b-\x7e]+:")
+"""A header line as the email parser reads one (a field name of printable characters but the
+colon, then a colon)."""
+
+
 def _name_version(dist: metadata.Distribution) -> str:
     """``NAME==VERSION`` as ``dist.metadata['Name']`` and ``dist.version`` give them, read from
     the metadata file's header lines alone: ``dist.metadata`` parses the whole file, long
@@ -72,6 +78,8 @@ def _name_version(dist: metadata.Distribution) -> str:
     found: dict[str, list[str]] = {"Name": [], "Version": []}
     lines = text.split("\n\n", 1)[0].splitlines()
     for line, after in zip(lines, [*lines[1:], ""], strict=True):
+        if not (_HEADER.match(line) or line[:1] in (" ", "\t")):  # the parser's headers end here
+            return f"{dist.metadata['Name']}=={dist.version}"
         field, sep, value = line.partition(":")
         if sep and field in found:
             if after[:1] in (" ", "\t"):  # folded: the email parser joins the lines

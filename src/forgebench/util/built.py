@@ -72,7 +72,7 @@ def _name_version(dist: metadata.Distribution) -> str:
     """``NAME==VERSION`` as ``dist.metadata['Name']`` and ``dist.version`` give them, read from
     the metadata file's header lines alone: ``dist.metadata`` parses the whole file, long
     description included (0.18 of the recipe's 0.27 CPU-s for ~180 distributions; this takes
-    0.01). A header it cannot read plainly (missing, repeated or folded over lines) is left to
+    0.03). A header it cannot read plainly (missing, repeated or folded over lines) is left to
     ``dist.metadata``."""
     text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
     found: dict[str, list[str]] = {"Name": [], "Version": []}

@@ -70,24 +70,39 @@ colon, then a colon)."""
 
 def _name_version(dist: metadata.Distribution) -> str:
     """``NAME==VERSION`` as ``dist.metadata['Name']`` and ``dist.version`` give them, read from
-    the metadata file's header lines alone: ``dist.metadata`` parses the whole file, long
-    description included (0.18 of the recipe's 0.27 CPU-s for ~180 distributions; this takes
-    0.03). A header it cannot read plainly (missing, repeated or folded over lines) is left to
+    the metadata file's header lines alone (:func:`_plain_headers`): ``dist.metadata`` parses the
+    whole file, long description included (0.18 of the recipe's 0.27 CPU-s for ~180
+    distributions; this takes 0.03). A file whose headers it cannot read plainly is left to
     ``dist.metadata``."""
     text = dist.read_text("METADATA") or dist.read_text("PKG-INFO") or ""
-    found: dict[str, list[str]] = {"Name": [], "Version": []}
+    plain = _plain_headers(text, ("Name", "Version"))
+    if plain is not None:
+        return f"{plain['Name']}=={plain['Version']}"
+    return f"{dist.metadata['Name']}=={dist.version}"
+
+
+def _plain_headers(text: str, fields: tuple[str, ...]) -> dict[str, str] | None:
+    """Each of ``fields``' value in ``text``'s header block, where each is there once, on one
+    line, not empty, and every line before the blank one is a header the email parser reads as
+    such; else None."""
+    found: dict[str, list[str]] = {name: [] for name in fields}
     lines = text.split("\n\n", 1)[0].splitlines()
     for line, after in zip(lines, [*lines[1:], ""], strict=True):
-        if not (_HEADER.match(line) or line[:1] in (" ", "\t")):  # the parser's headers end here
-            return f"{dist.metadata['Name']}=={dist.version}"
+        if not (_HEADER.match(line) or _folded(line)):  # the parser's headers end here
+            return None
         field, sep, value = line.partition(":")
         if sep and field in found:
-            if after[:1] in (" ", "\t"):  # folded: the email parser joins the lines
-                found[field].append("")
+            if _folded(after):  # the email parser joins the lines
+                return None
             found[field].append(value.lstrip(" \t"))
     if all(len(values) == 1 and values[0] for values in found.values()):
-        return f"{found['Name'][0]}=={found['Version'][0]}"
-    return f"{dist.metadata['Name']}=={dist.version}"
+        return {name: values[0] for name, values in found.items()}
+    return None
+
+
+def _folded(line: str) -> bool:
+    """Whether ``line`` continues the header before it."""
+    return line[:1] in (" ", "\t")
 
 
 def files_of(folder: Path) -> dict[str, str] | None:

@@ -141,10 +141,20 @@ def _uses_ray(item: pytest.Item | None) -> bool:
 _SETUP_GROUPS = (
     ("suites/mandela/verifier/", "verifier"),  # one Verifier per session: OCR and face models
     ("interop/test_hf_dataset.py", "hf-dataset"),  # its module fixture builds three datasets
-    ("models/test_hf_local.py", "hf-local"),  # its tiny LLaVA (with transformers: 7-20 CPU-s)
+    # torch (3 CPU-s to import; transformers, sentence-transformers and diffusers on top): the
+    # tiny LLaVA, the UFD detector, MiniLM sentence embeddings, the tiny diffusers pipeline
+    ("models/test_hf_local.py", "torch"),
+    ("suites/mandela/construct/test_audit.py", "torch"),
+    ("suites/pixar/test_pixar_vlm.py", "torch"),
+    ("suites/pixar/test_pixar_css.py", "torch"),
+    ("suites/forensics/test_extract_chain.py", "torch"),
+    ("construct/test_edit_backends.py", "torch"),
+    # the hosted APIs' SDKs (anthropic 2.9 CPU-s to import, google-genai 1.7)
+    ("models/test_anthropic.py", "sdk"),
+    ("models/test_google.py", "sdk"),
 )
-"""Test folders and files whose tests share a costly setup, kept on one xdist worker so that it
-is made once (pytest-xdist runs groups with the most tests first); the browser tests (marked
+"""Test folders and files whose tests share a costly setup or import, kept on one xdist worker so
+that it is made once (pytest-xdist runs groups with the most tests first); the browser tests (marked
 ``browser``) are one more such group: they share one Chromium (support/browser.py)."""
 
 

@@ -117,8 +117,8 @@ REPORT_MODULES = (
     "forgebench.suites.pixar.gallery",
 )
 """What the report step imports beyond the earlier steps (plotting and data-frame libraries;
-SciPy's statistics and statsmodels only where a regression is fitted, which the demo's few items
-never allow), imported ahead once the verifier's tools have given their memory back."""
+a regression's SciPy only where one is fitted, which the demo's few items never allow),
+imported ahead once the verifier's tools have given their memory back."""
 
 
 @dataclass

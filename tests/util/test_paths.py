@@ -3,6 +3,7 @@ files, links out of the folder (a file, a folder on the way), missing files and 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,26 @@ def test_joined_paths_name_the_link_they_follow(dataset: Path) -> None:
         assert check.path_reason(dataset / rel) == outside_path_reason(dataset, dataset / rel)
     why = check.path_reason(dataset / "images" / "a" / "out.png")
     assert why is not None and "secret.png" in why and "lies outside" in why
+
+
+def test_the_plain_path_shortcut_answers_as_the_full_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``lexical_reason`` lets a plain ASCII path through on one regular expression; over 20,000
+    random paths near its edges (dots, slashes, colons, backslashes, NUL, spaces, non-ASCII,
+    255- and 256-character names), every answer is the one the full check gives."""
+    import random
+    import string
+
+    from forgebench.util import paths
+
+    rng = random.Random(0)
+    alphabet = string.ascii_letters[:6] + "09._-/\\: \x00é\n"
+    corpus = ["a" * 255, "a" * 256, "/".join(["a" * 255] * 4), "/".join(["a" * 255] * 5)]
+    corpus += ["a/./b", "./a", "a//b", "a/", "_x", "-x", ".x", "..", "a/..", "A:b", "x" * 1025]
+    corpus += [
+        "".join(rng.choice(alphabet) for _ in range(rng.choice([1, 2, 3, 5, 9, 40])))
+        for _ in range(20_000)
+    ]
+    fast = [paths.lexical_reason(p) for p in corpus]
+    monkeypatch.setattr(paths, "_PLAIN", re.compile(r"(?!)"))  # matches nothing
+    assert [paths.lexical_reason(p) for p in corpus] == fast
+    assert sum(r is None for r in fast) > 2_000  # the shortcut was taken

@@ -95,12 +95,13 @@ class ForensicsItem(BaseModel):
     @classmethod
     def _options(cls, v: dict[str, str]) -> dict[str, str]:
         letters = list(v)
-        if any(not _LETTER.match(k) for k in letters):
-            raise ValueError(f"option keys must be letters A..Y, got {letters}")
-        if letters != list(LETTERS[: len(letters)]):
+        if letters != list(LETTERS[: len(letters)]):  # else every key is one of A..Y already
+            if any(not _LETTER.match(k) for k in letters):
+                raise ValueError(f"option keys must be letters A..Y, got {letters}")
             raise ValueError(f"option letters must run A, B, ... without gaps, got {letters}")
-        if any(not str(t).strip() for t in v.values()):
-            raise ValueError("an option text is empty (leave unused options out)")
+        for text in v.values():
+            if not str(text).strip():
+                raise ValueError("an option text is empty (leave unused options out)")
         return v
 
     @field_validator("answer")

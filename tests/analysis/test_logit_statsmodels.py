@@ -92,14 +92,14 @@ def _same(ours: LogitFit, ref: LogitFit, rel: float = 1e-12) -> None:
 
 def test_random_designs_fit_as_statsmodels_fits_them() -> None:
     reasons = []
-    for seed in range(150):
+    for seed in range(80):
         y, X, groups = design(seed)
         ours = fit_logit(y, X, groups, "focus")
         _same(ours, statsmodels_fit(y, X, groups, "focus"))
         reasons.append(ours.notes[-1] if ours.status != "ok" else "ok")
     # the designs reach every way a fit ends: estimated, Newton never settling (quasi-
     # separation), a step predicting every outcome, a Hessian that cannot be inverted
-    assert reasons.count("ok") >= 60
+    assert reasons.count("ok") >= 40
     for why in ("Newton did not converge", "perfect separation", "singular fit"):
         assert sum(why in r for r in reasons) >= 3, why
 

@@ -314,21 +314,17 @@ def _cluster_cov(y: np.ndarray, A: np.ndarray, params: np.ndarray, codes: np.nda
     ``H^-1 S H^-1'`` with ``S`` the cross-products of the per-cluster sums of the observations'
     scores, times ``G/(G-1) * (N-1)/(N-K)``. The Hessian is inverted twice, as statsmodels does
     (the model's covariance first), so that a singular one raises where it raises there."""
-    with np.errstate(over="ignore", invalid="ignore"):  # a separated fit's: reported, not warned
-        return _sandwich(y, A, params, codes)
-
-
-def _sandwich(y: np.ndarray, A: np.ndarray, params: np.ndarray, codes: np.ndarray) -> np.ndarray:
     nobs, k = A.shape
     fitted = _probabilities(A, params)
-    hess = -np.dot(fitted * (1 - fitted) * A.T, A)
-    np.linalg.inv(-hess / nobs)  # statsmodels' non-robust covariance: raises when singular
-    bread = np.linalg.inv(hess)
-    scores = (y - fitted)[:, None] * A
-    sums = np.array([np.bincount(codes, weights=scores[:, c]) for c in range(k)]).T
-    cov = np.dot(np.dot(bread, np.dot(sums.T, sums)), bread.T)
-    groups = len(np.unique(codes))
-    cov *= groups / (groups - 1.0) * ((nobs - 1.0) / float(nobs - k))
+    with np.errstate(over="ignore", invalid="ignore"):  # a separated fit's: reported, not warned
+        hess = -np.dot(fitted * (1 - fitted) * A.T, A)
+        np.linalg.inv(-hess / nobs)  # statsmodels' non-robust covariance: raises when singular
+        bread = np.linalg.inv(hess)
+        scores = (y - fitted)[:, None] * A
+        sums = np.array([np.bincount(codes, weights=scores[:, c]) for c in range(k)]).T
+        cov = np.dot(np.dot(bread, np.dot(sums.T, sums)), bread.T)
+        groups = len(np.unique(codes))
+        cov *= groups / (groups - 1.0) * ((nobs - 1.0) / float(nobs - k))
     return cov
 
 

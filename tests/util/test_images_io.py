@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import zlib
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,75 @@ def test_inspect_image_reports_missing_unrecognised_and_truncated_files(tmp_path
     (tmp_path / "cut.jpg").write_bytes(good.read_bytes()[:300])
     with pytest.raises(ImageCheckError, match="cannot be decoded"):
         inspect_image(tmp_path / "cut.jpg")
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
+
+
+def _chunks(png: bytes) -> list[tuple[bytes, bytes]]:
+    out, at = [], 8
+    while at < len(png):
+        n = int.from_bytes(png[at : at + 4], "big")
+        out.append((png[at + 4 : at + 8], png[at + 8 : at + 8 + n]))
+        at += 12 + n
+    return out
+
+
+def _png(chunks: list[tuple[bytes, bytes]]) -> bytes:
+    return b"\x89PNG\r\n\x1a\n" + b"".join(_chunk(kind, data) for kind, data in chunks)
+
+
+def _exif_chunk(orientation: int) -> tuple[bytes, bytes]:
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    return b"eXIf", exif.tobytes(8).removeprefix(b"Exif\x00\x00")
+
+
+def _xmp_chunk(orientation: int) -> tuple[bytes, bytes]:
+    xmp = f'<x:xmpmeta><rdf:Description tiff:Orientation="{orientation}"/></x:xmpmeta>'
+    return b"iTXt", b"XML:com.adobe.xmp\x00\x00\x00\x00\x00" + xmp.encode()
+
+
+def test_a_header_read_of_a_png_finds_the_orientation_a_full_decode_finds(tmp_path: Path) -> None:
+    """``decode=False`` (the run's preflight, the KB check) reads a PNG's orientation from its
+    chunks without decoding the pixels, unless a chunk after them may hold it: then it decodes,
+    as Pillow does, and reports what a full decode reports, whichever chunk holds it."""
+    plain = write_image(tmp_path / "plain.png", size=(40, 30)).read_bytes()
+    head, *pixels, end = _chunks(plain)
+    layouts = {
+        "bare": [head, *pixels, end],
+        "exif_first": [head, _exif_chunk(6), *pixels, end],
+        "xmp_first": [head, _xmp_chunk(8), *pixels, end],
+        "exif_after": [head, *pixels, _exif_chunk(6), end],
+        "xmp_after": [head, *pixels, _xmp_chunk(3), end],
+        "text_after": [head, *pixels, (b"tEXt", b"Comment\x00hi"), end],
+        "both": [head, _exif_chunk(6), *pixels, _xmp_chunk(3), end],
+    }
+    expected = {"bare": None, "exif_first": 6, "xmp_first": 8, "exif_after": 6,
+                "xmp_after": 3, "text_after": None, "both": 6}  # fmt: skip
+    for name, chunks in layouts.items():
+        path = tmp_path / f"{name}.png"
+        path.write_bytes(_png(chunks))
+        with Image.open(path) as im:
+            im.load()
+            assert im.getexif().get(0x0112) == expected[name], name  # Pillow, decoding
+        full, header = inspect_image(path), inspect_image(path, decode=False)
+        assert full == header and header.orientation == expected[name], name
+        # pixels that do not decode: the header read passes where it need not decode them
+        broken = tmp_path / f"{name}_broken.png"
+        broken.write_bytes(_png([(k, b"\x00" * len(d) if k == b"IDAT" else d) for k, d in chunks]))
+        with pytest.raises(ImageCheckError, match="cannot be decoded"):
+            inspect_image(broken)
+        if name in ("bare", "exif_first", "xmp_first", "both"):  # "both": its eXIf comes first
+            assert inspect_image(broken, decode=False) == header
+        else:
+            with pytest.raises(ImageCheckError, match="cannot be decoded"):
+                inspect_image(broken, decode=False)
+    cut = tmp_path / "cut.png"  # the chunks end early: decoded, and refused as before
+    cut.write_bytes(plain[: len(plain) // 2])
+    with pytest.raises(ImageCheckError, match="cannot be decoded"):
+        inspect_image(cut, decode=False)
 
 
 def test_normalize_flattens_alpha_onto_white_and_is_deterministic(tmp_path: Path) -> None:

@@ -96,6 +96,10 @@ def inspect_image(path: Path, *, decode: bool = True) -> ImageInfo:
     """Decode ``path`` completely (with ``decode=False``: read only its header) and return its
     size, format and EXIF orientation.
 
+    With ``decode=False`` a PNG whose metadata chunks all come before its pixels is not decoded;
+    one with a chunk after them (an eXIf or text chunk there may hold the orientation) is, since
+    Pillow reaches those chunks only by decoding.
+
     An image larger than :func:`pixel_limit_error` allows is refused from its header, never
     decoded.
 
@@ -116,7 +120,15 @@ def inspect_image(path: Path, *, decode: bool = True) -> ImageInfo:
                     raise ImageCheckError(too_big)
                 if decode:
                     im.load()
-                orientation = im.getexif().get(EXIF_ORIENTATION_TAG)
+                    exif = im.getexif()
+                elif im.format == "PNG" and "exif" not in im.info and _png_bare_after_pixels(path):
+                    # Pillow's PngImageFile.getexif decodes the whole image to look for an eXIf
+                    # or text chunk written after the pixels; with none there, decoding would add
+                    # nothing, so the header's chunks give the same answer (the base method)
+                    exif = Image.Image.getexif(im)
+                else:
+                    exif = im.getexif()
+                orientation = exif.get(EXIF_ORIENTATION_TAG)
                 return ImageInfo(
                     width=im.width,
                     height=im.height,
@@ -129,6 +141,34 @@ def inspect_image(path: Path, *, decode: bool = True) -> ImageInfo:
         raise ImageCheckError(f"refused to decode: {exc}") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise ImageCheckError(f"cannot be decoded: {exc}") from None
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _png_bare_after_pixels(path: Path) -> bool:
+    """Whether the PNG at ``path`` has only IDAT chunks, then IEND, from its first IDAT chunk on
+    (its metadata all before the pixels, as writers put it). Walks the chunk headers, skipping
+    their data; False for anything else, a short file included."""
+    try:
+        with path.open("rb") as fh:
+            if fh.read(8) != _PNG_SIGNATURE:
+                return False
+            in_pixels = False
+            while True:
+                head = fh.read(8)
+                if len(head) < 8:
+                    return False
+                kind = head[4:]
+                if kind == b"IEND":
+                    return in_pixels
+                if kind == b"IDAT":
+                    in_pixels = True
+                elif in_pixels:
+                    return False
+                fh.seek(int.from_bytes(head[:4], "big") + 4, 1)  # the data, then the CRC
+    except OSError:
+        return False
 
 
 def sha256_file(path: Path) -> str:

@@ -25,8 +25,10 @@ def main() -> None:
     import sys
 
     from forgebench.cli_support import err_console, user_error_line
+    from forgebench.util.memory import claim_process
     from forgebench.util.redact import redact_text
 
+    claim_process()
     try:
         app()
     except Exception as exc:

@@ -135,6 +135,40 @@ def test_demo_refuses_an_out_folder_holding_something_else(tmp_path: Path) -> No
     assert (tmp_path / "dataset" / "notes.txt").read_text() == "mine"
 
 
+_SCRIPT = """
+import sys
+import forgebench.util.memory as memory
+memory.bound_heap = lambda: print("allocator bounded") or True
+sys.argv = ["forgebench", "demo", "--out", sys.argv[1]]
+from forgebench.cli import main
+main()
+"""
+
+
+def test_the_demo_bounds_the_allocator_of_its_own_process_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ``forgebench`` script fixes glibc's mmap threshold for the demo (its peak memory); a
+    Python session calling the command keeps its allocator as it was (the fix cannot be undone)."""
+    import subprocess
+    import sys
+
+    from forgebench.util import memory
+
+    (tmp_path / "dataset").mkdir()
+    (tmp_path / "dataset" / "notes.txt").write_text("mine")  # the demo stops at its build step
+    script = subprocess.run(
+        [sys.executable, "-c", _SCRIPT, str(tmp_path)], capture_output=True, text=True
+    )
+    assert script.returncode == 2 and "not a dataset folder" in script.stderr
+    assert script.stdout.count("allocator bounded") == 1
+    calls: list[int] = []
+    monkeypatch.setattr(memory, "bound_heap", lambda: calls.append(1) or True)
+    res = CliRunner().invoke(app, ["demo", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "not a dataset folder" in res.output
+    assert calls == [] and not memory.process_claimed()
+
+
 def test_a_detector_step_failing_in_the_background_ends_the_demo_with_its_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo_dataset: Path
 ) -> None:

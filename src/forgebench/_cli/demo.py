@@ -42,7 +42,7 @@ def demo(
     from forgebench.run.generate import GenerationResult
     from forgebench.run.progress import RunProgress
     from forgebench.run.source import Selection
-    from forgebench.util.memory import bound_heap
+    from forgebench.util.memory import bound_heap, process_claimed
 
     started = time.perf_counter()
     clock = StageClock()
@@ -50,7 +50,8 @@ def demo(
     def lap(step: str) -> None:
         console.print(clock.lap(step), markup=False, style="dim")
 
-    bound_heap()  # the verifier's OCR and face models would otherwise fragment the heap
+    if process_claimed():  # the forgebench script's own process, not a caller's Python session
+        bound_heap()  # the verifier's OCR and face models would otherwise fragment the heap
     steps = Demo(out, cache_dir)
     run_dir = steps.run_dir
 

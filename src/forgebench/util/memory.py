@@ -22,6 +22,22 @@ MMAP_THRESHOLD = 1 << 20
 ARENA_MAX = 2
 """Allocator arenas shared by all threads."""
 
+_claimed = False
+
+
+def claim_process() -> None:
+    """Say that this process is the ``forgebench`` script's own (its entry point calls this):
+    process-wide settings such as :func:`bound_heap`'s are then forgebench's to choose. A Python
+    session that calls forgebench's commands itself (``typer.testing.CliRunner``, a notebook)
+    keeps its own, since glibc's dynamic mmap threshold cannot be turned back on once fixed."""
+    global _claimed
+    _claimed = True
+
+
+def process_claimed() -> bool:
+    """Whether :func:`claim_process` was called in this process."""
+    return _claimed
+
 
 def bound_heap() -> bool:
     """Fix glibc's mmap threshold and cap its arenas for this process (no-op elsewhere; True when

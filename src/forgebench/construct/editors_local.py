@@ -26,13 +26,13 @@ from pathlib import Path
 from typing import Any
 
 import cv2
-import matplotlib
 import numpy as np
 from PIL import Image, ImageFont
 
 from forgebench.construct import editors as ed
 from forgebench.construct.edit_api import EditOutcome, EditRequest, png_bytes
 from forgebench.models.base import ModelError
+from forgebench.util.mpl_data import mpl_data
 
 
 def _fail(msg: str) -> ModelError:
@@ -115,9 +115,7 @@ def _retext(req: EditRequest) -> np.ndarray:
         + ("Serif" if p.get("serif") else "Sans")
         + ("-Bold" if p.get("bold", True) else "")
     )
-    font = ImageFont.truetype(
-        str(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / f"{name}.ttf"), size
-    )
+    font = ImageFont.truetype(str(mpl_data("fonts", "ttf", f"{name}.ttf")), size)
     fill = tuple(int(v) for v in p.get("fill", (20, 20, 20)))
     threshold = float(p.get("threshold", 40.0))
     return ed.retext(req.image, (x0, y0, x1, y1), req.text, font, fill, threshold=threshold)  # type: ignore[arg-type]

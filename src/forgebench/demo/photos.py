@@ -7,7 +7,6 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import skimage.data
-from matplotlib import cbook
 from PIL import Image
 
 from forgebench.construct import editors as ed
@@ -15,10 +14,11 @@ from forgebench.construct.editors import Box
 from forgebench.demo import edits as E
 from forgebench.demo import patches as pt
 from forgebench.demo.specs import COLLINS, HOPPER, Forgery, SeedSpec, figure, put
+from forgebench.util.mpl_data import mpl_data
 
 
 def _hopper_photo() -> np.ndarray:
-    path = cbook.get_sample_data("grace_hopper.jpg", asfileobj=False)
+    path = mpl_data("sample_data", "grace_hopper.jpg")
     return np.asarray(Image.open(path).convert("RGB")).copy()
 
 

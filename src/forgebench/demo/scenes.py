@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass, field
-from pathlib import Path
 
-import matplotlib
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from forgebench.construct.editors import Box
+from forgebench.util.mpl_data import mpl_data
 
-_FONT_DIR = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+_FONT_DIR = mpl_data("fonts", "ttf")
 
 
 def font(size: int, bold: bool = True, serif: bool = False) -> ImageFont.FreeTypeFont:

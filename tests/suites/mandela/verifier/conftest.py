@@ -13,12 +13,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
 import numpy as np
 import pytest
 import skimage.data
-from matplotlib import cbook
 from PIL import Image, ImageDraw, ImageFont
+
+from forgebench.util.mpl_data import mpl_data
 
 HOPPER_BOX = (170, 120, 354, 344)
 ASTRONAUT_BOX = (170, 40, 280, 200)
@@ -29,7 +29,7 @@ ROCKET_BODY = (300, 125, 345, 405)
 
 
 def font(size: int) -> ImageFont.FreeTypeFont:
-    path = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSerif-Bold.ttf"
+    path = mpl_data("fonts", "ttf", "DejaVuSerif-Bold.ttf")
     return ImageFont.truetype(str(path), size)
 
 
@@ -53,7 +53,7 @@ def plaque(date_text: str) -> tuple[np.ndarray, tuple[int, int, int, int]]:
 
 
 def hopper_photo() -> np.ndarray:
-    path = cbook.get_sample_data("grace_hopper.jpg", asfileobj=False)
+    path = mpl_data("sample_data", "grace_hopper.jpg")
     return np.asarray(Image.open(path).convert("RGB")).copy()
 
 

@@ -12,8 +12,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import norm
-from statsmodels.discrete.discrete_model import Logit
 
 from forgebench.analysis.logit import Coef, LogitFit, _full_rank, fit_logit
 
@@ -21,6 +19,9 @@ from forgebench.analysis.logit import Coef, LogitFit, _full_rank, fit_logit
 def statsmodels_fit(y: pd.Series, X: pd.DataFrame, groups: pd.Series, focus: str) -> LogitFit:
     """The independent reference: the same rank check, then statsmodels decides (the status
     rules of ``fit_logit``'s docstring applied to statsmodels' own results and warnings)."""
+    from scipy.stats import norm  # here, not in every worker's collection (1.3 s with statsmodels)
+    from statsmodels.discrete.discrete_model import Logit
+
     n, clusters = len(y), int(groups.nunique())
     yv = y.to_numpy(dtype=float)
     X, _ = _full_rank(X, ["const", focus])

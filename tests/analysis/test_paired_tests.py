@@ -6,7 +6,6 @@ import csv
 from pathlib import Path
 
 import pytest
-from scipy.stats import binomtest
 
 from forgebench.suites.mandela.metrics import write_metrics
 from forgebench.suites.mandela.paired_tests import COLUMNS
@@ -14,6 +13,8 @@ from support import hand_run as HR
 
 
 def test_paired_tests_csv(tmp_path: Path) -> None:
+    from scipy.stats import binomtest  # here, not in every worker's collection (0.8 s)
+
     mi = HR.make_item
     items = [mi(f"P{i}", seed_id=f"s{i}", family="K1", saliency="C2") for i in range(1, 6)]
     items += [mi(f"Q{i}", seed_id=f"q{i}", family="K2", saliency="C3") for i in range(1, 4)]

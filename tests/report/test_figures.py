@@ -10,7 +10,6 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.suites.mandela.figures import write_figures
 from support.modules import file_module
 
 
@@ -27,6 +26,8 @@ def metrics() -> pd.DataFrame:
 
 
 def test_figures_written(tmp_path: Path, metrics: pd.DataFrame) -> None:
+    from forgebench.suites.mandela.figures import write_figures  # matplotlib: not at collection
+
     paths = write_figures(tmp_path, metrics=metrics)
     names = {p.name for p in paths}
     for stem in (
@@ -56,6 +57,8 @@ def test_figures_written(tmp_path: Path, metrics: pd.DataFrame) -> None:
 
 
 def test_only_supported_figures(tmp_path: Path, metrics: pd.DataFrame) -> None:
+    from forgebench.suites.mandela.figures import write_figures
+
     only_l0 = metrics[(metrics["probe"] == "L0") & (metrics["condition"] == "full")]
     names = {p.name for p in write_figures(tmp_path, metrics=only_l0)}
     assert names == {

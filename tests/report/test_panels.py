@@ -9,9 +9,6 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from forgebench.report.panels import bar_panels
-from forgebench.report.style import figure_style, write_figure
-
 BLUE = (0x1F, 0x5F, 0xA8)
 GREY = (0x99, 0x99, 0x99)
 
@@ -22,6 +19,9 @@ def _top(column: np.ndarray, rgb: tuple[int, int, int]) -> int:
 
 
 def test_bar_heights_follow_the_values_on_the_shared_scale(tmp_path: Path) -> None:
+    from forgebench.report.panels import bar_panels  # pyplot: not at collection
+    from forgebench.report.style import figure_style, write_figure
+
     with figure_style():
         fig = bar_panels(
             ["model-a", "model-b"], ["K0", "K1", "K2"], [[25.0, 50.0, 100.0], [0.0, 75.0, 130.0]],
@@ -46,6 +46,9 @@ def test_bar_heights_follow_the_values_on_the_shared_scale(tmp_path: Path) -> No
 
 
 def test_every_title_category_and_label_is_svg_text(tmp_path: Path) -> None:
+    from forgebench.report.panels import bar_panels  # pyplot: not at collection
+    from forgebench.report.style import figure_style, write_figure
+
     titles = [f"model-{i:02d}" for i in range(14)]
     with figure_style():
         fig = bar_panels(

@@ -24,6 +24,7 @@ import numpy as np
 from PIL import Image
 
 from forgebench.models.base import ImageRef
+from forgebench.util import png
 from forgebench.util.atomic import atomic_path
 
 THUMB_SIDE = 240
@@ -70,9 +71,6 @@ def _save_scaled(im: Image.Image, dst: Path, side: int) -> tuple[int, int]:
     return im.size
 
 
-_PNG = b"\x89PNG\r\n\x1a\n"
-
-
 def _header(src: Path) -> tuple[str | None, tuple[int, int] | None, float]:
     """The extension ``src`` keeps when shown as it is (None: it must be re-encoded), its size
     in pixels (None: unreadable) and its mtime; reads the header only (a PNG's own 24 bytes,
@@ -84,7 +82,7 @@ def _header(src: Path) -> tuple[str | None, tuple[int, int] | None, float]:
     except OSError:
         return None, None, 0.0
     big = st.st_size > AS_IS_BYTES
-    if head[:8] == _PNG and head[12:16] == b"IHDR":
+    if head[:8] == png.SIGNATURE and head[12:16] == b"IHDR":
         w, h = int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
         if w > 0 and h > 0:
             return (None if big else ".png"), (w, h), st.st_mtime

@@ -36,6 +36,8 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
+from forgebench.util.png import bare_after_pixels
+
 BoxT = tuple[int, int, int, int]
 
 JPEG_QUALITY = 92
@@ -121,7 +123,7 @@ def inspect_image(path: Path, *, decode: bool = True) -> ImageInfo:
                 if decode:
                     im.load()
                     exif = im.getexif()
-                elif im.format == "PNG" and "exif" not in im.info and _png_bare_after_pixels(path):
+                elif im.format == "PNG" and "exif" not in im.info and bare_after_pixels(path):
                     # Pillow's PngImageFile.getexif decodes the whole image to look for an eXIf
                     # or text chunk written after the pixels; with none there, decoding would add
                     # nothing, so the header's chunks give the same answer (the base method)
@@ -141,34 +143,6 @@ def inspect_image(path: Path, *, decode: bool = True) -> ImageInfo:
         raise ImageCheckError(f"refused to decode: {exc}") from None
     except (OSError, SyntaxError, ValueError) as exc:
         raise ImageCheckError(f"cannot be decoded: {exc}") from None
-
-
-_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def _png_bare_after_pixels(path: Path) -> bool:
-    """Whether the PNG at ``path`` has only IDAT chunks, then IEND, from its first IDAT chunk on
-    (its metadata all before the pixels, as writers put it). Walks the chunk headers, skipping
-    their data; False for anything else, a short file included."""
-    try:
-        with path.open("rb") as fh:
-            if fh.read(8) != _PNG_SIGNATURE:
-                return False
-            in_pixels = False
-            while True:
-                head = fh.read(8)
-                if len(head) < 8:
-                    return False
-                kind = head[4:]
-                if kind == b"IEND":
-                    return in_pixels
-                if kind == b"IDAT":
-                    in_pixels = True
-                elif in_pixels:
-                    return False
-                fh.seek(int.from_bytes(head[:4], "big") + 4, 1)  # the data, then the CRC
-    except OSError:
-        return False
 
 
 def sha256_file(path: Path) -> str:

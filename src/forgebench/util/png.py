@@ -12,11 +12,16 @@ pyspng decodes with CRC checking switched off and does not check the zlib stream
 :func:`rgb8` checks every chunk's CRC itself first (about 1 ms for a 2 MB file): damage on disk or
 in transit is caught, as libpng catches it. A file *crafted* with valid CRCs over a deflate
 stream whose Adler-32 is wrong decodes here where libpng would refuse it.
+
+:func:`bare_after_pixels` reads a PNG file's chunk layout only (for
+:func:`forgebench.util.images.inspect_image`'s header read: Pillow decodes a PNG to reach the
+chunks after its pixels).
 """
 
 from __future__ import annotations
 
 import zlib
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -72,6 +77,32 @@ def plain_rgb8(data: bytes) -> tuple[int, int] | None:
         if kind == b"IEND":
             return (height, width) if end == size else None
         pos = end
+
+
+def bare_after_pixels(path: Path) -> bool:
+    """Whether the PNG file at ``path`` has only IDAT chunks, then IEND, from its first IDAT
+    chunk on (its metadata all before the pixels, as writers put it). Walks the chunk headers,
+    seeking over their data (no CRC is checked: nothing is decoded from them); False for anything
+    else, a short file included."""
+    try:
+        with path.open("rb") as fh:
+            if fh.read(8) != SIGNATURE:
+                return False
+            in_pixels = False
+            while True:
+                head = fh.read(8)
+                if len(head) < 8:
+                    return False
+                kind = head[4:]
+                if kind == b"IEND":
+                    return in_pixels
+                if kind == b"IDAT":
+                    in_pixels = True
+                elif in_pixels:
+                    return False
+                fh.seek(int.from_bytes(head[:4], "big") + 4, 1)  # the data, then the CRC
+    except OSError:
+        return False
 
 
 def rgb8(data: bytes) -> np.ndarray | None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from forgebench.util.mpl_data import mpl_data
+from forgebench.util.mpl_data import dejavu, mpl_data
 
 _PROBE = """
 import sys
-from forgebench.util.mpl_data import mpl_data
+from forgebench.util.mpl_data import dejavu, mpl_data
 print(mpl_data("sample_data", "grace_hopper.jpg"))
 print(mpl_data("fonts", "ttf", "DejaVuSans-Bold.ttf"))
 print("matplotlib" in sys.modules)
@@ -40,3 +40,12 @@ def test_without_matplotlib_it_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ModuleNotFoundError, match="matplotlib is not installed"):
         mpl_data("fonts")
+
+
+@pytest.mark.parametrize(("bold", "serif", "file"), [
+    (True, False, "DejaVuSans-Bold.ttf"), (False, False, "DejaVuSans.ttf"),
+    (True, True, "DejaVuSerif-Bold.ttf"), (False, True, "DejaVuSerif.ttf"),
+])  # fmt: skip
+def test_each_dejavu_style_opens_its_own_file(bold: bool, serif: bool, file: str) -> None:
+    font = dejavu(17, bold=bold, serif=serif)
+    assert Path(font.path) == mpl_data("fonts", "ttf", file) and font.size == 17

@@ -27,12 +27,12 @@ from typing import Any
 
 import cv2
 import numpy as np
-from PIL import Image, ImageFont
+from PIL import Image
 
 from forgebench.construct import editors as ed
 from forgebench.construct.edit_api import EditOutcome, EditRequest, png_bytes
 from forgebench.models.base import ModelError
-from forgebench.util.mpl_data import mpl_data
+from forgebench.util.mpl_data import dejavu
 
 
 def _fail(msg: str) -> ModelError:
@@ -110,12 +110,7 @@ def _retext(req: EditRequest) -> np.ndarray:
     x0, y0, x1, y1 = req.region
     p = req.params
     size = int(p.get("font_size", max(6, round((y1 - y0) * 0.7))))
-    name = (
-        "DejaVu"
-        + ("Serif" if p.get("serif") else "Sans")
-        + ("-Bold" if p.get("bold", True) else "")
-    )
-    font = ImageFont.truetype(str(mpl_data("fonts", "ttf", f"{name}.ttf")), size)
+    font = dejavu(size, bold=bool(p.get("bold", True)), serif=bool(p.get("serif")))
     fill = tuple(int(v) for v in p.get("fill", (20, 20, 20)))
     threshold = float(p.get("threshold", 40.0))
     return ed.retext(req.image, (x0, y0, x1, y1), req.text, font, fill, threshold=threshold)  # type: ignore[arg-type]

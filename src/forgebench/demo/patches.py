@@ -14,7 +14,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from forgebench.construct.editors import ellipse_mask
-from forgebench.demo.scenes import font
+from forgebench.util.mpl_data import dejavu as font
 
 Patch = tuple[np.ndarray, np.ndarray]
 _SS = 4

@@ -16,15 +16,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from forgebench.construct.editors import Box
-from forgebench.util.mpl_data import mpl_data
-
-_FONT_DIR = mpl_data("fonts", "ttf")
-
-
-def font(size: int, bold: bool = True, serif: bool = False) -> ImageFont.FreeTypeFont:
-    """A DejaVu font shipped with matplotlib (never a system font), so renders are reproducible."""
-    name = "DejaVu" + ("Serif" if serif else "Sans") + ("-Bold" if bold else "") + ".ttf"
-    return ImageFont.truetype(str(_FONT_DIR / name), size)
+from forgebench.util.mpl_data import dejavu as font
 
 
 @dataclass

@@ -18,7 +18,7 @@ import pytest
 import skimage.data
 from PIL import Image, ImageDraw, ImageFont
 
-from forgebench.util.mpl_data import mpl_data
+from forgebench.util.mpl_data import dejavu, mpl_data
 
 HOPPER_BOX = (170, 120, 354, 344)
 ASTRONAUT_BOX = (170, 40, 280, 200)
@@ -29,8 +29,7 @@ ROCKET_BODY = (300, 125, 345, 405)
 
 
 def font(size: int) -> ImageFont.FreeTypeFont:
-    path = mpl_data("fonts", "ttf", "DejaVuSerif-Bold.ttf")
-    return ImageFont.truetype(str(path), size)
+    return dejavu(size, serif=True)
 
 
 def plaque(date_text: str) -> tuple[np.ndarray, tuple[int, int, int, int]]:

@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _OPENCV_READS_OTHERWISE = frozenset({b"eXIf", b"acTL"})
@@ -108,6 +109,8 @@ def bare_after_pixels(path: Path) -> bool:
 def rgb8(data: bytes) -> np.ndarray | None:
     """``data`` decoded as ``uint8`` H x W x 3 in RGB order, or None when libspng is missing or
     the file is not one :func:`plain_rgb8` accepts (decode it with OpenCV then)."""
+    import numpy as np  # here: the header walk above serves runs that never load NumPy
+
     spng = _decoder()
     if spng is None:
         return None

@@ -24,11 +24,12 @@ from .conftest import World, count_tools
 L0 = probe_text("L0").template.format(noun="photograph")
 L1 = probe_text("L1").template.format(noun="photograph")
 JOIN_S = 120  # generous: a prewarm that never ends fails here instead of hanging the suite
+IMAGES = ("plaque_fake", "rocket_hopper", "rocket")
 
 
 def _images(world: World, folder: Path) -> dict[str, tuple[Path, np.ndarray]]:
     out = {}
-    for key in ("plaque_fake", "rocket_hopper", "rocket"):
+    for key in IMAGES:
         rgb = getattr(world, key)
         path = folder / f"{key}.png"
         Image.fromarray(rgb).save(path)
@@ -55,6 +56,14 @@ def _answers(v: Verifier, images: dict[str, tuple[Path, np.ndarray]]) -> list[st
     ]
 
 
+@pytest.fixture(scope="module")
+def cold(world: World) -> list[str]:
+    """:func:`_answers` of a verifier built afresh, with no prewarm: what every prewarmed
+    verifier here must answer (the images are the world's, so it is computed once)."""
+    images = {key: (Path(key), getattr(world, key)) for key in IMAGES}
+    return _answers(Verifier(load_kb(world.kb)), images)
+
+
 def test_jobs_are_one_per_image_in_the_order_first_asked(world: World, tmp_path: Path) -> None:
     images = _images(world, tmp_path)
     jobs = jobs_of(_asked(images))
@@ -63,11 +72,10 @@ def test_jobs_are_one_per_image_in_the_order_first_asked(world: World, tmp_path:
 
 
 def test_a_prewarmed_verifier_answers_as_a_cold_one_without_running_a_tool(
-    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cold: list[str]
 ) -> None:
     kb = load_kb(world.kb)
     images = _images(world, tmp_path)
-    cold = _answers(Verifier(kb), images)
     calls = count_tools(monkeypatch)
     fresh = Verifier(kb)
     calls.clear()  # the portrait gallery's faces
@@ -83,11 +91,10 @@ def test_a_prewarmed_verifier_answers_as_a_cold_one_without_running_a_tool(
 
 
 def test_a_tool_failing_in_the_prewarm_is_computed_by_the_answer(
-    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cold: list[str]
 ) -> None:
     kb = load_kb(world.kb)
     images = _images(world, tmp_path)
-    cold = _answers(Verifier(kb), images)
     real_read = model._read
     broken = {"on": True}
 
@@ -147,11 +154,10 @@ def test_the_runners_model_reuses_the_prewarmed_verifier_only_when_it_is_the_sam
 
 
 def test_text_is_read_while_the_verifier_is_built_and_kept_as_a_cold_one_reads_it(
-    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cold: list[str]
 ) -> None:
     kb = load_kb(world.kb)
     images = _images(world, tmp_path)
-    cold = _answers(Verifier(kb), images)
     calls = count_tools(monkeypatch)
     read = threading.Event()
     real_read = model._read

@@ -47,12 +47,13 @@ def _asked(images: dict[str, tuple[Path, np.ndarray]]) -> list[tuple[str, Path, 
     ]
 
 
-def _answers(v: Verifier, images: dict[str, tuple[Path, np.ndarray]]) -> list[str]:
+def _answers(v: Verifier, world: World) -> list[str]:
+    """``v``'s answers to what :func:`_asked` asks, about the pixels :func:`_images` saves."""
     return [
-        v.answer("L0", L0, images["plaque_fake"][1], "plaque_fake"),
-        v.answer("L1", L1, images["plaque_fake"][1], "plaque_fake"),
-        v.answer("L0", L0, images["rocket_hopper"][1], "rocket_hopper"),
-        v.answer("RECOG", "", images["rocket"][1], "rocket"),
+        v.answer("L0", L0, world.plaque_fake, "plaque_fake"),
+        v.answer("L1", L1, world.plaque_fake, "plaque_fake"),
+        v.answer("L0", L0, world.rocket_hopper, "rocket_hopper"),
+        v.answer("RECOG", "", world.rocket, "rocket"),
     ]
 
 
@@ -60,8 +61,7 @@ def _answers(v: Verifier, images: dict[str, tuple[Path, np.ndarray]]) -> list[st
 def cold(world: World) -> list[str]:
     """:func:`_answers` of a verifier built afresh, with no prewarm: what every prewarmed
     verifier here must answer (the images are the world's, so it is computed once)."""
-    images = {key: (Path(key), getattr(world, key)) for key in IMAGES}
-    return _answers(Verifier(load_kb(world.kb)), images)
+    return _answers(Verifier(load_kb(world.kb)), world)
 
 
 def test_jobs_are_one_per_image_in_the_order_first_asked(world: World, tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_a_prewarmed_verifier_answers_as_a_cold_one_without_running_a_tool(
     # each image's tools ran once: scene on all three, faces and text on the two verdict images
     assert sorted(calls) == sorted(["scene"] * 3 + ["faces"] * 2 + ["text"] * 2)
     calls.clear()
-    assert _answers(verifier, images) == cold
+    assert _answers(verifier, world) == cold
     assert calls == []
 
 
@@ -111,7 +111,7 @@ def test_a_tool_failing_in_the_prewarm_is_computed_by_the_answer(
     verifier = warm.verifier()
     assert verifier is not None
     broken["on"] = False
-    assert _answers(verifier, images) == cold  # read inline, as with no prewarm
+    assert _answers(verifier, world) == cold  # read inline, as with no prewarm
 
 
 def test_a_verifier_that_cannot_be_built_ends_the_prewarm(tmp_path: Path) -> None:
@@ -178,7 +178,7 @@ def test_text_is_read_while_the_verifier_is_built_and_kept_as_a_cold_one_reads_i
     assert calls.count("text") == 2  # nothing read twice: neither image is mirrored
     calls.clear()
     verifier = warm.verifier()
-    assert verifier is not None and _answers(verifier, images) == cold
+    assert verifier is not None and _answers(verifier, world) == cold
     assert calls == []
 
 

@@ -11,6 +11,12 @@ import os
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# Ray starts its workers at niceness 15 (raylet's worker_niceness). Beside the other xdist
+# workers, which keep both CPUs busy at niceness 0, they got almost no CPU: the Ray Data LLM
+# round trip took 112-186 s instead of 10 (its telemetry actor and request workers waiting for
+# a slice), hit pytest-timeout's 300 s on a loaded machine, and Ray's own processes (raylet,
+# GCS, agents) polled all that while. At niceness 0 the Ray tests compete as equals.
+os.environ.setdefault("RAY_worker_niceness", "0")
 
 
 import sys as _sys

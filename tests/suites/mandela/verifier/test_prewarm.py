@@ -24,12 +24,11 @@ from .conftest import World, count_tools
 L0 = probe_text("L0").template.format(noun="photograph")
 L1 = probe_text("L1").template.format(noun="photograph")
 JOIN_S = 120  # generous: a prewarm that never ends fails here instead of hanging the suite
-IMAGES = ("plaque_fake", "rocket_hopper", "rocket")
 
 
 def _images(world: World, folder: Path) -> dict[str, tuple[Path, np.ndarray]]:
     out = {}
-    for key in IMAGES:
+    for key in ("plaque_fake", "rocket_hopper", "rocket"):
         rgb = getattr(world, key)
         path = folder / f"{key}.png"
         Image.fromarray(rgb).save(path)

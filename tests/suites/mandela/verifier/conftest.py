@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -154,15 +155,20 @@ def verifier(world: World):  # type: ignore[no-untyped-def]
 
 
 def count_tools(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record each tool run (``faces``, ``text``, ``scene``) from here on, in order."""
+    """Record each tool run (``faces``, ``text``, ``scene``) from here on, in order, and the KB's
+    own tool work: ``gallery`` when its portraits are embedded (their face detections are not
+    counted as ``faces``), ``index`` when its scenes' features are computed."""
     from forgebench.suites.mandela.verifier import faces, model
     from forgebench.suites.mandela.verifier.scenes import SceneIndex
 
     calls: list[str] = []
     real_faces, real_read, real_match = faces.detect_faces, model._read, SceneIndex.match
+    real_gallery, real_ready = faces.Gallery.from_portraits.__func__, SceneIndex._ready  # type: ignore[attr-defined]
+    embedding = threading.local()
 
     def counted_faces(rgb: np.ndarray):  # type: ignore[no-untyped-def]
-        calls.append("faces")
+        if not getattr(embedding, "on", False):
+            calls.append("faces")
         return real_faces(rgb)
 
     def counted_read(rgb: np.ndarray, mirrored: bool):  # type: ignore[no-untyped-def]
@@ -173,7 +179,22 @@ def count_tools(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append("scene")
         return real_match(self, rgb)
 
+    def counted_gallery(cls, portraits, threshold=faces.MATCH_THRESHOLD):  # type: ignore[no-untyped-def]
+        calls.append("gallery")
+        embedding.on = True
+        try:
+            return real_gallery(cls, portraits, threshold)
+        finally:
+            embedding.on = False
+
+    def counted_ready(self: SceneIndex):  # type: ignore[no-untyped-def]
+        if self._features is None:
+            calls.append("index")
+        return real_ready(self)
+
     monkeypatch.setattr(faces, "detect_faces", counted_faces)
     monkeypatch.setattr(model, "_read", counted_read)
     monkeypatch.setattr(SceneIndex, "match", counted_match)
+    monkeypatch.setattr(faces.Gallery, "from_portraits", classmethod(counted_gallery))
+    monkeypatch.setattr(SceneIndex, "_ready", counted_ready)
     return calls

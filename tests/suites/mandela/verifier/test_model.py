@@ -179,3 +179,27 @@ def test_verifier_needs_a_usable_knowledge_base(tmp_path: Path) -> None:
     (tmp_path / "kb" / "kb.jsonl").write_text("{not json\n")
     with pytest.raises(SpecError, match=r"kb.jsonl:1: not JSON"):
         create_model(ModelConfig(spec=f"builtin/verifier@{tmp_path / 'kb'}"))
+
+
+def test_an_undecodable_portrait_fails_when_the_verifier_is_made(tmp_path: Path) -> None:
+    """The portraits are embedded on first use, but decoded when the verifier is made: a JPEG
+    whose header passes the KB's check and whose pixels are cut off fails there, once, not in
+    every task that identifies a face."""
+    import numpy as np
+    from PIL import Image
+
+    from forgebench.suites.mandela.verifier.kb import load_kb
+    from forgebench.suites.mandela.verifier.model import Verifier
+
+    kb = tmp_path / "kb"
+    (kb / "portraits").mkdir(parents=True)
+    noise = np.random.default_rng(0).integers(0, 255, (200, 200, 3), dtype=np.uint8)
+    Image.fromarray(noise).save(kb / "portraits" / "p.jpg")
+    whole = (kb / "portraits" / "p.jpg").read_bytes()
+    (kb / "portraits" / "p.jpg").write_bytes(whole[: len(whole) // 2])
+    (kb / "kb.jsonl").write_text(
+        '{"id": "Q1", "name": "A Person", "portraits": ["portraits/p.jpg"]}\n'
+    )
+    loaded = load_kb(kb)  # the header is whole
+    with pytest.raises(OSError, match="truncated"):
+        Verifier(loaded)

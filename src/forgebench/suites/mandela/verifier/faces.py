@@ -133,6 +133,12 @@ def _load_rgb(path: Path) -> np.ndarray:
         return np.asarray(im.convert("RGB")).copy()
 
 
+def check_portrait(path: Path) -> None:
+    """Decode a portrait as :meth:`Gallery.from_portraits` will, raising what it would raise
+    (a gallery built on first use still refuses an unreadable portrait when it is made)."""
+    _load_rgb(path)
+
+
 @dataclass
 class Gallery:
     """Reference embeddings: entity id -> unit centroid of its portraits' largest faces."""

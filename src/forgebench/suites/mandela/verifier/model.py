@@ -63,8 +63,13 @@ class Verifier:
         tool_cache: Path | None = None,
     ) -> None:
         self.kb = kb
-        portraits = {e.id: [kb.path(p) for p in e.portraits] for e in kb.facts if e.portraits}
-        self.gallery = faces.Gallery.from_portraits(portraits, face_threshold)
+        self.face_threshold = face_threshold
+        self._portraits = {e.id: [kb.path(p) for p in e.portraits] for e in kb.facts if e.portraits}
+        for paths in self._portraits.values():  # an unreadable portrait fails here, once
+            for path in paths:
+                faces.check_portrait(path)
+        self._gallery: faces.Gallery | None = None
+        self._gallery_lock = threading.Lock()
         self.scenes = SceneIndex(kb.scenes, kb.root)
         self.tool_folder = tool_cache
         self.disk = (
@@ -74,6 +79,15 @@ class Verifier:
         self._lock = threading.Lock()
         self._cache: dict[tuple[str, str], Any] = {}
         self._flights: dict[tuple[str, str], threading.Lock] = {}
+
+    @property
+    def gallery(self) -> faces.Gallery:
+        """The KB's portraits embedded, on first use: a resumed run whose answers are all stored
+        embeds none (like the scene index's features, :class:`.SceneIndex`)."""
+        with self._gallery_lock:
+            if self._gallery is None:
+                self._gallery = faces.Gallery.from_portraits(self._portraits, self.face_threshold)
+            return self._gallery
 
     def _cached(self, key: str, part: str, compute: Any) -> Any:
         """``compute()`` once per ``(key, part)``, even when several tasks on one image ask at once.
@@ -114,27 +128,38 @@ class Verifier:
         )
         return scene
 
+    def _tools(
+        self, rgb: np.ndarray, key: str, *, text: bool, people: bool
+    ) -> tuple[SceneMatch | None, list[faces.Face], list[ocr.TextLine]]:
+        """The scene match, and the faces and text asked for, of one image (cached under
+        ``key``): what :meth:`observe` sees before it identifies the faces."""
+        scene = self._scene(rgb, key)
+        found: list[faces.Face] = []
+        lines: list[ocr.TextLine] = []
+        if people:
+            found = self._cached(key, "faces", lambda: faces.detect_faces(rgb))
+        if text:
+            mirrored = scene is not None and scene.mirrored
+            lines = self._cached(key, "text", lambda: _read(rgb, mirrored))
+        return scene, found, lines
+
     def observe(self, rgb: np.ndarray, key: str, *, text: bool, people: bool) -> Observation:
         """Run the tools on one image (results cached under ``key``)."""
         h, w = rgb.shape[:2]
-        scene = self._scene(rgb, key)
-        obs = Observation((w, h), scene)
-        if people:
-            found = self._cached(key, "faces", lambda: faces.detect_faces(rgb))
-            obs.faces = [SeenFace(f, self.gallery.identify(f)) for f in found]
-        if text:
-            mirrored = scene is not None and scene.mirrored
-            obs.text = self._cached(key, "text", lambda: _read(rgb, mirrored))
-        return obs
+        scene, found, lines = self._tools(rgb, key, text=text, people=people)
+        seen = [SeenFace(f, self.gallery.identify(f)) for f in found]
+        return Observation((w, h), scene, lines, seen)
 
     def warm(self, rgb: np.ndarray, key: str, probes: Iterable[str], *, text: bool = True) -> None:
         """Compute and keep the tool results :meth:`answer` reads for ``probes`` on this image
-        (with ``text`` False, all but OCR): its answers then read them instead of computing."""
+        (with ``text`` False, all but OCR): its answers then read them instead of computing.
+        Faces are found, not identified (that is a dot product per face, done by the answer), so
+        warming from results kept on disk embeds no portrait."""
         wanted = set(probes)
         verdict = bool(wanted & VERDICT_PROBES)
         if verdict or wanted & {"L2", "RECOG"}:
             people = verdict or "L2" in wanted
-            self.observe(rgb, key, text=verdict and text, people=people)
+            self._tools(rgb, key, text=verdict and text, people=people)
         if "FACE" in wanted:
             self._cached(key, "faces", lambda: faces.detect_faces(rgb))
 
@@ -159,7 +184,7 @@ class Verifier:
         return (
             self.kb.root == kb.root
             and self.kb.fingerprint() == kb.fingerprint()
-            and self.gallery.threshold == face_threshold
+            and self.face_threshold == face_threshold
             and self.tool_folder == tool_cache
         )
 

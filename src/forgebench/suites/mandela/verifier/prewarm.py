@@ -57,9 +57,9 @@ class Prewarm:
     ``make`` builds the verifier on the first driver (decoding its KB's portraits and scenes;
     the scene index's features are computed by the first scene match, the portraits' embeddings
     by the first answer that identifies a face, so a prewarm whose results are all kept on disk
-    computes neither); :meth:`verifier` waits for it. ``stored`` says whether an image's text is already
-    kept on disk (:mod:`.toolcache`): such an image is not read ahead of the verifier, which
-    reads it from there. At most ``pending`` images are read ahead while the verifier is built
+    computes neither); :meth:`verifier` waits for it. ``stored`` says whether an image's text is
+    already kept on disk (:mod:`.toolcache`): such an image is not read ahead of the verifier,
+    which reads it from there. At most ``pending`` images are read ahead while the verifier is built
     (in the demo, two read as fast as more and held its peak about 20 MB lower).
     """
 

@@ -1,13 +1,14 @@
 """How long ``forgebench demo`` takes and how much memory it holds, and how fast ``--help`` starts
 (measured, printed beside the targets; nothing asserted).
 
-Runs the demo twice as a separate process, each time into a new OUT folder: first with a fresh
-cache folder (what a new user waits for), then with the first run's cache folder (the per-image
-tool results and image variants kept there are reused). For each: wall seconds, CPU seconds
+Runs the demo as a separate process three times: into a new OUT folder with a fresh cache folder
+(what a new user waits for), into a second new OUT folder with the first run's cache folder (the
+per-image tool results and image variants kept there are reused), then the first command again
+(a resume: every answer is stored, nothing is sent). For each: wall seconds, CPU seconds
 (user + system of the process and its children) and peak RSS (the process's high-water mark,
 ``ru_maxrss``). Then ``forgebench --help`` five times (median wall). The machine's load average is
 printed beside each figure: on a shared machine wall time follows the load, CPU time much less.
-The two runs' metrics.csv (rows sorted) must be identical; the script says whether they are.
+The three runs' metrics.csv (rows sorted) must be identical; the script says whether they are.
 With ``--reference FILE`` (a metrics.csv kept from another version) it also says whether the
 first run's file is byte-identical to it.
 
@@ -110,7 +111,8 @@ def _sorted_rows(path: Path) -> list[str]:
 def measure_demo(
     root: Path, *, fresh_only: bool = False, reference: Path | None = None
 ) -> dict[str, Any]:
-    """The demo into ``root/first`` (fresh cache) then ``root/second`` (reusing that cache)."""
+    """The demo into ``root/first`` (fresh cache), then ``root/second`` (reusing that cache),
+    then into ``root/first`` again (resumed)."""
     first, second = root / "first", root / "second"
     cache = first / "cache"
     res: dict[str, Any] = {}
@@ -135,7 +137,10 @@ def measure_demo(
     )
     res["reused_cache"]["steps"] = _steps(root / "second.log")
     b = _sorted_rows(second / "run" / "metrics.csv")
-    res["metrics_identical"] = bool(a) and a == b
+    res["resumed"] = _timed([*_forgebench(), "demo", "--out", str(first)], root / "third.log", env)
+    res["resumed"]["steps"] = _steps(root / "third.log")
+    c = _sorted_rows(first / "run" / "metrics.csv")
+    res["metrics_identical"] = bool(a) and a == b == c
     return res
 
 
@@ -257,6 +262,7 @@ def main() -> None:
             for key, label in (
                 ("fresh_cache", "demo, fresh cache"),
                 ("reused_cache", "demo, cache reused"),
+                ("resumed", "demo, resumed"),
             ):
                 if key not in demo:
                     continue
@@ -271,7 +277,7 @@ def main() -> None:
                 )
                 _print_steps(d["steps"])
             print(
-                f"metrics.csv rows {demo['metrics_rows']}, identical across the two runs: "
+                f"metrics.csv rows {demo['metrics_rows']}, identical across the three runs: "
                 f"{demo.get('metrics_identical', 'not measured')}"
                 + (
                     f", byte-identical to the reference: {demo['metrics_match_reference']}"

@@ -59,8 +59,8 @@ class Prewarm:
     by the first answer that identifies a face, so a prewarm whose results are all kept on disk
     computes neither); :meth:`verifier` waits for it. ``stored`` says whether an image's text is
     already kept on disk (:mod:`.toolcache`): such an image is not read ahead of the verifier,
-    which reads it from there. At most ``pending`` images are read ahead while the verifier is built
-    (in the demo, two read as fast as more and held its peak about 20 MB lower).
+    which reads it from there. At most ``pending`` images are read ahead while the verifier is
+    built (in the demo, two read as fast as more and held its peak about 20 MB lower).
     """
 
     def __init__(

@@ -143,15 +143,14 @@ class SceneIndex:
     """
 
     def __init__(self, scenes: list[SceneRecord], root: Path) -> None:
-        self._entries: list[tuple[SceneRecord, int, tuple[int, int]]] = []
-        """Each scene, its canonical image's perceptual hash and ``(width, height)``."""
+        self._entries: list[tuple[SceneRecord, int, np.ndarray]] = []
+        """Each scene, its canonical image's perceptual hash and the image (RGB)."""
         self.images: dict[str, np.ndarray] = {}
         """Scene id -> canonical RGB image."""
         for s in scenes:
             with Image.open(root / s.image) as im:
                 rgb = np.asarray(im.convert("RGB")).copy()
-            h, w = rgb.shape[:2]
-            self._entries.append((s, phash(rgb), (w, h)))
+            self._entries.append((s, phash(rgb), rgb))
             self.images[s.id] = rgb
         self._lock = threading.Lock()
         self._features: list[_Features] | None = None
@@ -166,10 +165,9 @@ class SceneIndex:
         with self._lock:
             if self._features is not None:
                 return self._features
-            feats = [_features(self.images[s.id]) for s, _hash, _size in self._entries]
+            feats = [_features(rgb) for _scene, _hash, rgb in self._entries]
             self._known = {
-                _digest(self.images[s.id]): f
-                for (s, _, _), f in zip(self._entries, feats, strict=True)
+                _digest(rgb): f for (_, _, rgb), f in zip(self._entries, feats, strict=True)
             }
             descs = [
                 f.descriptors.astype(np.float32)
@@ -192,7 +190,7 @@ class SceneIndex:
 
     def record(self, scene_id: str) -> SceneRecord:
         """The KB scene of that id (``KeyError`` when it has none)."""
-        for scene, _hash, _size in self._entries:
+        for scene, _hash, _rgb in self._entries:
             if scene.id == scene_id:
                 return scene
         raise KeyError(scene_id)
@@ -254,7 +252,7 @@ class SceneIndex:
         qh = phash(rgb)
         near = min(self._entries, key=lambda e: hamming(qh, e[1]))
         if hamming(qh, near[1]) <= MAX_HASH_DISTANCE:
-            cw, ch = near[2]
+            ch, cw = near[2].shape[:2]
             scale = np.diag([w / cw, h / ch, 1.0])
             return SceneMatch(near[0], scale, 0, False, (w, h))
         return None

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forgebench.errors import UserError
+from forgebench.util.registry import Registry
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -88,29 +89,28 @@ class ExportFormat:
     """One line for ``--help``."""
 
 
-_FORMATS: dict[str, ExportFormat] = {}
+FORMATS: Registry[ExportFormat] = Registry("export format", base=ExportFormat)
 
 
 def register_format(name: str, writer: Writer, help: str = "") -> ExportFormat:
     """Add (or replace) the format ``name``; returns it."""
     fmt = ExportFormat(name, writer, help)
-    _FORMATS[name] = fmt
+    FORMATS.add(name, fmt)
     return fmt
 
 
 def formats() -> dict[str, ExportFormat]:
     """Every registered format, by name (registration order)."""
-    return dict(_FORMATS)
+    return dict(FORMATS.items())
 
 
 def get_format(name: str) -> ExportFormat:
     """The format ``name``; :class:`UnknownFormat` naming the known ones."""
-    try:
-        return _FORMATS[name]
-    except KeyError:
+    if name not in FORMATS:
         raise UnknownFormat(
-            f"--format: unknown format {name!r}; known: {', '.join(_FORMATS)}"
-        ) from None
+            f"--format: unknown format {name!r}; known: {', '.join(FORMATS.names())}"
+        )
+    return FORMATS.get(name)
 
 
 def table_of(suite: Suite, run_dir: Path, judge: str | None) -> pd.DataFrame:

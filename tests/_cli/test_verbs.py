@@ -129,7 +129,7 @@ def test_a_new_export_format_is_one_registration(forensics_run: Path, tmp_path: 
         assert r.exit_code == 0, r.output
         assert (tmp_path / "o" / "ids.txt").read_text() == "forensics"
     finally:
-        exports._FORMATS.pop("ids")
+        exports.FORMATS.remove("ids")
     r = cli("export", forensics_run, "--format", "ids")
     assert r.exit_code == 2 and "unknown format 'ids'; known: csv, parquet" in r.stderr
 

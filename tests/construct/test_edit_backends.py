@@ -35,7 +35,7 @@ def _run(editor: Any, req: EditRequest) -> Any:
 def test_editor_specs() -> None:
     assert make_editor("local/auto").name == "local/auto"
     assert make_editor("mine=http/http://127.0.0.1:9/edit?a=b").name == "mine"
-    with pytest.raises(EditorSpecError, match="expected PROVIDER/WHAT"):
+    with pytest.raises(EditorSpecError, match=r"expected \[ALIAS=\]PROVIDER/WHAT"):
         make_editor("local")
     with pytest.raises(EditorSpecError, match="unknown provider 'magic'"):
         make_editor("magic/x")

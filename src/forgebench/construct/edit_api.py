@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -31,6 +32,7 @@ from PIL import Image
 
 from forgebench.errors import UserError
 from forgebench.models.base import ModelError
+from forgebench.util.registry import Registry
 
 OutcomeStatus = Literal["ok", "refused", "blocked"]
 
@@ -135,35 +137,27 @@ MAX_REPLY_BYTES = 64 * 1024 * 1024
 """The most bytes of an editor's reply read (``--max-reply-mb``); a longer reply is refused."""
 
 
+EDITORS: Registry[Callable[..., Editor]] = Registry("editor", check=callable)
+"""Editor provider -> ``create(spec, price_per_image, max_reply_bytes)`` (lazy: the module is
+imported when a spec names it). Editors are providers of their kind: their specs are read by
+the models' one spec parser (``[ALIAS=]PROVIDER/WHAT[@URL]``)."""
+for _name in ("local", "http", "openai", "diffusers"):
+    EDITORS.add(_name, f"forgebench.construct.editors_{_name}:create", origin="forgebench")
+
+
 def make_editor(
     spec: str, price_per_image: float | None = None, max_reply_bytes: int | None = None
 ) -> Editor:
     """The editor a spec names; :class:`EditorSpecError` on an unknown provider or a bad spec.
     ``max_reply_bytes`` bounds what an ``http/`` editor's reply may hold (default 64 MB)."""
-    alias, _, rest = spec.partition("=") if "=" in spec.split("/", 1)[0] else ("", "", spec)
-    provider, sep, what = rest.partition("/")
-    if not sep or not what:
-        raise EditorSpecError(f"editor spec {spec!r}: expected PROVIDER/WHAT (e.g. local/auto)")
-    name = alias or f"{provider}/{what.split('@', 1)[0] if provider == 'openai' else what}"
-    if provider == "local":
-        from forgebench.construct.editors_local import LocalEditor
+    from forgebench.models.spec import SpecError, split_spec
 
-        return LocalEditor(name, what)
-    if provider == "http":
-        from forgebench.construct.editors_http import HttpEditor
-
-        return HttpEditor(
-            name, what, price_per_image or 0.0, max_reply_bytes=max_reply_bytes or MAX_REPLY_BYTES
-        )
-    if provider == "openai":
-        from forgebench.construct.editors_openai import OpenAIImagesEditor
-
-        model, _, url = what.partition("@")
-        return OpenAIImagesEditor(name, model, url or None, price_per_image)
-    if provider == "diffusers":
-        from forgebench.construct.editors_diffusers import DiffusersEditor
-
-        return DiffusersEditor(name, what, price_per_image or 0.0)
-    raise EditorSpecError(
-        f"editor spec {spec!r}: unknown provider {provider!r} (local, http, openai, diffusers)"
-    )
+    try:
+        parsed = split_spec(
+            spec, EDITORS.names(), what="editor spec", grammar="[ALIAS=]PROVIDER/WHAT",
+            example="local/auto",
+        )  # fmt: skip
+    except SpecError as exc:
+        raise EditorSpecError(str(exc)) from None
+    create = EDITORS.get(parsed.provider)
+    return create(parsed, price_per_image, max_reply_bytes or MAX_REPLY_BYTES)

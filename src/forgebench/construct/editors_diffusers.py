@@ -25,6 +25,7 @@ from PIL import Image
 
 from forgebench.construct.edit_api import EditorSpecError, EditOutcome, EditRequest, png_bytes
 from forgebench.models.base import ModelError
+from forgebench.models.spec import ModelSpec as EditorSpec
 
 
 class DiffusersEditor:
@@ -112,3 +113,10 @@ class DiffusersEditor:
     async def edit(self, request: EditRequest) -> EditOutcome:
         """Render one candidate (in a worker thread)."""
         return await asyncio.to_thread(self._run, request)
+
+
+def create(
+    spec: EditorSpec, price_per_image: float | None, max_reply_bytes: int
+) -> DiffusersEditor:
+    """The ``diffusers/PATH`` editor (the editors registry's entry)."""
+    return DiffusersEditor(spec.name, spec.model, price_per_image or 0.0)

@@ -45,6 +45,7 @@ from forgebench.construct.edit_api import (
     png_bytes,
 )
 from forgebench.models.base import ModelError
+from forgebench.models.spec import ModelSpec as EditorSpec
 
 
 def _retry_after(headers: object) -> float | None:
@@ -162,3 +163,9 @@ class HttpEditor:
 
 def _mb(n: int) -> str:
     return f"the {n / 1e6:g} MB limit (--max-reply-mb)"
+
+
+def create(spec: EditorSpec, price_per_image: float | None, max_reply_bytes: int) -> HttpEditor:
+    """The ``http/URL`` editor (the editors registry's entry)."""
+    url = spec.model + (f"@{spec.base_url}" if spec.base_url else "")
+    return HttpEditor(spec.name, url, price_per_image or 0.0, max_reply_bytes=max_reply_bytes)

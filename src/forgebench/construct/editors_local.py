@@ -32,6 +32,7 @@ from PIL import Image
 from forgebench.construct import editors as ed
 from forgebench.construct.edit_api import EditOutcome, EditRequest, png_bytes
 from forgebench.models.base import ModelError
+from forgebench.models.spec import ModelSpec as EditorSpec
 from forgebench.util.mpl_data import dejavu
 
 
@@ -166,3 +167,8 @@ class LocalEditor:
         else:
             raise _fail(f"unknown operation {op!r}")
         return EditOutcome("ok", png_bytes(out), pixels=out)
+
+
+def create(spec: EditorSpec, price_per_image: float | None, max_reply_bytes: int) -> LocalEditor:
+    """The ``local/WHAT`` editor (the editors registry's entry)."""
+    return LocalEditor(spec.name, spec.model)

@@ -31,6 +31,7 @@ from forgebench.construct.edit_api import (
     png_bytes,
 )
 from forgebench.models.base import ModelError
+from forgebench.models.spec import ModelSpec as EditorSpec
 
 BLOCK_CODES = frozenset({"moderation_blocked", "content_policy_violation", "content_filter"})
 """Error codes taken as a safety block."""
@@ -122,3 +123,10 @@ class OpenAIImagesEditor:
         except (binascii.Error, ValueError) as exc:
             raise PaidReply(f"{self.name}: b64_json: {exc}") from None
         return EditOutcome("ok", png_bytes(rgb))
+
+
+def create(
+    spec: EditorSpec, price_per_image: float | None, max_reply_bytes: int
+) -> OpenAIImagesEditor:
+    """The ``openai/MODEL[@URL]`` editor (the editors registry's entry)."""
+    return OpenAIImagesEditor(spec.name, spec.model, spec.base_url, price_per_image)

@@ -7,49 +7,50 @@ the runs that use them.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from forgebench.models.base import Model, Request
+from forgebench.util.registry import Registry, RegistryError
 
 if TYPE_CHECKING:  # pydantic loads when a spec is parsed, not when a suite registers a provider
     from forgebench.models.spec import ModelConfig
 
 
-@dataclass(frozen=True)
-class Provider:
-    """A registered backend: ``PROVIDER/...`` specs (or ``builtin/NAME``) build their model here."""
-
-    name: str
-    """The provider (``openai``) or, for builtins, ``builtin/NAME``."""
-    module: str
-    """Module exposing ``create(config: ModelConfig) -> Model``; imported only when used."""
-    extra: str | None = None
-    """The optional extra that installs its dependencies (named in the error when missing)."""
+ENTRY_POINTS = "forgebench.providers"
+"""The entry-point group through which an installed package adds a provider: the entry's name
+is the provider (``myapi``, or ``builtin/NAME``), its value the module exposing ``create``."""
 
 
-_REGISTRY: dict[str, Provider] = {}
+def _is_backend(module: Any) -> bool:
+    return callable(getattr(module, "create", None))
+
+
+PROVIDERS: Registry[Any] = Registry("provider", check=_is_backend, group=ENTRY_POINTS)
+"""Provider name -> its backend module (lazy: imported when a spec names it). An entry's
+``meta["extra"]`` names the optional extra that installs its dependencies."""
 
 
 def register_provider(name: str, module: str, extra: str | None = None) -> None:
     """Register a backend: ``name`` is a provider (``openai``) or ``builtin/NAME``.
 
-    Adding a backend is one module plus this one call; suites register theirs (``builtin/rules``
-    is Mandela's) when they are loaded, so no module under ``models/`` imports a suite.
-    Registering a name again replaces it (the last registration wins).
+    Adding a backend is one module plus this one call (or an entry point in group
+    ``forgebench.providers``); suites register theirs (``builtin/rules`` is Mandela's) when they
+    are loaded, so no module under ``models/`` imports a suite. Registering a name again
+    replaces it (the last registration wins).
     """
-    _REGISTRY[name] = Provider(name, module, extra)
+    origin = "forgebench" if module.startswith("forgebench.") else "register"
+    PROVIDERS.add(name, module, origin=origin, extra=extra)
 
 
 def providers() -> list[str]:
     """Provider names a spec may use (``builtin`` once, for every ``builtin/NAME``)."""
-    return sorted({n.split("/", 1)[0] for n in _REGISTRY})
+    return sorted({n.split("/", 1)[0] for n in PROVIDERS.names()})
 
 
 def builtins() -> list[str]:
     """Registered builtin model names (``artefact``, ``rules``, ...)."""
-    return sorted(n.split("/", 1)[1] for n in _REGISTRY if n.startswith("builtin/"))
+    return sorted(n.split("/", 1)[1] for n in PROVIDERS.names() if n.startswith("builtin/"))
 
 
 for _name, _path, _extra in (
@@ -63,19 +64,18 @@ for _name, _path, _extra in (
     register_provider(_name, _path, _extra)
 
 
-def _lookup(config: ModelConfig) -> Provider:
+def _key(config: ModelConfig) -> str:
     from forgebench.models.spec import SpecError
 
     spec = config.parsed
     if spec.provider == "builtin":
-        entry = _REGISTRY.get(f"builtin/{spec.model}")
-        if entry is None:
+        key = f"builtin/{spec.model}"
+        if key not in PROVIDERS:
             raise SpecError(f"unknown builtin model {spec.model!r}; known: {', '.join(builtins())}")
-        return entry
-    entry = _REGISTRY.get(spec.provider)
-    if entry is None:
+        return key
+    if spec.provider not in PROVIDERS:
         raise SpecError(f"unknown provider {spec.provider!r}; known: {', '.join(providers())}")
-    return entry
+    return spec.provider
 
 
 def _module(config: ModelConfig) -> Any:
@@ -83,15 +83,20 @@ def _module(config: ModelConfig) -> Any:
     :class:`SpecError`."""
     from forgebench.models.spec import SpecError
 
-    entry = _lookup(config)
+    key = _key(config)
+    entry = PROVIDERS.entry(key)
     provider = config.parsed.provider
+    module_name = str(entry.target) if not entry.resolved else ""
     try:
-        return importlib.import_module(entry.module)
+        return PROVIDERS.get(key)
+    except RegistryError as exc:
+        raise SpecError(f"model {config.name}: {exc}") from None
     except ImportError as exc:
         missing = getattr(exc, "name", None) or str(exc)
-        if missing == entry.module or (missing and missing.startswith("forgebench")):
+        if missing == module_name or (missing and missing.startswith("forgebench")):
             raise SpecError(f"provider {provider!r} is not available in this version") from None
-        hint = f"; pip install 'forgebench[{entry.extra}]'" if entry.extra else ""
+        extra = entry.meta.get("extra")
+        hint = f"; pip install 'forgebench[{extra}]'" if extra else ""
         raise SpecError(
             f"model {config.name}: provider {provider!r} needs package {missing!r}{hint}"
         ) from None

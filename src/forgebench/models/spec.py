@@ -58,26 +58,35 @@ class ModelSpec(BaseModel):
         return s + (f"@{self.base_url}" if self.base_url else "")
 
 
-def parse_spec(text: str) -> ModelSpec:
-    """Parse a model spec, raising :class:`SpecError` with one clear line."""
+def split_spec(
+    text: str,
+    known: list[str],
+    *,
+    what: str = "model spec",
+    grammar: str = "[ALIAS=]PROVIDER/MODEL[@BASE_URL]",
+    example: str = "qwen8b=openai/Qwen3-VL-8B@http://127.0.0.1:8000/v1",
+) -> ModelSpec:
+    """The one reader of the ``[ALIAS=]PROVIDER/NAME[@URL]`` grammar (model specs and editor
+    specs): the parts, the provider checked against ``known``; no URL check."""
     m = _SPEC_RE.match(text.strip())
     if not m:
-        raise SpecError(
-            f"bad model spec {text!r}: expected [ALIAS=]PROVIDER/MODEL[@BASE_URL], "
-            "e.g. qwen8b=openai/Qwen3-VL-8B@http://127.0.0.1:8000/v1"
-        )
+        raise SpecError(f"bad {what} {text!r}: expected {grammar}, e.g. {example}")
     provider = m.group("provider")
-    from forgebench.models.registry import providers
-
-    known = providers()
     if provider not in known:
         raise SpecError(
-            f"bad model spec {text!r}: unknown provider {provider!r}; known: {', '.join(known)}"
+            f"bad {what} {text!r}: unknown provider {provider!r}; known: {', '.join(known)}"
         )
-    url = m.group("url")
-    spec = ModelSpec(
-        provider=provider, model=m.group("model"), alias=m.group("alias"), base_url=url
+    return ModelSpec(
+        provider=provider, model=m.group("model"), alias=m.group("alias"), base_url=m.group("url")
     )
+
+
+def parse_spec(text: str) -> ModelSpec:
+    """Parse a model spec, raising :class:`SpecError` with one clear line."""
+    from forgebench.models.registry import providers
+
+    spec = split_spec(text, providers())
+    url = spec.base_url
     if url is not None:
         urls = spec.base_urls
         if spec.provider == "builtin":
@@ -90,7 +99,7 @@ def parse_spec(text: str) -> ModelSpec:
         else:
             why = _url_problem(url)
         if why is not None:
-            raise SpecError(f"bad model spec for {m.group('alias') or m.group('model')!r}: {why}")
+            raise SpecError(f"bad model spec for {spec.alias or spec.model!r}: {why}")
     return spec
 
 

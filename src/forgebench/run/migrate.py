@@ -59,6 +59,7 @@ from forgebench.run.schema import (
     TASKS,
 )  # fmt: skip
 from forgebench.run.tasks import Question, task_key
+from forgebench.util.registry import Registry
 
 
 class SchemaError(UserError):
@@ -90,15 +91,15 @@ def stored_version(con: sqlite3.Connection) -> int | None:
     return version
 
 
-_STEPS: dict[int, Callable[[sqlite3.Connection], None]] = {}
-"""Version -> the step that upgrades it to the next."""
+STEPS: Registry[Callable[[sqlite3.Connection], None]] = Registry("store migration", check=callable)
+"""``str(version)`` -> the step that upgrades a store of that version to the next."""
 
 
 def upgrade(version: int) -> Callable[[Callable[[sqlite3.Connection], None]], Callable[..., None]]:
     """Register the step that upgrades a store of ``version`` to ``version + 1``."""
 
     def register(step: Callable[[sqlite3.Connection], None]) -> Callable[..., None]:
-        _STEPS[version] = step
+        STEPS.add(str(version), step, origin="forgebench")
         return step
 
     return register
@@ -224,7 +225,7 @@ def migrate(con: sqlite3.Connection, where: str) -> int | None:
             f"({SCHEMA_VERSION}); upgrade forgebench to read it"
         )
     if version is not None and version < SCHEMA_VERSION:
-        if any(v not in _STEPS for v in range(version, SCHEMA_VERSION)):
+        if any(str(v) not in STEPS for v in range(version, SCHEMA_VERSION)):
             raise SchemaError(
                 f"{where}: store schema version {version} cannot be upgraded to "
                 f"{SCHEMA_VERSION} by this forgebench"
@@ -235,7 +236,7 @@ def migrate(con: sqlite3.Connection, where: str) -> int | None:
         try:
             v = version
             while v < SCHEMA_VERSION:
-                _STEPS[v](con)
+                STEPS.get(str(v))(con)
                 v += 1
             con.execute(
                 "INSERT INTO meta(key, value) VALUES('schema_version', ?) "

@@ -1,17 +1,19 @@
 """The suite registry: every benchmark the harness can run (``suites/base.py`` is the seam).
 
-The built-in suites are loaded by :func:`load` (the CLI and ``forgebench.api`` call it; the engine
-never does). A suite from elsewhere (a notebook, a plug-in package, ``tests/suites/toy``) calls
-:func:`register` with an instance. Registering a suite also registers the model providers it
-brings (``Suite.providers``) with ``models.registry``.
+The built-in suites and those of installed packages (entry-point group ``forgebench.suites``)
+are lazy entries of one :class:`~forgebench.util.registry.Registry`, imported by :func:`load`
+(the CLI and ``forgebench.api`` call it; the engine never does). A suite from elsewhere (a
+notebook, ``tests/suites/toy``) calls :func:`register` with an instance. Loading or registering
+a suite also registers the model providers it brings (``Suite.providers``) with
+``models.registry``.
 """
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError
+from forgebench.util.registry import Registry
 
 __all__ = [
     "Loaded",
@@ -21,64 +23,83 @@ __all__ = [
     "SuiteError",
     "all_suites",
     "detect",
+    "freeze",
     "get",
     "load",
     "register",
 ]
 
 BUILTIN: tuple[str, ...] = (
-    "forgebench.suites.mandela.suite",
-    "forgebench.suites.pixar.suite",
-    "forgebench.suites.forensics.suite",
+    "forgebench.suites.mandela.suite:SUITE",
+    "forgebench.suites.pixar.suite:SUITE",
+    "forgebench.suites.forensics.suite:SUITE",
 )
-"""Modules whose import registers a built-in suite (order: detection order)."""
+"""The built-in suites, as lazy references (order: detection order)."""
 
-_SUITES: dict[str, Suite] = {}
+ENTRY_POINTS = "forgebench.suites"
+"""The entry-point group through which an installed package adds a benchmark."""
+
+REGISTRY: Registry[Suite] = Registry("benchmark", base=Suite, instantiate=True, group=ENTRY_POINTS)
+for _ref in BUILTIN:
+    REGISTRY.add(_ref.split(".")[2], _ref, origin="forgebench")
 _loaded = False
 
 
 def register(suite: Suite) -> Suite:
     """Add (or replace) a suite and its providers; returns it."""
-    from forgebench.models.registry import register_provider
-
     if not suite.name:
         raise ValueError(f"{type(suite).__name__}: a suite needs a name")
-    _SUITES[suite.name] = suite
+    REGISTRY.add(suite.name, suite)
+    _bring_providers(suite)
+    return suite
+
+
+def _bring_providers(suite: Suite) -> None:
+    from forgebench.models.registry import register_provider
+
     for name, module in suite.providers().items():
         register_provider(name, module)
-    return suite
 
 
 def unregister(name: str) -> None:
     """Remove a suite (tests)."""
-    _SUITES.pop(name, None)
+    REGISTRY.remove(name)
 
 
 def load() -> None:
-    """Import the built-in suites (idempotent)."""
+    """Import the built-in suites and those of installed packages (idempotent); an installed
+    package whose suite does not load is one warning line, and the others work."""
     global _loaded
     if _loaded:
         return
-    for module in BUILTIN:
-        importlib.import_module(module)
     _loaded = True
+    for _name, suite in REGISTRY.items():
+        if suite.name != _name:
+            raise SuiteError(f"benchmark {_name!r} is registered under another name ({suite.name})")
+        _bring_providers(suite)
+
+
+def freeze() -> None:
+    """No benchmark is added or removed from now on (the command line, once started)."""
+    load()
+    REGISTRY.freeze()
 
 
 def all_suites() -> list[Suite]:
-    """Every registered suite: the built-ins in :data:`BUILTIN` order (whichever module was
-    imported first), then the others in registration order."""
+    """Every registered suite: the built-ins in :data:`BUILTIN` order, then the others in
+    registration order (installed packages first, then :func:`register` calls)."""
     load()
-    builtin = {module: k for k, module in enumerate(BUILTIN)}
-    return sorted(_SUITES.values(), key=lambda s: builtin.get(type(s).__module__, len(BUILTIN)))
+    order = {ref.split(":")[0]: k for k, ref in enumerate(BUILTIN)}
+    got = [suite for _name, suite in REGISTRY.items()]
+    return sorted(got, key=lambda s: order.get(type(s).__module__, len(order)))
 
 
 def get(name: str) -> Suite:
     """The suite named ``name``; :class:`SuiteError` naming the known ones."""
     load()
-    try:
-        return _SUITES[name]
-    except KeyError:
-        raise SuiteError(f"unknown benchmark {name!r}; known: {', '.join(_SUITES)}") from None
+    if name not in REGISTRY:
+        raise SuiteError(f"unknown benchmark {name!r}; known: {', '.join(REGISTRY.names())}")
+    return REGISTRY.get(name)
 
 
 def detect(path: Path, benchmark: str | None = None) -> Suite:
@@ -95,10 +116,11 @@ def detect(path: Path, benchmark: str | None = None) -> Suite:
     marker = path / "benchmark.txt"
     if marker.is_file():
         return get(marker.read_text(encoding="utf-8").strip())
-    for suite in reversed(list(_SUITES.values())):
+    known = [suite for _name, suite in REGISTRY.items()]
+    for suite in reversed(known):
         if suite.detect(path):
             return suite
     raise SuiteError(
-        f"{path}: not a dataset of any known benchmark ({', '.join(_SUITES)}); "
+        f"{path}: not a dataset of any known benchmark ({', '.join(s.name for s in known)}); "
         "a Mandela dataset has items.jsonl"
     )

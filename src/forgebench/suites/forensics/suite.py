@@ -25,7 +25,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forgebench.suites import register
 from forgebench.suites.base import (
     DatasetWriter,
     Headline,
@@ -353,4 +352,4 @@ class ForensicsSuite(Suite):
         }
 
 
-SUITE = register(ForensicsSuite())
+SUITE = ForensicsSuite()

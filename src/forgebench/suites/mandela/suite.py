@@ -1,7 +1,7 @@
 """The Mandela suite (seed 000) behind the seam: its dataset folder, protocol table, prompts,
 verdict parsers, E0-E4 judge, metrics, tables, figures and report headline.
 
-Registered by importing this module (``forgebench.suites.load``). It brings ``builtin/rules``
+Registered as a built-in entry of the suite registry (``forgebench.suites``). It brings ``builtin/rules``
 (the offline evidence-ladder judge) and ``builtin/verifier`` (the knowledge verifier) as
 providers. The bodies of its verb hooks live in :mod:`.verbs_dataset` and :mod:`.verbs_run`. ``--sample N`` keeps the items of the first N
 seeds (canonical images, in file order), so paired analyses (a forgery and its original) stay
@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forgebench.suites import register
 from forgebench.suites.base import (
     Headline,
     ImportSettings,
@@ -316,4 +315,4 @@ class MandelaSuite(Suite):
         return CONSTRUCTION
 
 
-SUITE = register(MandelaSuite())
+SUITE = MandelaSuite()

@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forgebench.suites import register
 from forgebench.suites.base import (
     Headline,
     ItemCard,
@@ -223,4 +222,4 @@ class PixarSuite(Suite):
         return CONSTRUCTION
 
 
-SUITE = register(PixarSuite())
+SUITE = PixarSuite()

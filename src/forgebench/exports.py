@@ -18,7 +18,6 @@ The CSV is for people: text cells a spreadsheet would run as a formula get a lea
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,18 +144,14 @@ def _targets(req: ExportRequest, fmt: str, names: list[str]) -> dict[str, Path]:
 
 
 def _write(table: pd.DataFrame, path: Path, fmt: str) -> None:
+    from forgebench.util.atomic import atomic_path
     from forgebench.util.csvsafe import neutralise_frame
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
+    with atomic_path(path) as tmp:
         if fmt == "csv":
             neutralise_frame(table).to_csv(tmp, index=False)  # for people: no formulas
         else:
             table.to_parquet(tmp, index=False)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _table_writer(fmt: str) -> Writer:

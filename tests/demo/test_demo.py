@@ -123,11 +123,11 @@ def test_all_images_decode_as_png_without_exif_rotation(demo: Dataset) -> None:
 
 def test_a_rebuild_over_an_old_demo_gives_identical_bytes(demo_root: Path, tmp_path: Path) -> None:
     stale = tmp_path / "dataset"
-    stale.mkdir()
+    (stale / "images").mkdir(parents=True)
     (stale / "items.jsonl").write_text("")
-    (stale / "leftover.png").write_bytes(b"x")
+    (stale / "images" / "leftover.png").write_bytes(b"x")  # an older build's files only
     again = build_demo(tmp_path)
-    assert not (again / "leftover.png").exists()
+    assert not (again / "images" / "leftover.png").exists()
 
     first, second = tree_digest(demo_root), tree_digest(again)
     assert first == second

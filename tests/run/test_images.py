@@ -41,7 +41,9 @@ def ds(tmp_path: Path) -> Dataset:
 
 
 def _files(d: Path) -> list[Path]:
-    return sorted(p for p in d.rglob("*") if p.is_file()) if d.exists() else []
+    """The cache's entries (its ``.forgebench`` marker is no entry)."""
+    found = d.rglob("*") if d.exists() else []
+    return sorted(p for p in found if p.is_file() and p.name != ".forgebench")
 
 
 def test_full_points_at_the_original_file_without_copying(ds: Dataset, tmp_path: Path) -> None:
@@ -106,12 +108,14 @@ def test_an_edited_source_gets_a_new_id(ds: Dataset, tmp_path: Path) -> None:
 
 def test_size_and_clean(ds: Dataset, tmp_path: Path) -> None:
     cache = VariantCache(tmp_path / "cache")
-    assert cache.size_bytes() == 0 and cache.clean() == (0, 0)
+    done = cache.clean()
+    assert cache.size_bytes() == 0 and (done.files, done.bytes) == (0, 0)
     for c in ("crop", "mirror", "face_original", "face_replacement"):
         cache.ensure(variant_spec(ds.root, ds.get("b"), c))
     size = cache.size_bytes()
     assert size == sum(p.stat().st_size for p in _files(tmp_path / "cache")) > 0
-    assert cache.clean() == (4, size)
+    done = cache.clean()
+    assert (done.files, done.bytes, done.left) == (4, size, [])
     assert _files(tmp_path / "cache") == [] and cache.size_bytes() == 0
     assert (ds.root / "images" / "b.png").is_file()  # the dataset is never touched
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from forgebench import suites
 from forgebench.errors import NothingToDo, UserError
 from forgebench.suites.base import ImportSettings, Output, Selection, Suite, TaskMatrix, Validation
+from forgebench.util.owned import is_owned, mark, replace_guard
 
 
 def dataset_suite(dataset: str | Path, benchmark: str | None = None) -> Suite:
@@ -44,10 +45,42 @@ def import_(
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Suite, Output]:
     """Write the dataset folder ``out`` from ``src`` with the importer that recognises it
-    (``benchmark`` names the suite instead), all or nothing."""
-    src = Path(src)
+    (``benchmark`` names the suite instead), all or nothing.
+
+    Whatever the suite, an existing ``out`` is replaced only where
+    :func:`forgebench.util.owned.replace_guard` allows it (checked here, before any suite code
+    runs: never the current folder, a parent of a source, or a folder forgebench did not
+    write), and the folder written carries the dataset marker."""
+    src, out = Path(src), Path(out)
+    settings = settings or ImportSettings()
+    _guard_out(src, out, settings)
+    suite, done = _import(src, out, settings, benchmark, progress)
+    if out.is_dir() and not out.is_symlink() and not is_owned(out):
+        mark(out, "dataset")
+    return suite, done
+
+
+def _guard_out(src: Path, out: Path, settings: ImportSettings) -> None:
+    """Refuse an ``out`` that the import may not replace (nothing is read or written yet). A
+    non-empty ``out`` without ``--force`` is left to the suite's own "use --force" line."""
+    import os
+
+    if not os.path.lexists(out):
+        return
+    if out.is_dir() and not out.is_symlink() and any(out.iterdir()) and not settings.force:
+        return
+    replace_guard(out, "dataset", sources=[src, settings.images_root, settings.kb])
+
+
+def _import(
+    src: Path,
+    out: Path,
+    settings: ImportSettings,
+    benchmark: str | None,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[Suite, Output]:
     if src.is_dir():
-        done = _import_hf(src, Path(out), settings or ImportSettings())
+        done = _import_hf(src, out, settings)
         if done is not None:
             return done
     if benchmark is not None:
@@ -65,7 +98,7 @@ def import_(
                 f"(importers: {', '.join(s.name for s in having)})"
             )
         suite = found
-    return suite, suite.import_(src, Path(out), settings or ImportSettings(), progress)
+    return suite, suite.import_(src, out, settings, progress)
 
 
 def _import_hf(src: Path, out: Path, settings: ImportSettings) -> tuple[Suite, Output] | None:

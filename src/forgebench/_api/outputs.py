@@ -30,7 +30,7 @@ def tables(
         raise UserError(f"{run_dir}: run directory not found")
     path = Path(run_dir)
     chosen, skipped = _present_with(path, "tables", benchmark)
-    target = Path(out) if out is not None else None
+    target = _checked_out(out)
     return StageResult({s.name: s.tables(path, target, judge, reps) for s in chosen}, skipped)
 
 
@@ -47,12 +47,22 @@ def figures(
         raise UserError(f"{run_dir}: run directory not found")
     path = Path(run_dir)
     chosen, skipped = _present_with(path, "figures", benchmark)
-    target = Path(out) if out is not None else None
+    target = _checked_out(out)
     result = StageResult({s.name: s.figures(path, target, judge) for s in chosen}, skipped)
     if not result.files:
         notes = "; ".join(n for o in result.outputs.values() for n in o.notes)
         raise NothingToDo(notes or f"{path / 'metrics.csv'}: no numbers any figure needs")
     return result
+
+
+def _checked_out(out: str | Path | None, *, file_ok: bool = False) -> Path | None:
+    """``--out`` as a path, once :func:`forgebench.util.outpath.check_out` finds it writable."""
+    from forgebench.util.outpath import check_out
+
+    if out is None:
+        return None
+    check_out(out, file_ok=file_ok)
+    return Path(out)
 
 
 def _present_with(path: Path, stage: str, benchmark: str | None) -> tuple[list[Suite], list[str]]:
@@ -79,9 +89,8 @@ def export(
     writer = get_format(fmt)
     path = run_dir_of(run_dir)
     chosen = narrowed(benchmarks_in(path), benchmark, path)
-    request = ExportRequest(
-        path, Path(out) if out is not None else None, chosen, judge, dict(options or {})
-    )
+    target = _checked_out(out, file_ok=out is not None and bool(Path(out).suffix))
+    request = ExportRequest(path, target, chosen, judge, dict(options or {}))
     done = writer.writer(request)
     if not done.files:
         names = ", ".join(s.name for s in chosen) or "no benchmark"

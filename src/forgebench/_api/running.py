@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from forgebench.run.generate import GenerationResult, GenerationSettings
     from forgebench.run.progress import RunProgress
     from forgebench.run.retry import RetryPolicy
+    from forgebench.util.owned import CacheClean
 
 
 def configs_of(models: Sequence[str | ModelConfig]) -> list[ModelConfig]:
@@ -165,10 +166,10 @@ def ray_batch(
         raise UserError("ray-batch needs Ray: pip install 'forgebench[ray]'") from None
 
 
-def cache_clean(cache_dir: str | Path | None = None) -> tuple[int, int, Path]:
-    """Remove every cached image variant: files removed, bytes freed, the cache folder."""
+def cache_clean(cache_dir: str | Path | None = None) -> tuple[CacheClean, Path]:
+    """Remove the cache's own entries (variants, the source index, the suites' caches under it;
+    :func:`forgebench.util.owned.clean_cache`): what was removed and left, the cache folder."""
     from forgebench.run.images import VariantCache
 
     cache = VariantCache(Path(cache_dir) if cache_dir is not None else None)
-    files, freed = cache.clean()
-    return files, freed, cache.dir
+    return cache.clean(), cache.dir

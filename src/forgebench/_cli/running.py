@@ -290,11 +290,18 @@ def cache_clean(
         help="Cache folder (default $FORGEBENCH_CACHE or ~/.cache/forgebench/variants).",
     ),
 ) -> None:
-    """Remove every cached image variant (they are rendered again when needed)."""
+    """Remove the cache's own entries (image variants, the source index, label and tool caches;
+    made again when needed). Files forgebench did not write there are left, and named."""
     from forgebench import api
 
-    files, freed, where = api.cache_clean(cache_dir)
-    console.print(f"removed {files} files ({freed / 1e6:.1f} MB) from {where}")
+    done, where = api.cache_clean(cache_dir)
+    say(f"removed {done.files} files ({done.bytes / 1e6:.1f} MB) from {where}")
+    if done.left_count:
+        more = ", ..." if done.left_count > len(done.left) else ""
+        say(
+            f"left {done.left_count} entries that forgebench did not write: "
+            f"{', '.join(done.left)}{more}"
+        )
 
 
 @verbs.command("export-batch")

@@ -10,7 +10,6 @@ candidate (index, key, content hash), every gate result and the reviewer (null u
 from __future__ import annotations
 
 import io
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,10 +93,3 @@ def copy_original(seed_root: Path, image: str, dst: Path) -> None:
     """The seed image as ``dst`` (PNG, lossless)."""
     dst.parent.mkdir(parents=True, exist_ok=True)
     Image.open(seed_root / image).convert("RGB").save(dst, "PNG")
-
-
-def replace_dir(tmp: Path, target: Path) -> None:
-    """Move a finished folder into place (the old one removed first)."""
-    if target.exists():
-        shutil.rmtree(target)
-    tmp.replace(target)

@@ -32,7 +32,7 @@ from PIL import Image
 from pydantic import BaseModel, Field
 
 from forgebench.construct.ask import Asker
-from forgebench.construct.assemble import Kept, replace_dir
+from forgebench.construct.assemble import Kept
 from forgebench.construct.edit_api import Editor
 from forgebench.construct.editor_model import EditorConfig
 from forgebench.construct.faces import FaceGateConfig
@@ -60,6 +60,8 @@ from forgebench.run.costs import cost_usd
 from forgebench.run.lock import run_lock
 from forgebench.run.retry import RetryPolicy
 from forgebench.run.store import DB_NAME, Store
+from forgebench.util.atomic import clean_stale
+from forgebench.util.owned import replace_folder, replace_guard
 
 
 class BuildError(UserError):
@@ -342,13 +344,16 @@ def _write(
         part = [k for k in kept if k.spec.suite == name]
         if not part:
             continue
+        replace_guard(out / c.output, "dataset", sources=[seed_root])
+        out.mkdir(parents=True, exist_ok=True)
+        clean_stale(out, c.output)
         tmp = out / f".{c.output}.tmp-{os.getpid()}"
         if tmp.exists():
             shutil.rmtree(tmp)
         tmp.mkdir(parents=True)
         try:
             done = c.assemble(part, know, seed_root, tmp, cfg.store)
-            replace_dir(tmp, out / c.output)
+            replace_folder(tmp, out / c.output, "dataset", sources=[seed_root])
         finally:
             if tmp.exists():
                 shutil.rmtree(tmp)

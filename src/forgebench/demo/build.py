@@ -31,7 +31,6 @@ OpenCV versions).
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,7 @@ from forgebench.demo import rendered_culture as demo_culture
 from forgebench.demo import specs as demo_specs
 from forgebench.demo.specs import SeedSpec
 from forgebench.errors import UserError
+from forgebench.util.owned import mark, remove_folder
 
 
 class DemoError(UserError):
@@ -143,9 +143,9 @@ def _pipeline(out: Path) -> Path:
     from forgebench.demo.seedfolder import write_seed_folder
 
     seeds_dir = out / "seeds"
-    if seeds_dir.exists():
-        shutil.rmtree(seeds_dir)
+    remove_folder(seeds_dir, "dataset")
     proposals = write_seed_folder(seeds_dir, seeds(), list(KB))
+    mark(seeds_dir, "dataset")
     know = Knowledge.of(load_scenes(seeds_dir), load_facts(seeds_dir))
     accepted, rejected = verify_specs(load_specs(proposals), know, seeds_dir)
     if rejected:

@@ -28,6 +28,8 @@ from forgebench.construct.scenes import FactEntity, SceneRecord
 from forgebench.demo import scenes as sc
 from forgebench.demo.build import KB, seeds
 from forgebench.demo.specs import COLLINS, HOPPER
+from forgebench.util.atomic import clean_stale
+from forgebench.util.owned import replace_folder, replace_guard
 
 COLLINS_FACE = (181, 62, 269, 182)
 """Eileen Collins's face in ``skimage.data.astronaut`` (the ellipse ``demo.photos.astronaut`` edits)."""
@@ -172,14 +174,15 @@ def build_demo_kb(out: Path) -> Path:
     if built.unchanged(target):
         return target
     built.forget(target)
+    replace_guard(target, "dataset")
+    out.mkdir(parents=True, exist_ok=True)
+    clean_stale(out, "kb")
     tmp = out / f".kb.tmp-{os.getpid()}"
     if tmp.exists():
         shutil.rmtree(tmp)
     try:
         build_kb_into(tmp)
-        if target.exists():
-            shutil.rmtree(target)
-        tmp.replace(target)
+        replace_folder(tmp, target, "dataset")
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)

@@ -35,6 +35,7 @@ import forgebench
 from forgebench.errors import UserError
 from forgebench.interop.extras import need
 from forgebench.interop.layout import DatasetLayout, Kind
+from forgebench.util.atomic import clean_stale
 from forgebench.util.jsonl import iter_jsonl
 from forgebench.util.paths import outside_reason
 
@@ -163,6 +164,8 @@ def export_hf(root: Path, layout: DatasetLayout, out: Path, *, license: str = ""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise DatasetExportError(f"{out}: exists and is not empty (choose a new folder)")
     schema = _features(layout).arrow_schema
+    out.parent.mkdir(parents=True, exist_ok=True)
+    clean_stale(out.parent, out.name)
     tmp = out.parent / f".{out.name}.{os.getpid()}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     (tmp / "data").mkdir(parents=True)

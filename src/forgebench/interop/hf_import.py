@@ -22,7 +22,6 @@ import contextlib
 import hashlib
 import io
 import json
-import os
 import shutil
 import warnings
 from collections.abc import Callable, Iterator
@@ -34,7 +33,9 @@ from PIL import Image, UnidentifiedImageError
 from forgebench.errors import UserError
 from forgebench.interop.hf_export import EXTRA, FORMAT, META_FILE
 from forgebench.interop.layout import DatasetLayout
+from forgebench.util.atomic import clean_stale, temp_name
 from forgebench.util.images import pixel_limit_error
+from forgebench.util.owned import replace_folder, replace_guard
 from forgebench.util.paths import lexical_reason, outside_reason
 
 BATCH_ROWS = 256
@@ -162,9 +163,11 @@ def import_hf(
         raise HFImportError(f"{META_FILE}: items_file {lexical_reason(items_file)}")
     if out.exists() and (not out.is_dir() or any(out.iterdir())) and not force:
         raise HFImportError(f"{out}: exists and is not empty (use --force to replace it)")
-    tmp = out.parent / f".{out.name}.{os.getpid()}.tmp"
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    replace_guard(out, "dataset", sources=[src])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    clean_stale(out.parent, out.name)
+    tmp = out.parent / temp_name(out.name, "importing")
+    tmp.mkdir()
     written: dict[str, str] = {}
     n = 0
     try:
@@ -221,9 +224,7 @@ def import_hf(
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise HFImportError(f"{src}: the items do not validate: {problems[0]}{more}")
-        if out.exists():
-            shutil.rmtree(out) if out.is_dir() else out.unlink()
-        os.replace(tmp, out)
+        replace_folder(tmp, out, "dataset", sources=[src])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return n

@@ -16,7 +16,6 @@ id never renders; a derived variant is rendered only when its file is absent.
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import io
 import os
@@ -32,6 +31,7 @@ from forgebench.models.base import ImageRef
 from forgebench.run.source_index import Identity, SourceIndex
 from forgebench.run.tasks import canonical_json
 from forgebench.util.atomic import write_bytes
+from forgebench.util.owned import MARKER, CacheClean, claim, clean_cache
 from forgebench.util.paths import OutsideDataset, PathCheck
 
 CACHE_ENV = "FORGEBENCH_CACHE"
@@ -180,6 +180,7 @@ class VariantCache:
         self._index = SourceIndex(self.dir)
         self.renders = 0
         """Derived variants rendered by this cache object (reuse leaves it unchanged)."""
+        self._claimed = False
 
     def path_for(self, variant_id: str, media_type: str = DERIVED_MEDIA_TYPE) -> Path:
         """Where a derived variant's bytes live."""
@@ -254,30 +255,25 @@ class VariantCache:
         self.renders += 1
 
     def _write(self, path: Path, data: bytes) -> None:
+        if not self._claimed:  # the folder, made here, carries the cache marker
+            claim(self.dir, "cache")
+            self._claimed = True
         write_bytes(path, data)
 
     def _files(self) -> list[Path]:
         if not self.dir.is_dir():
             return []
-        return [p for p in self.dir.rglob("*") if p.is_file()]
+        return [p for p in self.dir.rglob("*") if p.is_file() and p.name != MARKER]
 
     def size_bytes(self) -> int:
         """Total bytes of the cached files."""
         return sum(p.stat().st_size for p in self._files())
 
-    def clean(self) -> tuple[int, int]:
-        """Remove every cached file: ``(files removed, bytes freed)``."""
+    def clean(self) -> CacheClean:
+        """Remove the cache's own entries (:func:`forgebench.util.owned.clean_cache`: only
+        files named as its layout names them, no link followed); what was removed and left."""
         self._index.close()
-        files = self._files()
-        freed = 0
-        for p in files:
-            freed += p.stat().st_size
-            p.unlink()
-        if self.dir.is_dir():
-            for d in sorted((d for d in self.dir.rglob("*") if d.is_dir()), reverse=True):
-                with contextlib.suppress(OSError):
-                    d.rmdir()
-        return len(files), freed
+        return clean_cache(self.dir)
 
 
 class B64Cache:

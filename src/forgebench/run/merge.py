@@ -45,7 +45,7 @@ from forgebench.errors import UserError
 from forgebench.run.merge_metrics import Rescore, merge_metrics
 from forgebench.run.store import DB_NAME, Store, StoreError
 from forgebench.run.tasks import canonical_json
-from forgebench.util.atomic import write_text
+from forgebench.util.atomic import clean_stale, write_text
 
 FIRST_TABLES = ("items", "tasks", "answers", "errors", "outputs", "verdicts", "judgements")
 """Merged in this order (foreign keys point backwards); other tables follow, by name."""
@@ -343,6 +343,8 @@ def merge_runs(sources: Sequence[Path], out: Path, rescore: Rescore | None = Non
         raise MergeError(f"{out}: is a file; give a new folder for --out")
     if out.exists() and any(out.iterdir()):
         raise MergeError(f"{out}: already exists and is not empty (choose a new --out)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    clean_stale(out.parent, out.name)  # a merge killed earlier left its folder
     tmp = out.parent / f".{out.name}.merging-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     stats = MergeStats()

@@ -26,6 +26,8 @@ import weakref
 from pathlib import Path
 from typing import NamedTuple
 
+from forgebench.util.owned import claim
+
 INDEX_FILE = "sources.sqlite"
 SETTLE_S = 2.0
 """A file whose modification or status-change time is this recent is not recorded."""
@@ -90,7 +92,7 @@ class SourceIndex:
     def _open(self) -> sqlite3.Connection | None:
         con = None
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            claim(self.path.parent, "cache")
             con = sqlite3.connect(self.path, timeout=0.5, check_same_thread=False)
             con.execute("PRAGMA journal_mode=WAL")  # a reader never holds up a writer
             con.execute("PRAGMA synchronous=OFF")

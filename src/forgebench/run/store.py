@@ -28,6 +28,7 @@ from typing import Any
 
 from forgebench.errors import UserError
 from forgebench.run.migrate import SchemaError, migrate
+from forgebench.run.rundir import claim_run_dir
 from forgebench.run.store_answers import AnswersPart
 from forgebench.run.store_base import CURRENT, SUPERSEDING
 from forgebench.run.store_columns import ColumnsPart
@@ -89,7 +90,7 @@ class Store(TasksPart, AnswersPart, JudgementsPart, RecordsPart, ColumnsPart, St
         if not create and not path.is_file():
             raise StoreError(f"{run_dir}: not a run directory (no {DB_NAME})")
         try:
-            run_dir.mkdir(parents=True, exist_ok=True)
+            claim_run_dir(run_dir)
             # the loop's worker threads read pending pages on it (SQLite serialises access)
             con = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
             con.execute("PRAGMA foreign_keys=ON")

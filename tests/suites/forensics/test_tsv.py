@@ -16,6 +16,7 @@ from forgebench.suites.forensics.problems import ForensicsDataError
 from forgebench.suites.forensics.tsv_export import export_release_tsv
 from forgebench.suites.forensics.tsv_import import import_release_tsv, looks_like_release_tsv
 from forgebench.suites.forensics.validate import validate_forensics
+from forgebench.util.owned import NotOurs
 
 
 def test_import_writes_items_and_content_addressed_images(
@@ -139,8 +140,13 @@ def test_missing_columns_and_existing_output(
     (out / "keep.txt").write_text("x")
     with pytest.raises(ForensicsDataError, match="--force"):
         import_release_tsv(release_tsv, out)
-    import_release_tsv(release_tsv, out, force=True)
-    assert not (out / "keep.txt").exists() and (out / "items.jsonl").is_file()
+    with pytest.raises(NotOurs, match=r"keep\.txt"):  # not a folder forgebench wrote
+        import_release_tsv(release_tsv, out, force=True)
+    assert (out / "keep.txt").read_text() == "x" and not (out / "items.jsonl").exists()
+    (out / "keep.txt").unlink()
+    import_release_tsv(release_tsv, out)
+    import_release_tsv(release_tsv, out, force=True)  # its own folder: replaced
+    assert (out / "items.jsonl").is_file() and (out / ".forgebench").is_file()
 
 
 def test_large_base64_cell_beyond_csv_default_limit(

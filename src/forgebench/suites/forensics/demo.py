@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import io
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,9 @@ from forgebench.suites.forensics.contract import (
 from forgebench.suites.forensics.images import ImageFolder
 from forgebench.suites.forensics.marker import MARKER_FILE
 from forgebench.suites.forensics.problems import ForensicsDataError
+from forgebench.util.atomic import clean_stale, temp_name
 from forgebench.util.jsonl import iter_jsonl
+from forgebench.util.owned import replace_folder, replace_guard
 
 MAX_SIDE = 256
 """The demo set's images are scaled to this longer side (keeps the demo fast)."""
@@ -105,8 +106,13 @@ def _build(
             raise ForensicsDataError(f"{src}:{lineno}: {err}")
         rows.append(obj)
     originals = {r["seed_id"]: r["image"] for r in rows if r.get("label") == "authentic"}
+    if out.exists() and not (out / MARKER_FILE).is_file():
+        raise ForensicsDataError(f"{out}: exists and is not a Forensics dataset folder")
+    replace_guard(out, "dataset", sources=[src, mandela_root])
     out.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    clean_stale(out.parent, out.name)
+    work = out.parent / temp_name(out.name, "building")
+    work.mkdir()
     try:
         folder = ImageFolder(work)
         items: list[ForensicsItem] = []
@@ -151,11 +157,7 @@ def _build(
             for it in items:
                 fh.write(item_json(it) + "\n")
         write_markers(work, {"source": "forgebench demo", "items": len(items)})
-        if out.exists():
-            if not (out / MARKER_FILE).is_file():
-                raise ForensicsDataError(f"{out}: exists and is not a Forensics dataset folder")
-            shutil.rmtree(out)
-        work.replace(out)
+        replace_folder(work, out, "dataset", sources=[src, mandela_root])
         return items
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)

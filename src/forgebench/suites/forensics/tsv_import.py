@@ -28,7 +28,6 @@ import csv
 import json
 import shutil
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +45,8 @@ from forgebench.suites.forensics.contract import (
 from forgebench.suites.forensics.images import ImageFolder, NotAnImage
 from forgebench.suites.forensics.problems import ForensicsDataError
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES, TaxonomyError, parse_category
+from forgebench.util.atomic import clean_stale, temp_name
+from forgebench.util.owned import replace_folder, replace_guard
 from forgebench.util.paths import outside_reason
 from forgebench.util.problems import Problem
 
@@ -379,8 +380,12 @@ def import_release_tsv(
         raise ForensicsDataError(f"{src}: no such file")
     if out.exists() and any(out.iterdir()) and not force:
         raise ForensicsDataError(f"{out} exists and is not empty (give --force to replace it)")
+    if out.exists():
+        replace_guard(out, "dataset", sources=[src])
     out.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    clean_stale(out.parent, out.name)
+    work = out.parent / temp_name(out.name, "importing")
+    work.mkdir()
     try:
         imp = _Importer(src, work, on_row)
         spool = work / ".rows.jsonl"
@@ -393,9 +398,7 @@ def import_release_tsv(
         spool.unlink()
         write_markers(work, {"source": src.name, "format": "ForensicsBench.tsv", "items": n})
         n_images = sum(1 for _ in (work / "images").rglob("*") if _.is_file())
-        if out.exists():
-            shutil.rmtree(out)
-        work.replace(out)
+        replace_folder(work, out, "dataset", sources=[src])
         return ImportSummary(out, n, n_images, imp.references)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)

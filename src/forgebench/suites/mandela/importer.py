@@ -39,7 +39,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -55,6 +54,7 @@ from forgebench.suites.mandela.validate import (
     box_geometry_error,
     validate_dataset,
 )
+from forgebench.util.atomic import clean_stale, temp_name
 from forgebench.util.images import (
     JPEG_QUALITY,
     LONGEST_SIDE,
@@ -63,6 +63,7 @@ from forgebench.util.images import (
     inspect_image,
     normalize_image,
 )
+from forgebench.util.owned import replace_folder, replace_guard
 from forgebench.util.paths import inside
 from forgebench.util.problems import Problem
 
@@ -251,13 +252,14 @@ def _normalization_record(src: Path, plan: dict[str, Path], done: dict[str, Norm
     }
 
 
-def _check_out(src: Path, out: Path, force: bool) -> None:
+def _check_out(src: Path, out: Path, force: bool, reads: list[Path | None]) -> None:
     if out.exists() and not (out.is_dir() and not any(out.iterdir())):
         if not force:
             what = "is not empty" if out.is_dir() else "is a file"
             raise ImportFailed(f"{out} exists and {what} (use --force to replace it)")
         if out.resolve() in src.resolve().parents:
             raise ImportFailed(f"{src} lies inside {out}; --force would delete it")
+    replace_guard(out, "dataset", sources=reads)
 
 
 def import_dataset(
@@ -277,7 +279,8 @@ def import_dataset(
     Raises :class:`ImportFailed` (nothing written) with every problem found.
     """
     src, out = Path(src), Path(out)
-    _check_out(src, out, force)
+    reads = [src, images_root, kb]
+    _check_out(src, out, force, reads)
     try:
         rows, problems = read_table(src)
     except TableError as exc:
@@ -291,7 +294,8 @@ def import_dataset(
 
     created = [p for p in [out.parent, *out.parent.parents] if not p.exists()]
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.importing-{uuid.uuid4().hex[:8]}"
+    clean_stale(out.parent, out.name)
+    tmp = out.parent / temp_name(out.name, "importing")
     tmp.mkdir()
     try:
         done, failed = _write_images(plan, tmp, normalize, progress)
@@ -321,7 +325,7 @@ def import_dataset(
         if problems:
             problems.sort(key=lambda p: (p.file != rows[0].file if rows else 0, p.line or 0))
             raise ImportFailed(f"{src}: {len(problems)} problem(s); nothing written", problems)
-        _replace(tmp, out)
+        replace_folder(tmp, out, "dataset", sources=reads)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         for folder in created:
@@ -345,16 +349,3 @@ def _to_source(p: Problem, rows: list[Row], sources: dict[str, str], kb: Path | 
     if sep and head in sources:
         message = f"{sources[head]}: {rest}"
     return Problem(row.file, row.line, p.field, message, p.severity)
-
-
-def _replace(tmp: Path, out: Path) -> None:
-    if out.is_dir() and any(out.iterdir()):
-        old = out.parent / f".{out.name}.replaced-{uuid.uuid4().hex[:8]}"
-        out.rename(old)
-        tmp.rename(out)
-        shutil.rmtree(old, ignore_errors=True)
-    elif out.exists() and not out.is_dir():
-        out.unlink()
-        tmp.rename(out)
-    else:
-        tmp.replace(out)

@@ -24,7 +24,6 @@ import hashlib
 import os
 import shutil
 import struct
-import tempfile
 import zlib
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -35,7 +34,7 @@ import numpy as np
 
 from forgebench.construct.pixels import labels_u8, parse_taus, tau_dirname, threshold_count
 from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png, read_rgb
-from forgebench.util.atomic import write_bytes
+from forgebench.util.atomic import clean_stale, temp_name, write_bytes
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -204,7 +203,9 @@ def write_labels(
         raise PairsError(f"{out}: exists and is not a folder")
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".forgebench-labels-", dir=out))
+    clean_stale(out, "labels")  # what a killed call left
+    tmp = out / temp_name("labels", "staging")
+    tmp.mkdir()
     final: list[Path] = []
     ok = False
     try:

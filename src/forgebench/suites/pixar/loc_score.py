@@ -35,7 +35,6 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +53,7 @@ from forgebench.suites.pixar.results import BENCHMARK, pixar_metrics_rows
 from forgebench.suites.pixar.scoring import score_arrays
 from forgebench.suites.pixar.tamper_class import SemanticAccumulator
 from forgebench.suites.pixar.vlm_inputs import PairImage, Reference, load_references, prepare_pairs
+from forgebench.util.atomic import clean_stale, temp_name
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -107,7 +107,9 @@ def score_answers(
     stage: Path | None = None
     if pred_dir is not None:
         pred_dir.parent.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=".forgebench-pred-", dir=pred_dir.parent))
+        clean_stale(pred_dir.parent, pred_dir.name)  # what a killed scoring left
+        stage = pred_dir.parent / temp_name(pred_dir.name, "scoring")
+        stage.mkdir()
 
     def triples() -> Iterator[tuple[str, np.ndarray, np.ndarray | None]]:
         for im in images:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import csv
 import shutil
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING
 from forgebench.suites.pixar.labeling import LabelCache, sized_pair_labels
 from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png
 from forgebench.suites.pixar.taxonomy import canonical_class
+from forgebench.util.atomic import clean_stale, temp_name
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -96,7 +96,9 @@ def prepare_pairs(
     created = not top.exists()
     try:
         labels_dir.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=".forgebench-labels-", dir=labels_dir.parent))
+        clean_stale(labels_dir.parent, labels_dir.name)  # what a killed call left
+        stage = labels_dir.parent / temp_name(labels_dir.name, "labelling")
+        stage.mkdir()
     except OSError as exc:
         raise PairsError(f"{labels_dir}: cannot create ({exc.strerror or exc})") from None
     out: list[PairImage] = []

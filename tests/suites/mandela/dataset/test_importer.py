@@ -227,9 +227,12 @@ def test_refuses_to_overwrite_a_non_empty_dataset_unless_forced(
     assert result.exit_code == 2
     assert result.stderr == f"error: {out} exists and is not empty (use --force to replace it)\n"
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    result = runner.invoke(app, [*args, "--force"])  # keep.txt is no file forgebench writes
+    assert result.exit_code == 2 and "keep.txt" in result.stderr
+    assert [p.name for p in out.iterdir()] == ["keep.txt"]
+    (out / "keep.txt").rename(out / "items.jsonl")  # a folder of a dataset's files only
     result = runner.invoke(app, [*args, "--force"])
     assert result.exit_code == 0, result.output
-    assert not (out / "keep.txt").exists()
     assert items_of(out) == items_of(src_root)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ds", "items.csv", "out"]
 

@@ -24,7 +24,9 @@ def _q(qs: list[Question], item: str, probe: str, condition: str) -> list[Questi
 
 
 def _files(path: Path) -> list[Path]:
-    return [p for p in path.rglob("*") if p.is_file()] if path.exists() else []
+    """The cache's entries (its ``.forgebench`` marker is none)."""
+    found = path.rglob("*") if path.exists() else []
+    return [p for p in found if p.is_file() and p.name != ".forgebench"]
 
 
 def test_counts_per_pair_follow_the_table(dataset: Dataset, tmp_path: Path) -> None:

@@ -76,7 +76,8 @@ def load_models_file(path: Path | str) -> list[ModelConfig]:
         except ValidationError as exc:
             first = exc.errors()[0]
             loc = ".".join(str(p) for p in first["loc"]) or "-"
-            raise SpecError(f"{where}: {loc}: {first['msg']}") from None
+            msg = first["msg"].removeprefix("Value error, ")
+            raise SpecError(f"{where}: {loc}: {msg}") from None
         if config.name in seen:
             raise SpecError(
                 f"{where}: model name {config.name!r} is already used by models[{seen[config.name]}]"

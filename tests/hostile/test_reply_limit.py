@@ -4,6 +4,7 @@ the limit, asked once (never retried), and the run goes on to the other tasks.""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -87,10 +88,10 @@ def test_a_reply_over_the_limit_is_one_request_one_error_and_the_run_goes_on(
 def test_a_reply_under_the_default_limit_is_read_whole(
     tmp_path: Path, hostile_server: Callable[..., Server]
 ) -> None:
-    """The default (64 MiB) does not cut an ordinary 8 MiB reply (a long answer is an answer)."""
+    """The default (64 MiB) does not cut an ordinary 2 MiB reply (a long answer is an answer)."""
     server, big = _server("length", hostile_server)
     big.append(1)  # every request gets the short answer; then one big valid answer below
-    text = "A" * (8 << 20)
+    text = "A" * (2 << 20)
 
     async def long(request: web.Request) -> web.StreamResponse:
         await request.read()
@@ -107,3 +108,41 @@ def test_a_reply_under_the_default_limit_is_read_whole(
     with sqlite3.connect(run_dir / "run.sqlite") as con:
         lengths = [n for (n,) in con.execute("SELECT length(text) FROM answers")]
     assert lengths == [len(text)] * 2
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "google"])
+@pytest.mark.parametrize("form", ["length", "500", "chunked"])
+def test_the_sdk_backends_read_under_the_limit_too(
+    provider: str,
+    form: str,
+    hostile_server: Callable[..., Server],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The SDKs' HTTP client reads through the limited transport: one request, the same error."""
+    pytest.importorskip({"anthropic": "anthropic", "google": "google.genai"}[provider])
+    from forgebench.models.base import ModelError, Request
+    from forgebench.models.registry import create_model
+    from forgebench.models.spec import ModelConfig
+
+    server, big = _server(form, hostile_server)
+    reply = server.routes.pop("/v1/chat/completions")
+    path = {"anthropic": "/v1/messages", "google": "/v1/models/x:generateContent"}[provider]
+    server.routes[path] = reply
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-12345678")
+    monkeypatch.setenv("GOOGLE_API_KEY", "AIza-test-12345678")
+    config = ModelConfig(spec=f"{provider}/x@{server.url}", max_reply_bytes=LIMIT, timeout_s=30)
+
+    async def ask() -> ModelError:
+        model = create_model(config)
+        try:
+            await model.generate(Request(prompt="q"))
+        except ModelError as exc:
+            return exc
+        finally:
+            await model.aclose()
+        raise AssertionError("an 8 MiB reply was accepted")
+
+    err = asyncio.run(ask())
+    assert not err.retryable and err.task_only, (err, server.hits)
+    assert f"over the {LIMIT}-byte limit" in str(err)
+    assert len(big) == 1 and len(server.hits) == 1

@@ -39,8 +39,10 @@ class ReplyTooLarge(ModelError):
 
 
 async def read_capped(resp: Any, limit: int) -> tuple[bytes, bool]:
-    """The body of an ``aiohttp`` response, read no further than ``limit`` bytes, and whether it
-    was longer (a ``Content-Length`` over the limit is believed without reading anything)."""
+    """The body of an ``aiohttp`` response and whether it was longer than ``limit`` bytes; a
+    longer one is read no further than ``limit + 1`` bytes and only its first bytes (up to
+    :data:`CHUNK`, to quote) are returned. A ``Content-Length`` over the limit is believed
+    without reading anything. Memory: at most ``limit`` bytes held (twice while joining)."""
     length = resp.content_length
     if length is not None and length > limit:
         return b"", True
@@ -49,8 +51,9 @@ async def read_capped(resp: Any, limit: int) -> tuple[bytes, bool]:
     async for chunk in resp.content.iter_chunked(CHUNK):
         size += len(chunk)
         if size > limit:
-            parts.append(chunk[: max(0, len(chunk) - (size - limit))])
-            return b"".join(parts), True
+            head = parts[0] if parts else chunk
+            parts.clear()
+            return head[:CHUNK], True
         parts.append(chunk)
     return b"".join(parts), False
 

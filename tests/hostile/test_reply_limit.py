@@ -146,3 +146,27 @@ def test_the_sdk_backends_read_under_the_limit_too(
     assert not err.retryable and err.task_only, (err, server.hits)
     assert f"over the {LIMIT}-byte limit" in str(err)
     assert len(big) == 1 and len(server.hits) == 1
+
+
+@pytest.mark.parametrize("form", ["length", "chunked"])
+def test_the_openai_images_editor_reads_under_the_limit(
+    form: str,
+    hostile_server: Callable[..., Server],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An editor behind the OpenAI SDK: a 200 over the limit is a paid reply, asked once."""
+    pytest.importorskip("openai")
+    import numpy as np
+
+    from forgebench.construct.edit_api import EditRequest, PaidReply, make_editor
+
+    server, big = _server(form, hostile_server)
+    server.routes["/v1/images/edits"] = server.routes.pop("/v1/chat/completions")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-12345678")
+    editor = make_editor(f"openai/gpt-image-1@{server.url}/v1", max_reply_bytes=LIMIT)
+    request = EditRequest(
+        image=np.zeros((8, 8, 3), np.uint8), mask=None, instruction="edit", operation="insert"
+    )
+    with pytest.raises(PaidReply, match=f"over the {LIMIT}-byte limit"):
+        asyncio.run(editor.edit(request))
+    assert len(big) == 1 and len(server.hits) == 1

@@ -31,6 +31,7 @@ from PIL import Image
 
 from forgebench.errors import UserError
 from forgebench.models.base import ModelError
+from forgebench.models.spec import MAX_REPLY_BYTES as _MODEL_REPLY_BYTES
 
 OutcomeStatus = Literal["ok", "refused", "blocked"]
 
@@ -131,15 +132,17 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-MAX_REPLY_BYTES = 64 * 1024 * 1024
-"""The most bytes of an editor's reply read (``--max-reply-mb``); a longer reply is refused."""
+MAX_REPLY_BYTES = _MODEL_REPLY_BYTES
+"""The most bytes of an editor's reply read (``--max-reply-mb``); a longer reply is refused
+(the models' own default, ``max_reply_bytes``)."""
 
 
 def make_editor(
     spec: str, price_per_image: float | None = None, max_reply_bytes: int | None = None
 ) -> Editor:
     """The editor a spec names; :class:`EditorSpecError` on an unknown provider or a bad spec.
-    ``max_reply_bytes`` bounds what an ``http/`` editor's reply may hold (default 64 MB)."""
+    ``max_reply_bytes`` bounds what an ``http/`` or ``openai/`` editor's reply may hold
+    (default 64 MiB)."""
     alias, _, rest = spec.partition("=") if "=" in spec.split("/", 1)[0] else ("", "", spec)
     provider, sep, what = rest.partition("/")
     if not sep or not what:
@@ -159,7 +162,10 @@ def make_editor(
         from forgebench.construct.editors_openai import OpenAIImagesEditor
 
         model, _, url = what.partition("@")
-        return OpenAIImagesEditor(name, model, url or None, price_per_image)
+        return OpenAIImagesEditor(
+            name, model, url or None, price_per_image,
+            max_reply_bytes=max_reply_bytes or MAX_REPLY_BYTES,
+        )  # fmt: skip
     if provider == "diffusers":
         from forgebench.construct.editors_diffusers import DiffusersEditor
 

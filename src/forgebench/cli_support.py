@@ -18,7 +18,7 @@ this module, so a plug-in suite needs nothing private:
 from __future__ import annotations
 
 import errno
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -36,6 +36,7 @@ __all__ = [
     "LOCKED_EXIT",
     "UserError",
     "check_executor",
+    "check_flags",
     "console",
     "err_console",
     "executor_option",
@@ -203,6 +204,22 @@ def get_executor(name: str, address: str | None, workers: int | None) -> Executo
     return make_executor(name, address=address, workers=workers)
 
 
+SETTING_FLAGS: dict[str, str] = {
+    "concurrency": "--concurrency", "rpm": "--rpm", "timeout_s": "--timeout",
+    "max_attempts": "--max-attempts", "max_reply_bytes": "--max-reply-bytes",
+}  # fmt: skip
+"""The flag that sets each model setting on the command line (named in its error line)."""
+
+
+def check_flags(given: Mapping[str, float | int | None]) -> None:
+    """The numeric setting flags given (``SETTING_FLAGS`` keys, None: not given) checked by the
+    models file's own rules (``models.spec.NUMBER_RULES``): ``SpecError`` naming the flag."""
+    from forgebench.models.spec import check_setting
+
+    for name, value in given.items():
+        check_setting(name, value, SETTING_FLAGS.get(name, name))
+
+
 def model_configs(
     specs: list[str], models_file: Path | None, overrides: dict[str, float | int | None]
 ) -> list[ModelConfig]:
@@ -213,6 +230,7 @@ def model_configs(
     from forgebench.models.spec import ModelConfig, SpecError, check_unique_names, parse_spec
 
     given = {k: v for k, v in overrides.items() if v is not None}
+    check_flags(given)
     configs = load_models_file(models_file) if models_file is not None else []
     configs = [c.model_copy(update=given) for c in configs]
     for spec in specs:

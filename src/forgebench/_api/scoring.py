@@ -86,6 +86,8 @@ def judge(
         retry_unscored=retry_unscored or base.retry_unscored,
         console=console if console is not None else base.console,
     )
+    if chosen.max_reply_bytes is not None:
+        config = config.model_copy(update={"max_reply_bytes": chosen.max_reply_bytes})
     having, skipped = stage_suites(path, "judge", benchmark)
     only = capabilities(config).judges
     usable = [s for s in having if only is None or s.name in only]

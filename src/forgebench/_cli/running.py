@@ -120,11 +120,10 @@ def run(
     concurrency: int | None = typer.Option(
         None,
         "--concurrency",
-        min=1,
         help="Requests in flight per model (overrides the models file).",
     ),
     rpm: float | None = typer.Option(
-        None, "--rpm", min=0.001, help="Requests per minute per model."
+        None, "--rpm", help="Requests per minute per model (at least 0.001)."
     ),
     limit: int | None = typer.Option(
         None,
@@ -160,11 +159,15 @@ def run(
         "--cache-dir",
         help="Image-variant cache (default $FORGEBENCH_CACHE or ~/.cache/forgebench/variants).",
     ),
-    timeout: float | None = typer.Option(
-        None, "--timeout", min=0.001, help="Seconds per request attempt."
+    timeout: float | None = typer.Option(None, "--timeout", help="Seconds per request attempt."),
+    max_reply_bytes: int | None = typer.Option(
+        None,
+        "--max-reply-bytes",
+        help="Most bytes of one model reply read (default 67108864, 64 MiB); a longer reply is "
+        "the task's error, not retried.",
     ),
     max_attempts: int | None = typer.Option(
-        None, "--max-attempts", min=1, help="Attempts per task before it is stored as an error."
+        None, "--max-attempts", help="Attempts per task before it is stored as an error."
     ),
     retry_base_delay: float = typer.Option(
         1.0,
@@ -194,6 +197,7 @@ def run(
     )  # fmt: skip
     overrides: dict[str, float | int | None] = {
         "concurrency": concurrency, "rpm": rpm, "timeout_s": timeout, "max_attempts": max_attempts,
+        "max_reply_bytes": max_reply_bytes,
     }  # fmt: skip
     configs = model_configs(model, models_file, overrides)
     if judge is not None:  # a bad or unusable judge: one line before anything is sent

@@ -14,7 +14,7 @@ import typer
 
 from forgebench._cli.app import err_console, suite_options, verbs
 from forgebench._cli.dataset import benchmark_option, show
-from forgebench.cli_support import say, wait_option
+from forgebench.cli_support import check_flags, say, wait_option
 
 calibrate_app = typer.Typer(
     help="Judge calibration against human grades (Mandela: Appendix F).", no_args_is_help=True
@@ -44,12 +44,15 @@ def judge_cmd(
     judge: str = typer.Option(
         ..., "--judge", help="Judge model spec, e.g. builtin/rules or qj=openai/Qwen3.8-27B@URL."
     ),
-    concurrency: int | None = typer.Option(
-        None, "--concurrency", min=1, help="Judge requests in flight."
+    concurrency: int | None = typer.Option(None, "--concurrency", help="Judge requests in flight."),
+    rpm: float | None = typer.Option(
+        None, "--rpm", help="Judge requests per minute (at least 0.001)."
     ),
-    rpm: float | None = typer.Option(None, "--rpm", min=0.001, help="Judge requests per minute."),
     max_attempts: int = typer.Option(
-        3, "--max-attempts", min=1, help="Attempts per answer (invalid replies included)."
+        3, "--max-attempts", help="Attempts per answer (invalid replies included)."
+    ),
+    max_reply_bytes: int | None = typer.Option(
+        None, "--max-reply-bytes", help="Most bytes of one judge reply read (default 64 MiB)."
     ),
     retry_unscored: bool = typer.Option(
         False, "--retry-unscored", help="Ask again for answers stored as unscored."
@@ -66,8 +69,11 @@ def judge_cmd(
         parse_spec(judge)
     except SpecError as exc:
         raise SpecError(f"--judge: {exc}") from None
+    check_flags({"concurrency": concurrency, "rpm": rpm, "max_attempts": max_attempts,
+                 "max_reply_bytes": max_reply_bytes})  # fmt: skip
     settings = api.JudgeSettings(
         concurrency=concurrency, rpm=rpm, max_attempts=max_attempts,
+        max_reply_bytes=max_reply_bytes,
         retry_unscored=retry_unscored, console=err_console, options=suite_options("judge"),
     )  # fmt: skip
     outcomes = api.judge(run_dir, judge, settings, benchmark=benchmark, wait=wait, on_wait=_skip)

@@ -32,6 +32,7 @@ from PIL import Image
 
 from forgebench.errors import UserError
 from forgebench.models.base import ModelError
+from forgebench.models.spec import MAX_REPLY_BYTES as _MODEL_REPLY_BYTES
 from forgebench.util.registry import Registry
 
 OutcomeStatus = Literal["ok", "refused", "blocked"]
@@ -133,8 +134,9 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-MAX_REPLY_BYTES = 64 * 1024 * 1024
-"""The most bytes of an editor's reply read (``--max-reply-mb``); a longer reply is refused."""
+MAX_REPLY_BYTES = _MODEL_REPLY_BYTES
+"""The most bytes of an editor's reply read (``--max-reply-mb``); a longer reply is refused
+(the models' own default, ``max_reply_bytes``)."""
 
 
 EDITORS: Registry[Callable[..., Editor]] = Registry("editor", check=callable)
@@ -149,7 +151,8 @@ def make_editor(
     spec: str, price_per_image: float | None = None, max_reply_bytes: int | None = None
 ) -> Editor:
     """The editor a spec names; :class:`EditorSpecError` on an unknown provider or a bad spec.
-    ``max_reply_bytes`` bounds what an ``http/`` editor's reply may hold (default 64 MB)."""
+    ``max_reply_bytes`` bounds what an ``http/`` or ``openai/`` editor's reply may hold
+    (default 64 MiB)."""
     from forgebench.models.spec import SpecError, split_spec
 
     try:

@@ -45,6 +45,7 @@ from forgebench.construct.edit_api import (
     png_bytes,
 )
 from forgebench.models.base import ModelError
+from forgebench.models.replies import read_capped
 from forgebench.models.spec import ModelSpec as EditorSpec
 
 
@@ -124,18 +125,11 @@ class HttpEditor:
         """The body, read no further than :attr:`max_reply_bytes`; a 200 past it is a
         :class:`PaidReply` (another status is cut there: only its first bytes are quoted)."""
         limit = self.max_reply_bytes
-        if r.content_length is not None and r.content_length > limit and r.status == 200:
-            raise PaidReply(f"{self.name}: reply of {r.content_length} bytes is over {_mb(limit)}")
-        parts: list[bytes] = []
-        size = 0
-        async for chunk in r.content.iter_chunked(1 << 16):
-            parts.append(chunk)
-            size += len(chunk)
-            if size > limit:
-                if r.status == 200:
-                    raise PaidReply(f"{self.name}: reply is over {_mb(limit)}")
-                break
-        return b"".join(parts)[: limit + 1]
+        body, over = await read_capped(r, limit)
+        if over and r.status == 200:
+            said = f"of {r.content_length} bytes " if r.content_length is not None else ""
+            raise PaidReply(f"{self.name}: reply {said}is over {_mb(limit)}")
+        return body
 
     def _parse(self, body: bytes, ctype: str) -> EditOutcome:
         if ctype.startswith("image/"):

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from forgebench.construct.edit_api import (
+    MAX_REPLY_BYTES,
     EditorSpecError,
     EditOutcome,
     EditRequest,
@@ -30,7 +31,9 @@ from forgebench.construct.edit_api import (
     decode_rgb,
     png_bytes,
 )
+from forgebench.models._sdk import http_module
 from forgebench.models.base import ModelError
+from forgebench.models.replies import ReplyTooLarge, limited_transport, too_large_in
 from forgebench.models.spec import ModelSpec as EditorSpec
 
 BLOCK_CODES = frozenset({"moderation_blocked", "content_policy_violation", "content_filter"})
@@ -49,7 +52,13 @@ class OpenAIImagesEditor:
     """The Images edit endpoint."""
 
     def __init__(
-        self, name: str, model: str, base_url: str | None, price_per_image: float | None = None
+        self,
+        name: str,
+        model: str,
+        base_url: str | None,
+        price_per_image: float | None = None,
+        *,
+        max_reply_bytes: int = MAX_REPLY_BYTES,
     ) -> None:
         try:
             import openai
@@ -66,6 +75,7 @@ class OpenAIImagesEditor:
         self._openai = openai
         self._key, self._url = key or "EMPTY", base_url
         self._clients: dict[int, Any] = {}
+        self.max_reply_bytes = max_reply_bytes
 
     def _client(self) -> Any:
         """One SDK client per event loop (its connection pool belongs to the loop)."""
@@ -73,10 +83,23 @@ class OpenAIImagesEditor:
         if loop not in self._clients:
             self._clients = {
                 loop: self._openai.AsyncOpenAI(
-                    api_key=self._key, base_url=self._url, max_retries=0, timeout=300
+                    api_key=self._key,
+                    base_url=self._url,
+                    max_retries=0,
+                    timeout=300,
+                    http_client=self._openai.DefaultAsyncHttpxClient(
+                        transport=limited_transport(http_module(), self.max_reply_bytes)
+                    ),
                 )
             }
         return self._clients[loop]
+
+    def _too_large(self, big: ReplyTooLarge) -> ModelError:
+        """A reply over :attr:`max_reply_bytes`: a 200 arrived and is priced (:class:`PaidReply`),
+        another status is an error; neither is asked again."""
+        if big.status == 200:
+            return PaidReply(f"{self.name}: {big}")
+        return ModelError(f"{self.name}: {big}", retryable=False, status=big.status)
 
     async def edit(self, request: EditRequest) -> EditOutcome:
         """One ``images.edit`` call (see the module docstring)."""
@@ -106,7 +129,12 @@ class OpenAIImagesEditor:
             raise ModelError(
                 f"{self.name}: HTTP {exc.status_code}", retryable=True, status=exc.status_code
             ) from None
+        except ReplyTooLarge as over:  # raised by the SDK's reading of the body
+            raise self._too_large(over) from None
         except (o.APIConnectionError, o.APITimeoutError) as exc:
+            wrapped = too_large_in(exc)  # raised inside the SDK's send
+            if wrapped is not None:
+                raise self._too_large(wrapped) from None
             raise ModelError(f"{self.name}: {type(exc).__name__}", retryable=True) from None
         except o.APIStatusError as exc:
             raise ModelError(
@@ -129,4 +157,6 @@ def create(
     spec: EditorSpec, price_per_image: float | None, max_reply_bytes: int
 ) -> OpenAIImagesEditor:
     """The ``openai/MODEL[@URL]`` editor (the editors registry's entry)."""
-    return OpenAIImagesEditor(spec.name, spec.model, spec.base_url, price_per_image)
+    return OpenAIImagesEditor(
+        spec.name, spec.model, spec.base_url, price_per_image, max_reply_bytes=max_reply_bytes
+    )

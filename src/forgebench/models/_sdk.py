@@ -122,3 +122,11 @@ def http_module() -> Any:
         return importlib.import_module("httpx2")
     except ImportError:
         return importlib.import_module("httpx")
+
+
+def limited_transport(config: ModelConfig) -> Any:
+    """The SDKs' async HTTP transport, its reply bodies read no further than the model's
+    ``max_reply_bytes`` (``models/replies.py``)."""
+    from forgebench.models.replies import limited_transport as transport
+
+    return transport(http_module(), config.max_reply_bytes)

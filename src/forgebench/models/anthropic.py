@@ -30,6 +30,7 @@ from typing import Any
 
 from forgebench.models import _errors, _sdk
 from forgebench.models.base import Model, ModelError, Request, Response, Usage, image_limit
+from forgebench.models.replies import too_large_in
 from forgebench.models.spec import ModelConfig, SpecError
 
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
@@ -151,6 +152,9 @@ class AnthropicModel:
                 base_url=self._config.parsed.base_url,
                 max_retries=0,
                 timeout=self._config.timeout_s,
+                http_client=anthropic.DefaultAsyncHttpxClient(
+                    transport=_sdk.limited_transport(self._config)
+                ),
             )
         return self._client
 
@@ -174,7 +178,7 @@ class AnthropicModel:
         except anthropic.APITimeoutError as exc:
             raise _errors.transport_error("timeout", exc) from exc
         except anthropic.APIConnectionError as exc:
-            raise _errors.transport_error("connection error", exc) from exc
+            raise too_large_in(exc) or _errors.transport_error("connection error", exc) from exc
         except anthropic.APIResponseValidationError as exc:
             raise _errors.invalid_body_error(exc.message) from exc
         except http.TimeoutException as exc:

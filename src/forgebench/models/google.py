@@ -206,6 +206,7 @@ class GoogleModel:
                 base_url=self._config.parsed.base_url,
                 timeout=int(self._config.timeout_s * 1000),
                 retry_options=types.HttpRetryOptions(attempts=1),
+                async_client_args={"transport": _sdk.limited_transport(self._config)},
             )
             key = _sdk.api_key(self._config, DEFAULT_KEY_ENV)
             self._client = genai.Client(api_key=key, http_options=options)

@@ -39,11 +39,19 @@ def load_models_file(path: Path | str) -> list[ModelConfig]:
     """Read a models file; raise :class:`SpecError` (one line: file, model index, problem)."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise SpecError(f"{path}: models file not found") from None
     except OSError as exc:
         raise SpecError(f"{path}: cannot read models file ({exc.strerror})") from None
+    return parse_models_file(raw, path)
+
+
+def parse_models_file(raw: bytes, path: Path | str) -> list[ModelConfig]:
+    """The models of a models file's bytes ``raw``; :class:`SpecError` (one line naming ``path``,
+    the model's index and the problem) on anything wrong."""
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SpecError(f"{path}: invalid TOML: {exc}") from None
     unknown = sorted(set(data) - {"models"})
@@ -76,7 +84,8 @@ def load_models_file(path: Path | str) -> list[ModelConfig]:
         except ValidationError as exc:
             first = exc.errors()[0]
             loc = ".".join(str(p) for p in first["loc"]) or "-"
-            raise SpecError(f"{where}: {loc}: {first['msg']}") from None
+            msg = first["msg"].removeprefix("Value error, ")
+            raise SpecError(f"{where}: {loc}: {msg}") from None
         if config.name in seen:
             raise SpecError(
                 f"{where}: model name {config.name!r} is already used by models[{seen[config.name]}]"

@@ -42,6 +42,7 @@ from forgebench.models.base import (
     image_limit,
 )
 from forgebench.models.checks import key_problem
+from forgebench.models.replies import read_limited
 from forgebench.models.spec import ModelConfig
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -219,7 +220,7 @@ class OpenAICompatModel:
                 async with session.post(
                     url, data=payload, headers=headers, allow_redirects=False
                 ) as resp:
-                    body = await resp.read()
+                    body = await read_limited(resp, self.config.max_reply_bytes)
                     status = resp.status
                     reply_headers = dict(resp.headers)
                     location = resp.headers.get("Location")

@@ -10,11 +10,13 @@ requests are balanced over them (``models/replicas.py``) and the URLs are never 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from forgebench.errors import UserError
 
@@ -124,6 +126,72 @@ def _replica_problem(provider: str, urls: list[str]) -> str | None:
     return None
 
 
+MAX_REPLY_BYTES = 64 * 1024 * 1024
+"""The default most bytes of one model reply read (``max_reply_bytes``, ``--max-reply-bytes``);
+editors stop at the same size (``--max-reply-mb``)."""
+
+
+@dataclass(frozen=True)
+class NumberRule:
+    """The range of one numeric model setting (inclusive bounds)."""
+
+    low: float
+    high: float
+    integer: bool = False
+    unit: str = ""
+
+
+NUMBER_RULES: dict[str, NumberRule] = {
+    "concurrency": NumberRule(1, 2**63 - 1, integer=True),
+    "rpm": NumberRule(0.001, 1e9),
+    "timeout_s": NumberRule(0.001, 1e6, unit=" s"),
+    "max_attempts": NumberRule(1, 1000, integer=True),
+    "max_reply_bytes": NumberRule(1024, 2**40, integer=True, unit=" bytes"),
+    "max_tokens": NumberRule(1, 10**9, integer=True),
+    "temperature": NumberRule(0, 100),
+    "seed": NumberRule(-(2**63), 2**63 - 1, integer=True),
+    "price_in": NumberRule(0, 1e6),
+    "price_out": NumberRule(0, 1e6),
+    "price_image": NumberRule(0, 1e6),
+    "images_per_call": NumberRule(0, 10**6, integer=True),
+    "max_images": NumberRule(1, 10**6, integer=True),
+}
+"""Every numeric setting of a model (a models file's key, a flag's value): finite, in range.
+The one table both the models file (:class:`ModelConfig`) and the command line
+(:func:`check_setting`) check against (``rpm`` below 0.001 would make a run wait forever,
+``timeout_s = inf`` overflow a client's clock)."""
+
+
+def number_problem(name: str, value: Any) -> str | None:
+    """Why ``value`` is not a valid ``name`` (:data:`NUMBER_RULES`), None when it is (None, an
+    omitted setting, is valid)."""
+    rule = NUMBER_RULES.get(name)
+    if rule is None or value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"expected a number, not {type(value).__name__}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"must be a finite number, not {value}"
+    if rule.integer and value != int(value):
+        return f"must be a whole number, not {value:g}"
+    if not rule.low <= value <= rule.high:
+        low, high = (_number(b, rule.integer) for b in (rule.low, rule.high))
+        return f"must be between {low} and {high}{rule.unit}, not {_number(value, False)}"
+    return None
+
+
+def _number(value: float, integer: bool) -> str:
+    return str(int(value)) if integer or isinstance(value, int) else f"{value:g}"
+
+
+def check_setting(name: str, value: Any, where: str) -> None:
+    """Refuse (:class:`SpecError`, one line naming ``where``: a flag or a file) a numeric
+    setting outside :data:`NUMBER_RULES`."""
+    why = number_problem(name, value)
+    if why is not None:
+        raise SpecError(f"{where}: {name} {why}")
+
+
 class ModelConfig(BaseModel):
     """One model's settings (a ``[[models]]`` table of a models file, or defaults for ``--model``)."""
 
@@ -136,9 +204,9 @@ class ModelConfig(BaseModel):
     one with the fewest in flight. Never part of the model's name or its task keys."""
     group: str | None = None
     """``proprietary`` or ``open`` (table grouping in the report)."""
-    concurrency: int = Field(default=8, ge=1)
+    concurrency: int = 8
     """Requests in flight at once for this model."""
-    rpm: float | None = Field(default=None, gt=0)
+    rpm: float | None = None
     """Requests per minute (None: unlimited)."""
     temperature: float | None = 0.0
     """Sampling temperature; 0 by default, None to omit it for APIs that refuse it."""
@@ -152,22 +220,32 @@ class ModelConfig(BaseModel):
     """Extra request-body fields, merged into every request."""
     api_key_env: str | None = None
     """Environment variable holding the key (default per provider); the key is never stored."""
-    timeout_s: float = Field(default=120.0, gt=0)
+    timeout_s: float = 120.0
     """Per-request timeout."""
-    max_attempts: int = Field(default=6, ge=1)
+    max_attempts: int = 6
     """Attempts per task before it is stored as an error."""
-    price_in: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    price_in: float | None = None
     """USD per million input tokens, for cost estimates."""
-    price_out: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    price_out: float | None = None
     """USD per million output tokens, for cost estimates."""
-    price_image: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    price_image: float | None = None
     """USD per output image (image editors), for ``--dry-run`` and ``--max-cost``."""
-    images_per_call: int = Field(default=1, ge=0)
+    max_reply_bytes: int = MAX_REPLY_BYTES
+    """The most bytes of one reply read (64 MiB); a longer reply is the task's error, not retried."""
+    images_per_call: int = 1
     """Images one call is expected to return before any has (cost estimates with price_image)."""
-    max_images: int | None = Field(default=None, ge=1)
+    max_images: int | None = None
     """The most images this model takes in one question (None: no limit known; set 1 for a
     single-image model). A run that would ask it a question with more is refused before
     anything is sent (:meth:`check_images`); images are never dropped."""
+
+    @field_validator(*NUMBER_RULES, mode="after")
+    @classmethod
+    def _check_number(cls, value: Any, info: Any) -> Any:
+        why = number_problem(info.field_name, value)
+        if why is not None:
+            raise ValueError(why)
+        return value
 
     @model_validator(mode="after")
     def _check_base_urls(self) -> ModelConfig:

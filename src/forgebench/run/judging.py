@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from forgebench.models.spec import number_problem
 from forgebench.run.retry import RetryPolicy
 from forgebench.run.runner import ExecSettings
 
@@ -38,6 +39,8 @@ class JudgeSettings:
     """Attempts per call (default: the config's, at most 3)."""
     timeout_s: float | None = None
     """Limit of one attempt, in seconds."""
+    max_reply_bytes: int | None = None
+    """The most bytes of one judge reply read (None: the judge config's, 64 MiB by default)."""
     retry_unscored: bool = False
     """Ask again for answers stored as unscored (replies that stayed invalid)."""
     retry: RetryPolicy | None = None
@@ -48,10 +51,10 @@ class JudgeSettings:
     """Values of the suites' own options given to ``judge`` (``suites.base.SuiteOption``)."""
 
     def __post_init__(self) -> None:
-        for name in ("concurrency", "max_attempts"):
-            value = getattr(self, name)
-            if value is not None and value < 1:
-                raise ValueError(f"judge {name} must be at least 1, not {value}")
+        for name in ("concurrency", "rpm", "max_attempts", "timeout_s", "max_reply_bytes"):
+            why = number_problem(name, getattr(self, name))
+            if why is not None:
+                raise ValueError(f"judge {name} {why}")
 
     def exec_settings(self, config: ModelConfig) -> ExecSettings:
         """The runner's sending policy for the judge ``config`` under these settings."""

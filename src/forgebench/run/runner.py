@@ -27,10 +27,11 @@ import inspect
 import time
 from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.run.limits import RateLimiter
+from forgebench.run.pool import run_bounded
 from forgebench.run.progress import ModelProgress
 from forgebench.run.retry import RetryPolicy
 from forgebench.util.redact import redact_text
@@ -231,35 +232,21 @@ async def execute(
         if progress is not None:
             progress.advance(error=outcome.response is None)
 
-    async def worker() -> None:
-        while not halted():
-            call = await pull()
-            if call is None:
-                return
-            try:
-                outcome, fatal = await attempt_all(call)
-                await record(outcome, fatal)
-            except _Abandoned:
-                stats.abandoned += 1
-                return
-            except asyncio.CancelledError:
-                stats.abandoned += 1
-                raise
+    async def one(call: Call) -> None:
+        try:
+            outcome, fatal = await attempt_all(call)
+            await record(outcome, fatal)
+        except _Abandoned:
+            stats.abandoned += 1
+        except asyncio.CancelledError:
+            stats.abandoned += 1
+            raise
 
-    workers = [asyncio.create_task(worker()) for _ in range(concurrency)]
-    stop_waiter = asyncio.ensure_future(stop_event.wait())
     try:
-        await _supervise(workers, stop_waiter, settings.grace_s)
+        await run_bounded(
+            pull, one, concurrency, halted=halted, stop=stop_event, grace_s=settings.grace_s
+        )
     finally:
-        stop_waiter.cancel()
-        cancelled = [w for w in workers if not w.done()]
-        for w in cancelled:
-            w.cancel()
-        if cancelled:
-            await asyncio.gather(*cancelled, return_exceptions=True)
-        for w in workers:  # one failure is raised; the others' are retrieved, not logged
-            if w.done() and not w.cancelled():
-                w.exception()
         close = getattr(calls, "aclose", None)  # an async generator left part-way
         if close is not None:
             await close()
@@ -293,26 +280,6 @@ def _puller(calls: Iterable[Call] | AsyncIterable[Call]) -> Callable[[], Awaitab
         return next(it, None)
 
     return pull
-
-
-async def _supervise(
-    workers: list[asyncio.Task[None]], stop_waiter: asyncio.Future[Any], grace_s: float
-) -> None:
-    """Wait for the workers; after ``stop``, give them ``grace_s``; re-raise a worker's bug."""
-    pending: set[asyncio.Future[Any]] = {*workers, stop_waiter}
-    deadline: float | None = None
-    while any(not w.done() for w in workers):
-        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-        done, pending = await asyncio.wait(
-            pending, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-        )
-        for task in done:
-            if task is not stop_waiter and task.exception() is not None:
-                raise task.exception()  # type: ignore[misc]
-        if stop_waiter in done and deadline is None:
-            deadline = time.monotonic() + grace_s
-        if deadline is not None and time.monotonic() >= deadline:
-            return
 
 
 def _since(t0: float) -> float:

@@ -276,7 +276,7 @@ def run_vlm(
     ),
     tau: float = typer.Option(0.05, "--tau", help="Threshold of the truth pixel labels."),
     concurrency: int | None = typer.Option(
-        None, "--concurrency", min=1, help="Requests in flight per model (overrides the file)."
+        None, "--concurrency", help="Requests in flight per model (overrides the file)."
     ),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N pairs."),
     classes: Path | None = typer.Option(

@@ -14,6 +14,9 @@ stored, harmless before it is printed.
   model name can move the cursor, retitle or clear the terminal, or write the clipboard.
 - :func:`markup_safe`: :func:`printable`, then rich markup escaped (a model named
   ``openai/[link=file:///etc/passwd]x[/link]`` is shown as written, not as a link).
+- :func:`xlsx_safe`: the characters an ``.xlsx`` cell cannot hold (the C0 controls but tab, LF
+  and CR: XML 1.0 forbids them, openpyxl raises ``IllegalCharacterError``) as U+FFFD; a writer
+  counts the cells it changed and says so.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ REPLACEMENT = "\ufffd"
 """What a lone surrogate becomes in stored text."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_XLSX_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+"""openpyxl's ``ILLEGAL_CHARACTERS_RE``: what XML 1.0 text cannot hold."""
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -76,3 +81,12 @@ def markup_safe(text: str) -> str:
     from rich.markup import escape
 
     return escape(printable(text))
+
+
+def xlsx_safe(text: str) -> str:
+    """``text`` as an ``.xlsx`` cell can hold it: :func:`valid`, and each character XML 1.0
+    forbids (NUL, ESC, the other C0 controls but tab, LF and CR) as U+FFFD."""
+    text = valid(text)
+    if _XLSX_FORBIDDEN.search(text) is None:
+        return text
+    return _XLSX_FORBIDDEN.sub(REPLACEMENT, text)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -73,7 +73,7 @@ class _LineFeedRows:
     ``\r\n`` can only be a row's end (an unquoted cell holds neither), so the quotes seen so far
     tell them apart, across writes."""
 
-    def __init__(self, fh: TextIO | io.StringIO) -> None:
+    def __init__(self, fh: IO[Any]) -> None:
         self.fh = fh
         self.quoted = False
         self.held = ""
@@ -101,14 +101,14 @@ class _LineFeedRows:
             self.held = ""
 
 
-def writer(fh: TextIO | io.StringIO, *, delimiter: str = ",") -> Any:
+def writer(fh: IO[Any], *, delimiter: str = ",") -> Any:
     """A ``csv.writer`` on ``fh`` (opened with ``newline=""``): rows end in ``\n``, and every
     cell holding a CR, an LF, the delimiter or a quote is quoted. Neutralises nothing (call
     :func:`neutralise` on the cells of a CSV meant for people)."""
     return csv.writer(_LineFeedRows(fh), delimiter=delimiter, lineterminator="\r\n")
 
 
-def _frame_to(frame: pd.DataFrame, fh: TextIO | io.StringIO) -> None:
+def _frame_to(frame: pd.DataFrame, fh: IO[Any]) -> None:
     rows = _LineFeedRows(fh)
     neutralise_frame(frame).to_csv(rows, index=False, lineterminator="\r\n")  # type: ignore[call-overload]
     rows.close()

@@ -4,7 +4,9 @@ The engine's commands (``forgebench._cli``) and every suite's own sub-commands
 (``Suite.cli()``, mounted as ``forgebench <suite> ...``) print, fail and share options through
 this module, so a plug-in suite needs nothing private:
 
-- :data:`console` and :data:`err_console`: rich consoles that stay readable when piped;
+- :data:`console` and :data:`err_console`: rich consoles that stay readable when piped and
+  write no control character of the text they print (markup is off unless a call passes
+  ``markup=True``; escape outside strings then with :func:`forgebench.util.text.markup_safe`);
 - :func:`fail`: one redacted ``error:`` line and an exit code. Raising a
   :class:`forgebench.errors.UserError` does the same: the root command catches it once
   (:func:`user_error_line`), so library code raises and only the CLI prints;
@@ -58,10 +60,14 @@ LOCKED_EXIT = 4
 
 
 def _console(stderr: bool = False) -> Console:
-    """A console that keeps tables readable when output is piped (rich assumes 80 columns)."""
+    """A console that keeps tables readable when output is piped (rich assumes 80 columns) and
+    prints outside text harmlessly (:class:`forgebench.util.terminal.SafeConsole`: control
+    characters escaped; markup off unless a call asks for it)."""
+    from forgebench.util.terminal import SafeConsole
+
     probe = Console(stderr=stderr)
     width = None if probe.is_terminal else 120
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=width)
+    return SafeConsole(stderr=stderr, highlight=False, soft_wrap=True, width=width)
 
 
 console = _console()

@@ -71,6 +71,8 @@ class Exported:
     """Files written."""
     skipped: list[str] = field(default_factory=list)
     """One line per benchmark left out and why (``pixar: no export rows; skipped``)."""
+    notes: list[str] = field(default_factory=list)
+    """Lines the user should read (cells a format could not hold as they were, and how many)."""
 
 
 Writer = Callable[[ExportRequest], Exported]
@@ -145,11 +147,11 @@ def _targets(req: ExportRequest, fmt: str, names: list[str]) -> dict[str, Path]:
 
 def _write(table: pd.DataFrame, path: Path, fmt: str) -> None:
     from forgebench.util.atomic import atomic_path
-    from forgebench.util.csvsafe import neutralise_frame
+    from forgebench.util.csvsafe import write_frame
 
     with atomic_path(path) as tmp:
         if fmt == "csv":
-            neutralise_frame(table).to_csv(tmp, index=False)  # for people: no formulas
+            write_frame(table, tmp)  # for people: no formulas, a CR never ends a row
         else:
             table.to_parquet(tmp, index=False)
 

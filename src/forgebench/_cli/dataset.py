@@ -26,7 +26,7 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None]]:
     )
 
     bar = Progress(
-        TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        TextColumn(label, markup=False), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
         console=err_console, transient=True, disable=not err_console.is_terminal,
     )  # fmt: skip
     task = bar.add_task(label, total=None)

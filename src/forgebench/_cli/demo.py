@@ -12,7 +12,7 @@ from forgebench._cli.app import console, err_console, fail, verbs
 
 
 def _step(title: str) -> None:
-    console.print(f"\n[bold]{title}[/bold]")
+    console.print(f"\n{title}", style="bold")
 
 
 @verbs.command("demo")

@@ -10,6 +10,13 @@ import typer
 
 from forgebench._cli.app import fail, verbs
 from forgebench._cli.dataset import benchmark_option
+from forgebench.util.text import printable
+
+
+def _print(text: str) -> None:
+    """Print plain text (no markup, no wrapping: safe to pipe and grep) with every control
+    character of a dataset's text as a visible escape."""
+    print(printable(text))
 
 
 @verbs.command("prompts")
@@ -27,12 +34,12 @@ def prompts(
     if dataset is not None:
         _suite, blocks = found[0]
         if not blocks:
-            print(f"item {item!r}: the protocol asks it nothing")
+            _print(f"item {item!r}: the protocol asks it nothing")
             return
-        print("\n\n".join(blocks))
+        _print("\n\n".join(blocks))
         return
     several = len(found) > 1
-    print("\n\n".join(
+    _print("\n\n".join(
         (f"== {suite.name}: {suite.title} ==\n\n" if several else "") + "\n\n".join(blocks)
         for suite, blocks in found
     ))  # fmt: skip
@@ -102,10 +109,10 @@ def tasks(
     for r in matrix.rows:
         rows.append((r.probe, r.condition, str(r.questions), str(r.questions * n_models),
                      r.population, r.source))  # fmt: skip
-    print(f"{dataset}: task matrix (dry run, nothing written)")
-    print(_columns(rows, right=(2, 3)))
+    _print(f"{dataset}: task matrix (dry run, nothing written)")
+    _print(_columns(rows, right=(2, 3)))
     who = ", ".join(names) if names else f"{n_models} model{'s' * (n_models != 1)}"
-    print(
+    _print(
         f"{matrix.items} items; {matrix.questions} questions x {who} = "
         f"{matrix.questions * n_models} tasks; {matrix.variants} distinct image variants"
     )

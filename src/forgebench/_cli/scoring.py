@@ -177,3 +177,5 @@ def export_cmd(
         _skip(line)
     for path in done.files:
         say(f"exported: {path}")
+    for line in done.notes:
+        say(f"note: {line}")

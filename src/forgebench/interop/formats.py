@@ -61,6 +61,7 @@ def _suite_format(fmt: str) -> Any:
                 done.skipped.append(f"{suite.name}: no {fmt} format; skipped")
                 continue
             done.files += writer(request, suite.name)
+        done.notes += request.notes
         return done
 
     return write

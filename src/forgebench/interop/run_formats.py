@@ -44,6 +44,8 @@ class RunExport:
     """``vlmevalkit``: write ``.tsv`` files instead of ``.xlsx``."""
     shard_size: int = 5000
     """``inspect``: the most samples in one log."""
+    notes: list[str] = field(default_factory=list)
+    """Lines a writer adds for the user (cells it had to change, and why)."""
 
 
 RunWriter = Callable[[RunExport, str], list[Path]]

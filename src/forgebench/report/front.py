@@ -19,7 +19,7 @@ import pandas as pd
 
 from forgebench.report.table import Cell, Column, Table, dash, mark_best, to_html
 from forgebench.util.atomic import atomic_path
-from forgebench.util.csvsafe import neutralise_frame
+from forgebench.util.csvsafe import write_frame
 
 __all__ = ["FILENAME", "front_page"]
 
@@ -106,7 +106,7 @@ def front_page(
         return ""
     data = pd.DataFrame(records)
     with atomic_path(out_dir / FILENAME) as tmp:
-        neutralise_frame(data).to_csv(tmp, index=False)
+        write_frame(data, tmp)
     models = sorted(set(data["model"]))
     columns = [Column("Model")]
     for suite, heads in shown:

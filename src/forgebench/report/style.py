@@ -21,7 +21,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from forgebench.util.atomic import atomic_path
-from forgebench.util.csvsafe import neutralise_frame
+from forgebench.util.csvsafe import write_frame
 
 __all__ = [
     "ACCENT",
@@ -97,7 +97,7 @@ def write_figure(
         if data is not None:
             path = out_dir / f"{stem}.csv"
             with atomic_path(path) as tmp:
-                neutralise_frame(data).to_csv(tmp, index=False)
+                write_frame(data, tmp)
             written.append(path)
     finally:
         plt.close(fig)

@@ -7,7 +7,6 @@ cell keeps the raw value (written to CSV unrounded) and the text the paper would
 
 from __future__ import annotations
 
-import csv
 import io
 import math
 from dataclasses import dataclass, field, replace
@@ -15,6 +14,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from forgebench.util.csvsafe import neutralise
+from forgebench.util.csvsafe import writer as csv_writer
 
 MARKS_MD = {"†": "†", "¶": "¶", "§": "§", "r": "ʳ"}
 MARKS_TEX = {"†": r"$^{\dagger}$", "¶": r"$^{\P}$", "§": r"$^{\S}$", "r": r"$^{r}$"}
@@ -275,7 +275,7 @@ def to_csv(table: Table) -> str:
     """The table as CSV: a ``group`` column, then one column per table column, raw values (text
     that a spreadsheet would run as a formula gets a leading ``'``; numbers never do)."""
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+    writer = csv_writer(buf)  # a cell holding a CR or LF is quoted
     writer.writerow(["group", *(c.key for c in table.columns)])
     for heading, rows in table.sections:
         for row in rows:

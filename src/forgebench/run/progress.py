@@ -86,7 +86,7 @@ class RunProgress:
         self.models: list[ModelProgress] = []
         self._progress = (
             Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", markup=False),  # a model's name, as written
                 BarColumn(),
                 MofNCompleteColumn(),
                 _RateColumn(),

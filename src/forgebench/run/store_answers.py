@@ -3,12 +3,13 @@
 - every answer is its own transaction, committed as it arrives;
 - ``answers.task_key`` is the primary key and answers are written with ``INSERT OR IGNORE``, so a
   key can never get a second answer, whatever runs concurrently or again;
-- storing an answer deletes the key's error row; storing an error never touches an answer.
+- storing an answer deletes the key's error row; storing an error never touches an answer;
+- text from outside is made valid on its way in (:mod:`forgebench.util.text`): a lone surrogate
+  in an answer or an error becomes U+FFFD; the raw reply keeps it as its JSON escape.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -17,6 +18,7 @@ from forgebench.models.base import Response
 from forgebench.run.store_base import StoreBase
 from forgebench.run.store_rows import CountRow, StoredAnswer, StoredError, TokenRow, json_object
 from forgebench.util.redact import redact_known, redact_known_json, redact_text
+from forgebench.util.text import json_text, valid
 
 
 class AnswersPart(StoreBase):
@@ -37,11 +39,11 @@ class AnswersPart(StoreBase):
                 "output_tokens, latency_s, attempts, request, created_at) "
                 "VALUES(?,?,?,?,?,?,?,?,?,?)",
                 (
-                    key, redact_known(response.text) if response.text else response.text,
-                    redact_known_json(json.dumps(response.raw, ensure_ascii=False, default=str)),
+                    key, redact_known(valid(response.text)) if response.text else response.text,
+                    redact_known_json(json_text(response.raw)),
                     response.finish_reason, response.usage.input_tokens,
                     response.usage.output_tokens, latency_s, attempts,
-                    json.dumps(request_params, ensure_ascii=False, default=str), time.time(),
+                    json_text(request_params), time.time(),
                 ),
             )  # fmt: skip
             inserted = cur.rowcount == 1
@@ -58,7 +60,7 @@ class AnswersPart(StoreBase):
                 "VALUES(?,?,?,?,?) ON CONFLICT(task_key) DO UPDATE SET reason=excluded.reason, "
                 "status=excluded.status, attempts=excluded.attempts, "
                 "updated_at=excluded.updated_at",
-                (key, redact_text(reason), status, attempts, time.time()),
+                (key, redact_text(valid(reason)), status, attempts, time.time()),
             )
         return True
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 CURRENT = "superseded_by IS NULL"
@@ -28,6 +29,8 @@ class StoreBase:
 
     connection: sqlite3.Connection
     """The SQLite connection (autocommit; transactions through :meth:`_tx`)."""
+    run_dir: Path
+    """The run directory (named in the errors about its rows)."""
 
     def _tx(self) -> _Transaction:
         return _Transaction(self.connection)

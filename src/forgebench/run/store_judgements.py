@@ -3,7 +3,6 @@ E0-E4 grades, extracted letters, uptake, gate results), by (task, judge, kind)."
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -11,11 +10,12 @@ from typing import Any
 from forgebench.run.store_base import StoreBase
 from forgebench.run.store_rows import Judgement, json_object
 from forgebench.util.redact import redact_known, redact_known_json
+from forgebench.util.text import json_text, valid
 
 
 def _known(text: str | None) -> str | None:
     """``text`` without the configured keys' values (an answer or a judge's reply)."""
-    return redact_known(text) if text else text
+    return redact_known(valid(text)) if text else text
 
 
 class JudgementsPart(StoreBase):
@@ -24,7 +24,7 @@ class JudgementsPart(StoreBase):
     def put_verdicts(self, rows: Iterable[tuple[str, str, dict[str, Any], str]]) -> int:
         """Store parsed verdicts ``(task_key, verdict, detail, parser_version)``, replacing a
         key's earlier verdict (a new parser version re-parses); one transaction; the count."""
-        data = [(k, v, json.dumps(d, ensure_ascii=False), pv) for k, v, d, pv in rows]
+        data = [(k, v, json_text(d), pv) for k, v, d, pv in rows]
         with self._tx():
             self.connection.executemany(
                 "INSERT INTO verdicts(task_key, verdict, detail, parser_version) VALUES(?,?,?,?) "
@@ -46,7 +46,7 @@ class JudgementsPart(StoreBase):
         now = time.time()
         data = [
             (j.task_key, j.judge, j.kind, j.value, j.level, j.status, _known(j.reason),
-             redact_known_json(json.dumps(j.detail, ensure_ascii=False)), j.version,
+             redact_known_json(json_text(j.detail)), j.version,
              j.judge_spec, _known(j.raw), j.attempts, now)
             for j in rows
         ]  # fmt: skip

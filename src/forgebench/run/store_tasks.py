@@ -15,15 +15,26 @@ import time
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
+from forgebench.errors import UserError
 from forgebench.models.base import ImageRef
 from forgebench.run.schema import TASK_INDEXES
 from forgebench.run.store_base import CURRENT, StoreBase
 from forgebench.run.store_rows import TaskIdentity, json_object
 from forgebench.run.tasks import Question, Task, canonical_json
+
+
+class BadStoredRow(UserError):
+    """A stored row its suite's model rejects (a damaged store, or one written by another
+    version): one line naming the run, the row and the field."""
+
+    exit_code = 1
+
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def images_json(question: Question) -> str | None:
@@ -133,6 +144,28 @@ class TasksPart(StoreBase):
             sql += " LIMIT ?"
             params += (limit,)
         return {iid: json.loads(data) for iid, data in self.connection.execute(sql, params)}
+
+    def typed_items(self, benchmark: str, model: type[M], limit: int | None = None) -> dict[str, M]:
+        """:meth:`items` validated by the suite's item ``model``; :class:`BadStoredRow` naming
+        the run, the item and the field when a stored row does not validate (never a pydantic
+        traceback)."""
+        out: dict[str, M] = {}
+        for iid, data in self.items(benchmark, limit).items():
+            out[iid] = self.typed_row(model, data, f"{benchmark} item {iid!r}")
+        return out
+
+    def typed_row(self, model: type[M], data: Any, row: str) -> M:
+        """``data`` (a row of this store, described by ``row``) validated by ``model``;
+        :class:`BadStoredRow` when it does not validate."""
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "value"
+            raise BadStoredRow(
+                f"{Path(self.run_dir) / 'run.sqlite'}: {row}: {where}: {first['msg']} (a damaged "
+                "store, or one written by another version)"
+            ) from None
 
     def item_count(self, benchmark: str) -> int:
         """How many items of ``benchmark`` are stored."""

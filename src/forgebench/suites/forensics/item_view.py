@@ -142,9 +142,7 @@ def write_item_view(run_dir: Path, out: Path, dataset: Path | None = None) -> Pa
     with Store.open(run_dir, create=False) as store:
         root = store.dataset_folder(BENCHMARK, dataset) or _config_dataset(run_dir)
         stored = store.item_count(BENCHMARK)
-        items = [
-            ForensicsItem.model_validate(d) for d in store.items(BENCHMARK, MAX_ITEMS).values()
-        ]
+        items = list(store.typed_items(BENCHMARK, ForensicsItem, MAX_ITEMS).values())
         answers = _answers(store, [it.id for it in items])
     if not items:
         return None

@@ -278,12 +278,13 @@ class ForensicsSuite(Suite):
         if metrics.empty:
             return None
         from forgebench.report.groups import model_groups
-
-        groups = model_groups(run_dir / "config.json", set(metrics["model"]))
-        body, files, notes = write_report(metrics, out_dir, groups)
         from forgebench.suites.forensics.item_view import write_item_view
 
+        # the item page first: it validates the stored items, so a damaged row is one line
+        # before any table or figure is written
         page = write_item_view(run_dir, out_dir, dataset)
+        groups = model_groups(run_dir / "config.json", set(metrics["model"]))
+        body, files, notes = write_report(metrics, out_dir, groups)
         if page is not None:
             files.append(page)
             body += (

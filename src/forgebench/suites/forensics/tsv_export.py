@@ -12,7 +12,6 @@ code (:meth:`.taxonomy.TypeCode.category`).
 from __future__ import annotations
 
 import base64
-import csv
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from pydantic import ValidationError
 from forgebench.suites.forensics.contract import ITEMS_FILE, LETTERS, ForensicsItem
 from forgebench.suites.forensics.problems import ForensicsDataError
 from forgebench.util.atomic import atomic_open
+from forgebench.util.csvsafe import writer as csv_writer
 from forgebench.util.jsonl import iter_jsonl
 from forgebench.util.paths import OutsideDataset, dataset_file
 
@@ -68,7 +68,7 @@ def export_release_tsv(root: Path, dest: Path) -> int:
     first_row: dict[tuple[str, ...], str] = {}
     rows = 0
     with atomic_open(dest, "w", newline="") as fh:
-        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        writer = csv_writer(fh, delimiter="\t")  # a CR or LF in a cell is quoted, not a row end
         writer.writerow(header)
         for lineno, obj, _err in iter_jsonl(root / ITEMS_FILE):
             item = _item(obj, lineno)

@@ -10,7 +10,10 @@ of the run: the release's columns ``index, question, [hint,] A.., answer, catego
 questions as asked), in the run's order. A task without an answer (pending, or ended as an error)
 gets an empty prediction, which extracts to ``Z`` as the missing answer did, so ``vlmevalkit/FILE``
 replayed on the same dataset gives the same metrics. ``--tsv`` writes ``.tsv`` instead of ``.xlsx``
-(no ``openpyxl`` needed). The file's name uses the model's name with ``/`` as ``--``. Beside each
+(no ``openpyxl`` needed; a cell holding a CR or LF is quoted, as pandas' ``read_csv`` reads it
+back whole). A cell with characters ``.xlsx`` cannot hold (NUL, ESC and the other control
+characters XML forbids) is written with U+FFFD in their place, and the export says how many
+cells it changed. The file's name uses the model's name with ``/`` as ``--``. Beside each
 file, ``{model}_ForensicsBench.forgebench.json`` holds the export's provenance (VLMEvalKit reads
 only the prediction file).
 
@@ -20,7 +23,6 @@ looked up a shard at a time; each file is written to a temporary name and rename
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,6 +37,8 @@ from forgebench.run.store import Store
 from forgebench.suites.forensics.contract import LETTERS
 from forgebench.suites.forensics.ids import MCQ
 from forgebench.util.atomic import atomic_path, write_text
+from forgebench.util.csvsafe import writer as csv_writer
+from forgebench.util.text import xlsx_safe
 
 DATASET = "ForensicsBench"
 SHARD = 5000
@@ -122,22 +126,28 @@ def _rows(store: Store, model: str, header: list[str]) -> Iterator[list[str]]:
     yield from flush(shard)
 
 
-def _write_xlsx(path: Path, header: list[str], rows: Iterator[list[str]]) -> None:
+def _write_xlsx(path: Path, header: list[str], rows: Iterator[list[str]]) -> int:
+    """Write the rows; the number of cells whose characters ``.xlsx`` forbids were replaced."""
     openpyxl = need("openpyxl", "xlsx", "--format vlmevalkit (.xlsx; or give --tsv)")
     book = openpyxl.Workbook(write_only=True)
     sheet = book.create_sheet()
     sheet.append(header)
+    changed = 0
     for row in rows:
-        sheet.append(row)
+        safe = [xlsx_safe(cell) for cell in row]
+        changed += sum(a is not b for a, b in zip(row, safe, strict=True))
+        sheet.append(safe)
     with atomic_path(path) as tmp:
         book.save(tmp)
+    return changed
 
 
-def _write_tsv(path: Path, header: list[str], rows: Iterator[list[str]]) -> None:
+def _write_tsv(path: Path, header: list[str], rows: Iterator[list[str]]) -> int:
     with atomic_path(path) as tmp, tmp.open("w", encoding="utf-8", newline="") as fh:
-        writer = csv.writer(fh, delimiter="\t", lineterminator="\n")
+        writer = csv_writer(fh, delimiter="\t")  # a CR or LF in a cell is quoted, not a row end
         writer.writerow(header)
         writer.writerows(rows)
+    return 0
 
 
 def write_vlmevalkit(request: RunExport, benchmark: str) -> list[Path]:
@@ -152,7 +162,12 @@ def write_vlmevalkit(request: RunExport, benchmark: str) -> list[Path]:
             suffix = ".tsv" if request.tsv else ".xlsx"
             path = Path(request.out_dir) / f"{model_stem(model)}_{DATASET}{suffix}"
             rows = _rows(store, model, header)
-            (_write_tsv if request.tsv else _write_xlsx)(path, header, rows)
+            changed = (_write_tsv if request.tsv else _write_xlsx)(path, header, rows)
+            if changed:
+                request.notes.append(
+                    f"{path}: {changed} cell(s) held characters .xlsx cannot hold (NUL, ESC, "
+                    "other control characters); written as U+FFFD (--tsv keeps them)"
+                )
             record = {"model": model, "rows": n, **provenance(facts, request.judge)}
             side = path.with_name(f"{model_stem(model)}_{DATASET}.forgebench.json")
             write_text(side, json.dumps(record, indent=2) + "\n")

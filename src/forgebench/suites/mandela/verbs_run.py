@@ -129,11 +129,11 @@ def calibrate_sample(
     from forgebench.suites.mandela.calibration_io import draw_sample
     from forgebench.suites.mandela.frame import load_frame
     from forgebench.util.atomic import write_text
-    from forgebench.util.csvsafe import neutralise_frame
+    from forgebench.util.csvsafe import frame_text
 
     sample = draw_sample(run_dir, load_frame(run_dir, judge), n, seed)
     path = out or run_dir / "calibration_sample.csv"
-    write_text(path, neutralise_frame(sample).to_csv(index=False))  # for people: no formulas
+    write_text(path, frame_text(sample))  # for people: no formulas, a CR never ends a row
     return Output(
         files=[path],
         lines=[f"{len(sample)} answers sampled -> {path} (fill human_level with E0-E4)"],

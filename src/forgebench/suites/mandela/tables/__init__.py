@@ -54,7 +54,7 @@ from forgebench.suites.mandela.tables.stats import (
     table_recognition_regression,
 )
 from forgebench.util.atomic import write_text
-from forgebench.util.csvsafe import neutralise_frame
+from forgebench.util.csvsafe import frame_text
 
 Builder = Callable[[TableData, Statistics], "Table | Skipped"]
 
@@ -223,7 +223,5 @@ def write_tables(
     result.files.append(_write(out / "tables.md", _markdown(built, met.judge)))
     result.files.append(_write(out / "tables.tex", _latex(built)))
     if stats.bootstrap is not None and len(stats.bootstrap):
-        result.files.append(
-            _write(out / "bootstrap_ci.csv", neutralise_frame(stats.bootstrap).to_csv(index=False))
-        )
+        result.files.append(_write(out / "bootstrap_ci.csv", frame_text(stats.bootstrap)))
     return result

@@ -15,10 +15,13 @@ def redact_cmd(
     run_dir: Path = typer.Argument(..., help="Run directory."),
 ) -> None:
     """Replace every value of a configured key (the credential-named environment variables and
-    the models' api_key_env) by *** in RUN's store and files (report, config.json, ...).
+    the models' api_key_env, 8 characters or more) by *** in RUN's store and files (report,
+    config.json, exports: .eval and .xlsx member by member, Parquet through pyarrow).
 
     For runs written before answers were redacted; set the keys in the environment as when the
-    run was made. Exact values only: no answer text is rewritten by a pattern.
+    run was made. Each key is looked for exact, upper/lower-cased, URL-encoded and base64 (as
+    live redaction does); no answer text is rewritten by a pattern. A symbolic link under RUN,
+    or a file that cannot be rewritten safely, is refused by name before anything changes.
     """
     from forgebench.run.redaction import redact_run
     from forgebench.run.store import StoreError

@@ -9,7 +9,6 @@ values of the key variables in use, auth headers, URL userinfo and credential qu
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from pydantic import BaseModel, Field
 
 from forgebench.models.spec import ModelConfig
 from forgebench.util.atomic import write_text
-from forgebench.util.redact import redact, register
+from forgebench.util.redact import redact, register_env
 
 REDACTED = "***"
 KEY_ENVS: tuple[str, ...] = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_API_KEY")
@@ -56,10 +55,8 @@ class RunSettings(BaseModel):
 
 
 def _secret_values(configs: list[ModelConfig]) -> list[str]:
-    names = set(KEY_ENVS) | {c.api_key_env for c in configs if c.api_key_env}
-    values = [v for n in names if (v := os.environ.get(n)) and len(v) >= 4]
-    register(values)
-    return values
+    names = [*KEY_ENVS, *sorted({c.api_key_env for c in configs if c.api_key_env})]
+    return register_env(names)
 
 
 def scrub(obj: Any, secrets: list[str] | None = None) -> Any:

@@ -33,6 +33,12 @@ def _tmp_for(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
 
 
+def temp_beside(path: str | Path) -> Path:
+    """The hidden temporary name this process and thread use beside ``path`` (``.NAME.PID.TID.tmp``,
+    which :func:`clean_stale` recognises), for a writer that renames several files at the end."""
+    return _tmp_for(Path(path))
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | Path, *, durable: bool = True) -> Iterator[Path]:
     """A temporary path to write to; renamed over ``path`` when the block ends without error.

@@ -266,3 +266,19 @@ def test_a_changed_tool_result_is_a_miss_and_is_written_again(tmp_path: Path) ->
     assert cache.get("variant-1", "text") is toolcache.MISS
     cache.put("variant-1", "text", lines)  # what the verifier does after a miss
     assert cache.get("variant-1", "text") == lines
+
+
+# -- content-addressed blobs ----------------------------------------------------------------
+
+
+def test_a_damaged_blob_is_never_read_back_and_is_rewritten(tmp_path: Path) -> None:
+    from forgebench.run.blobs import BlobStore
+
+    blobs = BlobStore(tmp_path / "blobs")
+    data = _png((1, 2, 3))
+    digest = blobs.put(data, "image/png")
+    target = blobs.path(digest, "image/png")
+    target.write_bytes(_png((3, 2, 1)))  # another picture under this digest's name
+    assert blobs.get(digest, "image/png") is None  # a kept step is rendered again, not reused
+    assert blobs.put(data, "image/png") == digest
+    assert target.read_bytes() == data and blobs.get(digest, "image/png") == data

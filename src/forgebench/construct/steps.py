@@ -56,12 +56,12 @@ class StepStore:
         self.blobs = blobs
 
     def get(self, key: str, step: int, inputs: str) -> bytes | None:
-        """The stored image of a step, or None (no row, or its blob is gone)."""
+        """The stored image of a step, or None (no row, or its blob is gone or damaged: the step
+        is rendered again)."""
         sha = self.store.step_blob(key, step, inputs)
         if sha is None:
             return None
-        path = self.blobs.path(sha, PNG)
-        return path.read_bytes() if path.is_file() else None
+        return self.blobs.get(sha, PNG)
 
     def cost(self, key: str, step: int, inputs: str) -> float:
         """What a stored step cost when it was rendered (0 when not stored)."""

@@ -3,6 +3,9 @@
 ``<cache>-blobs/<sha[:2]>/<sha256>.<ext>``, next to (never inside) the variant cache folder, so
 ``forgebench cache clean`` (which empties the variant cache) keeps what was paid for; the store's ``outputs`` table names each task's files
 by hash, so a candidate paid for once is never paid for again and never duplicated on disk.
+A blob is checked against its name wherever it is read back here (:meth:`BlobStore.get`) and
+before :meth:`BlobStore.put` keeps an existing file: a damaged one is rewritten from the bytes
+at hand, or read as absent, never used.
 """
 
 from __future__ import annotations
@@ -42,9 +45,18 @@ class BlobStore:
         """Store ``data`` (once); its sha256 hex digest."""
         digest = hashlib.sha256(data).hexdigest()
         target = self.path(digest, media_type)
-        if not target.is_file():
+        if self.get(digest, media_type) is None:  # absent, or damaged: written (again)
             write_bytes(target, data)
         return digest
+
+    def get(self, sha256: str, media_type: str) -> bytes | None:
+        """The bytes of ``sha256`` when its file holds them (None: absent, unreadable, or bytes
+        that do not hash to the name)."""
+        try:
+            data = self.path(sha256, media_type).read_bytes()
+        except OSError:
+            return None
+        return data if hashlib.sha256(data).hexdigest() == sha256 else None
 
 
 def put_outputs(blobs: BlobStore, store: Store, key: str, files: Iterable[OutputFile]) -> None:

@@ -10,7 +10,14 @@ A question showing several images (a video's frames) has one variant per image
 variant id. Original images (``render`` None) are never copied: their :class:`ImageRef` points at
 the dataset's own file. Ids are computed from the source file's sha256 (memoised per path, mtime
 and size, and kept between prepares in the cache folder: ``source_index.py``), so asking for an
-id never renders; a derived variant is rendered only when its file is absent.
+id never renders; a derived variant is rendered only when its file is absent or fails its check.
+
+Every cache hit is verified before it is used: a derived variant's file is read and its sha256
+compared with the digest recorded when it was rendered (``sources.sqlite``'s ``variants``
+table), once per variant and process; a file that differs (damaged, truncated, another
+variant's bytes) or has no record (a cache from before records) is rendered again, never sent.
+The index of source digests checks its own rows (``source_index.py``), and the base64 of an
+image is cached per variant id *and* file, so two files under one id never share an encoding.
 """
 
 from __future__ import annotations
@@ -117,6 +124,9 @@ _SOURCE_MEMO_MAX = 4096
 at a time, so its images are asked for again while still recent; holding every image of a
 63k-item release took 36 MB for nothing."""
 _MEMO_LOCK = threading.Lock()
+_RECORDED: dict[tuple[str, str], str] = {}
+"""Digests of the derived variants written in this process, by (cache folder, id): what the
+index records at its next batch, for another cache object over the same folder meanwhile."""
 
 
 def source_info(path: Path, index: SourceIndex | None = None) -> SourceInfo:
@@ -178,9 +188,12 @@ class VariantCache:
         self.root = root
         self._check: PathCheck | None = None
         self._index = SourceIndex(self.dir)
+        self._verified: set[str] = set()  # derived variants whose file was checked or written
         self.renders = 0
         """Derived variants rendered by this cache object (reuse leaves it unchanged)."""
         self._claimed = False
+        self.rejected = 0
+        """Cached derived variants whose bytes failed their check (rendered again)."""
 
     def path_for(self, variant_id: str, media_type: str = DERIVED_MEDIA_TYPE) -> Path:
         """Where a derived variant's bytes live."""
@@ -219,9 +232,8 @@ class VariantCache:
     def ensure(self, spec: VariantSpec | None) -> ImageRef | None:
         """The variant's reference, rendering and storing its bytes if they are not cached."""
         ref = self.ref(spec)
-        if spec is None or ref is None or ref.path.is_file():
+        if spec is None or ref is None or spec.render is None or self._holds(ref):
             return ref
-        assert spec.render is not None
         try:
             source = spec.source.read_bytes()
         except OSError as exc:
@@ -236,8 +248,39 @@ class VariantCache:
             ref = ImageRef(vid, self.path_for(vid, spec.media_type), spec.media_type)
         data = spec.render(source, str(spec.source))
         self._write(ref.path, data)
+        self._record(ref.variant_id, data)
         self.renders += 1
         return ref
+
+    def _holds(self, ref: ImageRef) -> bool:
+        """Whether ``ref``'s file is cached and its bytes are those recorded when it was
+        rendered (checked once per variant in this object; False: render it again)."""
+        if ref.variant_id in self._verified:
+            return True
+        try:
+            data = ref.path.read_bytes()
+        except OSError:
+            return False  # absent (or unreadable): rendered
+        recorded = self._index.variant_digest(ref.variant_id)
+        if recorded is None:  # rendered by another cache object of this process, not flushed yet
+            with _MEMO_LOCK:
+                recorded = _RECORDED.get((str(self.dir), ref.variant_id))
+        if recorded is None or hashlib.sha256(data).hexdigest() != recorded:
+            if recorded is not None or data:
+                self.rejected += 1
+            return False
+        self._verified.add(ref.variant_id)
+        return True
+
+    def _record(self, variant_id: str, data: bytes) -> None:
+        """Record the digest of a derived variant's bytes just written."""
+        digest = hashlib.sha256(data).hexdigest()
+        self._index.put_variant(variant_id, digest)
+        self._verified.add(variant_id)
+        with _MEMO_LOCK:
+            if len(_RECORDED) >= _SOURCE_MEMO_MAX:
+                _RECORDED.clear()
+            _RECORDED[(str(self.dir), variant_id)] = digest
 
     def ensure_all(
         self, specs: Iterable[VariantSpec], *, render: bool = True
@@ -252,6 +295,7 @@ class VariantCache:
         """Store a derived variant rendered elsewhere (an executor's worker) at its
         :meth:`ref` path."""
         self._write(path, data)
+        self._record(path.stem, data)
         self.renders += 1
 
     def _write(self, path: Path, data: bytes) -> None:
@@ -280,7 +324,8 @@ class B64Cache:
     """Base64 strings of variants, least-recently-used first out, at most ``max_bytes`` held.
 
     Each variant is encoded at most once while it stays cached; a single variant larger than
-    the bound is encoded on every request and never held.
+    the bound is encoded on every request and never held. Entries are keyed by the variant id
+    and its file: two files given one id (a damaged index) never share an encoding.
     """
 
     def __init__(self, max_bytes: int) -> None:
@@ -289,7 +334,7 @@ class B64Cache:
         self.max_bytes = max_bytes
         self.encodes = 0
         """Number of encodings done (a cache hit leaves it unchanged)."""
-        self._data: OrderedDict[str, str] = OrderedDict()
+        self._data: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()
 
@@ -302,29 +347,31 @@ class B64Cache:
         return len(self._data)
 
     def __contains__(self, variant_id: object) -> bool:
-        return variant_id in self._data
+        return any(k[0] == variant_id for k in self._data)
 
     def cached(self, ref: ImageRef) -> str | None:
         """The variant's base64 text when it is held (None: :meth:`get` would encode it)."""
+        key = (ref.variant_id, str(ref.path))
         with self._lock:
-            hit = self._data.get(ref.variant_id)
+            hit = self._data.get(key)
             if hit is not None:
-                self._data.move_to_end(ref.variant_id)
+                self._data.move_to_end(key)
             return hit
 
     def get(self, ref: ImageRef) -> str:
         """The base64 text of the variant's bytes."""
+        key = (ref.variant_id, str(ref.path))
         with self._lock:
-            hit = self._data.get(ref.variant_id)
+            hit = self._data.get(key)
             if hit is not None:
-                self._data.move_to_end(ref.variant_id)
+                self._data.move_to_end(key)
                 return hit
         text = base64.b64encode(ref.path.read_bytes()).decode("ascii")
         with self._lock:
             self.encodes += 1
-            if len(text) > self.max_bytes or ref.variant_id in self._data:
+            if len(text) > self.max_bytes or key in self._data:
                 return text
-            self._data[ref.variant_id] = text
+            self._data[key] = text
             self._size += len(text)
             while self._size > self.max_bytes:
                 _, old = self._data.popitem(last=False)

@@ -24,12 +24,13 @@ class _Collecting(VariantCache):
 
     def __init__(self, base: VariantCache) -> None:
         super().__init__(base.dir, root=base.root)
+        self._index, self._verified = base._index, base._verified  # checked once, recorded once
         self.missing: dict[str, tuple[VariantSpec, ImageRef]] = {}
 
     def ensure(self, spec: VariantSpec | None) -> ImageRef | None:
         ref = self.ref(spec)
         derived = spec is not None and spec.render is not None
-        if derived and ref is not None and not ref.path.is_file():
+        if derived and ref is not None and not self._holds(ref):
             assert spec is not None
             self.missing.setdefault(ref.variant_id, (spec, ref))
         return ref

@@ -12,7 +12,10 @@ later pass over the same pairs reads a few kilobytes instead of decoding two ima
 at most ``H * W / 8`` bytes before deflating (128 KiB at 1024 x 1024; an edit region compresses
 to well under 10 KiB); the folder is held under ``max_bytes`` (256 MiB by default), the oldest
 maps going first. Entries are renamed into place whole but not fsynced (a cache): a power cut
-may leave a torn one, which reads as a miss (its zlib stream or its length does not check). A
+may leave a torn one, which reads as a miss. Each entry carries a checksum over its name (the
+key), its header and its packed map: an entry whose header (a size field) or bits were changed,
+or that was copied under another key's name, fails it and is computed again, never used; an
+entry of an older format (``FBL2``, no checksum) is stale the same way. A
 map is found again by the two files' path, size, modification time and inode and the
 threshold: a file rewritten in place gets a new modification time, so a new map.
 """
@@ -50,10 +53,21 @@ def label_paths(stem: str, taus: Sequence[float], out_dir: Path) -> list[Path]:
 LABEL_CACHE_FOLDER = "pixar-labels"
 LABEL_CACHE_BYTES = 256 * 2**20
 """Default bound of the label cache's folder."""
-_MAGIC = b"FBL2"
+_MAGIC = b"FBL3"
 """Format (and label definition) version of a cached map; another one is a miss. The header
 holds the map's height and width and the edited image's decoded height and width (scoring
-needs the size of the raster a model answers on, which can differ from the original's)."""
+needs the size of the raster a model answers on, which can differ from the original's); then
+:data:`_CHECK_BYTES` of checksum (:func:`_check`), then the deflated bits."""
+_HEADER = struct.Struct("<IIII")
+_CHECK_BYTES = 16
+
+
+def _check(key: str, header: bytes, packed: bytes) -> bytes:
+    """The checksum of one entry: its key, header and packed map (BLAKE2b, 16 bytes)."""
+    h = hashlib.blake2b(key.encode(), digest_size=_CHECK_BYTES)
+    h.update(header)
+    h.update(packed)
+    return h.digest()
 
 
 class LabelCache:
@@ -91,9 +105,14 @@ class LabelCache:
         try:
             data = self._path(key).read_bytes()
             if data[:4] != _MAGIC:
-                return None
-            h, w, eh, ew = struct.unpack("<IIII", data[4:20])
-            bits = np.frombuffer(zlib.decompress(data[20:]), dtype=np.uint8)
+                return None  # absent, another format (an older one: stale), or damaged
+            end = 4 + _HEADER.size
+            header, check = data[4:end], data[end : end + _CHECK_BYTES]
+            packed = data[end + _CHECK_BYTES :]
+            if check != _check(key, header, packed):
+                return None  # a changed header or map, or another key's entry: recomputed
+            h, w, eh, ew = _HEADER.unpack(header)
+            bits = np.frombuffer(zlib.decompress(packed), dtype=np.uint8)
             if bits.size != (h * w + 7) // 8:
                 return None
             return np.unpackbits(bits, count=h * w).reshape(h, w).view(bool), (eh, ew)
@@ -106,7 +125,8 @@ class LabelCache:
         h, w = label.shape
         eh, ew = edited if edited is not None else (h, w)
         packed = zlib.compress(np.packbits(label != 0).tobytes(), 1)
-        data = _MAGIC + struct.pack("<IIII", h, w, eh, ew) + packed
+        header = _HEADER.pack(h, w, eh, ew)
+        data = _MAGIC + header + _check(key, header, packed) + packed
         path = self._path(key)
         try:
             write_bytes(path, data, durable=False)  # a torn entry reads as a miss

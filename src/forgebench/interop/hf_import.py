@@ -35,7 +35,14 @@ from forgebench.errors import UserError
 from forgebench.interop.hf_export import EXTRA, FORMAT, META_FILE
 from forgebench.interop.layout import DatasetLayout
 from forgebench.util.images import pixel_limit_error
-from forgebench.util.paths import lexical_reason, outside_reason
+from forgebench.util.jsonl import JSONTooDeep, load_json_bounded
+from forgebench.util.paths import (
+    InputFileError,
+    lexical_reason,
+    outside_reason,
+    read_input_text,
+    regular_file,
+)
 
 BATCH_ROWS = 256
 
@@ -47,11 +54,13 @@ class HFImportError(UserError):
 def read_meta(src: Path) -> dict[str, Any] | None:
     """The export's ``forgebench.json`` when ``src`` is such a folder, else None."""
     path = Path(src) / META_FILE
-    if not path.is_file():
+    if not path.exists():
         return None
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        meta = load_json_bounded(read_input_text(path))
+    except InputFileError as exc:
+        raise HFImportError(str(exc)) from None
+    except ValueError as exc:
         raise HFImportError(f"{path}: not readable JSON ({exc})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         return None
@@ -92,13 +101,24 @@ def _check_image(data: Any, where: str) -> bytes:
     return bytes(data)
 
 
-def _rows(src: Path) -> Iterator[tuple[str, int, dict[str, Any]]]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+def _shards(src: Path) -> list[Path]:
+    """The parquet shards of ``data/``, each checked to be a regular file before anything opens
+    it (a named pipe would block the import for ever, a device never end)."""
     shards = sorted((src / "data").glob("test-*.parquet"))
     if not shards:
         raise HFImportError(f"{src}: no data/test-*.parquet shards")
+    for shard in shards:
+        try:
+            regular_file(shard)
+        except InputFileError as exc:
+            raise HFImportError(str(exc)) from None
+    return shards
+
+
+def _rows(shards: list[Path]) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     for shard in shards:
         try:
             pf = pq.ParquetFile(shard)
@@ -121,12 +141,16 @@ def _item(meta: dict[str, Any], row: dict[str, Any], where: str) -> dict[str, An
             continue
         if kind == "json":
             try:
-                value = json.loads(value)
+                value = load_json_bounded(value)
+            except JSONTooDeep as exc:
+                raise HFImportError(f"{where}: {name}: {exc}") from None
             except (TypeError, ValueError):
                 raise HFImportError(f"{where}: {name}: not JSON text") from None
         item[name] = value
     try:
-        extra = json.loads(row.get(EXTRA) or "{}")
+        extra = load_json_bounded(row.get(EXTRA) or "{}")
+    except JSONTooDeep as exc:
+        raise HFImportError(f"{where}: {EXTRA}: {exc}") from None
     except (TypeError, ValueError):
         raise HFImportError(f"{where}: {EXTRA}: not JSON text") from None
     if not isinstance(extra, dict):
@@ -162,6 +186,7 @@ def import_hf(
         raise HFImportError(f"{META_FILE}: items_file {lexical_reason(items_file)}")
     if out.exists() and (not out.is_dir() or any(out.iterdir())) and not force:
         raise HFImportError(f"{out}: exists and is not empty (use --force to replace it)")
+    shards = _shards(src)
     tmp = out.parent / f".{out.name}.{os.getpid()}.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
@@ -170,7 +195,7 @@ def import_hf(
     try:
         items = (tmp / items_file).open("w", encoding="utf-8") if items_file else None
         with items or contextlib.nullcontext():
-            for shard, index, row in _rows(src):
+            for shard, index, row in _rows(shards):
                 where = f"{shard} row {index}"
                 item = _item(meta, row, where)
                 for name, column in layout.images.items():

@@ -75,10 +75,12 @@ def _check_meta(meta: dict[str, Any]) -> None:
     that is off."""
     columns, images, files = meta.get("columns"), meta.get("images"), meta.get("files", [])
     if not isinstance(columns, dict) or not all(
-        isinstance(k, str) and v in KINDS for k, v in columns.items()
+        isinstance(k, str) and isinstance(v, str) and v in KINDS for k, v in columns.items()
     ):
         raise HFImportError(f"{META_FILE}: columns: not a map of column -> kind")
-    if not isinstance(images, dict) or not all(v in ("one", "many") for v in images.values()):
+    if not isinstance(images, dict) or not all(
+        isinstance(v, str) and v in ("one", "many") for v in images.values()
+    ):
         raise HFImportError(f"{META_FILE}: images: not a map of column -> one|many")
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         raise HFImportError(f"{META_FILE}: files: not a list of paths")
@@ -127,7 +129,7 @@ def _rows(shards: list[Path]) -> Iterator[tuple[str, int, dict[str, Any]]]:
                 for row in batch.to_pylist():
                     yield shard.name, n, row
                     n += 1
-        except (pa.ArrowException, OSError) as exc:
+        except (pa.ArrowException, OSError, ValueError) as exc:  # UnicodeDecodeError too
             why = " ".join(str(exc).split())  # Arrow's messages span lines
             raise HFImportError(f"{shard}: not a readable parquet file ({why})") from None
 
@@ -203,6 +205,10 @@ def import_hf(
                         continue
                     cells = row.get(name)
                     cells = [] if cells is None else cells if column.many else [cells]
+                    if not isinstance(cells, list) or not all(
+                        c is None or isinstance(c, dict) for c in cells
+                    ):
+                        raise HFImportError(f"{where}: {name}: not an image column")
                     paths = [str((c or {}).get("path") or "") for c in cells]
                     if name in meta.get("columns", {}) and cells:  # the path field's own column
                         item[name] = paths if column.many else paths[0]

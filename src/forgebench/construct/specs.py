@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from forgebench.errors import UserError
 from forgebench.util.atomic import atomic_open
+from forgebench.util.jsonl import JSONTooDeep, load_json_bounded
 
 Operation = Literal["insert", "replace", "remove", "recolour", "retext", "background"]
 """What an edit does: paste or render something new (``insert``), put something in place of a
@@ -166,9 +167,11 @@ def iter_specs(path: Path) -> Iterator[EditSpec]:
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
+                obj = load_json_bounded(line)
             except json.JSONDecodeError as exc:
                 raise SpecFileError(f"{path.name}:{lineno}: not JSON ({exc.msg})") from None
+            except JSONTooDeep as exc:
+                raise SpecFileError(f"{path.name}:{lineno}: {exc}") from None
             spec = parse_spec(obj, f"{path.name}:{lineno}")
             if spec.id in seen:
                 raise SpecFileError(

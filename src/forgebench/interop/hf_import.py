@@ -35,8 +35,15 @@ from forgebench.interop.hf_export import EXTRA, FORMAT, META_FILE
 from forgebench.interop.layout import DatasetLayout
 from forgebench.util.atomic import clean_stale, temp_name
 from forgebench.util.images import pixel_limit_error
+from forgebench.util.jsonl import JSONTooDeep, load_json_bounded
 from forgebench.util.owned import replace_folder, replace_guard
-from forgebench.util.paths import lexical_reason, outside_reason
+from forgebench.util.paths import (
+    InputFileError,
+    lexical_reason,
+    outside_reason,
+    read_input_text,
+    regular_file,
+)
 
 BATCH_ROWS = 256
 
@@ -48,11 +55,13 @@ class HFImportError(UserError):
 def read_meta(src: Path) -> dict[str, Any] | None:
     """The export's ``forgebench.json`` when ``src`` is such a folder, else None."""
     path = Path(src) / META_FILE
-    if not path.is_file():
+    if not path.exists():
         return None
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        meta = load_json_bounded(read_input_text(path))
+    except InputFileError as exc:
+        raise HFImportError(str(exc)) from None
+    except ValueError as exc:
         raise HFImportError(f"{path}: not readable JSON ({exc})") from None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         return None
@@ -67,10 +76,12 @@ def _check_meta(meta: dict[str, Any]) -> None:
     that is off."""
     columns, images, files = meta.get("columns"), meta.get("images"), meta.get("files", [])
     if not isinstance(columns, dict) or not all(
-        isinstance(k, str) and v in KINDS for k, v in columns.items()
+        isinstance(k, str) and isinstance(v, str) and v in KINDS for k, v in columns.items()
     ):
         raise HFImportError(f"{META_FILE}: columns: not a map of column -> kind")
-    if not isinstance(images, dict) or not all(v in ("one", "many") for v in images.values()):
+    if not isinstance(images, dict) or not all(
+        isinstance(v, str) and v in ("one", "many") for v in images.values()
+    ):
         raise HFImportError(f"{META_FILE}: images: not a map of column -> one|many")
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         raise HFImportError(f"{META_FILE}: files: not a list of paths")
@@ -93,13 +104,24 @@ def _check_image(data: Any, where: str) -> bytes:
     return bytes(data)
 
 
-def _rows(src: Path) -> Iterator[tuple[str, int, dict[str, Any]]]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
+def _shards(src: Path) -> list[Path]:
+    """The parquet shards of ``data/``, each checked to be a regular file before anything opens
+    it (a named pipe would block the import for ever, a device never end)."""
     shards = sorted((src / "data").glob("test-*.parquet"))
     if not shards:
         raise HFImportError(f"{src}: no data/test-*.parquet shards")
+    for shard in shards:
+        try:
+            regular_file(shard)
+        except InputFileError as exc:
+            raise HFImportError(str(exc)) from None
+    return shards
+
+
+def _rows(shards: list[Path]) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     for shard in shards:
         try:
             pf = pq.ParquetFile(shard)
@@ -108,7 +130,7 @@ def _rows(src: Path) -> Iterator[tuple[str, int, dict[str, Any]]]:
                 for row in batch.to_pylist():
                     yield shard.name, n, row
                     n += 1
-        except (pa.ArrowException, OSError) as exc:
+        except (pa.ArrowException, OSError, ValueError) as exc:  # UnicodeDecodeError too
             why = " ".join(str(exc).split())  # Arrow's messages span lines
             raise HFImportError(f"{shard}: not a readable parquet file ({why})") from None
 
@@ -122,12 +144,16 @@ def _item(meta: dict[str, Any], row: dict[str, Any], where: str) -> dict[str, An
             continue
         if kind == "json":
             try:
-                value = json.loads(value)
+                value = load_json_bounded(value)
+            except JSONTooDeep as exc:
+                raise HFImportError(f"{where}: {name}: {exc}") from None
             except (TypeError, ValueError):
                 raise HFImportError(f"{where}: {name}: not JSON text") from None
         item[name] = value
     try:
-        extra = json.loads(row.get(EXTRA) or "{}")
+        extra = load_json_bounded(row.get(EXTRA) or "{}")
+    except JSONTooDeep as exc:
+        raise HFImportError(f"{where}: {EXTRA}: {exc}") from None
     except (TypeError, ValueError):
         raise HFImportError(f"{where}: {EXTRA}: not JSON text") from None
     if not isinstance(extra, dict):
@@ -164,6 +190,7 @@ def import_hf(
     if out.exists() and (not out.is_dir() or any(out.iterdir())) and not force:
         raise HFImportError(f"{out}: exists and is not empty (use --force to replace it)")
     replace_guard(out, "dataset", sources=[src])
+    shards = _shards(src)
     out.parent.mkdir(parents=True, exist_ok=True)
     clean_stale(out.parent, out.name)
     tmp = out.parent / temp_name(out.name, "importing")
@@ -173,7 +200,7 @@ def import_hf(
     try:
         items = (tmp / items_file).open("w", encoding="utf-8") if items_file else None
         with items or contextlib.nullcontext():
-            for shard, index, row in _rows(src):
+            for shard, index, row in _rows(shards):
                 where = f"{shard} row {index}"
                 item = _item(meta, row, where)
                 for name, column in layout.images.items():
@@ -181,6 +208,10 @@ def import_hf(
                         continue
                     cells = row.get(name)
                     cells = [] if cells is None else cells if column.many else [cells]
+                    if not isinstance(cells, list) or not all(
+                        c is None or isinstance(c, dict) for c in cells
+                    ):
+                        raise HFImportError(f"{where}: {name}: not an image column")
                     paths = [str((c or {}).get("path") or "") for c in cells]
                     if name in meta.get("columns", {}) and cells:  # the path field's own column
                         item[name] = paths if column.many else paths[0]

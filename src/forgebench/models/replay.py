@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from forgebench.models.base import Model, ModelError, Request, Response, Usage
 from forgebench.models.spec import ModelConfig, SpecError
+from forgebench.util.jsonl import JSONTooDeep, load_json_bounded
 
 FORMATS: dict[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
 """File suffix -> format."""
@@ -98,9 +99,11 @@ def _raw_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
                     if not line.strip():
                         continue
                     try:
-                        obj = json.loads(line)
+                        obj = load_json_bounded(line)
                     except json.JSONDecodeError as exc:
                         raise SpecError(f"replay {path} line {n}: bad JSON ({exc.msg})") from exc
+                    except JSONTooDeep as exc:
+                        raise SpecError(f"replay {path} line {n}: {exc}") from None
                     if not isinstance(obj, dict):
                         raise SpecError(f"replay {path} line {n}: expected a JSON object")
                     rows.append((n, obj))

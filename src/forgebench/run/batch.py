@@ -30,6 +30,7 @@ from forgebench.errors import UserError
 from forgebench.models.base import ModelError, Request
 from forgebench.models.openai_compat import build_body, parse_completion, variant_urls
 from forgebench.run.store import Store, task_images
+from forgebench.util.jsonl import JSONTooDeep, load_json_bounded
 from forgebench.util.paths import InputFileError, read_input_text
 
 DEFAULT_MAX_BYTES = 190_000_000
@@ -152,11 +153,11 @@ def batch_lines(path: Path, no_id: str) -> Iterator[tuple[int, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = load_json_bounded(line)
         except json.JSONDecodeError as exc:
             raise BatchError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise BatchError(f"{path}:{lineno}: JSON nested too deeply") from None
+        except JSONTooDeep as exc:
+            raise BatchError(f"{path}:{lineno}: {exc}") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("custom_id"), str):
             raise BatchError(f"{path}:{lineno}: {no_id}")
         yield lineno, obj

@@ -7,61 +7,43 @@ JSONL (:mod:`forgebench.models.replay`: ``item_id``, ``probe`` ``MCQ``, conditio
 ``text``), so ``forgebench run DATASET --model NAME=replay/FILE.jsonl`` re-scores those answers
 with our extraction, metrics and report. An empty prediction is kept as an empty answer (it
 extracts to ``Z``); a row without ``index``, or two rows with one index, is an error naming the
-row. Reading ``.xlsx`` needs ``openpyxl`` (``pip install 'forgebench[xlsx]'``).
+row. The file is read within the bounds of :mod:`forgebench.util.input_limits` by
+:func:`forgebench.util.sheets.read_table` (``.xlsx`` with the standard library alone, streamed).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 from forgebench.suites.forensics.problems import ForensicsDataError
+from forgebench.util.sheets import TableError, read_table
 
 SUFFIXES = (".xlsx", ".csv", ".tsv")
 
 
-def _cell(value: Any) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def read_predictions(path: Path) -> list[tuple[str, str]]:
-    """``(index, prediction)`` pairs in file order (see the module docstring)."""
-    import pandas as pd
-
+def read_predictions(path: Path, **limits: int) -> list[tuple[str, str]]:
+    """``(index, prediction)`` pairs in file order (see the module docstring). The file is read
+    within :mod:`forgebench.util.input_limits` (rows, cell size, file and member sizes; ``limits``
+    overrides them, for tests): a file over one is an error naming it."""
     suffix = path.suffix.lower()
     if suffix not in SUFFIXES:
         raise ForensicsDataError(
             f"{path}: expected a VLMEvalKit prediction file ({', '.join(SUFFIXES)})"
         )
-    if not path.is_file():
-        raise ForensicsDataError(f"{path}: no such file")
     try:
-        if suffix == ".xlsx":
-            frame = pd.read_excel(path, dtype=object)
-        else:
-            frame = pd.read_csv(
-                path, sep="\t" if suffix == ".tsv" else ",", dtype=object, keep_default_na=False
-            )
-    except ImportError:
-        raise ForensicsDataError(
-            f"{path}: reading .xlsx needs openpyxl (pip install 'forgebench[xlsx]')"
-        ) from None
-    except Exception as exc:  # pandas raises many types for unreadable files
-        raise ForensicsDataError(f"{path}: cannot read ({type(exc).__name__}: {exc})") from None
-    missing = [c for c in ("index", "prediction") if c not in frame.columns]
+        columns, frame = read_table(path, ("index", "prediction"), **limits)
+    except TableError as exc:
+        raise ForensicsDataError(str(exc)) from None
+    missing = [c for c in ("index", "prediction") if c not in columns]
     if missing:
         raise ForensicsDataError(f"{path}: missing column(s) {', '.join(missing)}")
     out: list[tuple[str, str]] = []
     seen: dict[str, int] = {}
-    for k, (index, pred) in enumerate(zip(frame["index"], frame["prediction"], strict=True)):
+    for k, cells in enumerate(frame):
         row = k + 2  # the header is row 1
-        idx = _cell(index).strip()
+        idx = cells["index"].strip()
         if not idx:
             raise ForensicsDataError(f"{path}:{row}: index: empty")
         if idx in seen:
@@ -69,7 +51,7 @@ def read_predictions(path: Path) -> list[tuple[str, str]]:
                 f"{path}:{row}: index: duplicate {idx!r} (first on row {seen[idx]})"
             )
         seen[idx] = row
-        out.append((idx, _cell(pred)))
+        out.append((idx, cells["prediction"]))
     return out
 
 

@@ -20,7 +20,7 @@ from pydantic import BaseModel
 
 from forgebench.errors import UserError
 from forgebench.suites.mandela.contract import Item
-from forgebench.util.jsonl import iter_jsonl
+from forgebench.util.jsonl import JSONTooDeep, iter_jsonl, load_json_bounded
 from forgebench.util.problems import Problem
 
 Kind = Literal["json", "object", "text"]
@@ -89,9 +89,11 @@ def convert_cell(path: tuple[str, ...], value: Any) -> Any:
         kind in ("json", "object") or (kind is None and value.lstrip()[:1] in ("[", "{"))
     ):
         try:
-            value = json.loads(value)
+            value = load_json_bounded(value)
         except json.JSONDecodeError as exc:
             raise ValueError(f"not valid JSON ({exc.msg}): {value[:60]!r}") from None
+        except JSONTooDeep as exc:
+            raise ValueError(f"{exc}: {value[:60]!r}") from None
     if kind == "object" and not isinstance(value, dict):
         raise ValueError(f"expected a JSON object, got {value!r:.60}")
     if kind == "text" and isinstance(value, int) and not isinstance(value, bool):

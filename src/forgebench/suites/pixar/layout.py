@@ -17,7 +17,6 @@ evaluation (listed in ``no_mask``); unknown or unreadable metadata gives an empt
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from forgebench.suites.pixar.localization import DEFAULT_BINS
 from forgebench.suites.pixar.pairs import PairsError
 from forgebench.suites.pixar.scoring import index_files, load_scored
 from forgebench.suites.pixar.taxonomy import CLASSES
+from forgebench.util.jsonl import load_json_bounded
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -102,9 +102,9 @@ def read_metadata_classes(path: Path | None) -> list[int] | None:
     if path is None:
         return None
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
+        meta = load_json_bounded(path.read_text(encoding="utf-8"))
         entries = meta.get("cls", [])
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError):
+    except (OSError, ValueError, AttributeError):
         return None
     out: list[int] = []
     for c in entries if isinstance(entries, list) else []:

@@ -17,7 +17,6 @@ Replacements, additions and background changes need a generative editor (``opena
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any
@@ -29,16 +28,17 @@ from PIL import Image
 from forgebench.construct.scenes import SceneError, SceneEvent, SceneObject, SceneRecord
 from forgebench.construct.specs import EditSpec
 from forgebench.suites.pixar.taxonomy import canonical_class
+from forgebench.util.jsonl import load_json_bounded
 
 
 def scenes_from_coco(path: Path, image_prefix: str = "") -> list[SceneRecord]:
     """Scene records from a COCO instances JSON; :class:`SceneError` naming the problem."""
     try:
-        coco = json.loads(path.read_text(encoding="utf-8"))
+        coco = load_json_bounded(path.read_text(encoding="utf-8"))
         cats = {c["id"]: c["name"] for c in coco["categories"]}
         images = {im["id"]: im for im in coco["images"]}
         anns = coco["annotations"]
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         raise SceneError(
             f"{path.name}: not a COCO instances file ({type(exc).__name__}: {exc})"
         ) from None

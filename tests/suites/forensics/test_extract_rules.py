@@ -79,6 +79,7 @@ def test_yes_no_only_for_a_yes_no_question() -> None:
 
 def test_corpus_is_read_without_wrong_letters() -> None:
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    rows = [r for r in rows if r["split"] != "h39"]  # the batch of issue 39, scored separately
     assert len(rows) >= 400 and len({r["style"] for r in rows}) >= 30
     outcome: Counter[str] = Counter()
     wrong = set()

@@ -40,6 +40,7 @@ import sys
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -64,6 +65,7 @@ class FakeOpenAI:
         port: int = 0,
         record: bool = True,
         capacity: int | None = None,
+        replies: Callable[[dict[str, Any]], str] | None = None,
     ) -> None:
         self.latency_s = latency_ms / 1000.0
         self.fault_rate = fault_rate
@@ -78,6 +80,8 @@ class FakeOpenAI:
         """Keep request bodies (redacted) and digests; off for benchmarks."""
         self.capacity = capacity
         """Requests processed at once (the rest wait, as an engine's batch slots); None: any."""
+        self.replies = replies
+        """Replays a fixed model: the reply's whole text from the request body (no digest)."""
         self._slots: asyncio.Semaphore | None = None
         self.first_hit_at: float | None = None
         self.last_reply_at: float | None = None
@@ -171,7 +175,8 @@ class FakeOpenAI:
         digest = hashlib.sha256(json.dumps(messages, sort_keys=True).encode("utf-8")).hexdigest()[
             :12
         ]
-        message: dict[str, Any] = {"role": "assistant", "content": f"{self.reply_text} #{digest}"}
+        text = self.replies(body) if self.replies is not None else f"{self.reply_text} #{digest}"
+        message: dict[str, Any] = {"role": "assistant", "content": text}
         finish = "stop"
         if outcome == "refusal":
             message = {"role": "assistant", "content": None, "refusal": "I can't help with that."}

@@ -88,4 +88,5 @@ def test_batch_equals_one_by_one() -> None:
     sets = [BINARY, BINARY, FOUR, BINARY, FOUR, dict(BINARY), BINARY]
     letters, steps, rules = extract_batch(answers, sets)
     for a, o, lt, st, ru in zip(answers, sets, letters, steps, rules, strict=True):
-        assert extract_option(a, o) == Extraction(lt, st, ru)
+        got = extract_option(a, o)
+        assert (got.letter, got.step, got.rule) == (lt, st, ru)

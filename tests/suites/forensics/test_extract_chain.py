@@ -104,6 +104,9 @@ def test_metrics_release_rules_and_ours(
     ours = _details(run)
     assert ours["1"][1] == {"step": "text", "rule": "binary", "judge": None}
     assert ours["3"] == ("D", {"step": "letter", "rule": "cue", "judge": None})
+    # each Z of the rules records why in the verdict's detail (the release's rules do not)
+    assert (ours["2"][1]["why"], ours["4"][1]["why"]) == ("refusal", "nothing")
+    assert "why" not in release["2"][1]
     with pytest.raises(UserError, match="--extraction must be one of"):
         suite.score(run, None, {"extraction": "vlmevalkit"})
 

@@ -15,6 +15,7 @@ MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
 FRAMES = {"A": "[ 0, 1, 5 ]", "B": "[ 1 ]", "C": "[ 0 ]", "D": "[ 0, 1 ]"}
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
+TEST_HALF_RIGHT, TEST_HALF_WRONG = 676, 11  # of 733, benchmarks/extraction_accuracy.py
 
 
 @pytest.mark.parametrize(
@@ -66,6 +67,57 @@ def test_v2_rules(answer: str, options: dict[str, str], letter: str, rule: str) 
     assert (got.letter, got.rule) == (letter, rule)
 
 
+REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
+SHUFFLED = {"A": "Candidate 3", "B": "Candidate 1", "C": "Candidate 4", "D": "Candidate 2"}
+KINDS = {"A": "Splicing", "B": "Copy-Move", "C": "Removal", "D": "Face Swap (Single Face)"}
+BOXES = {
+    "A": '{ "forged area": [ [ 274, 46, 358, 167 ] ] }',
+    "B": '{ "forged area": [ [ 186, 122, 333, 196 ] ] }',
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "why"),
+    [
+        # precision: articles, two options, hedges, corrections, conditionals
+        (
+            "A 3D render, clearly.",
+            {"A": "Diffusion models", "B": "Graphics-based methods"},
+            "B",
+            "",
+        ),
+        ("A normal street photo with a lot of detail.", BINARY, "Z", "nothing"),
+        ("Masks 2 and 3 both look right to me.", FOUR, "Z", "two_options"),
+        ("Maybe AI-generated, maybe non AI-generated.", BINARY, "Z", "hedge"),
+        ("Sorry, I can't tell whether it is AI-generated or not.", BINARY, "Z", "refusal"),
+        ("B. Sorry, I meant A.", BINARY, "A", ""),
+        ("Top right. My apologies, it is bottom left.", REGIONS, "C", ""),
+        ("If the EXIF is real then B, otherwise A.", BINARY, "Z", "hedge"),
+        ("The second mask.", SHUFFLED, "Z", "two_options"),
+        # per-option scores, rankings, elimination, positions
+        ("A: 0.1, B: 0.2, C: 0.6, D: 0.1", FOUR, "C", ""),
+        ("A 50%, B 50%", BINARY, "Z", "two_options"),
+        ("Worst to best: D, B, A, C", FOUR, "C", ""),
+        ("Rule out B, C and D.", FOUR, "A", ""),
+        ("Rule out top left.", REGIONS, "Z", "nothing"),
+        ("The penultimate one.", FOUR, "C", ""),
+        ("The latter.", BINARY, "B", ""),
+        # paraphrases: regions, frames, kinds, boxes, other languages
+        ("SE corner", REGIONS, "D", ""),
+        ("\u2197\ufe0f", REGIONS, "B", ""),
+        ("Frames 0 through 1.", FRAMES, "D", ""),
+        ("Cloned within the same photo.", KINDS, "B", ""),
+        ("x=186, y=122, w=333, h=196", BOXES, "B", ""),
+        ("(274, 46) to (632, 213)", BOXES, "A", ""),
+        ("Oben links.", REGIONS, "A", ""),
+        ("Nicht manipuliert.", MANIP, "A", ""),
+    ],
+)
+def test_v3_rules(answer: str, options: dict[str, str], letter: str, why: str) -> None:
+    got = extract_option(answer, options)
+    assert (got.letter, got.why) == (letter, why), got
+
+
 def test_yes_no_only_for_a_yes_no_question() -> None:
     assert extract_option("Yes.", BINARY, "Is this image AI-generated?").letter == "A"
     assert extract_option("No, it is real.", BINARY, "Is this image AI-generated?").letter == "B"
@@ -77,9 +129,7 @@ def test_yes_no_only_for_a_yes_no_question() -> None:
     assert extract_option("Yes.", BINARY, "What is the authenticity of the image?").letter == "Z"
 
 
-def test_corpus_is_read_without_wrong_letters() -> None:
-    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
-    assert len(rows) >= 400 and len({r["style"] for r in rows}) >= 30
+def _read(rows: list[dict[str, str]]) -> tuple[Counter[str], set[str]]:
     outcome: Counter[str] = Counter()
     wrong = set()
     for r in rows:
@@ -87,7 +137,19 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         outcome["right" if got == r["expected"] else "wrong" if got != "Z" else "z"] += 1
         if got not in ("Z", r["expected"]):
             wrong.add(r["id"])
+    return outcome, wrong
+
+
+def test_corpus_is_read_without_wrong_letters() -> None:
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 1000 and len({r["style"] for r in rows}) >= 90
+    tuning = [r for r in rows if r["half"] == "tuning"]
+    outcome, wrong = _read(tuning)
     # the one wrong letter: "a photograph of a real person, but the background has been
     # AI-generated", labelled Z (partly generated), read as AI-generated
     assert wrong <= {"realistic_mixed-28"}, wrong
-    assert outcome["right"] >= 0.95 * len(rows), outcome
+    assert outcome["right"] >= 0.96 * len(tuning), outcome
+    # the test half is never tuned on: this is the figure measured at the end of issue 39
+    test = [r for r in rows if r["half"] == "test"]
+    outcome, wrong = _read(test)
+    assert outcome["right"] >= TEST_HALF_RIGHT and len(wrong) <= TEST_HALF_WRONG, outcome

@@ -2,7 +2,7 @@
 
 The paper's order, each stage deciding only what the previous ones left undecided (one chain):
 
-1. **rules** (this module, parser ``forensics-extract/v2``):
+1. **rules** (this module, parser ``forensics-extract/v3``):
 
    - ``refusal`` -> ``Z``: VLMEvalKit's refusal strings anywhere, or a refusal opening ("I'm
      sorry", "I can't", "As an AI", "抱歉", ...) with no option letter stated;
@@ -15,12 +15,21 @@ The paper's order, each stage deciding only what the previous ones left undecide
      the binary wordings in Chinese), read on the whole of a short answer and on the concluding
      sentences of a long one (``text``).
 
+   Before reading letters (v3, issue 39): an answer that makes its choice conditional ("if X
+   then C, otherwise B", "unless", "depending on") is ``Z``; a probability or confidence per
+   option picks the highest (two equal highest: ``Z``); a ranking ("best to worst: D, B, A, C")
+   its first; an elimination that leaves one option ("rule out A, B and C") that one. An
+   article "A" before a word (or "3D") is never the letter; a correction after an apology or
+   "I meant" wins over what it corrects; an ordinal over options that carry numbers of their
+   own in another order ("the second mask") is ``Z``.
+
    Before reading, reasoning blocks (``<think>...</think>``) are dropped, full-width letters and
    curly quotes made plain, markdown emphasis removed, and a restatement of the option list
    ("A. AI-generated B. non AI-generated") blanked. Two readings that disagree (two letters, a
    letter and another option's text, "Yes" with the other side's words) give ``Z``: a wrong
    letter costs more than a Z. Each letter records the rule that produced it (``rule``, stored
-   in the verdict's detail).
+   in the verdict's detail); each ``Z`` records why (``why``: ``two_options``, ``hedge``,
+   ``refusal``, ``nothing``; in the verdict's detail and the export's ``found_by`` column).
 2. ``embed``: ``builtin/embed`` (:mod:`.embed_extract`), when it was run on this run.
 3. ``extractor``: an LLM extractor (the judge stage; :func:`extractor_prompt`, or the release's
    prompt, :mod:`.release_match`).
@@ -53,7 +62,7 @@ Step = Literal["refusal", "letter", "text", "embed", "extractor", "none", "missi
 STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "none", "missing")
 """``missing``: the task has no answer (scoring counts it as ``Z``)."""
 NO_OPTION = "Z"
-PARSER_VERSION = "forensics-extract/v2"
+PARSER_VERSION = "forensics-extract/v3"
 
 RELEASE_REFUSALS = (
     "Sorry, I can't help with images of people yet.",
@@ -94,6 +103,10 @@ class Extraction:
     step: Step
     rule: str = ""
     """Which rule read it (``bare-letter``, ``cue``, ``conflict``, ...); empty for stages."""
+    why: str = ""
+    """For a ``Z`` of the rules: ``two_options`` (several options named, no final cue picks
+    one), ``hedge`` (an answer that hedges or makes its choice conditional), ``refusal`` or
+    ``nothing``; empty for a letter."""
 
 
 def is_refusal(text: str, spec: OptionTexts) -> bool:
@@ -159,8 +172,110 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
     return Reading(NO_OPTION, "conflict") if said else None
 
 
-def _as_extraction(r: Reading, step: Step) -> Extraction:
-    return Extraction(r.letter, step if r.letter != NO_OPTION else "none", r.rule)
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|might|could|either|not\s+sure|hard\s+to|difficult\s+to|"
+    r"torn|unsure|uncertain|unclear|can'?t\s+(?:tell|say|decide|choose)|cannot\s+(?:tell|say|"
+    r"decide|choose|determine)|depend\w*)\b",
+    re.I,
+)
+_CONDITIONAL = re.compile(
+    r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
+    r"\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
+    re.I,
+)
+_PROBABILITY = re.compile(
+    r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?\s*(?:[:=]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
+)
+_SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")
+_RANKING = re.compile(
+    r"\b(best\s+to\s+worst|most\s+to\s+least(?:\s+(?:likely|plausible|probable))?|"
+    r"most\s+(?:likely|plausible)\s+first|ranking|ranked|rank|ordered\s+by\s+\w+|"
+    r"(?:likelihood|preference)\s+order|worst\s+to\s+best|least\s+to\s+most(?:\s+likely)?)"
+    r"\s*\)?\s*[:\-]?\s*([^\n]*)",
+    re.I,
+)
+_ELIMINATE = re.compile(
+    r"\b(?:rule\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*|can\s+be\s+excluded|"
+    r"impossible|wrong|incorrect|none\s+of|not)\b",
+    re.I,
+)
+
+
+def _probabilities(text: str, spec: OptionTexts) -> Extraction | None:
+    """A probability or confidence per option: the highest; two equal highest: ``Z``."""
+    if spec.kind in ("lists", "boxes"):
+        return None
+    scores: dict[str, float] = {}
+    for m in _PROBABILITY.finditer(text):
+        if m.group(1) in spec.letters:
+            scores[m.group(1)] = float(m.group(2)) / (100 if m.group(3) else 1)
+    if len(scores) < 2:
+        scores = {}
+        for part in re.split(r"[,;\n|]", text):
+            said = text_letters(re.sub(r"\d+(?:\.\d+)?\s*%?", " ", part), spec)
+            found = _SCORE.findall(part)
+            if len(said) == 1 and len(found) == 1:
+                value = float(found[0][0]) / (100 if found[0][1] else 1)
+                scores[said.pop()] = value
+    if len(scores) < 2:
+        return None
+    best = max(scores.values())
+    top = [k for k, v in scores.items() if v == best]
+    if len(top) > 1:
+        return Extraction(NO_OPTION, "none", "tied-scores", "two_options")
+    return Extraction(top[0], "letter", "probabilities")
+
+
+def _ranking(text: str, spec: OptionTexts) -> Extraction | None:
+    """A ranking of the options ("best to worst: D, B, A, C"): its first (last when it runs
+    from worst to best)."""
+    m = _RANKING.search(text)
+    if m is None:
+        return None
+    parts = [p for p in re.split(r",|>|\bthen\b|\d\)|;", m.group(2)) if p.strip()]
+    order: list[str] = []
+    for part in parts:
+        said = {ch for ch in re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z])", part)}
+        said &= set(spec.letters)
+        said = said or text_letters(part, spec)
+        if len(said) == 1:
+            order.append(said.pop())
+    if len(order) < 2 or len(set(order)) != len(order):
+        return None
+    reverse = re.match(r"(?:worst|least)", m.group(1), re.I) is not None
+    return Extraction(order[-1] if reverse else order[0], "letter", "ranking")
+
+
+def _elimination(text: str, spec: OptionTexts) -> Extraction | None:
+    """Every option but one ruled out ("rule out A, B and C", "not A, not C, not D")."""
+    m = _ELIMINATE.search(text)
+    if m is None or (spec.kind != "text" and not re.search(r"\b[A-Y]\b", text)):
+        return None
+    out = set(re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])", text[m.start() :])) & set(
+        spec.letters
+    )
+    if not out and spec.kind == "text":
+        out = text_letters(_ELIMINATE.sub(" ", text[m.start() :]), spec)
+    rest = [k for k in spec.letters if k not in out]
+    if len(out) >= 2 and len(rest) == 1:
+        return Extraction(rest[0], "letter", "elimination")
+    return None
+
+
+def _why(text: str, rule: str) -> str:
+    if rule in ("refusal",):
+        return "refusal"
+    if rule in ("empty", "nothing"):
+        return "nothing"
+    if rule == "conditional" or _HEDGE.search(text):
+        return "hedge"
+    return "two_options"
+
+
+def _as_extraction(r: Reading, step: Step, text: str = "") -> Extraction:
+    if r.letter == NO_OPTION:
+        return Extraction(r.letter, "none", r.rule, _why(text, r.rule))
+    return Extraction(r.letter, step, r.rule)
 
 
 def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str) -> Extraction:
@@ -171,21 +286,31 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     if len(bare) == 1 and bare.upper() in spec.letters:
         return Extraction(bare.upper(), "letter", "bare-letter")
     if not bare:
-        return Extraction(NO_OPTION, "none", "empty")
+        return Extraction(NO_OPTION, "none", "empty", "nothing")
     if is_refusal(text, spec):
-        return Extraction(NO_OPTION, "refusal", "refusal")
+        return Extraction(NO_OPTION, "refusal", "refusal", "refusal")
     got = _json(text, opts, spec)
     if got is not None:
-        return got
+        return (
+            got
+            if got.letter != NO_OPTION
+            else Extraction(NO_OPTION, "none", got.rule, "two_options")
+        )
     text = restatements_removed(text, opts)
+    if _CONDITIONAL.search(text):
+        return Extraction(NO_OPTION, "none", "conditional", "hedge")
+    for special in (_probabilities, _ranking, _elimination):
+        got = special(text, spec)
+        if got is not None:
+            return got
     for scope in scopes(text):
         read = read_letter(scope, spec, question)
         if read is not None:
-            return _as_extraction(read, "letter")
+            return _as_extraction(read, "letter", scope)
         said = _text(scope, opts, spec)
         if said is not None:
-            return _as_extraction(said, "text")
-    return Extraction(NO_OPTION, "none", "nothing")
+            return _as_extraction(said, "text", scope)
+    return Extraction(NO_OPTION, "none", "nothing", "nothing")
 
 
 _extract = lru_cache(maxsize=262144)(_extract_once)

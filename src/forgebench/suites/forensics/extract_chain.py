@@ -46,7 +46,9 @@ def chain(rules: Extraction, embed_letter: str | None, extractor_letter: str | N
     return combine(rules, extractor_letter, embed_letter=embed_letter)
 
 
-SETTLED_Z = frozenset({"conflict", "several-letters", "empty"})
+SETTLED_Z = frozenset(
+    {"conflict", "several-letters", "empty", "conditional", "tied-scores", "numbered-options"}
+)
 """Rules whose ``Z`` is a decision (readings that disagree, no answer at all): never sent on."""
 
 

@@ -35,7 +35,8 @@ from typing import cast
 
 _NEG_WORDS = (
     r"not|non|never|no|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
-    r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|neither|nor|nothing|none of"
+    r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|neither|nor|nothing|none of|"
+    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|nicht|kein|keine"
 )
 _NEGATOR = re.compile(rf"(?:^|[^a-z'])(?:{_NEG_WORDS})(?:\s+[\w']+){{0,5}}\s*$")
 _HYPOTHETICAL = re.compile(
@@ -53,29 +54,45 @@ GENERATED_POSITIVE = (
     "synthesized", "synthesised", "computer generated", "artificially generated",
     "created by an ai model", "produced by a generator", "produced by an ai", "fake", "deepfake",
     "forged", "forgery", "ai生成", "ai合成", "合成", "生成的", "伪造", "虚假", "假的",
+    "générée par ia", "générée par l'ia", "généré par l'ia", "généré par ia", "generada por ia",
+    "generado por ia", "ki generiert", "generata dall'ia", "generato dall'ia", "gerada por ia",
+    "ai로 생성", "ai에 의해 생성", "生成された", "сгенерировано",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
     "edited", "altered", "doctored", "photoshopped", "modified", "spliced", "face swapped", "swapped",
     "fake", "deepfake", "forged", "forgery", "ai篡改", "篡改", "伪造", "被修改", "深度伪造", "假的",
+    "manipulée", "retouchée", "manipulada", "manipuliert", "bearbeitet", "manipolata",
+    "改ざんされています", "改ざんされた", "조작된", "манипулировано",
 )  # fmt: skip
 NEGATIVE = (
     "real", "authentic", "genuine", "unedited", "unaltered", "untampered", "unmanipulated",
     "untouched", "original", "human made", "camera photo", "真实", "真的", "原始",
+    "vraie photo", "authentique", "foto real", "auténtica", "echtes foto", "echt", "foto reale",
+    "autentica", "foto autentica", "本物", "실제 사진", "настоящая фотография",
+    "改ざんされていません", "조작되지 않",
 )  # fmt: skip
 POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE}
 """Paraphrases of the positive option of each release wording (its own text included)."""
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
-    "generative adversarial networks": ("gan", "stylegan", "progan", "biggan", "adversarial network"),
-    "diffusion models": ("diffusion", "stable diffusion", "ddpm", "latent diffusion", "dall e", "midjourney"),
+    "generative adversarial networks": ("gan", "stylegan", "stylegan2", "stylegan3", "progan", "biggan", "adversarial network", "adversarial generator", "adversarially trained"),
+    "diffusion models": ("diffusion", "stable diffusion", "ddpm", "latent diffusion", "dall e", "midjourney", "text to image model", "text to image diffusion", "denoising"),
     "encoder-decoder": ("encoder decoder", "autoencoder based face swap"),
-    "graphics-based methods": ("graphics based", "computer graphics", "graphics", "faceswap", "face2face"),
+    "graphics-based methods": ("graphics based", "computer graphics", "graphics", "faceswap", "face2face", "3d engine", "3d render", "3d rendering", "rendered", "cgi", "game engine"),
     "recurrent neural networks": ("recurrent neural network", "rnn", "recurrent network"),
     "variational auto-encoders": ("variational autoencoder", "vae"),
     "auto-regressive models": ("autoregressive", "auto regressive"),
     "proprietary": ("proprietary", "commercial generator", "closed source"),
     "transformer": ("transformer",),
+    "top left": ("northwest", "north west", "nw", "nw corner", "↖", "en haut à gauche", "arriba a la izquierda", "oben links", "links oben", "in alto a sinistra", "superior esquerdo", "左上", "왼쪽 위", "верхний левый"),
+    "top right": ("northeast", "north east", "ne corner", "↗", "en haut à droite", "arriba a la derecha", "oben rechts", "rechts oben", "in alto a destra", "superior direito", "右上", "오른쪽 위", "верхний правый"),
+    "bottom left": ("southwest", "south west", "sw", "sw corner", "↙", "en bas à gauche", "abajo a la izquierda", "unten links", "links unten", "in basso a sinistra", "inferior esquerdo", "左下", "왼쪽 아래", "нижний левый"),
+    "bottom right": ("southeast", "south east", "se corner", "↘", "en bas à droite", "abajo a la derecha", "unten rechts", "rechts unten", "in basso a destra", "inferior direito", "右下", "오른쪽 아래", "правый нижний", "нижний правый"),
+    "splicing": ("spliced", "pasted in", "pasted from", "transplanted", "composited", "from another image", "from another photo", "from a different photo", "from a second image"),
+    "copy-move": ("copy move", "cloned", "duplicated", "copied within", "copy pasted within"),
+    "removal": ("removed", "erased", "deleted", "object removal"),
+    "face swap (single face)": ("face swap", "face swapped", "face was swapped", "swapped face", "face was replaced", "face replaced"),
     "no area was manipulated.": ("no area was manipulated", "nothing was manipulated", "no area is manipulated", "no region was manipulated", "no area looks edited", "nothing was edited"),
     "no frame was manipulated.": ("no frame was manipulated", "no frames were manipulated", "nothing was manipulated"),
 }  # fmt: skip
@@ -255,17 +272,58 @@ def polarity_of(text: str, spec: OptionTexts) -> set[str]:
 
 
 _FRAME_RUN = re.compile(
-    r"\bframes?\s*(?:index(?:es)?|indices|numbers?)?\s*(?:are|is|:|=)?\s*"
+    r"\b(?:frames?|ind(?:ex|exes|ices))\s*(?:index(?:es)?|indices|numbers?)?\s*(?:are|is|:|=|#)?\s*"
     r"(\d+(?:\s*(?:,|and|&)\s*\d+)*)(?!\d|\.\d)",
     re.IGNORECASE,
 )
 
 
+_FRAME_RANGE = re.compile(
+    r"\bframes?\s*#?\s*(\d+)\s*(?:-|–|to|through|thru|until)\s*(\d+)(?!\d|\.\d)", re.I
+)
+_BARE_NUMBERS = re.compile(r"[^\w\[]*(?:only\s+)?(\d+(?:\s*(?:,|and|&|\s)\s*\d+)*)[\W]*")
+_DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
+                "six": "6", "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
+_DIGIT_WORD = re.compile(r"\b(" + "|".join(_DIGIT_WORDS) + r")\b", re.I)
+
+
+def _expanded(m: re.Match[str]) -> str:
+    a, b = int(m.group(1)), int(m.group(2))
+    return "frames " + ", ".join(map(str, range(a, b + 1))) if 0 <= b - a <= 64 else m.group(0)
+
+
 def _frames(text: str) -> list[frozenset[int]]:
-    """Index sets the answer names: bracketed lists, and runs of numbers after "frame(s)"."""
+    """Index sets the answer names: bracketed lists, runs of numbers (or number words) after
+    "frame(s)" or "index/indices", ranges ("frames 3 through 5") and an answer of bare numbers."""
+    text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], text)
+    text = _FRAME_RANGE.sub(_expanded, text)
     out = [frozenset(int(x) for x in _NUM.findall(m.group(0))) for m in _LIST.finditer(text)]
+    bare = _BARE_NUMBERS.fullmatch(text)
+    if bare:
+        out.append(frozenset(int(x) for x in _NUM.findall(bare.group(1))))
     out += [frozenset(int(x) for x in _NUM.findall(m.group(1))) for m in _FRAME_RUN.finditer(text)]
     return out
+
+
+_CORNERS = re.compile(
+    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)", re.I
+)
+
+
+def _loose_boxes(text: str) -> tuple[tuple[int, ...], ...]:
+    """Boxes written without brackets: corner pairs "(x1, y1) to (x2, y2)" (as x, y, w, h), or
+    the answer's integers in fours ("x=186, y=122, w=333, h=196", "1, 120, 295, 192")."""
+    corners = list(_CORNERS.finditer(text))
+    if corners:
+        out = []
+        for m in corners:
+            x1, y1, x2, y2 = (int(g) for g in m.groups())
+            out.append((x1, y1, x2 - x1, y2 - y1))
+        return tuple(sorted(out))
+    nums = [int(n) for n in re.findall(r"(?<![\d.])\d+(?![\d.]\d)", text)]
+    if not nums or len(nums) % 4:
+        return ()
+    return tuple(sorted(tuple(nums[i : i + 4]) for i in range(0, len(nums), 4)))
 
 
 def text_letters(text: str, spec: OptionTexts) -> set[str]:
@@ -277,6 +335,8 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
         return {k for k, v in spec.values if any(s == v for s in sets)}
     if spec.kind == "boxes":
         boxes, forged = _boxes(text)
+        if not boxes:
+            boxes = _loose_boxes(text)
         if not boxes:
             return set()
         matched: set[str] = set()

@@ -109,7 +109,8 @@ _NEGATIONS = (
 )
 _CORRECTION = re.compile(
     r"\b(?:actually|on\s+second\s+thoughts?|on\s+(?:closer|further)\s+(?:inspection|look|"
-    r"reflection)|wait|correction|i\s+mean|(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
+    r"reflection)|wait|correction|i\s+mean|i\s+meant|apolog(?:y|ies|ise|ize)|my\s+mistake|"
+    r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
     r"(?:\s+to)?|scratch\s+that)\b",
     re.I,
 )
@@ -123,7 +124,12 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
 _NOUNS = r"(?:option|choice|one|candidate|mask|map|segmentation\s+map|box|answer|region)"
 _ORDINAL = re.compile(
-    r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last)\s+" + _NOUNS, re.I
+    r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last|final|penultimate|"
+    r"second[\s-]+to[\s-]+last)\s+(?:(?:listed|given)\s+)?"
+    + _NOUNS
+    + r"|^\W*(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|penultimate|latter|former)"
+    r"(?:\s+(?:one|option|choice))?\W*$",
+    re.I,
 )
 _ORDINAL_WORD = re.compile(
     r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last)\b", re.I
@@ -135,6 +141,11 @@ _CONCLUDES = re.compile(
 _NUMBER = re.compile(
     r"\b(option|choice|candidate|answer|number|mask|map)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
     r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d)",
+    re.I,
+)
+_PLURAL_NUMBERS = re.compile(
+    r"\b(?:options|choices|candidates|masks|maps|segmentation\s+maps)\s+(\d)"
+    r"((?:\s*(?:,|and|&|or)\s*\d)+)(?!\d)",
     re.I,
 )
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -191,7 +202,7 @@ def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tup
         if ch not in letters or m.start(1) in negated:
             continue
         if ch == "A":  # the article: "A close look", "A Photoshop edit"
-            nxt = re.match(r"[ \t]+([A-Za-z][a-z]+)\b", text[m.end() :])
+            nxt = re.match(r"[ \t]+(\d*[A-Za-z][a-z]+|\d+[A-Za-z]+)\b", text[m.end() :])
             if nxt is not None and nxt.group(1).lower() not in _AFTER_LETTER:
                 continue
         found.append((m.start(1), ch))
@@ -272,18 +283,28 @@ def _numbers(text: str, spec: OptionTexts) -> list[tuple[int, str]]:
     letters = spec.letters
     out = []
     for m in _ORDINAL.finditer(text):
-        word = m.group(1).lower()
-        k = len(letters) if word == "last" else _ORDINALS[word]
+        word = re.sub(r"[\s-]+", " ", (m.group(1) or m.group(2)).lower())
+        if word in ("latter", "former") and len(letters) != 2:
+            continue
+        k = {"last": len(letters), "final": len(letters), "latter": 2, "former": 1,
+             "penultimate": len(letters) - 1, "second to last": len(letters) - 1,
+             }.get(word) or _ORDINALS[word]  # fmt: skip
         if 1 <= k <= len(letters):
-            out.append((m.start(), letters[k - 1]))
+            ok = spec.number_safe or spec.kind != "text"
+            out.append((m.start(), letters[k - 1] if ok else "Z"))
+    for m in _PLURAL_NUMBERS.finditer(text):  # "masks 2 and 3": several options named
+        for k in (int(d) for d in (m.group(1), *re.findall(r"\d", m.group(2)))):
+            if spec.number_safe and 1 <= k <= len(letters):
+                out.append((m.start(), letters[k - 1]))
     for m in _NUMBER.finditer(text):
         if norm(m.group(0)) in spec.texts:
             continue  # "Candidate 3" is an option's text: the text rule reads it
         k = int(_NUMBER_WORDS.get(m.group(2).lower(), m.group(2)))
-        if (spec.number_safe or m.group(1).lower() in ("option", "choice")) and 1 <= k <= len(
-            letters
-        ):
+        if spec.number_safe and 1 <= k <= len(letters):
             out.append((m.start(), letters[k - 1]))
+        elif m.group(1).lower() in ("option", "choice") and 1 <= k <= len(letters):
+            # options with numbers of their own in another order: "option 3" is not one of them
+            out.append((m.start(), letters[k - 1] if spec.kind != "text" else "Z"))
     return out
 
 
@@ -335,6 +356,8 @@ def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | N
             if len({ch for _, ch in final}) != 1:
                 return Reading("Z", "conflict")
             numbers = final
+        if numbers[-1][1] == "Z":
+            return Reading("Z", "numbered-options")
         sentence = _sentence(text, numbers[-1][0])
         if len({w.lower() for w in _ORDINAL_WORD.findall(sentence)}) > 1:
             return Reading("Z", "conflict")  # "the second or the third mask"

@@ -67,13 +67,16 @@ def score_frame(
             {
                 "task_key": key, "model": r.model, "probe": r.probe, "condition": r.condition,
                 "item_id": r.item_id, "type_code": str(extra.get("type_code", "")),
-                "answer": answer, "letter": got.letter, "step": got.step, "correct": got.letter == answer,
+                "answer": answer, "letter": got.letter, "step": got.step, "why": got.why,
+                "correct": got.letter == answer,
                 "judge": judge if got.step == "extractor" else EMBED_JUDGE if got.step == "embed" else "",
             }
         )  # fmt: skip
         if text is not None:
             by = rows[-1]["judge"] or None
-            detail = {"step": got.step, "rule": got.rule, "judge": by}
+            detail: dict[str, Any] = {"step": got.step, "rule": got.rule, "judge": by}
+            if got.why:  # a Z of the rules: two_options, hedge, refusal or nothing
+                detail["why"] = got.why
             verdicts.append((key, got.letter, detail, PARSER_VERSION))
     return pd.DataFrame(rows), verdicts
 

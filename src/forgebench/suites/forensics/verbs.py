@@ -137,8 +137,9 @@ def figures(run_dir: Path, out_dir: Path | None, judge: str | None) -> Output:
 
 def export_rows(run_dir: Path, judge: str | None) -> pd.DataFrame:
     """Each task's type code and its five perspective values, the right letter, the extracted
-    letter, how it was found (``letter``, ``text``, ``refusal``, ``extractor``, ``none``,
-    ``missing`` ...) and whether it is correct; verdicts stored as ``metrics`` stores them."""
+    letter, how it was found (``letter``, ``text``, ``embed``, ``extractor``, ``missing``, or for a
+    ``Z`` of the rules why: ``two_options``, ``hedge``, ``refusal``, ``nothing``) and whether it is
+    correct; verdicts stored as ``metrics`` stores them."""
     from forgebench.run.store import Store
     from forgebench.suites.forensics.run_score import score_frame
     from forgebench.suites.forensics.taxonomy import PERSPECTIVES
@@ -155,5 +156,9 @@ def export_rows(run_dir: Path, judge: str | None) -> pd.DataFrame:
     parts = frame["type_code"].str.split("-", expand=True).reindex(columns=range(5))
     for k, p in enumerate(PERSPECTIVES):
         frame[f"persp_{p}"] = parts[k]
+    # a Z of the rules says why (two_options, hedge, refusal, nothing) instead of its step
+    if "why" in frame:
+        why = frame["why"].fillna("").astype(str)
+        frame["step"] = frame["step"].where(why == "", why)
     frame = frame.rename(columns={"step": "found_by", "judge": "extractor"})
     return frame[cols]

@@ -26,6 +26,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from forgebench.models.base import Model, ModelError, Request, Response, Usage
 from forgebench.models.spec import ModelConfig, SpecError
 
+CONSTRAINED_ANSWERS = True
+"""It replays constrained answers (``MCQ_CHOICE``) as they were recorded."""
 FORMATS: dict[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
 """File suffix -> format."""
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -159,6 +159,11 @@ class ModelConfig(BaseModel):
     """The most images this model takes in one question (None: no limit known; set 1 for a
     single-image model). A run that would ask it a question with more is refused before
     anything is sent (:meth:`check_images`); images are never dropped."""
+
+    choice_form: Literal["json_schema", "structured_outputs", "guided_choice"] | None = None
+    """How a constrained answer (``--protocol choice``) is asked of an OpenAI-compatible server:
+    ``json_schema`` (``response_format``; the default), ``structured_outputs`` (vLLM 0.10.2 on) or
+    ``guided_choice`` (older vLLM); see :mod:`forgebench.models.choice`. Not part of task keys."""
 
     @model_validator(mode="after")
     def _check_base_urls(self) -> ModelConfig:

@@ -44,6 +44,10 @@ class Request:
     images_b64: tuple[str | None, ...] = ()
     """The base64 of each of :attr:`images` where the runner's bounded cache encoded it (None
     where not); one entry without a reference is an image given only as bytes."""
+    choice: tuple[str, ...] = ()
+    """When not empty, the answer must be exactly one of these strings (Forensics' ``MCQ_CHOICE``:
+    the option letters): a backend that can constrain it tells the server
+    (:mod:`forgebench.models.choice`); one that cannot is refused before anything is sent."""
 
     def __post_init__(self) -> None:
         images = tuple(self.images)
@@ -53,6 +57,7 @@ class Request:
         encoded += (None,) * (len(images) - len(encoded))
         object.__setattr__(self, "images", images)
         object.__setattr__(self, "images_b64", encoded)
+        object.__setattr__(self, "choice", tuple(self.choice))
 
     @property
     def image_count(self) -> int:

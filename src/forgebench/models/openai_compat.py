@@ -6,7 +6,16 @@ question's order (a ``data:<media_type>;base64,...`` URL of the variant's bytes)
 text; ``temperature`` (0 unless set; omitted when None),
 ``max_tokens`` (not sent when ``extra_body`` sets ``max_completion_tokens``), ``seed``;
 ``reasoning = {effort = "low"}`` becomes ``reasoning_effort``, other reasoning keys go as a
-``reasoning`` object; ``extra_body`` fields are merged at the top level last (so they win).
+``reasoning`` object; ``extra_body`` fields are merged at the top level last (so they win). A request with ``choice``
+(Forensics' ``MCQ_CHOICE``) adds the constrained-answer field of the model's ``choice_form``
+(:func:`forgebench.models.choice.choice_fields`: ``response_format`` with a JSON schema by
+default, ``structured_outputs`` or ``guided_choice`` for vLLM).
+
+Constrained answers: a model's first such request is sent alone (the others wait for it). When the
+server refuses it (400, 404, 415, 422, 501) or answers it with free text (it ignored the field),
+that request and every waiting one fail with one line naming the field, and the model is stopped
+before anything more is sent; once one constrained answer has come back in shape, later ones go
+as any request.
 
 Failures: 408, 409, 425, 429 and 5xx are retryable (``Retry-After`` in seconds or as an HTTP date is
 passed on); timeouts, dropped connections, bodies that are not JSON or not a chat completion are
@@ -22,6 +31,7 @@ model's, and the key would travel with it.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -31,7 +41,7 @@ from urllib.parse import urljoin, urlsplit
 
 import aiohttp
 
-from forgebench.models import _errors, _sdk
+from forgebench.models import _errors, _sdk, choice
 from forgebench.models.base import (
     Model,
     ModelError,
@@ -45,6 +55,8 @@ from forgebench.models.checks import key_problem
 from forgebench.models.replies import read_limited
 from forgebench.models.spec import ModelConfig
 
+CONSTRAINED_ANSWERS = True
+"""It can hold an answer to a few strings (:mod:`forgebench.models.choice`: ``choice_form``)."""
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 MAX_REASON = 300
@@ -60,10 +72,14 @@ def _data_url(request: Request, k: int) -> str:
 
 
 def build_body(
-    model_id: str, request: Request, image_urls: Sequence[str] | None = None
+    model_id: str,
+    request: Request,
+    image_urls: Sequence[str] | None = None,
+    choice_form: str = choice.DEFAULT_FORM,
 ) -> dict[str, Any]:
     """The chat-completions body for ``request``: one ``image_url`` part per image, in order,
-    then the text; ``image_urls`` (one per image) override the data URLs."""
+    then the text; ``image_urls`` (one per image) override the data URLs; a request with
+    ``choice`` carries the constrained-answer field of ``choice_form``."""
     if image_urls is not None and len(image_urls) != request.image_count:
         raise ValueError(f"{len(image_urls)} image URLs for {request.image_count} images")
     content: list[dict[str, Any]] = []
@@ -85,6 +101,8 @@ def build_body(
     if reasoning:
         body["reasoning"] = reasoning
     body.update({k: v for k, v in params.items() if v is not None})
+    if request.choice:
+        body.update(choice.choice_fields(choice_form, request.choice))
     body.update(extra)
     return body
 
@@ -94,14 +112,16 @@ def variant_urls(request: Request) -> list[str]:
     return _sdk.variant_labels(request)
 
 
-def encode_body(model_id: str, request: Request) -> bytes:
+def encode_body(model_id: str, request: Request, choice_form: str = choice.DEFAULT_FORM) -> bytes:
     """The JSON bytes of :func:`build_body`, with the data URLs spliced in rather than run through
     the JSON encoder (base64 and the media type need no escaping; this saves a pass over the
     images' characters per request)."""
     if not request.image_count:
-        return json.dumps(build_body(model_id, request), ensure_ascii=False).encode("utf-8")
+        body = build_body(model_id, request, choice_form=choice_form)
+        return json.dumps(body, ensure_ascii=False).encode("utf-8")
     slots = [f"@@forgebench-image-url-{k}@@" for k in range(request.image_count)]
-    text = json.dumps(build_body(model_id, request, image_urls=slots), ensure_ascii=False)
+    body = build_body(model_id, request, image_urls=slots, choice_form=choice_form)
+    text = json.dumps(body, ensure_ascii=False)
     chunks: list[bytes] = []
     for k, slot in enumerate(slots):  # the image parts precede the prompt text, in order
         head, _, text = text.partition(slot)
@@ -175,10 +195,16 @@ class OpenAICompatModel:
         self._key_env = config.api_key_env or DEFAULT_KEY_ENV
         self._key_required = given is None or config.api_key_env is not None
         self._session: aiohttp.ClientSession | None = None
+        self.choice_form: str = config.choice_form or choice.DEFAULT_FORM
+        self._choice_gate: asyncio.Future[str | None] | None = None
+        """The first constrained request's outcome: None once one came back in shape, else the
+        line that stops the model (see the module docstring)."""
 
     def describe_request(self, request: Request) -> dict[str, Any]:
         """The exact body sent, with each image as ``variant:<id>`` instead of its bytes."""
-        return build_body(self.model_id, request, image_urls=variant_urls(request))
+        return build_body(
+            self.model_id, request, image_urls=variant_urls(request), choice_form=self.choice_form
+        )
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -209,10 +235,53 @@ class OpenAICompatModel:
         return self._session
 
     async def generate(self, request: Request) -> Response:
-        """Send one chat completion; map every failure to a :class:`ModelError`."""
+        """Send one chat completion; map every failure to a :class:`ModelError`; a constrained
+        request waits for the model's first one (:meth:`_constrained`)."""
+        if request.choice:
+            return await self._constrained(request)
+        return await self._send(request)
+
+    async def _constrained(self, request: Request) -> Response:
+        """The first constrained request goes alone; a rejection or a free-text answer to it
+        becomes the one line (non-retryable, the model stops) that it and every waiting request
+        raise; after an answer in shape, requests go as any."""
+        gate = self._choice_gate
+        if gate is None:
+            gate = self._choice_gate = asyncio.get_running_loop().create_future()
+            verdict: str | None = None
+            try:
+                response = await self._send(request)
+            except ModelError as exc:
+                if exc.status not in choice.REJECTION_STATUS:
+                    self._choice_gate = None  # not about the field: the next one goes first
+                    gate.set_result(None)
+                    raise
+                verdict = choice.rejected(self.choice_form, str(exc))
+                gate.set_result(verdict)
+                raise ModelError(verdict, retryable=False, status=exc.status) from None
+            except BaseException:
+                self._choice_gate = None
+                gate.set_result(None)
+                raise
+            if response.finish_reason not in choice.EXEMPT and not choice.conforms(
+                response.text, request.choice
+            ):
+                verdict = choice.ignored(self.choice_form, response.text)
+            gate.set_result(verdict)
+            if verdict is not None:
+                raise ModelError(verdict, retryable=False)
+            return response
+        verdict = await asyncio.shield(gate)
+        if verdict is not None:
+            raise ModelError(verdict, retryable=False)
+        return (
+            await self.generate(request) if self._choice_gate is None else await self._send(request)
+        )
+
+    async def _send(self, request: Request) -> Response:
         image_limit(self.name, request, self.config.max_images, " (max_images)")
         headers = self._headers()
-        payload = encode_body(self.model_id, request)
+        payload = encode_body(self.model_id, request, self.choice_form)
         session = self._ensure_session()
         url = self.url
         try:

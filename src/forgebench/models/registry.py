@@ -119,6 +119,10 @@ class Capabilities:
     judges: tuple[str, ...] | None = None
     """The benchmarks whose judge requests it understands (None: any; ``builtin/rules`` grades
     only Mandela's evidence ladder)."""
+    constrained_answers: bool = False
+    """Whether it can hold an answer to a few strings (``Request.choice``; module attribute
+    ``CONSTRAINED_ANSWERS``): a model without it is refused ``MCQ_CHOICE`` before anything is
+    sent."""
 
 
 def capabilities(config: ModelConfig) -> Capabilities:
@@ -128,6 +132,7 @@ def capabilities(config: ModelConfig) -> Capabilities:
     return Capabilities(
         reads_text=bool(getattr(module, "READS_TEXT", True)),
         judges=tuple(judges) if judges is not None else None,
+        constrained_answers=bool(getattr(module, "CONSTRAINED_ANSWERS", False)),
     )
 
 

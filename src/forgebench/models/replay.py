@@ -27,6 +27,8 @@ from forgebench.models.base import Model, ModelError, Request, Response, Usage
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.util.jsonl import JSONTooDeep, load_json_bounded
 
+CONSTRAINED_ANSWERS = True
+"""It replays constrained answers (``MCQ_CHOICE``) as they were recorded."""
 FORMATS: dict[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".csv": "csv"}
 """File suffix -> format."""
 

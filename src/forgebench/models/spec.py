@@ -14,7 +14,7 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -238,6 +238,11 @@ class ModelConfig(BaseModel):
     """The most images this model takes in one question (None: no limit known; set 1 for a
     single-image model). A run that would ask it a question with more is refused before
     anything is sent (:meth:`check_images`); images are never dropped."""
+
+    choice_form: Literal["json_schema", "structured_outputs", "guided_choice"] | None = None
+    """How a constrained answer (``--protocol choice``) is asked of an OpenAI-compatible server:
+    ``json_schema`` (``response_format``; the default), ``structured_outputs`` (vLLM 0.10.2 on) or
+    ``guided_choice`` (older vLLM); see :mod:`forgebench.models.choice`. Not part of task keys."""
 
     @field_validator(*NUMBER_RULES, mode="after")
     @classmethod

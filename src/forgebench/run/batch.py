@@ -70,7 +70,11 @@ def _request_of(row: Any, with_image: bool) -> Request:
                     f"task {row['key']}: image variant {ref.variant_id} is missing at {ref.path} "
                     "(cache cleaned? run the same `forgebench run ... --prepare` again)"
                 )
-    return Request(prompt=row["prompt"], images=images, params=json.loads(row["params"]))
+    extra = json.loads(row["extra"] or "{}")
+    return Request(
+        prompt=row["prompt"], images=images, params=json.loads(row["params"]),
+        choice=tuple(extra.get("choice") or ()),
+    )  # fmt: skip
 
 
 def export_batch(

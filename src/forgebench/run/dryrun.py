@@ -81,7 +81,10 @@ def _replace(obj: Any, old: str, new: str) -> Any:
 def example_request(model: Model, task: Task) -> dict[str, Any]:
     """The request ``model`` would send for ``task``, the image data shortened."""
     q = task.question
-    request = Request(prompt=q.prompt, images=q.images, params=dict(task.params))
+    request = Request(
+        prompt=q.prompt, images=q.images, params=dict(task.params),
+        choice=tuple(q.extra.get("choice") or ()),
+    )  # fmt: skip
     described = describe_request(model, request)
     for ref in q.images:
         if ref.path.is_file():

@@ -109,8 +109,10 @@ def plan(
         with_benchmark(q, source.name)
         for q in source.questions(loaded, selection, cache, render_images=render_images)
     ]
+    constrains: dict[str, bool] = {}
     for q in questions:
         check_images(q, configs)
+        check_choice(q, configs, constrains)
     tasks: dict[str, list[Task]] = {}
     for c in configs:
         bound = (make_task(for_model(q, c), c.name, c.generation_params()) for q in questions)
@@ -149,6 +151,22 @@ def check_images(question: Question, configs: list[ModelConfig]) -> None:
         q = for_model(question, c)
         if len(q.images) > 1:
             c.check_images(len(q.images), f"item {q.item_id} ({q.probe}, {q.condition})")
+
+
+def check_choice(question: Question, configs: list[ModelConfig], seen: dict[str, bool]) -> None:
+    """Refuse a constrained question (``extra["choice"]``: Forensics' ``MCQ_CHOICE``) for a model
+    whose backend cannot constrain an answer, before anything is sent (:class:`SpecError`, one
+    line naming the model); ``seen`` caches each model's capability."""
+    if not question.extra.get("choice"):
+        return
+    from forgebench.models.choice import refusal
+    from forgebench.models.registry import capabilities
+
+    for c in configs:
+        if c.name not in seen:
+            seen[c.name] = capabilities(c).constrained_answers
+        if not seen[c.name]:
+            raise SpecError(refusal(c.name, c.parsed.provider))
 
 
 def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:
@@ -248,6 +266,7 @@ def store_questions(
     count = 0
 
     cache = VariantCache(cache_dir, root=loaded.root)
+    constrains: dict[str, bool] = {}
 
     def batches() -> Iterator[list[Task]]:
         nonlocal count
@@ -265,6 +284,7 @@ def store_questions(
         for q in source.questions(dataclasses.replace(loaded, items=items), selection, cache):
             q = with_benchmark(q, source.name)
             check_images(q, configs)
+            check_choice(q, configs, constrains)
             count += 1
             asked = [for_model(q, c) for c in configs]
             keys = keys_of(q)

@@ -117,6 +117,7 @@ def _request(task: Task, images_b64: tuple[str | None, ...] | None = None) -> Re
         images=q.images,
         params=dict(task.params),
         images_b64=images_b64 or (),
+        choice=tuple(q.extra.get("choice") or ()),
         meta={
             "task_key": task.key,
             "item_id": q.item_id,

@@ -5,7 +5,8 @@ release's literal ones, :func:`.release_match.release_rules`, with ``--extractio
 release-rules``), then ``builtin/embed`` where it has judged the run, then the LLM extractor where
 one has. ``metrics`` reads the chain's result; ``judge`` sends only what the stages before it
 left undecided, so an answer the rules decide is never sent and one they leave undecided stays
-``Z`` until an extractor is run.
+``Z`` until an extractor is run. A constrained answer (probe ``MCQ_CHOICE``) is read by
+:func:`read_constrained` instead of the rules: the letter it is, else a settled ``Z``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,27 @@ def rules_for(extraction: str | None) -> Rules:
     raise SuiteError(f"--extraction must be one of {', '.join(EXTRACTIONS)}, not {extraction!r}")
 
 
+CHOICE_RULE = "choice"
+"""The rule of a constrained answer (``MCQ_CHOICE``) read as the letter it is."""
+UNCONSTRAINED = "unconstrained"
+"""The rule of a ``MCQ_CHOICE`` answer that is not one allowed letter (the server did not hold it
+to one): ``Z``, settled, never sent on to an extractor."""
+
+
+def read_constrained(answer: str, extra: Mapping[str, object]) -> Extraction:
+    """A constrained answer (``MCQ_CHOICE``): the bare letter, or the JSON's ``answer``
+    (:func:`forgebench.models.choice.read_choice`), is the letter (step ``letter``); anything
+    else is ``Z`` (rule ``unconstrained``): the free-form rules never read it, so a server that let
+    the answer run free is counted, not rescued."""
+    from forgebench.models.choice import read_choice
+
+    letters = extra.get("choice") or ()
+    letter = read_choice(answer, [str(x) for x in letters] if isinstance(letters, list) else [])
+    if letter is None:
+        return Extraction("Z", "none", UNCONSTRAINED)
+    return Extraction(letter, "letter", CHOICE_RULE)
+
+
 def chain(rules: Extraction, embed_letter: str | None, extractor_letter: str | None) -> Extraction:
     """The chain's result for one answer (:func:`.extract.combine`; a settled ``Z`` stays)."""
     if rules.rule in SETTLED_Z:
@@ -47,8 +69,9 @@ def chain(rules: Extraction, embed_letter: str | None, extractor_letter: str | N
 
 
 SETTLED_Z = frozenset(
-    {"conflict", "several-letters", "empty", "conditional", "tied-scores", "numbered-options"}
-)
+    {"conflict", "several-letters", "empty", "conditional", "tied-scores", "numbered-options",
+     UNCONSTRAINED}
+)  # fmt: skip
 """Rules whose ``Z`` is a decision (readings that disagree, no answer at all): never sent on."""
 
 

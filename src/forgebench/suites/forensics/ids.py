@@ -11,7 +11,10 @@ MCQ = "MCQ"
 """The release's multiple-choice question."""
 ATTR, ATTR_DESC = "ATTR", "ATTR_DESC"
 """The attribution probes (Tables 4 and 13)."""
-PROBES = (MCQ, ATTR, ATTR_DESC)
+MCQ_CHOICE = "MCQ_CHOICE"
+"""The MCQ question with the answer constrained to one option letter by the server
+(``--protocol choice``): never mixed into ``MCQ``'s numbers."""
+PROBES = (MCQ, ATTR, ATTR_DESC, MCQ_CHOICE)
 
 TILED = "tiled"
 """A multi-image row's images tiled into one."""

@@ -47,6 +47,10 @@ def found_by(detail: Mapping[str, Any]) -> str:
     judge, rule = detail.get("judge"), detail.get("rule")
     if step == "extractor" and judge:
         return f"{words} ({judge})"
+    if rule == "unconstrained":
+        return "not one allowed letter → Z (constrained answer)"
+    if rule == "choice":
+        return "constrained letter"
     if rule in ("conflict", "several-letters"):
         return f"readings disagree → Z ({rule})"
     return f"{words} ({rule})" if rule and step in ("letter", "text") else words

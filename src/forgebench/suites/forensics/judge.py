@@ -41,6 +41,7 @@ from forgebench.suites.forensics.extract import (
     parse_extractor_reply,
 )
 from forgebench.suites.forensics.extract_chain import EMBED_JUDGE, LETTER_KIND, rules_for, undecided
+from forgebench.suites.forensics.ids import MCQ_CHOICE
 from forgebench.suites.forensics.release_match import (
     RELEASE_PROMPT_VERSION,
     RELEASE_TRIES,
@@ -88,6 +89,8 @@ def _todo(
     embedded = store.judged_values(EMBED_JUDGE, LETTER_KIND) if judge != EMBED_JUDGE else {}
     todo, existing = [], 0
     for rec in store.records(BENCHMARK, answered=True):
+        if rec.probe == MCQ_CHOICE:  # read as the letter it is, never sent to an extractor
+            continue
         extra = rec.extra
         options = {str(k): str(v) for k, v in (extra.get("options") or {}).items()}
         text = rec.text or ""

@@ -13,8 +13,8 @@ one text part::
 
 (the closing line ends in a space before its newline, as in the release). Version ids follow the
 Mandela prompts: ``MCQ/v1``; the prompt-study prefix (Table 12) adds ``+prefix-v1`` (the paper's
-text) or ``+prefix-<hash>`` (a user's own text), and attribution questions are ``ATTR/v1`` /
-``ATTR_DESC/v1``.
+text) or ``+prefix-<hash>`` (a user's own text), constrained answers (``MCQ_CHOICE``) add
+``+choice-v1``, and attribution questions are ``ATTR/v1`` / ``ATTR_DESC/v1``.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 MCQ_VERSION = "MCQ/v1"
+CHOICE_VERSION = "choice-v1"
+"""``MCQ_CHOICE`` questions are ``MCQ/v1+choice-v1``: the release's text, the answer held to one
+option letter by the server (the letters travel in the question's ``extra["choice"]``)."""
 CLOSING = "Please select the correct answer from the options above. \n"
 
 PAPER_PREFIX = (

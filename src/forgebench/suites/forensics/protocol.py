@@ -1,7 +1,9 @@
 """The Forensics protocol: which probes and conditions a run asks, and ``--sample``.
 
 ``MCQ`` under ``full`` on every item by default; the opt-in parts (``--protocol``) add the
-robustness conditions of Table 3, true JPEG re-encoding, the attribution probes, and the prompt
+robustness conditions of Table 3, true JPEG re-encoding, the attribution probes, the constrained
+answers (``choice``: probe ``MCQ_CHOICE`` under ``full``, the MCQ question whose answer the server
+constrains to one option letter; :mod:`forgebench.models.choice`), and the prompt
 studies (``tiled``, ``multi_image``, ``prefix``, ``face_boxes``); ``tiled`` is also asked on its
 own request (``--conditions tiled``). ``--probes`` and ``--conditions`` only narrow that.
 
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from forgebench.suites.base import Selection, SuiteError
-from forgebench.suites.forensics.ids import ATTR, ATTR_DESC, MCQ, TABLE3_KINDS, TILED
+from forgebench.suites.forensics.ids import ATTR, ATTR_DESC, MCQ, MCQ_CHOICE, TABLE3_KINDS, TILED
 from forgebench.suites.forensics.ids import PERTURBATIONS as ROBUST_ALL
 
 if TYPE_CHECKING:
@@ -27,6 +29,8 @@ PARTS: dict[str, str] = {
     "robustness": "Table 3: saturation, contrast, block, noise, blur, pixelate at levels 1-5 (x30)",
     "jpeg": "true JPEG re-encoding at quality 90, 70, 50, 30, 10 (x5)",
     "attribution": "Tables 4 and 13: ATTR and ATTR_DESC on binary-classification forgeries",
+    "choice": "MCQ_CHOICE: the MCQ question with the answer constrained to one option letter by "
+    "the server (a model's choice_form), beside the free-form MCQ",
     "studies": "Tables 11, 12 and 14: separate images for multi-image rows (and candidate rows "
     "tiled), the forgery-technique prefix and face boxes",
 }
@@ -61,6 +65,8 @@ def protocol(selection: Selection) -> tuple[list[str], list[str]]:
     parts = set(selection.parts)
     if "attribution" in parts:
         probes += [ATTR, ATTR_DESC]
+    if "choice" in parts:
+        probes.append(MCQ_CHOICE)
     if "robustness" in parts:
         conditions += ROBUSTNESS
     if "jpeg" in parts:
@@ -68,6 +74,8 @@ def protocol(selection: Selection) -> tuple[list[str], list[str]]:
     if "studies" in parts:
         conditions += [TILED, "multi_image", "prefix", "face_boxes"]
     if selection.probes is not None:
+        if MCQ_CHOICE in selection.probes and MCQ_CHOICE not in probes:
+            raise SuiteError(f"probe {MCQ_CHOICE} is part of --protocol choice; add it to run it")
         probes = [p for p in probes if p in selection.probes]
     if (
         selection.conditions is not None

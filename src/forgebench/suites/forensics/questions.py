@@ -1,6 +1,8 @@
 """Expanding a Forensics dataset into questions: (item, probe, condition) -> prompt and images.
 
-Probes: ``MCQ`` on every item; ``ATTR`` and ``ATTR_DESC`` on binary-classification forgeries
+Probes: ``MCQ`` on every item; ``MCQ_CHOICE`` (``--protocol choice``) on every item under ``full``
+only, with ``MCQ``'s text and images (its ``choice`` letters tell the server which answers it may
+give); ``ATTR`` and ``ATTR_DESC`` on binary-classification forgeries
 (:mod:`.attribution`), under ``full`` only. Conditions for ``MCQ``: ``full`` (always), ``tiled``
 (candidate rows), the robustness conditions ``<kind>_<level>`` (:mod:`.perturb`), and the studies
 ``multi_image``, ``prefix``, ``face_boxes`` (:mod:`.studies`), each only on the items it applies
@@ -29,10 +31,10 @@ from PIL import Image
 from forgebench.errors import UserError
 from forgebench.suites.forensics.attribution import attribution_question, eligible
 from forgebench.suites.forensics.contract import ForensicsItem
-from forgebench.suites.forensics.ids import ATTR, ATTR_DESC, CONDITIONS, MCQ, PROBES
+from forgebench.suites.forensics.ids import ATTR, ATTR_DESC, CONDITIONS, MCQ, MCQ_CHOICE, PROBES
 from forgebench.suites.forensics.ids import PERTURBATIONS as ROBUSTNESS
 from forgebench.suites.forensics.perturb import RENDERER_VERSION, image_seed, perturb
-from forgebench.suites.forensics.prompt import MCQ_VERSION, PAPER_PREFIX, mcq_prompt
+from forgebench.suites.forensics.prompt import CHOICE_VERSION, MCQ_VERSION, PAPER_PREFIX, mcq_prompt
 from forgebench.suites.forensics.studies import (
     FACE_BOX_NOTE,
     TILED,
@@ -103,6 +105,14 @@ class ForensicsQuestion:
     fallback: ForensicsQuestion | None = None
     """For ``full`` on a candidate row: its ``tiled`` question, for models of one image."""
 
+    @property
+    def choice(self) -> tuple[str, ...]:
+        """The letters a constrained answer (``MCQ_CHOICE``) may be: the options shown, in order;
+        empty for the free-form probes."""
+        if self.probe != MCQ_CHOICE:
+            return ()
+        return tuple(k for k, v in self.options.items() if str(v).strip())
+
 
 def _check(probes: Iterable[str], conditions: Iterable[str]) -> tuple[list[str], list[str]]:
     ps, cs = list(probes), list(conditions)
@@ -141,11 +151,11 @@ def shown_images(item: ForensicsItem, root: Path, condition: str) -> tuple[Image
 
 def _mcq(
     item: ForensicsItem, root: Path, cond: str, text: str, version: str, seed: int,
-    fallback: ForensicsQuestion | None = None,
+    fallback: ForensicsQuestion | None = None, probe: str = MCQ,
 ) -> ForensicsQuestion:  # fmt: skip
     images = _images(item, root, cond, seed)
     return ForensicsQuestion(
-        item.id, MCQ, cond, text, version, images, dict(item.options), item.answer, fallback
+        item.id, probe, cond, text, version, images, dict(item.options), item.answer, fallback
     )
 
 
@@ -177,6 +187,13 @@ def expand(
                 if cond == "full" and candidate_row(item):
                     fallback = _mcq(item, root, TILED, p.text, version, seed)
                 yield _mcq(item, root, cond, p.text, version, seed, fallback)
+        if MCQ_CHOICE in ps and "full" in cs:  # MCQ's text; the server holds it to a letter
+            p = mcq_prompt(item.images, item.question, item.options, item.hint)
+            version = f"{p.version}+{CHOICE_VERSION}"
+            fallback = None
+            if candidate_row(item):
+                fallback = _mcq(item, root, TILED, p.text, version, seed, probe=MCQ_CHOICE)
+            yield _mcq(item, root, "full", p.text, version, seed, fallback, probe=MCQ_CHOICE)
         for probe in (x for x in ps if x in (ATTR, ATTR_DESC)):
             if "full" not in cs or not eligible(item):
                 continue

@@ -1,5 +1,6 @@
 """The Forensics section of the report, laid out as seed 002 shows its results: Table 2 beside
-the extraction table, Figure 2 (radar and leaderboard), Table 3 with its per-level table and
+the extraction table, the free-form and constrained accuracy side by side (where a run holds
+``MCQ_CHOICE``), Figure 2 (radar and leaderboard), Table 3 with its per-level table and
 curves, Table 4, Figures 4-8, the per-type heatmap beside Tables 15-26, and the prompt studies.
 
 Every table is written as CSV, Markdown and LaTeX (and all of them together in
@@ -22,7 +23,7 @@ from forgebench.suites.forensics.tables import SHARES, all_tables
 __all__ = ["SHARES", "summary_table", "write_report"]
 
 _INLINE = {
-    "forensics_table_02", "forensics_extraction", "forensics_table_03",
+    "forensics_table_02", "forensics_extraction", "forensics_choice", "forensics_table_03",
     "forensics_table_03_levels", "forensics_table_04", "forensics_table_11",
     "forensics_table_12", "forensics_table_13", "forensics_table_14",
 }  # fmt: skip
@@ -117,6 +118,7 @@ def write_report(
         + shown.get("forensics_table_02", "")
         + shown.get("forensics_extraction", "")
         + "</div>",
+        shown.get("forensics_choice", ""),
         "<div class='figures'>"
         + fig("forensics_fig2_overview", "Figure 2: perspective scores and leaderboard.", True)
         + "</div>",

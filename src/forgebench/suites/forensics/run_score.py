@@ -10,7 +10,8 @@ run, none when there are several). The result is stored as the task's verdict (t
 metrics are written for every model of the run (:func:`.scores.write_forensics_metrics`), with
 Table 11's paired rows when the run has ``multi_image`` answers (:func:`.multi.paired_rows`).
 The options and the right letter come from the task's ``extra`` (what the question showed), so
-scoring needs no dataset folder. A task without an answer (still pending, or ended as an error)
+scoring needs no dataset folder. A constrained answer (``MCQ_CHOICE``) is the letter it is
+(:func:`.extract_chain.read_constrained`). A task without an answer (still pending, or ended as an error)
 counts as ``Z`` (step ``missing``, no verdict stored): accuracy is over every item asked, as the
 paper's is over all data.
 """
@@ -24,7 +25,14 @@ import pandas as pd
 
 from forgebench.run.store import Store
 from forgebench.suites.forensics.extract import PARSER_VERSION, Extraction
-from forgebench.suites.forensics.extract_chain import EMBED_JUDGE, LETTER_KIND, chain, rules_for
+from forgebench.suites.forensics.extract_chain import (
+    EMBED_JUDGE,
+    LETTER_KIND,
+    chain,
+    read_constrained,
+    rules_for,
+)
+from forgebench.suites.forensics.ids import MCQ_CHOICE
 from forgebench.suites.forensics.multi import paired_rows
 from forgebench.suites.forensics.scores import BENCHMARK, metric_rows, write_forensics_metrics
 
@@ -60,6 +68,8 @@ def score_frame(
         got = (
             Extraction("Z", "missing")
             if text is None
+            else read_constrained(text, extra)
+            if r.probe == MCQ_CHOICE
             else chain(rules(text, options, question), embedded.get(key), judged.get(key))
         )
         answer = str(extra.get("answer", ""))

@@ -3,7 +3,8 @@ release's MCQ prompt, option extraction (rules, then ``builtin/embed`` and an LL
 judge stages; ``--extraction``, ``--extractor-prompt``), accuracy and perspective scores, robustness, attribution and the prompt studies.
 
 Protocol (:mod:`.protocol`): ``MCQ`` under ``full`` on every item by default; the opt-in parts
-of ``--protocol`` add robustness, JPEG, attribution and the prompt studies.
+of ``--protocol`` add robustness, JPEG, attribution, constrained answers (``choice``:
+``MCQ_CHOICE``) and the prompt studies.
 
 What ``full`` shows, per release row kind (:mod:`.studies` has the details): a single-image row,
 its image; a video row released as frames, the frames tiled into one image (the paper's
@@ -40,7 +41,7 @@ from forgebench.suites.base import (
     SuiteOption,
     Validation,
 )
-from forgebench.suites.forensics.ids import CONDITIONS, MCQ, PROBES, TILED
+from forgebench.suites.forensics.ids import CONDITIONS, MCQ, MCQ_CHOICE, PROBES, TILED
 from forgebench.suites.forensics.protocol import PARTS, protocol, stratified
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
@@ -207,10 +208,12 @@ class ForensicsSuite(Suite):
                 raise SuiteError(f"item {fq.item_id}: {len(fq.images)} images in one question")
             specs = [_variant(im, fq.condition, cache) for im in fq.images]
             refs = cache.ensure_all(specs, render=render_images)
-            extra = {
+            extra: dict[str, Any] = {
                 "options": fq.options, "answer": fq.answer, "type_code": item.type_code,
-                "question": item.question if fq.probe == MCQ else fq.text,
+                "question": item.question if fq.probe in (MCQ, MCQ_CHOICE) else fq.text,
             }  # fmt: skip
+            if fq.choice:  # the letters the server may answer (Request.choice)
+                extra["choice"] = list(fq.choice)
             return Question(
                 fq.item_id, fq.probe, fq.condition, fq.text, fq.version, extra=extra,
                 benchmark=self.name, images=refs,

@@ -3,7 +3,8 @@ Open-sourced blocks with each block's average), Tables 15-26 (accuracy per type 
 table in the paper's column order; codes the paper lacks in an "Other type codes" table), Table 3
 (robustness as printed: the clean ``full`` accuracy, then the mean over the five levels of each
 perturbation), its per-level companion (forgebench's addition, not the paper's), the extraction
-table (how each model's letters were found), Table 4 (attribution),
+table (how each model's letters were found), the free-form and constrained accuracy side by side
+(``MCQ`` against ``MCQ_CHOICE``, ``--protocol choice``), Table 4 (attribution),
 Table 13 (attribution with class descriptions), Tables 12 and 14 (the prefix and face-box
 studies against ``full`` on the same type codes), and Table 11 (single- vs multi-image input on
 the same items, :mod:`.multi`).
@@ -150,6 +151,51 @@ def extraction_table(metrics: pd.DataFrame) -> Table | Skipped:
         [(None, rows)],
         slug="forensics_extraction",
         heading="Letter extraction",
+    )
+
+
+def choice_table(metrics: pd.DataFrame) -> Table | Skipped:
+    """Free-form (``MCQ``) and constrained (``MCQ_CHOICE``, ``--protocol choice``) accuracy side
+    by side, condition ``full``, for each model the run holds both for: the difference is how
+    much of the free-form score the answer's format and its extraction cost (or gave)."""
+    m = metrics[
+        (metrics["benchmark"] == "forensics")
+        & (metrics["condition"] == "full")
+        & (metrics["subset"] == "all")
+        & (metrics["metric"] == "acc")
+        & metrics["probe"].isin(["MCQ", "MCQ_CHOICE"])
+    ]
+    both = m.groupby("model")["probe"].nunique()
+    models = [str(x) for x in both[both == 2].index]
+    if not models:
+        return Skipped(0, "no model has both MCQ and MCQ_CHOICE answers (--protocol choice)")
+    free, held = _rows(m, "MCQ"), _rows(m, "MCQ_CHOICE")
+
+    def n(part: pd.DataFrame, model: str) -> str:
+        return str(int(part.loc[part["model"] == model, "n"].iloc[0]))
+
+    rows: list[list[Cell]] = []
+    for x in sorted(models, key=lambda x: (-(_value(held, x, "all", "acc") or 0.0), x)):
+        a, b = _value(free, x, "all", "acc"), _value(held, x, "all", "acc")
+        diff = None if a is None or b is None else b - a
+        rows.append([text(x), num(a), num(b), num(diff), text(f"{n(free, x)} / {n(held, x)}")])
+    cols = [
+        Column("Model"),
+        Column("MCQ (free form)", "Accuracy (%)"),
+        Column("MCQ_CHOICE (constrained)", "Accuracy (%)"),
+        Column("Difference", "Accuracy (%)"),
+        Column("Items (MCQ / MCQ_CHOICE)"),
+    ]
+    return Table(
+        0,
+        "The same questions answered in free form (letters read by the extraction chain) and "
+        "held to one option letter by the server (--protocol choice), condition full; "
+        "Difference: constrained minus free form, how much of the free-form score is "
+        "extraction and format.",
+        cols,
+        [(None, rows)],
+        slug="forensics_choice",
+        heading="Free-form and constrained answers",
     )
 
 
@@ -341,6 +387,7 @@ def all_tables(
     return [
         table2(metrics, groups),
         extraction_table(metrics),
+        choice_table(metrics),
         table3(metrics),
         table3_levels(metrics),
         table4(metrics, groups),

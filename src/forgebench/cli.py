@@ -3,6 +3,7 @@ each suite's own sub-commands (``Suite.cli()``) are mounted as ``forgebench <sui
 
 from __future__ import annotations
 
+from forgebench._cli import app as app_module
 from forgebench._cli import (  # noqa: F401  (importing registers the commands)
     construct,
     dataset,
@@ -29,6 +30,7 @@ def main() -> None:
     from forgebench.util.redact import redact_text
 
     claim_process()
+    app_module.FREEZE = True
     try:
         app()
     except Exception as exc:

@@ -197,9 +197,13 @@ def audit(
 ) -> dict[str, Any]:
     """The construction audits of a built folder (metadata leakage, pixel detectors), by the
     construction that knows it; ``written`` / ``fields`` say what ``write`` wrote back."""
-    from forgebench.construct.parts import audited
+    from forgebench import suites
+    from forgebench.construct.parts import UnknownConstruction
 
-    res: dict[str, Any] = audited(Path(dataset)).audit(Path(dataset), detectors, write, executor)
+    parts = suites.detect(Path(dataset)).construction()
+    if parts is None:
+        raise UnknownConstruction(f"{dataset}: its benchmark is not built from seed folders")
+    res: dict[str, Any] = parts.audit(Path(dataset), detectors, write, executor)
     return res
 
 

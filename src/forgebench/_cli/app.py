@@ -101,12 +101,22 @@ app = typer.Typer(
 """The ``forgebench`` command: its root group is :class:`SuiteGroup`."""
 
 
+FREEZE = False
+"""Set by the ``forgebench`` script (``cli.main``): the registries freeze once loaded. In-process
+callers (tests, notebooks driving ``app``) may still register suites afterwards."""
+
+
 @app.callback()
 def _root() -> None:
     """Build and run image-forgery benchmarks (Mandela, Forensics, PIXAR) for multimodal models."""
     from forgebench import suites
 
     suites.load()  # the benchmarks and the providers they bring (builtin/rules, ...)
+    if FREEZE:  # the ``forgebench`` process: what it serves cannot change under a command
+        from forgebench.models.registry import PROVIDERS
+
+        suites.freeze()
+        PROVIDERS.freeze()
 
 
 @verbs.command("version")

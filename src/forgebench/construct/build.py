@@ -338,8 +338,6 @@ def _write(
 ) -> None:
     """Each benchmark's kept candidates into ``OUT/<output>`` (all or nothing), then checked by
     the suite's validator."""
-    from forgebench import suites
-
     for name, c in parts.items():
         part = [k for k in kept if k.spec.suite == name]
         if not part:
@@ -358,7 +356,6 @@ def _write(
             if tmp.exists():
                 shutil.rmtree(tmp)
         done.path = out / c.output
-        suite = suites.get(name)
-        done.problems = suite.validate(done.path).errors if suite.offers("validation") else []
+        done.problems = c.problems(done.path)
         report.dropped += done.dropped
         report.written[name] = done

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from forgebench.errors import UserError
+from forgebench.util.registry import Registry
 
 if TYPE_CHECKING:
     from forgebench.construct.assemble import Kept
@@ -140,6 +141,11 @@ class Construction:
         built (``write``: store the scores in the dataset)."""
         raise UnknownConstruction(f"{self.name} has no audit")
 
+    def problems(self, folder: Path) -> list[Any]:
+        """What the benchmark's validator finds in a folder this construction wrote (a build
+        checks each output with it); none by default."""
+        return []
+
     def review_sheet(self, build: Path) -> Path:
         """``forgebench review export``: write the review sheet of a build; returns the page."""
         raise UnknownConstruction(f"{self.name} has no review")
@@ -150,16 +156,14 @@ class Construction:
         raise UnknownConstruction(f"{self.name} has no review")
 
 
-def constructions() -> list[Construction]:
-    """The construction parts of every registered suite that has them."""
-    from forgebench import suites
+CONSTRUCTIONS: Registry[Construction] = Registry("construction", base=Construction)
+"""Benchmark name -> its construction parts. Filled by whoever holds the benchmarks (loading a
+suite adds its :meth:`Suite.construction` lazily), so this package imports no suite."""
 
-    out: list[Construction] = []
-    for suite in suites.all_suites():
-        parts = suite.construction()
-        if parts is not None:
-            out.append(parts)
-    return out
+
+def constructions() -> list[Construction]:
+    """The construction parts of every benchmark that has them."""
+    return [parts for _name, parts in CONSTRUCTIONS.items()]
 
 
 def construction_of(name: str) -> Construction:
@@ -179,16 +183,6 @@ def import_scenes(fmt: str, path: Path, image_prefix: str) -> list[SceneRecord]:
         if fmt in c.scene_formats:
             return c.import_scenes(fmt, path, image_prefix)
     raise UnknownConstruction(f"no benchmark reads {fmt} annotations")
-
-
-def audited(dataset: Path) -> Construction:
-    """The construction parts of the benchmark whose dataset ``dataset`` is."""
-    from forgebench import suites
-
-    parts = suites.detect(dataset).construction()
-    if parts is None:
-        raise UnknownConstruction(f"{dataset}: its benchmark is not built from seed folders")
-    return parts
 
 
 def reviewed(build: Path) -> Construction:

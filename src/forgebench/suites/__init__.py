@@ -55,15 +55,23 @@ def register(suite: Suite) -> Suite:
 
 
 def _bring_providers(suite: Suite) -> None:
+    """The registries beside this one learn what the suite brings: its model providers, and
+    its construction parts (lazily: imported when a construction verb first asks)."""
+    from forgebench.construct.parts import CONSTRUCTIONS
     from forgebench.models.registry import register_provider
 
     for name, module in suite.providers().items():
         register_provider(name, module)
+    if type(suite).construction is not Suite.construction:
+        CONSTRUCTIONS.add_lazy(suite.name, suite.construction)  # type: ignore[arg-type]
 
 
 def unregister(name: str) -> None:
     """Remove a suite (tests)."""
+    from forgebench.construct.parts import CONSTRUCTIONS
+
     REGISTRY.remove(name)
+    CONSTRUCTIONS.remove(name)
 
 
 def load() -> None:

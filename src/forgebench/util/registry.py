@@ -97,6 +97,10 @@ class Registry(Generic[T]):
         self._entries.pop(name, None)
         self._entries[name] = Entry(name, target, origin, dict(meta))
 
+    def add_lazy(self, name: str, factory: Callable[[], T], *, origin: str = "register") -> None:
+        """Add ``name`` as a factory called (once, without arguments) on first use."""
+        self.add(name, _Factory(factory), origin=origin)  # type: ignore[arg-type]
+
     def remove(self, name: str) -> None:
         """Drop ``name`` (tests; a frozen registry refuses)."""
         if self._frozen:
@@ -176,7 +180,9 @@ class Registry(Generic[T]):
         obj: Any = entry.target
         from_package = entry.origin not in ("forgebench", "register")
         where = f"package {entry.origin}: " if from_package else ""
-        if isinstance(obj, str):
+        if isinstance(obj, _Factory):
+            obj = obj.make()
+        elif isinstance(obj, str):
             try:
                 obj = resolve(obj)
             except Exception as exc:  # an installed package's import may fail in any way
@@ -207,6 +213,11 @@ class Registry(Generic[T]):
             self._warn(line)
         else:
             print(line, file=sys.stderr)
+
+
+@dataclass(frozen=True)
+class _Factory:
+    make: Callable[[], Any]
 
 
 def _dist(ep: metadata.EntryPoint) -> str:

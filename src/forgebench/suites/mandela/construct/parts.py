@@ -116,5 +116,11 @@ class MandelaConstruction(Construction):
         left.problems = [str(p) for p in report.errors]
         return accepted, rejected, left
 
+    def problems(self, folder: Path) -> list[Any]:
+        """The Mandela validator's errors in a folder a build wrote."""
+        from forgebench.suites.mandela.suite import SUITE
+
+        return list(SUITE.validate(folder).errors)
+
 
 CONSTRUCTION = MandelaConstruction()

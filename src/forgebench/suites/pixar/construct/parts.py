@@ -10,6 +10,7 @@ on the candidates and writes ``OUT/pixar``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -90,6 +91,12 @@ class PixarConstruction(Construction):
         from forgebench.suites.pixar.construct.assemble import write_pixar
 
         return Written(root, write_pixar(kept, know, seed_root, root), self.noun)
+
+    def problems(self, folder: Path) -> list[Any]:
+        """The Pixar validator's errors in a folder a build wrote."""
+        from forgebench.suites.pixar.suite import SUITE
+
+        return list(SUITE.validate(folder).errors)
 
 
 CONSTRUCTION = PixarConstruction()

@@ -241,7 +241,9 @@ def test_cache_clean_removes_rendered_variants(
     assert res.exit_code == 0, res.stderr
     assert any(p.is_file() for p in cache.rglob("*.png"))  # the mirror variant
     written = sorted(p.name for p in cache.rglob("*") if p.is_file())
-    assert written == sorted([".forgebench", "sources.sqlite", *(p.name for p in cache.rglob("*.png"))])
+    assert written == sorted(
+        [".forgebench", "sources.sqlite", *(p.name for p in cache.rglob("*.png"))]
+    )
     res = CliRunner().invoke(app, ["cache", "clean", "--cache-dir", str(cache)])
     assert res.exit_code == 0 and "removed 2 files" in res.stdout  # the variant, the index
     assert not any(p.is_file() for p in cache.rglob("*"))

@@ -7,5 +7,6 @@ Scene records and the fact table (``scenes.py``, ``facts.py``), edit specificati
 ``faces.py``, ``model_gates.py``), the leakage audit and detectors (``audit_meta.py``,
 ``detectors_*.py``) and the build itself (``build.py``). What one benchmark adds (proposers,
 rules, its gates and assembly) is its suite's :class:`~forgebench.construct.parts.Construction`,
-found through the suite registry: this package imports no suite.
+received through ``construct.registry.CONSTRUCTIONS`` (filled when a suite is loaded): this
+package imports no suite.
 """

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from forgebench.construct.registry import CONSTRUCTIONS
 from forgebench.errors import UserError
-from forgebench.util.registry import Registry
 
 if TYPE_CHECKING:
     from forgebench.construct.assemble import Kept
@@ -154,11 +154,6 @@ class Construction:
         """``forgebench review import``: apply a decisions file; (accepted, rejected, the output
         folder as it is afterwards, with its problems)."""
         raise UnknownConstruction(f"{self.name} has no review")
-
-
-CONSTRUCTIONS: Registry[Construction] = Registry("construction", base=Construction)
-"""Benchmark name -> its construction parts. Filled by whoever holds the benchmarks (loading a
-suite adds its :meth:`Suite.construction` lazily), so this package imports no suite."""
 
 
 def constructions() -> list[Construction]:

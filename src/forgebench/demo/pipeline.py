@@ -74,8 +74,11 @@ def verifier_missing() -> str | None:
 
 
 def _build(out: Path) -> tuple[Path, Path]:
+    from forgebench import suites
     from forgebench.demo.build import build_demo
     from forgebench.demo.kb import build_demo_kb
+
+    suites.load()  # a fresh interpreter: construction receives the suites' parts from here
 
     return build_demo(out), build_demo_kb(out)
 

@@ -57,7 +57,7 @@ def register(suite: Suite) -> Suite:
 def _bring_providers(suite: Suite) -> None:
     """The registries beside this one learn what the suite brings: its model providers, and
     its construction parts (lazily: imported when a construction verb first asks)."""
-    from forgebench.construct.parts import CONSTRUCTIONS
+    from forgebench.construct.registry import CONSTRUCTIONS
     from forgebench.models.registry import register_provider
 
     for name, module in suite.providers().items():
@@ -68,7 +68,7 @@ def _bring_providers(suite: Suite) -> None:
 
 def unregister(name: str) -> None:
     """Remove a suite (tests)."""
-    from forgebench.construct.parts import CONSTRUCTIONS
+    from forgebench.construct.registry import CONSTRUCTIONS
 
     REGISTRY.remove(name)
     CONSTRUCTIONS.remove(name)

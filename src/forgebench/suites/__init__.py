@@ -50,11 +50,11 @@ def register(suite: Suite) -> Suite:
     if not suite.name:
         raise ValueError(f"{type(suite).__name__}: a suite needs a name")
     REGISTRY.add(suite.name, suite)
-    _bring_providers(suite)
+    _bring_facets(suite)
     return suite
 
 
-def _bring_providers(suite: Suite) -> None:
+def _bring_facets(suite: Suite) -> None:
     """The registries beside this one learn what the suite brings: its model providers, and
     its construction parts (lazily: imported when a construction verb first asks)."""
     from forgebench.construct.registry import CONSTRUCTIONS
@@ -84,7 +84,7 @@ def load() -> None:
     for _name, suite in REGISTRY.items():
         if suite.name != _name:
             raise SuiteError(f"benchmark {_name!r} is registered under another name ({suite.name})")
-        _bring_providers(suite)
+        _bring_facets(suite)
 
 
 def freeze() -> None:

@@ -18,7 +18,6 @@ import csv
 import io
 import math
 import re
-import stat
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ from forgebench.util.input_limits import (
     MAX_TABLE_ROWS,
     mib,
 )
+from forgebench.util.paths import InputFileError, regular_file
 
 CHUNK = 1 << 20
 """Bytes fed to the XML parser (or read from a delimited file) at a time."""
@@ -60,15 +60,11 @@ def _limits(
 
 def _check_regular(path: Path, max_bytes: int | None) -> None:
     try:
-        st = path.stat()
-    except FileNotFoundError:
-        raise TableError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise TableError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise TableError(f"{path}: not a regular file")
-    if max_bytes is not None and st.st_size > max_bytes:
-        raise TableError(f"{path}: {st.st_size:,} bytes, over the limit of {mib(max_bytes)}")
+        size = regular_file(path).stat().st_size
+    except InputFileError as exc:
+        raise TableError(str(exc)) from None
+    if max_bytes is not None and size > max_bytes:
+        raise TableError(f"{path}: {size:,} bytes, over the limit of {mib(max_bytes)}")
 
 
 def read_table(

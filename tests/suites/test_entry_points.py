@@ -19,7 +19,7 @@ from forgebench.util.registry import Registry, RegistryError
 
 from .test_seam import _toy_dataset
 
-TOY = Path(__file__).parent / "toy" / "suite.py"
+TOY = Path(__file__).parent / "toy"
 
 
 def _dist(site: Path, name: str, entry_points: str) -> None:
@@ -31,9 +31,7 @@ def _dist(site: Path, name: str, entry_points: str) -> None:
 
 def _site(tmp_path: Path) -> Path:
     site = tmp_path / "site"
-    (site / "toyplug").mkdir(parents=True)
-    (site / "toyplug" / "__init__.py").write_text("")
-    shutil.copy(TOY, site / "toyplug" / "suite.py")
+    shutil.copytree(TOY, site / "toyplug", ignore=shutil.ignore_patterns("__pycache__"))
     _dist(site, "toyplug", "[forgebench.suites]\ntoy = toyplug.suite:ToySuite\n")
     _dist(site, "brokenplug", "[forgebench.suites]\nbroken = brokenplug_gone.suite:Broken\n")
     return site

@@ -4,6 +4,7 @@ report with no engine file changed; the engine imports no suite."""
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -18,14 +19,15 @@ from typer.testing import CliRunner
 import forgebench
 from forgebench import suites
 from forgebench.cli import app
-from support.modules import file_module
 
 ENGINE = ("models", "run", "report", "analysis", "results", "util", "interop")
 """Packages of the engine: none of them may import a suite."""
 
 
 def _toy() -> Any:
-    return file_module("forgebench_tests_toy_suite", Path(__file__).parent / "toy" / "suite.py")
+    """The toy suite's core module, imported as the package ``suites.toy`` (``tests`` is on the
+    path) so that its facets' references, relative to it, resolve."""
+    return importlib.import_module("suites.toy.suite")
 
 
 @pytest.fixture

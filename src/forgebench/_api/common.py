@@ -8,7 +8,7 @@ from pathlib import Path
 
 from forgebench import suites
 from forgebench.errors import NothingToDo, UserError
-from forgebench.suites.base import Output, Suite
+from forgebench.suites.base import Output, Suite, offers
 
 
 class NotARun(UserError):
@@ -59,7 +59,7 @@ def with_stage(
         raise NothingToDo(
             f"{where}: holds no benchmark yet (no tasks in run.sqlite, no rows in metrics.csv)"
         )
-    having = [s for s in chosen if s.offers(stage)]
+    having = [s for s in chosen if offers(s, stage)]
     skipped = [f"{s.name}: no {what}; skipped" for s in chosen if s not in having]
     if not having:
         names = ", ".join(s.name for s in chosen)

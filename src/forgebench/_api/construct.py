@@ -199,8 +199,10 @@ def audit(
     construction that knows it; ``written`` / ``fields`` say what ``write`` wrote back."""
     from forgebench import suites
     from forgebench.construct.parts import UnknownConstruction
+    from forgebench.suites.base import ConstructionParts
 
-    parts = suites.detect(Path(dataset)).construction()
+    facet = suites.detect(Path(dataset)).facet(ConstructionParts)
+    parts = facet.parts if facet is not None else None
     if parts is None:
         raise UnknownConstruction(f"{dataset}: its benchmark is not built from seed folders")
     res: dict[str, Any] = parts.audit(Path(dataset), detectors, write, executor)

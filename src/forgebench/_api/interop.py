@@ -15,16 +15,18 @@ def export_dataset(
     layout; a suite adds its own formats (Forensics: ``release-tsv``)."""
     from forgebench.interop.hf_export import export_hf
     from forgebench.suites import SuiteError, detect
+    from forgebench.suites.base import Dataset
 
     dataset, out = Path(dataset), Path(out)
     suite = detect(dataset)
-    own = suite.dataset_formats()
+    facet = suite.facet(Dataset) or Dataset()
+    own = facet.formats()
     if fmt in own:
         path, rows = own[fmt](dataset, out)
         return suite.name, path, rows
-    layout = suite.dataset_layout() if fmt == "hf" else None
+    layout = facet.layout() if fmt == "hf" else None
     if layout is None:
-        known = (["hf"] if suite.dataset_layout() is not None else []) + sorted(own)
+        known = (["hf"] if facet.layout() is not None else []) + sorted(own)
         raise SuiteError(
             f"--format {fmt!r}: not a dataset format of {suite.name} "
             f"(known: {', '.join(known) or 'none'})"
@@ -40,14 +42,16 @@ def import_hf_dataset(
     items)``, or None when ``src`` is no such folder."""
     from forgebench.interop.hf_import import HFImportError, import_hf, read_meta
     from forgebench.suites import get
+    from forgebench.suites.base import Dataset
 
     src, out = Path(src), Path(out)
     meta = read_meta(src)
     if meta is None:
         return None
     suite = get(str(meta.get("benchmark")))
-    layout = suite.dataset_layout()
-    if layout is None:
+    facet = suite.facet(Dataset)
+    layout = facet.layout() if facet is not None else None
+    if facet is None or layout is None:
         raise HFImportError(f"{src}: {suite.name} has no dataset table layout to import")
-    check = (lambda path: suite.validate(path).errors) if suite.offers("validation") else None
+    check = lambda path: facet.validate(path).errors  # noqa: E731
     return suite.name, import_hf(src, out, layout, force=force, validate=check)

@@ -11,6 +11,7 @@ __all__ = [
     "ImportSettings",
     "JudgeOutcome",
     "MatrixRow",
+    "Outcome",
     "Output",
     "Section",
     "TaskMatrix",
@@ -117,3 +118,16 @@ class JudgeOutcome:
     """Why the judge stopped, when it did (the command exits non-zero)."""
     skipped: bool = False
     """The suite was left out: ``summary`` says why (a judge that grades another benchmark)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Whether one answer was right (``Suite.outcome``): one row per current task with a single
+    right answer, keyed as the store keys it, for paired comparisons of two runs."""
+
+    task_key: str
+    model: str
+    item_id: str
+    probe: str
+    condition: str
+    right: bool

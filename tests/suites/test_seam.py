@@ -53,6 +53,10 @@ def _toy_dataset(root: Path, n: int = 4) -> Path:
     return root
 
 
+def _toy_rows(ds: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (ds / "toy.jsonl").read_text().splitlines() if line]
+
+
 def test_engine_packages_import_no_suite() -> None:
     src = Path(forgebench.__file__).parent
     offenders = []
@@ -184,6 +188,12 @@ def test_a_suite_under_tests_runs_through_run_metrics_and_report(
     assert res.exit_code == 0, res.output
     rows = (run / "metrics.csv").read_text().splitlines()
     assert "toy,m,MCQ,full,all,acc,50.0,4," in rows and "toy,m,MCQ,gray,all,acc,50.0,4," in rows
+    # the per-answer outcome agrees: every answer says B, the right letter of half the questions
+    outcome = toy.outcome(run, None)
+    assert len(outcome) == 8 and sum(r.right for r in outcome) == 4
+    assert {r.item_id for r in outcome if r.right} == {
+        q["id"] for q in _toy_rows(ds) if q["answer"] == "B"
+    }
     res = CliRunner().invoke(app, ["report", str(run)])
     assert res.exit_code == 0, res.output
     page = (run / "report" / "index.html").read_text()

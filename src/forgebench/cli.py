@@ -1,5 +1,5 @@
 """The ``forgebench`` command line: a thin Typer app; each stage's commands live in ``_cli/``, and
-each suite's own sub-commands (``Suite.cli()``) are mounted as ``forgebench <suite> ...``."""
+each suite's own sub-commands (their ``commands`` facet) are mounted as ``forgebench <suite> ...``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What a command line needs besides parsing: the public toolkit of ``forgebench`` commands.
 
 The engine's commands (``forgebench._cli``) and every suite's own sub-commands
-(``Suite.cli()``, mounted as ``forgebench <suite> ...``) print, fail and share options through
+(a suite's ``commands`` facet, mounted as ``forgebench <suite> ...``) print, fail and share options through
 this module, so a plug-in suite needs nothing private:
 
 - :data:`console` and :data:`err_console`: rich consoles that stay readable when piped and

@@ -9,7 +9,7 @@ the command runs (a suite, a plug-in); the command line lists the registered nam
 The two built-in formats, ``csv`` and ``parquet``, write the row-level table of each benchmark
 as ``OUT/export-<benchmark>.<fmt>``: the columns every benchmark shares
 (:data:`forgebench.run.rows.SHARED_COLUMNS`), then the benchmark's own
-(``Suite.export_rows``). A benchmark without rows of its own is named in a "skipped" line. With
+(the suite's ``export`` facet, ``Export.rows``). A benchmark without rows of its own is named in a "skipped" line. With
 ``--out FILE.<fmt>`` on a run of one benchmark the table goes to that file; without ``--out`` a
 one-benchmark run writes ``RUN/export.<fmt>``, a run of several ``RUN/export-<benchmark>.<fmt>``.
 The CSV is for people: text cells a spreadsheet would run as a formula get a leading ``'``

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.errors import UserError
+from forgebench.suites.base import ConstructionParts
 
 
 def knowledge(seeds: Path) -> Any:
@@ -199,7 +200,6 @@ def audit(
     construction that knows it; ``written`` / ``fields`` say what ``write`` wrote back."""
     from forgebench import suites
     from forgebench.construct.parts import UnknownConstruction
-    from forgebench.suites.base import ConstructionParts
 
     facet = suites.detect(Path(dataset)).facet(ConstructionParts)
     parts = facet.parts if facet is not None else None

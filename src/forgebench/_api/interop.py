@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from forgebench.suites.base import Dataset
+
 
 def export_dataset(
     dataset: str | Path, fmt: str, out: str | Path, *, license: str = ""
@@ -15,7 +17,6 @@ def export_dataset(
     layout; a suite adds its own formats (Forensics: ``release-tsv``)."""
     from forgebench.interop.hf_export import export_hf
     from forgebench.suites import SuiteError, detect
-    from forgebench.suites.base import Dataset
 
     dataset, out = Path(dataset), Path(out)
     suite = detect(dataset)
@@ -42,7 +43,6 @@ def import_hf_dataset(
     items)``, or None when ``src`` is no such folder."""
     from forgebench.interop.hf_import import HFImportError, import_hf, read_meta
     from forgebench.suites import get
-    from forgebench.suites.base import Dataset
 
     src, out = Path(src), Path(out)
     meta = read_meta(src)

@@ -32,7 +32,7 @@ __all__ = [
 
 class SuiteGroup(TyperGroup):
     """The root command group: the engine's commands (:data:`verbs`), then every registered
-    suite's ``Suite.cli()`` mounted as ``forgebench <suite-name> ...``.
+    suite's ``commands`` facet mounted as ``forgebench <suite-name> ...``.
 
     Typer makes a new root group each time the CLI runs; its commands come from
     :func:`forgebench._cli.mount.mounted`, made on first use and kept until the suite registry

@@ -2,7 +2,7 @@
 
 One table, a row per model, a column group per benchmark with its headline numbers (each suite's
 ``headline``: DESIGN.md's list), each cell the value of ``metrics.csv`` with its 95% interval in
-brackets where the suite gives one (``Suite.headline_intervals``; how each resamples is its
+brackets where the suite gives one (its report facet's ``intervals``; how each resamples is its
 ``interval_note``, named in the caption). A model that did not run a benchmark has dashes there.
 The same numbers, with ``lo`` and ``hi``, are written to ``report/overview.csv``; each group's
 heading links to its benchmark's section (``#suite-<name>``).

@@ -5,7 +5,7 @@ A 25-model run of the Forensics release holds 1.6 million answers. They are read
 store's column-wise read (:meth:`forgebench.run.store.Store.task_columns`), placed by item (the
 viewer's item order) and, within an item, by model, probe and condition (ties in stored order);
 an answer's verdict facet, level facet and note are computed once per distinct combination of
-what decides them (a suite's ``viewer_answer`` hook sees each combination once), and each data
+what decides them (a suite's viewer facet's ``answer`` sees each combination once), and each data
 page takes its answers as one slice of every column (:meth:`ViewerAnswers.page_columns`).
 """
 

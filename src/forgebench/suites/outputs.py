@@ -1,4 +1,4 @@
-"""What a suite's stage hooks hand back to :mod:`forgebench.api` (``suites/base.py``): plain
+"""What a suite's core and facets hand back to :mod:`forgebench.api` (``suites/base.py``): plain
 records the command line prints and a notebook reads, so no suite prints anything itself."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Mandela's dataset verbs behind the seam: ``validate``, ``import``, ``prompts`` and the
-``tasks`` matrix (the bodies of ``MandelaSuite``'s hooks; ``suites/base.py`` says what each
+``tasks`` matrix (what Mandela's facets call; ``suites/facets.py`` says what each
 returns)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The rows a refactor must keep (issue 38, "Must hold"): the stored tasks, their keys and the
-bytes of metrics.csv of the demo's Mandela run and of one run per benchmark equal the reference
-files in ``tests/fixtures/rows/`` made before the change (``support/row_fixtures.py`` makes the
-runs and says how to regenerate the files when numbers change on purpose)."""
+bytes of metrics.csv of the demo's Mandela and PIXAR parts and of runs of each benchmark equal
+the reference files in ``tests/fixtures/rows/`` made before the change (``support/row_fixtures.py``
+makes the runs and says how to regenerate the files when numbers change on purpose)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The rows a refactor must leave byte-identical (issue 38, "Must hold"): every stored task with
 its key, and the bytes of ``metrics.csv``, of one cheap deterministic run per benchmark and of
-the offline demo's Mandela run; compared by ``tests/run/test_rows_unchanged.py`` against the
+the offline demo's Mandela and PIXAR parts; compared by ``tests/run/test_rows_unchanged.py`` against the
 reference files under ``tests/fixtures/rows/<name>/`` (``tasks.csv``, ``metrics.csv``).
 
 The runs:
@@ -8,13 +8,20 @@ The runs:
 - ``demo``: the offline demo's Mandela dataset (``forgebench.demo.build.build_demo``; the
   session fixture ``demo_dataset`` in the tests) asked every question of its default protocol by
   the demo's detector ``builtin/artefact``, judged by the demo's judge ``builtin/rules``, scored
-  (what ``forgebench demo`` does for Mandela, without the knowledge verifier and without the
-  Forensics and PIXAR parts it derives from the same forgeries);
+  (what ``forgebench demo`` does for Mandela, without the knowledge verifier, and without the
+  Forensics part it derives from the same forgeries);
+- ``demo_pixar``: the demo's PIXAR part on the same dataset (``forgebench.demo.pixar``: pixel
+  labels from each forgery and its original, ``builtin/artefact``'s score maps scored; metrics
+  rows only, no task);
 - ``mandela``: ``support.mandela_data.write_mandela_dataset`` (two seeds), every question of the
   default protocol, asked to ``vlm=replay/...`` (a written answer per question, from
   :func:`_mandela_answer`) and to ``builtin/artefact``, judged by ``builtin/rules``, scored;
 - ``forensics``: ``support.forensics_data.write_forensics_release`` (four rows of the release's
   TSV, answers that take each extraction step) asked to ``vlm=replay/...``, scored;
+- ``forensics_studies``: the six rows of ``tests/suites/forensics/conftest.py``'s release TSV
+  (video frames, segmentation candidates, rows that reference another row's image) with the
+  opt-in ``studies`` part (``prefix``, ``multi_image``: a task of several images, ``face_boxes``),
+  asked to ``vlm=replay/...``, scored;
 - ``pixar``: ``support.pixar_loc.box_pairs`` (three pairs with planted edits), the LOC question
   asked to two replay models (``exact`` names every box, ``mixed`` answers one pair in prose),
   scored.
@@ -51,11 +58,15 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from forgebench.run.source import Selection
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "rows"
 """``tests/fixtures/rows``: one folder per run."""
 
-RUNS = ("demo", "mandela", "forensics", "pixar")
+RUNS = ("demo", "demo_pixar", "mandela", "forensics", "forensics_studies", "pixar")
 """The runs whose rows are fixed, in the order they are made."""
 
 TASK_COLUMNS = (
@@ -91,10 +102,14 @@ def make_rows(name: str, work: Path, demo_dataset: Path | None = None) -> Rows:
     suites.load()  # what the CLI does at start-up (the demo's build receives the suites' parts)
     if name == "demo":
         return _demo(work, demo_dataset)
+    if name == "demo_pixar":
+        return _demo_pixar(work, demo_dataset)
     if name == "mandela":
         return _mandela(work)
     if name == "forensics":
         return _forensics(work)
+    if name == "forensics_studies":
+        return _forensics_studies(work)
     if name == "pixar":
         return _pixar(work)
     raise ValueError(f"unknown run {name!r}; known: {', '.join(RUNS)}")
@@ -108,6 +123,23 @@ def _demo(work: Path, dataset: Path | None) -> Rows:
     from forgebench.demo.pipeline import DEMO_DETECTOR, DEMO_JUDGE
 
     return _run(work, dataset, [DEMO_DETECTOR], {}, judge=DEMO_JUDGE)
+
+
+def _demo_pixar(work: Path, dataset: Path | None) -> Rows:
+    """The demo's PIXAR part: every forgery of the demo dataset labelled against its original,
+    the detector's score maps scored, the rows written into metrics.csv (no task is stored)."""
+    if dataset is None:
+        from forgebench.demo.build import build_demo
+
+        dataset = build_demo(work / "demo")
+    from forgebench.demo.pipeline import DEMO_DETECTOR
+    from forgebench.demo.pixar import score_pixar, write_pixar
+    from forgebench.models.builtin.artefact import score_map
+
+    run = work / "run"
+    run.mkdir()
+    write_pixar(run, score_pixar(dataset, run, score_map, model=DEMO_DETECTOR), model=DEMO_DETECTOR)
+    return Rows(tasks=tasks_csv(None), metrics=(run / "metrics.csv").read_bytes())
 
 
 def _mandela_answer(model: str, item_id: str, probe: str, condition: str) -> str:
@@ -156,6 +188,30 @@ def _forensics(work: Path) -> Rows:
     return _run(work, dataset, [], {"vlm": lambda _m, item, _p, _c: said[item]})
 
 
+def _studies_answer(model: str, item_id: str, probe: str, condition: str) -> str:
+    """A letter, a sentence around a letter, or an option's text, by item and condition."""
+    if condition == "multi_image":
+        return "B. Only the second frame is forged."
+    if condition == "prefix":
+        return f"The answer is {'AB'[int(item_id) % 2]}."
+    return "non AI-generated" if item_id in ("1", "4") else "A"
+
+
+def _forensics_studies(work: Path) -> Rows:
+    from forgebench.run.source import Selection
+    from forgebench.suites.forensics.tsv_import import import_release_tsv
+    from support.modules import file_module
+
+    fixtures = file_module(
+        "forgebench_tests_forensics_rows", Path(__file__).parent.parent / "suites" / "forensics"
+        / "conftest.py"
+    )  # fmt: skip
+    tsv = fixtures.write_tsv(work / "ForensicsBench.tsv", fixtures.release_rows())
+    dataset = work / "forensics"
+    import_release_tsv(tsv, dataset)
+    return _run(work, dataset, [], {"vlm": _studies_answer}, selection=Selection(parts=["studies"]))
+
+
 def _pixar(work: Path) -> Rows:
     from support.pixar_loc import box_pairs, exact_or_prose
 
@@ -174,18 +230,21 @@ def _run(
     models: Sequence[str],
     replayed: dict[str, Answer],
     judge: str | None = None,
+    selection: Selection | None = None,
 ) -> Rows:
     """Store the tasks of ``models`` and of a replay model per ``replayed`` entry, write each
     replay model's answer to exactly its stored tasks, send, judge, score: the run's rows."""
     from forgebench import api
     from forgebench.run.generate import GenerationSettings
+    from forgebench.run.source import Selection
 
     run, cache = work / "run", work / "cache"
     files = {alias: work / f"{alias}.jsonl" for alias in replayed}
     for path in files.values():
         path.write_text("", encoding="utf-8")
     specs = [*models, *(f"{alias}=replay/{path}" for alias, path in files.items())]
-    api.run(dataset, run, specs, GenerationSettings(cache_dir=cache, prepare_only=True))
+    chosen = selection or Selection()
+    api.run(dataset, run, specs, GenerationSettings(chosen, cache_dir=cache, prepare_only=True))
     for alias, answer in replayed.items():
         with sqlite3.connect(run / "run.sqlite") as con:
             stored = con.execute(
@@ -203,22 +262,24 @@ def _run(
             ),
             encoding="utf-8",
         )
-    api.run(dataset, run, specs, GenerationSettings(cache_dir=cache))
+    api.run(dataset, run, specs, GenerationSettings(chosen, cache_dir=cache))
     if judge is not None:
         api.judge(run, judge)
     api.metrics(run)
     return Rows(tasks=tasks_csv(run / "run.sqlite"), metrics=(run / "metrics.csv").read_bytes())
 
 
-def tasks_csv(db: Path) -> str:
+def tasks_csv(db: Path | None) -> str:
     """The tasks table of ``db`` as :data:`TASK_COLUMNS` CSV text (see the module's docstring),
-    read with a plain read-only SELECT."""
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    con.row_factory = sqlite3.Row
-    try:
-        stored = con.execute("SELECT * FROM tasks").fetchall()
-    finally:
-        con.close()
+    read with a plain read-only SELECT; the header alone for None (a run without a store)."""
+    stored: list[sqlite3.Row] = []
+    if db is not None:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        con.row_factory = sqlite3.Row
+        try:
+            stored = con.execute("SELECT * FROM tasks").fetchall()
+        finally:
+            con.close()
     rows = []
     for t in stored:
         images = json.loads(t["images"]) if t["images"] else None

@@ -293,8 +293,13 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 def _hub_env(hub: dict[str, Any], **env: str) -> dict[str, str]:
     """The environment of a process that reads only the pre-filled cache."""
-    out = {k: v for k, v in os.environ.items() if not k.startswith(("HF_", "HUGGINGFACE_"))}
-    return {**out, "HF_HUB_OFFLINE": "1", "HF_TOKEN": TOKEN, **env}
+    out = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("HF_", "HUGGINGFACE_", "TRANSFORMERS_"))
+    }
+    home = str(hub["root"] / "home")  # HF_HOME: never the user's, whatever the test sets
+    return {**out, "HF_HOME": home, "HF_HUB_OFFLINE": "1", "HF_TOKEN": TOKEN, **env}
 
 
 def _same_dataset(back: Path, src: Path) -> None:
@@ -399,3 +404,83 @@ def test_hub_import_without_huggingface_hub_names_the_extra(
     assert "import hf://OWNER/NAME needs the 'datasets' extra" in res.output
     assert "pip install 'forgebench[datasets]'" in res.output
     assert not (tmp_path / "out").exists()
+
+
+def test_hub_token_is_the_librarys_and_a_refusal_is_one_line(
+    hub: dict[str, Any], tmp_path: Path
+) -> None:
+    """Online, against a loopback Hub (HF_ENDPOINT) that answers 401 ``RepoNotFound``: the
+    library sends HF_TOKEN as its bearer token; forgebench prints one line without it, exits 2
+    and writes nothing."""
+    import http.server
+    import threading
+
+    seen: list[tuple[str, str | None]] = []
+
+    class Hub(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append((self.path, self.headers.get("Authorization")))
+            body = b'{"error": "Repository Not Found"}'
+            self.send_response(401)
+            self.send_header("X-Error-Code", "RepoNotFound")
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_HEAD = do_GET
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    env = _hub_env(hub, HF_HUB_CACHE=str(hub["home"] / "hub"))
+    del env["HF_HUB_OFFLINE"]
+    env["HF_ENDPOINT"] = f"http://127.0.0.1:{server.server_port}"
+    try:
+        res = subprocess.run(
+            [sys.executable, "-m", "forgebench.cli", "import", "hf://owner/private",
+             "--out", str(tmp_path / "out")],
+            env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert any(
+        path.startswith("/api/datasets/owner/private") and auth == f"Bearer {TOKEN}"
+        for path, auth in seen
+    ), seen
+    assert res.returncode == 2 and res.stdout == "", res.stdout
+    assert res.stderr == (
+        "error: hf://owner/private: no such dataset on the Hub (a private one needs HF_TOKEN)\n"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_hub_side_files_resolve_into_blobs_only(hub: dict[str, Any], tmp_path: Path) -> None:
+    """A snapshot's side file is a link into its repository's ``blobs/``: accepted there; one
+    that resolves anywhere else is refused whole, as in any export folder."""
+    from forgebench.interop.hf_import import HFImportError, import_hf
+
+    layout = get("mandela").dataset_layout()
+    assert layout is not None
+    repo = hub["home"] / "hub" / "datasets--owner--tiny"
+    snap = repo / "snapshots" / hub["commits"]["v1"]
+    n = import_hf(snap, tmp_path / "ok", layout, links_into=repo / "blobs")
+    assert (
+        n == 2
+        and (tmp_path / "ok" / "kb.jsonl").read_bytes()
+        == (hub["root"] / "v1" / "kb.jsonl").read_bytes()
+    )
+    bad = tmp_path / "snap"
+    shutil.copytree(snap, bad)  # the files themselves: links resolved
+    outside = tmp_path / "elsewhere.jsonl"
+    outside.write_text((bad / "files" / "kb.jsonl").read_text())
+    (bad / "files" / "kb.jsonl").unlink()
+    (bad / "files" / "kb.jsonl").symlink_to(outside)
+    with pytest.raises(
+        HFImportError, match=r"kb\.jsonl. resolves to .*, outside the dataset folder"
+    ):
+        import_hf(bad, tmp_path / "no", layout, links_into=repo / "blobs")
+    assert not (tmp_path / "no").exists()

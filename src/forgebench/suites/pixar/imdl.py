@@ -312,3 +312,37 @@ def summary_lines(result: Mapping[str, Any]) -> list[str]:
         "pixel, polarity-free: " + "  ".join(f"{m} {fmt(px[m + '_free'])}" for m in PIXEL_METRICS),
         "image: " + "  ".join(f"{m} {fmt(im.get(m))}" for m in IMAGE_METRICS),
     ]
+
+
+TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("Pixel F1", "imdl_pixel_f1"), ("IoU", "imdl_pixel_iou"), ("AUC", "imdl_pixel_auc"),
+    ("Acc", "imdl_pixel_acc"), ("F1 free", "imdl_pixel_f1_free"),
+    ("IoU free", "imdl_pixel_iou_free"), ("AUC free", "imdl_pixel_auc_free"),
+    ("Acc free", "imdl_pixel_acc_free"), ("Image AUC", "imdl_image_auc"),
+    ("Image F1", "imdl_image_f1"), ("Image Acc", "imdl_image_acc"), ("AP", "imdl_image_ap"),
+    ("MCC", "imdl_image_mcc"), ("TPR", "imdl_image_tpr"), ("TNR", "imdl_image_tnr"),
+)  # fmt: skip
+
+
+def imdl_table(rows: Iterable[Mapping[str, Any]]) -> Any:
+    """The report's table of the ``imdl_*`` rows (one line per model, fractions as written),
+    or None when there is none."""
+    from forgebench.report.table import Column, Table, num, text
+
+    by_model: dict[str, dict[str, float]] = {}
+    for r in rows:
+        metric = str(r.get("metric") or "")
+        if metric.startswith(PREFIX) and r.get("subset") == "all":
+            by_model.setdefault(str(r["model"]), {})[metric] = float(r["value"])
+    if not by_model:
+        return None
+    cells = [
+        [text(model), *(num(vals.get(key), 3) for _, key in TABLE_COLUMNS)]
+        for model, vals in by_model.items()
+    ]
+    return Table(
+        0, "Localisation under IMDL-BenCo's convention (per-image pixel means over tampered "
+        "images at threshold 0.5, their polarity-free variants, image level from the max of "
+        "each map; fractions)", [Column(h) for h in ("Model", *(c for c, _ in TABLE_COLUMNS))],
+        [(None, cells)], slug="pixar_imdl", heading="IMDL-BenCo convention",
+    )  # fmt: skip

@@ -27,7 +27,8 @@ viewer and ``export``. Predicted masks are written as ``RUN/pixar/pred/<model>/<
 (misses get no file), so ``forgebench pixar score --truth RUN/pixar/labels --pred ...``
 reproduces the pixel metrics. The rows (probe ``LOC``, condition ``full``, plus ``miss``) replace
 the PIXAR rows of the scored models only: rows of ``pixar score --out`` or of the demo's detector
-for models without LOC tasks are kept.
+for models without LOC tasks are kept. Under ``--convention imdl`` the same masks give the
+``imdl_*`` rows instead (:mod:`.imdl`); each convention keeps the other's rows.
 """
 
 from __future__ import annotations

@@ -247,3 +247,29 @@ def test_metrics_convention_imdl_adds_rows_and_keeps_pixar_rows_byte_identical(
     assert "| exact | — | — | 100.0 | 100.0 |" in (run / "report" / "pixar_table2.md").read_text()
     res = runner.invoke(app, ["metrics", str(run), "--convention", "nope"])
     assert res.exit_code == 2 and (run / "metrics.csv").read_bytes() == after
+
+
+def test_a_truth_folder_with_classes_scores_under_imdl(tmp_path: Path) -> None:
+    """``--truth`` + ``--classes``: tampered images segmented, the real one image level only."""
+    truth, pred = tmp_path / "truth", tmp_path / "pred"
+    truth.mkdir()
+    pred.mkdir()
+    entries = {e.stem: e for e in read_manifest(FIXTURE / "manifest.json")}
+    for stem in ("t0", "t1"):
+        mask, _ = read_truth(entries[stem])
+        Image.fromarray(np.where(mask, 255, 0).astype(np.uint8)).save(truth / f"{stem}.png")
+    for stem in ("t0", "t1", "n1"):
+        shutil.copy(FIXTURE / "pred" / f"{stem}.npy", pred / f"{stem}.npy")
+    classes = tmp_path / "classes.csv"
+    classes.write_text("image,class\nt0,tampered\nt1,tampered\nn1,real\n")
+    js = tmp_path / "out.json"
+    res = _score("--truth", str(truth), "--classes", str(classes), "--pred", str(pred),
+                 "--convention", "imdl", "--json", str(js))  # fmt: skip
+    assert res.exit_code == 0, res.output
+    got = json.loads(js.read_text())
+    ref = REFERENCE["pixel_per_image"]
+    assert got["pixel"]["f1"] == pytest.approx((ref["t0"]["f1"] + ref["t1"]["f1"]) / 2, abs=TOL)
+    assert got["n_images"] == 3 and got["n_tampered"] == 2
+    scores = [REFERENCE["image_scores"][s] for s in ("t0", "t1", "n1")]
+    right = (scores[0] > 0.5) + (scores[1] > 0.5) + (scores[2] <= 0.5)
+    assert got["image"]["acc"] == pytest.approx(right / 3)

@@ -155,7 +155,7 @@ def score(
         fail("give exactly one of --truth and --dataset", 2)
     manifest = dataset is not None and dataset.suffix.lower() == ".json"
     if split is not None and (dataset is None or manifest):
-        fail("--split goes with a --dataset release folder", 2)
+        fail("--split goes with --dataset (a release folder, not a manifest)", 2)
     if dataset is not None and classes is not None:
         fail("--classes goes with --truth (a --dataset's folders name the classes)", 2)
     if convention == "pixar-release" and threshold != 0.5:

@@ -218,10 +218,16 @@ def test_metrics_convention_imdl_adds_rows_and_keeps_pixar_rows_byte_identical(
     fake_openai: Any, tmp_path: Path
 ) -> None:
     pairs = tmp_path / "pairs"
-    server = serve_loc(fake_openai, box_pairs(pairs), exact_or_prose)
+
+    def answer(model: str, stem: str) -> str:  # "flag" says tampered but marks no region
+        return (
+            '{"tampered": true, "regions": []}' if model == "flag" else exact_or_prose(model, stem)
+        )
+
+    server = serve_loc(fake_openai, box_pairs(pairs), answer)
     run = tmp_path / "run"
     args = ["run", str(pairs), "--out", str(run)]
-    for m in ("exact", "mixed"):
+    for m in ("exact", "mixed", "flag"):
         args += ["--model", f"{m}=openai/{m}@{server.url}"]
     assert runner.invoke(app, args).exit_code == 0
     assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0
@@ -237,6 +243,9 @@ def test_metrics_convention_imdl_adds_rows_and_keeps_pixar_rows_byte_identical(
     assert mixed_f1 == pytest.approx(2 / 3, abs=1e-6)  # pair b a miss: an empty map scores 0
     assert m[("pixar", "mixed", "all", "imdl_image_tpr")] == (pytest.approx(2 / 3), 3)
     assert ("pixar", "mixed", "all", "imdl_image_auc") not in m  # every pair tampered: no ROC
+    # the reply's own "tampered" is its image score; its empty map still scores 0 per pixel
+    assert m[("pixar", "flag", "all", "imdl_image_tpr")] == (1.0, 3)
+    assert m[("pixar", "flag", "all", "imdl_pixel_f1")] == (0.0, 3)
     assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0
     assert (run / "metrics.csv").read_bytes() == after  # default again: imdl rows kept
     res = runner.invoke(app, ["report", str(run)])

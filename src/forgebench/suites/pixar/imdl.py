@@ -34,8 +34,9 @@ gives; its pixel-level protocols test on tampered images only. We average over t
 images (label 1) and score authentic ones at image level only, which is IMDL-BenCo's number on a
 manifest of the tampered images.
 
-Image level, one score per image: the detector's own score where it gives one, else the
-**maximum of its map** (a mask: 1 when it marks any pixel). Label 1 = tampered: a manifest's
+Image level, one score per image: the detector's own score where it gives one (a LOC reply's
+``"tampered"``: 1 for true, 0 for false), else the **maximum of its map** (a mask: 1 when it marks
+any pixel). Label 1 = tampered: a manifest's
 ``"Negative"`` is 0 and a mask with any nonzero pixel is 1, as ``abstract_dataset.py`` sets it
 after the test transforms; a PIXAR pair is tampered when its truth label has a changed pixel.
 At ``score > threshold``: F1 (``F1.py`` ``ImageF1``: ``P = TP / (TP + FP + 1e-9)``, ``R = TP /

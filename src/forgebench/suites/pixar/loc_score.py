@@ -130,8 +130,9 @@ def score_answers(
             else:
                 misses.append(im.stem)
             pred = _at_truth_size(truth, mask)
-            if imdl is not None:
-                imdl.add(truth, pred)
+            if imdl is not None:  # the reply's own verdict is its image score, as a detector's
+                flag = None if reply.tampered is None else float(reply.tampered)
+                imdl.add(truth, pred, score=flag)
             t_px, p_px = int(np.count_nonzero(truth)), int(np.count_nonzero(pred))
             counts.append((im.stem, t_px, p_px, int(np.count_nonzero(truth & pred))))
             if text is not None:

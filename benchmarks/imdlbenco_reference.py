@@ -20,7 +20,11 @@ The masks are read as ``IMDLBenCo/datasets/abstract_dataset.py`` reads them (RGB
 channels > 127.5; label 1 when the mask has a nonzero pixel, 0 for ``"Negative"``). The maps have
 no score shared by a tampered and an untampered pixel (IMDL-BenCo's per-image AUC does not group
 ties, so a tied map's figure depends on torch's sort order); a few untampered pixels of ``t3``
-score exactly 0.5, where the origin and inverted thresholds differ.
+score exactly 0.5, where the origin and inverted thresholds differ. ``ties/`` holds four binary
+prediction masks (every score tied, as a VLM's rasterized answer) and ``PixelAUC``'s figure for
+each (``pixel_auc_binary_masks``): there IMDL-BenCo's value depends on the order its sort leaves
+the ties in, and forgebench's (ties counted half, as scikit-learn) differs on purpose; the test
+checks ours against scikit-learn there and records the gap.
 
 The evaluator modules are loaded from the installed package without running
 ``IMDLBenCo/__init__.py``: that file imports the model zoo and with it torchvision, and the only
@@ -159,6 +163,28 @@ def _read_truth(out: Path, entry: dict[str, Any]) -> tuple[np.ndarray, int]:
     return (np.mean(rgb, axis=2) > 127.5).astype(np.float32), label
 
 
+def tied_maps(out: Path) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """Binary prediction masks (every score tied: what a VLM's rasterized answer is), written as
+    ``ties/<case>_truth.png`` and ``ties/<case>_pred.png``."""
+    rng = np.random.default_rng(SEED + 1)
+    (out / "ties").mkdir(parents=True, exist_ok=True)
+    cases = []
+    for i in range(4):
+        truth = np.zeros((64, 96), dtype=bool)
+        truth[10:40, 20:60] = True
+        if i == 0:
+            pred = np.zeros_like(truth)
+            pred[15:45, 25:70] = True
+        else:
+            pred = (rng.random(truth.shape) < 0.3) | (truth & (rng.random(truth.shape) < 0.5))
+        for name, arr in (("truth", truth), ("pred", pred)):
+            Image.fromarray(np.where(arr, 255, 0).astype(np.uint8)).save(
+                out / "ties" / f"case{i}_{name}.png"
+            )
+        cases.append((f"case{i}", truth, pred))
+    return cases
+
+
 def reference(out: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
     import torch
     import torch.distributed as dist
@@ -197,6 +223,13 @@ def reference(out: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
                 v = pe.batch_update(predict=predict, mask=mask)
                 values[name if mode == "origin" else f"{name}_free"] = float(v[0])
             per_image[e["stem"]] = values
+        ties = {}
+        for case, truth_b, pred_b in tied_maps(out):
+            v = pixel["auc", "origin"].batch_update(
+                predict=torch.from_numpy(pred_b.astype(np.float32))[None, None],
+                mask=torch.from_numpy(truth_b.astype(np.float32))[None, None],
+            )
+            ties[case] = float(v[0])
         names = sorted({k for v in per_image.values() for k in v})
         means = {k: float(np.mean([v[k] for v in per_image.values()])) for k in names}
         image_figs = {n: float(ie.epoch_update()) for n, ie in image.items()}
@@ -216,6 +249,7 @@ def reference(out: Path, entries: list[dict[str, Any]]) -> dict[str, Any]:
         "image_scores": scores,
         "image": image_figs,
         "n_images": len(entries),
+        "pixel_auc_binary_masks": ties,
     }
 
 
@@ -232,6 +266,8 @@ def main() -> None:
         print(f"  pixel {k:9s} {v:.6f}")
     for k, v in ref["image"].items():
         print(f"  image {k:9s} {v:.6f}")
+    for k, v in ref["pixel_auc_binary_masks"].items():
+        print(f"  PixelAUC of a binary mask, ties/{k}: {v:.6f}")
 
 
 if __name__ == "__main__":

@@ -116,6 +116,22 @@ def test_binary_masks_count_ties_half_and_exact_threshold_is_negative() -> None:
     assert h["f1_free"] == pytest.approx(2 * 6 / (6 + 20), abs=1e-6)  # F1.py inverts the mask
 
 
+def test_binary_masks_auc_counts_ties_half_where_imdlbenco_follows_its_sort() -> None:
+    """The documented difference: on a binary map IMDL-BenCo's PixelAUC walks the ties in the
+    order torch's sort leaves them (0.04-0.06 below the tie-aware area on these four masks);
+    ours is scikit-learn's ``roc_auc_score``."""
+    from sklearn.metrics import roc_auc_score
+
+    ref = REFERENCE["pixel_auc_binary_masks"]
+    assert len(ref) == 4
+    for case, theirs in ref.items():
+        truth = np.asarray(Image.open(FIXTURE / "ties" / f"{case}_truth.png")) != 0
+        pred = np.asarray(Image.open(FIXTURE / "ties" / f"{case}_pred.png")) != 0
+        ours = pixel_values(truth, pred)["auc"]
+        assert ours == pytest.approx(roc_auc_score(truth.ravel(), pred.ravel()), abs=1e-12)
+        assert 0.03 < ours - theirs < 0.07, case
+
+
 def _rows(path: Path) -> list[dict[str, str]]:
     with path.open(newline="", encoding="utf-8") as fh:
         return list(csv.DictReader(fh))

@@ -50,6 +50,13 @@ CLASSES = SuiteOption(
     "PIXAR: CSV stem,class[,description] (truth classes and reference descriptions: top-k, CSS).",
     ("run", "metrics"),
 )
+CONVENTION = SuiteOption(
+    "convention",
+    "PIXAR: also score under IMDL-BenCo's convention (imdl: rows imdl_pixel_* and imdl_image_*"
+    " beside PIXAR's; default: PIXAR's rows).",
+    ("metrics",),
+    choices=("default", "imdl"),
+)
 
 
 def is_pairs(path: Path) -> bool:
@@ -74,7 +81,7 @@ class PixarSuite(Suite):
 
     name = "pixar"
     title = "PIXAR (seed 003)"
-    protocol = Protocol(("LOC",), ("full",), {}, (TAU, CLASSES))
+    protocol = Protocol(("LOC",), ("full",), {}, (TAU, CLASSES, CONVENTION))
     source = "(original, edited) image pairs: a pairs folder or a CSV original,edited"
     headline = tuple(Headline("LOC", "full", m) for m in ("giou", "f1", "auc"))
     """Localization: gIoU, F1 and AUC over every pair."""

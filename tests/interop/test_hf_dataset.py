@@ -313,7 +313,8 @@ def _same_dataset(back: Path, src: Path) -> None:
     for item in _items(src / "items.jsonl"):
         assert (back / item["image"]).read_bytes() == (src / item["image"]).read_bytes()
     assert (back / "kb.jsonl").read_bytes() == (src / "kb.jsonl").read_bytes()
-    assert get("mandela").validate(back).errors == []
+    facet = get("mandela").facet(Dataset)
+    assert facet is not None and facet.validate(back).errors == []
     for f in back.rglob("*"):
         assert not f.is_file() or TOKEN.encode() not in f.read_bytes(), f
 

@@ -336,11 +336,16 @@ def figure_texts(fig: Figure) -> list[Text]:
     return [t for t in texts if t.get_visible() and t.get_text().strip()]
 
 
-def text_problems(fig: Figure, tolerance: float = 0.5) -> list[str]:
+def text_problems(fig: Figure, tolerance: float = 0.5, *, render: bool = True) -> list[str]:
     """Draw ``fig`` and name each text that leaves the canvas and each pair that overlaps
     (their extents, as the renderer measures them, intersect by more than ``tolerance``
-    pixels); an empty list is a figure whose every label reads."""
-    fig.canvas.draw()
+    pixels); an empty list is a figure whose every label reads. ``render=False`` lays the
+    figure out as a draw does (ticks, legends, annotations placed) without rasterizing it
+    (``Figure.draw_without_rendering``): the same extents at a fraction of the cost."""
+    if render:
+        fig.canvas.draw()
+    else:
+        fig.draw_without_rendering()
     renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
     texts = figure_texts(fig)
     # Text's own extent: an Annotation's would include its leader line

@@ -202,16 +202,17 @@ def overview_figure(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | None
     models = _model_order(metrics)
     if not models:
         return None
+    # the first row of each (model, subset, metric), looked up rather than filtered per model
+    first = m.drop_duplicates(["model", "subset", "metric"]).set_index(
+        ["model", "subset", "metric"]
+    )["value"]
     rows = []
     for model in models:
-        got = m[m["model"] == model]
         row: dict[str, object] = {"model": model}
-        row["overall"] = float(
-            got[(got["subset"] == "all") & (got["metric"] == "acc")]["value"].iloc[0]
-        )
+        row["overall"] = float(first[(model, "all", "acc")])
         for p in PERSPECTIVES:
-            hit = got[(got["subset"] == p) & (got["metric"] == "persp")]
-            row[f"{p}_score"] = float(hit["value"].iloc[0]) if len(hit) else np.nan
+            key = (model, p, "persp")
+            row[f"{p}_score"] = float(first[key]) if key in first.index else np.nan
         rows.append(row)
     data = pd.DataFrame(rows)
     colors = model_colors(models)
@@ -276,8 +277,9 @@ def _robustness(
         y0 = bottom + (nrow - 1 - r) * (ph + hgap)
         ax = axes_at(fig, left + c * (pw + wgap), y0, pw, ph, sharey=first)
         first = first or ax
+        curves = dict(iter(data[data["kind"] == k].groupby("model", sort=False)))
         for model in models:
-            d = data[(data["kind"] == k) & (data["model"] == model)]
+            d = curves.get(model, data.iloc[:0])
             ax.plot(
                 d["level"], d["acc"], marker="o", markersize=3, color=colors[model], label=model
             )
@@ -310,18 +312,19 @@ def robustness_figure(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | No
     models = [x for x in _model_order(metrics) if x in set(m["model"])]
     models += sorted(set(m["model"]) - set(models))
     colors = model_colors(models)
+    # the first row of each (model, condition), looked up rather than filtered 36 times a model
+    first = m.drop_duplicates(["model", "condition"]).set_index(["model", "condition"])["value"]
     rows = []
     for k in kinds:
         for model in models:
             for level, cond in ((0, "full"), *((n, f"{k}_{n}") for n in LEVELS)):
-                hit = m[(m["model"] == model) & (m["condition"] == cond)]
-                if len(hit):
+                if (model, cond) in first.index:
                     rows.append(
                         {
                             "kind": k,
                             "model": model,
                             "level": level,
-                            "acc": float(hit["value"].iloc[0]),
+                            "acc": float(first[(model, cond)]),
                         }
                     )
     data = pd.DataFrame(rows)

@@ -8,12 +8,16 @@ models:
   ``<perspective>=<value>``);
 - ``forensics_type_heatmap``: accuracy per type code, models x codes, the codes in the paper's
   order of Tables 15-26 with a separator where the semantic perspective changes (HS / GS), then
-  the run's other codes;
+  the run's other codes; under three models or three codes the same numbers as grouped bars
+  (a one-row heatmap says less than bar lengths);
 - ``forensics_robustness_levels``: accuracy against perturbation level (0 = the clean ``full``
   accuracy, then levels 1-5), one panel per kind, one line per model: forgebench's addition
   beside Table 3, not a figure of the paper.
 
-Each is written by :func:`forgebench.report.style.write_figure`: PNG, SVG and the CSV of the
+Every figure is laid out in inches from its measured labels by the rules of
+:mod:`forgebench.report.figure_layout` (Figures 4-8 keep their grouped bars up to ten models,
+then become a heatmap, a row a model, or bars by model where a perspective has two values). Each is written by
+:func:`forgebench.report.style.write_figure`: PNG, SVG and the CSV of the
 plotted numbers, under ``RUN/report/figures/``; a figure without data is not written.
 """
 
@@ -222,7 +226,9 @@ def overview_figure(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | None
 
 
 def type_heatmap(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | None:
-    """Accuracy per type code, models x codes (paper order, then the run's other codes)."""
+    """Accuracy per type code, models x codes (paper order, then the run's other codes): a
+    heatmap from three models and three codes, grouped bars below that
+    (:func:`forgebench.report.figure_layout.chart_kind`)."""
     m = _full(metrics)
     m = m[
         (m["metric"] == "acc") & (m["subset"].str.count("-") == 4) & ~m["subset"].str.contains("=")

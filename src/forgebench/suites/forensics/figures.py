@@ -181,6 +181,7 @@ def _overview(data: pd.DataFrame, models: list[str], colors: dict[str, str]) -> 
         radar.plot([*angles, angles[0]], [*vals, vals[0]], color=colors[model], linewidth=1.0)
     radar.set_xticks(angles, names)
     radar.set_ylim(0, 100)
+    radar.set_axisbelow(False)  # the scale's numbers over the models' lines, not under them
     cast(PolarAxes, radar).set_rlabel_position(
         90 - 360 / len(PERSPECTIVES) / 2
     )  # between two axis names

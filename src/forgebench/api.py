@@ -7,6 +7,7 @@ A notebook drives a whole study without the command line::
     result = api.run("data/mandela", "runs/r1", ["qwen=openai/Qwen3-VL-8B@http://127.0.0.1:8000/v1"])
     api.judge("runs/r1", "builtin/rules")
     api.metrics("runs/r1")            # RUN/metrics.csv (each suite writes its own rows)
+    # or in one call, as ``forgebench run --judge``: api.run(..., judge="builtin/rules")
     api.report("runs/r1")             # RUN/report/index.html
     api.export("runs/r1", "parquet")  # RUN/export.parquet (one file per benchmark)
 
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     )
     from forgebench._api.outputs import ReportResult, export, figures, merge, report, tables
     from forgebench._api.running import (
+        RunResult,
         Status,
         cache_clean,
         dry_run,
@@ -59,6 +61,8 @@ if TYPE_CHECKING:
         parse,
         summaries,
     )
+    from forgebench._api.upkeep import Viewer, redact, view
+    from forgebench.models.configs import model_configs
     from forgebench.run.generate import GenerationResult, GenerationSettings
     from forgebench.run.judging import JudgeSettings
     from forgebench.run.source import Selection
@@ -88,6 +92,7 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "merge": "forgebench._api.outputs",
     "report": "forgebench._api.outputs",
     "tables": "forgebench._api.outputs",
+    "RunResult": "forgebench._api.running",
     "Status": "forgebench._api.running",
     "cache_clean": "forgebench._api.running",
     "dry_run": "forgebench._api.running",
@@ -104,6 +109,10 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "metrics": "forgebench._api.scoring",
     "parse": "forgebench._api.scoring",
     "summaries": "forgebench._api.scoring",
+    "Viewer": "forgebench._api.upkeep",
+    "redact": "forgebench._api.upkeep",
+    "view": "forgebench._api.upkeep",
+    "model_configs": "forgebench.models.configs",
     "GenerationResult": "forgebench.run.generate",
     "GenerationSettings": "forgebench.run.generate",
     "JudgeSettings": "forgebench.run.judging",
@@ -136,9 +145,11 @@ __all__ = [
     "ImportSettings",
     "JudgeSettings",
     "ReportResult",
+    "RunResult",
     "Selection",
     "StageResult",
     "Status",
+    "Viewer",
     "audit",
     "benchmarks_in",
     "build",
@@ -157,10 +168,12 @@ __all__ = [
     "judge_config",
     "merge",
     "metrics",
+    "model_configs",
     "parse",
     "prompts",
     "propose",
     "ray_batch",
+    "redact",
     "replicas",
     "report",
     "review_export",
@@ -173,4 +186,5 @@ __all__ = [
     "tables",
     "tasks",
     "validate",
+    "view",
 ]

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     )
     from forgebench._api.dataset import dataset_suite as suite_of
     from forgebench._api.dataset import import_, prompts, selection_for, tasks, validate
+    from forgebench._api.demo import DemoResult, DemoShow, demo, demo_parts
     from forgebench._api.interop import (
         export_dataset,
         import_hf_dataset,
@@ -78,6 +79,10 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "propose": "forgebench._api.construct",
     "review_export": "forgebench._api.construct",
     "review_import": "forgebench._api.construct",
+    "DemoResult": "forgebench._api.demo",
+    "DemoShow": "forgebench._api.demo",
+    "demo": "forgebench._api.demo",
+    "demo_parts": "forgebench._api.demo",
     "import_": "forgebench._api.dataset",
     "prompts": "forgebench._api.dataset",
     "selection_for": "forgebench._api.dataset",
@@ -140,6 +145,8 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BuildSettings",
+    "DemoResult",
+    "DemoShow",
     "GenerationResult",
     "GenerationSettings",
     "ImportSettings",
@@ -156,6 +163,8 @@ __all__ = [
     "cache_clean",
     "calibrate_sample",
     "calibrate_score",
+    "demo",
+    "demo_parts",
     "dry_run",
     "export",
     "export_batch",

@@ -19,11 +19,9 @@ from typing import Any
 import numpy as np
 from PIL import Image
 
-from forgebench.construct.pixels import DEFAULT_TAU, label_u8
 from forgebench.report.site_images import safe_name
 from forgebench.results.metrics_csv import Scope, write_metrics
 from forgebench.suites.pixar.results import BENCHMARK, pixar_metrics_rows
-from forgebench.suites.pixar.scoring import score_arrays
 from forgebench.util.atomic import atomic_open
 
 ScoreMap = Callable[[np.ndarray], np.ndarray]
@@ -62,12 +60,20 @@ class PixarDemo:
         score_map: ScoreMap,
         *,
         model: str,
-        tau: float = DEFAULT_TAU,
+        tau: float | None = None,
     ) -> PixarDemoResult:
         """Label every forgery of ``pairs`` (item id, original, forged) against its original
-        and score the detector's maps; the label and score maps are written (each file whole or
-        not at all), metrics.csv is left to :meth:`write`. Nothing here reads the run's
-        answers, so it may run before them."""
+        at ``tau`` (default: seed 003's, ``construct.pixels.DEFAULT_TAU``) and score the
+        detector's maps; the label and score maps are written (each file whole or not at all),
+        metrics.csv is left to :meth:`write`. Nothing here reads the run's answers, so it may
+        run before them. The labelling and scoring modules (OpenCV among them) are imported
+        here, not with the part: the demo scores PIXAR once the verifier's tools have given
+        their memory back, and they would otherwise sit under its peak."""
+        from forgebench.construct.pixels import DEFAULT_TAU, label_u8
+        from forgebench.suites.pixar.scoring import score_arrays
+
+        threshold = DEFAULT_TAU if tau is None else tau
+
         labels_dir = run_dir / "pixar" / "labels"
         pred_dir = run_dir / "pixar" / "pred"
         labels_dir.mkdir(parents=True, exist_ok=True)
@@ -79,7 +85,7 @@ class PixarDemo:
             for item_id, orig_path, edit_path in pairs:
                 stem = safe_name(item_id)
                 original, edited = _rgb(orig_path), _rgb(edit_path)
-                label = label_u8(original, edited, tau)
+                label = label_u8(original, edited, threshold)
                 with atomic_open(labels_dir / f"{stem}.png", "wb", durable=False) as fh:
                     Image.fromarray(label).save(fh, format="PNG")
                 if edited.shape[:2] != original.shape[:2]:

@@ -102,7 +102,7 @@ class PixarDemo:
     def write(self, run_dir: Path, scored: PixarDemoResult, *, model: str) -> None:
         """The rows of :meth:`score` into ``RUN/metrics.csv`` (replacing that model's PIXAR
         rows only)."""
-        write_metrics(run_dir, scored.rows, Scope.of(BENCHMARK, models=[model]))
+        write_metrics(run_dir, scored.rows, Scope.of(BENCHMARK, models=[model], exclude="imdl_"))
 
 
 PART = PixarDemo()

@@ -321,7 +321,7 @@ def run_vlm(
     from forgebench.run.progress import RunProgress
     from forgebench.run.store import StoreError
     from forgebench.suites.pixar.loc_items import parse_tau
-    from forgebench.suites.pixar.loc_run import check_asked
+    from forgebench.suites.pixar.loc_run import check_asked, summary_of
     from forgebench.suites.pixar.results import BENCHMARK
 
     try:
@@ -369,7 +369,7 @@ def run_vlm(
     rows = [r for r in read_rows(out / "metrics.csv") if r["benchmark"] == BENCHMARK]
     code = 0
     for name in (c.name for c in configs):
-        res = _results_of(rows, name)
+        res = summary_of(rows, name)
         if not res:
             continue
         console.print(_summary_line(name, res), markup=False)
@@ -386,17 +386,3 @@ def run_vlm(
     )
     if code:
         raise typer.Exit(code)
-
-
-def _results_of(rows: list[dict[str, Any]], model: str) -> dict[str, Any]:
-    """A model's all-pairs numbers of the summary line, from its PIXAR rows of metrics.csv
-    (``miss`` is a percentage of ``n`` pairs)."""
-    res: dict[str, Any] = {}
-    for r in rows:
-        if r["model"] == model and r["subset"] == "all" and r["condition"] == "full":
-            res[r["metric"]] = float(r["value"])
-            if r["metric"] == "miss":
-                n = int(r["n"])
-                res["n_pairs"] = n
-                res["n_miss"] = round(float(r["value"]) * n / 100)
-    return res if "n_pairs" in res else {}

@@ -122,3 +122,18 @@ def check_asked(asked: GenerationResult, run_dir: Path) -> None:
                 f"model {m.name}: {reason}; {m.remaining} tasks without an answer, "
                 "answers so far are saved; nothing was scored"
             )
+
+
+def summary_of(rows: list[dict[str, Any]], model: str) -> dict[str, Any]:
+    """A model's all-pairs numbers of ``pixar run``'s summary line (gIoU, cIoU, F1, top-1, CSS,
+    misses of pairs), from its PIXAR rows of metrics.csv (``miss`` is a percentage of ``n``
+    pairs); empty when the model has none."""
+    res: dict[str, Any] = {}
+    for r in rows:
+        if r["model"] == model and r["subset"] == "all" and r["condition"] == "full":
+            res[r["metric"]] = float(r["value"])
+            if r["metric"] == "miss":
+                n = int(r["n"])
+                res["n_pairs"] = n
+                res["n_miss"] = round(float(r["value"]) * n / 100)
+    return res if "n_pairs" in res else {}

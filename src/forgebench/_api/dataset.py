@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from forgebench import suites
+from forgebench._api import stages
 from forgebench.errors import NothingToDo, UserError
 from forgebench.interop.hf_hub import is_hub_id
 from forgebench.suites.base import ImportSettings, Output, Selection, Suite, TaskMatrix, Validation
@@ -34,7 +35,7 @@ def validate(
     suite = dataset_suite(dataset, benchmark)
     if not suite.offers("validation"):
         raise NothingToDo(f"{dataset}: {suite.name} has no validator")
-    return suite, suite.validate(Path(dataset), progress)
+    return suite, stages.validate(suite, Path(dataset), progress)
 
 
 def import_(

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench import suites
+from forgebench._api import stages
 from forgebench._api.common import StageResult, benchmarks_in, narrowed, run_dir_of
 from forgebench.errors import NothingToDo, UserError
 from forgebench.exports import Exported, ExportRequest, get_format
@@ -31,7 +32,8 @@ def tables(
     path = Path(run_dir)
     chosen, skipped = _present_with(path, "tables", benchmark)
     target = _checked_out(out)
-    return StageResult({s.name: s.tables(path, target, judge, reps) for s in chosen}, skipped)
+    done = {s.name: stages.tables(s, path, target, judge, reps) for s in chosen}
+    return StageResult(done, skipped)
 
 
 def figures(
@@ -212,7 +214,7 @@ def _rescore(benchmark: str, run_dir: Path, judge: str | None) -> Path | None:
         suite = suites.get(benchmark)
     except suites.SuiteError:
         return None
-    return suite.score(run_dir, judge)
+    return stages.score(suite, run_dir, judge)
 
 
 def merge(runs: Sequence[str | Path], out: str | Path) -> Any:

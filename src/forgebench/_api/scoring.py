@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from forgebench._api import stages
 from forgebench._api.common import StageResult, run_dir_of, stage_suites
 from forgebench.errors import NothingToDo, UserError
 from forgebench.suites.base import JudgeOutcome, Suite
@@ -32,7 +33,7 @@ def parse(run_dir: str | Path, *, benchmark: str | None = None) -> list[str]:
     """The verdict stage of every suite of the run that has one: its count lines."""
     path = run_dir_of(run_dir)
     chosen, _ = stage_suites(path, "verdict", benchmark)
-    return [line for s in chosen if (line := s.parse(path))]
+    return [line for s in chosen if (line := stages.parse(s, path))]
 
 
 def judge_config(spec: str | ModelConfig) -> ModelConfig:
@@ -104,7 +105,7 @@ def judge(
     out = [JudgeOutcome(config.name, line, skipped=True) for line in skipped]
     with run_lock(path, "judge", wait=wait, on_wait=on_wait):
         for suite in usable:
-            outcome = suite.judge(path, config, chosen)
+            outcome = stages.judge(suite, path, config, chosen)
             if outcome is not None:
                 out.append(outcome)
     return out
@@ -127,7 +128,7 @@ def metrics(
     _say(on_skip, skipped)
     written: Path | None = None
     for suite in chosen:
-        written = suite.score(path, judge, dict(options or {})) or written
+        written = stages.score(suite, path, judge, options) or written
     if written is None:
         raise NothingToDo(f"{path}: nothing to score (no benchmark with answers)")
     return written

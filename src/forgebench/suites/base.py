@@ -398,6 +398,12 @@ class Suite:
         wins); keep them in ``suites/<name>/cli.py``."""
         return None
 
+    def demo(self) -> Any:
+        """The suite's part of ``forgebench demo`` (an object of its own, kept in
+        ``suites/<name>/demo_part.py``: what the demo pipeline needs that only this suite can
+        give, reached through ``api.demo_parts``), or None."""
+        return None
+
     def construction(self) -> Construction | None:
         """The suite's construction parts (proposers, verification rule, candidate gates,
         assembly) for ``forgebench propose`` / ``build``, or None when it is not built from seed

@@ -355,5 +355,10 @@ class ForensicsSuite(Suite):
             "vlmevalkit": "forgebench.suites.forensics.vlmevalkit_model",
         }
 
+    def demo(self) -> Any:
+        from forgebench.suites.forensics.demo_part import PART
+
+        return PART
+
 
 SUITE = ForensicsSuite()

@@ -314,5 +314,10 @@ class MandelaSuite(Suite):
 
         return CONSTRUCTION
 
+    def demo(self) -> Any:
+        from forgebench.suites.mandela.demo_part import PART
+
+        return PART
+
 
 SUITE = MandelaSuite()

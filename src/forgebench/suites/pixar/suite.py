@@ -228,5 +228,10 @@ class PixarSuite(Suite):
 
         return CONSTRUCTION
 
+    def demo(self) -> Any:
+        from forgebench.suites.pixar.demo_part import PART
+
+        return PART
+
 
 SUITE = PixarSuite()

@@ -38,7 +38,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUME
 
 import numpy as np  # noqa: E402
 
-from forgebench.run.schema import SCHEMA, SCHEMA_VERSION  # noqa: E402
+from forgebench.run.store.schema import SCHEMA, SCHEMA_VERSION  # noqa: E402
 
 TARGET_ANALYSIS_S = 6.0
 TARGET_FIGURES_S = 3.0

@@ -14,8 +14,7 @@ if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
     from forgebench.run.batch import ImportStats
     from forgebench.run.generate import GenerationResult, GenerationSettings
-    from forgebench.run.progress import RunProgress
-    from forgebench.run.retry import RetryPolicy
+    from forgebench.run.send.options import SendOptions
     from forgebench.util.owned import CacheClean
 
 
@@ -33,17 +32,15 @@ def run(
     settings: GenerationSettings | None = None,
     *,
     benchmark: str | None = None,
-    progress: RunProgress | None = None,
-    retry: RetryPolicy | None = None,
+    options: SendOptions | None = None,
     wait: bool = False,
     on_wait: Callable[[str], None] | None = None,
-    handle_signals: bool = False,
-    on_signal: Callable[[], None] | None = None,
 ) -> GenerationResult:
     """Ask every model every pending question of the dataset's benchmark (resumable), holding
     the run directory's lock (``RunLocked``, exit 4, when another stage holds it, unless
-    ``wait``). With ``handle_signals`` Ctrl-C stops scheduling and a second one abandons the
-    requests in flight; everything answered is kept."""
+    ``wait``). ``options`` say how the requests go out (:class:`SendOptions`: progress bars,
+    retry policy; with ``handle_signals`` Ctrl-C stops scheduling and a second one abandons the
+    requests in flight; everything answered is kept)."""
     from forgebench.run.generate import run_generation
     from forgebench.run.lock import run_lock
 
@@ -51,7 +48,7 @@ def run(
     with run_lock(Path(run_dir), "run", wait=wait, on_wait=on_wait):
         return run_generation(
             suite, Path(dataset), Path(run_dir), configs_of(models), settings,
-            progress=progress, retry=retry, handle_signals=handle_signals, on_signal=on_signal,
+            options=options,
         )  # fmt: skip
 
 
@@ -95,11 +92,10 @@ class Status:
 
 def status(run_dir: str | Path) -> Status:
     """The run's counts (it needs no lock: a running stage may be writing)."""
-    from forgebench.run.replica_stats import load_replicas
     from forgebench.run.store import Store
 
     with Store.open(Path(run_dir), create=False) as store:
-        return Status(store.counts(), store.token_totals(), load_replicas(store))
+        return Status(store.counts(), store.token_totals(), store.replicas())
 
 
 def replicas(run_dir: str | Path, models: set[str]) -> list[Any]:

@@ -40,7 +40,7 @@ def demo(
         verifier_missing,
     )
     from forgebench.run.generate import GenerationResult
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
     from forgebench.run.source import Selection
     from forgebench.util.memory import bound_heap, process_claimed
 

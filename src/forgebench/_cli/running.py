@@ -187,8 +187,10 @@ def run(
 ) -> None:
     """Ask every model every pending task; resumable (the same command again continues)."""
     from forgebench import api
-    from forgebench.run.progress import RunProgress
-    from forgebench.run.retry import RetryPolicy
+    from forgebench.run.rundir import RunDir
+    from forgebench.run.send.options import SendOptions
+    from forgebench.run.send.progress import RunProgress
+    from forgebench.run.send.retry import RetryPolicy
 
     suite = api.suite_of(dataset, benchmark)
     selection = api.selection_for(
@@ -222,19 +224,21 @@ def run(
     progress = RunProgress(err_console)
     try:
         with progress:
-            result = api.run(
-                dataset, run_dir, configs, settings, benchmark=suite.name, progress=progress,
-                retry=RetryPolicy(base_s=retry_base_delay), wait=wait,
-                on_wait=lambda m: say(m, err=True), handle_signals=True,
+            options = SendOptions(
+                progress=progress, retry=RetryPolicy(base_s=retry_base_delay), handle_signals=True,
                 on_signal=lambda: say("stopping: letting requests in flight finish "
                                       "(Ctrl-C again to abandon them)", err=True),
+            )  # fmt: skip
+            result = api.run(
+                dataset, run_dir, configs, settings, benchmark=suite.name, options=options,
+                wait=wait, on_wait=lambda m: say(m, err=True),
             )  # fmt: skip
     except OSError as exc:
         if user_error_line(exc) is not None:
             raise
         fail(os_error_line(exc, run_dir), 1)
     except sqlite3.Error as exc:
-        fail(f"{run_dir / 'run.sqlite'}: {exc}", 1)
+        fail(f"{RunDir(run_dir).db}: {exc}", 1)
     except KeyboardInterrupt:
         say("interrupted while preparing; nothing was sent", err=True)
         raise typer.Exit(130) from None

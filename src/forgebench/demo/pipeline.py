@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import GenerationResult, GenerationSettings, run_generation
+from forgebench.run.send.options import SendOptions
 from forgebench.run.source import Selection
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from forgebench.api import ReportResult
     from forgebench.demo.background import Ahead
     from forgebench.demo.pixar import PixarDemoResult
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
     from forgebench.suites.mandela.validate import ValidationReport
     from forgebench.suites.mandela.verifier.model import Verifier
     from forgebench.suites.mandela.verifier.prewarm import Prewarm
@@ -89,7 +90,7 @@ def _preload() -> None:
     (the report's plotting and statistics libraries do: :data:`REPORT_MODULES`)."""
     for name in (
         "forgebench.run.generate",
-        "forgebench.run.send",
+        "forgebench.run.send.sending",
         "forgebench.models.builtin.artefact",
         "forgebench.suites.mandela.suite",
         "forgebench.suites.mandela.validate",
@@ -312,7 +313,12 @@ class Demo:
             reusing(ready) if ready is not None else nullcontext(),
         ):
             return run_generation(
-                MANDELA, dataset, self.run_dir, [config], settings, progress=progress
+                MANDELA,
+                dataset,
+                self.run_dir,
+                [config],
+                settings,
+                options=SendOptions(progress=progress),
             )
 
     def tool_times(self, warm: Prewarm | None) -> str:
@@ -380,7 +386,12 @@ class Demo:
         items = build_forensics_demo(dataset, fx_dataset)
         settings = GenerationSettings(cache_dir=self.cache)
         result = run_generation(
-            FORENSICS, fx_dataset, self.run_dir, [self.detector], settings, progress=progress
+            FORENSICS,
+            fx_dataset,
+            self.run_dir,
+            [self.detector],
+            settings,
+            options=SendOptions(progress=progress),
         )
         return len(items), result
 

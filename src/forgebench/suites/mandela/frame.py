@@ -46,7 +46,7 @@ import pyarrow as pa
 
 from forgebench.errors import UserError
 from forgebench.run.store import DB_NAME, Store
-from forgebench.run.store_columns import JudgedColumns
+from forgebench.run.store.columns import JudgedColumns
 from forgebench.suites.mandela.contract import FaceSimilarity
 from forgebench.suites.mandela.parse_run import BENCHMARK, GRADE_KIND
 from forgebench.suites.mandela.verdict import (

@@ -296,7 +296,7 @@ def run_vlm(
     (gIoU, cIoU, P/R/F1, top-1/top-5, CSS); resumable (the same command again continues)."""
     from forgebench.errors import UserError
     from forgebench.models.spec import SpecError
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
     from forgebench.run.store import StoreError
     from forgebench.suites.pixar.loc_items import parse_tau
     from forgebench.suites.pixar.loc_run import run_loc

@@ -30,13 +30,14 @@ from forgebench.errors import UserError
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.results.metrics_csv import read_rows
 from forgebench.run.generate import GenerationResult, GenerationSettings, run_generation
+from forgebench.run.send.options import SendOptions
 from forgebench.run.source import Selection
 from forgebench.suites.pixar.loc_score import score_run
 from forgebench.suites.pixar.results import BENCHMARK, tables_from_rows, write_tables
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
 
 
 class PixarRunError(UserError):
@@ -83,8 +84,8 @@ def run_loc(
         selection=Selection(sample=limit, options=opts), retry_errors=retry_errors
     )
     asked = run_generation(
-        suites.get(BENCHMARK), Path(pairs), run_dir, configs, settings, progress=progress,
-        handle_signals=handle_signals, on_signal=on_signal,
+        suites.get(BENCHMARK), Path(pairs), run_dir, configs, settings,
+        options=SendOptions(progress=progress, handle_signals=handle_signals, on_signal=on_signal),
     )  # fmt: skip
     _raise_if_failed(asked, run_dir)
     results = score_run(run_dir, opts, models=[c.name for c in configs], executor=executor)

@@ -24,10 +24,11 @@ def redact_cmd(
     or a file that cannot be rewritten safely, is refused by name before anything changes.
     """
     from forgebench.run.redaction import redact_run
+    from forgebench.run.rundir import RunDir
     from forgebench.run.store import StoreError
 
-    if not (run_dir / "run.sqlite").is_file():
-        fail(f"{run_dir}: not a run directory (no run.sqlite)", 2)
+    if not RunDir(run_dir).is_run():
+        fail(RunDir(run_dir).not_a_run(), 2)
     try:
         with paid_stage(run_dir, "redact", wait=False):
             done = redact_run(run_dir)

@@ -67,9 +67,10 @@ def view(
 ) -> None:
     """Serve RUN/report on localhost for people who prefer a URL (Ctrl-C stops)."""
     from forgebench.report.serve import make_server
+    from forgebench.run.rundir import RunDir
 
-    if not (run_dir / "run.sqlite").is_file():
-        fail(f"{run_dir}: not a run directory (no run.sqlite)", 2)
+    if not RunDir(run_dir).is_run():
+        fail(RunDir(run_dir).not_a_run(), 2)
     index = run_dir / "report" / "index.html"
     if rebuild or not index.is_file():
         build_report(run_dir)

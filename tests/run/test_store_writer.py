@@ -1,4 +1,4 @@
-"""The store writer thread (``run/writer.py``): writes off the loop, in order, once; bounded
+"""The store writer thread (``run/send/writer.py``): writes off the loop, in order, once; bounded
 queue; a failure reaches the loop; an abandoned queue leaves its tasks pending. And the whole
 send path with pages read on threads: each task once, the budget settled."""
 

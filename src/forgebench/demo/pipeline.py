@@ -14,8 +14,7 @@
 3. parse verdicts, judge with ``builtin/rules`` and write the Mandela rows of metrics.csv;
 4. PIXAR: label every forgery against its original and score the detector's score maps
    (:mod:`.pixar`; it reads no answer, so it is computed on a thread of its own as soon as the
-   verifier's tools are done, during step 2: :meth:`Demo.ahead`), into the same run's
-   metrics.csv;
+   verifier's tools are done, during step 2: :meth:`Demo.ahead`), into the same run's metrics.csv;
 5. score the Forensics answers;
 6. one report of the run (``OUT/run/report/index.html``), a section per benchmark (its modules
    imported once the verifier's tools are done and released, during step 2).
@@ -37,8 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from forgebench.models.spec import ModelConfig
-from forgebench.run.generate import GenerationResult, GenerationSettings, run_generation
-from forgebench.run.send.options import SendOptions
+from forgebench.run.generate import GenerationSettings, SendOptions, run_generation
 from forgebench.run.source import Selection
 
 if TYPE_CHECKING:
@@ -47,6 +45,7 @@ if TYPE_CHECKING:
     from forgebench.api import ReportResult
     from forgebench.demo.background import Ahead
     from forgebench.demo.pixar import PixarDemoResult
+    from forgebench.run.generate import GenerationResult
     from forgebench.run.send.progress import RunProgress
     from forgebench.suites.mandela.validate import ValidationReport
     from forgebench.suites.mandela.verifier.model import Verifier
@@ -313,12 +312,7 @@ class Demo:
             reusing(ready) if ready is not None else nullcontext(),
         ):
             return run_generation(
-                MANDELA,
-                dataset,
-                self.run_dir,
-                [config],
-                settings,
-                options=SendOptions(progress=progress),
+                MANDELA, dataset, self.run_dir, [config], settings, options=SendOptions(progress)
             )
 
     def tool_times(self, warm: Prewarm | None) -> str:
@@ -384,15 +378,10 @@ class Demo:
 
         fx_dataset = self.out / "forensics"
         items = build_forensics_demo(dataset, fx_dataset)
-        settings = GenerationSettings(cache_dir=self.cache)
         result = run_generation(
-            FORENSICS,
-            fx_dataset,
-            self.run_dir,
-            [self.detector],
-            settings,
-            options=SendOptions(progress=progress),
-        )
+            FORENSICS, fx_dataset, self.run_dir, [self.detector],
+            GenerationSettings(cache_dir=self.cache), options=SendOptions(progress),
+        )  # fmt: skip
         return len(items), result
 
     def score_forensics(self) -> Any:

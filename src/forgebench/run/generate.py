@@ -3,10 +3,10 @@
 :func:`plan` asks a benchmark (a :class:`~forgebench.run.source.QuestionSource`, i.e. a suite)
 for its questions, rendering image variants into the content-addressed cache, and binds the
 questions to each model (what a dry run previews). :func:`run_generation` stores items and tasks
-in batches (:func:`store_questions`), then sends every pending task (``send.py``).
+in batches (:func:`store_questions`), then sends every pending task (``send/sending.py``).
 
 Resume rules: only tasks of this invocation without an answer are sent (errored ones too with
-``retry_errors``); an answer is never overwritten and never duplicated (``store.py``). A model name
+``retry_errors``); an answer is never overwritten and never duplicated (``store/``). A model name
 already used in the run directory with another provider, model id or generation parameters is
 refused (its answers would mix). What ``--sample`` keeps is the suite's choice (Mandela: the items
 of the first N seeds, so paired analyses stay complete).

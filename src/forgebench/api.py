@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from forgebench.models.configs import model_configs
     from forgebench.run.generate import GenerationResult, GenerationSettings
     from forgebench.run.judging import JudgeSettings
+    from forgebench.run.send.options import SendOptions
     from forgebench.run.source import Selection
     from forgebench.suites.base import ImportSettings
 
@@ -122,6 +123,7 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "GenerationSettings": "forgebench.run.generate",
     "JudgeSettings": "forgebench.run.judging",
     "Selection": "forgebench.run.source",
+    "SendOptions": "forgebench.run.send.options",
     "ImportSettings": "forgebench.suites.base",
 }
 """Where each name of :data:`__all__` lives (a module, or a module and the name there): loaded on
@@ -154,6 +156,7 @@ __all__ = [
     "ReportResult",
     "RunResult",
     "Selection",
+    "SendOptions",
     "StageResult",
     "Status",
     "Viewer",

@@ -29,6 +29,7 @@ import typer
 from rich.console import Console
 
 from forgebench.errors import UserError
+from forgebench.run.rundir import DB_NAME
 
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
@@ -113,7 +114,7 @@ _HINTS = {
 _SQLITE_HINTS = (
     ("database or disk is full", "the disk is full; what was already stored is kept"),
     ("readonly database", "the run store is read-only"),
-    ("file is not a database", "run.sqlite is not a SQLite database (not a run directory?)"),
+    ("file is not a database", f"{DB_NAME} is not a SQLite database (not a run directory?)"),
     ("unable to open database", "the run store cannot be opened"),
 )
 

@@ -15,7 +15,7 @@ from forgebench.errors import UserError
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
 
 
 def demo_parts() -> dict[str, Any]:
@@ -110,7 +110,7 @@ def demo(
         PIXAR,
         Demo,
     )
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
     from forgebench.run.source import Selection
     from forgebench.util.memory import bound_heap, process_claimed
 

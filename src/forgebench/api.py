@@ -7,6 +7,7 @@ A notebook drives a whole study without the command line::
     result = api.run("data/mandela", "runs/r1", ["qwen=openai/Qwen3-VL-8B@http://127.0.0.1:8000/v1"])
     api.judge("runs/r1", "builtin/rules")
     api.metrics("runs/r1")            # RUN/metrics.csv (each suite writes its own rows)
+    # or in one call, as ``forgebench run --judge``: api.run(..., judge="builtin/rules")
     api.report("runs/r1")             # RUN/report/index.html
     api.export("runs/r1", "parquet")  # RUN/export.parquet (one file per benchmark)
 
@@ -34,12 +35,14 @@ if TYPE_CHECKING:
     )
     from forgebench._api.dataset import dataset_suite as suite_of
     from forgebench._api.dataset import import_, prompts, selection_for, tasks, validate
+    from forgebench._api.demo import DemoResult, DemoShow, demo, demo_parts
     from forgebench._api.interop import (
         export_dataset,
         import_hf_dataset,
     )
     from forgebench._api.outputs import ReportResult, export, figures, merge, report, tables
     from forgebench._api.running import (
+        RunResult,
         Status,
         cache_clean,
         dry_run,
@@ -59,8 +62,11 @@ if TYPE_CHECKING:
         parse,
         summaries,
     )
+    from forgebench._api.upkeep import Viewer, redact, view
+    from forgebench.models.configs import model_configs
     from forgebench.run.generate import GenerationResult, GenerationSettings
     from forgebench.run.judging import JudgeSettings
+    from forgebench.run.send.options import SendOptions
     from forgebench.run.source import Selection
     from forgebench.suites.base import ImportSettings
 
@@ -74,6 +80,10 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "propose": "forgebench._api.construct",
     "review_export": "forgebench._api.construct",
     "review_import": "forgebench._api.construct",
+    "DemoResult": "forgebench._api.demo",
+    "DemoShow": "forgebench._api.demo",
+    "demo": "forgebench._api.demo",
+    "demo_parts": "forgebench._api.demo",
     "import_": "forgebench._api.dataset",
     "prompts": "forgebench._api.dataset",
     "selection_for": "forgebench._api.dataset",
@@ -88,6 +98,7 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "merge": "forgebench._api.outputs",
     "report": "forgebench._api.outputs",
     "tables": "forgebench._api.outputs",
+    "RunResult": "forgebench._api.running",
     "Status": "forgebench._api.running",
     "cache_clean": "forgebench._api.running",
     "dry_run": "forgebench._api.running",
@@ -104,10 +115,15 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "metrics": "forgebench._api.scoring",
     "parse": "forgebench._api.scoring",
     "summaries": "forgebench._api.scoring",
+    "Viewer": "forgebench._api.upkeep",
+    "redact": "forgebench._api.upkeep",
+    "view": "forgebench._api.upkeep",
+    "model_configs": "forgebench.models.configs",
     "GenerationResult": "forgebench.run.generate",
     "GenerationSettings": "forgebench.run.generate",
     "JudgeSettings": "forgebench.run.judging",
     "Selection": "forgebench.run.source",
+    "SendOptions": "forgebench.run.send.options",
     "ImportSettings": "forgebench.suites.base",
 }
 """Where each name of :data:`__all__` lives (a module, or a module and the name there): loaded on
@@ -131,20 +147,27 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BuildSettings",
+    "DemoResult",
+    "DemoShow",
     "GenerationResult",
     "GenerationSettings",
     "ImportSettings",
     "JudgeSettings",
     "ReportResult",
+    "RunResult",
     "Selection",
+    "SendOptions",
     "StageResult",
     "Status",
+    "Viewer",
     "audit",
     "benchmarks_in",
     "build",
     "cache_clean",
     "calibrate_sample",
     "calibrate_score",
+    "demo",
+    "demo_parts",
     "dry_run",
     "export",
     "export_batch",
@@ -157,10 +180,12 @@ __all__ = [
     "judge_config",
     "merge",
     "metrics",
+    "model_configs",
     "parse",
     "prompts",
     "propose",
     "ray_batch",
+    "redact",
     "replicas",
     "report",
     "review_export",
@@ -173,4 +198,5 @@ __all__ = [
     "tables",
     "tasks",
     "validate",
+    "view",
 ]

@@ -29,6 +29,7 @@ import typer
 from rich.console import Console
 
 from forgebench.errors import UserError
+from forgebench.run.rundir import DB_NAME
 
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
@@ -113,7 +114,7 @@ _HINTS = {
 _SQLITE_HINTS = (
     ("database or disk is full", "the disk is full; what was already stored is kept"),
     ("readonly database", "the run store is read-only"),
-    ("file is not a database", "run.sqlite is not a SQLite database (not a run directory?)"),
+    ("file is not a database", f"{DB_NAME} is not a SQLite database (not a run directory?)"),
     ("unable to open database", "the run store cannot be opened"),
 )
 
@@ -231,18 +232,8 @@ def model_configs(
 ) -> list[ModelConfig]:
     """``--model`` specs and ``--models-file`` tables as ModelConfigs, with the flags that were
     given (``overrides`` values not None) applied to every model; ``SpecError`` (exit 2) on a bad
-    spec or file, on no model at all, and on two models of one name."""
-    from forgebench.models.modelsfile import load_models_file
-    from forgebench.models.spec import ModelConfig, SpecError, check_unique_names, parse_spec
+    spec or file, on no model at all, and on two models of one name
+    (:func:`forgebench.models.configs.model_configs`, the API's own, naming the flags)."""
+    from forgebench.models.configs import model_configs as configs
 
-    given = {k: v for k, v in overrides.items() if v is not None}
-    check_flags(given)
-    configs = load_models_file(models_file) if models_file is not None else []
-    configs = [c.model_copy(update=given) for c in configs]
-    for spec in specs:
-        parse_spec(spec)
-        configs.append(ModelConfig.model_validate({"spec": spec, **given}))
-    if not configs:
-        raise SpecError("no model: give --model SPEC (e.g. openai/gpt-5.6) or --models-file FILE")
-    check_unique_names(configs)
-    return configs
+    return configs(specs, models_file=models_file, overrides=overrides, where=SETTING_FLAGS)

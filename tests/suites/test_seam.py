@@ -124,6 +124,23 @@ def test_construct_imports_nothing_of_the_suites() -> None:
     assert _offenders("construct", lambda n: n.split(".")[:2] == ["forgebench", "suites"]) == []
 
 
+def test_the_demo_pipeline_imports_no_suite() -> None:
+    # the demo drives the stages through forgebench.api; what only a benchmark can give comes
+    # from its registered demo part (Suite.demo, api.demo_parts): no import of forgebench.suites
+    # (the registry included), and no module name of one handed to importlib either
+    path = Path(forgebench.__file__).parent / "demo" / "pipeline.py"
+    named = [
+        node.value
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.startswith("forgebench.suites")
+    ]
+    imported = [n for n in _imports(path) if n.split(".")[:2] == ["forgebench", "suites"]]
+    assert imported + named == []
+    assert "forgebench.api" in _imports(path)
+
+
 def test_models_import_nothing_from_run() -> None:
     assert _offenders("models", lambda n: n.split(".")[:2] == ["forgebench", "run"]) == []
 

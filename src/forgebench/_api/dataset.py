@@ -7,10 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from forgebench import suites
+from forgebench._api import stages
 from forgebench.errors import NothingToDo, UserError
 from forgebench.interop.hf_hub import is_hub_id
 from forgebench.suites.base import (
-    Dataset,
     Importer,
     ImportSettings,
     MatrixRow,
@@ -44,10 +44,9 @@ def validate(
     """Check a dataset folder with its suite's validator, touching nothing: the suite and every
     problem (``Validation.ok``: no error)."""
     suite = dataset_suite(dataset, benchmark)
-    facet = suite.facet(Dataset)
-    if facet is None:
+    if not offers(suite, "validation"):
         raise NothingToDo(f"{dataset}: {suite.name} has no validator")
-    return suite, facet.validate(Path(dataset), progress)
+    return suite, stages.validate(suite, Path(dataset), progress)
 
 
 def import_(

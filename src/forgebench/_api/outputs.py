@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from forgebench import suites
+from forgebench._api import stages
 from forgebench._api.common import StageResult, benchmarks_in, narrowed, run_dir_of
 from forgebench.errors import NothingToDo, UserError
 from forgebench.exports import Exported, ExportRequest, get_format
-from forgebench.suites.base import Facet, Figures, Judge, Report, Suite, Tables, Viewer
+from forgebench.suites.base import Facet, Figures, Judge, Report, Suite, Viewer
 
 F = TypeVar("F", bound=Facet)
 
@@ -33,9 +34,8 @@ def tables(
     path = Path(run_dir)
     chosen, skipped = _present_with(path, "tables", benchmark)
     target = _checked_out(out)
-    return StageResult(
-        {s.name: _facet(s, Tables).tables(path, target, judge, reps) for s in chosen}, skipped
-    )
+    done = {s.name: stages.tables(s, path, target, judge, reps) for s in chosen}
+    return StageResult(done, skipped)
 
 
 def figures(
@@ -214,7 +214,7 @@ def _rescore(benchmark: str, run_dir: Path, judge: str | None) -> Path | None:
         suite = suites.get(benchmark)
     except suites.SuiteError:
         return None
-    return suite.score(run_dir, judge)
+    return stages.score(suite, run_dir, judge)
 
 
 def merge(runs: Sequence[str | Path], out: str | Path) -> Any:

@@ -3,27 +3,85 @@ image cache. ``run`` holds the run directory's lock (:mod:`forgebench.run.lock`)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench import suites
+from forgebench._api.common import StageResult
+from forgebench.suites.base import JudgeOutcome
 
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
     from forgebench.run.batch import ImportStats
     from forgebench.run.generate import GenerationResult, GenerationSettings
-    from forgebench.run.progress import RunProgress
-    from forgebench.run.retry import RetryPolicy
+    from forgebench.run.judging import JudgeSettings
+    from forgebench.run.send.options import SendOptions
+    from forgebench.run.send.sending import ModelResult
     from forgebench.util.owned import CacheClean
 
 
 def configs_of(models: Sequence[str | ModelConfig]) -> list[ModelConfig]:
-    """Specs or configs as configs."""
-    from forgebench.models.spec import ModelConfig
+    """Specs or configs as configs (:func:`forgebench.models.configs.model_configs`, the one
+    place specs become configs)."""
+    from forgebench.models.configs import model_configs
 
-    return [m if isinstance(m, ModelConfig) else ModelConfig(spec=m) for m in models]
+    return model_configs(models)
+
+
+@dataclass
+class RunResult:
+    """What :func:`run` did: the generation (per model) and the stages it went on to. It reads
+    as the :class:`~forgebench.run.generate.GenerationResult` it holds (``models``,
+    ``interrupted``, ``budget_stopped``, ``spent_usd``, ``remaining``)."""
+
+    generation: GenerationResult
+    """The generation, per model."""
+    judged: list[JudgeOutcome] = field(default_factory=list)
+    """The judge stage's outcomes (``judge=``), in order; the first ``fatal`` one stopped it."""
+    metrics: Path | None = None
+    """``RUN/metrics.csv`` when it was written (``judge=`` or ``score=``)."""
+    skipped: list[str] = field(default_factory=list)
+    """One line per benchmark of the run without the metrics stage (the "skipped" notes)."""
+    tables: StageResult | None = None
+    """The tables written (``tables=True``)."""
+
+    @property
+    def models(self) -> list[ModelResult]:
+        return self.generation.models
+
+    @property
+    def interrupted(self) -> bool:
+        return self.generation.interrupted
+
+    @property
+    def budget_stopped(self) -> bool:
+        return self.generation.budget_stopped
+
+    @property
+    def spent_usd(self) -> float | None:
+        return self.generation.spent_usd
+
+    @property
+    def remaining(self) -> int:
+        """Tasks still without an answer, over all models."""
+        return self.generation.remaining
+
+    @property
+    def went_through(self) -> bool:
+        """Not interrupted, not stopped by ``max_cost``, no model stopped by the runner: the
+        stages after generation may run."""
+        return not (
+            self.interrupted or self.budget_stopped or any(m.stats.fatal for m in self.models)
+        )
+
+    @property
+    def judge_failed(self) -> JudgeOutcome | None:
+        """The judge outcome that stopped the stages (a judge that could not be asked)."""
+        return next((o for o in self.judged if o.fatal), None)
 
 
 def run(
@@ -33,26 +91,89 @@ def run(
     settings: GenerationSettings | None = None,
     *,
     benchmark: str | None = None,
-    progress: RunProgress | None = None,
-    retry: RetryPolicy | None = None,
+    send: SendOptions | None = None,
     wait: bool = False,
     on_wait: Callable[[str], None] | None = None,
-    handle_signals: bool = False,
-    on_signal: Callable[[], None] | None = None,
-) -> GenerationResult:
+    judge: str | ModelConfig | None = None,
+    judge_settings: JudgeSettings | None = None,
+    score: bool = False,
+    options: Mapping[str, str] | None = None,
+    tables: bool = False,
+    on_generated: Callable[[RunResult], None] | None = None,
+    on_judged: Callable[[list[JudgeOutcome]], None] | None = None,
+    on_skip: Callable[[str], None] | None = None,
+) -> RunResult:
     """Ask every model every pending question of the dataset's benchmark (resumable), holding
     the run directory's lock (``RunLocked``, exit 4, when another stage holds it, unless
-    ``wait``). With ``handle_signals`` Ctrl-C stops scheduling and a second one abandons the
-    requests in flight; everything answered is kept."""
-    from forgebench.run.generate import run_generation
+    ``wait``). ``send`` says how the requests go out (:class:`SendOptions`: progress bars,
+    retry policy; with ``handle_signals`` Ctrl-C stops scheduling and a second one abandons the
+    requests in flight; everything answered is kept); its progress is shown while sending
+    (entered and left here).
+
+    Then, when the generation went through (:attr:`RunResult.went_through`), the stages that
+    were asked for, as ``forgebench run --judge`` and ``forgebench pixar run`` do: with
+    ``judge`` (a spec or config, checked before anything is sent; recorded in config.json as
+    ``settings.judge``) the judge stage (:func:`forgebench.api.judge`, waiting for the lock,
+    ``judge_settings``) and, unless a judge could not be asked, ``RUN/metrics.csv``
+    (:func:`forgebench.api.metrics` with that judge's grades); with ``score`` the metrics stage
+    alone; ``options`` are the suites' own metrics options; with ``tables`` each suite's tables
+    in ``RUN/report`` (:func:`forgebench.api.tables`). ``on_generated`` sees the generation's
+    result before those stages, ``on_judged`` the judge stage's outcomes before metrics.csv is
+    written and ``on_skip`` each "skipped" line of the metrics stage (the command line prints
+    them there, in order); an exception one raises stops the stages."""
+    from forgebench._api.outputs import tables as tables_stage
+    from forgebench._api.scoring import judge as judge_stage
+    from forgebench._api.scoring import judge_config
+    from forgebench._api.scoring import metrics as metrics_stage
+    from forgebench.run.generate import GenerationSettings, run_generation
     from forgebench.run.lock import run_lock
 
     suite = suites.detect(Path(dataset), benchmark)
-    with run_lock(Path(run_dir), "run", wait=wait, on_wait=on_wait):
-        return run_generation(
-            suite, Path(dataset), Path(run_dir), configs_of(models), settings,
-            progress=progress, retry=retry, handle_signals=handle_signals, on_signal=on_signal,
+    configs = configs_of(models)
+    chosen = settings or GenerationSettings()
+    if judge is not None:  # a bad or unusable judge: one line before anything is sent
+        from forgebench.models.spec import SpecError
+
+        try:
+            judge = judge_config(judge)
+        except SpecError as exc:
+            raise SpecError(f"--judge: {exc}") from None
+        if chosen.judge is None:
+            chosen = dataclasses.replace(chosen, judge=judge.spec)
+    with (
+        run_lock(Path(run_dir), "run", wait=wait, on_wait=on_wait),
+        send.progress if send is not None and send.progress is not None else nullcontext(),
+    ):
+        generated = run_generation(
+            suite, Path(dataset), Path(run_dir), configs, chosen, options=send,
         )  # fmt: skip
+    result = RunResult(generated)
+    if on_generated is not None:
+        on_generated(result)
+    if chosen.prepare_only or not result.went_through:
+        return result
+    name: str | None = None
+    if judge is not None:
+        result.judged = judge_stage(run_dir, judge, judge_settings, wait=True, on_wait=on_wait)
+        if on_judged is not None:
+            on_judged(result.judged)
+        if result.judge_failed is not None:
+            return result
+        name = next((o.judge for o in result.judged if not o.skipped), None)
+    if judge is not None or score:
+        result.metrics = metrics_stage(
+            run_dir, name, benchmark=suite.name if score and judge is None else None,
+            options=options, on_skip=lambda line: _noted(result.skipped, on_skip, line),
+        )  # fmt: skip
+    if tables:
+        result.tables = tables_stage(run_dir, benchmark=suite.name)
+    return result
+
+
+def _noted(lines: list[str], on_skip: Callable[[str], None] | None, line: str) -> None:
+    lines.append(line)
+    if on_skip is not None:
+        on_skip(line)
 
 
 def dry_run(
@@ -95,11 +216,10 @@ class Status:
 
 def status(run_dir: str | Path) -> Status:
     """The run's counts (it needs no lock: a running stage may be writing)."""
-    from forgebench.run.replica_stats import load_replicas
     from forgebench.run.store import Store
 
     with Store.open(Path(run_dir), create=False) as store:
-        return Status(store.counts(), store.token_totals(), load_replicas(store))
+        return Status(store.counts(), store.token_totals(), store.replicas())
 
 
 def replicas(run_dir: str | Path, models: set[str]) -> list[Any]:

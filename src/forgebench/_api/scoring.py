@@ -8,9 +8,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from forgebench._api import stages
 from forgebench._api.common import StageResult, run_dir_of, stage_suites
 from forgebench.errors import NothingToDo, UserError
-from forgebench.suites.base import Calibration, Judge, JudgeOutcome, Suite, Tables, Verdict, offers
+from forgebench.suites.base import Calibration, JudgeOutcome, Suite, Tables, offers
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -32,7 +33,7 @@ def parse(run_dir: str | Path, *, benchmark: str | None = None) -> list[str]:
     """The verdict stage of every suite of the run that has one: its count lines."""
     path = run_dir_of(run_dir)
     chosen, _ = stage_suites(path, "verdict", benchmark)
-    return [line for s in chosen if (v := s.facet(Verdict)) and (line := v.parse(path))]
+    return [line for s in chosen if (line := stages.parse(s, path))]
 
 
 def judge_config(spec: str | ModelConfig) -> ModelConfig:
@@ -104,8 +105,7 @@ def judge(
     out = [JudgeOutcome(config.name, line, skipped=True) for line in skipped]
     with run_lock(path, "judge", wait=wait, on_wait=on_wait):
         for suite in usable:
-            stage = suite.facet(Judge)
-            outcome = stage.judge(path, config, chosen) if stage is not None else None
+            outcome = stages.judge(suite, path, config, chosen)
             if outcome is not None:
                 out.append(outcome)
     return out
@@ -128,7 +128,7 @@ def metrics(
     _say(on_skip, skipped)
     written: Path | None = None
     for suite in chosen:
-        written = suite.score(path, judge, dict(options or {})) or written
+        written = stages.score(suite, path, judge, options) or written
     if written is None:
         raise NothingToDo(f"{path}: nothing to score (no benchmark with answers)")
     return written

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from forgebench._cli.app import console, fail, verbs
-from forgebench.cli_support import paid_stage
+from forgebench.cli_support import LOCKED_EXIT
 
 
 @verbs.command("redact")
@@ -23,14 +23,14 @@ def redact_cmd(
     live redaction does); no answer text is rewritten by a pattern. A symbolic link under RUN,
     or a file that cannot be rewritten safely, is refused by name before anything changes.
     """
-    from forgebench.run.redaction import redact_run
+    from forgebench import api
+    from forgebench.run.lock import RunLocked
     from forgebench.run.store import StoreError
 
-    if not (run_dir / "run.sqlite").is_file():
-        fail(f"{run_dir}: not a run directory (no run.sqlite)", 2)
     try:
-        with paid_stage(run_dir, "redact", wait=False):
-            done = redact_run(run_dir)
+        done = api.redact(run_dir)
+    except RunLocked as exc:
+        fail(str(exc), LOCKED_EXIT)
     except StoreError as exc:
         fail(str(exc), 2)
     if done.keys == 0:

@@ -37,28 +37,20 @@ from forgebench.cli_support import (
 )
 
 if TYPE_CHECKING:
-    from forgebench.run.generate import GenerationResult
+    from forgebench._api.running import RunResult
+    from forgebench.suites.base import JudgeOutcome
 
 cache_app = typer.Typer(help="The image-variant cache.", no_args_is_help=True)
 verbs.add_typer(cache_app, name="cache")
 
 
-def _judge_and_metrics(run_dir: Path, judge: str) -> int:
-    """``run --judge``: the judge stage, metrics.csv and the summary; returns an exit code."""
-    from forgebench import api
-    from forgebench._cli.scoring import print_summaries
-    from forgebench.run.judging import JudgeSettings
-
-    outcomes = api.judge(run_dir, judge, JudgeSettings(console=err_console), wait=True)
+def _judged(outcomes: list[JudgeOutcome], judge: str) -> int:
+    """``run --judge``: the judge stage's lines (``api.run`` judged); returns an exit code."""
     for o in outcomes:
         say(o.summary, err=True)
         if o.fatal:
             say(f"error: judge {judge}: {o.fatal}", err=True)
             return 1
-    name = next((o.judge for o in outcomes if not o.skipped), None)
-    path = api.metrics(run_dir, name, on_skip=lambda line: say(line, err=True))
-    print_summaries(run_dir, name)
-    say(f"wrote {path}")
     return 0
 
 
@@ -72,7 +64,7 @@ def print_replicas(run_dir: Path, models: set[str]) -> None:
             f"{r.timeouts} timeouts, {r.rests} rests, mean latency {lat}", err=True)  # fmt: skip
 
 
-def _outcome(result: GenerationResult, progress_shown: bool) -> int:
+def _outcome(result: RunResult, progress_shown: bool) -> int:
     """Print the outcome of a run; return its exit code."""
     code = 0
     for m in result.models:
@@ -187,8 +179,11 @@ def run(
 ) -> None:
     """Ask every model every pending task; resumable (the same command again continues)."""
     from forgebench import api
-    from forgebench.run.progress import RunProgress
-    from forgebench.run.retry import RetryPolicy
+    from forgebench.run.judging import JudgeSettings
+    from forgebench.run.rundir import RunDir
+    from forgebench.run.send.options import SendOptions
+    from forgebench.run.send.progress import RunProgress
+    from forgebench.run.send.retry import RetryPolicy
 
     suite = api.suite_of(dataset, benchmark)
     selection = api.selection_for(
@@ -220,32 +215,53 @@ def run(
     chosen = get_executor(executor, ray_address, workers)
     settings.executor = chosen if chosen.name != "local" else None
     progress = RunProgress(err_console)
+    code = 0
+    sending = True  # Ctrl-C, a file or store error before the stages after generation
+
+    def generated(result: RunResult) -> None:  # printed before the judge stage starts
+        nonlocal code, sending
+        sending = False
+        if not prepare:
+            code = _outcome(result, progress.enabled)
+            print_replicas(run_dir, {m.name for m in result.models})
+
+    def judged(outcomes: list[JudgeOutcome]) -> None:
+        nonlocal code
+        code = max(code, _judged(outcomes, judge or ""))
+
     try:
-        with progress:
-            result = api.run(
-                dataset, run_dir, configs, settings, benchmark=suite.name, progress=progress,
-                retry=RetryPolicy(base_s=retry_base_delay), wait=wait,
-                on_wait=lambda m: say(m, err=True), handle_signals=True,
-                on_signal=lambda: say("stopping: letting requests in flight finish "
-                                      "(Ctrl-C again to abandon them)", err=True),
-            )  # fmt: skip
+        send = SendOptions(
+            progress=progress, retry=RetryPolicy(base_s=retry_base_delay), handle_signals=True,
+            on_signal=lambda: say("stopping: letting requests in flight finish "
+                                  "(Ctrl-C again to abandon them)", err=True),
+        )  # fmt: skip
+        result = api.run(
+            dataset, run_dir, configs, settings, benchmark=suite.name, send=send, wait=wait,
+            on_wait=lambda m: say(m, err=True),
+            judge=judge, judge_settings=JudgeSettings(console=err_console),
+            on_generated=generated, on_judged=judged, on_skip=lambda line: say(line, err=True),
+        )  # fmt: skip
     except OSError as exc:
-        if user_error_line(exc) is not None:
+        if not sending or user_error_line(exc) is not None:
             raise
         fail(os_error_line(exc, run_dir), 1)
     except sqlite3.Error as exc:
-        fail(f"{run_dir / 'run.sqlite'}: {exc}", 1)
+        if not sending:
+            raise
+        fail(f"{RunDir(run_dir).db}: {exc}", 1)
     except KeyboardInterrupt:
+        if not sending:
+            raise
         say("interrupted while preparing; nothing was sent", err=True)
         raise typer.Exit(130) from None
     if prepare:
         console.print(f"prepared {run_dir}: tasks stored, nothing sent")
         return
-    code = _outcome(result, progress.enabled)
-    print_replicas(run_dir, {m.name for m in result.models})
-    stopped = result.interrupted or result.budget_stopped
-    if judge and not stopped and not any(m.stats.fatal for m in result.models):
-        code = max(code, _judge_and_metrics(run_dir, judge))
+    if result.metrics is not None:  # run --judge
+        from forgebench._cli.scoring import print_summaries
+
+        print_summaries(run_dir, next((o.judge for o in result.judged if not o.skipped), None))
+        say(f"wrote {result.metrics}")
     if code:
         raise typer.Exit(code)
 

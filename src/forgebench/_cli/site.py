@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from forgebench._cli.app import console, err_console, fail, verbs
 from forgebench.cli_support import say
+
+if TYPE_CHECKING:
+    from forgebench._api.outputs import ReportResult
+
+
+def print_report(result: ReportResult) -> None:
+    """What building the report noted: skipped tables, then up to 20 warnings."""
+    for line in result.notes:
+        say(line, err=line.startswith("warning"))
+    for w in result.warnings[:20]:
+        err_console.print(f"warning: {w}", markup=False)
+    if len(result.warnings) > 20:
+        err_console.print(f"warning: ... and {len(result.warnings) - 20} more", markup=False)
 
 
 def build_report(
@@ -29,12 +43,7 @@ def build_report(
         result = api.report(run_dir, dataset=dataset, judge=judge, calibration=calibration)
     except StoreError as exc:
         fail(str(exc), 2)
-    for line in result.notes:
-        say(line, err=line.startswith("warning"))
-    for w in result.warnings[:20]:
-        err_console.print(f"warning: {w}", markup=False)
-    if len(result.warnings) > 20:
-        err_console.print(f"warning: ... and {len(result.warnings) - 20} more", markup=False)
+    print_report(result)
     return result.index
 
 
@@ -66,22 +75,12 @@ def view(
     rebuild: bool = typer.Option(False, "--rebuild", help="Rebuild the report first."),
 ) -> None:
     """Serve RUN/report on localhost for people who prefer a URL (Ctrl-C stops)."""
-    from forgebench.report.serve import make_server
+    from forgebench import api
+    from forgebench.run.store import StoreError
 
-    if not (run_dir / "run.sqlite").is_file():
-        fail(f"{run_dir}: not a run directory (no run.sqlite)", 2)
-    index = run_dir / "report" / "index.html"
-    if rebuild or not index.is_file():
-        build_report(run_dir)
     try:
-        server = make_server(index.parent, port)
-    except OSError as exc:
-        fail(f"cannot listen on 127.0.0.1:{port}: {exc.strerror}", 2)
-    url = f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    console.print(f"serving {index.parent} at {url} (Ctrl-C stops)", markup=False)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+        viewer = api.view(run_dir, port, rebuild=rebuild, on_report=print_report)
+    except StoreError as exc:
+        fail(str(exc), 2)
+    console.print(f"serving {viewer.root} at {viewer.url} (Ctrl-C stops)", markup=False)
+    viewer.serve()

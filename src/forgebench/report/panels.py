@@ -16,6 +16,7 @@ import matplotlib.pyplot as plt
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.figure import Figure
 
+from forgebench.report.figure_layout import text_size, widest, wrap_label
 from forgebench.report.style import FONT
 
 _LEFT, _RIGHT, _TOP, _BOTTOM = 0.62, 0.08, 0.78, 0.28
@@ -43,13 +44,23 @@ def bar_panels(
     """A figure of one bar panel per title, ``ncol`` panels a row: panel ``i`` shows
     ``values[i]`` (one bar per category, coloured by ``colors``) on a shared 0-``ymax`` scale,
     with y tick labels and ``ylabel`` in the first column and the categories under every
-    panel. The figure is ``panel_width`` inches a column (plus 0.4) and ``panel_height`` a row
-    (plus 0.8), at least 4.2 inches wide so ``title`` fits over one panel."""
+    panel. The figure is ``panel_width`` inches a column (plus 0.4), at least 4.2 inches wide so
+    ``title`` fits over one panel, and ``panel_height`` a row (plus 0.8), plus what labels
+    taller than the default gaps need (a title wider than its panel is broken over two lines,
+    :func:`forgebench.report.figure_layout.wrap_label`, and the gap over its row grows)."""
     ncol = max(1, min(ncol, len(titles)))
     nrow = max(1, math.ceil(len(titles) / ncol))
-    width, height = max(4.2, panel_width * ncol + 0.4), panel_height * nrow + 0.8
+    width = max(4.2, panel_width * ncol + 0.4)
     pw = (width - _LEFT - _RIGHT - (ncol - 1) * _WGAP) / ncol
-    ph = (height - _TOP - _BOTTOM - (nrow - 1) * _HGAP) / nrow
+    # a model name wider than its panel breaks over two lines; the gap above a panel row holds
+    # the row above's category labels and this row's names, as measured
+    titles = [wrap_label(t, pw + _WGAP - 0.04) for t in titles]
+    name_h = widest(titles)[1]
+    cat_h = widest(categories)[1]
+    hgap = max(_HGAP, _TICK + 0.03 + cat_h + 0.08 + name_h + 0.06)
+    top_margin = max(_TOP, text_size(title, 10)[1] + 0.2 + name_h + 0.06)
+    ph = (panel_height * nrow + 0.8 - _TOP - _BOTTOM - (nrow - 1) * _HGAP) / nrow
+    height = panel_height * nrow + 0.8 + (top_margin - _TOP) + (nrow - 1) * (hgap - _HGAP)
     fig = plt.figure(figsize=(width, height))
     ax = fig.add_axes((0, 0, 1, 1))
     ax.set_xlim(0, width)
@@ -59,7 +70,7 @@ def bar_panels(
     bars, bar_colors, frames, grid, ticks = [], [], [], [], []
     for i, (name, row) in enumerate(zip(titles, values, strict=True)):
         r, c = divmod(i, ncol)
-        x0, y0 = _LEFT + c * (pw + _WGAP), height - _TOP - (r + 1) * ph - r * _HGAP
+        x0, y0 = _LEFT + c * (pw + _WGAP), height - top_margin - (r + 1) * ph - r * hgap
         for k, value in enumerate(row):
             top = y0 + ph * min(max(value, 0.0), ymax) / ymax
             xa, xb = x0 + slot * (k + 0.1), x0 + slot * (k + 0.9)

@@ -20,8 +20,8 @@ import numpy as np
 from forgebench.models.base import ImageRef
 from forgebench.report.facets import ERROR, NOT_GRADED, PENDING, UNSCORED, AnswerView
 from forgebench.run.store import GRADE_KIND, Store
-from forgebench.run.store_columns import JudgedColumns
-from forgebench.run.store_rows import json_object, shown_refs
+from forgebench.run.store.columns import JudgedColumns
+from forgebench.run.store.rows import json_object, shown_refs
 
 if TYPE_CHECKING:
     import pyarrow as pa

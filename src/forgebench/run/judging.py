@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from forgebench.models.spec import number_problem
-from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import ExecSettings
+from forgebench.run.send.retry import RetryPolicy
+from forgebench.run.send.runner import ExecSettings
 
 if TYPE_CHECKING:
     from rich.console import Console

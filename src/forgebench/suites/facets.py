@@ -42,6 +42,7 @@ __all__ = [
     "Commands",
     "ConstructionParts",
     "Dataset",
+    "DemoPart",
     "Export",
     "Facet",
     "Figures",
@@ -317,6 +318,16 @@ class Commands(Facet):
         self.app = app
 
 
+class DemoPart(Facet):
+    """The suite's part of ``forgebench demo`` (kept in ``suites/<name>/demo_part.py``): what the
+    demo pipeline needs that only this suite can give, reached through ``api.demo_parts``."""
+
+    kind = "demo"
+
+    def __init__(self, part: Any) -> None:
+        self.part = part
+
+
 class Providers(Facet):
     """The model backends the suite brings: ``builtin/NAME`` or provider -> module with
     ``create()`` (registered with ``models.registry`` when the suite loads: keep its module
@@ -331,7 +342,7 @@ class Providers(Facet):
 KINDS: dict[str, type[Facet]] = {
     f.kind: f
     for f in (Dataset, Importer, Prompts, Verdict, Judge, Calibration, Tables, Figures, Report,
-              Viewer, Export, ConstructionParts, Commands, Providers)
+              Viewer, Export, ConstructionParts, Commands, DemoPart, Providers)
 }  # fmt: skip
 """Facet kind -> its base class."""
 

@@ -8,12 +8,16 @@ models:
   ``<perspective>=<value>``);
 - ``forensics_type_heatmap``: accuracy per type code, models x codes, the codes in the paper's
   order of Tables 15-26 with a separator where the semantic perspective changes (HS / GS), then
-  the run's other codes;
+  the run's other codes; under three models or three codes the same numbers as grouped bars
+  (a one-row heatmap says less than bar lengths);
 - ``forensics_robustness_levels``: accuracy against perturbation level (0 = the clean ``full``
   accuracy, then levels 1-5), one panel per kind, one line per model: forgebench's addition
   beside Table 3, not a figure of the paper.
 
-Each is written by :func:`forgebench.report.style.write_figure`: PNG, SVG and the CSV of the
+Every figure is laid out in inches from its measured labels by the rules of
+:mod:`forgebench.report.figure_layout` (Figures 4-8 keep their grouped bars up to ten models,
+then become a heatmap, a row a model, or bars by model where a perspective has two values). Each is written by
+:func:`forgebench.report.style.write_figure`: PNG, SVG and the CSV of the
 plotted numbers, under ``RUN/report/figures/``; a figure without data is not written.
 """
 
@@ -21,20 +25,31 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import cast
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.projections.polar import PolarAxes
 
-from forgebench.report.style import (
-    FONT,
-    HEIGHT,
-    WIDTH,
-    figure_style,
-    model_colors,
-    write_figure,
+from forgebench.report.figure_layout import (
+    CELL_H,
+    LABEL_SIZE,
+    PAD,
+    TICK,
+    TITLE_SIZE,
+    axes_at,
+    chart_kind,
+    grouped_bars_figure,
+    heatmap_figure,
+    inches_to_fig,
+    legend_grid,
+    legend_kwargs,
+    text_size,
+    widest,
 )
+from forgebench.report.style import FONT, figure_style, model_colors, write_figure
 from forgebench.suites.forensics.ids import LEVELS, TABLE3_KINDS
 from forgebench.suites.forensics.paper_codes import PAPER_CODES
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
@@ -74,39 +89,116 @@ def _per_value(metrics: pd.DataFrame, perspective: str) -> pd.DataFrame:
     return m.assign(value_name=m["subset"].str.split("=", n=1).str[1])
 
 
+def _models_by_categories(
+    table: np.ndarray,
+    models: list[str],
+    categories: list[str],
+    *,
+    title: str,
+    prefer: str,
+    separators: list[int] | None = None,
+) -> Figure:
+    """Accuracy (%) of ``models`` (rows of ``table``) per category (columns) drawn as
+    :func:`forgebench.report.figure_layout.chart_kind` says: grouped bars (a bar per model,
+    coloured as in every figure), grouped bars by model (a bar per category), or a heatmap."""
+    kind = chart_kind(len(models), len(categories), prefer)
+    if kind == "heatmap":
+        fig, _ = heatmap_figure(
+            table, models, categories, title=title, bar_label="Accuracy (%)",
+            separators=separators or (),
+        )  # fmt: skip
+    elif kind == "bars":
+        colors = model_colors(models)
+        fig, _ = grouped_bars_figure(
+            categories, models, table, [colors[x] for x in models], title=title,
+            ylabel="Accuracy (%)", separators=separators or (),
+        )  # fmt: skip
+    else:
+        colors = model_colors(categories)
+        fig, _ = grouped_bars_figure(
+            models, categories, table.T, [colors[x] for x in categories], title=title,
+            ylabel="Accuracy (%)",
+        )  # fmt: skip
+    return fig
+
+
 def perspective_figure(
     metrics: pd.DataFrame, perspective: str
 ) -> tuple[Figure, pd.DataFrame] | None:
-    """Figures 4-8: accuracy (%) per value of ``perspective``, grouped bars, a bar per model."""
+    """Figures 4-8: accuracy (%) per value of ``perspective``, grouped bars, a bar per model
+    (past :data:`~forgebench.report.figure_layout.GROUPED_BARS_MAX_SERIES` models a heatmap, a
+    row per model, or bars by model where the perspective has under three values)."""
     m = _per_value(metrics, perspective)
     if m.empty:
         return None
     values = sorted(set(m["value_name"]))
     order = [x for x in _model_order(metrics) if x in set(m["model"])]
     models = order + sorted(set(m["model"]) - set(order))
-    colors = model_colors(models)
-    width = min(0.8 / len(models), 0.35)
+    table = (
+        m.pivot_table(index="model", columns="value_name", values="value", aggfunc="first")
+        .reindex(index=models, columns=values)
+        .to_numpy(dtype=float)
+    )
+    title = f"Figure {FIGURE_NUMBER[perspective]}: accuracy by {TITLES[perspective]}"
     with figure_style():
-        fig, ax = plt.subplots(figsize=(max(WIDTH, 0.5 + len(values) * len(models) * 0.12), HEIGHT))
-        x = np.arange(len(values))
-        for i, model in enumerate(models):
-            got = m[m["model"] == model].set_index("value_name")["value"]
-            heights = [float(got[v]) if v in got.index else np.nan for v in values]
-            offset = (i - (len(models) - 1) / 2) * width
-            ax.bar(x + offset, heights, width, color=colors[model], label=model)
-        ax.set_xticks(x, values, rotation=90 if len(values) > 6 else 0)
-        ax.set_ylim(0, 100)
-        ax.set_ylabel("Accuracy (%)")
-        ax.set_title(f"Figure {FIGURE_NUMBER[perspective]}: accuracy by {TITLES[perspective]}")
-        ax.legend(
-            ncol=min(4, len(models)), loc="upper left", bbox_to_anchor=(0, -0.25), frameon=False
-        )
-        fig.tight_layout()
+        fig = _models_by_categories(table, models, values, title=title, prefer="bars")
     data = m[["model", "value_name", "value", "n"]].rename(
         columns={"value_name": "perspective_value", "value": "acc"}
     )
     data.insert(1, "perspective", perspective)
     return fig, data.sort_values(["model", "perspective_value"]).reset_index(drop=True)
+
+
+def _overview(data: pd.DataFrame, models: list[str], colors: dict[str, str]) -> Figure:
+    """Figure 2's picture in inches: a 2.6-inch radar (room for its axis names around it) and
+    the leaderboard, a row of :data:`~forgebench.report.figure_layout.CELL_H` a model, its
+    labels and values measured."""
+    radar_side, board_w = 2.6, 2.4
+    names = [p.capitalize() for p in PERSPECTIVES]
+    around = widest(names)[0] + 0.15  # theta labels left and right of the circle
+    label_w = widest(models)[0] + TICK + PAD + 0.04
+    value_w = widest(["100.0"])[0] + 0.12
+    board_h = max(len(models) * CELL_H, radar_side)
+    # the radar's title sits over its top axis name ("Modality"), 14 pt above the circle
+    title_band = text_size("Leaderboard", TITLE_SIZE)[1] + widest(names)[1] + 0.36
+    sup_band = text_size("Figure 2", TITLE_SIZE)[1] + 0.2
+    bottom = widest(["100"])[1] + TICK + PAD + text_size("Overall", LABEL_SIZE)[1] + 0.12
+    width = 0.1 + around + radar_side + around + label_w + board_w + value_w
+    height = bottom + board_h + title_band + sup_band
+    fig = plt.figure(figsize=(width, height))
+    top = bottom + board_h  # the panels' tops
+    radar = axes_at(fig, 0.1 + around, top - radar_side, radar_side, radar_side, projection="polar")
+    angles = np.linspace(0, 2 * math.pi, len(PERSPECTIVES), endpoint=False).tolist()
+    for model in models:
+        vals = (
+            data.loc[data["model"] == model, [f"{p}_score" for p in PERSPECTIVES]]
+            .iloc[0]
+            .astype(float)
+            .tolist()
+        )
+        if all(np.isnan(v) for v in vals):
+            continue
+        radar.plot([*angles, angles[0]], [*vals, vals[0]], color=colors[model], linewidth=1.0)
+    radar.set_xticks(angles, names)
+    radar.set_ylim(0, 100)
+    radar.set_axisbelow(False)  # the scale's numbers over the models' lines, not under them
+    cast(PolarAxes, radar).set_rlabel_position(
+        90 - 360 / len(PERSPECTIVES) / 2
+    )  # between two axis names
+    radar.set_title("Perspective scores (%)", pad=widest(names)[1] * 72 + 10)
+    board = axes_at(fig, 0.1 + 2 * around + radar_side + label_w, bottom, board_w, board_h)
+    y = np.arange(len(models))[::-1]
+    board.barh(y, data["overall"], color=[colors[x] for x in models])
+    board.set_yticks(y, models)
+    board.set_ylim(-0.5, len(models) - 0.5)
+    board.set_xlim(0, 100)
+    board.set_xlabel("Overall accuracy (%)")
+    board.set_title("Leaderboard")
+    for yy, v in zip(y, data["overall"], strict=True):
+        board.text(v + 1, yy, f"{v:.1f}", va="center", fontsize=FONT)
+    fig.text(0.5, 1 - 0.08 / height, "Figure 2: Forensics-Bench results", ha="center",
+             va="top", fontsize=TITLE_SIZE)  # fmt: skip
+    return fig
 
 
 def overview_figure(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | None:
@@ -115,52 +207,29 @@ def overview_figure(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | None
     models = _model_order(metrics)
     if not models:
         return None
+    # the first row of each (model, subset, metric), looked up rather than filtered per model
+    first = m.drop_duplicates(["model", "subset", "metric"]).set_index(
+        ["model", "subset", "metric"]
+    )["value"]
     rows = []
     for model in models:
-        got = m[m["model"] == model]
         row: dict[str, object] = {"model": model}
-        row["overall"] = float(
-            got[(got["subset"] == "all") & (got["metric"] == "acc")]["value"].iloc[0]
-        )
+        row["overall"] = float(first[(model, "all", "acc")])
         for p in PERSPECTIVES:
-            hit = got[(got["subset"] == p) & (got["metric"] == "persp")]
-            row[f"{p}_score"] = float(hit["value"].iloc[0]) if len(hit) else np.nan
+            key = (model, p, "persp")
+            row[f"{p}_score"] = float(first[key]) if key in first.index else np.nan
         rows.append(row)
     data = pd.DataFrame(rows)
     colors = model_colors(models)
     with figure_style():
-        fig = plt.figure(figsize=(WIDTH * 1.6, max(HEIGHT * 1.3, 0.22 * len(models) + 1.2)))
-        radar = fig.add_subplot(1, 2, 1, projection="polar")
-        angles = np.linspace(0, 2 * math.pi, len(PERSPECTIVES), endpoint=False).tolist()
-        for model in models:
-            vals = (
-                data.loc[data["model"] == model, [f"{p}_score" for p in PERSPECTIVES]]
-                .iloc[0]
-                .astype(float)
-                .tolist()
-            )
-            if all(np.isnan(v) for v in vals):
-                continue
-            radar.plot([*angles, angles[0]], [*vals, vals[0]], color=colors[model], linewidth=1.0)
-        radar.set_xticks(angles, [p.capitalize() for p in PERSPECTIVES])
-        radar.set_ylim(0, 100)
-        radar.set_title("Perspective scores (%)")
-        board = fig.add_subplot(1, 2, 2)
-        y = np.arange(len(models))[::-1]
-        board.barh(y, data["overall"], color=[colors[x] for x in models])
-        board.set_yticks(y, models)
-        board.set_xlim(0, 100)
-        board.set_xlabel("Overall accuracy (%)")
-        board.set_title("Leaderboard")
-        for yy, v in zip(y, data["overall"], strict=True):
-            board.text(v + 1, yy, f"{v:.1f}", va="center", fontsize=FONT)
-        fig.suptitle("Figure 2: Forensics-Bench results", fontsize=10)
-        fig.tight_layout()
+        fig = _overview(data, models, colors)
     return fig, data
 
 
 def type_heatmap(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | None:
-    """Accuracy per type code, models x codes (paper order, then the run's other codes)."""
+    """Accuracy per type code, models x codes (paper order, then the run's other codes): a
+    heatmap from three models and three codes, grouped bars below that
+    (:func:`forgebench.report.figure_layout.chart_kind`)."""
     m = _full(metrics)
     m = m[
         (m["metric"] == "acc") & (m["subset"].str.count("-") == 4) & ~m["subset"].str.contains("=")
@@ -173,22 +242,70 @@ def type_heatmap(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | None:
     models += sorted(set(m["model"]) - set(models))
     grid = m.pivot_table(index="model", columns="subset", values="value", aggfunc="first")
     grid = grid.reindex(index=models, columns=codes)
+    separators = [
+        j for j in range(1, len(codes)) if codes[j].split("-")[0] != codes[j - 1].split("-")[0]
+    ]
     with figure_style():
-        fig, ax = plt.subplots(
-            figsize=(max(WIDTH, 1.5 + 0.13 * len(codes)), max(2.0, 0.9 + 0.2 * len(models)))
+        fig = _models_by_categories(
+            grid.to_numpy(dtype=float),
+            models,
+            codes,
+            title="Accuracy per forgery detection type (Tables 15-26)",
+            prefer="heatmap",
+            separators=separators,
         )
-        img = ax.imshow(grid.to_numpy(dtype=float), aspect="auto", cmap="viridis", vmin=0, vmax=100)
-        ax.set_xticks(range(len(codes)), codes, rotation=90)
-        ax.set_yticks(range(len(models)), models)
-        ax.grid(False)
-        for j in range(1, len(codes)):
-            if codes[j].split("-")[0] != codes[j - 1].split("-")[0]:
-                ax.axvline(j - 0.5, color="white", linewidth=1.5)
-        fig.colorbar(img, ax=ax, label="Accuracy (%)", fraction=0.02, pad=0.01)
-        ax.set_title("Accuracy per forgery detection type (Tables 15-26)")
-        fig.tight_layout()
     data = grid.reset_index().melt(id_vars="model", var_name="type_code", value_name="acc")
     return fig, data.dropna()
+
+
+def _robustness(
+    data: pd.DataFrame, kinds: list[str], models: list[str], colors: dict[str, str]
+) -> Figure:
+    """The robustness panels in inches: three 1.9 x 1.6-inch panels a row, the y scale on the
+    first column, the legend (every model) under them in as many columns as fit."""
+    pw, ph = 1.9, 1.6
+    ncol = min(3, len(kinds))
+    nrow = math.ceil(len(kinds) / ncol)
+    tick_h = widest(["0"])[1] + TICK + PAD
+    xlabel_h = text_size("Level (0 = clean)", LABEL_SIZE)[1] + PAD
+    title_h = text_size("Saturation", TITLE_SIZE)[1] + 0.12
+    left = widest(["100"])[0] + TICK + PAD + text_size("Accuracy (%)", LABEL_SIZE)[1] + 0.14
+    wgap, hgap = 0.15, tick_h + xlabel_h + title_h + 0.08
+    sup = "Accuracy by perturbation level (forgebench's addition to Table 3)"
+    width = max(left + ncol * pw + (ncol - 1) * wgap + 0.15, text_size(sup, TITLE_SIZE)[0] + 0.3)
+    legend = legend_grid(models, width - 0.1)
+    sup_h = text_size(sup, TITLE_SIZE)[1] + 0.2
+    bottom = legend.height + tick_h + xlabel_h + 0.06
+    height = bottom + nrow * ph + (nrow - 1) * hgap + title_h + sup_h
+    fig = plt.figure(figsize=(width, height))
+    first = None
+    for i, k in enumerate(kinds):
+        r, c = divmod(i, ncol)
+        y0 = bottom + (nrow - 1 - r) * (ph + hgap)
+        ax = axes_at(fig, left + c * (pw + wgap), y0, pw, ph, sharey=first)
+        first = first or ax
+        curves = dict(iter(data[data["kind"] == k].groupby("model", sort=False)))
+        for model in models:
+            d = curves.get(model, data.iloc[:0])
+            ax.plot(
+                d["level"], d["acc"], marker="o", markersize=3, color=colors[model], label=model
+            )
+        ax.set_title(KIND_LABELS[k])
+        ax.set_xticks([0, *LEVELS])
+        ax.set_ylim(0, 100)
+        ax.set_xlabel("Level (0 = clean)")
+        if c == 0:
+            ax.set_ylabel("Accuracy (%)")
+        else:
+            ax.tick_params(labelleft=False)
+    assert first is not None
+    handles, labels = first.get_legend_handles_labels()
+    fig.legend(
+        handles, labels, loc="upper left", bbox_to_anchor=inches_to_fig(fig, 0.05, legend.height),
+        **legend_kwargs(legend),
+    )  # fmt: skip
+    fig.text(0.5, 1 - 0.08 / height, sup, ha="center", va="top", fontsize=TITLE_SIZE)
+    return fig
 
 
 def robustness_figure(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | None:
@@ -202,47 +319,24 @@ def robustness_figure(metrics: pd.DataFrame) -> tuple[Figure, pd.DataFrame] | No
     models = [x for x in _model_order(metrics) if x in set(m["model"])]
     models += sorted(set(m["model"]) - set(models))
     colors = model_colors(models)
+    # the first row of each (model, condition), looked up rather than filtered 36 times a model
+    first = m.drop_duplicates(["model", "condition"]).set_index(["model", "condition"])["value"]
     rows = []
     for k in kinds:
         for model in models:
             for level, cond in ((0, "full"), *((n, f"{k}_{n}") for n in LEVELS)):
-                hit = m[(m["model"] == model) & (m["condition"] == cond)]
-                if len(hit):
+                if (model, cond) in first.index:
                     rows.append(
                         {
                             "kind": k,
                             "model": model,
                             "level": level,
-                            "acc": float(hit["value"].iloc[0]),
+                            "acc": float(first[(model, cond)]),
                         }
                     )
     data = pd.DataFrame(rows)
-    ncol = min(3, len(kinds))
-    nrow = math.ceil(len(kinds) / ncol)
     with figure_style():
-        fig, axes = plt.subplots(
-            nrow, ncol, figsize=(WIDTH * 1.3, 2.4 * nrow + 0.9), sharey=True, squeeze=False
-        )
-        for ax, k in zip(axes.flat, kinds, strict=False):
-            for model in models:
-                d = data[(data["kind"] == k) & (data["model"] == model)]
-                ax.plot(
-                    d["level"], d["acc"], marker="o", markersize=3, color=colors[model], label=model
-                )
-            ax.set_title(KIND_LABELS[k])
-            ax.set_xticks([0, *LEVELS])
-            ax.set_ylim(0, 100)
-            ax.set_xlabel("Level (0 = clean)")
-        for ax in axes.flat[len(kinds) :]:
-            ax.axis("off")
-        for ax in axes[:, 0]:
-            ax.set_ylabel("Accuracy (%)")
-        handles, labels = axes.flat[0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="lower center", ncol=min(4, len(models)), frameon=False)
-        fig.suptitle(
-            "Accuracy by perturbation level (forgebench's addition to Table 3)", fontsize=10
-        )
-        fig.tight_layout(rect=(0, 0.08, 1, 1))
+        fig = _robustness(data, kinds, models, colors)
     return fig, data
 
 

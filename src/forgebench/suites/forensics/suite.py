@@ -83,6 +83,7 @@ class ForensicsSuite(Suite):
     )
     """Accuracy of the released questions and the five perspective scores."""
     facets: ClassVar[Mapping[str, str]] = {
+        "demo": ".facets.demo:DEMO",
         "dataset": ".facets.dataset:DATASET",
         "import": ".facets.importer:IMPORTER",
         "prompts": ".facets.prompts:PROMPTS",

@@ -2,7 +2,9 @@
 
 Written as PNG (200 dpi), SVG and the CSV of the plotted numbers under ``RUN/report/figures/``
 in the report's one figure style (:mod:`forgebench.report.style`). Print readability: every text
-is at least 8 pt, axes are labelled with their units, points carry model labels.
+is at least 8 pt, axes are labelled with their units, points carry model labels placed where
+they overlap nothing, and figures grow with their number of models
+(:mod:`forgebench.report.figure_layout`).
 
 - ``fig4_prompting`` (a): x = KGR gain, y = detection gain under prompting (L1 - L0, points);
   points above y = x gain more detections than grounded detections.
@@ -24,8 +26,16 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
+from forgebench.report.figure_layout import (
+    LABEL_SIZE,
+    add_note,
+    axes_at,
+    place_labels,
+    scatter_size,
+    text_size,
+)
 from forgebench.report.panels import bar_panels
-from forgebench.report.style import FONT, figure_style, write_figure
+from forgebench.report.style import figure_style, write_figure
 from forgebench.suites.mandela.contract import FAMILIES
 from forgebench.suites.mandela.tables.inputs import Metrics, read_metrics
 
@@ -52,25 +62,44 @@ def _points(
     return out
 
 
-def _scatter(ax: plt.Axes, pts: list[Point], xlabel: str, ylabel: str, title: str) -> None:
+def _scatter(
+    ax: plt.Axes,
+    pts: list[Point],
+    xlabel: str,
+    ylabel: str,
+    title: str,
+    xlim: tuple[float, float] | None = None,
+) -> None:
+    """The points, their axes and their names: each name placed where it overlaps no other
+    label, point or the legend (drawn before), with a leader line when moved off its point;
+    names with no free place are listed in a note under the plot
+    (:func:`forgebench.report.figure_layout.place_labels`)."""
     xs, ys = [p[1] for p in pts], [p[2] for p in pts]
     ax.scatter(xs, ys, s=22, color="#1f5fa8", edgecolor="white", linewidth=0.5, zorder=3)
-    for name, x, y in pts:
-        ax.annotate(
-            name, (x, y), xytext=(3, 3), textcoords="offset points", fontsize=FONT, color="#333333"
-        )
     ax.margins(x=0.15, y=0.1)
+    if xlim is not None:
+        ax.set_xlim(*xlim)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, loc="left")
     ax.grid(True, color="#dddddd", linewidth=0.5, zorder=0)
+    ax.autoscale_view()
+    legend = ax.get_legend()
+    avoid = [legend.get_window_extent(ax.figure.canvas.get_renderer())] if legend else []  # type: ignore[attr-defined]
+    unplaced = place_labels(ax, pts, avoid=avoid)
+    if unplaced:
+        add_note(ax.figure, "Not labelled (no free place): " + ", ".join(unplaced) + ".")  # type: ignore[arg-type]
 
 
-def _scatter_figure() -> tuple[Figure, plt.Axes]:
-    """A 4.2 x 3.6 inch figure with one axes, its margins fixed (inches: left 0.62 for the y
-    label and ticks, bottom 0.5, top 0.32 for the title): no layout pass before each draw."""
-    fig = plt.figure(figsize=(4.2, 3.6))
-    ax = fig.add_axes((0.62 / 4.2, 0.5 / 3.6, 1 - 0.74 / 4.2, 1 - 0.82 / 3.6))
+def _scatter_figure(n_points: int, ylabel: str) -> tuple[Figure, plt.Axes]:
+    """A figure with one axes, its margins fixed in inches (left 0.62 for the y label and
+    ticks, bottom 0.5, top 0.32 for the title): 4.2 x 3.6 inches up to 16 labelled points,
+    larger past that (:func:`forgebench.report.figure_layout.scatter_size`), and tall enough
+    for ``ylabel``."""
+    w, h = scatter_size(n_points)
+    h = max(h, text_size(ylabel, LABEL_SIZE)[0] + 0.82 + 0.1)
+    fig = plt.figure(figsize=(w, h))
+    ax = axes_at(fig, 0.62, 0.5, w - 0.74, h - 0.82)
     return fig, ax
 
 
@@ -87,18 +116,16 @@ def figure_prompting(met: Metrics) -> Drawn | None:
     )
     if not pts:
         return None
-    fig, ax = _scatter_figure()
+    ylabel = "Detection gain, L1 - L0 (points)"
+    fig, ax = _scatter_figure(len(pts), ylabel)
     lo = min(0.0, *(p[1] for p in pts), *(p[2] for p in pts)) - 2
     hi = max(1.0, *(p[1] for p in pts), *(p[2] for p in pts)) + 2
     ax.plot([lo, hi], [lo, hi], "--", color="#888888", linewidth=0.8, label="y = x")
-    _scatter(
-        ax,
-        pts,
-        "KGR gain, L1 - L0 (points)",
-        "Detection gain, L1 - L0 (points)",
-        "(a) Prompting raises detection more than KGR",
-    )
     ax.legend(loc="lower right")
+    _scatter(
+        ax, pts, "KGR gain, L1 - L0 (points)", ylabel,
+        "(a) Prompting raises detection more than KGR",
+    )  # fmt: skip
     return fig, _data(pts, "kgr_gain_l1_l0", "det_gain_l1_l0")
 
 
@@ -128,17 +155,14 @@ def figure_penalty(met: Metrics) -> Drawn | None:
     pts = _points(met, recog, pen)
     if not pts:
         return None
-    fig, ax = _scatter_figure()
+    ylabel = "Recognition penalty, Bal(CC) - Bal(F) (points)"
+    fig, ax = _scatter_figure(len(pts), ylabel)
     ax.axhline(0, color="#888888", linewidth=0.8)
     ax.axvline(50, color="#888888", linewidth=0.8, linestyle="--")
     _scatter(
-        ax,
-        pts,
-        "Recognition under Full (RECOG, %)",
-        "Recognition penalty, Bal(CC) - Bal(F) (points)",
-        "(b) Recognition penalty",
-    )
-    ax.set_xlim(-2, 102)
+        ax, pts, "Recognition under Full (RECOG, %)", ylabel, "(b) Recognition penalty",
+        xlim=(-2, 102),
+    )  # fmt: skip
     return fig, _data(pts, "recog_full", "pen_crop_caption")
 
 
@@ -151,16 +175,13 @@ def figure_erase_swap(met: Metrics) -> Drawn | None:
     )
     if not pts:
         return None
-    fig, ax = _scatter_figure()
+    ylabel = "Det(swap) - Det(erase) (points)"
+    fig, ax = _scatter_figure(len(pts), ylabel)
     ax.axhline(0, color="#888888", linewidth=0.8)
     _scatter(
-        ax,
-        pts,
-        "Names the erased person, L0 (%)",
-        "Det(swap) - Det(erase) (points)",
-        "(c) Erase-swap gap",
-    )
-    ax.set_xlim(-2, 102)
+        ax, pts, "Names the erased person, L0 (%)", ylabel, "(c) Erase-swap gap",
+        xlim=(-2, 102),
+    )  # fmt: skip
     return fig, _data(pts, "named_erased_l0", "det_swap_minus_erase")
 
 

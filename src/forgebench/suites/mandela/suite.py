@@ -52,6 +52,7 @@ class MandelaSuite(Suite):
     headline = tuple(Headline("L0", "full", m) for m in ("kgr", "det", "bal"))
     """KGR, detection and balanced accuracy of the L0 question on every item."""
     facets: ClassVar[Mapping[str, str]] = {
+        "demo": ".facets.demo:DEMO",
         "dataset": ".facets.dataset:DATASET",
         "import": ".facets.importer:IMPORTER",
         "prompts": ".facets.prompts:PROMPTS",

@@ -17,7 +17,6 @@ from forgebench.cli_support import (
     fail,
     get_executor,
     model_configs,
-    paid_stage,
     ray_address_option,
     wait_option,
     workers_option,
@@ -310,13 +309,21 @@ def run_vlm(
     workers: int | None = workers_option(),
 ) -> None:
     """Ask vision-language models the LOC probe on the edited images and score their answers
-    (gIoU, cIoU, P/R/F1, top-1/top-5, CSS); resumable (the same command again continues)."""
+    (gIoU, cIoU, P/R/F1, top-1/top-5, CSS); resumable (the same command again continues).
+
+    A short alias of ``forgebench run PAIRS --benchmark pixar`` + ``metrics`` + ``tables``
+    (``api.run`` with ``score`` and ``tables``: the same lock and Ctrl-C handling as ``run``);
+    nothing is scored when a model could not be asked or the run was interrupted."""
+    from forgebench import api
     from forgebench.errors import UserError
     from forgebench.models.spec import SpecError
-    from forgebench.run.progress import RunProgress
+    from forgebench.results.metrics_csv import read_rows
+    from forgebench.run.send.options import SendOptions
+    from forgebench.run.send.progress import RunProgress
     from forgebench.run.store import StoreError
     from forgebench.suites.pixar.loc_items import parse_tau
-    from forgebench.suites.pixar.loc_run import run_loc
+    from forgebench.suites.pixar.loc_run import check_asked, summary_of
+    from forgebench.suites.pixar.results import BENCHMARK
 
     try:
         parse_tau(tau)
@@ -328,29 +335,50 @@ def run_vlm(
     check_executor(executor, ray_address)
     runner = get_executor(executor, ray_address, workers)
     options = {"tau": str(tau)} | ({"classes": str(classes)} if classes is not None else {})
+    errors: dict[str, int] = {}
 
-    def on_signal() -> None:
-        err_console.print(
-            "stopping: letting requests in flight finish (Ctrl-C again to abandon them)"
-        )
+    def asked(result: Any) -> None:  # nothing is scored after a failed model or a Ctrl-C
+        check_asked(result.generation, out)
+        errors.update({m.name: m.errors for m in result.models})
 
     try:
-        progress = RunProgress(err_console)
-        with paid_stage(out, "pixar run", wait), progress:
-            results = run_loc(
-                pairs, out, configs, options=options, limit=limit, retry_errors=retry_errors,
-                progress=progress, handle_signals=True, on_signal=on_signal, executor=runner,
-            )  # fmt: skip
+        suite = api.suite_of(pairs, BENCHMARK)
+        settings = api.GenerationSettings(
+            selection=api.selection_for(suite, sample=limit, options=options),
+            retry_errors=retry_errors,
+            executor=runner if runner.name != "local" else None,
+        )
+        api.run(
+            pairs, out, configs, settings, benchmark=BENCHMARK,
+            send=SendOptions(
+                progress=RunProgress(err_console), handle_signals=True,
+                on_signal=lambda: err_console.print(
+                    "stopping: letting requests in flight finish (Ctrl-C again to abandon them)",
+                    markup=False,
+                ),
+            ),
+            wait=wait, on_wait=lambda m: err_console.print(m, markup=False),
+            score=True, options=options, tables=True, on_generated=asked,
+        )  # fmt: skip
     except (SpecError, StoreError) as exc:
         fail(str(exc), 2)
     except UserError as exc:
         fail(str(exc), exc.exit_code)
+    except KeyboardInterrupt:
+        if errors:  # after sending: as before, not a line of its own
+            raise
+        err_console.print("interrupted while preparing; nothing was sent", markup=False)
+        raise typer.Exit(130) from None
+    rows = [r for r in read_rows(out / "metrics.csv") if r["benchmark"] == BENCHMARK]
     code = 0
-    for name, res in results.items():
+    for name in (c.name for c in configs):
+        res = summary_of(rows, name)
+        if not res:
+            continue
         console.print(_summary_line(name, res), markup=False)
-        if res["unanswered"]:
+        if errors.get(name):
             err_console.print(
-                f"warning: model {name}: {len(res['unanswered'])} tasks have no answer (errors; "
+                f"warning: model {name}: {errors[name]} tasks have no answer (errors; "
                 "scored as misses); run again with --retry-errors to ask them again",
                 markup=False,
             )

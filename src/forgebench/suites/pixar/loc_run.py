@@ -1,11 +1,13 @@
-"""``forgebench pixar run``: the engine's ``run`` on a pairs folder, then PIXAR's scoring, in one
-command.
+"""PIXAR's LOC questions asked and scored from Python (:func:`run_loc`, with each model's own
+results), and the check that decides whether an invocation's answers are scored
+(:func:`check_asked`). ``forgebench pixar run`` is a short alias of the shared verbs (``api.run``
+with the metrics and tables stages, :mod:`.cli`), using :func:`check_asked`.
 
 ::
 
     forgebench pixar run PAIRS --model SPEC [--model SPEC ...] --out RUN [--tau T] [--classes CSV]
 
-is ``forgebench run PAIRS --model SPEC --out RUN`` (the same runner and store: one LOC task per
+is ``forgebench run PAIRS --benchmark pixar --model SPEC --out RUN`` (the same runner and store: one LOC task per
 pair and model, each model's concurrency, rpm, attempts and timeout, every answer committed as it
 arrives, a task with an answer never asked again, transport failures stored as errors and asked
 again only with ``retry_errors``, a model name reused with other settings refused) followed by
@@ -28,15 +30,15 @@ from typing import TYPE_CHECKING, Any
 
 from forgebench.errors import UserError
 from forgebench.models.spec import ModelConfig, SpecError
-from forgebench.results.metrics_csv import read_rows
-from forgebench.run.generate import GenerationResult, GenerationSettings, run_generation
+from forgebench.run.generate import GenerationResult, GenerationSettings
+from forgebench.run.send.options import SendOptions
 from forgebench.run.source import Selection
 from forgebench.suites.pixar.loc_score import score_run
-from forgebench.suites.pixar.results import BENCHMARK, tables_from_rows, write_tables
+from forgebench.suites.pixar.results import BENCHMARK
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
 
 
 class PixarRunError(UserError):
@@ -72,7 +74,7 @@ def run_loc(
     ``SuiteError`` (bad pairs, classes or tau), ``SpecError`` (bad or reused model name) and
     :class:`PixarRunError`.
     """
-    from forgebench import suites
+    from forgebench import api
 
     run_dir = Path(run_dir)
     configs = list(configs)
@@ -82,11 +84,11 @@ def run_loc(
     settings = GenerationSettings(
         selection=Selection(sample=limit, options=opts), retry_errors=retry_errors
     )
-    asked = run_generation(
-        suites.get(BENCHMARK), Path(pairs), run_dir, configs, settings, progress=progress,
-        handle_signals=handle_signals, on_signal=on_signal,
+    asked = api.run(
+        Path(pairs), run_dir, configs, settings, benchmark=BENCHMARK,
+        send=SendOptions(progress=progress, handle_signals=handle_signals, on_signal=on_signal),
+        on_generated=lambda done: check_asked(done.generation, run_dir),
     )  # fmt: skip
-    _raise_if_failed(asked, run_dir)
     results = score_run(run_dir, opts, models=[c.name for c in configs], executor=executor)
     for m in asked.models:
         if m.name in results:
@@ -94,12 +96,11 @@ def run_loc(
                 "tasks": m.tasks, "sent": m.sent, "answered": m.stats.answered,
                 "errors": m.stats.errors, "retries": m.stats.retries,
             }  # fmt: skip
-    rows = [r for r in read_rows(run_dir / "metrics.csv") if r["benchmark"] == BENCHMARK]
-    write_tables(tables_from_rows(rows), run_dir / "report")
+    api.tables(run_dir, benchmark=BENCHMARK)
     return results
 
 
-def _raise_if_failed(asked: GenerationResult, run_dir: Path) -> None:
+def check_asked(asked: GenerationResult, run_dir: Path) -> None:
     """Raise :class:`PixarRunError` when the run was interrupted or a model failed: stopped by
     the runner (a rejected request, repeated failures), or every task it was sent in this
     invocation ended as an error (an unreachable server, whatever the concurrency)."""
@@ -122,3 +123,18 @@ def _raise_if_failed(asked: GenerationResult, run_dir: Path) -> None:
                 f"model {m.name}: {reason}; {m.remaining} tasks without an answer, "
                 "answers so far are saved; nothing was scored"
             )
+
+
+def summary_of(rows: list[dict[str, Any]], model: str) -> dict[str, Any]:
+    """A model's all-pairs numbers of ``pixar run``'s summary line (gIoU, cIoU, F1, top-1, CSS,
+    misses of pairs), from its PIXAR rows of metrics.csv (``miss`` is a percentage of ``n``
+    pairs); empty when the model has none."""
+    res: dict[str, Any] = {}
+    for r in rows:
+        if r["model"] == model and r["subset"] == "all" and r["condition"] == "full":
+            res[r["metric"]] = float(r["value"])
+            if r["metric"] == "miss":
+                n = int(r["n"])
+                res["n_pairs"] = n
+                res["n_miss"] = round(float(r["value"]) * n / 100)
+    return res if "n_pairs" in res else {}

@@ -86,6 +86,7 @@ class PixarSuite(Suite):
     headline = tuple(Headline("LOC", "full", m) for m in ("giou", "f1", "auc"))
     """Localization: gIoU, F1 and AUC over every pair."""
     facets: ClassVar[Mapping[str, str]] = {
+        "demo": ".facets.demo:DEMO",
         "dataset": ".facets.dataset:DATASET",
         "prompts": ".facets.prompts:PROMPTS",
         "tables": ".facets.tables:TABLES",

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from forgebench.run.store_base import CURRENT, StoreBase
+from forgebench.run.store.base import CURRENT, StoreBase
 
 if TYPE_CHECKING:  # pyarrow loads on the first read: importing the store must stay light
     import pyarrow as pa
@@ -51,7 +51,7 @@ _MORE = {
 }
 """Text columns a read asks for by name (``columns``): the task's benchmark, its error's reason
 (from the errors table) and the images it showed (as
-:class:`~forgebench.run.store_rows.TaskRecord` holds them)."""
+:class:`~forgebench.run.store.rows.TaskRecord` holds them)."""
 _JUDGED = {"value": _STR, "level": _INT, "status": _STR, "reason": _STR}
 _FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 

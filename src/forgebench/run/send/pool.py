@@ -8,7 +8,7 @@ tasks). Bookkeeping is O(1) per finished item (a done-callback, no scan of the p
 large limit does not slow the loop either, and the loop stays responsive to signals.
 
 Every sender that fans out per unit of concurrency goes through here (the runner's
-:func:`~forgebench.run.runner.execute`, which generation, judging and editors share).
+:func:`~forgebench.run.send.runner.execute`, which generation, judging and editors share).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from forgebench.run.store_base import CURRENT, StoreBase
-from forgebench.run.store_rows import Judged, TaskRecord
+from forgebench.run.store.base import CURRENT, StoreBase
+from forgebench.run.store.rows import Judged, TaskRecord
 
 _COLUMNS = (
     "t.key, t.benchmark, t.item_id, t.model, t.probe, t.condition, {prompt}, t.extra, "

@@ -15,8 +15,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from forgebench.models.base import Response
-from forgebench.run.store_base import StoreBase
-from forgebench.run.store_rows import CountRow, StoredAnswer, StoredError, TokenRow, json_object
+from forgebench.run.store.base import StoreBase
+from forgebench.run.store.rows import CountRow, StoredAnswer, StoredError, TokenRow, json_object
 from forgebench.util.redact import redact_known, redact_known_json, redact_text
 from forgebench.util.text import json_text, valid
 

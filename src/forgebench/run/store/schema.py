@@ -17,7 +17,7 @@ also in ``variant_id``, ``image_path`` and ``media_type``, as before); NULL for 
 image or none. A version-2 store gains the column (all NULL: its tasks have one image at most).
 
 Version 4 (construction steps in the store) added ``construct_steps``: the finished steps of a
-construction work folder's multi-step candidates (:mod:`forgebench.run.store_steps`). A work
+construction work folder's multi-step candidates (:mod:`forgebench.run.store.steps`). A work
 folder's store that already holds the table (construction created it itself before) keeps its
 rows; a run directory's store gets it empty.
 
@@ -29,14 +29,20 @@ that question has, everywhere the key appears (:mod:`.migrate`).
 Version 6 (a new run's tasks stored at the speed of the disk) changed no column: ``tasks.key`` is
 unique through the index ``tasks_key`` instead of the table's primary key. Indexes that are not
 part of the table's definition can be dropped while a new run's tasks are loaded and built after
-from one sort each (:meth:`~forgebench.run.store_tasks.TasksPart.load_tasks`): random 32-hex keys
+from one sort each (:meth:`~forgebench.run.store.tasks.TasksPart.load_tasks`): random 32-hex keys
 inserted one at a time cost the B-tree several times what the rows themselves cost. The migration
 rebuilds ``tasks`` with the same columns, rows and rowids.
+
+Version 7 (every table declared here) changed no row: ``replica_stats`` (per-replica counters,
+:mod:`forgebench.run.store.replicas`) is declared in :data:`SCHEMA` like every other table. A run
+made before created it itself when it first used replicas, and one made before its ``timeouts``
+column existed lacks that column; the migration creates the table where it is missing and adds
+the column where it lacks, keeping every row.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 JUDGEMENTS = """
 CREATE TABLE IF NOT EXISTS judgements (
@@ -70,6 +76,22 @@ CREATE TABLE IF NOT EXISTS construct_steps (
 );
 """
 """The construction steps table (schema 4), also created by the 3 -> 4 migration."""
+
+REPLICA_STATS = """
+CREATE TABLE IF NOT EXISTS replica_stats (
+    model         TEXT NOT NULL,        -- the model's name in the run
+    url           TEXT NOT NULL,        -- the replica's base URL (no key: keys live in headers)
+    sent          INTEGER NOT NULL,     -- requests sent, over the run's invocations
+    answered      INTEGER NOT NULL,
+    errors        INTEGER NOT NULL,
+    rests         INTEGER NOT NULL,     -- times the replica was rested after failures
+    latency_sum_s REAL NOT NULL,        -- summed latency of its answers
+    updated_at    REAL NOT NULL,
+    timeouts      INTEGER NOT NULL DEFAULT 0,  -- requests not answered in time
+    PRIMARY KEY (model, url)
+);
+"""
+"""The per-replica counters (schema 7; runs made before created the table themselves)."""
 
 TASKS = """
 CREATE TABLE IF NOT EXISTS tasks (
@@ -157,6 +179,7 @@ CREATE TABLE IF NOT EXISTS verdicts (
 """
     + JUDGEMENTS
     + CONSTRUCT_STEPS
+    + REPLICA_STATS
     + """
 CREATE VIEW IF NOT EXISTS grades AS
     SELECT task_key, judge, level, status, reason,

@@ -1,14 +1,6 @@
-"""The run store: one SQLite file per run directory (``RUN/run.sqlite``, schema in ``schema.py``).
-
-The only code that speaks SQL to it is this package: every other stage reads and writes through
-the typed methods of :class:`Store`, which is assembled from one part per group of tables:
-
-- ``store_tasks``: items and tasks (with superseding), pending tasks, this invocation's tasks;
-- ``store_answers``: answers, errors, output files, status and token counts;
-- ``store_judgements``: verdicts and judgements (grades, letters, uptake, gates);
-- ``store_records``: tasks read whole (answer, error, verdict, judgements) in pages;
-- ``store_columns``: the same tasks as typed columns (Arrow), for analysis frames;
-- ``store_steps``: the construction steps of multi-step candidates.
+"""The :class:`Store` itself: opening a run directory's store (migrating an older schema,
+refusing a newer one), closing it, and the ``meta`` table; the parts it is assembled from are the
+other modules of this package (see its ``__init__``).
 
 Write rules that make resume safe: every answer is its own transaction, committed as it arrives
 (WAL journal, ``synchronous=NORMAL``: a crash of the process loses nothing committed; a power cut
@@ -16,7 +8,7 @@ may lose the last few commits, never corrupt the file); a key never gets a secon
 
 During ``run``, pending pages are read on worker threads of the event loop that opened the store
 (the connection is opened with ``check_same_thread=False``; SQLite serialises its use), and
-answers are written on the store writer's own connection (``writer.py``).
+answers are written on the store writer's own connection (``send/writer.py``).
 """
 
 from __future__ import annotations
@@ -27,35 +19,18 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.errors import UserError
-from forgebench.run.migrate import SchemaError, migrate
-from forgebench.run.rundir import claim_run_dir
-from forgebench.run.store_answers import AnswersPart
-from forgebench.run.store_base import CURRENT, SUPERSEDING
-from forgebench.run.store_columns import ColumnsPart
-from forgebench.run.store_judgements import JudgementsPart
-from forgebench.run.store_records import RecordsPart
-from forgebench.run.store_rows import (
-    GRADE_KIND,
-    CountRow,
-    Judged,
-    Judgement,
-    StoredAnswer,
-    StoredError,
-    TaskIdentity,
-    TaskRecord,
-    TokenRow,
-)
-from forgebench.run.store_steps import StepsPart
-from forgebench.run.store_tasks import TasksPart, images_json, task_images
+from forgebench.run.rundir import RunDir
+from forgebench.run.store.answers import AnswersPart
+from forgebench.run.store.columns import ColumnsPart
+from forgebench.run.store.items import ItemsPart
+from forgebench.run.store.judgements import JudgementsPart
+from forgebench.run.store.migrate import SchemaError, migrate
+from forgebench.run.store.pending import PendingPart
+from forgebench.run.store.records import RecordsPart
+from forgebench.run.store.replicas import ReplicasPart
+from forgebench.run.store.steps import StepsPart
+from forgebench.run.store.tasks import TasksPart
 from forgebench.run.tasks import canonical_json
-
-DB_NAME = "run.sqlite"
-
-__all__ = [
-    "CURRENT", "DB_NAME", "GRADE_KIND", "SUPERSEDING", "CountRow", "Judged", "Judgement", "Store",
-    "StoreError", "StoredAnswer", "StoredError", "TaskIdentity", "TaskRecord", "TokenRow",
-    "images_json", "task_images",
-]  # fmt: skip
 
 
 def meta_value(run_dir: Path, key: str, text: str) -> Any:
@@ -65,7 +40,7 @@ def meta_value(run_dir: Path, key: str, text: str) -> Any:
         return json.loads(text)
     except (TypeError, ValueError, RecursionError):
         raise StoreError(
-            f"{Path(run_dir) / DB_NAME}: meta entry {key!r} is not JSON (a damaged store?)"
+            f"{RunDir(run_dir).db}: meta entry {key!r} is not JSON (a damaged store?)"
         ) from None
 
 
@@ -73,7 +48,17 @@ class StoreError(UserError):
     """A run directory that cannot be opened as a store; the message is one clear line."""
 
 
-class Store(TasksPart, AnswersPart, JudgementsPart, RecordsPart, ColumnsPart, StepsPart):
+class Store(
+    ItemsPart,
+    TasksPart,
+    PendingPart,
+    AnswersPart,
+    JudgementsPart,
+    RecordsPart,
+    ColumnsPart,
+    StepsPart,
+    ReplicasPart,
+):
     """A run directory's SQLite store. Use :meth:`open`; close with :meth:`close` or ``with``."""
 
     def __init__(self, run_dir: Path, connection: sqlite3.Connection) -> None:
@@ -83,14 +68,16 @@ class Store(TasksPart, AnswersPart, JudgementsPart, RecordsPart, ColumnsPart, St
         self._invocation = False
 
     @classmethod
-    def open(cls, run_dir: Path | str, *, create: bool = True) -> Store:
-        """Open (and with ``create``, make) ``RUN/run.sqlite`` in WAL mode with the schema."""
-        run_dir = Path(run_dir)
-        path = run_dir / DB_NAME
+    def open(cls, run_dir: RunDir | Path | str, *, create: bool = True) -> Store:
+        """Open (and with ``create``, make and mark: :meth:`RunDir.claim`) ``RUN/run.sqlite`` in
+        WAL mode with the schema; without ``create`` a folder holding no store is refused with
+        :meth:`RunDir.not_a_run`'s line."""
+        folder = RunDir(run_dir)
+        run_dir, path = folder.path, folder.db
         if not create and not path.is_file():
-            raise StoreError(f"{run_dir}: not a run directory (no {DB_NAME})")
+            raise StoreError(folder.not_a_run())
         try:
-            claim_run_dir(run_dir)
+            folder.claim()
             # the loop's worker threads read pending pages on it (SQLite serialises access)
             con = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
             con.execute("PRAGMA foreign_keys=ON")

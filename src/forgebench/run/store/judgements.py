@@ -7,8 +7,8 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from forgebench.run.store_base import StoreBase
-from forgebench.run.store_rows import Judgement, json_object
+from forgebench.run.store.base import StoreBase
+from forgebench.run.store.rows import Judgement, json_object
 from forgebench.util.redact import redact_known, redact_known_json
 from forgebench.util.text import json_text, valid
 

@@ -37,8 +37,13 @@ one renamed), and its indexes are made again. Columns, rows, rowids and keys are
 a migrated run resumes without re-asking. Foreign keys are not enforced while a store migrates
 (a table rebuild must not cascade into the tables that name its keys); the steps keep them.
 
+Version 6 -> 7 (every table declared in the schema): ``replica_stats`` is created where it is
+missing (a run that never used replicas, or a construction work folder), and gains its
+``timeouts`` column (0 for every stored row) where a run made before that column existed
+created it without. Its rows are kept as they are.
+
 A new version adds its step with ``@upgrade(N)`` (from version N to N + 1) and raises
-:data:`~forgebench.run.schema.SCHEMA_VERSION`.
+:data:`~forgebench.run.store.schema.SCHEMA_VERSION`.
 """
 
 from __future__ import annotations
@@ -50,9 +55,10 @@ from pathlib import Path
 
 from forgebench.errors import UserError
 from forgebench.models.base import ImageRef
-from forgebench.run.schema import (
+from forgebench.run.store.schema import (
     CONSTRUCT_STEPS,
     JUDGEMENTS,
+    REPLICA_STATS,
     SCHEMA,
     SCHEMA_VERSION,
     TASK_INDEXES,
@@ -207,6 +213,14 @@ def _v5_to_v6(con: sqlite3.Connection) -> None:
     con.execute("ALTER TABLE tasks_v6 RENAME TO tasks")
     for sql in TASK_INDEXES.values():
         con.execute(sql)
+
+
+@upgrade(6)
+def _v6_to_v7(con: sqlite3.Connection) -> None:
+    con.execute(REPLICA_STATS.strip().rstrip(";"))
+    have = {r[1] for r in con.execute("PRAGMA table_info(replica_stats)")}
+    if "timeouts" not in have:
+        con.execute("ALTER TABLE replica_stats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0")
 
 
 def migrate(con: sqlite3.Connection, where: str) -> int | None:

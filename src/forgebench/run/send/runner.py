@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from forgebench.models.base import Model, ModelError, Request, Response
-from forgebench.run.limits import RateLimiter
-from forgebench.run.pool import run_bounded
-from forgebench.run.progress import ModelProgress
-from forgebench.run.retry import RetryPolicy
+from forgebench.run.send.limits import RateLimiter
+from forgebench.run.send.pool import run_bounded
+from forgebench.run.send.progress import ModelProgress
+from forgebench.run.send.retry import RetryPolicy
 from forgebench.util.redact import redact_text
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from forgebench.run.store_base import StoreBase
+from forgebench.run.store.base import StoreBase
 
 
 class StepsPart(StoreBase):

@@ -1,8 +1,9 @@
 """What every part of the run store shares: its connection, transactions and row helpers.
 
-:class:`forgebench.run.store.Store` is assembled from one part per group of tables
-(``store_tasks``, ``store_answers``, ``store_judgements``, ``store_steps``); each part is a mixin
-over :class:`StoreBase`, so a stage sees one object with typed methods and no SQL.
+:class:`forgebench.run.store.Store` is assembled from one part per family of tables (``items``,
+``tasks``, ``pending``, ``answers``, ``judgements``, ``records``, ``columns``, ``steps``,
+``replicas``); each part is a mixin over :class:`StoreBase`, so a stage sees one object with
+typed methods and no SQL.
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ class StoreBase:
     """The SQLite connection (autocommit; transactions through :meth:`_tx`)."""
     run_dir: Path
     """The run directory (named in the errors about its rows)."""
+    _invocation: bool = False
+    """Whether :meth:`~forgebench.run.store.tasks.TasksPart.put_tasks` adds what it stores to
+    this invocation's tasks (:meth:`~forgebench.run.store.pending.PendingPart.begin_invocation`)."""
 
     def _tx(self) -> _Transaction:
         return _Transaction(self.connection)

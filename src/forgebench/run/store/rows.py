@@ -1,4 +1,4 @@
-"""The typed rows the run store reads and writes (see :mod:`forgebench.run.schema`)."""
+"""The typed rows the run store reads and writes (see :mod:`forgebench.run.store.schema`)."""
 
 from __future__ import annotations
 

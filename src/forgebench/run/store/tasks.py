@@ -1,4 +1,5 @@
-"""The run store's items and tasks: writing them (with superseding), and reading what is pending.
+"""The run store's tasks: writing them (with superseding, and a new run's tasks loaded with the
+indexes built after the rows), and reading them back by key, probe, model or benchmark.
 
 A task's images: ``variant_id``, ``image_path`` and ``media_type`` describe its first image; a
 task with more than one image also has ``tasks.images`` (schema 3), a JSON list of
@@ -13,28 +14,15 @@ import json
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
-from forgebench.errors import UserError
 from forgebench.models.base import ImageRef
-from forgebench.run.schema import TASK_INDEXES
-from forgebench.run.store_base import CURRENT, StoreBase
-from forgebench.run.store_rows import TaskIdentity, json_object
+from forgebench.run.store.base import CURRENT, StoreBase
+from forgebench.run.store.rows import TaskIdentity, json_object
+from forgebench.run.store.schema import TASK_INDEXES
 from forgebench.run.tasks import Question, Task, canonical_json
-
-
-class BadStoredRow(UserError):
-    """A stored row its suite's model rejects (a damaged store, or one written by another
-    version): one line naming the run, the row and the field."""
-
-    exit_code = 1
-
-
-M = TypeVar("M", bound=BaseModel)
 
 
 def images_json(question: Question) -> str | None:
@@ -94,12 +82,6 @@ def _task_rows(tasks: Iterable[Task]) -> list[tuple[Any, ...]]:
     return rows
 
 
-def item_row(benchmark: str, item: BaseModel | dict[str, Any]) -> tuple[str, str, str]:
-    """``(benchmark, item id, JSON)``: how :meth:`TasksPart.put_items` stores an item."""
-    data = item.model_dump(mode="json") if isinstance(item, BaseModel) else dict(item)
-    return benchmark, str(data["id"]), json.dumps(data, ensure_ascii=False)
-
-
 def _rollback_journal(con: sqlite3.Connection) -> bool:
     """Switch a WAL store to a rollback journal for one load; False where it stays in WAL (not
     in WAL, or another connection has the store open: SQLite keeps WAL then)."""
@@ -112,76 +94,7 @@ def _rollback_journal(con: sqlite3.Connection) -> bool:
 
 
 class TasksPart(StoreBase):
-    """Items, tasks, and what is pending."""
-
-    _invocation: bool = False
-
-    # -- items ----------------------------------------------------------------------------------
-
-    def put_items(self, benchmark: str, items: Iterable[BaseModel | dict[str, Any]]) -> None:
-        """Store a benchmark's items as JSON (the latest data wins: a fixed label reaches
-        scoring). An item is a pydantic model or a dict with an ``id`` field. Rows are made
-        as SQLite takes them: a dataset read from disk one item at a time is never held whole."""
-        self.put_item_rows(item_row(benchmark, it) for it in items)
-
-    def put_item_rows(self, rows: Iterable[tuple[str, str, str]]) -> None:
-        """Store rows made by :func:`item_row` (as :meth:`put_items`)."""
-        with self._tx():
-            self.connection.executemany(
-                "INSERT INTO items(benchmark, item_id, data) VALUES(?, ?, ?) "
-                "ON CONFLICT(benchmark, item_id) DO UPDATE SET data=excluded.data",
-                rows,
-            )
-
-    def items(self, benchmark: str, limit: int | None = None) -> dict[str, dict[str, Any]]:
-        """A benchmark's stored items: id -> JSON object, in the order they were first stored;
-        only the first ``limit`` when given (a page showing a few of 63K items parses those)."""
-        sql = "SELECT item_id, data FROM items WHERE benchmark=? ORDER BY rowid"
-        params: tuple[Any, ...] = (benchmark,)
-        if limit is not None:
-            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
-                raise ValueError(f"items limit must be a whole number >= 0, not {limit!r}")
-            sql += " LIMIT ?"
-            params += (limit,)
-        return {iid: json.loads(data) for iid, data in self.connection.execute(sql, params)}
-
-    def typed_items(self, benchmark: str, model: type[M], limit: int | None = None) -> dict[str, M]:
-        """:meth:`items` validated by the suite's item ``model``; :class:`BadStoredRow` naming
-        the run, the item and the field when a stored row does not validate (never a pydantic
-        traceback)."""
-        out: dict[str, M] = {}
-        for iid, data in self.items(benchmark, limit).items():
-            out[iid] = self.typed_row(model, data, f"{benchmark} item {iid!r}")
-        return out
-
-    def typed_row(self, model: type[M], data: Any, row: str) -> M:
-        """``data`` (a row of this store, described by ``row``) validated by ``model``;
-        :class:`BadStoredRow` when it does not validate."""
-        try:
-            return model.model_validate(data)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"]) or "value"
-            raise BadStoredRow(
-                f"{Path(self.run_dir) / 'run.sqlite'}: {row}: {where}: {first['msg']} (a damaged "
-                "store, or one written by another version)"
-            ) from None
-
-    def item_count(self, benchmark: str) -> int:
-        """How many items of ``benchmark`` are stored."""
-        sql = "SELECT COUNT(*) FROM items WHERE benchmark=?"
-        return int(self.connection.execute(sql, (benchmark,)).fetchone()[0])
-
-    def all_items(self) -> list[tuple[str, dict[str, Any]]]:
-        """Every benchmark's items as ``(benchmark, JSON object)``, in the order first stored."""
-        return [
-            (bm, json.loads(data))
-            for bm, data in self.connection.execute(
-                "SELECT benchmark, data FROM items ORDER BY rowid"
-            )
-        ]
-
-    # -- tasks ----------------------------------------------------------------------------------
+    """Rows of ``tasks``."""
 
     def put_tasks(self, tasks: Iterable[Task]) -> int:
         """Store tasks (``INSERT OR IGNORE``: a key is stored once); returns how many were new.
@@ -349,67 +262,3 @@ class TasksPart(StoreBase):
         """Benchmarks that have tasks in this run, sorted."""
         sql = "SELECT DISTINCT benchmark FROM tasks ORDER BY 1"
         return [r[0] for r in self.connection.execute(sql)]
-
-    # -- resume ---------------------------------------------------------------------------------
-
-    def pending(
-        self, model: str, *, retry_errors: bool = False, among: Collection[str] | None = None
-    ) -> list[str]:
-        """Keys of ``model``'s tasks without an answer, in insertion order.
-
-        Errored tasks are left out unless ``retry_errors``; ``among`` narrows to this run's keys.
-        """
-        sql = (
-            f"SELECT t.key FROM tasks t WHERE t.model=? AND t.{CURRENT} "
-            "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.task_key=t.key)"
-        )
-        if not retry_errors:
-            sql += " AND NOT EXISTS (SELECT 1 FROM errors e WHERE e.task_key=t.key)"
-        sql += " ORDER BY t.rowid"
-        keys = [r[0] for r in self.connection.execute(sql, (model,))]
-        if among is not None:
-            wanted = among if isinstance(among, set | frozenset | dict) else set(among)
-            keys = [k for k in keys if k in wanted]
-        return keys
-
-    # -- this invocation's tasks, read back in pages (memory flat in the number of tasks) -------
-
-    def begin_invocation(self) -> None:
-        """Start a fresh set of "tasks of this invocation" (a TEMP table of this connection);
-        :meth:`put_tasks` adds every task it is given to it."""
-        self.connection.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS invocation (key TEXT PRIMARY KEY, model TEXT NOT NULL)"
-        )
-        self.connection.execute("DELETE FROM temp.invocation")
-        self._invocation = True
-
-    _PENDING = (
-        "FROM temp.invocation i JOIN tasks t ON t.key = i.key "
-        f"WHERE i.model = ? AND t.{CURRENT} "
-        "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.task_key = t.key)"
-    )
-
-    def _pending_sql(self, retry_errors: bool) -> str:
-        sql = self._PENDING
-        if not retry_errors:
-            sql += " AND NOT EXISTS (SELECT 1 FROM errors e WHERE e.task_key = t.key)"
-        return sql
-
-    def invocation_count(self, model: str) -> int:
-        """Tasks of ``model`` in this invocation."""
-        sql = "SELECT COUNT(*) FROM temp.invocation WHERE model = ?"
-        return int(self.connection.execute(sql, (model,)).fetchone()[0])
-
-    def pending_count(self, model: str, *, retry_errors: bool = False) -> int:
-        """This invocation's tasks of ``model`` without an answer (errored ones only with
-        ``retry_errors``)."""
-        sql = "SELECT COUNT(*) " + self._pending_sql(retry_errors)
-        return int(self.connection.execute(sql, (model,)).fetchone()[0])
-
-    def pending_pages(
-        self, model: str, *, retry_errors: bool = False, page: int = 1000
-    ) -> Iterator[list[sqlite3.Row]]:
-        """This invocation's pending task rows of ``model`` in insertion order, ``page`` rows at
-        a time (each page is read whole, so writes between pages are safe)."""
-        sql = "SELECT t.rowid AS rid, t.* " + self._pending_sql(retry_errors)
-        yield from self._pages(sql, (model,), page)

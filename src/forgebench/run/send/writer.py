@@ -8,7 +8,7 @@ Ctrl-C and SIGTERM until it is written. The loop hands each outcome to
 own (``sqlite3`` connections belong to the thread that opened them; WAL lets the loop's
 connection read pending pages meanwhile).
 
-Guarantees (the store's rules of ``store.py`` are unchanged):
+Guarantees (the store's rules of ``store/core.py`` are unchanged):
 
 - a job is written once, in its own transaction; :meth:`StoreWriter.flush` returns once every
   job submitted before it is committed, so counts read afterwards are exact;

@@ -2,12 +2,12 @@
 arrives.
 
 :func:`generate` runs all models at once (each with its own concurrency and rate limit) through
-:func:`forgebench.run.runner.execute`, reading pending tasks back from the store in pages and
+:func:`forgebench.run.send.runner.execute`, reading pending tasks back from the store in pages and
 committing every answer on the store's writer thread (``writer.py``), so that storing a huge
 answer never stalls the event loop (requests in flight, Ctrl-C and SIGTERM). :func:`send` adds
-the signal handling of ``forgebench run``. Resume rules (``generate.py``): only tasks of this
-invocation without an answer are sent (errored ones too with ``retry_errors``); an answer is
-never overwritten and never duplicated (``store.py``).
+the signal handling of ``forgebench run``; both take the run's :class:`SendOptions`. Resume
+rules (``generate.py``): only tasks of this invocation without an answer are sent (errored ones
+too with ``retry_errors``); an answer is never overwritten and never duplicated (the store).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import json
 import signal
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
@@ -28,14 +28,14 @@ from forgebench.models.replicas import ReplicatedModel
 from forgebench.models.spec import ModelConfig
 from forgebench.run.blobs import BlobStore, blob_dir, put_outputs
 from forgebench.run.costs import Budget
-from forgebench.run.progress import ModelProgress, RunProgress
-from forgebench.run.replica_stats import record_replicas
-from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
+from forgebench.run.send.options import SendOptions
+from forgebench.run.send.progress import ModelProgress
+from forgebench.run.send.replicas import record_replicas
+from forgebench.run.send.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
+from forgebench.run.send.writer import StoreWriter
 from forgebench.run.settings import scrub, secret_values
 from forgebench.run.store import Store, task_images
 from forgebench.run.tasks import Question, Task
-from forgebench.run.writer import StoreWriter
 
 if TYPE_CHECKING:
     from forgebench.run.images import B64Cache
@@ -157,16 +157,18 @@ async def generate(
     *,
     retry_errors: bool = False,
     budget: Budget | None = None,
-    progress: RunProgress | None = None,
+    options: SendOptions | None = None,
     stop: asyncio.Event | None = None,
-    retry: RetryPolicy | None = None,
-    grace_s: float = 5.0,
     blobs: BlobStore | None = None,
 ) -> GenerationResult:
     """Send every pending task of this invocation (``generate.store_questions``) for
-    every model, concurrently; pending tasks are read from the store in pages."""
+    every model, concurrently; pending tasks are read from the store in pages. ``options``:
+    its progress bars, retry policy and grace after ``stop`` (its signal fields are
+    :func:`send`'s)."""
     from forgebench.run.images import B64Cache
 
+    opts = options or SendOptions()
+    progress = opts.progress
     b64 = B64Cache(B64_CACHE_BYTES)
     stop = stop if stop is not None else asyncio.Event()
     result = GenerationResult()
@@ -214,7 +216,7 @@ async def generate(
             stats = await execute(
                 model,
                 calls(),
-                ExecSettings.of(config, retry=retry, grace_s=grace_s),
+                ExecSettings.of(config, retry=opts.retry, grace_s=opts.grace_s),
                 on_outcome=on_outcome,
                 progress=bar,
                 stop=stop,
@@ -246,18 +248,17 @@ async def send(
     store: Store,
     configs: list[ModelConfig],
     models: dict[str, Model],
-    retry_errors: bool,
-    budget: Budget | None,
-    progress: RunProgress | None,
-    retry: RetryPolicy | None,
-    handle_signals: bool,
-    on_signal: Callable[[], None] | None,
     *,
+    retry_errors: bool = False,
+    budget: Budget | None = None,
+    options: SendOptions | None = None,
     blobs: BlobStore | None = None,
 ) -> GenerationResult:
-    """Send this invocation's stored tasks (:func:`generate`); with ``handle_signals`` the
-    first SIGINT/SIGTERM stops scheduling (requests in flight get a few seconds), the second
-    abandons them."""
+    """Send this invocation's stored tasks (:func:`generate`); with ``options.handle_signals``
+    the first SIGINT/SIGTERM stops scheduling (requests in flight get ``options.grace_s``
+    seconds; ``options.on_signal`` is called), the second abandons them."""
+    opts = options or SendOptions()
+    handle_signals, on_signal = opts.handle_signals, opts.on_signal
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     main_task = asyncio.current_task()
@@ -283,9 +284,8 @@ async def send(
             models,
             retry_errors=retry_errors,
             budget=budget,
-            progress=progress,
+            options=opts,
             stop=stop,
-            retry=retry,
             blobs=blobs,
         )
     except asyncio.CancelledError:

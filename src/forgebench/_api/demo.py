@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def demo_parts() -> dict[str, Any]:
-    """Each registered benchmark's part of the demo (``Suite.demo``), by benchmark name."""
+    """Each registered benchmark's part of the demo (the suite's ``demo`` facet), by benchmark name."""
     return {s.name: d.part for s in suites.all_suites() if (d := s.facet(DemoPart)) is not None}
 
 

@@ -22,7 +22,7 @@
 The stages go through :mod:`forgebench.api` (``validate``, ``run``, ``judge``, ``metrics``,
 ``summaries``, ``report``); what only a benchmark can give (the knowledge verifier's tools,
 the forgeries' pairs, PIXAR's scoring of score maps, the Forensics demo set) comes from its
-registered demo part (``Suite.demo``, through ``api.demo_parts``): this module imports no suite
+registered demo part (the suite's ``demo`` facet, through ``api.demo_parts``): this module imports no suite
 (``tests/suites/test_seam.py``).
 
 Each benchmark's scoring writes only its own rows (``results.metrics_csv.Scope``), in this order
@@ -66,7 +66,7 @@ MANDELA, PIXAR, FORENSICS = "mandela", "pixar", "forensics"
 
 
 def part(name: str) -> Any:
-    """The demo part of benchmark ``name`` (``Suite.demo``)."""
+    """The demo part of benchmark ``name`` (the suite's ``demo`` facet)."""
     return api.demo_parts()[name]
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from forgebench._api.common import StageResult, benchmarks_in
+    from forgebench._api.compare import CompareResult, compare, parse_pairs
     from forgebench._api.construct import (
         BuildSettings,
         audit,
@@ -68,6 +69,9 @@ if TYPE_CHECKING:
 _HOMES: dict[str, str | tuple[str, str]] = {
     "StageResult": "forgebench._api.common",
     "benchmarks_in": "forgebench._api.common",
+    "CompareResult": "forgebench._api.compare",
+    "compare": "forgebench._api.compare",
+    "parse_pairs": "forgebench._api.compare",
     "BuildSettings": "forgebench._api.construct",
     "audit": "forgebench._api.construct",
     "build": "forgebench._api.construct",
@@ -131,6 +135,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BuildSettings",
+    "CompareResult",
     "GenerationResult",
     "GenerationSettings",
     "ImportSettings",
@@ -145,6 +150,7 @@ __all__ = [
     "cache_clean",
     "calibrate_sample",
     "calibrate_score",
+    "compare",
     "dry_run",
     "export",
     "export_batch",
@@ -158,6 +164,7 @@ __all__ = [
     "merge",
     "metrics",
     "parse",
+    "parse_pairs",
     "prompts",
     "propose",
     "ray_batch",

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         export_dataset,
         import_hf_dataset,
     )
+    from forgebench._api.leaderboard import LeaderboardResult, leaderboard
     from forgebench._api.outputs import ReportResult, export, figures, merge, report, tables
     from forgebench._api.running import (
         Status,
@@ -84,6 +85,8 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "suite_of": ("forgebench._api.dataset", "dataset_suite"),
     "tasks": "forgebench._api.dataset",
     "validate": "forgebench._api.dataset",
+    "LeaderboardResult": "forgebench._api.leaderboard",
+    "leaderboard": "forgebench._api.leaderboard",
     "export_dataset": "forgebench._api.interop",
     "import_hf_dataset": "forgebench._api.interop",
     "ReportResult": "forgebench._api.outputs",
@@ -140,6 +143,7 @@ __all__ = [
     "GenerationSettings",
     "ImportSettings",
     "JudgeSettings",
+    "LeaderboardResult",
     "ReportResult",
     "Selection",
     "StageResult",
@@ -161,6 +165,7 @@ __all__ = [
     "import_hf_dataset",
     "judge",
     "judge_config",
+    "leaderboard",
     "merge",
     "metrics",
     "parse",

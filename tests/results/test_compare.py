@@ -3,8 +3,6 @@ each way; McNemar numbers checked against statsmodels; runs that share no item."
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -14,48 +12,9 @@ from typer.testing import CliRunner
 from forgebench import api
 from forgebench.cli import app
 from forgebench.results.compare import Side, pair_tests
-from forgebench.run.generate import GenerationSettings
-from support.forensics_data import FORENSICS_ROWS, write_forensics_release
+from support.compare_runs import run_b_of
+from support.forensics_data import FORENSICS_ROWS
 from support.hand_run import build_run, make_item
-
-B_SAYS = {"0": "B", "1": "A", "2": "B", "3": "A"}
-"""Run B's answers: item 0 now wrong (right -> wrong), 2 and 3 now right (wrong -> right)."""
-
-
-def _run_b(root: Path, dataset: Path, first: int | None = None) -> Path:
-    """Run B on ``dataset``, or on a copy of it holding its ``first`` items only."""
-    if first is not None:
-        part = root / f"dataset_first_{first}"
-        shutil.copytree(dataset, part)
-        lines = (part / "items.jsonl").read_text().splitlines(keepends=True)
-        (part / "items.jsonl").write_text("".join(lines[:first]))
-        dataset = part
-    replay = root / "answers_b.jsonl"
-    replay.write_text(
-        "".join(
-            json.dumps({"item_id": i, "probe": "MCQ", "condition": "full", "text": t}) + "\n"
-            for i, t in B_SAYS.items()
-        )
-    )
-    run = root / ("run_b" if first is None else "run_b_part")
-    api.run(
-        dataset,
-        run,
-        [f"vlm=replay/{replay}"],
-        GenerationSettings(cache_dir=root / "cache"),
-    )
-    api.metrics(run)
-    return run
-
-
-@pytest.fixture(scope="module")
-def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
-    root = tmp_path_factory.mktemp("compare")
-    dataset, replay = write_forensics_release(root)
-    run_a = root / "run_a"
-    api.run(dataset, run_a, [f"vlm=replay/{replay}"], GenerationSettings(cache_dir=root / "cache"))
-    api.metrics(run_a)
-    return root, run_a, _run_b(root, dataset)
 
 
 def test_flipped_items_are_listed_with_both_answers_and_the_picture(
@@ -89,7 +48,7 @@ def test_a_sampled_run_is_compared_on_the_items_both_hold(
     two_runs: tuple[Path, Path, Path],
 ) -> None:
     root, run_a, _ = two_runs
-    sampled = _run_b(root, root / "dataset", first=2)
+    sampled = run_b_of(root, root / "dataset", first=2)
     done = api.compare(run_a, sampled, root / "cmp_sample")
     [bm] = done.benchmarks
     assert (bm.items_a, bm.items_b, bm.items_both) == (4, 2, 2)

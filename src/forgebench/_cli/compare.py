@@ -47,3 +47,27 @@ def compare(
                 f"right->wrong {t.b}, wrong->right {t.c}, McNemar p={format_p(t.p)}"
             )
     say(f"wrote {done.index}")
+
+
+@verbs.command("leaderboard")
+def leaderboard(
+    runs: list[Path] = typer.Argument(..., help="Run directories (each with metrics.csv)."),
+    out: Path = typer.Option(..., "--out", help="The site's folder (index.html, CSV, JSON)."),
+    copy_reports: bool = typer.Option(
+        False, "--copy-reports", help="Copy each run's report into the site (publish it alone)."
+    ),
+    judge: str | None = typer.Option(None, "--judge", help="Judge whose rows the numbers use."),
+    intervals: bool = typer.Option(
+        True,
+        "--intervals/--no-intervals",
+        help="Bootstrap the intervals the runs' reports did not compute (default) or leave them out.",
+    ),
+) -> None:
+    """One static site ranking every model of every benchmark of the runs: one row per run,
+    benchmark and model, sortable, with leaderboard.csv and leaderboard.json."""
+    from forgebench import api
+
+    done = api.leaderboard(runs, out, copy_reports=copy_reports, judge=judge, intervals=intervals)
+    for line in done.notes:
+        say(line, err=True)
+    say(f"{len(done.rows)} rows from {len({r.run for r in done.rows})} runs; wrote {done.index}")

@@ -36,6 +36,7 @@ def test_flipped_items_are_listed_with_both_answers_and_the_picture(
     said_a = {r[0]: r[5] for r in FORENSICS_ROWS}
     assert "I&#x27;m sorry, I can&#x27;t help with that." in page  # A's answer to item 2
     assert page.count('class="flip"') == 3 and "compared on the <b>4</b>" in page
+    assert "an answer is right when the option letter read from it" in page
     assert said_a["3"].replace("A or B", "") and "Either A or B, hard to say." in page
     pics = [p for p in (out / "img").rglob("*") if p.is_file()]
     assert len(pics) == 3 and all(f'src="{p.relative_to(out)}"' in page for p in pics)

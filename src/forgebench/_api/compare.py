@@ -8,7 +8,9 @@ refused in one line by the store itself.
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -58,11 +60,19 @@ def parse_pairs(given: Sequence[str]) -> dict[str, str]:
 
 
 def _right_means(suite: Suite) -> str:
-    """The first paragraph of the suite's ``outcome`` docstring (what a right answer is)."""
-    doc = inspect.getdoc(type(suite).outcome) or ""
-    own = type(suite).outcome is not Suite.outcome
-    first = doc.split("\n\n")[0].replace("\n", " ").strip()
-    return first if own and first else f"as {suite.name}'s outcome scores it"
+    """What makes an answer right, in the suite's words: the first paragraph of its ``outcome``
+    method's own docstring, else of its package's ``outcome`` module (where the three keep it),
+    without reST markup."""
+    doc = type(suite).outcome.__doc__ if type(suite).outcome is not Suite.outcome else None
+    if not doc:
+        package = type(suite).__module__.rpartition(".")[0]
+        try:
+            doc = importlib.import_module(f"{package}.outcome").__doc__
+        except ImportError:
+            doc = None
+    first = inspect.cleandoc(doc or "").split("\n\n")[0].replace("\n", " ").strip()
+    first = re.sub(r":[a-z]+:`[~.]?([^`]+)`", r"\1", first).replace("``", "")
+    return first or f"right or wrong as {suite.name}'s outcome scores it"
 
 
 def _metric_rows(run: Path, benchmark: str, judge: str | None) -> list[dict[str, str]]:

@@ -60,7 +60,7 @@ def test_two_runs_of_one_model_are_two_rows_with_their_settings_and_no_secret(
         ("run_b", "vlm", "forensics", "75.0"),
     ]
     a, b = rows
-    assert (a["items"], b["items"]) == ("4", "4") and a["item_set"] == b["item_set"]
+    assert (a["items"], b["items"], a["n"]) == ("4", "4", "4") and a["item_set"] == b["item_set"]
     assert (a["acc lo"], a["acc hi"]) == ("12.5", "87.5")  # the report's own interval
     lo, hi = float(b["acc lo"]), float(b["acc hi"])  # bootstrapped as the front page does
     assert 0.0 <= lo <= 75.0 <= hi <= 100.0 and lo < hi

@@ -132,7 +132,7 @@ def compare(
             continue
         all_a, all_b = suite.outcome(a, judge), suite.outcome(b, judge)
         asked_a, asked_b = {o.item_id for o in all_a}, {o.item_id for o in all_b}
-        both = asked_a & asked_b  # items both runs asked (a --sample run stores every item)
+        both = asked_a & asked_b  # items both runs asked
         found_a: list[Outcome] = [o for o in all_a if o.item_id in both]
         found_b: list[Outcome] = [o for o in all_b if o.item_id in both]
         models_a = list(dict.fromkeys(o.model for o in found_a))

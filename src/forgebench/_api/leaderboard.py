@@ -4,8 +4,9 @@ One row per (run, benchmark, model): the benchmark's headline numbers (``Suite.h
 suite that declares none shows every metric of its rows on ``subset == all``) from the run's
 ``metrics.csv``, with their 95% intervals where the run's report computed them
 (``report/overview.csv``, the front page's numbers, used when its value is the metrics' value)
-or else as the front page computes them (the suite's report facet's ``intervals``); the items
-the model was asked and a digest of their ids; the model's spec (redacted), temperature and
+or else as the front page computes them (the suite's report facet's ``intervals``); the
+run's items of the benchmark (count and a digest of their ids: rows with the same digest ran the
+same items) and the ``n`` of the model's first headline number (what it was computed on); the model's spec (redacted), temperature and
 max_tokens as the store recorded them; a relative link to the run's report. A plug-in
 benchmark's runs rank like the three: only the core (``name``, ``title``, ``headline``) and the
 optional report facet are used. Stores are read through their read API; a store of a newer
@@ -157,29 +158,31 @@ def _run_rows(
                     if (r["probe"], r["condition"], r["metric"], r["subset"]) == (
                         h.probe, h.condition, h.metric, h.subset,
                     ):  # fmt: skip
-                        numbers.setdefault((r["model"], label(h)), (_finite(r["value"]), None))
+                        numbers.setdefault(
+                            (r["model"], label(h)), (_finite(r["value"]), _finite(r["n"]))
+                        )
             if not numbers:
                 continue
-            table = store.task_columns(suite.name)
-            asked: dict[str, set[str]] = {}
-            for model, item in zip(
-                table.column("model").to_pylist(), table.column("item_id").to_pylist(), strict=True
-            ):
-                asked.setdefault(model, set()).add(item)
+            ids = sorted(store.items(suite.name))  # the run's items of the benchmark
+            digest = hashlib.sha1("\n".join(ids).encode("utf-8")).hexdigest()[:10]
             computed: dict[Key, tuple[float | None, float | None]] | None = None
             group = labels.setdefault(suite.name, [])
             for h in heads:
                 if label(h) not in group:
                     group.append(label(h))
             for model in dict.fromkeys(m for m, _ in numbers):
-                items = sorted(asked.get(model, ()))
-                digest = hashlib.sha1("\n".join(items).encode("utf-8")).hexdigest()[:10]
                 stored = store.meta_get(f"model:{model}")
                 config = stored.get("config") if isinstance(stored, dict) else None
                 spec, temperature, max_tokens = _settings(config)
+                first_n = next(
+                    (n for h in heads if (n := numbers.get((model, label(h)), (None, None))[1])
+                     is not None),
+                    None,
+                )  # fmt: skip
                 row = BoardRow(
-                    suite.name, suite.title or suite.name, model, name, len(items), digest,
-                    spec=spec, temperature=temperature, max_tokens=max_tokens, report=report,
+                    suite.name, suite.title or suite.name, model, name, len(ids), digest,
+                    n=int(first_n) if first_n is not None else None, spec=spec,
+                    temperature=temperature, max_tokens=max_tokens, report=report,
                 )  # fmt: skip
                 for h in heads:
                     value = numbers.get((model, label(h)), (None, None))[0]

@@ -40,9 +40,12 @@ class BoardRow:
     run: str
     """The run's name on the site (its folder's name; a second run of that name gets ``-2``)."""
     items: int
-    """Items the model was asked in this run."""
+    """The run's items of the benchmark."""
     item_set: str
     """A short digest of those items' ids: rows with the same digest ran the same items."""
+    n: int | None = None
+    """The ``n`` of the model's first headline number in ``metrics.csv`` (what it was computed
+    on: the model's questions, pairs or items of that metric's population)."""
     metrics: dict[str, tuple[float | None, float | None, float | None]] = field(
         default_factory=dict
     )
@@ -58,7 +61,7 @@ class BoardRow:
         """The row as the CSV and JSON hold it (``labels``: every metric column)."""
         out: dict[str, Any] = {
             "benchmark": self.benchmark, "model": self.model, "run": self.run,
-            "items": self.items, "item_set": self.item_set,
+            "items": self.items, "item_set": self.item_set, "n": self.n,
         }  # fmt: skip
         for name in labels:
             value, lo, hi = self.metrics.get(name, (None, None, None))
@@ -135,15 +138,16 @@ def _metric_cell(found: tuple[float | None, float | None, float | None] | None) 
 
 
 def _table(benchmark: str, title: str, labels: list[str], rows: list[BoardRow]) -> str:
-    heads = ["Model", "Run", "Items", "Item set", *labels, "Temperature", "Max tokens", "Spec",
-             "Report"]  # fmt: skip
+    heads = ["Model", "Run", "Items", "Item set", "n", *labels, "Temperature", "Max tokens",
+             "Spec", "Report"]  # fmt: skip
     out = [
         f'<section id="bench-{_esc(benchmark)}"><h2>{_esc(title)}</h2>',
         f'<div class="table-block"><table class="num board" id="board-{_esc(benchmark)}">',
         f"<caption>{_esc(title)}: headline numbers (%) with 95% intervals in brackets where the "
         "run's report computed them or the benchmark gives them; one row per model and run (a "
         "model in several runs has a row for each, never pooled); rows with the same item set "
-        "ran the same items. Click a heading to sort.</caption>",
+        "ran the same items; n: what the first headline number was computed on. Click a heading "
+        "to sort.</caption>",
         "<thead><tr>",
         *(f"<th><button type='button'>{_esc(h)}</button></th>" for h in heads),
         "</tr></thead><tbody>",
@@ -158,6 +162,7 @@ def _table(benchmark: str, title: str, labels: list[str], rows: list[BoardRow]) 
             + _cell(r.run, _esc(r.run), "t")
             + _cell(r.items, str(r.items))
             + _cell(r.item_set, f"<code>{_esc(r.item_set)}</code>", "t")
+            + _cell("" if r.n is None else r.n, "—" if r.n is None else str(r.n))
             + "".join(_metric_cell(r.metrics.get(label)) for label in labels)
             + _cell(_num(r.temperature), "—" if r.temperature is None else f"{r.temperature:g}")
             + _cell(

@@ -82,3 +82,22 @@ def test_runs_that_share_no_item_are_one_line_and_write_nothing(tmp_path: Path) 
     lines = [ln for ln in res.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and "share no item" in lines[0], res.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize("verb", ["compare", "leaderboard"])
+def test_a_store_of_a_newer_schema_is_one_line(tmp_path: Path, verb: str) -> None:
+    from forgebench.run.schema import SCHEMA_VERSION
+    from forgebench.run.store import Store
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    for run in (a, b):
+        build_run(run, [make_item("x1")], [("m", "x1", "L0", "full", "FAKE")])
+    with Store.open(b, create=False) as store:  # as a newer forgebench would leave it
+        store.meta_set("schema_version", SCHEMA_VERSION + 1)
+    out = tmp_path / "out"
+    args = [str(a), str(b), "--out", str(out)]
+    res = CliRunner().invoke(app, [verb, *args])
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert res.exit_code == 2 and len(lines) == 1, res.output
+    assert f"store schema version {SCHEMA_VERSION + 1} is newer" in lines[0]
+    assert not out.exists()

@@ -139,7 +139,9 @@ def _run_rows(
     intervals: bool,
     report: str | None,
     labels: dict[str, list[str]],
+    ready: dict[str, dict[Key, tuple[float | None, float | None]]],
 ) -> list[BoardRow]:
+    """The rows of one run; ``ready``: intervals already computed, by benchmark."""
     from forgebench.results.metrics_csv import read_rows
     from forgebench.run.store import Store
 
@@ -165,7 +167,7 @@ def _run_rows(
                 continue
             ids = sorted(store.items(suite.name))  # the run's items of the benchmark
             digest = hashlib.sha1("\n".join(ids).encode("utf-8")).hexdigest()[:10]
-            computed: dict[Key, tuple[float | None, float | None]] | None = None
+            computed = ready.get(suite.name)
             group = labels.setdefault(suite.name, [])
             for h in heads:
                 if label(h) not in group:
@@ -200,6 +202,33 @@ def _run_rows(
                     row.metrics[label(h)] = (value, lo, hi)
                 rows.append(row)
     return rows
+
+
+BOOTSTRAP_THREADS = 4
+"""Most threads that bootstrap runs' intervals at once (one per core up to this)."""
+
+
+def _bootstrapped(
+    runs: Sequence[Path], present: dict[Path, list[Suite]], judge: str | None
+) -> dict[Path, dict[str, dict[Key, tuple[float | None, float | None]]]]:
+    """The intervals of every run and benchmark whose report gave none (no row of it in
+    ``report/overview.csv``), from the suite's report facet, several runs at a time on threads
+    (the resampling is NumPy and SciPy work)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = []
+    for run in runs:
+        covered = {key[0] for key in _overview(run)}
+        jobs += [
+            (run, s) for s in present[run] if s.name not in covered and s.facet(Report) is not None
+        ]
+    found: dict[Path, dict[str, dict[Key, tuple[float | None, float | None]]]] = {}
+    workers = max(1, min(BOOTSTRAP_THREADS, os.cpu_count() or 1, len(jobs)))
+    with ThreadPoolExecutor(workers, thread_name_prefix="forgebench-intervals") as pool:
+        done = pool.map(lambda job: _facet_intervals(job[1], job[0], judge), jobs)
+        for (run, suite), got in zip(jobs, done, strict=True):
+            found.setdefault(run, {})[suite.name] = got
+    return found
 
 
 def _report_link(run: Path, name: str, out: Path, copy: bool) -> str | None:
@@ -251,13 +280,15 @@ def leaderboard(
     ]
     labels: dict[str, list[str]] = {}
     rows: list[BoardRow] = []
-    for p, name in zip(paths, names, strict=True):
-        if not (p / "metrics.csv").is_file():
-            continue
+    scored = [
+        (p, name) for p, name in zip(paths, names, strict=True) if (p / "metrics.csv").is_file()
+    ]
+    ready = _bootstrapped([p for p, _ in scored], present, judge) if intervals else {}
+    for p, name in scored:
         link = _report_link(p, name, target, copy_reports)
         if link is None:
             notes.append(f"{p}: no report yet (forgebench report {p}); not linked")
-        rows += _run_rows(p, name, present[p], judge, intervals, link, labels)
+        rows += _run_rows(p, name, present[p], judge, intervals, link, labels, ready.get(p, {}))
     if not rows:
         raise NothingToDo(
             "leaderboard: no run holds a headline number yet (run forgebench metrics)"

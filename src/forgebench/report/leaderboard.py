@@ -86,17 +86,18 @@ _JS = """// Sorts each table by the column whose heading is clicked (again: the 
     table.querySelectorAll("th").forEach(function (h) { h.removeAttribute("aria-sort"); });
     th.setAttribute("aria-sort", desc ? "descending" : "ascending");
     var body = table.tBodies[0];
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.sort(function (a, b) {
-      var x = key(a.cells[col]), y = key(b.cells[col]);
-      if (x === null) return y === null ? 0 : 1;  // missing values last either way
-      if (y === null) return -1;
-      var c = (typeof x === typeof y) ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === "number" ? -1 : 1);
-      return desc ? -c : c;
+    var keyed = Array.prototype.map.call(body.rows, function (r, i) {
+      return [key(r.cells[col]), i, r];  // each key read once; the position keeps ties stable
     });
-    var frag = document.createDocumentFragment();
-    rows.forEach(function (r) { frag.appendChild(r); });
-    body.appendChild(frag);
+    keyed.sort(function (a, b) {
+      var x = a[0], y = b[0];
+      if (x === null || y === null) return x === y ? a[1] - b[1] : (x === null ? 1 : -1);  // missing last
+      var c = (typeof x === typeof y) ? (x < y ? -1 : x > y ? 1 : 0) : (typeof x === "number" ? -1 : 1);
+      return (desc ? -c : c) || a[1] - b[1];
+    });
+    var fresh = document.createElement("tbody");  // one swap: the table is laid out once
+    keyed.forEach(function (k) { fresh.appendChild(k[2]); });
+    table.replaceChild(fresh, body);
   }
   document.querySelectorAll("table.board").forEach(function (table) {
     table.querySelectorAll("thead th").forEach(function (th, col) {
@@ -112,6 +113,7 @@ table.board th button { font: inherit; font-weight: 600; background: none; borde
 table.board th[aria-sort=ascending] button::after { content: " ▲"; }
 table.board th[aria-sort=descending] button::after { content: " ▼"; }
 table.board td.t { text-align: left; }
+section.later { content-visibility: auto; contain-intrinsic-size: auto 1200px; }
 table.board td.spec { font-family: monospace; font-size: .8rem; max-width: 28em; overflow-wrap: anywhere; }
 """
 
@@ -137,11 +139,12 @@ def _metric_cell(found: tuple[float | None, float | None, float | None] | None) 
     return _cell(_num(value), f"{value:.1f}<small class='muted'>{interval}</small>")
 
 
-def _table(benchmark: str, title: str, labels: list[str], rows: list[BoardRow]) -> str:
+def _table(benchmark: str, title: str, labels: list[str], rows: list[BoardRow], first: bool) -> str:
+    later = "" if first else ' class="later"'  # laid out when scrolled to: the first shows sooner
     heads = ["Model", "Run", "Items", "Item set", "n", *labels, "Temperature", "Max tokens",
              "Spec", "Report"]  # fmt: skip
     out = [
-        f'<section id="bench-{_esc(benchmark)}"><h2>{_esc(title)}</h2>',
+        f'<section id="bench-{_esc(benchmark)}"{later}><h2>{_esc(title)}</h2>',
         f'<div class="table-block"><table class="num board" id="board-{_esc(benchmark)}">',
         f"<caption>{_esc(title)}: headline numbers (%) with 95% intervals in brackets where the "
         "run's report computed them or the benchmark gives them; one row per model and run (a "
@@ -200,11 +203,12 @@ def write_leaderboard(
         shutil.copyfile(css, out / "viewer.css")
     write_text(out / "leaderboard.js", _JS)
     files += [out / "viewer.css", out / "leaderboard.js"]
-    sections = []
+    sections: list[str] = []
     titles = {r.benchmark: r.title for r in rows}
     for benchmark, group in labels.items():
         mine = [r for r in rows if r.benchmark == benchmark]
-        sections.append(_table(benchmark, titles.get(benchmark, benchmark), group, mine))
+        title = titles.get(benchmark, benchmark)
+        sections.append(_table(benchmark, title, group, mine, first=not sections))
     nav = " · ".join(f"<a href='#bench-{_esc(b)}'>{_esc(titles.get(b, b))}</a>" for b in labels)
     title = f"forgebench leaderboard: {len(runs)} run{'s' if len(runs) != 1 else ''}"
     page = (

@@ -204,30 +204,19 @@ def _run_rows(
     return rows
 
 
-BOOTSTRAP_THREADS = 4
-"""Most threads that bootstrap runs' intervals at once (one per core up to this)."""
-
-
 def _bootstrapped(
     runs: Sequence[Path], present: dict[Path, list[Suite]], judge: str | None
 ) -> dict[Path, dict[str, dict[Key, tuple[float | None, float | None]]]]:
     """The intervals of every run and benchmark whose report gave none (no row of it in
-    ``report/overview.csv``), from the suite's report facet, several runs at a time on threads
-    (the resampling is NumPy and SciPy work)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    jobs = []
+    ``report/overview.csv``), from the suite's report facet (about 0.3 CPU-s for a run of 25
+    models x 1,000 Forensics items; on threads, two at a time, no faster on the shared 2-core
+    machine this was measured on, so one after another)."""
+    found: dict[Path, dict[str, dict[Key, tuple[float | None, float | None]]]] = {}
     for run in runs:
         covered = {key[0] for key in _overview(run)}
-        jobs += [
-            (run, s) for s in present[run] if s.name not in covered and s.facet(Report) is not None
-        ]
-    found: dict[Path, dict[str, dict[Key, tuple[float | None, float | None]]]] = {}
-    workers = max(1, min(BOOTSTRAP_THREADS, os.cpu_count() or 1, len(jobs)))
-    with ThreadPoolExecutor(workers, thread_name_prefix="forgebench-intervals") as pool:
-        done = pool.map(lambda job: _facet_intervals(job[1], job[0], judge), jobs)
-        for (run, suite), got in zip(jobs, done, strict=True):
-            found.setdefault(run, {})[suite.name] = got
+        for suite in present[run]:
+            if suite.name not in covered and suite.facet(Report) is not None:
+                found.setdefault(run, {})[suite.name] = _facet_intervals(suite, run, judge)
     return found
 
 

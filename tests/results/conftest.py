@@ -12,7 +12,7 @@ from support.compare_runs import run_b_of
 from support.forensics_data import write_forensics_release
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def two_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
     root = tmp_path_factory.mktemp("compare")
     dataset, replay = write_forensics_release(root)

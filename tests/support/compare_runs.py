@@ -1,5 +1,5 @@
 """Run B of the compare and leaderboard tests (``tests/results/conftest.py`` makes both runs once
-per module): model ``vlm`` on the Forensics release of :mod:`support.forensics_data`, answered by
+per test process): model ``vlm`` on the Forensics release of :mod:`support.forensics_data`, answered by
 a replay file; run A answers as that module's replay does (items 0 and 1 right), run B has item 0
 now wrong and items 2 and 3 now right."""
 

@@ -112,10 +112,14 @@ _CSS = """
 table.board th button { font: inherit; font-weight: 600; background: none; border: 0; padding: 0; cursor: pointer; }
 table.board th[aria-sort=ascending] button::after { content: " ▲"; }
 table.board th[aria-sort=descending] button::after { content: " ▼"; }
-table.board td.t { text-align: left; }
+table.board td.t, table.board th.t, table.board td.spec { text-align: left; }
 section.later { content-visibility: auto; contain-intrinsic-size: auto 1200px; }
 table.board td.spec { font-family: monospace; font-size: .8rem; max-width: 28em; overflow-wrap: anywhere; }
 """
+
+
+_TEXT = frozenset({"Model", "Run", "Item set", "Spec", "Report"})
+"""Columns of text (left-aligned)."""
 
 
 def _esc(value: object) -> str:
@@ -152,7 +156,10 @@ def _table(benchmark: str, title: str, labels: list[str], rows: list[BoardRow], 
         "ran the same items; n: what the first headline number was computed on. Click a heading "
         "to sort.</caption>",
         "<thead><tr>",
-        *(f"<th><button type='button'>{_esc(h)}</button></th>" for h in heads),
+        *(
+            f"<th{' class=t' if h in _TEXT else ''}><button type='button'>{_esc(h)}</button></th>"
+            for h in heads
+        ),
         "</tr></thead><tbody>",
     ]
     for r in rows:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from forgebench._cli import app as app_module
 from forgebench._cli import (  # noqa: F401  (importing registers the commands)
+    compare,
     construct,
     dataset,
     demo,

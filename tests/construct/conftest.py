@@ -1,3 +1,3 @@
 """The construction tests' seed folder and fake image editor (``support/seed_folder.py``)."""
 
-from support.seed_folder import fake_images, know, seed_dir  # noqa: F401
+from support.seed_folder import constructions_received, fake_images, know, seed_dir  # noqa: F401

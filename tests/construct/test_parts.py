@@ -101,3 +101,27 @@ def test_without_the_benchmark_its_specifications_are_refused(
     )
     assert r.exit_code == 2
     assert "s.jsonl:1: suite: no benchmark 'objcount' builds from specifications" in r.output
+
+
+def test_api_propose_in_a_fresh_process_finds_the_suites_construction_parts(
+    seed_dir: Path, tmp_path: Path
+) -> None:
+    """A notebook that calls ``api.propose`` first (no command line, no suite loaded before)
+    gets the rules proposers of every benchmark: the API hands construct/ the suites' parts."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "proposed"
+    code = (
+        "import sys; from forgebench import api; "
+        "api.propose(sys.argv[1], sys.argv[2], rules=True); "
+        "from forgebench.construct.parts import constructions; "
+        "print(sorted(c.name for c in constructions()))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(seed_dir), str(out)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "mandela" in done.stdout and "pixar" in done.stdout
+    assert (out / "specs.jsonl").is_file()

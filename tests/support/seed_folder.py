@@ -221,3 +221,13 @@ def pixar_fields(primitive: str, op: str, **kw: Any) -> dict[str, Any]:
         "operation": op,
         "pixar": {"primitive": primitive, **kw},
     }
+
+
+@pytest.fixture(autouse=True)
+def constructions_received() -> None:
+    """construct/ receives each benchmark's construction parts from the suites (the API and the
+    command line load them before a construction verb): these tests call construct/ directly, so
+    they load the suites as those do, whichever test ran before on the worker."""
+    from forgebench import suites
+
+    suites.load()

@@ -15,6 +15,15 @@ from forgebench.errors import UserError
 from forgebench.suites.base import ConstructionParts
 
 
+def _load_constructions() -> None:
+    """construct/ receives each benchmark's construction parts from the suites (it imports no
+    suite): the API loads the suites first, so that ``api.build`` / ``api.propose`` called from
+    a notebook find them as the command line does."""
+    from forgebench import suites
+
+    suites.load()
+
+
 def knowledge(seeds: Path) -> Any:
     """The scene records and fact table of a seed folder (one line for a missing file)."""
     from forgebench.construct.facts import Knowledge
@@ -79,6 +88,7 @@ def propose(
     from forgebench.construct.specs import propose_from_file, write_jsonl
     from forgebench.construct.verify import verify_specs
 
+    _load_constructions()
     seeds, out = Path(seeds), Path(out)
     if not from_file and not rules and not model:
         raise UserError("nothing to propose from: give --model SPEC, --from FILE and/or --rules")
@@ -169,6 +179,7 @@ def build(
     from forgebench.construct.specs import load_specs
     from forgebench.run.lock import run_lock
 
+    _load_constructions()
     seeds, specs, out = Path(seeds), Path(specs), Path(out)
     s = settings or BuildSettings()
     know = knowledge(seeds)

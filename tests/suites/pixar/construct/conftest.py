@@ -1,3 +1,3 @@
 """The PIXAR construction tests' seed folder (``support/seed_folder.py``)."""
 
-from support.seed_folder import know, seed_dir  # noqa: F401
+from support.seed_folder import constructions_received, know, seed_dir  # noqa: F401

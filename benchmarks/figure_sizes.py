@@ -8,7 +8,7 @@ perturbation kinds at five levels) and written as the report writes it
 (``forgebench.report.style.write_figure``: PNG at 200 dpi, SVG, CSV). Printed per figure and
 model count: the figure's size (inches), the chart kind of the per-type and per-perspective
 figures (bars, bars by model, heatmap), whether a label overlaps another or leaves the canvas
-(``figure_layout.text_problems``), and the wall and CPU seconds to build and to write it; then
+(``figure_text.text_problems``), and the wall and CPU seconds to build and to write it; then
 the total per model count.
 
     .venv/bin/python benchmarks/figure_sizes.py [--models 1,2,10,25,50] [--codes 112]
@@ -69,7 +69,7 @@ def main() -> None:
     args = ap.parse_args()
     import matplotlib.pyplot as plt
 
-    from forgebench.report.figure_layout import text_problems
+    from forgebench.report.figure_text import text_problems
     from forgebench.report.style import figure_style, write_figure
 
     counts = [int(x) for x in args.models.split(",")]

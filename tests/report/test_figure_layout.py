@@ -28,7 +28,7 @@ def draw() -> Iterator[Callable[[Callable[[], Any]], Any]]:
     """Build a figure inside the report's style at 72 dpi; returns (problems, figure)."""
     import matplotlib.pyplot as plt
 
-    from forgebench.report.figure_layout import text_problems
+    from forgebench.report.figure_text import text_problems
     from forgebench.report.style import figure_style
 
     made: list[Any] = []

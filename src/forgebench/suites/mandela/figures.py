@@ -30,10 +30,10 @@ from forgebench.report.figure_layout import (
     LABEL_SIZE,
     add_note,
     axes_at,
-    place_labels,
     scatter_size,
     text_size,
 )
+from forgebench.report.figure_text import place_labels
 from forgebench.report.panels import bar_panels
 from forgebench.report.style import figure_style, write_figure
 from forgebench.suites.mandela.contract import FAMILIES
@@ -73,7 +73,7 @@ def _scatter(
     """The points, their axes and their names: each name placed where it overlaps no other
     label, point or the legend (drawn before), with a leader line when moved off its point;
     names with no free place are listed in a note under the plot
-    (:func:`forgebench.report.figure_layout.place_labels`)."""
+    (:func:`forgebench.report.figure_text.place_labels`)."""
     xs, ys = [p[1] for p in pts], [p[2] for p in pts]
     ax.scatter(xs, ys, s=22, color="#1f5fa8", edgecolor="white", linewidth=0.5, zorder=3)
     ax.margins(x=0.15, y=0.1)

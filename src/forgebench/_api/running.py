@@ -35,14 +35,23 @@ def run(
     options: SendOptions | None = None,
     wait: bool = False,
     on_wait: Callable[[str], None] | None = None,
+    epochs: int | None = None,
 ) -> GenerationResult:
     """Ask every model every pending question of the dataset's benchmark (resumable), holding
     the run directory's lock (``RunLocked``, exit 4, when another stage holds it, unless
     ``wait``). ``options`` say how the requests go out (:class:`SendOptions`: progress bars,
     retry policy; with ``handle_signals`` Ctrl-C stops scheduling and a second one abandons the
-    requests in flight; everything answered is kept)."""
-    from forgebench.run.generate import run_generation
+    requests in flight; everything answered is kept). ``epochs``: ask every question that
+    many times (``--epochs``; overrides ``settings.epochs``; a stored run asks only the epochs
+    it lacks)."""
+    import dataclasses
+
+    from forgebench.run.generate import GenerationSettings, check_epochs, run_generation
     from forgebench.run.lock import run_lock
+
+    if epochs is not None:
+        check_epochs(epochs, "epochs")
+        settings = dataclasses.replace(settings or GenerationSettings(), epochs=epochs)
 
     suite = suites.detect(Path(dataset), benchmark)
     with run_lock(Path(run_dir), "run", wait=wait, on_wait=on_wait):
@@ -71,7 +80,10 @@ def dry_run(
     suite = suites.detect(Path(dataset), benchmark)
     configs = configs_of(models)
     chosen = settings or GenerationSettings()
-    the_plan = plan(suite, Path(dataset), configs, chosen.selection, cache_dir=chosen.cache_dir)
+    the_plan = plan(
+        suite, Path(dataset), configs, chosen.selection, cache_dir=chosen.cache_dir,
+        epochs=chosen.epochs,
+    )  # fmt: skip
     live = {c.name: create_model(c) for c in configs}
     secrets = secret_values(configs)
     lines = [line for p in preview(the_plan, live, Path(run_dir)) for line in p.lines()]

@@ -121,13 +121,19 @@ def metrics(
     """Parse and score every suite of the run (narrowed by ``benchmark``) into
     ``RUN/metrics.csv``; each suite replaces only its own rows. The file's path;
     :class:`NothingToDo` when no suite had anything to score. ``options``: values of the suites'
-    own metrics options."""
+    own metrics options. A run with repeats (``run --epochs``) also gets each suite's spread
+    and agreement rows (:mod:`forgebench.results.epochs`); its other rows are epoch 1's."""
+    from forgebench.results.epochs import score_epochs
+
     path = run_dir_of(run_dir)
     chosen, skipped = stage_suites(path, "metrics", benchmark)
     _say(on_skip, skipped)
     written: Path | None = None
     for suite in chosen:
-        written = suite.score(path, judge, dict(options or {})) or written
+        scored = suite.score(path, judge, dict(options or {}))
+        if scored is not None:
+            score_epochs(suite, path, judge, options)
+        written = scored or written
     if written is None:
         raise NothingToDo(f"{path}: nothing to score (no benchmark with answers)")
     return written

@@ -1,0 +1,199 @@
+"""Repeats and their spread (``run --epochs N``, Inspect's word): the rows ``metrics`` adds to
+``RUN/metrics.csv`` for a run whose tasks were asked more than once.
+
+Design (the least invasive one: no suite knows about epochs). Every stage that scores reads the
+current epoch-1 tasks (:data:`~forgebench.run.store.base.CURRENT`), so a suite's existing rows keep
+their meaning: epoch 1, byte for byte as before. For each further epoch ``e``, :func:`score_epochs`
+makes an *epoch view*: a copy of the run's store (SQLite's backup API, in a temporary folder, with
+the run's small files) in which epoch ``e`` and epoch 1 swap labels, and runs the suite's own
+:meth:`~forgebench.suites.base.Suite.score` on it, unchanged: it parses epoch ``e``'s answers and
+writes that epoch's metrics.csv in the copy. Nothing of the view comes back into the run but the
+rows written here.
+
+From the metrics of every epoch, for each headline metric of the suite
+(:attr:`~forgebench.suites.base.Suite.headline`) and each model and judge:
+
+- ``<metric>_epoch_mean``: the mean of the metric over the epochs (``n``: the epochs that have it);
+- ``<metric>_epoch_sd``: its sample standard deviation (``ddof=1``; 0 for identical epochs);
+
+and for each model, probe and condition of a headline metric:
+
+- ``epoch_agreement``: the share (percent) of items whose outcome is the same in every epoch
+  (``n``: the items answered in every epoch). The outcome is the suite parser's verdict (a
+  verdict, a letter, a mask class); for a suite whose readings include ``iou`` (PIXAR's LOC) it
+  is whether the answer localises the edit, IoU >= 0.5 (PIXAR's per-item outcome).
+
+These rows are written only when a benchmark's tasks have more than one epoch: a one-epoch run's
+metrics.csv is byte-identical to what it was. Judged metrics of a later epoch exist only where
+its answers were judged. Statistics that pair answers (McNemar, the regressions) read the
+current tasks, i.e. epoch 1.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import sqlite3
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from forgebench.results.metrics_csv import METRICS_FILE, Scope, read_rows, write_metrics
+from forgebench.run.rundir import DB_NAME
+
+if TYPE_CHECKING:
+    from forgebench.suites.base import Suite
+
+MEAN, SD, AGREEMENT = "_epoch_mean", "_epoch_sd", "epoch_agreement"
+"""The suffixes of the spread rows and the agreement row's name."""
+SUFFIXES = (MEAN, SD, AGREEMENT)
+"""Every metric name this module writes ends with one of these."""
+IOU_HIT = 50.0
+"""PIXAR's per-item outcome: the answer's IoU (percent, as a verdict's detail stores it) at or
+above 0.5."""
+
+
+def epochs_of(run_dir: Path, benchmark: str) -> list[int]:
+    """The epochs of ``benchmark``'s live tasks in the run ([1] without repeats)."""
+    from forgebench.run.store import Store
+
+    with Store.open(run_dir, create=False) as store:
+        return store.epochs(benchmark)
+
+
+def epoch_view(run_dir: Path, epoch: int, into: Path) -> Path:
+    """A copy of the run under ``into`` in which epoch ``epoch`` is epoch 1 (and epoch 1 is
+    ``epoch``): the run's small files (not its folders, not metrics.csv) and its store."""
+    into.mkdir(parents=True, exist_ok=True)
+    for f in run_dir.iterdir():
+        if f.is_file() and not f.name.startswith(DB_NAME) and f.name != METRICS_FILE:
+            shutil.copy2(f, into / f.name)
+    src = sqlite3.connect(f"file:{run_dir / DB_NAME}?mode=ro", uri=True)
+    dst = sqlite3.connect(into / DB_NAME)
+    try:
+        src.backup(dst)
+        dst.execute(
+            "UPDATE tasks SET epoch = CASE epoch WHEN ? THEN 1 WHEN 1 THEN ? ELSE epoch END",
+            (epoch, epoch),
+        )
+        dst.commit()
+    finally:
+        src.close()
+        dst.close()
+    return into
+
+
+def outcomes(run_dir: Path, benchmark: str, by_iou: bool) -> dict[tuple[str, ...], str]:
+    """The per-item outcome of each current (epoch-1) task of ``benchmark`` that has a verdict:
+    (model, probe, condition, item, extra) -> the verdict, or with ``by_iou`` whether its IoU
+    reaches :data:`IOU_HIT`."""
+    con = sqlite3.connect(f"file:{run_dir / DB_NAME}?mode=ro", uri=True)
+    try:
+        rows = con.execute(
+            "SELECT t.model, t.probe, t.condition, t.item_id, t.extra, v.verdict, v.detail "
+            "FROM tasks t JOIN verdicts v ON v.task_key = t.key "
+            "WHERE t.superseded_by IS NULL AND t.epoch = 1 AND t.benchmark = ?",
+            (benchmark,),
+        ).fetchall()
+    finally:
+        con.close()
+    out: dict[tuple[str, ...], str] = {}
+    for model, probe, cond, item, extra, verdict, detail in rows:
+        value = str(verdict)
+        if by_iou:
+            iou = _number(json.loads(detail or "{}").get("iou"))
+            value = "hit" if iou is not None and iou >= IOU_HIT else "no"
+        out[(model, probe, cond, item, extra)] = value
+    return out
+
+
+def _number(value: Any) -> float | None:
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if math.isnan(f) else f
+
+
+def spread(values: list[float]) -> tuple[float, float]:
+    """Mean and sample standard deviation (``ddof=1``; 0.0 for a single value)."""
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, 0.0
+    var = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    return mean, math.sqrt(var)
+
+
+def agreement(
+    by_epoch: Sequence[Mapping[tuple[str, ...], str]],
+) -> dict[tuple[str, str, str], tuple[float, int]]:
+    """(model, probe, condition) -> (percent of items with the same outcome in every epoch,
+    items present in every epoch)."""
+    common = set(by_epoch[0]).intersection(*by_epoch[1:])
+    counts: dict[tuple[str, str, str], list[int]] = {}
+    for key in common:
+        same = len({o[key] for o in by_epoch}) == 1
+        c = counts.setdefault((key[0], key[1], key[2]), [0, 0])
+        c[0] += int(same)
+        c[1] += 1
+    return {k: (100.0 * s / n, n) for k, (s, n) in counts.items()}
+
+
+def epoch_rows(
+    suite: Suite,
+    metrics: list[list[dict[str, str]]],
+    items: Sequence[Mapping[tuple[str, ...], str]],
+) -> list[dict[str, Any]]:
+    """The spread and agreement rows of ``suite`` from each epoch's metrics rows and per-item
+    outcomes (both in epoch order)."""
+    name = suite.name
+    rows: list[dict[str, Any]] = []
+    heads = suite.headline
+    found: dict[tuple[str, ...], list[float]] = {}
+    for epoch_rows_ in metrics:
+        for r in epoch_rows_:
+            if r["benchmark"] != name or not any(h.matches(r) for h in heads):
+                continue
+            value = _number(r["value"])
+            if value is None:
+                continue
+            key = (r["model"], r["probe"], r["condition"], r["subset"], r["metric"], r["judge"])
+            found.setdefault(key, []).append(value)
+    for (model, probe, cond, subset, metric, judge), values in found.items():
+        mean, sd = spread(values)
+        base = {"benchmark": name, "model": model, "probe": probe, "condition": cond,
+                "subset": subset, "n": len(values), "judge": judge}  # fmt: skip
+        rows.append({**base, "metric": metric + MEAN, "value": mean})
+        rows.append({**base, "metric": metric + SD, "value": sd})
+    wanted = {(h.probe, h.condition) for h in heads}
+    for (model, probe, cond), (value, n) in sorted(agreement(items).items()):
+        if (probe, cond) in wanted:
+            rows.append({"benchmark": name, "model": model, "probe": probe, "condition": cond,
+                         "subset": "all", "metric": AGREEMENT, "value": value, "n": n,
+                         "judge": ""})  # fmt: skip
+    return rows
+
+
+def score_epochs(
+    suite: Suite, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
+) -> Path | None:
+    """Write ``suite``'s spread and agreement rows into ``RUN/metrics.csv`` (after its own
+    :meth:`~forgebench.suites.base.Suite.score` wrote epoch 1's); None, touching nothing, when its
+    tasks have one epoch. Each later epoch is scored by the suite itself on an epoch view."""
+    run_dir = Path(run_dir)
+    epochs = epochs_of(run_dir, suite.name)
+    if len(epochs) < 2:
+        return None
+    by_iou = "iou" in suite.reading_scores
+    metrics = [read_rows(run_dir / METRICS_FILE)]
+    items = [outcomes(run_dir, suite.name, by_iou)]
+    with tempfile.TemporaryDirectory(prefix="forgebench-epochs-") as tmp:
+        for e in epochs[1:]:
+            view = epoch_view(run_dir, e, Path(tmp) / f"epoch-{e}")
+            suite.score(view, judge, dict(options or {}))
+            metrics.append(read_rows(view / METRICS_FILE))
+            items.append(outcomes(view, suite.name, by_iou))
+    rows = epoch_rows(suite, metrics, items)
+    return write_metrics(run_dir, rows, Scope.of(suite.name, ends=SUFFIXES))

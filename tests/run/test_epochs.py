@@ -40,11 +40,13 @@ def _answer_by_key(run: Path, replay: Path, answer: Answer) -> None:
     replay.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
 
 
-def _run(tmp: Path, name: str, epochs: int, answer: Answer, *, first: bool = True) -> Path:
+def _run(
+    tmp: Path, name: str, epochs: int, answer: Answer, *, first: bool = True, model: str = "m"
+) -> Path:
     pairs, run, replay = tmp / "pairs", tmp / name, tmp / f"{name}.jsonl"
     if not pairs.exists():
         box_pairs(pairs)
-    spec = [f"m=replay/{replay}"]
+    spec = [f"{model}=replay/{replay}"]
     if first:
         replay.write_text("", encoding="utf-8")
         prepare = GenerationSettings(cache_dir=tmp / "cache", prepare_only=True, epochs=epochs)
@@ -162,3 +164,76 @@ def test_spread_and_agreement_numbers() -> None:
         {(*k, "1", "{}"): "REAL", (*k, "2", "{}"): "FAKE"},  # item 3 not answered: left out
     ]
     assert agreement(per_epoch) == {k: (50.0, 2)}
+
+
+@pytest.fixture(scope="module")
+def two_epochs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A scored two-epoch run of the PIXAR pairs (epoch 2 misses pair b)."""
+    run = _run(tmp_path_factory.mktemp("epochs"), "run", 2, _second_misses_b)
+    api.metrics(run)
+    return run
+
+
+def test_export_carries_the_epoch_with_each_epochs_reading(
+    two_epochs: Path, tmp_path: Path
+) -> None:
+    done = api.export(two_epochs, "csv", tmp_path / "rows.csv")
+    with next(iter(done.files)).open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert sorted((r["item_id"], r["epoch"]) for r in rows) == [
+        (s, e) for s in "abc" for e in ("1", "2")
+    ]
+    iou = {(r["item_id"], r["epoch"]): float(r["iou"] or 0) for r in rows}
+    assert iou[("b", "1")] == pytest.approx(100.0) and iou[("b", "2")] == 0.0
+    assert iou[("a", "2")] == pytest.approx(100.0)
+    # the parser's verdicts of epoch 2 are kept in the store under its own keys
+    with sqlite3.connect(two_epochs / "run.sqlite") as con:
+        parsed = con.execute(
+            "SELECT t.epoch, COUNT(*) FROM verdicts v JOIN tasks t ON t.key = v.task_key "
+            "GROUP BY t.epoch ORDER BY 1"
+        ).fetchall()
+    assert parsed == [(1, 3), (2, 3)]
+
+
+def test_merge_carries_the_epoch_and_its_rows(two_epochs: Path, tmp_path: Path) -> None:
+    other = _run(tmp_path, "other", 1, _second_misses_b, model="n")  # one epoch, another model
+    merged = tmp_path / "merged"
+    api.merge([two_epochs, other], merged)
+    assert sorted(_tasks(merged)) == sorted(_tasks(two_epochs) + _tasks(other))
+    of_m = {k: v for k, v in _metrics(merged).items() if k[0] == "m"}
+    assert of_m == _metrics(two_epochs)  # rescored on merging, spread rows too
+    assert not any("epoch" in k[2] for k in _metrics(merged) if k[0] == "n")
+
+
+def test_batch_file_has_one_request_per_epoch_keyed_by_its_task(tmp_path: Path) -> None:
+    box_pairs(tmp_path / "pairs")
+    run = tmp_path / "run"
+    prepare = GenerationSettings(cache_dir=tmp_path / "cache", prepare_only=True)
+    api.run(tmp_path / "pairs", run, ["m=openai/fake@http://127.0.0.1:9/v1"], prepare, epochs=2)
+    files, n = api.export_batch(run, tmp_path / "batch.jsonl", "m")
+    lines = [json.loads(line) for f in files for line in f.read_text().splitlines()]
+    assert n == len(lines) == 6
+    assert sorted(line["custom_id"] for line in lines) == sorted(k for k, _i, _e in _tasks(run))
+    bodies = {json.dumps(line["body"], sort_keys=True) for line in lines}
+    assert len(bodies) == 3  # each epoch asks the very same request
+
+
+def test_old_schema_stores_open_as_epoch_one(tmp_path: Path) -> None:
+    import shutil
+
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    for name in ("v1_run", "v2_run", "v3_run", "v4_run"):
+        src = fixtures / name
+        stores = list(src.rglob("run.sqlite"))
+        assert stores, name
+        copy = tmp_path / name
+        shutil.copytree(stores[0].parent, copy)
+        with sqlite3.connect(copy / "run.sqlite") as con:
+            keys = sorted(r[0] for r in con.execute("SELECT key FROM tasks"))
+        with Store.open(copy, create=False) as store:
+            assert store.meta_get("schema_version") == 8
+            assert store.epochs() == [1]
+            rows = store.connection.execute("SELECT key, epoch FROM tasks ORDER BY key").fetchall()
+        assert {e for _k, e in rows} == {1} and len(rows) == len(keys)
+        if name != "v4_run":  # 4 -> 5 relabels Forensics' tiled tasks (their keys move)
+            assert [k for k, _e in rows] == keys

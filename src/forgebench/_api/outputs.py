@@ -207,12 +207,18 @@ def viewer_hooks(present: list[Suite], run_dir: Path, out: Path) -> dict[str, An
 
 
 def _rescore(benchmark: str, run_dir: Path, judge: str | None) -> Path | None:
-    """The suite's ``score`` of a merged run (None for a benchmark no suite here knows)."""
+    """The suite's ``score`` of a merged run (None for a benchmark no suite here knows), with
+    the spread rows of a run with repeats (:mod:`forgebench.results.epochs`)."""
+    from forgebench.results.epochs import score_epochs
+
     try:
         suite = suites.get(benchmark)
     except suites.SuiteError:
         return None
-    return suite.score(run_dir, judge)
+    scored = suite.score(run_dir, judge)
+    if scored is not None:
+        score_epochs(suite, run_dir, judge)
+    return scored
 
 
 def merge(runs: Sequence[str | Path], out: str | Path) -> Any:

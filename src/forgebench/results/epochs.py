@@ -7,13 +7,16 @@ their meaning: epoch 1, byte for byte as before. For each further epoch ``e``, :
 makes an *epoch view*: a copy of the run's store (SQLite's backup API, in a temporary folder, with
 the run's small files) in which epoch ``e`` and epoch 1 swap labels, and runs the suite's own
 :meth:`~forgebench.suites.base.Suite.score` on it, unchanged: it parses epoch ``e``'s answers and
-writes that epoch's metrics.csv in the copy. Nothing of the view comes back into the run but the
-rows written here.
+writes that epoch's metrics.csv in the copy. What comes back into the run: the rows written here
+and the verdicts the suite's parser gave the later epochs' answers (:func:`keep_verdicts`: keyed
+by their own task keys; no stage that scores reads them, since it reads epoch 1). Exports read
+each later epoch from a view too (``exports.table_of``), one copy of the store per epoch.
 
 From the metrics of every epoch, for each headline metric of the suite
 (:attr:`~forgebench.suites.base.Suite.headline`) and each model and judge:
 
-- ``<metric>_epoch_mean``: the mean of the metric over the epochs (``n``: the epochs that have it);
+- ``<metric>_epoch_mean``: the mean of the metric over the epochs (``n``: the epochs that have it;
+  a model with the metric in one epoch only gets no row);
 - ``<metric>_epoch_sd``: its sample standard deviation (``ddof=1``; 0 for identical epochs);
 
 and for each model, probe and condition of a headline metric:
@@ -31,12 +34,13 @@ current tasks, i.e. epoch 1.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import shutil
 import sqlite3
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +87,37 @@ def epoch_view(run_dir: Path, epoch: int, into: Path) -> Path:
         src.close()
         dst.close()
     return into
+
+
+@contextlib.contextmanager
+def epoch_views(run_dir: Path, benchmark: str) -> Iterator[list[tuple[int, Path]]]:
+    """The epoch views (:func:`epoch_view`) of every epoch of ``benchmark`` after the first,
+    as ``(epoch, folder)``, removed on exit (none for a run without repeats)."""
+    later = epochs_of(run_dir, benchmark)[1:]
+    with tempfile.TemporaryDirectory(prefix="forgebench-epochs-") as tmp:
+        yield [(e, epoch_view(run_dir, e, Path(tmp) / f"epoch-{e}")) for e in later]
+
+
+def keep_verdicts(run_dir: Path, view: Path, epoch: int) -> int:
+    """Store in the run the verdicts the suite's parser gave epoch ``epoch``'s answers in its
+    view (the keys are the run's own), replacing older ones, so that exports reading the store
+    (the Inspect logs' per-sample scores) see every epoch's; returns how many."""
+    from forgebench.run.store import Store
+
+    with Store.open(run_dir, create=False) as store:
+        con = store.connection
+        con.execute("ATTACH DATABASE ? AS view", (str(view / DB_NAME),))
+        try:
+            with con:
+                cur = con.execute(
+                    "INSERT OR REPLACE INTO main.verdicts "
+                    "SELECT v.* FROM view.verdicts v JOIN main.tasks t ON t.key = v.task_key "
+                    "WHERE t.epoch = ?",
+                    (epoch,),
+                )
+            return int(cur.rowcount)
+        finally:
+            con.execute("DETACH DATABASE view")
 
 
 def outcomes(run_dir: Path, benchmark: str, by_iou: bool) -> dict[tuple[str, ...], str]:
@@ -162,6 +197,8 @@ def epoch_rows(
             key = (r["model"], r["probe"], r["condition"], r["subset"], r["metric"], r["judge"])
             found.setdefault(key, []).append(value)
     for (model, probe, cond, subset, metric, judge), values in found.items():
+        if len(values) < 2:  # a model asked once (a merged run): no spread to tell
+            continue
         mean, sd = spread(values)
         base = {"benchmark": name, "model": model, "probe": probe, "condition": cond,
                 "subset": subset, "n": len(values), "judge": judge}  # fmt: skip
@@ -189,10 +226,10 @@ def score_epochs(
     by_iou = "iou" in suite.reading_scores
     metrics = [read_rows(run_dir / METRICS_FILE)]
     items = [outcomes(run_dir, suite.name, by_iou)]
-    with tempfile.TemporaryDirectory(prefix="forgebench-epochs-") as tmp:
-        for e in epochs[1:]:
-            view = epoch_view(run_dir, e, Path(tmp) / f"epoch-{e}")
+    with epoch_views(run_dir, suite.name) as views:
+        for e, view in views:
             suite.score(view, judge, dict(options or {}))
+            keep_verdicts(run_dir, view, e)
             metrics.append(read_rows(view / METRICS_FILE))
             items.append(outcomes(view, suite.name, by_iou))
     rows = epoch_rows(suite, metrics, items)

@@ -237,3 +237,18 @@ def test_old_schema_stores_open_as_epoch_one(tmp_path: Path) -> None:
         assert {e for _k, e in rows} == {1} and len(rows) == len(keys)
         if name != "v4_run":  # 4 -> 5 relabels Forensics' tiled tasks (their keys move)
             assert [k for k, _e in rows] == keys
+
+
+def test_inspect_log_samples_carry_their_epoch(two_epochs: Path, tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    done = api.export(two_epochs, "inspect", tmp_path / "logs")
+    (path,) = [p for p in done.files if str(p).endswith(".eval")]
+    log = read_eval_log(str(path))
+    assert log.samples is not None and log.eval.config.epochs == 2
+    got = sorted((str(s.id).split("/")[0], s.epoch) for s in log.samples)
+    assert got == [(s, e) for s in "abc" for e in (1, 2)]
+    iou = {(str(s.id).split("/")[0], s.epoch): (s.scores or {})["iou"].value for s in log.samples}
+    assert iou[("b", 1)] == pytest.approx(100.0) and iou[("b", 2)] == 0.0
+    ids = log.eval.dataset.sample_ids or []
+    assert len(ids) == len(set(ids)) == 3  # one id per question, its epochs apart

@@ -252,3 +252,23 @@ def test_inspect_log_samples_carry_their_epoch(two_epochs: Path, tmp_path: Path)
     assert iou[("b", 1)] == pytest.approx(100.0) and iou[("b", 2)] == 0.0
     ids = log.eval.dataset.sample_ids or []
     assert len(ids) == len(set(ids)) == 3  # one id per question, its epochs apart
+
+
+def test_front_page_shows_the_spread_over_epochs(two_epochs: Path, tmp_path: Path) -> None:
+    from forgebench import suites
+    from forgebench.report.front import FILENAME, front_page
+
+    pixar = suites.get("pixar")
+    page = front_page(two_epochs, tmp_path, [pixar])
+    m = _metrics(two_epochs)
+    mean, sd = m[("m", "full", "giou_epoch_mean")][0], m[("m", "full", "giou_epoch_sd")][0]
+    assert f"{mean:.1f} ± {sd:.1f} over 2 epochs" in page
+    with (tmp_path / FILENAME).open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert {float(r["epoch_mean"]) for r in rows if r["metric"] == "giou"} == {mean}
+    single = tmp_path / "single"
+    single.mkdir()
+    one = _run(tmp_path, "one", 1, _second_misses_b)
+    api.metrics(one)
+    assert "epochs" not in front_page(one, single, [pixar])
+    assert "epoch" not in (single / FILENAME).read_text(encoding="utf-8")

@@ -8,7 +8,7 @@ makes an *epoch view*: a copy of the run's store (SQLite's backup API, in a temp
 the run's small files) in which epoch ``e`` and epoch 1 swap labels, and runs the suite's own
 :meth:`~forgebench.suites.base.Suite.score` on it, unchanged: it parses epoch ``e``'s answers and
 writes that epoch's metrics.csv in the copy. What comes back into the run: the rows written here
-and the verdicts the suite's parser gave the later epochs' answers (:func:`keep_verdicts`: keyed
+and the verdicts the suite's parser gave the later epochs' answers (:func:`~forgebench.run.store.epochs.keep_epoch_rows`: keyed
 by their own task keys; no stage that scores reads them, since it reads epoch 1). Exports read
 each later epoch from a view too (``exports.table_of``), one copy of the store per epoch.
 
@@ -35,10 +35,8 @@ current tasks, i.e. epoch 1.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import shutil
-import sqlite3
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
@@ -69,23 +67,15 @@ def epochs_of(run_dir: Path, benchmark: str) -> list[int]:
 
 def epoch_view(run_dir: Path, epoch: int, into: Path) -> Path:
     """A copy of the run under ``into`` in which epoch ``epoch`` is epoch 1 (and epoch 1 is
-    ``epoch``): the run's small files (not its folders, not metrics.csv) and its store."""
+    ``epoch``): the run's small files (not its folders, not metrics.csv) and its store
+    (:func:`~forgebench.run.store.epochs.copy_as_epoch`)."""
+    from forgebench.run.store.epochs import copy_as_epoch
+
     into.mkdir(parents=True, exist_ok=True)
     for f in run_dir.iterdir():
         if f.is_file() and not f.name.startswith(DB_NAME) and f.name != METRICS_FILE:
             shutil.copy2(f, into / f.name)
-    src = sqlite3.connect(f"file:{run_dir / DB_NAME}?mode=ro", uri=True)
-    dst = sqlite3.connect(into / DB_NAME)
-    try:
-        src.backup(dst)
-        dst.execute(
-            "UPDATE tasks SET epoch = CASE epoch WHEN ? THEN 1 WHEN 1 THEN ? ELSE epoch END",
-            (epoch, epoch),
-        )
-        dst.commit()
-    finally:
-        src.close()
-        dst.close()
+    copy_as_epoch(run_dir, epoch, into)
     return into
 
 
@@ -98,47 +88,17 @@ def epoch_views(run_dir: Path, benchmark: str) -> Iterator[list[tuple[int, Path]
         yield [(e, epoch_view(run_dir, e, Path(tmp) / f"epoch-{e}")) for e in later]
 
 
-def keep_verdicts(run_dir: Path, view: Path, epoch: int) -> int:
-    """Store in the run the verdicts the suite's parser gave epoch ``epoch``'s answers in its
-    view (the keys are the run's own), replacing older ones, so that exports reading the store
-    (the Inspect logs' per-sample scores) see every epoch's; returns how many."""
-    from forgebench.run.store import Store
-
-    with Store.open(run_dir, create=False) as store:
-        con = store.connection
-        con.execute("ATTACH DATABASE ? AS view", (str(view / DB_NAME),))
-        try:
-            with con:
-                cur = con.execute(
-                    "INSERT OR REPLACE INTO main.verdicts "
-                    "SELECT v.* FROM view.verdicts v JOIN main.tasks t ON t.key = v.task_key "
-                    "WHERE t.epoch = ?",
-                    (epoch,),
-                )
-            return int(cur.rowcount)
-        finally:
-            con.execute("DETACH DATABASE view")
-
-
 def outcomes(run_dir: Path, benchmark: str, by_iou: bool) -> dict[tuple[str, ...], str]:
     """The per-item outcome of each current (epoch-1) task of ``benchmark`` that has a verdict:
     (model, probe, condition, item, extra) -> the verdict, or with ``by_iou`` whether its IoU
     reaches :data:`IOU_HIT`."""
-    con = sqlite3.connect(f"file:{run_dir / DB_NAME}?mode=ro", uri=True)
-    try:
-        rows = con.execute(
-            "SELECT t.model, t.probe, t.condition, t.item_id, t.extra, v.verdict, v.detail "
-            "FROM tasks t JOIN verdicts v ON v.task_key = t.key "
-            "WHERE t.superseded_by IS NULL AND t.epoch = 1 AND t.benchmark = ?",
-            (benchmark,),
-        ).fetchall()
-    finally:
-        con.close()
+    from forgebench.run.store.epochs import current_verdicts
+
     out: dict[tuple[str, ...], str] = {}
-    for model, probe, cond, item, extra, verdict, detail in rows:
-        value = str(verdict)
+    for model, probe, cond, item, extra, verdict, detail in current_verdicts(run_dir, benchmark):
+        value = verdict
         if by_iou:
-            iou = _number(json.loads(detail or "{}").get("iou"))
+            iou = _number(detail.get("iou"))
             value = "hit" if iou is not None and iou >= IOU_HIT else "no"
         out[(model, probe, cond, item, extra)] = value
     return out
@@ -219,6 +179,8 @@ def score_epochs(
     """Write ``suite``'s spread and agreement rows into ``RUN/metrics.csv`` (after its own
     :meth:`~forgebench.suites.base.Suite.score` wrote epoch 1's); None, touching nothing, when its
     tasks have one epoch. Each later epoch is scored by the suite itself on an epoch view."""
+    from forgebench.run.store.epochs import keep_epoch_rows
+
     run_dir = Path(run_dir)
     epochs = epochs_of(run_dir, suite.name)
     if len(epochs) < 2:
@@ -229,7 +191,7 @@ def score_epochs(
     with epoch_views(run_dir, suite.name) as views:
         for e, view in views:
             suite.score(view, judge, dict(options or {}))
-            keep_verdicts(run_dir, view, e)
+            keep_epoch_rows(run_dir, view, e, "verdicts")
             metrics.append(read_rows(view / METRICS_FILE))
             items.append(outcomes(view, suite.name, by_iou))
     rows = epoch_rows(suite, metrics, items)

@@ -272,3 +272,79 @@ def test_front_page_shows_the_spread_over_epochs(two_epochs: Path, tmp_path: Pat
     api.metrics(one)
     assert "epochs" not in front_page(one, single, [pixar])
     assert "epoch" not in (single / FILENAME).read_text(encoding="utf-8")
+
+
+FAKE_TEXT = (
+    "FAKE. The digital wristwatch is anachronistic: digital wristwatches did not exist at the "
+    "Apollo 11 lunar landing in 1969."
+)
+
+
+def _mandela_run(tmp: Path, name: str, epochs: int, answer: Callable[[str, int], str]) -> Path:
+    """Mandela's L0/full questions (two seeds) asked to a replay model ``answer(item, epoch)``,
+    judged by ``builtin/rules`` and scored."""
+    from forgebench.run.source import Selection
+    from support.mandela_data import write_mandela_dataset
+
+    dataset = tmp / "mandela"
+    if not dataset.exists():
+        write_mandela_dataset(dataset, seeds=2)
+    run, replay = tmp / name, tmp / f"{name}.jsonl"
+    replay.write_text("", encoding="utf-8")
+    chosen = Selection(probes=["L0"], conditions=["full"])
+    spec = [f"vlm=replay/{replay}"]
+    api.run(dataset, run, spec, GenerationSettings(chosen, cache_dir=tmp / "c",
+                                                   prepare_only=True, epochs=epochs))  # fmt: skip
+    with sqlite3.connect(run / "run.sqlite") as con:
+        stored = con.execute("SELECT key, item_id, epoch FROM tasks").fetchall()
+    rows = [{"task_key": k, "text": answer(i, e)} for k, i, e in stored]
+    replay.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    api.run(dataset, run, spec, GenerationSettings(chosen, cache_dir=tmp / "c", epochs=epochs))
+    api.judge(run, "builtin/rules")
+    api.metrics(run)
+    return run
+
+
+def _l0(run: Path) -> dict[tuple[str, str], tuple[float, int]]:
+    with (run / "metrics.csv").open(newline="") as fh:
+        return {
+            (r["metric"], r["judge"]): (float(r["value"]), int(r["n"]))
+            for r in csv.DictReader(fh)
+            if (r["probe"], r["condition"], r["subset"]) == ("L0", "full", "all") and r["value"]
+        }
+
+
+def _mandela(item: str, epoch: int) -> str:
+    """Epoch 1: only the first seed's forgery called FAKE; epoch 2: both forgeries."""
+    forged = item.endswith("-k2")
+    if forged and (epoch == 2 or item.startswith("s0")):
+        return FAKE_TEXT
+    return "REAL. Nothing in the photograph looks edited."
+
+
+def test_judged_headline_of_a_later_epoch_is_judged_in_its_view(tmp_path: Path) -> None:
+    """Mandela's KGR needs grades: ``judge`` grades epoch 2 too (in its view), keeps the grades
+    under epoch 2's keys, and the spread rows are the mean and sd worked out by hand."""
+    run = _mandela_run(tmp_path, "run", 2, _mandela)
+    with sqlite3.connect(run / "run.sqlite") as con:
+        judged = dict(con.execute(
+            "SELECT t.epoch, COUNT(*) FROM judgements j JOIN tasks t ON t.key = j.task_key "
+            "GROUP BY t.epoch"
+        ).fetchall())  # fmt: skip
+        first = dict(con.execute(
+            "SELECT t.item_id, v.verdict FROM verdicts v JOIN tasks t ON t.key = v.task_key "
+            "WHERE t.epoch = 1"
+        ).fetchall())  # fmt: skip
+    assert judged == {1: 2, 2: 2}  # each epoch's two forged answers (FAKE graded, REAL E0)
+    m = {(metric, judge): v for (metric, judge), v in _l0(run).items()}
+    by = {metric: v for (metric, _judge), v in m.items()}
+    # det: forgeries called FAKE, 1 of 2 in epoch 1, 2 of 2 in epoch 2; auth 100 in both, so
+    # bal (the mean of det and auth) is 75 then 100
+    assert by["det"] == (50.0, 2) and by["bal"][0] == 75.0  # the existing rows: epoch 1
+    for metric, values in (("det", [50.0, 100.0]), ("bal", [75.0, 100.0])):
+        assert by[f"{metric}_epoch_mean"] == (pytest.approx(statistics.mean(values)), 2)
+        assert by[f"{metric}_epoch_sd"] == (pytest.approx(statistics.stdev(values)), 2)
+    kgr = [k for k in m if k[0] == "kgr"]
+    assert kgr and all(m[(f"kgr_epoch_{s}", j)][1] == 2 for _k, j in kgr for s in ("mean", "sd"))
+    same = sum(v == "REAL" or not k.endswith("-k2") for k, v in first.items())
+    assert m[("epoch_agreement", "")] == (pytest.approx(100 * same / len(first)), len(first))

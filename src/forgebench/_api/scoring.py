@@ -101,12 +101,16 @@ def judge(
         raise NothingToDo(
             f"{path}: {config.name} judges only {', '.join(only or ())}; the run holds {names}"
         )
+    from forgebench.results.epochs import judge_epochs
+
     out = [JudgeOutcome(config.name, line, skipped=True) for line in skipped]
     with run_lock(path, "judge", wait=wait, on_wait=on_wait):
         for suite in usable:
             outcome = suite.judge(path, config, chosen)
             if outcome is not None:
                 out.append(outcome)
+                if not outcome.fatal:  # run --epochs: the later epochs' answers too
+                    out += judge_epochs(suite, path, config, chosen)
     return out
 
 

@@ -26,9 +26,12 @@ and for each model, probe and condition of a headline metric:
   verdict, a letter, a mask class); for a suite whose readings include ``iou`` (PIXAR's LOC) it
   is whether the answer localises the edit, IoU >= 0.5 (PIXAR's per-item outcome).
 
+A judged metric of a later epoch needs that epoch's answers judged: ``judge`` runs the suite's
+own judge stage on each later epoch's view too (:func:`judge_epochs`) and keeps the judgements
+in the run under the epoch's task keys, so the next ``judge`` asks only what is still unjudged.
+
 These rows are written only when a benchmark's tasks have more than one epoch: a one-epoch run's
-metrics.csv is byte-identical to what it was. Judged metrics of a later epoch exist only where
-its answers were judged. Statistics that pair answers (McNemar, the regressions) read the
+metrics.csv is byte-identical to what it was. Statistics that pair answers (McNemar, the regressions) read the
 current tasks, i.e. epoch 1.
 """
 
@@ -46,7 +49,10 @@ from forgebench.results.metrics_csv import METRICS_FILE, Scope, read_rows, write
 from forgebench.run.rundir import DB_NAME
 
 if TYPE_CHECKING:
+    from forgebench.models.spec import ModelConfig
+    from forgebench.run.judging import JudgeSettings
     from forgebench.suites.base import Suite
+    from forgebench.suites.outputs import JudgeOutcome
 
 MEAN, SD, AGREEMENT = "_epoch_mean", "_epoch_sd", "epoch_agreement"
 """The suffixes of the spread rows and the agreement row's name."""
@@ -196,3 +202,27 @@ def score_epochs(
             items.append(outcomes(view, suite.name, by_iou))
     rows = epoch_rows(suite, metrics, items)
     return write_metrics(run_dir, rows, Scope.of(suite.name, ends=SUFFIXES))
+
+
+def judge_epochs(
+    suite: Suite, run_dir: Path, config: ModelConfig, settings: JudgeSettings
+) -> list[JudgeOutcome]:
+    """Run ``suite``'s judge stage on each later epoch of the run (an epoch view each) and keep
+    its judgements and verdicts in the run; each outcome's line names its epoch (none for a run
+    without repeats). Stops after an epoch whose judge stage stopped (``fatal``)."""
+    import dataclasses
+
+    from forgebench.run.store.epochs import KEPT_TABLES, keep_epoch_rows
+
+    out: list[JudgeOutcome] = []
+    with epoch_views(Path(run_dir), suite.name) as views:
+        for e, view in views:
+            outcome = suite.judge(view, config, settings)
+            for table in KEPT_TABLES:
+                keep_epoch_rows(Path(run_dir), view, e, table)
+            if outcome is None:
+                continue
+            out.append(dataclasses.replace(outcome, summary=f"epoch {e}: {outcome.summary}"))
+            if outcome.fatal:
+                break
+    return out

@@ -348,3 +348,24 @@ def test_judged_headline_of_a_later_epoch_is_judged_in_its_view(tmp_path: Path) 
     assert kgr and all(m[(f"kgr_epoch_{s}", j)][1] == 2 for _k, j in kgr for s in ("mean", "sd"))
     same = sum(v == "REAL" or not k.endswith("-k2") for k, v in first.items())
     assert m[("epoch_agreement", "")] == (pytest.approx(100 * same / len(first)), len(first))
+
+
+def test_task_keys_hash_the_epoch_only_from_two_on() -> None:
+    from forgebench.models.base import ImageRef
+    from forgebench.run.tasks import Question, TaskKeys, make_task, task_key
+
+    q = Question(
+        "i1", "L0", "full", "Is it real?", "p1", image=ImageRef("v1", Path("x.png"), "image/png")
+    )
+    many = Question("i2", "MCQ", "full", "Which?", "p2",
+                    images=(ImageRef("v1", Path("a.png"), "image/png"), ImageRef("v2", Path("b.png"), "image/png")))  # fmt: skip
+    bound = [("m", {"temperature": 0.0}), ("n", {"temperature": 1.0, "seed": 3})]
+    keys = TaskKeys(bound)
+    for question in (q, many):
+        assert keys(question) == keys(question, 1) == [task_key(question, m, p) for m, p in bound]
+        for epoch in (2, 3):
+            assert keys(question, epoch) == [task_key(question, m, p, epoch) for m, p in bound]
+        assert len({k for e in (1, 2, 3) for k in keys(question, e)}) == 6
+    task = make_task(q, "m", {"temperature": 0.0}, 2)
+    assert task.epoch == 2 and task.key == task_key(q, "m", {"temperature": 0.0}, 2)
+    assert make_task(q, "m", {"temperature": 0.0}).key == task_key(q, "m", {"temperature": 0.0})

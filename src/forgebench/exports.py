@@ -127,13 +127,22 @@ def table_of(suite: Suite, run_dir: Path, judge: str | None) -> pd.DataFrame:
 
     shared = task_rows(run_dir, suite.name)
     own = export_facet(suite).rows(run_dir, judge)
-    extra = [c for c in own.columns if c not in SHARED_COLUMNS]
+    lead = list(SHARED_COLUMNS)
+    if "epoch" in shared.columns:  # run --epochs: each later epoch read by the suite itself
+        import pandas as pd
+
+        from forgebench.results.epochs import epoch_views
+
+        lead.append("epoch")
+        with epoch_views(run_dir, suite.name) as views:
+            own = pd.concat([own, *(export_facet(suite).rows(v, judge) for _e, v in views)])
+    extra = [c for c in own.columns if c not in lead]
     if not extra:
         return shared
     merged = shared.merge(
         own[["task_key", *extra]].drop_duplicates("task_key"), on="task_key", how="left"
     )
-    return merged[[*SHARED_COLUMNS, *extra]]
+    return merged[[*lead, *extra]]
 
 
 def _targets(req: ExportRequest, fmt: str, names: list[str]) -> dict[str, Path]:

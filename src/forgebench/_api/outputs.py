@@ -209,7 +209,8 @@ def viewer_hooks(present: list[Suite], run_dir: Path, out: Path) -> dict[str, An
 
 
 def _rescore(benchmark: str, run_dir: Path, judge: str | None) -> Path | None:
-    """The suite's ``score`` of a merged run (None for a benchmark no suite here knows)."""
+    """The suite's ``score`` of a merged run (None for a benchmark no suite here knows), with
+    the spread rows of a run with repeats (:mod:`forgebench.results.epochs`)."""
     try:
         suite = suites.get(benchmark)
     except suites.SuiteError:

@@ -102,6 +102,7 @@ def run(
     on_generated: Callable[[RunResult], None] | None = None,
     on_judged: Callable[[list[JudgeOutcome]], None] | None = None,
     on_skip: Callable[[str], None] | None = None,
+    epochs: int | None = None,
 ) -> RunResult:
     """Ask every model every pending question of the dataset's benchmark (resumable), holding
     the run directory's lock (``RunLocked``, exit 4, when another stage holds it, unless
@@ -120,13 +121,19 @@ def run(
     in ``RUN/report`` (:func:`forgebench.api.tables`). ``on_generated`` sees the generation's
     result before those stages, ``on_judged`` the judge stage's outcomes before metrics.csv is
     written and ``on_skip`` each "skipped" line of the metrics stage (the command line prints
-    them there, in order); an exception one raises stops the stages."""
+    them there, in order); an exception one raises stops the stages. ``epochs``: ask every
+    question that many times (``--epochs``; overrides ``settings.epochs``; a stored run asks
+    only the epochs it lacks)."""
     from forgebench._api.outputs import tables as tables_stage
     from forgebench._api.scoring import judge as judge_stage
     from forgebench._api.scoring import judge_config
     from forgebench._api.scoring import metrics as metrics_stage
-    from forgebench.run.generate import GenerationSettings, run_generation
+    from forgebench.run.generate import GenerationSettings, check_epochs, run_generation
     from forgebench.run.lock import run_lock
+
+    if epochs is not None:
+        check_epochs(epochs, "epochs")
+        settings = dataclasses.replace(settings or GenerationSettings(), epochs=epochs)
 
     suite = suites.detect(Path(dataset), benchmark)
     configs = configs_of(models)
@@ -195,7 +202,10 @@ def dry_run(
     suite = suites.detect(Path(dataset), benchmark)
     configs = configs_of(models)
     chosen = settings or GenerationSettings()
-    the_plan = plan(suite, Path(dataset), configs, chosen.selection, cache_dir=chosen.cache_dir)
+    the_plan = plan(
+        suite, Path(dataset), configs, chosen.selection, cache_dir=chosen.cache_dir,
+        epochs=chosen.epochs,
+    )  # fmt: skip
     live = {c.name: create_model(c) for c in configs}
     secrets = secret_values(configs)
     lines = [line for p in preview(the_plan, live, Path(run_dir)) for line in p.lines()]

@@ -108,6 +108,8 @@ def judge(
             outcome = stages.judge(suite, path, config, chosen)
             if outcome is not None:
                 out.append(outcome)
+                if not outcome.fatal:  # run --epochs: the later epochs' answers too
+                    out += stages.judge_epochs(suite, path, config, chosen)
     return out
 
 
@@ -122,7 +124,8 @@ def metrics(
     """Parse and score every suite of the run (narrowed by ``benchmark``) into
     ``RUN/metrics.csv``; each suite replaces only its own rows. The file's path;
     :class:`NothingToDo` when no suite had anything to score. ``options``: values of the suites'
-    own metrics options."""
+    own metrics options. A run with repeats (``run --epochs``) also gets each suite's spread
+    and agreement rows (:mod:`forgebench.results.epochs`); its other rows are epoch 1's."""
     path = run_dir_of(run_dir)
     chosen, skipped = stage_suites(path, "metrics", benchmark)
     _say(on_skip, skipped)

@@ -9,6 +9,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
+from forgebench.exports import export_facet
+from forgebench.results import epochs
+from forgebench.results.epochs import score_epochs
 from forgebench.suites.base import Dataset, Facet, Judge, Tables, Verdict
 
 if TYPE_CHECKING:
@@ -49,8 +52,25 @@ def judge(
 def score(
     suite: Suite, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
 ) -> Path | None:
-    """The suite's rows of ``RUN/metrics.csv`` (None: nothing to score)."""
-    return suite.score(run_dir, judge, dict(options or {}))
+    """The suite's rows of ``RUN/metrics.csv`` (None: nothing to score); a run with repeats
+    (``run --epochs``) also gets the suite's spread and agreement rows
+    (:func:`forgebench.results.epochs.score_epochs`; PIXAR-like suites, whose readings carry an
+    ``iou``, agree on IoU >= 0.5)."""
+    scored = suite.score(run_dir, judge, dict(options or {}))
+    if scored is not None:
+        by_iou = "iou" in export_facet(suite).reading_scores
+        score_epochs(suite, run_dir, judge, options, by_iou=by_iou)
+    return scored
+
+
+def judge_epochs(
+    suite: Suite, run_dir: Path, config: ModelConfig, settings: JudgeSettings
+) -> list[JudgeOutcome]:
+    """The suite's judge stage on each later epoch of a run with repeats (none without)."""
+    facet = _facet(suite, Judge)
+    return epochs.judge_epochs(
+        suite.name, run_dir, lambda view: facet.judge(view, config, settings)
+    )
 
 
 def tables(

@@ -135,6 +135,11 @@ def run(
     retry_errors: bool = typer.Option(
         False, "--retry-errors", help="Try tasks that ended as errors again."
     ),
+    epochs: int = typer.Option(
+        1,
+        "--epochs",
+        help="Ask every question N times (Inspect's epochs); metrics add the spread over them.",
+    ),
     dry_run: bool = typer.Option(
         False,
         "--dry-run",
@@ -179,12 +184,14 @@ def run(
 ) -> None:
     """Ask every model every pending task; resumable (the same command again continues)."""
     from forgebench import api
+    from forgebench.run.generate import check_epochs
     from forgebench.run.judging import JudgeSettings
     from forgebench.run.rundir import RunDir
     from forgebench.run.send.options import SendOptions
     from forgebench.run.send.progress import RunProgress
     from forgebench.run.send.retry import RetryPolicy
 
+    check_epochs(epochs)  # one line before anything is read or written
     suite = api.suite_of(dataset, benchmark)
     selection = api.selection_for(
         suite, probes=probes, conditions=conditions, protocol=protocol, sample=limit,
@@ -205,7 +212,7 @@ def run(
     run_dir = out if out is not None else Path("runs") / dataset.resolve().name
     settings = api.GenerationSettings(
         selection=selection, retry_errors=retry_errors, cache_dir=cache_dir, max_cost=max_cost,
-        judge=judge, prepare_only=prepare,
+        judge=judge, prepare_only=prepare, epochs=epochs,
     )  # fmt: skip
     if dry_run:
         for line in api.dry_run(dataset, run_dir, configs, settings, benchmark=suite.name):

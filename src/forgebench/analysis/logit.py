@@ -5,6 +5,10 @@ hundred items, so cells with no variation are common: a domain where every forge
 model that recognizes no image. The paper prints "—" for separated or empty cells; this module
 returns a :class:`LogitFit` whose ``status`` says which case applies.
 
+Epochs: the regressions are fitted on epoch 1's answers of a run asked more than once (``run
+--epochs N``): the rows they read are the store's current tasks, epoch 1's; the later epochs
+enter only the spread rows of :mod:`forgebench.results.epochs`.
+
 Procedure (choices the paper leaves open are written here):
 
 1. Observations in a level of a fixed effect whose outcome is constant are dropped, as Stata's

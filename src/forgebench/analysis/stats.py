@@ -8,6 +8,10 @@ With ``b`` items positive only under the first arm and ``c`` only under the seco
 
 and ``p = 1`` when there is no discordant pair. This reproduces every p-value the paper prints
 with its inputs (Table 9 "only Full / only Crop", Table 19 "b / c").
+
+Epochs: a run asked more than once (``run --epochs N``) pairs epoch 1's answers here, as every
+stage that scores does (the store's current tasks are epoch 1's); the later epochs enter only
+the spread rows of :mod:`forgebench.results.epochs`, never a paired test.
 """
 
 from __future__ import annotations

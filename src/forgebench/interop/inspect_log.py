@@ -161,7 +161,7 @@ def _sample(
         error = ia.log.EvalError(message=task.error or "error", traceback="", traceback_ansi="")
     return ia.log.EvalSample(
         id=f"{task.item_id}/{task.probe}/{task.condition}",
-        epoch=1,
+        epoch=task.epoch,  # run --epochs: Inspect's sample epochs
         input=[user],
         target=target or "",
         messages=messages,
@@ -232,7 +232,7 @@ def write_inspect_logs(request: RunExport, benchmark: str) -> list[Path]:
         for model in models_of(store, benchmark):
             rows = [r for r in metrics if r["model"] == model]
             for index, shard in enumerate(
-                _shards(iter_tasks(store, benchmark, model), request.shard_size)
+                _shards(iter_tasks(store, benchmark, model, epochs=True), request.shard_size)
             ):
                 items = items_of(store, benchmark, [t.item_id for t in shard])
                 judged = judgements_of(store, [t.key for t in shard])
@@ -258,10 +258,10 @@ def write_inspect_logs(request: RunExport, benchmark: str) -> list[Path]:
                         name=benchmark,
                         location=facts.dataset,
                         samples=len(samples),
-                        sample_ids=[s.id for s in samples],
+                        sample_ids=list(dict.fromkeys(s.id for s in samples)),
                     ),
                     model=model,
-                    config=ia.log.EvalConfig(),
+                    config=ia.log.EvalConfig(epochs=max(t.epoch for t in shard)),
                     metadata={"forgebench": prov, "shard": index, "metrics": other},
                 )
                 log = ia.log.EvalLog(

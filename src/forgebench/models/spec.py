@@ -162,10 +162,11 @@ The one table both the models file (:class:`ModelConfig`) and the command line
 ``timeout_s = inf`` overflow a client's clock)."""
 
 
-def number_problem(name: str, value: Any) -> str | None:
-    """Why ``value`` is not a valid ``name`` (:data:`NUMBER_RULES`), None when it is (None, an
-    omitted setting, is valid)."""
-    rule = NUMBER_RULES.get(name)
+def number_problem(name: str, value: Any, rule: NumberRule | None = None) -> str | None:
+    """Why ``value`` is not a valid ``name`` (:data:`NUMBER_RULES`, or ``rule`` for a number
+    that is not a model's setting, e.g. ``--epochs``), None when it is (None, an omitted
+    setting, is valid)."""
+    rule = rule or NUMBER_RULES.get(name)
     if rule is None or value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):

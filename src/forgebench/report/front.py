@@ -6,6 +6,11 @@ brackets where the suite gives one (its report facet's ``intervals``; how each r
 ``interval_note``, named in the caption). A model that did not run a benchmark has dashes there.
 The same numbers, with ``lo`` and ``hi``, are written to ``report/overview.csv``; each group's
 heading links to its benchmark's section (``#suite-<name>``).
+
+A run with repeats (``run --epochs``) also shows, in each cell whose metric has spread rows
+(``<metric>_epoch_mean`` and ``<metric>_epoch_sd``, :mod:`forgebench.results.epochs`), the mean
+and standard deviation over the epochs after the epoch-1 value; overview.csv gains the columns
+``epoch_mean``, ``epoch_sd`` and ``epochs`` then (a run without repeats: the page as before).
 """
 
 from __future__ import annotations
@@ -67,6 +72,22 @@ def _select(frame: pd.DataFrame, h: _Headline) -> pd.DataFrame:
     ]
 
 
+def _spread(rows: pd.DataFrame, h: _Headline, model: str, judge: Any) -> dict[str, float]:
+    """The spread of headline ``h`` for ``model`` over a run's epochs (empty without repeats)."""
+    out: dict[str, float] = {}
+    for name in ("mean", "sd"):
+        hit = rows[
+            (rows["probe"] == h.probe) & (rows["condition"] == h.condition)
+            & (rows["subset"] == h.subset) & (rows["metric"] == f"{h.metric}_epoch_{name}")
+            & (rows["model"] == model) & (rows["judge"].fillna("") == (judge if judge == judge else ""))
+        ]  # fmt: skip
+        if hit.empty:
+            return {}
+        out[f"epoch_{name}"] = float(hit["value"].iloc[0])
+        out["epochs"] = float(hit["n"].iloc[0])
+    return out
+
+
 def _label(h: _Headline) -> str:
     return h.metric if h.subset == "all" else f"{h.metric} {h.subset}"
 
@@ -111,6 +132,7 @@ def front_page(
                         "condition": h.condition, "subset": h.subset, "metric": h.metric,
                         "value": float(r["value"]), "lo": lo, "hi": hi, "n": r["n"],
                         "judge": r["judge"],
+                        **_spread(rows, h, str(r["model"]), r["judge"]),
                     }
                 )  # fmt: skip
     if not records:
@@ -138,6 +160,11 @@ def front_page(
                     continue
                 v, lo, hi = (float(hit[c].iloc[0]) for c in ("value", "lo", "hi"))
                 interval = f" [{lo:.1f}, {hi:.1f}]" if lo == lo and hi == hi else ""
+                if "epoch_mean" in hit and hit["epoch_mean"].iloc[0] == hit["epoch_mean"].iloc[0]:
+                    mean, sd, k = (
+                        float(hit[c].iloc[0]) for c in ("epoch_mean", "epoch_sd", "epochs")
+                    )
+                    interval += f"; {mean:.1f} ± {sd:.1f} over {k:.0f} epochs"
                 row.append(Cell(v, f"{v:.1f}{interval}"))
         body.append(row)
     notes = "; ".join(
@@ -150,6 +177,12 @@ def front_page(
         "Headline numbers of every model on every benchmark of the run (%), with 95% bootstrap "
         "intervals over items in brackets where the benchmark gives them"
         + (f" ({notes})" if notes else "")
+        + (
+            "; a run asked more than once shows epoch 1's value, then the mean ± standard "
+            "deviation over its epochs"
+            if "epoch_mean" in data
+            else ""
+        )
         + "; the best value of each column is bold.",
         columns,
         mark_best([(None, body)]),

@@ -60,6 +60,9 @@ class Scope:
     exclude: str | None = None
     """Never the metrics whose name starts with this (``None``: none left out): two
     conventions of one benchmark (PIXAR's own and ``imdl_*``) each rescore only their rows."""
+    ends: tuple[str, ...] | None = None
+    """Only the metrics whose name ends with one of these (``None``: any): the spread rows of a
+    run with repeats (``results/epochs.py``: ``*_epoch_mean``, ``*_epoch_sd``, ...)."""
 
     def owns(self, row: Mapping[str, Any]) -> bool:
         """Whether ``row`` lies inside this scope."""
@@ -72,6 +75,8 @@ class Scope:
             return False
         if self.exclude is not None and metric.startswith(self.exclude):
             return False
+        if self.ends is not None and not metric.endswith(self.ends):
+            return False
         return self.judges is None or (row.get("judge") or "") in self.judges
 
     @classmethod
@@ -83,6 +88,7 @@ class Scope:
         *,
         include: str | None = None,
         exclude: str | None = None,
+        ends: tuple[str, ...] | None = None,
     ) -> Scope:
         """Build a scope; ``None`` judges are written as ``""``."""
         return cls(
@@ -91,6 +97,7 @@ class Scope:
             frozenset((j or "") for j in judges) if judges is not None else None,
             include,
             exclude,
+            ends,
         )
 
 

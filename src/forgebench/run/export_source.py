@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from forgebench.models.base import ImageRef
-from forgebench.run.store import CURRENT, Store, task_images
+from forgebench.run.store import CURRENT, LIVE, Store, task_images
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,8 @@ class ExportTask:
     """The suite parser's verdict (None: not parsed yet)."""
     verdict_detail: dict[str, Any] = field(default_factory=dict)
     parser_version: str | None = None
+    epoch: int = 1
+    """Which repeat of the question (``run --epochs``; 1 for the first ask)."""
 
 
 @dataclass(frozen=True)
@@ -89,8 +91,8 @@ class RunFacts:
     """Judges that stored judgements for this benchmark's tasks, as ``judge (kind, version)``."""
 
 
-_TASKS = f"""
-SELECT t.key, t.benchmark, t.item_id, t.probe, t.condition, t.model, t.prompt,
+_TASKS = """
+SELECT t.key, t.epoch, t.benchmark, t.item_id, t.probe, t.condition, t.model, t.prompt,
        t.prompt_version, t.variant_id, t.image_path, t.media_type, t.images, t.params, t.extra,
        a.text, a.finish_reason, a.input_tokens, a.output_tokens, a.latency_s,
        a.created_at AS answered_at, e.reason AS error,
@@ -99,8 +101,8 @@ FROM tasks t
 LEFT JOIN answers a ON a.task_key = t.key
 LEFT JOIN errors e ON e.task_key = t.key
 LEFT JOIN verdicts v ON v.task_key = t.key
-WHERE t.benchmark = ? AND t.model = ? AND t.{CURRENT}
-ORDER BY t.rowid
+WHERE t.benchmark = ? AND t.model = ? AND t.{where}
+ORDER BY t.epoch, t.rowid
 """
 
 
@@ -129,6 +131,7 @@ def _record(row: sqlite3.Row) -> ExportTask:
         verdict=row["verdict"],
         verdict_detail=json.loads(row["verdict_detail"] or "{}"),
         parser_version=row["parser_version"],
+        epoch=int(row["epoch"]),
     )
 
 
@@ -138,12 +141,15 @@ def models_of(store: Store, benchmark: str) -> list[str]:
     return [str(m) for (m,) in store.connection.execute(sql, (benchmark,))]
 
 
-def iter_tasks(store: Store, benchmark: str, model: str) -> Iterator[ExportTask]:
+def iter_tasks(
+    store: Store, benchmark: str, model: str, *, epochs: bool = False
+) -> Iterator[ExportTask]:
     """Every current task of one benchmark and model, in the order they were stored (a cursor:
-    rows are read as they are consumed)."""
+    rows are read as they are consumed); with ``epochs`` every epoch's (``run --epochs``), the
+    repeats after the first asks, else epoch 1's."""
     cur = store.connection.cursor()
     cur.row_factory = sqlite3.Row
-    for row in cur.execute(_TASKS, (benchmark, model)):
+    for row in cur.execute(_TASKS.format(where=LIVE if epochs else CURRENT), (benchmark, model)):
         yield _record(row)
 
 

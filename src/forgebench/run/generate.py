@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from forgebench import __version__
 from forgebench.models.registry import create_model
-from forgebench.models.spec import ModelConfig, SpecError, check_unique_names
+from forgebench.models.spec import (
+    ModelConfig,
+    NumberRule,
+    SpecError,
+    check_unique_names,
+    number_problem,
+)
 from forgebench.run.blobs import BlobStore, blob_dir
 from forgebench.run.costs import Budget, cost_usd
 from forgebench.run.send.options import SendOptions
@@ -81,6 +87,25 @@ class GenerationSettings:
     executor: Executor | None = None
     """Where missing image variants are rendered (``--executor ray``; None: in this process
     while expanding)."""
+    epochs: int = 1
+    """How many times every question is asked (``--epochs``, Inspect's word): epochs 1..N, the
+    epoch part of the task key only from 2 on (:func:`~forgebench.run.tasks.task_key`), so a
+    run made with fewer epochs resumes and only the new epochs are asked."""
+
+    def __post_init__(self) -> None:
+        check_epochs(self.epochs, "epochs")
+
+
+EPOCHS = NumberRule(1, 10**6, integer=True)
+"""The range of ``--epochs`` (checked as :data:`~forgebench.models.spec.NUMBER_RULES` are)."""
+
+
+def check_epochs(value: Any, where: str = "--epochs") -> None:
+    """Refuse an epoch count that is not a whole number from 1 (:class:`SpecError`, one line
+    naming ``where``): ``--epochs 0`` would ask nothing and a negative count means nothing."""
+    why = number_problem("epochs", value, EPOCHS)
+    if why is not None:
+        raise SpecError(f"{where} {why}")
 
 
 def plan(
@@ -92,9 +117,11 @@ def plan(
     cache_dir: Path | None = None,
     render_images: bool = True,
     executor: Executor | None = None,
+    epochs: int = 1,
 ) -> Plan:
-    """Load the dataset, expand it into questions and bind them to every model; with
-    ``executor``, missing image variants are rendered there first (``run/prerender.py``)."""
+    """Load the dataset, expand it into questions and bind them to every model (each question
+    ``epochs`` times: the repeats follow the first asks); with ``executor``, missing image
+    variants are rendered there first (``run/prerender.py``)."""
 
     from forgebench.run.images import VariantCache
 
@@ -115,7 +142,11 @@ def plan(
         check_choice(q, configs, constrains)
     tasks: dict[str, list[Task]] = {}
     for c in configs:
-        bound = (make_task(for_model(q, c), c.name, c.generation_params()) for q in questions)
+        bound = (
+            make_task(for_model(q, c), c.name, c.generation_params(), e)
+            for e in range(1, epochs + 1)
+            for q in questions
+        )
         tasks[c.name] = list({t.key: t for t in bound}.values())  # a fallback also asked
     cache.flush()
     return Plan(benchmark=source.name, loaded=loaded, configs=configs, tasks=tasks)
@@ -247,9 +278,13 @@ def store_questions(
     *,
     batch: int = STORE_BATCH,
     invocation: bool = True,
+    epochs: int = 1,
 ) -> int:
     """Expand the dataset and store its tasks for every model in batches, never holding them
     all: peak memory does not grow with the number of tasks. Returns the questions stored.
+
+    With ``epochs`` > 1 every question is bound ``epochs`` times (its repeats, each its own
+    task: :func:`~forgebench.run.tasks.task_key`), one after the other.
 
     With ``invocation`` the stored tasks are this invocation's, the ones a run sends
     (:meth:`Store.begin_invocation`); a prepare that sends nothing leaves that out."""
@@ -297,6 +332,17 @@ def store_questions(
                 Task(key, name, a, params)  # positional: 1.58M of them in a release's prepare
                 for (name, params), key, a in zip(stored, keys, asked, strict=True)
             ]
+            for e in range(2, epochs + 1):
+                again = keys_of(q, e)
+                if q.fallback is not None and any(a is q.fallback for a in asked):
+                    again = [
+                        k if a is q else f
+                        for a, k, f in zip(asked, again, keys_of(q.fallback, e), strict=True)
+                    ]
+                buf += [
+                    Task(key, name, a, params, e)
+                    for (name, params), key, a in zip(stored, again, asked, strict=True)
+                ]
             if len(buf) >= batch:
                 yield buf
                 buf = []
@@ -357,6 +403,7 @@ def run_generation(
             retry_errors=settings.retry_errors,
             max_cost=max_cost,
             judge=settings.judge,
+            epochs=settings.epochs,
             cache_dir=str(Path(cache_dir or default_cache_dir()).resolve()),
         )
         write_settings(run_dir, record)
@@ -372,7 +419,7 @@ def run_generation(
             )
         store_questions(
             store, source, loaded, sel, configs, cache_dir,
-            invocation=not settings.prepare_only,
+            invocation=not settings.prepare_only, epochs=settings.epochs,
         )  # fmt: skip
         if settings.prepare_only:
             return GenerationResult()

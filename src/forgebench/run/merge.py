@@ -237,7 +237,7 @@ def _merge_meta(con: sqlite3.Connection, source: Path, merged_from: list[dict[st
 def _check_current(con: sqlite3.Connection) -> None:
     sql = (
         "SELECT model, item_id, probe, condition, group_concat(key, ' ') FROM main.tasks "
-        "WHERE superseded_by IS NULL GROUP BY model, item_id, probe, condition, extra "
+        "WHERE superseded_by IS NULL GROUP BY model, item_id, probe, condition, extra, epoch "
         "HAVING COUNT(*) > 1"
     )
     rows = con.execute(sql).fetchall()

@@ -36,7 +36,7 @@ _SQL = """
 SELECT t.key AS task_key, t.benchmark, t.item_id, t.model, t.probe, t.condition,
        CASE WHEN a.task_key IS NOT NULL THEN 'answered'
             WHEN e.task_key IS NOT NULL THEN 'error' ELSE 'pending' END AS status,
-       a.text, a.input_tokens, a.output_tokens, a.latency_s
+       a.text, a.input_tokens, a.output_tokens, a.latency_s, t.epoch
 FROM tasks t
 LEFT JOIN answers a ON a.task_key = t.key
 LEFT JOIN errors e ON e.task_key = t.key
@@ -47,10 +47,14 @@ ORDER BY t.rowid
 
 def task_rows(run_dir: Path, benchmark: str) -> pd.DataFrame:
     """The shared columns of ``benchmark``'s current tasks in the run, in the order they were
-    stored (tokens as nullable integers)."""
+    stored (tokens as nullable integers). A run with repeats (``run --epochs``) has a row per
+    epoch of each task and an ``epoch`` column after the shared ones; a run without has none
+    (its export is what it was)."""
     with Store.open(run_dir, create=False) as store:
         rows = store.connection.execute(_SQL, (benchmark,)).fetchall()
-    frame = pd.DataFrame([tuple(r) for r in rows], columns=list(SHARED_COLUMNS))
+    frame = pd.DataFrame([tuple(r) for r in rows], columns=[*SHARED_COLUMNS, "epoch"])
+    if frame.empty or int(frame["epoch"].max()) <= 1:
+        frame = frame.drop(columns="epoch")
     for col in ("input_tokens", "output_tokens"):
         frame[col] = frame[col].astype("Int64")
     frame["latency_s"] = frame["latency_s"].astype("float64")

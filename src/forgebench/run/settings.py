@@ -48,6 +48,8 @@ class RunSettings(BaseModel):
     """Spending cap in USD."""
     judge: str | None = None
     """``--judge`` spec."""
+    epochs: int = 1
+    """``--epochs``: how many times every question is asked."""
     cache_dir: str
     """The image-variant cache folder."""
     updated_at: float = Field(default_factory=time.time)

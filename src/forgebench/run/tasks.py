@@ -70,6 +70,9 @@ class Task:
     question: Question
     params: Mapping[str, Any]
     """The model's generation parameters that shape the request (temperature, max_tokens, ...)."""
+    epoch: int = 1
+    """Which repeat of the question this is (``run --epochs N``, Inspect's word): 1 for the first
+    ask; part of the key only from 2 on (:func:`task_key`)."""
 
     @property
     def item_id(self) -> str:
@@ -89,8 +92,12 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
-def task_key(question: Question, model: str, params: Mapping[str, Any]) -> str:
+def task_key(question: Question, model: str, params: Mapping[str, Any], epoch: int = 1) -> str:
     """The stable key: sha256 over item, probe, condition, model, rendered request and variant id.
+
+    ``epoch`` (``run --epochs N``): the first ask (epoch 1) hashes no epoch, so every key made
+    before repeats existed is the epoch-1 key and its answer is never asked again; a repeat
+    (epoch 2 on) also hashes ``epoch``.
 
     ``image`` is the first image's variant id (None without one), as it always was. A question
     with more than one image also hashes ``images``, the list of every variant id in order; with
@@ -110,6 +117,8 @@ def task_key(question: Question, model: str, params: Mapping[str, Any]) -> str:
     }
     if len(question.images) > 1:
         payload["images"] = [ref.variant_id for ref in question.images]
+    if epoch > 1:
+        payload["epoch"] = epoch
     return hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()[:32]
 
 
@@ -128,13 +137,13 @@ class TaskKeys:
         enc = canonical_json
         self._models = [f'{enc(m)},"params":{enc(dict(p))}'.encode() for m, p in bound]
 
-    def __call__(self, question: Question) -> list[str]:
-        """The keys of ``question`` for each bound model, in order."""
+    def __call__(self, question: Question, epoch: int = 1) -> list[str]:
+        """The keys of ``question`` (its repeat ``epoch``) for each bound model, in order."""
         enc = canonical_json
-        head = (
-            f'{{"condition":{enc(question.condition)},'
-            f'"image":{enc(question.image.variant_id if question.image else None)},'
-        )
+        head = f'{{"condition":{enc(question.condition)},'
+        if epoch > 1:  # "epoch" sorts between "condition" and "image"
+            head += f'"epoch":{enc(epoch)},'
+        head += f'"image":{enc(question.image.variant_id if question.image else None)},'
         if len(question.images) > 1:
             head += f'"images":{enc([ref.variant_id for ref in question.images])},'
         head += f'"item":{enc(question.item_id)},"model":'
@@ -152,7 +161,11 @@ class TaskKeys:
         return keys
 
 
-def make_task(question: Question, model: str, params: Mapping[str, Any] | None = None) -> Task:
-    """Bind a question to a model (name as in every output) and its generation parameters."""
+def make_task(
+    question: Question, model: str, params: Mapping[str, Any] | None = None, epoch: int = 1
+) -> Task:
+    """Bind a question to a model (name as in every output) and its generation parameters;
+    ``epoch``: which repeat of it (``run --epochs``)."""
     p = dict(params or {})
-    return Task(key=task_key(question, model, p), model=model, question=question, params=p)
+    key = task_key(question, model, p, epoch)
+    return Task(key=key, model=model, question=question, params=p, epoch=epoch)

@@ -105,7 +105,9 @@ def _task_of(row: sqlite3.Row, config: ModelConfig) -> Task:
         prompt=row["prompt"], prompt_version=row["prompt_version"], images=images,
         extra=json.loads(row["extra"] or "{}"), benchmark=row["benchmark"],
     )  # fmt: skip
-    return Task(key=row["key"], model=config.name, question=q, params=config.generation_params())
+    epoch = int(row["epoch"]) if "epoch" in row.keys() else 1  # noqa: SIM118 (Row: in = values)
+    params = config.generation_params()
+    return Task(key=row["key"], model=config.name, question=q, params=params, epoch=epoch)
 
 
 def _request(task: Task, images_b64: tuple[str | None, ...] | None = None) -> Request:
@@ -124,6 +126,7 @@ def _request(task: Task, images_b64: tuple[str | None, ...] | None = None) -> Re
             "probe": q.probe,
             "condition": q.condition,
             "extra": dict(q.extra),
+            **({"epoch": task.epoch} if task.epoch > 1 else {}),  # a repeat (run --epochs)
         },
     )
 

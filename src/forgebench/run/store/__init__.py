@@ -21,7 +21,7 @@ Every other stage reads and writes through the typed methods of :class:`Store`
 from __future__ import annotations
 
 from forgebench.run.rundir import DB_NAME
-from forgebench.run.store.base import CURRENT, SUPERSEDING
+from forgebench.run.store.base import CURRENT, LIVE, SUPERSEDING
 from forgebench.run.store.core import Store, StoreError, meta_value
 from forgebench.run.store.items import BadStoredRow
 from forgebench.run.store.replicas import ReplicaRow
@@ -42,6 +42,7 @@ __all__ = [
     "CURRENT",
     "DB_NAME",
     "GRADE_KIND",
+    "LIVE",
     "SUPERSEDING",
     "BadStoredRow",
     "CountRow",

@@ -13,8 +13,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-CURRENT = "superseded_by IS NULL"
-"""SQL condition selecting current (not superseded) task rows."""
+LIVE = "superseded_by IS NULL"
+"""SQL condition selecting live (not superseded) task rows of every epoch: what is sent."""
+
+CURRENT = "superseded_by IS NULL AND epoch = 1"
+"""SQL condition selecting current task rows: not superseded, and the first ask (epoch 1) of a
+run with repeats (``run --epochs``), so every stage that scores or exports reads what it read
+before repeats existed. :mod:`forgebench.results.epochs` scores the other epochs."""
 
 SUPERSEDING = """``superseded_by``: a task whose question changed (a fixed typo in an event label, a new prompt
 version, an edited image) keeps its row and answer, but the newer task of the same model, item,

@@ -42,6 +42,11 @@ missing (a run that never used replicas, or a construction work folder), and gai
 ``timeouts`` column (0 for every stored row) where a run made before that column existed
 created it without. Its rows are kept as they are.
 
+Version 7 -> 8 (repeats, ``run --epochs N``): ``tasks`` gets the ``epoch`` column (``INTEGER NOT
+NULL DEFAULT 1``), so every stored task is epoch 1 under the key it has (the key hashes an epoch
+only from 2 on). Nothing else changes: keys, answers and verdicts are untouched and a migrated run
+resumes without re-asking; ``run --epochs 2`` on it asks only the second epoch.
+
 A new version adds its step with ``@upgrade(N)`` (from version N to N + 1) and raises
 :data:`~forgebench.run.store.schema.SCHEMA_VERSION`.
 """
@@ -221,6 +226,13 @@ def _v6_to_v7(con: sqlite3.Connection) -> None:
     have = {r[1] for r in con.execute("PRAGMA table_info(replica_stats)")}
     if "timeouts" not in have:
         con.execute("ALTER TABLE replica_stats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0")
+
+
+@upgrade(7)
+def _v7_to_v8(con: sqlite3.Connection) -> None:
+    have = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
+    if "epoch" not in have:
+        con.execute("ALTER TABLE tasks ADD COLUMN epoch INTEGER NOT NULL DEFAULT 1")
 
 
 def migrate(con: sqlite3.Connection, where: str) -> int | None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Collection, Iterator
 
-from forgebench.run.store.base import CURRENT, StoreBase
+from forgebench.run.store.base import LIVE, StoreBase
 
 
 class PendingPart(StoreBase):
@@ -18,12 +18,12 @@ class PendingPart(StoreBase):
     def pending(
         self, model: str, *, retry_errors: bool = False, among: Collection[str] | None = None
     ) -> list[str]:
-        """Keys of ``model``'s tasks without an answer, in insertion order.
+        """Keys of ``model``'s tasks without an answer (every epoch), in insertion order.
 
         Errored tasks are left out unless ``retry_errors``; ``among`` narrows to this run's keys.
         """
         sql = (
-            f"SELECT t.key FROM tasks t WHERE t.model=? AND t.{CURRENT} "
+            f"SELECT t.key FROM tasks t WHERE t.model=? AND t.{LIVE} "
             "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.task_key=t.key)"
         )
         if not retry_errors:
@@ -48,7 +48,7 @@ class PendingPart(StoreBase):
 
     _PENDING = (
         "FROM temp.invocation i JOIN tasks t ON t.key = i.key "
-        f"WHERE i.model = ? AND t.{CURRENT} "
+        f"WHERE i.model = ? AND t.{LIVE} "
         "AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.task_key = t.key)"
     )
 

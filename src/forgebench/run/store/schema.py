@@ -38,11 +38,18 @@ Version 7 (every table declared here) changed no row: ``replica_stats`` (per-rep
 made before created it itself when it first used replicas, and one made before its ``timeouts``
 column existed lacks that column; the migration creates the table where it is missing and adds
 the column where it lacks, keeping every row.
+
+Version 8 (repeats: ``run --epochs N``) added ``tasks.epoch``: which repeat of its question a task
+is (1 for the first ask). The epoch is part of the task key only from 2 on, so every task stored
+before is epoch 1 under its own key. A task's identity for superseding is its model, item, probe,
+condition, extra and epoch (the repeats of a question never supersede one another). Stages that
+score read the current epoch-1 tasks (:data:`~forgebench.run.store.base.CURRENT`), so every
+metric row keeps its meaning; sending reads every epoch (:data:`~forgebench.run.store.base.LIVE`).
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 JUDGEMENTS = """
 CREATE TABLE IF NOT EXISTS judgements (
@@ -110,7 +117,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     image_path     TEXT,                -- where the variant's bytes live (export-batch)
     media_type     TEXT,
     benchmark      TEXT NOT NULL DEFAULT 'mandela',
-    images         TEXT                 -- JSON [[variant_id, path, media_type], ...] when several
+    images         TEXT,                -- JSON [[variant_id, path, media_type], ...] when several
+    epoch          INTEGER NOT NULL DEFAULT 1  -- the repeat (run --epochs); in the key from 2 on
 );
 """
 """The tasks table (its key is unique through ``tasks_key``, one of :data:`TASK_INDEXES`)."""

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.models.base import ImageRef
-from forgebench.run.store.base import CURRENT, StoreBase
+from forgebench.run.store.base import CURRENT, LIVE, StoreBase
 from forgebench.run.store.rows import TaskIdentity, json_object
 from forgebench.run.store.schema import TASK_INDEXES
 from forgebench.run.tasks import Question, Task, canonical_json
@@ -49,8 +49,8 @@ def task_images(row: sqlite3.Row) -> tuple[ImageRef, ...]:
 
 _INSERT_TASK = (
     "INTO tasks(key, item_id, probe, condition, model, prompt, prompt_version, variant_id, "
-    "params, extra, created_at, image_path, media_type, benchmark, images) "
-    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    "params, extra, created_at, image_path, media_type, benchmark, images, epoch) "
+    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 
 
@@ -78,7 +78,7 @@ def _task_rows(tasks: Iterable[Task]) -> list[tuple[Any, ...]]:
         enc = params.get(id(t.params))
         if enc is None or enc[0] is not t.params:
             enc = params[id(t.params)] = (t.params, canonical_json(dict(t.params)))
-        rows.append((t.key, *part[1], t.model, *part[2], enc[1], *part[3]))
+        rows.append((t.key, *part[1], t.model, *part[2], enc[1], *part[3], t.epoch))
     return rows
 
 
@@ -99,7 +99,8 @@ class TasksPart(StoreBase):
     def put_tasks(self, tasks: Iterable[Task]) -> int:
         """Store tasks (``INSERT OR IGNORE``: a key is stored once); returns how many were new.
 
-        A stored task is the current one for its model, item, probe, condition and extra: any
+        A stored task is the current one for its model, item, probe, condition, extra and epoch
+        (``run --epochs``: the repeats of a question never supersede one another): any
         other task of that identity is marked superseded (and one stored earlier that is given
         again becomes current again).
         """
@@ -123,19 +124,19 @@ class TasksPart(StoreBase):
             changed = [r for r in rows if not stored.get(r[0], False)]
             self.connection.executemany(
                 "UPDATE tasks SET superseded_by=? WHERE model=? AND item_id=? AND probe=? "
-                "AND condition=? AND extra=? AND key<>?",
-                [(r[0], r[4], r[1], r[2], r[3], r[9], r[0]) for r in changed],
+                "AND condition=? AND extra=? AND epoch=? AND key<>?",
+                [(r[0], r[4], r[1], r[2], r[3], r[9], r[15], r[0]) for r in changed],
             )
             # every changed task ends current; one inserted just now can only have been marked
             # above by another changed task of its identity, so only those and the superseded
             # ones stored before need resetting
-            ids = Counter((r[4], r[1], r[2], r[3], r[9]) for r in changed)
+            ids = Counter((r[4], r[1], r[2], r[3], r[9], r[15]) for r in changed)
             self.connection.executemany(
                 "UPDATE tasks SET superseded_by=NULL WHERE key=?",
                 [
                     (r[0],)
                     for r in changed
-                    if r[0] in stored or ids[(r[4], r[1], r[2], r[3], r[9])] > 1
+                    if r[0] in stored or ids[(r[4], r[1], r[2], r[3], r[9], r[15])] > 1
                 ],
             )
             return added
@@ -211,8 +212,8 @@ class TasksPart(StoreBase):
             raise
 
     def _shared_identity(self) -> bool:
-        """Whether two stored tasks share model, item, probe, condition and extra (the index
-        answers for all but extra; rows are read only where it finds a group)."""
+        """Whether two stored tasks share model, item, probe, condition, extra and epoch (the
+        index answers for all but extra and epoch; rows are read only where it finds a group)."""
         groups = (
             "SELECT model, item_id, probe, condition FROM tasks "
             "GROUP BY model, item_id, probe, condition HAVING COUNT(*) > 1"
@@ -221,7 +222,8 @@ class TasksPart(StoreBase):
             return False
         sql = (
             f"SELECT 1 FROM ({groups}) g JOIN tasks t USING (model, item_id, probe, condition) "
-            "GROUP BY t.model, t.item_id, t.probe, t.condition, t.extra HAVING COUNT(*) > 1 LIMIT 1"
+            "GROUP BY t.model, t.item_id, t.probe, t.condition, t.extra, t.epoch "
+            "HAVING COUNT(*) > 1 LIMIT 1"
         )
         return self.connection.execute(sql).fetchone() is not None
 
@@ -229,7 +231,7 @@ class TasksPart(StoreBase):
         """Those of ``keys`` already stored: key -> whether it is current."""
         found: dict[str, bool] = {}
         for chunk, marks in self._chunks(keys):
-            sql = f"SELECT key, {CURRENT} FROM tasks WHERE key IN ({marks})"
+            sql = f"SELECT key, {LIVE} FROM tasks WHERE key IN ({marks})"
             found.update((r[0], bool(r[1])) for r in self.connection.execute(sql, chunk))
         return found
 
@@ -257,6 +259,15 @@ class TasksPart(StoreBase):
         """Model names that have tasks in this run, sorted."""
         sql = "SELECT DISTINCT model FROM tasks ORDER BY 1"
         return [r[0] for r in self.connection.execute(sql)]
+
+    def epochs(self, benchmark: str | None = None) -> list[int]:
+        """The epochs (``run --epochs``) of the live tasks, sorted ([1] for a run without
+        repeats; [] without tasks); ``benchmark`` narrows to one benchmark."""
+        sql = f"SELECT DISTINCT epoch FROM tasks WHERE {LIVE}"
+        args: tuple[str, ...] = ()
+        if benchmark is not None:
+            sql, args = sql + " AND benchmark = ?", (benchmark,)
+        return sorted(int(r[0]) for r in self.connection.execute(sql, args))
 
     def benchmarks(self) -> list[str]:
         """Benchmarks that have tasks in this run, sorted."""

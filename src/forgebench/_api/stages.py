@@ -5,6 +5,7 @@ change of how a suite offers a stage is made here once."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -68,9 +69,13 @@ def judge_epochs(
 ) -> list[JudgeOutcome]:
     """The suite's judge stage on each later epoch of a run with repeats (none without)."""
     facet = _facet(suite, Judge)
-    return epochs.judge_epochs(
-        suite.name, run_dir, lambda view: facet.judge(view, config, settings)
+    done = epochs.judge_epochs(
+        suite.name,
+        run_dir,
+        lambda view: facet.judge(view, config, settings),
+        lambda o: bool(o.fatal),
     )
+    return [dataclasses.replace(o, summary=f"epoch {e}: {o.summary}") for e, o in done]
 
 
 def tables(

@@ -43,14 +43,31 @@ import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from forgebench.results.metrics_csv import METRICS_FILE, Scope, read_rows, write_metrics
 from forgebench.run.rundir import DB_NAME
 
 if TYPE_CHECKING:
-    from forgebench.suites.base import Suite
-    from forgebench.suites.outputs import JudgeOutcome
+    from forgebench.interop.headline import Headline
+
+
+class Benchmark(Protocol):
+    """What this module needs of a benchmark (a suite's core has it; the engine names no
+    suite): its name, its headline metrics and its own scoring of a run folder."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def headline(self) -> tuple[Headline, ...]: ...
+
+    def score(
+        self, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
+    ) -> Path | None: ...
+
+
+OutcomeT = TypeVar("OutcomeT")
 
 MEAN, SD, AGREEMENT = "_epoch_mean", "_epoch_sd", "epoch_agreement"
 """The suffixes of the spread rows and the agreement row's name."""
@@ -141,7 +158,7 @@ def agreement(
 
 
 def epoch_rows(
-    suite: Suite,
+    suite: Benchmark,
     metrics: list[list[dict[str, str]]],
     items: Sequence[Mapping[tuple[str, ...], str]],
 ) -> list[dict[str, Any]]:
@@ -178,7 +195,7 @@ def epoch_rows(
 
 
 def score_epochs(
-    suite: Suite,
+    suite: Benchmark,
     run_dir: Path,
     judge: str | None,
     options: Mapping[str, str] | None = None,
@@ -207,17 +224,18 @@ def score_epochs(
 
 
 def judge_epochs(
-    benchmark: str, run_dir: Path, judge_view: Callable[[Path], JudgeOutcome | None]
-) -> list[JudgeOutcome]:
+    benchmark: str,
+    run_dir: Path,
+    judge_view: Callable[[Path], OutcomeT | None],
+    stopped: Callable[[OutcomeT], bool],
+) -> list[tuple[int, OutcomeT]]:
     """Run a benchmark's judge stage (``judge_view``: the suite's judge facet on a run folder)
     on each later epoch of the run (an epoch view each) and keep its judgements and verdicts in
-    the run; each outcome's line names its epoch (none for a run without repeats). Stops after
-    an epoch whose judge stage stopped (``fatal``)."""
-    import dataclasses
-
+    the run: each epoch's outcome (none for a run without repeats). Stops after an epoch whose
+    judge stage ``stopped``."""
     from forgebench.run.store.epochs import KEPT_TABLES, keep_epoch_rows
 
-    out: list[JudgeOutcome] = []
+    out: list[tuple[int, OutcomeT]] = []
     with epoch_views(Path(run_dir), benchmark) as views:
         for e, view in views:
             outcome = judge_view(view)
@@ -225,7 +243,7 @@ def judge_epochs(
                 keep_epoch_rows(Path(run_dir), view, e, table)
             if outcome is None:
                 continue
-            out.append(dataclasses.replace(outcome, summary=f"epoch {e}: {outcome.summary}"))
-            if outcome.fatal:
+            out.append((e, outcome))
+            if stopped(outcome):
                 break
     return out

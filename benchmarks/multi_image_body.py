@@ -22,7 +22,7 @@ import numpy as np
 from PIL import Image
 
 from forgebench.models.base import ImageRef, Request
-from forgebench.models.openai_compat import build_body, encode_body
+from forgebench.models.openai_body import build_body, encode_body
 from forgebench.suites.forensics.studies import tile
 
 

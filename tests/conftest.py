@@ -152,9 +152,13 @@ def _private_variant_cache(tmp_path_factory: pytest.TempPathFactory) -> _Iterato
 def demo_dataset(tmp_path_factory: pytest.TempPathFactory) -> _Iterator[_Path]:
     """The offline demo's Mandela dataset (``build_demo``), built once per session (by one xdist
     worker, read by all); read it, or change a copy (``support.shared_builds.copy_of``): at the
-    end it must be as built."""
+    end it must be as built. The suites are loaded first, as the CLI does at start-up: the build
+    receives its construction parts from them (``construct.parts.CONSTRUCTIONS``), and a worker
+    whose earlier tests loaded none would fail it."""
+    from forgebench import suites
     from forgebench.demo.build import build_demo
 
+    suites.load()
     frozen = _built_once(_session_root(tmp_path_factory.getbasetemp()), "shared-demo", build_demo)
     yield frozen.root
     frozen.check()

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
+import os
 import shutil
 import struct
+import subprocess
 import sys
 import zlib
 from collections.abc import Iterator
@@ -251,3 +254,233 @@ def test_interrupted_export_leaves_nothing(demo: dict[str, Path], tmp_path: Path
     res = _invoke("export-dataset", str(src), "--format", "hf", "--out", str(out))
     assert res.exit_code == 2 and last["image"] in res.output, res.output
     assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["ds"]
+
+
+# -- hf://OWNER/NAME[@REVISION]: a pre-filled Hub cache, the Hub offline ------------------------
+
+TOKEN = "hf_forgebenchTESTtoken0123456789"
+"""An ``HF_TOKEN`` that must never be written or shown."""
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Two exports of a tiny Mandela dataset (1 seed, then 2, each with a kb.jsonl) as two
+    commits of ``owner/tiny`` in a Hub cache: ``main`` is the second, tag ``v1`` the first."""
+    import huggingface_hub
+
+    from support.hub_cache import fill_hub_cache
+    from support.mandela_data import write_mandela_dataset
+
+    root = tmp_path_factory.mktemp("hub")
+    home = root / "hf-home"
+    commits = {}
+    for name, seeds, refs in (("v1", 1, ["v1"]), ("v2", 2, ["main"])):
+        ds = write_mandela_dataset(root / name, seeds=seeds)
+        (ds / "kb.jsonl").write_text(json.dumps({"id": "Q1", "name": f"Apollo {name}"}) + "\n")
+        _export(ds, root / f"hf-{name}")
+        commits[name] = hashlib.sha1(name.encode()).hexdigest()
+        fill_hub_cache(home / "hub", "owner/tiny", root / f"hf-{name}", commits[name], refs)
+    scanned = huggingface_hub.scan_cache_dir(home / "hub")  # the library reads it as its own
+    assert scanned.warnings == []
+    (repo,) = scanned.repos
+    assert (repo.repo_id, repo.repo_type) == ("owner/tiny", "dataset")
+    assert {r.commit_hash: set(r.refs) for r in repo.revisions} == {
+        commits["v1"]: {"v1"},
+        commits["v2"]: {"main"},
+    }
+    return {"root": root, "home": home, "commits": commits}
+
+
+def _hub_env(hub: dict[str, Any], **env: str) -> dict[str, str]:
+    """The environment of a process that reads only the pre-filled cache."""
+    out = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("HF_", "HUGGINGFACE_", "TRANSFORMERS_"))
+    }
+    home = str(hub["root"] / "home")  # HF_HOME: never the user's, whatever the test sets
+    return {**out, "HF_HOME": home, "HF_HUB_OFFLINE": "1", "HF_TOKEN": TOKEN, **env}
+
+
+def _same_dataset(back: Path, src: Path) -> None:
+    assert _items(back / "items.jsonl") == _items(src / "items.jsonl")
+    for item in _items(src / "items.jsonl"):
+        assert (back / item["image"]).read_bytes() == (src / item["image"]).read_bytes()
+    assert (back / "kb.jsonl").read_bytes() == (src / "kb.jsonl").read_bytes()
+    assert get("mandela").validate(back).errors == []
+    for f in back.rglob("*"):
+        assert not f.is_file() or TOKEN.encode() not in f.read_bytes(), f
+
+
+def test_hub_dataset_imports_from_the_cache_offline(hub: dict[str, Any], tmp_path: Path) -> None:
+    """``forgebench import hf://owner/tiny`` in a process of its own (HF_HOME: the cache, the
+    Hub offline, a token set): main's commit, the same items, bytes and side files as the
+    dataset exported; the token nowhere."""
+    back = tmp_path / "back"
+    res = subprocess.run(
+        [sys.executable, "-m", "forgebench.cli", "import", "hf://owner/tiny", "--out", str(back)],
+        env=_hub_env(hub, HF_HOME=str(hub["home"])),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 0, res.stderr
+    assert f"imported 4 mandela items from hf://owner/tiny (commit {hub['commits']['v2']})" in (
+        res.stdout
+    )
+    assert TOKEN not in res.stdout + res.stderr
+    _same_dataset(back, hub["root"] / "v2")
+
+
+_REVISIONS = """
+import json, sys
+from typer.testing import CliRunner
+from forgebench import api
+from forgebench.cli import app
+from forgebench.errors import UserError
+out, commit = sys.argv[1], sys.argv[2]
+said = {}
+for name, ref in (("tag", "hf://owner/tiny@v1"), ("commit", "hf://owner/tiny@" + commit),
+                  ("missing", "hf://owner/absent"), ("branch", "hf://owner/tiny@nope")):
+    res = CliRunner().invoke(app, ["import", ref, "--out", out + "/" + name])
+    said[name] = [res.exit_code, res.output]
+try:
+    api.import_("hf://owner/tiny@v1", out + "/api")
+    api.import_("hf://owner/absent", out + "/api-missing")
+except UserError as exc:
+    said["api"] = str(exc)
+print(json.dumps(said))
+"""
+
+
+def test_hub_revisions_and_a_dataset_not_in_the_cache(hub: dict[str, Any], tmp_path: Path) -> None:
+    """``@REVISION`` picks a tag's or a commit's snapshot; a dataset or a revision the cache
+    lacks while offline is one line, exit 2, nothing written (CLI and ``api.import_``, in one
+    process whose HF_HUB_CACHE is the cache)."""
+    res = subprocess.run(
+        [sys.executable, "-c", _REVISIONS, str(tmp_path), hub["commits"]["v2"]],
+        env=_hub_env(hub, HF_HUB_CACHE=str(hub["home"] / "hub")),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 0, res.stderr
+    said = json.loads(res.stdout.splitlines()[-1])
+    assert said["tag"][0] == 0 and "imported 2 mandela items" in said["tag"][1]
+    _same_dataset(tmp_path / "tag", hub["root"] / "v1")
+    assert said["commit"][0] == 0 and "imported 4 mandela items" in said["commit"][1]
+    _same_dataset(tmp_path / "commit", hub["root"] / "v2")
+    _same_dataset(tmp_path / "api", hub["root"] / "v1")
+    for name, what in (("missing", "hf://owner/absent"), ("branch", "hf://owner/tiny@nope")):
+        code, output = said[name]
+        assert code == 2 and output.count("\n") == 1, output
+        assert output.startswith(f"error: {what}: revision ") and "HF_HUB_OFFLINE is set" in output
+        assert not (tmp_path / name).exists()
+    assert said["api"].startswith("hf://owner/absent: revision 'main' is not in the Hugging Face")
+    assert not (tmp_path / "api-missing").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+    assert TOKEN not in res.stdout + res.stderr
+
+
+@pytest.mark.parametrize(
+    "ref",
+    ["hf://", "hf://owner", "hf://owner/", "hf://owner/name/more", "hf://own er/name",
+     "hf://owner/name@", "hf://owner/na--me", "hf://-owner/name", "hf://owner/name@../main",
+     "hf://owner/name@a b", "hf://owner/name\n@main"],
+)  # fmt: skip
+def test_malformed_hub_ids_are_one_line(ref: str, tmp_path: Path) -> None:
+    res = _invoke("import", ref, "--out", str(tmp_path / "out"))
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    assert "not a Hub dataset id (hf://OWNER/NAME or hf://OWNER/NAME@REVISION" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_hub_import_without_huggingface_hub_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "huggingface_hub", None)
+    res = _invoke("import", "hf://owner/tiny@v1", "--out", str(tmp_path / "out"))
+    assert res.exit_code == 2 and res.output.count("\n") == 1, res.output
+    assert "import hf://OWNER/NAME needs the 'datasets' extra" in res.output
+    assert "pip install 'forgebench[datasets]'" in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_hub_token_is_the_librarys_and_a_refusal_is_one_line(
+    hub: dict[str, Any], tmp_path: Path
+) -> None:
+    """Online, against a loopback Hub (HF_ENDPOINT) that answers 401 ``RepoNotFound``: the
+    library sends HF_TOKEN as its bearer token; forgebench prints one line without it, exits 2
+    and writes nothing."""
+    import http.server
+    import threading
+
+    seen: list[tuple[str, str | None]] = []
+
+    class Hub(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append((self.path, self.headers.get("Authorization")))
+            body = b'{"error": "Repository Not Found"}'
+            self.send_response(401)
+            self.send_header("X-Error-Code", "RepoNotFound")
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_HEAD = do_GET
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    env = _hub_env(hub, HF_HUB_CACHE=str(hub["home"] / "hub"))
+    del env["HF_HUB_OFFLINE"]
+    env["HF_ENDPOINT"] = f"http://127.0.0.1:{server.server_port}"
+    try:
+        res = subprocess.run(
+            [sys.executable, "-m", "forgebench.cli", "import", "hf://owner/private",
+             "--out", str(tmp_path / "out")],
+            env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert any(
+        path.startswith("/api/datasets/owner/private") and auth == f"Bearer {TOKEN}"
+        for path, auth in seen
+    ), seen
+    assert res.returncode == 2 and res.stdout == "", res.stdout
+    assert res.stderr == (
+        "error: hf://owner/private: no such dataset on the Hub (a private one needs HF_TOKEN)\n"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_hub_side_files_resolve_into_blobs_only(hub: dict[str, Any], tmp_path: Path) -> None:
+    """A snapshot's side file is a link into its repository's ``blobs/``: accepted there; one
+    that resolves anywhere else is refused whole, as in any export folder."""
+    from forgebench.interop.hf_import import HFImportError, import_hf
+
+    layout = get("mandela").dataset_layout()
+    assert layout is not None
+    repo = hub["home"] / "hub" / "datasets--owner--tiny"
+    snap = repo / "snapshots" / hub["commits"]["v1"]
+    n = import_hf(snap, tmp_path / "ok", layout, links_into=repo / "blobs")
+    assert (
+        n == 2
+        and (tmp_path / "ok" / "kb.jsonl").read_bytes()
+        == (hub["root"] / "v1" / "kb.jsonl").read_bytes()
+    )
+    bad = tmp_path / "snap"
+    shutil.copytree(snap, bad)  # the files themselves: links resolved
+    outside = tmp_path / "elsewhere.jsonl"
+    outside.write_text((bad / "files" / "kb.jsonl").read_text())
+    (bad / "files" / "kb.jsonl").unlink()
+    (bad / "files" / "kb.jsonl").symlink_to(outside)
+    with pytest.raises(
+        HFImportError, match=r"kb\.jsonl. resolves to .*, outside the dataset folder"
+    ):
+        import_hf(bad, tmp_path / "no", layout, links_into=repo / "blobs")
+    assert not (tmp_path / "no").exists()

@@ -12,12 +12,8 @@ import pytest
 from PIL import Image
 
 from forgebench.models.base import ImageRef, ModelError, Request
-from forgebench.models.openai_compat import (
-    OpenAICompatModel,
-    build_body,
-    create,
-    parse_completion,
-)
+from forgebench.models.openai_body import build_body, parse_completion
+from forgebench.models.openai_compat import OpenAICompatModel, create
 from forgebench.models.spec import ModelConfig
 
 
@@ -157,7 +153,7 @@ def test_parse_completion_list_content_and_errors() -> None:
 
 
 def test_spliced_payload_is_exactly_the_json_body(image: ImageRef) -> None:
-    from forgebench.models.openai_compat import encode_body
+    from forgebench.models.openai_body import encode_body
 
     req = Request(prompt='say "hi" — naïve\n', images=(image,), params={"temperature": 0})
     assert json.loads(encode_body("m", req)) == build_body("m", req)

@@ -128,3 +128,18 @@ def test_a_killed_writers_temp_file_is_cleaned_and_a_live_ones_kept(tmp_path: Pa
     assert mine.exists()
     with (tmp_path / "metrics.csv").open(newline="") as fh:
         assert len(list(csv.DictReader(fh))) == 1
+
+
+def test_metric_prefixes_split_one_benchmark_between_two_writers(tmp_path: Path) -> None:
+    """``include`` / ``exclude``: PIXAR's own rows and its ``imdl_*`` rows are rescored apart."""
+    own = Scope.of("pixar", models=["a"], exclude="imdl_")
+    imdl = Scope.of("pixar", models=["a"], include="imdl_")
+    write_metrics(tmp_path, [_row("pixar", "a", "giou", 1.0)], own)
+    write_metrics(tmp_path, [_row("pixar", "a", "imdl_pixel_f1", 0.5)], imdl)
+    write_metrics(tmp_path, [_row("pixar", "a", "giou", 2.0)], own)
+    got = [(r["metric"], r["value"]) for r in read_rows(tmp_path / "metrics.csv")]
+    assert got == [("giou", "2.0"), ("imdl_pixel_f1", "0.5")]
+    with pytest.raises(ValueError, match="outside the writer's scope"):
+        write_metrics(tmp_path, [_row("pixar", "a", "giou", 3.0)], imdl)
+    write_metrics(tmp_path, [], imdl)
+    assert [r["metric"] for r in read_rows(tmp_path / "metrics.csv")] == ["giou"]

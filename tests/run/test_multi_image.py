@@ -16,7 +16,8 @@ from PIL import Image
 from forgebench.models import anthropic, google, hf_local
 from forgebench.models.base import ImageRef, ModelError, Request, image_limit
 from forgebench.models.builtin.artefact import ArtefactModel
-from forgebench.models.openai_compat import OpenAICompatModel, build_body, encode_body
+from forgebench.models.openai_body import build_body, encode_body
+from forgebench.models.openai_compat import OpenAICompatModel
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.run.costs import TEXT_FRAMING_TOKENS, estimate_input_tokens, image_tokens
 from forgebench.run.dryrun import example_request

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from forgebench import suites
 from forgebench.errors import NothingToDo, UserError
+from forgebench.interop.hf_hub import is_hub_id
 from forgebench.suites.base import ImportSettings, Output, Selection, Suite, TaskMatrix, Validation
 from forgebench.util.owned import is_owned, mark, replace_guard
 
@@ -45,22 +46,29 @@ def import_(
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[Suite, Output]:
     """Write the dataset folder ``out`` from ``src`` with the importer that recognises it
-    (``benchmark`` names the suite instead), all or nothing.
+    (``benchmark`` names the suite instead), all or nothing. ``src`` may be a Hub dataset that
+    ``export-dataset --format hf`` wrote, ``hf://OWNER/NAME[@REVISION]`` (fetched through the
+    Hugging Face cache: :mod:`forgebench.interop.hf_hub`).
 
     Whatever the suite, an existing ``out`` is replaced only where
     :func:`forgebench.util.owned.replace_guard` allows it (checked here, before any suite code
     runs: never the current folder, a parent of a source, or a folder forgebench did not
     write), and the folder written carries the dataset marker."""
-    src, out = Path(src), Path(out)
     settings = settings or ImportSettings()
-    _guard_out(src, out, settings)
-    suite, done = _import(src, out, settings, benchmark, progress)
+    if is_hub_id(src):
+        out = Path(out)
+        _guard_out(out, settings)
+        suite, done = _import_hub(str(src), out, settings)
+    else:
+        src, out = Path(src), Path(out)
+        _guard_out(out, settings, src)
+        suite, done = _import(src, out, settings, benchmark, progress)
     if out.is_dir() and not out.is_symlink() and not is_owned(out):
         mark(out, "dataset")
     return suite, done
 
 
-def _guard_out(src: Path, out: Path, settings: ImportSettings) -> None:
+def _guard_out(out: Path, settings: ImportSettings, src: Path | None = None) -> None:
     """Refuse an ``out`` that the import may not replace (nothing is read or written yet). A
     non-empty ``out`` without ``--force`` is left to the suite's own "use --force" line."""
     import os
@@ -99,6 +107,15 @@ def _import(
             )
         suite = found
     return suite, suite.import_(src, out, settings, progress)
+
+
+def _import_hub(ref: str, out: Path, settings: ImportSettings) -> tuple[Suite, Output]:
+    """A Hub dataset, fetched then imported as an export folder is (:func:`_import_hf`)."""
+    from forgebench._api.interop import import_hub_dataset
+
+    name, n, commit = import_hub_dataset(ref, out, force=settings.force)
+    line = f"imported {n} {name} items from {ref} (commit {commit}) into {out}"
+    return suites.get(name), Output(files=[out], lines=[line])
 
 
 def _import_hf(src: Path, out: Path, settings: ImportSettings) -> tuple[Suite, Output] | None:

@@ -37,11 +37,40 @@ def import_hf_dataset(
 ) -> tuple[str, int] | None:
     """``import HF_FOLDER --out DATASET``: a folder written by ``export-dataset --format hf``
     back into its suite's dataset folder, validated before it moves into place; ``(benchmark,
-    items)``, or None when ``src`` is no such folder."""
+    items)``, or None when ``src`` is no such folder. ``src`` may be a Hub dataset,
+    ``hf://OWNER/NAME[@REVISION]`` (:func:`import_hub_dataset`)."""
+    from forgebench.interop.hf_hub import is_hub_id
+
+    if is_hub_id(src):
+        name, n, _commit = import_hub_dataset(str(src), out, force=force)
+        return name, n
+    return _import_export(Path(src), Path(out), force=force)
+
+
+def import_hub_dataset(ref: str, out: str | Path, *, force: bool = False) -> tuple[str, int, str]:
+    """``import hf://OWNER/NAME[@REVISION] --out DATASET``: the Hub dataset fetched through the
+    Hugging Face cache (:mod:`forgebench.interop.hf_hub`), then imported as an export folder;
+    ``(benchmark, items, commit)``. One line (exit 2) and nothing written when the id is
+    malformed, the dataset cannot be had (offline and not cached) or is no such export."""
+    from forgebench.interop.hf_hub import parse_ref, snapshot
+    from forgebench.interop.hf_import import HFImportError
+
+    hub, out = parse_ref(ref), Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())) and not force:
+        raise HFImportError(f"{out}: exists and is not empty (use --force to replace it)")
+    snap = snapshot(hub)
+    done = _import_export(snap.path, out, force=force, links_into=snap.blobs)
+    if done is None:
+        raise HFImportError(f"{hub}: not a dataset that export-dataset --format hf wrote")
+    return (*done, snap.commit)
+
+
+def _import_export(
+    src: Path, out: Path, *, force: bool, links_into: Path | None = None
+) -> tuple[str, int] | None:
     from forgebench.interop.hf_import import HFImportError, import_hf, read_meta
     from forgebench.suites import get
 
-    src, out = Path(src), Path(out)
     meta = read_meta(src)
     if meta is None:
         return None
@@ -50,4 +79,5 @@ def import_hf_dataset(
     if layout is None:
         raise HFImportError(f"{src}: {suite.name} has no dataset table layout to import")
     check = (lambda path: suite.validate(path).errors) if suite.offers("validation") else None
-    return suite.name, import_hf(src, out, layout, force=force, validate=check)
+    n = import_hf(src, out, layout, force=force, validate=check, links_into=links_into)
+    return suite.name, n

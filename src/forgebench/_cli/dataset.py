@@ -74,10 +74,12 @@ def validate(
 
 @verbs.command("import")
 def import_(
-    src: Path = typer.Argument(
+    src: str = typer.Argument(
         ...,
-        help="Item table: .csv, .parquet (or .jsonl), the release ForensicsBench.tsv, or a "
-        "folder written by export-dataset --format hf.",
+        help="Item table: .csv, .parquet (or .jsonl), the release ForensicsBench.tsv, a "
+        "folder written by export-dataset --format hf, or such a dataset on the Hugging Face "
+        "Hub: hf://OWNER/NAME[@REVISION] (through the Hub cache; HF_HUB_OFFLINE and HF_TOKEN "
+        "honoured).",
     ),
     out: Path = typer.Option(..., "--out", "-o", help="Dataset folder to write."),
     images_root: Path | None = typer.Option(
@@ -96,7 +98,7 @@ def import_(
         "The importer to use (default: the one that recognises SRC)."
     ),
 ) -> None:
-    """Import a file into a dataset folder that validates, with the importer of the benchmark that recognises it: a CSV / Parquet / JSONL item table (Mandela) or the Forensics-Bench release TSV (known by its columns).
+    """Import a file into a dataset folder that validates, with the importer of the benchmark that recognises it: a CSV / Parquet / JSONL item table (Mandela) or the Forensics-Bench release TSV (known by its columns); or an export-dataset --format hf folder, local or hf://OWNER/NAME[@REVISION] on the Hub (the 'datasets' extra).
 
     Mandela tables: columns are the fields of items.jsonl; nested fields are dotted columns (event.label, edit.region), lists and boxes are JSON cells ([10,20,30,40]), empty cells are null. Images are copied into OUT/images/.
 

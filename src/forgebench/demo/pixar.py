@@ -93,4 +93,4 @@ def score_pixar(
 def write_pixar(run_dir: Path, scored: PixarDemoResult, *, model: str) -> None:
     """The rows of :func:`score_pixar` into ``RUN/metrics.csv`` (replacing that model's PIXAR
     rows only)."""
-    write_metrics(run_dir, scored.rows, Scope.of(BENCHMARK, models=[model]))
+    write_metrics(run_dir, scored.rows, Scope.of(BENCHMARK, models=[model], exclude="imdl_"))

@@ -39,6 +39,7 @@ from forgebench.util.jsonl import JSONTooDeep, load_json_bounded
 from forgebench.util.owned import replace_folder, replace_guard
 from forgebench.util.paths import (
     InputFileError,
+    inside,
     lexical_reason,
     outside_reason,
     read_input_text,
@@ -172,11 +173,13 @@ def import_hf(
     *,
     force: bool = False,
     validate: Callable[[Path], list[str]] | None = None,
+    links_into: Path | None = None,
 ) -> int:
     """Write the dataset folder ``out`` from the export ``src`` (of ``layout``'s suite); the
     number of items. ``validate`` (the suite's validator) checks the folder before it is moved
-    into place: a problem refuses the whole import, naming the first. See the module
-    docstring."""
+    into place: a problem refuses the whole import, naming the first. ``links_into``: the one
+    folder outside ``src/files`` that a side file may resolve into (a Hub snapshot's files are
+    links into its repository's ``blobs/``, :mod:`.hf_hub`). See the module docstring."""
     src, out = Path(src), Path(out)
     meta = read_meta(src)
     if meta is None:
@@ -243,6 +246,8 @@ def import_hf(
                 n += 1
         for rel in meta.get("files", []):
             why = lexical_reason(rel) or outside_reason(src / "files", rel)
+            if why is not None and links_into is not None and lexical_reason(rel) is None:
+                why = None if inside(links_into, src / "files" / rel) else why
             if why is not None:
                 raise HFImportError(f"{META_FILE}: files: {why}")
             if rel in written or rel == items_file:

@@ -11,8 +11,8 @@ a 36-model run of 2,000 items and a 25-model run of 63,000 Forensics questions:
   with ``<script>`` tags (``fetch`` of ``file://`` URLs is blocked by browsers, script tags are
   not), each written as soon as it is full; a page holds its items' cards and their answers
   column-wise (one list per field, facets as positions in the index's lists: :mod:`.site_answers`
-  reads and orders them without one object per answer), which the page turns back into one
-  object per answer when it loads;
+  reads and orders them without one object per answer, :mod:`.site_pages` cuts a page's slice),
+  which the page turns back into one object per answer when it loads;
 - the index holds one compact row per item with its facets and one integer per answer (its
   model, probe, condition, verdict and level positions, :func:`.site_answers.pack_codes`), so
   filtering needs no page loads. A row is ``[id, list line, group 1, group 2, benchmark,
@@ -31,7 +31,6 @@ image, answer, ground truth and the rubric, E0-E4 picked by click or key, saved 
 from __future__ import annotations
 
 import html
-import json
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,8 +42,6 @@ import numpy as np
 
 from forgebench.models.base import ImageRef
 from forgebench.report.facets import (
-    LEVEL_TAIL,
-    VERDICT_TAIL,
     AnswerView,
     GroupLabels,
     ItemCard,
@@ -53,9 +50,7 @@ from forgebench.report.facets import (
     ItemTagger,
     ItemTags,
     group_label,
-    vocabulary,
 )
-from forgebench.report.site_answers import ViewerAnswers, pack_codes
 from forgebench.report.site_data import calibration_view, read_viewer_data
 from forgebench.report.site_images import shown_images
 from forgebench.report.site_items import (
@@ -66,10 +61,10 @@ from forgebench.report.site_items import (
     cache_of,
     dataset_roots,
     item_record,
-    made_pictures,
     picture_sources,
     prefetch_pictures,
 )
+from forgebench.report.site_pages import PageAnswers, answer_facets, js_file
 
 PAGE_SIZE = 50
 """Items per data chunk."""
@@ -87,69 +82,6 @@ class SiteResult:
     n_answers: int
     n_pages: int
     warnings: list[str] = field(default_factory=list)
-
-
-def _js(name: str, payload: Any) -> str:
-    """A data file that works from ``file://``: it assigns to ``window.FB`` (pages and index
-    chunks also notify)."""
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
-    head = "window.FB = window.FB || {};\n"
-    if name == "page":
-        return (
-            head
-            + f"(FB.pages = FB.pages || {{}})[{payload['n']}] = {body};\nif (FB.onpage) FB.onpage({payload['n']});\n"
-        )
-    if name == "rows":
-        return (
-            head
-            + f"(FB.rowChunks = FB.rowChunks || {{}})[{payload['k']}] = {body};\nif (FB.onrows) FB.onrows({payload['k']});\n"
-        )
-    return head + f"FB.{name} = {body};\n"
-
-
-@dataclass
-class _Facets:
-    """Each answer's verdict, level and note positions and packed code."""
-
-    verdicts: list[str]
-    levels: list[str]
-    notes: list[str]
-    verdict: np.ndarray
-    level: np.ndarray
-    note: np.ndarray
-    codes: np.ndarray
-    radix: list[int]
-
-
-def _facets(
-    ans: ViewerAnswers,
-    views: Mapping[str, AnswerView],
-    verdicts: Sequence[str],
-    levels: Sequence[str],
-) -> _Facets:
-    shown, at = ans.facets(views)
-    verdict_codes = vocabulary(verdicts, (v for v, _l, _n in shown), VERDICT_TAIL)
-    level_codes = vocabulary(levels, (lv for _v, lv, _n in shown), LEVEL_TAIL)
-    notes = list(dict.fromkeys(["", *(n for _v, _l, n in shown)]))
-
-    def positions(values: list[str], pick: int) -> np.ndarray:
-        where = {v: i for i, v in enumerate(values)}
-        return np.array([where[case[pick]] for case in shown], dtype=np.int64)[at]
-
-    verdict, level, note = (
-        positions(verdict_codes, 0),
-        positions(level_codes, 1),
-        positions(notes, 2),
-    )
-    radix = [
-        len(ans.models),
-        len(ans.probes),
-        len(ans.conditions),
-        len(verdict_codes),
-        len(level_codes),
-    ]
-    codes = pack_codes([ans.model_pos, ans.probe_pos, ans.condition_pos, verdict, level], radix)
-    return _Facets(verdict_codes, level_codes, notes, verdict, level, note, codes, radix)
 
 
 def build_site(
@@ -200,7 +132,7 @@ def build_site(
         c.pair: it for it, c in zip(data.items, cards, strict=True) if c.original and c.pair
     }
     ans = data.answers
-    fac = _facets(ans, answer_views or {}, verdicts, levels)
+    fac = answer_facets(ans, answer_views or {}, verdicts, levels)
     starts = ans.starts
     groups, group_at = ans.image_groups()
     group_pics: dict[int, list[str | None] | None] = {}
@@ -210,69 +142,7 @@ def build_site(
     resolve: dict[int, list[int]] = {}
     for g, pos in zip(group_at[first_rows].tolist(), first_item.tolist(), strict=True):
         resolve.setdefault(pos, []).append(g)
-    answered = ans.table.column("answered").to_numpy(zero_copy_only=False).astype(bool)
-    made_by = {b for b in (answer_pictures or {})}
-    benchmark_col = ans.table.column("benchmark")
-    made_rows = np.zeros(len(ans), dtype=bool)
-    if made_by:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        wanted = pa.array(sorted(made_by), type=pa.large_string())
-        made_rows = answered & pc.is_in(benchmark_col, value_set=wanted).to_numpy(
-            zero_copy_only=False
-        )
-    columns = {
-        "t": ans.table.column("text"),
-        "r": ans.table.column("reason"),
-        "e": ans.table.column("error"),
-    }
-
-    def page_answers(first: int, last: int) -> dict[str, Any]:
-        """The answers of items ``first..last`` column-wise (the page decodes them)."""
-        lo, hi = int(starts[first]), int(starts[last + 1])
-        cut = slice(lo, hi)
-        shown: dict[str, Any] = {
-            "n": np.diff(starts[first : last + 2]).tolist(),
-            "m": ans.model_pos[cut].tolist(),
-            "p": ans.probe_pos[cut].tolist(),
-            "c": ans.condition_pos[cut].tolist(),
-            "v": fac.verdict[cut].tolist(),
-            "l": fac.level[cut].tolist(),
-            "t": columns["t"].slice(lo, hi - lo).to_pylist(),
-            "r": columns["r"].slice(lo, hi - lo).to_pylist(),
-        }
-        errors = columns["e"].slice(lo, hi - lo).to_pylist()
-        shown["e"] = [
-            None if yes else e for e, yes in zip(errors, answered[cut].tolist(), strict=True)
-        ]
-        if fac.note[cut].any():
-            shown["s"] = fac.note[cut].tolist()
-        used, inverse = np.unique(group_at[cut], return_inverse=True)
-        listed = [g for g in used.tolist() if group_pics.get(g) is not None]
-        if listed:
-            where = {g: k for k, g in enumerate(listed)}
-            shown["iv"] = [group_pics[g] for g in listed]
-            shown["i"] = np.array([where.get(g, -1) for g in used.tolist()])[inverse].tolist()
-        if made_rows[cut].any():
-            made: list[list[list[str]] | None] = []
-            for row in range(lo, hi):
-                pics_of = None
-                if made_rows[row]:
-                    pics_of = (
-                        made_pictures(
-                            answer_pictures,
-                            str(benchmark_col[row]),
-                            str(ans.table.column("model")[row]),
-                            str(ans.table.column("item_id")[row]),
-                            warnings,
-                        )
-                        or None
-                    )
-                made.append(pics_of)
-            if any(made):
-                shown["o"] = made
-        return shown
+    page_answers = PageAnswers(ans, fac, group_at, group_pics, answer_pictures, warnings)
 
     condition_at = {c: i for i, c in enumerate(ans.conditions)}
 
@@ -357,7 +227,7 @@ def build_site(
                 "answers": page_answers(pos + 1 - len(page), pos),
             }
             (out / "data" / f"page-{n_pages:04d}.js").write_text(
-                _js("page", payload), encoding="utf-8"
+                js_file("page", payload), encoding="utf-8"
             )
             n_pages, page = n_pages + 1, []
 
@@ -388,16 +258,16 @@ def build_site(
         ],
     }
     (out / "data" / "index.js").write_text(
-        _js("index", {"meta": meta, "rows": chunks[0] if chunks else []}), encoding="utf-8"
+        js_file("index", {"meta": meta, "rows": chunks[0] if chunks else []}), encoding="utf-8"
     )
     for k, rows in enumerate(chunks[1:], start=1):
         (out / "data" / f"rows-{k:04d}.js").write_text(
-            _js("rows", {"k": k, "rows": rows}), encoding="utf-8"
+            js_file("rows", {"k": k, "rows": rows}), encoding="utf-8"
         )
-    (out / "data" / "search.js").write_text(_js("search", search), encoding="utf-8")
+    (out / "data" / "search.js").write_text(js_file("search", search), encoding="utf-8")
     views = {row[0]: v for row, v in zip(index_rows, item_views, strict=True) if v}
     calib = calibration_view(calibration_csv, run_dir, views)
-    (out / "data" / "calibration.js").write_text(_js("calibration", calib), encoding="utf-8")
+    (out / "data" / "calibration.js").write_text(js_file("calibration", calib), encoding="utf-8")
 
     assets = resources.files("forgebench.report") / "html"
     for name in ("viewer.js", "viewer.css"):

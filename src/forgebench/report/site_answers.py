@@ -6,7 +6,7 @@ store's column-wise read (:meth:`forgebench.run.store.Store.task_columns`), plac
 viewer's item order) and, within an item, by model, probe and condition (ties in stored order);
 an answer's verdict facet, level facet and note are computed once per distinct combination of
 what decides them (a suite's ``viewer_answer`` hook sees each combination once), and each data
-page takes its answers as one slice of every column (:meth:`ViewerAnswers.page_columns`).
+page takes its answers as one slice of every column (:class:`.site_pages.PageAnswers`).
 """
 
 from __future__ import annotations

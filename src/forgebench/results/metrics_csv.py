@@ -40,11 +40,13 @@ class MetricsFileError(UserError, ValueError):
 
 @dataclass(frozen=True)
 class Scope:
-    """The rows a writer owns: one benchmark, optionally only some models and some judges.
+    """The rows a writer owns: one benchmark, optionally only some models, some judges and some
+    metric names.
 
     A row is inside the scope when its benchmark matches, its model is in ``models`` (any model
-    when ``None``) and its judge is in ``judges`` (any judge when ``None``; ``""`` names the rows
-    that use no grade).
+    when ``None``), its judge is in ``judges`` (any judge when ``None``; ``""`` names the rows
+    that use no grade) and its metric starts with ``include`` and not with ``exclude`` (where
+    set).
     """
 
     benchmark: str
@@ -53,12 +55,22 @@ class Scope:
     """Only these models' rows (``None``: every model)."""
     judges: frozenset[str] | None = None
     """Only these judges' rows (``None``: every judge; ``""`` = rows without a judge)."""
+    include: str | None = None
+    """Only the metrics whose name starts with this (``None``: every metric)."""
+    exclude: str | None = None
+    """Never the metrics whose name starts with this (``None``: none left out): two
+    conventions of one benchmark (PIXAR's own and ``imdl_*``) each rescore only their rows."""
 
     def owns(self, row: Mapping[str, Any]) -> bool:
         """Whether ``row`` lies inside this scope."""
         if (row.get("benchmark") or "") != self.benchmark:
             return False
         if self.models is not None and (row.get("model") or "") not in self.models:
+            return False
+        metric = row.get("metric") or ""
+        if self.include is not None and not metric.startswith(self.include):
+            return False
+        if self.exclude is not None and metric.startswith(self.exclude):
             return False
         return self.judges is None or (row.get("judge") or "") in self.judges
 
@@ -68,12 +80,17 @@ class Scope:
         benchmark: str,
         models: Iterable[str] | None = None,
         judges: Iterable[str | None] | None = None,
+        *,
+        include: str | None = None,
+        exclude: str | None = None,
     ) -> Scope:
         """Build a scope; ``None`` judges are written as ``""``."""
         return cls(
             benchmark,
             frozenset(models) if models is not None else None,
             frozenset((j or "") for j in judges) if judges is not None else None,
+            include,
+            exclude,
         )
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from forgebench.errors import UserError
 from forgebench.models.base import ModelError, Request
-from forgebench.models.openai_compat import build_body, parse_completion, variant_urls
+from forgebench.models.openai_body import build_body, parse_completion, variant_urls
 from forgebench.run.store import Store, task_images
 from forgebench.util.jsonl import JSONTooDeep, load_json_bounded
 from forgebench.util.paths import InputFileError, read_input_text

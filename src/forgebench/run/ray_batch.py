@@ -15,7 +15,7 @@ Two things the recipe takes care of:
   message into one struct type, adding ``"text": null`` to image parts and ``"image_url": null``
   to text parts. :class:`NullFreeSession` (the processor's ``session_factory``) drops null values
   from the JSON body before sending it; forgebench's request bodies never contain nulls
-  (``openai_compat.build_body`` leaves unset parameters out), so the body sent is the exported
+  (``openai_body.build_body`` leaves unset parameters out), so the body sent is the exported
   one, byte for byte in content;
 - the HTTP stage gives the reply JSON but not its status: a reply with ``choices`` is a 200, any
   other reply is written as an error line (stored as the task's error by ``import-batch``).

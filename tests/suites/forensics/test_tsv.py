@@ -14,7 +14,8 @@ from forgebench.suites.forensics.contract import load_items
 from forgebench.suites.forensics.marker import is_forensics_dataset
 from forgebench.suites.forensics.problems import ForensicsDataError
 from forgebench.suites.forensics.tsv_export import export_release_tsv
-from forgebench.suites.forensics.tsv_import import import_release_tsv, looks_like_release_tsv
+from forgebench.suites.forensics.tsv_import import import_release_tsv
+from forgebench.suites.forensics.tsv_rows import looks_like_release_tsv
 from forgebench.suites.forensics.validate import validate_forensics
 from forgebench.util.owned import NotOurs
 

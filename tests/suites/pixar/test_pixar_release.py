@@ -373,3 +373,27 @@ def test_cli_score_errors_are_one_line(tmp_path: Path) -> None:
 
 def test_class_list_has_81_entries_in_release_order() -> None:
     assert len(CLASSES) == 81 and CLASSES[0] == "person" and CLASSES[80] == "background"
+
+
+def test_cli_scores_a_release_split_under_imdl(tmp_path: Path) -> None:
+    """tampered/ images with a mask are tampered (t2's empty mask too), real and fully synthetic
+    ones enter the image level only; an image without a map scores 0."""
+    root = tmp_path / "pixar"
+    _release_tree(root)
+    pred = tmp_path / "pred"
+    pred.mkdir()
+    p = np.zeros((8, 8), np.float32)
+    p[:3] = 0.9
+    np.save(pred / "t1.npy", p)
+    js = tmp_path / "out.json"
+    res = runner.invoke(app, ["pixar", "score", "--dataset", str(root), "--pred", str(pred),
+                              "--convention", "imdl", "--json", str(js)])  # fmt: skip
+    assert res.exit_code == 0, res.output
+    d = json.loads(js.read_text())
+    assert d["n_images"] == 4 and d["n_tampered"] == 2 and d["missing"] == ["t2"]
+    f1_t1 = 2 * 1.0 * 0.75 / 1.75  # rows 0-2 of rows 0-3: P 1, R 0.75; t2 (empty truth) 0
+    assert d["pixel"]["f1"] == pytest.approx(f1_t1 / 2, abs=1e-6)
+    # t1: 24 of 32 tampered pixels above every untampered one, 8 tied with them: 0.875;
+    # t2 has no tampered pixel: 0.0, as PixelAUC returns
+    assert d["pixel"]["auc"] == pytest.approx((0.875 + 0.0) / 2)
+    assert d["image"]["tpr"] == 0.5 and d["image"]["tnr"] == 1.0 and d["image"]["acc"] == 0.75

@@ -40,8 +40,8 @@ import numpy as np
 
 from forgebench.models.base import ModelError, Request, Response, Usage
 from forgebench.models.spec import ModelConfig
+from forgebench.suites.forensics.answer_text import normalise, restatements_removed
 from forgebench.suites.forensics.option_text import PARAPHRASES, option_texts
-from forgebench.suites.forensics.reading import normalise, restatements_removed
 
 NAME = "builtin/embed"
 VERSION = "embed/v1"

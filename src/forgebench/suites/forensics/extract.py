@@ -23,9 +23,9 @@ The paper's order, each stage deciding only what the previous ones left undecide
    "I meant" wins over what it corrects; an ordinal over options that carry numbers of their
    own in another order ("the second mask") is ``Z``.
 
-   Before reading, reasoning blocks (``<think>...</think>``) are dropped, full-width letters and
-   curly quotes made plain, markdown emphasis removed, and a restatement of the option list
-   ("A. AI-generated B. non AI-generated") blanked. Two readings that disagree (two letters, a
+   Before reading (:mod:`.answer_text`), reasoning blocks (``<think>...</think>``) are
+   dropped, full-width letters and curly quotes made plain, markdown emphasis removed, and a
+   restatement of the option list ("A. AI-generated B. non AI-generated") blanked. Two readings that disagree (two letters, a
    letter and another option's text, "Yes" with the other side's words) give ``Z``: a wrong
    letter costs more than a Z. Each letter records the rule that produced it (``rule``, stored
    in the verdict's detail); each ``Z`` records why (``why``: ``two_options``, ``hedge``,
@@ -49,14 +49,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from forgebench.suites.forensics.answer_text import normalise, restatements_removed, scopes
 from forgebench.suites.forensics.option_text import OptionTexts, option_texts, text_letters
-from forgebench.suites.forensics.reading import (
-    Reading,
-    normalise,
-    read_letter,
-    restatements_removed,
-    scopes,
-)
+from forgebench.suites.forensics.reading import Reading, read_letter
 
 Step = Literal["refusal", "letter", "text", "embed", "extractor", "none", "missing"]
 STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "none", "missing")

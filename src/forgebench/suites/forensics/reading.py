@@ -2,7 +2,8 @@
 
 What an answer *states* is found in this order, inside its *scope*: the text after its last
 self-correction ("B... actually, C", "A. Wait, no - the answer is B", "I'll change my answer to
-C") when that part states something, else the whole answer.
+C") when that part states something, else the whole answer (:func:`.answer_text.scopes`; the
+text is first normalised there).
 
 - **claims** (``cue``): a letter right after a final-answer cue ("answer is", "Answer:",
   "final answer", "I choose / pick / go with", "my best guess is", "答案是", "选"), before one
@@ -26,16 +27,10 @@ option text that disagree, or "Yes" with the other side's words: a conflict, rea
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
 from forgebench.suites.forensics.option_text import OptionTexts, norm, polarity_of, text_letters
 
-_REASONING = re.compile(
-    r"<(think|thinking|reasoning|thought)>.*?</\1>|◁think▷.*?◁/think▷", re.S | re.I
-)
-_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'"})
 _AFTER_LETTER = frozenset(
     [
         "or",
@@ -107,13 +102,6 @@ _NEGATIONS = (
     ),
     re.compile(r"\b(?i:rather\s+than|instead\s+of|not)\s[^,.;]{0,40}?\(([A-Y])\)"),
 )
-_CORRECTION = re.compile(
-    r"\b(?:actually|on\s+second\s+thoughts?|on\s+(?:closer|further)\s+(?:inspection|look|"
-    r"reflection)|wait|correction|i\s+mean|i\s+meant|apolog(?:y|ies|ise|ize)|my\s+mistake|"
-    r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
-    r"(?:\s+to)?|scratch\s+that)\b",
-    re.I,
-)
 _CONCLUSION = re.compile(
     r"^\W*(?:therefore|thus|so|hence|in\s+conclusion|overall|in\s+summary|consequently|to\s+conclude|"
     r"taking\s+everything\s+into\s+account|all\s+in\s+all|in\s+short|finally)\b",
@@ -150,22 +138,6 @@ _PLURAL_NUMBERS = re.compile(
 )
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
 _YES_NO_Q = re.compile(r"^\W*(?:is|are|was|were|has|have|had|does|do|did|can|could)\b", re.I)
-
-
-def normalise(answer: str) -> str:
-    """Reasoning blocks dropped (an unclosed one: the answer never came), full-width forms and
-    curly quotes made plain (NFKC), markdown emphasis and ``</s>`` removed."""
-    t = _REASONING.sub(" ", answer)
-    close = list(re.finditer(r"</(?:think|thinking|reasoning|thought)>", t, re.I))
-    if close:
-        t = t[close[-1].end() :]
-    opened = re.search(r"<(?:think|thinking|reasoning|thought)>", t, re.I)
-    if opened:
-        t = t[: opened.start()]
-    t = unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " ")
-    t = re.sub(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}", r" answer: \1 ", t)
-    t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
-    return t
 
 
 @dataclass(frozen=True)
@@ -363,44 +335,3 @@ def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | N
             return Reading("Z", "conflict")  # "the second or the third mask"
         return _checked(text, numbers[-1][0], numbers[-1][1], "option-number", spec)
     return _yes_no(text, question, spec)
-
-
-def scopes(text: str) -> list[str]:
-    """The parts to read, most decisive first: after each self-correction (last first), then all."""
-    cuts = [m.end() for m in _CORRECTION.finditer(text)]
-    return [text[c:] for c in reversed(cuts)] + [text]
-
-
-@lru_cache(maxsize=4096)
-def _restatement_patterns(
-    items: tuple[tuple[str, str], ...],
-) -> tuple[tuple[str, re.Pattern[str]], ...]:
-    out = []
-    for letter, opt in items:
-        body = r"\s*".join(re.escape(w) for w in str(opt).strip().rstrip(".").split())
-        if body:
-            pat = re.compile(
-                r"(?<![A-Za-z0-9])[\(\[]?"
-                + letter
-                + r"[\)\]]?\s*[.:)\-]?\s*\(?"
-                + body
-                + r"\.?\)?",
-                re.I,
-            )
-            out.append((letter, pat))
-    return tuple(out)
-
-
-def restatements_removed(text: str, options: dict[str, str]) -> str:
-    """The answer without its restatement of the option list ("A. AI-generated B. non
-    AI-generated ... Answer: B"): where two or more options are restated as letter + text, those
-    spans are blanked; one restated option ("B. non AI-generated") is an answer and stays."""
-    spans: list[tuple[int, int, str]] = []
-    for letter, pat in _restatement_patterns(tuple(options.items())):
-        spans += [(m.start(), m.end(), letter) for m in pat.finditer(text)]
-    if len({s[2] for s in spans}) < 2:
-        return text
-    out = list(text)
-    for a, b, _ in spans:
-        out[a:b] = [" "] * (b - a)
-    return "".join(out)

@@ -1,34 +1,26 @@
 """Import the official release ``ForensicsBench.tsv`` (a VLMEvalKit-style TSV) as a dataset folder.
 
-Columns: ``index``, ``image`` (base64; or a Python list literal of base64 strings for multi-image
-rows; or, when 64 characters or fewer, the ``index`` of another row whose image(s) it reuses, as
-VLMEvalKit's ``ImageBaseDataset`` resolves it), ``question``, option columns ``A``.. (empty when
-unused), ``answer`` (a letter), ``category`` (see :mod:`.taxonomy`), optional ``hint`` and
-``image_path``. A row without ``image`` data may name its file(s) in ``image_path``, relative to
-the TSV's folder.
+The columns and their cells: :mod:`.tsv_rows`. An ``image`` cell of 64 characters or fewer is the
+``index`` of another row whose image(s) it reuses, as VLMEvalKit's ``ImageBaseDataset`` resolves
+it. A row without ``image`` data may name its file(s) in ``image_path``, relative to the TSV's
+folder.
 
 Streaming, two passes, memory bounded by the number of rows (never by image bytes): pass 1 reads
 one row at a time, decodes and writes its images (content-addressed, :mod:`.images`) and spools
 the row, with its image references still unresolved, to a temporary file; pass 2 resolves the
 references (a reference may name a later row) and writes ``items.jsonl``. Everything is written
 to a temporary folder that replaces ``--out`` only when no row has an error, so a failed import
-leaves nothing half-written. A base64 cell exceeds Python ``csv``'s default field limit, which is
-raised here.
-
-Empty cells are missing values. (VLMEvalKit reads the TSV with pandas, which also treats the
-strings ``NA``, ``None``, ``nan``... as missing; an option literally reading "None" is kept here.)
+leaves nothing half-written.
 """
 
 from __future__ import annotations
 
-import ast
 import base64
 import binascii
 import csv
 import json
 import shutil
-import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,37 +37,22 @@ from forgebench.suites.forensics.contract import (
 from forgebench.suites.forensics.images import ImageFolder, NotAnImage
 from forgebench.suites.forensics.problems import ForensicsDataError
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES, TaxonomyError, parse_category
+from forgebench.suites.forensics.tsv_rows import (
+    REQUIRED,
+    cell_text,
+    parse_image_cell,
+    read_header,
+    read_rows,
+)
 from forgebench.util.atomic import clean_stale, temp_name
 from forgebench.util.owned import replace_folder, replace_guard
 from forgebench.util.paths import outside_reason
 from forgebench.util.problems import Problem
 
-REQUIRED = ("index", "question", "answer", "category", "A", "B")
 REF_MAX = 64
 """An ``image`` cell this short is a reference to another row's ``index`` (VLMEvalKit's rule)."""
 MAX_ERRORS = 200
 """Stop collecting after this many problems (the file is then clearly not the release format)."""
-
-
-def raise_field_limit() -> None:
-    """Let ``csv`` read cells of any size (a base64 image is megabytes)."""
-    csv.field_size_limit(min(sys.maxsize, 2**31 - 1))
-
-
-def read_header(path: Path) -> list[str]:
-    """The TSV's column names (the first line only)."""
-    with path.open("r", encoding="utf-8", newline="") as fh:
-        first = fh.readline()
-    return next(csv.reader([first], delimiter="\t"), [])
-
-
-def looks_like_release_tsv(path: Path) -> bool:
-    """True when ``path`` has the release's columns (how ``forgebench import`` picks this format)."""
-    try:
-        cols = set(read_header(path))
-    except (OSError, UnicodeDecodeError, csv.Error):
-        return False
-    return set(REQUIRED) <= cols and bool({"image", "image_path"} & cols)
 
 
 @dataclass
@@ -93,44 +70,6 @@ class ImportSummary:
 class _Pending:
     images: list[dict[str, str]]
     line: int
-
-
-def _parse_image_cell(cell: str) -> list[str]:
-    """A cell's image strings: one, or a Python list literal of them; ``ValueError`` for a cell
-    that starts a list but is not a non-empty list of strings."""
-    text = cell.strip()
-    if text.startswith("["):
-        try:
-            value = ast.literal_eval(text)
-        except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError):
-            raise ValueError("a cell starting with '[' must be a Python list of strings") from None
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            raise ValueError("an image list must be a non-empty list of strings")
-        return [v.strip() for v in value]
-    return [text]
-
-
-def _rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
-    raise_field_limit()
-    with path.open("r", encoding="utf-8", newline="") as fh:
-        reader = csv.reader(fh, delimiter="\t")
-        header = next(reader, None)
-        if header is None:
-            return
-        start = reader.line_num + 1
-        for row in reader:
-            if not any(c.strip() for c in row):
-                start = reader.line_num + 1
-                continue
-            yield start, dict(zip(header, row, strict=False))
-            start = reader.line_num + 1
-
-
-def _cell(row: dict[str, str], name: str) -> str | None:
-    value = row.get(name)
-    if value is None or not value.strip():
-        return None
-    return value
 
 
 class _Importer:
@@ -172,7 +111,7 @@ class _Importer:
         n = 0
         with spool.open("w", encoding="utf-8") as out:
             try:
-                for line, row in _rows(self.src):
+                for line, row in read_rows(self.src):
                     n += 1
                     rec = self._row(line, row)
                     if rec is not None:
@@ -204,20 +143,20 @@ class _Importer:
         images = self._images(line, index, row)
         if images is None or not ok:
             return None
-        options = {k: row[k] for k in LETTERS if _cell(row, k) is not None}
+        options = {k: row[k] for k in LETTERS if cell_text(row, k) is not None}
         rec: dict[str, Any] = {
             "id": index,
             "question": row.get("question") or "",
             "options": options,
             "answer": (row.get("answer") or "").strip(),
-            "hint": _cell(row, "hint"),
+            "hint": cell_text(row, "hint"),
             "category": (row.get("category") or "").strip(),
             **{p: code.value(p) for p in PERSPECTIVES},
         }
-        paths = _cell(row, "image_path")
+        paths = cell_text(row, "image_path")
         if paths is not None:
             try:
-                rec["image_path"] = _parse_image_cell(paths)
+                rec["image_path"] = parse_image_cell(paths)
             except ValueError:
                 rec["image_path"] = [paths.strip()]
         if not self._check(line, {**rec, "images": ["-"]}):
@@ -227,15 +166,15 @@ class _Importer:
         return rec
 
     def _images(self, line: int, index: str, row: dict[str, str]) -> list[dict[str, str]] | None:
-        cell = _cell(row, "image")
+        cell = cell_text(row, "image")
         entries: list[dict[str, str]] = []
         if cell is None:
-            paths = _cell(row, "image_path")
+            paths = cell_text(row, "image_path")
             if paths is None:
                 self.error(line, "image", "empty, and no image_path")
                 return None
             try:
-                listed = _parse_image_cell(paths)
+                listed = parse_image_cell(paths)
             except ValueError as exc:
                 self.error(line, "image_path", str(exc))
                 return None
@@ -255,7 +194,7 @@ class _Importer:
                     return None
             return entries
         try:
-            parts = _parse_image_cell(cell)
+            parts = parse_image_cell(cell)
         except ValueError as exc:
             self.error(line, "image", f"not base64, a list of base64 strings or an index ({exc})")
             return None

@@ -98,7 +98,8 @@ def score(
         None,
         "--dataset",
         help="A PIXAR release split (real/, full_synthetic/, tampered/, masks/, soft_masks/, "
-        "metadata/), instead of --truth.",
+        'metadata/) or an IMDL-BenCo manifest (.json list of [image, mask|"Negative"]), '
+        "instead of --truth.",
     ),
     split: str | None = typer.Option(None, "--split", help="Subfolder of --dataset to score."),
     pred: Path = typer.Option(
@@ -113,12 +114,14 @@ def score(
     pred_labels: Path | None = typer.Option(
         None,
         "--pred-labels",
-        help='JSONL of image-level predictions: {"image", "class", "objects"} per line.',
+        help='JSONL of image-level predictions: {"image", "class", "objects"} per line '
+        '({"image", "score"} under --convention imdl).',
     ),
     convention: str = typer.Option(
         "default",
         "--convention",
-        help="default, or pixar-release (VILA-Lab/PIXAR test_parallel.py arithmetic).",
+        help="default, pixar-release (VILA-Lab/PIXAR test_parallel.py arithmetic) or imdl "
+        "(IMDL-BenCo's evaluators: rows imdl_*).",
     ),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the metrics as JSON."),
     run_out: Path | None = typer.Option(
@@ -146,12 +149,13 @@ def score(
 
     if not 0.0 < threshold <= 1.0:
         fail(f"--threshold must lie in (0, 1], got {threshold}", 2)
-    if convention not in CONVENTIONS:
-        fail(f"--convention must be one of {', '.join(CONVENTIONS)}, got {convention!r}", 2)
+    if convention not in (*CONVENTIONS, "imdl"):
+        fail(f"--convention must be one of {', '.join(CONVENTIONS)}, imdl, got {convention!r}", 2)
     if (truth is None) == (dataset is None):
         fail("give exactly one of --truth and --dataset", 2)
-    if split is not None and dataset is None:
-        fail("--split goes with --dataset", 2)
+    manifest = dataset is not None and dataset.suffix.lower() == ".json"
+    if split is not None and (dataset is None or manifest):
+        fail("--split goes with --dataset (a release folder, not a manifest)", 2)
     if dataset is not None and classes is not None:
         fail("--classes goes with --truth (a --dataset's folders name the classes)", 2)
     if convention == "pixar-release" and threshold != 0.5:
@@ -165,14 +169,21 @@ def score(
         fail(f"--out {run_out}: exists and is not a folder", 2)
     runner = get_executor(executor, ray_address, workers)
     try:
-        labels = read_pred_labels(pred_labels) if pred_labels is not None else None
-        if dataset is not None:
+        if convention == "imdl" or manifest:
+            from forgebench.suites.pixar import imdl_score
+
+            res = imdl_score.for_cli(
+                truth, dataset, split, pred, classes, pred_labels, convention, threshold, runner
+            )
+        elif dataset is not None:
+            labels = read_pred_labels(pred_labels) if pred_labels is not None else None
             res = score_release(
                 dataset, pred, split=split, pred_labels=labels, convention=convention,
                 threshold=threshold, executor=runner,
             )  # fmt: skip
         else:
             assert truth is not None
+            labels = read_pred_labels(pred_labels) if pred_labels is not None else None
             cls = read_classes(classes) if classes is not None else None
             res = score_folder(
                 truth, pred, threshold=threshold, classes=cls, pred_labels=labels,
@@ -180,20 +191,26 @@ def score(
             )  # fmt: skip
     except PairsError as exc:
         fail(str(exc), 2)
-    _print_score(res)
+    if res["convention"] == "imdl":
+        for line in imdl_score.lines(res):
+            console.print(line, markup=False)
+    else:
+        _print_score(res)
     if json_out is not None:
         try:
             write_text(json_out, json.dumps(res, indent=2) + "\n")
         except OSError as exc:
             fail(f"--json {json_out}: cannot write ({exc.strerror or exc})", 2)
     if run_out is not None and name is not None:
-        from forgebench.results.metrics_csv import MetricsFileError, Scope, write_metrics
+        from forgebench.results.metrics_csv import MetricsFileError, write_metrics
+        from forgebench.suites.pixar.imdl import imdl_rows, scope
         from forgebench.suites.pixar.results import BENCHMARK, score_metrics_rows
 
-        rows = score_metrics_rows(res, name.strip())
+        imdl = res["convention"] == "imdl"
+        rows = (imdl_rows if imdl else score_metrics_rows)(res, name.strip())
         try:
             run_out.mkdir(parents=True, exist_ok=True)
-            path = write_metrics(run_out, rows, Scope.of(BENCHMARK, models=[name.strip()]))
+            path = write_metrics(run_out, rows, scope(BENCHMARK, [name.strip()], convention))
         except (OSError, MetricsFileError) as exc:
             fail(
                 f"--out {run_out}: cannot write metrics ({getattr(exc, 'strerror', None) or exc})",

@@ -27,7 +27,8 @@ viewer and ``export``. Predicted masks are written as ``RUN/pixar/pred/<model>/<
 (misses get no file), so ``forgebench pixar score --truth RUN/pixar/labels --pred ...``
 reproduces the pixel metrics. The rows (probe ``LOC``, condition ``full``, plus ``miss``) replace
 the PIXAR rows of the scored models only: rows of ``pixar score --out`` or of the demo's detector
-for models without LOC tasks are kept.
+for models without LOC tasks are kept. Under ``--convention imdl`` the same masks give the
+``imdl_*`` rows instead (:mod:`.imdl`); each convention keeps the other's rows.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from forgebench.results.metrics_csv import Scope, write_metrics
+from forgebench.results.metrics_csv import write_metrics
 from forgebench.suites.base import SuiteError
+from forgebench.suites.pixar.imdl import CONVENTION, ImdlAccumulator, imdl_rows, scope
 from forgebench.suites.pixar.labeling import LabelCache
 from forgebench.suites.pixar.loc_items import item_pair, item_reference, pairs_root, parse_tau
 from forgebench.suites.pixar.localization import iou
@@ -91,10 +93,12 @@ def score_answers(
     labels_dir: Path,
     references: Mapping[str, Reference] | None = None,
     pred_dir: Path | None = None,
+    imdl: ImdlAccumulator | None = None,
 ) -> Scored:
     """Score one model over ``images``; ``answers``: stem -> (task key, answer text or None).
 
-    Streams pair by pair: one truth map and one mask in memory at a time.
+    Streams pair by pair: one truth map and one mask in memory at a time. ``imdl`` also receives
+    every pair (truth, predicted mask at the truth's size) for the IMDL-BenCo convention.
     """
     refs = references or {}
     semantic = SemanticAccumulator()
@@ -126,6 +130,9 @@ def score_answers(
             else:
                 misses.append(im.stem)
             pred = _at_truth_size(truth, mask)
+            if imdl is not None:  # the reply's own verdict is its image score, as a detector's
+                flag = None if reply.tampered is None else float(reply.tampered)
+                imdl.add(truth, pred, score=flag)
             t_px, p_px = int(np.count_nonzero(truth)), int(np.count_nonzero(pred))
             counts.append((im.stem, t_px, p_px, int(np.count_nonzero(truth & pred))))
             if text is not None:
@@ -235,11 +242,16 @@ def score_run(
 
     Returns model name -> results (:func:`score_answers`); empty when the run has no LOC task.
     ``options``: ``tau`` and ``classes`` (a ``stem,class[,description]`` CSV) override what the
-    items recorded. Raises :class:`SuiteError` (pairs gone, bad option values).
+    items recorded; ``convention`` ``imdl`` writes the ``imdl_*`` rows (:mod:`.imdl`) instead of
+    PIXAR's, each convention's rows kept when the other is scored. Raises :class:`SuiteError`
+    (pairs gone, bad option values).
     """
     from forgebench.run.store import Store
 
     opts = options or {}
+    convention = opts.get("convention") or "default"
+    if convention not in ("default", CONVENTION):
+        raise SuiteError(f"--convention: {convention!r} is not one of default, {CONVENTION}")
     with Store.open(run_dir, create=False) as store:
         outcomes = list(store.records(BENCHMARK, probes=[PROBE_ID]))
         if models is not None:
@@ -269,13 +281,17 @@ def score_run(
         for name, answers in by_model.items():
             mine = [im for im in images if im.stem in answers]
             pred_dir = run_dir / "pixar" / "pred" / model_dirname(name)
-            scored = score_answers(mine, answers, labels_dir, refs, pred_dir)
+            imdl = ImdlAccumulator() if convention == CONVENTION else None
+            scored = score_answers(mine, answers, labels_dir, refs, pred_dir, imdl)
             store.put_verdicts(scored.verdicts)
             write_pair_counts(run_dir, name, scored.results.pop("pair_counts"))
             results[name] = scored.results
+            if imdl is not None:
+                rows += imdl_rows(imdl.result(), name)
+                continue
             rows += pixar_metrics_rows(scored.results, name)
             rows.append(miss_row(scored.results, name, "full"))
-    write_metrics(run_dir, rows, Scope.of(BENCHMARK, models=list(results)))
+    write_metrics(run_dir, rows, scope(BENCHMARK, results, convention))
     return results
 
 

@@ -204,13 +204,20 @@ def results_from_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, 
 
 
 def tables_from_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Table]:
-    """The Table 2, Table 3 and size tables of every model found in metrics.csv rows."""
-    res = results_from_rows(rows)
-    return {
+    """The Table 2, Table 3 and size tables of every model found in metrics.csv rows, and the
+    IMDL-BenCo convention's table where ``imdl_*`` rows exist (:mod:`.imdl`)."""
+    from forgebench.suites.pixar.imdl import PREFIX, imdl_table
+
+    res = results_from_rows(r for r in rows if not str(r.get("metric")).startswith(PREFIX))
+    out = {
         "pixar_table2": localization_table(res, "table2"),
         "pixar_table3": localization_table(res, "table3"),
         "pixar_sizes": size_table(res),
     }
+    imdl = imdl_table(rows)
+    if imdl is not None:
+        out["pixar_imdl"] = imdl
+    return out
 
 
 def write_tables(tables: Mapping[str, Table], out_dir: str | Path) -> list[Path]:

@@ -50,6 +50,13 @@ CLASSES = SuiteOption(
     "PIXAR: CSV stem,class[,description] (truth classes and reference descriptions: top-k, CSS).",
     ("run", "metrics"),
 )
+CONVENTION = SuiteOption(
+    "convention",
+    "PIXAR: also score under IMDL-BenCo's convention (imdl: rows imdl_pixel_* and imdl_image_*"
+    " beside PIXAR's; default: PIXAR's rows).",
+    ("metrics",),
+    choices=("default", "imdl"),
+)
 
 
 def is_pairs(path: Path) -> bool:
@@ -76,7 +83,7 @@ class PixarSuite(Suite):
     title = "PIXAR (seed 003)"
     probes = ("LOC",)
     conditions = ("full",)
-    options = (TAU, CLASSES)
+    options = (TAU, CLASSES, CONVENTION)
     headline = tuple(Headline("LOC", "full", m) for m in ("giou", "f1", "auc"))
     interval_note = "pairs resampled, gIoU and F1 only, see its section"
     reading_scores = ("iou", "f1")

@@ -1,0 +1,85 @@
+"""An answer's text made ready for reading (:mod:`.reading`, :mod:`.embed_extract`).
+
+- :func:`normalise`: reasoning blocks (``<think>...</think>``, ``◁think▷``) dropped, full-width
+  forms and curly quotes made plain, markdown emphasis and ``</s>`` removed, a ``\\boxed{}``
+  answer made a cue;
+- :func:`restatements_removed`: a restatement of the option list ("A. AI-generated B. non
+  AI-generated ... Answer: B") blanked;
+- :func:`scopes`: the parts to read, after each self-correction ("B... actually, C", "A. Wait,
+  no - the answer is B", "I'll change my answer to C"), last first, then the whole answer.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_REASONING = re.compile(
+    r"<(think|thinking|reasoning|thought)>.*?</\1>|◁think▷.*?◁/think▷", re.S | re.I
+)
+_QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'"})
+_CORRECTION = re.compile(
+    r"\b(?:actually|on\s+second\s+thoughts?|on\s+(?:closer|further)\s+(?:inspection|look|"
+    r"reflection)|wait|correction|i\s+mean|i\s+meant|apolog(?:y|ies|ise|ize)|my\s+mistake|"
+    r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
+    r"(?:\s+to)?|scratch\s+that)\b",
+    re.I,
+)
+
+
+def normalise(answer: str) -> str:
+    """Reasoning blocks dropped (an unclosed one: the answer never came), full-width forms and
+    curly quotes made plain (NFKC), markdown emphasis and ``</s>`` removed."""
+    t = _REASONING.sub(" ", answer)
+    close = list(re.finditer(r"</(?:think|thinking|reasoning|thought)>", t, re.I))
+    if close:
+        t = t[close[-1].end() :]
+    opened = re.search(r"<(?:think|thinking|reasoning|thought)>", t, re.I)
+    if opened:
+        t = t[: opened.start()]
+    t = unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " ")
+    t = re.sub(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}", r" answer: \1 ", t)
+    t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
+    return t
+
+
+def scopes(text: str) -> list[str]:
+    """The parts to read, most decisive first: after each self-correction (last first), then all."""
+    cuts = [m.end() for m in _CORRECTION.finditer(text)]
+    return [text[c:] for c in reversed(cuts)] + [text]
+
+
+@lru_cache(maxsize=4096)
+def _restatement_patterns(
+    items: tuple[tuple[str, str], ...],
+) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    out = []
+    for letter, opt in items:
+        body = r"\s*".join(re.escape(w) for w in str(opt).strip().rstrip(".").split())
+        if body:
+            pat = re.compile(
+                r"(?<![A-Za-z0-9])[\(\[]?"
+                + letter
+                + r"[\)\]]?\s*[.:)\-]?\s*\(?"
+                + body
+                + r"\.?\)?",
+                re.I,
+            )
+            out.append((letter, pat))
+    return tuple(out)
+
+
+def restatements_removed(text: str, options: dict[str, str]) -> str:
+    """The answer without its restatement of the option list ("A. AI-generated B. non
+    AI-generated ... Answer: B"): where two or more options are restated as letter + text, those
+    spans are blanked; one restated option ("B. non AI-generated") is an answer and stays."""
+    spans: list[tuple[int, int, str]] = []
+    for letter, pat in _restatement_patterns(tuple(options.items())):
+        spans += [(m.start(), m.end(), letter) for m in pat.finditer(text)]
+    if len({s[2] for s in spans}) < 2:
+        return text
+    out = list(text)
+    for a, b, _ in spans:
+        out[a:b] = [" "] * (b - a)
+    return "".join(out)

@@ -42,6 +42,13 @@ missing (a run that never used replicas, or a construction work folder), and gai
 ``timeouts`` column (0 for every stored row) where a run made before that column existed
 created it without. Its rows are kept as they are.
 
+Version 7 -> 8 is issue 41's epochs, made on another branch; on this one it changes nothing
+(the merge replaces it with that branch's step).
+
+Version 8 -> 9 (images that fit each model): ``tasks`` gets the ``resized`` column, NULL for
+every stored task (no model had image limits before). Nothing else changes: keys, answers and
+every other row are kept, so a migrated run resumes without re-asking.
+
 A new version adds its step with ``@upgrade(N)`` (from version N to N + 1) and raises
 :data:`~forgebench.run.store.schema.SCHEMA_VERSION`.
 """
@@ -221,6 +228,19 @@ def _v6_to_v7(con: sqlite3.Connection) -> None:
     have = {r[1] for r in con.execute("PRAGMA table_info(replica_stats)")}
     if "timeouts" not in have:
         con.execute("ALTER TABLE replica_stats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0")
+
+
+@upgrade(7)
+def _v7_to_v8(con: sqlite3.Connection) -> None:
+    """Schema 8 is issue 41's epochs (branch h41-epochs); nothing here (the merge keeps that
+    branch's step in this place)."""
+
+
+@upgrade(8)
+def _v8_to_v9(con: sqlite3.Connection) -> None:
+    have = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
+    if "resized" not in have:
+        con.execute("ALTER TABLE tasks ADD COLUMN resized TEXT")
 
 
 def migrate(con: sqlite3.Connection, where: str) -> int | None:

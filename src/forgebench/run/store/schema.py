@@ -38,11 +38,19 @@ Version 7 (every table declared here) changed no row: ``replica_stats`` (per-rep
 made before created it itself when it first used replicas, and one made before its ``timeouts``
 column existed lacks that column; the migration creates the table where it is missing and adds
 the column where it lacks, keeping every row.
+
+Version 8 is issue 41's epochs (another branch).
+
+Version 9 (images that fit each model) added ``tasks.resized``: for a task whose model was sent
+resized images (its image limits, ``run/fit.py``), a JSON list with one record per resized image
+(``image`` position, ``of`` the variant it was made from, ``from`` and ``to`` as ``[width,
+height, bytes]``, ``over`` the limits it was over); NULL for every other task. A store made before
+gains the column, all NULL (no model had limits then).
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 9
 
 JUDGEMENTS = """
 CREATE TABLE IF NOT EXISTS judgements (
@@ -110,7 +118,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     image_path     TEXT,                -- where the variant's bytes live (export-batch)
     media_type     TEXT,
     benchmark      TEXT NOT NULL DEFAULT 'mandela',
-    images         TEXT                 -- JSON [[variant_id, path, media_type], ...] when several
+    images         TEXT,                -- JSON [[variant_id, path, media_type], ...] when several
+    resized        TEXT                 -- JSON resize records (run/fit.py), NULL when none
 );
 """
 """The tasks table (its key is unique through ``tasks_key``, one of :data:`TASK_INDEXES`)."""

@@ -92,6 +92,11 @@ def test_fit_bytes_is_deterministic_and_within_every_limit() -> None:
     assert out.startswith(b"\x89PNG")
     jpg = fit_bytes(_noise(200, 150, "JPEG"), ImageLimits(max_side=64), "image/jpeg")
     assert jpg.startswith(b"\xff\xd8") and _size(jpg) == (64, 48)
+    # Mandela's import normalisation (longest side 1280) under Anthropic's 1.15 megapixels
+    flat = io.BytesIO()
+    Image.new("RGB", (1280, 960), (90, 120, 30)).save(flat, format="JPEG", quality=92)
+    fitted = fit_bytes(flat.getvalue(), image_limits.anthropic(), "image/jpeg")
+    assert _size(fitted) == (1238, 928)
 
 
 def test_a_task_within_the_limits_keeps_its_key_one_over_them_is_a_new_variant(

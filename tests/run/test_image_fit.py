@@ -176,3 +176,25 @@ def test_a_schema_7_store_gains_the_resized_column(tmp_path: Path) -> None:
         assert store.meta_get("schema_version") == 9
         cols = [r[1] for r in store.connection.execute("PRAGMA table_info(tasks)")]
     assert cols[-1] == "resized"
+
+
+def test_a_multi_image_question_resizes_only_the_images_over_the_limits(tmp_path: Path) -> None:
+    from forgebench.models.base import ImageRef
+    from forgebench.run.fit import Fitter
+    from forgebench.run.images import VariantCache
+    from forgebench.run.tasks import Question, task_key
+
+    refs = []
+    for name, w in (("big", 40), ("small", 12)):
+        path = tmp_path / f"{name}.png"
+        path.write_bytes(_noise(w, 10, "PNG"))
+        refs.append(ImageRef(f"v-{name}", path, "image/png"))
+    q = Question("i1", "P", "full", "which?", "1", images=tuple(refs))
+    configs = [ModelConfig(spec="a=openai/x", max_side=20), ModelConfig(spec="b=openai/y")]
+    fitter = Fitter(VariantCache(tmp_path / "cache"), configs)
+    fitted, untouched = fitter.fit(q, 0), fitter.fit(q, 1)
+    assert untouched is q  # no limits: the very same question
+    assert fitted.images[1] == refs[1] and fitted.images[0] != refs[0]
+    assert fitted.image == fitted.images[0] and _size(fitted.images[0].path.read_bytes()) == (20, 5)
+    assert [(r["image"], r["of"]) for r in fitted.resized] == [(0, "v-big")]
+    assert task_key(fitted, "a", {}) != task_key(q, "a", {})

@@ -126,6 +126,27 @@ def test_a_task_within_the_limits_keeps_its_key_one_over_them_is_a_new_variant(
     assert {k: t.key for k, t in again.items()} == {k: t.key for k, t in small.items()}
 
 
+def test_the_dry_run_counts_the_resized_tasks(
+    make_dataset: Callable[[int], Path], tmp_path: Path
+) -> None:
+    from forgebench.models.registry import create_model
+    from forgebench.run.dryrun import preview
+    from forgebench.suites.mandela.suite import SUITE as MANDELA
+
+    configs = [
+        ModelConfig(spec="s=openai/x@http://127.0.0.1:1/v1", image_limits="google", max_side=20),
+        ModelConfig(spec="p=openai/y@http://127.0.0.1:1/v1"),
+    ]
+    the_plan = plan(MANDELA, make_dataset(1), configs, SEL, cache_dir=tmp_path / "c")
+    models = {c.name: create_model(c) for c in configs}
+    lines = [line for p in preview(the_plan, models, None) for line in p.lines()]
+    assert (
+        "  4 tasks sent resized images (image limits: max_side=20, max_image_bytes=15000000)"
+        in lines
+    )
+    assert sum("resized" in line for line in lines) == 1
+
+
 def test_a_run_sends_resized_images_within_the_limits_and_records_them(
     fake_openai: Any, make_dataset: Callable[[int], Path], tmp_path: Path
 ) -> None:

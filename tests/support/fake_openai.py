@@ -66,6 +66,7 @@ class FakeOpenAI:
         record: bool = True,
         capacity: int | None = None,
         replies: Callable[[dict[str, Any]], str] | None = None,
+        keep_images: bool = False,
     ) -> None:
         self.latency_s = latency_ms / 1000.0
         self.fault_rate = fault_rate
@@ -78,6 +79,9 @@ class FakeOpenAI:
         self.port = port
         self.record = record
         """Keep request bodies (redacted) and digests; off for benchmarks."""
+        self.keep_images = keep_images
+        self.images: list[tuple[str, bytes]] = []
+        """With ``keep_images``: (request model, decoded bytes) of every data-URL image received."""
         self.capacity = capacity
         """Requests processed at once (the rest wait, as an engine's batch slots); None: any."""
         self.replies = replies
@@ -135,6 +139,8 @@ class FakeOpenAI:
             if self.record:
                 self.requests.append(_redact(body))
                 self.digests.append(_digest(body))
+            if self.keep_images:
+                self.images += [(str(body.get("model")), data) for data in _images(body)]
         if self.capacity is not None:
             if self._slots is None:
                 self._slots = asyncio.Semaphore(self.capacity)
@@ -280,6 +286,20 @@ def _digest(body: dict[str, Any]) -> str:
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> web.Response:
     payload = {"error": {"message": message, "type": "invalid_request_error", "code": status}}
     return web.json_response(payload, status=status, headers=headers)
+
+
+def _images(body: Any) -> list[bytes]:
+    """The decoded bytes of every data-URL image of a chat-completions body, in order."""
+    import base64
+
+    out = []
+    for message in body.get("messages", []) if isinstance(body, dict) else []:
+        content = message.get("content")
+        for part in content if isinstance(content, list) else []:
+            url = part.get("image_url", {}).get("url") if isinstance(part, dict) else None
+            if isinstance(url, str) and url.startswith("data:"):
+                out.append(base64.b64decode(url.partition(",")[2]))
+    return out
 
 
 def _redact(body: Any) -> dict[str, Any]:

@@ -67,6 +67,10 @@ def print_replicas(run_dir: Path, models: set[str]) -> None:
 def _outcome(result: RunResult, progress_shown: bool) -> int:
     """Print the outcome of a run; return its exit code."""
     code = 0
+    resized = [f"{m.name} {m.resized}/{m.tasks}" for m in result.models if m.resized]
+    if resized:
+        say(f"images resized to fit the model's image limits (tasks): {', '.join(resized)}",
+            err=True)  # fmt: skip
     for m in result.models:
         if not progress_shown:
             say(f"{m.name}: {m.tasks - m.remaining}/{m.tasks} answered, {m.errors} errors, "

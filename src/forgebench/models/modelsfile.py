@@ -14,6 +14,7 @@
     price_in = 1.25     # USD per million input tokens
     price_out = 10.0
     reasoning = { effort = "low" }
+    image_limits = "openai"   # or max_side / max_pixels / max_image_bytes (models/image_limits.py)
 
 Every table takes the fields of :class:`~forgebench.models.spec.ModelConfig`. TOML has no null:
 ``temperature = "omit"`` (likewise ``max_tokens``, ``seed``) leaves the field out of every request,

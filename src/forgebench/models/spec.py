@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from forgebench.errors import UserError
+from forgebench.models.image_limits import ImageLimits, resolve
 
 _SPEC_RE = re.compile(
     r"^(?:(?P<alias>[A-Za-z0-9_.\-]+)=)?(?P<provider>[a-z]+)/(?P<model>[^@]+?)(?:@(?P<url>\S+))?$"
@@ -155,6 +156,9 @@ NUMBER_RULES: dict[str, NumberRule] = {
     "price_image": NumberRule(0, 1e6),
     "images_per_call": NumberRule(0, 10**6, integer=True),
     "max_images": NumberRule(1, 10**6, integer=True),
+    "max_side": NumberRule(16, 10**6, integer=True, unit=" px"),
+    "max_pixels": NumberRule(256, 10**12, integer=True, unit=" px"),
+    "max_image_bytes": NumberRule(1024, 2**40, integer=True, unit=" bytes"),
 }
 """Every numeric setting of a model (a models file's key, a flag's value): finite, in range.
 The one table both the models file (:class:`ModelConfig`) and the command line
@@ -240,6 +244,17 @@ class ModelConfig(BaseModel):
     single-image model). A run that would ask it a question with more is refused before
     anything is sent (:meth:`check_images`); images are never dropped."""
 
+    max_side: int | None = None
+    """The most pixels of an image's longer side this model is sent (None: no limit; an image
+    over it is sent resized, its own variant: ``run/fit.py``)."""
+    max_pixels: int | None = None
+    """The most pixels (width x height) of an image this model is sent (None: no limit)."""
+    max_image_bytes: int | None = None
+    """The most bytes of an image file this model is sent, before base64 (None: no limit)."""
+    image_limits: Literal["openai", "anthropic", "google"] | None = None
+    """A provider's published image limits (``models/image_limits.py``); ``max_side``,
+    ``max_pixels`` and ``max_image_bytes`` given beside it override its values."""
+
     choice_form: Literal["json_schema", "structured_outputs", "guided_choice"] | None = None
     """How a constrained answer (``--protocol choice``) is asked of an OpenAI-compatible server:
     ``json_schema`` (``response_format``; the default), ``structured_outputs`` (vLLM 0.10.2 on) or
@@ -278,6 +293,16 @@ class ModelConfig(BaseModel):
     def name(self) -> str:
         """The model's name in every output."""
         return self.parsed.name
+
+    def limits(self) -> ImageLimits | None:
+        """The image limits of this model (its preset and settings); None where none is set,
+        so every image is sent as it is and no task key changes."""
+        return resolve(
+            self.image_limits,
+            max_side=self.max_side,
+            max_pixels=self.max_pixels,
+            max_image_bytes=self.max_image_bytes,
+        )
 
     def check_images(self, count: int, what: str) -> None:
         """Refuse (:class:`SpecError`, one line) a question of ``count`` images over

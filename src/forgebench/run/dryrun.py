@@ -42,6 +42,10 @@ class Preview:
     example_key: str | None
     example: dict[str, Any] | None
     """The exact request of the first pending task, image data shortened."""
+    resized: int = 0
+    """Tasks sent resized images (the model's image limits, ``run/fit.py``)."""
+    limits: dict[str, int] | None = None
+    """The model's image limits, where it has any."""
 
     def lines(self) -> list[str]:
         """What ``--dry-run`` prints for this model."""
@@ -49,6 +53,9 @@ class Preview:
             f"model {self.name}: {self.tasks} tasks, {self.pending} to send, "
             f"~{self.input_tokens:,} input tokens (estimate)"
         ]
+        if self.resized:
+            given = ", ".join(f"{k}={v}" for k, v in (self.limits or {}).items())
+            out.append(f"  {self.resized} tasks sent resized images (image limits: {given})")
         if self.cost_in is not None and self.cost_out_max is not None:
             total = self.cost_in + self.cost_out_max
             out.append(
@@ -128,6 +135,7 @@ def _preview(
 ) -> Preview:
     first = todo[0] if todo else (tasks[0] if tasks else None)
     max_out = len(todo) * (config.max_tokens or 0)
+    limits = config.limits()
     return Preview(
         name=config.name,
         tasks=len(tasks),
@@ -137,4 +145,6 @@ def _preview(
         cost_out_max=cost_usd(config, 0, max_out, len(todo) * config.images_per_call),
         example_key=first.key if first else None,
         example=scrub(example_request(model, first), secrets) if first else None,
+        resized=sum(1 for t in tasks if t.question.resized),
+        limits=limits.params() if limits is not None else None,
     )

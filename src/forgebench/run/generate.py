@@ -2,7 +2,8 @@
 
 :func:`plan` asks a benchmark (a :class:`~forgebench.run.source.QuestionSource`, i.e. a suite)
 for its questions, rendering image variants into the content-addressed cache, and binds the
-questions to each model (what a dry run previews). :func:`run_generation` stores items and tasks
+questions to each model (what a dry run previews); a model with image limits is sent a resized
+variant of every image over them (``run/fit.py``), the only tasks whose keys the limits change. :func:`run_generation` stores items and tasks
 in batches (:func:`store_questions`), then sends every pending task (``send/sending.py``).
 
 Resume rules: only tasks of this invocation without an answer are sent (errored ones too with
@@ -123,6 +124,7 @@ def plan(
     ``epochs`` times: the repeats follow the first asks); with ``executor``, missing image
     variants are rendered there first (``run/prerender.py``)."""
 
+    from forgebench.run.fit import Fitter
     from forgebench.run.images import VariantCache
 
     selection = selection or Selection()
@@ -141,9 +143,11 @@ def plan(
         check_images(q, configs)
         check_choice(q, configs, constrains)
     tasks: dict[str, list[Task]] = {}
-    for c in configs:
+    fitter = Fitter(cache, configs)
+    for i, c in enumerate(configs):
+        params = c.generation_params()
         bound = (
-            make_task(for_model(q, c), c.name, c.generation_params(), e)
+            make_task(fitter.fit(for_model(q, c), i), c.name, params, e)
             for e in range(1, epochs + 1)
             for q in questions
         )
@@ -288,6 +292,7 @@ def store_questions(
 
     With ``invocation`` the stored tasks are this invocation's, the ones a run sends
     (:meth:`Store.begin_invocation`); a prepare that sends nothing leaves that out."""
+    from forgebench.run.fit import Fitter
     from forgebench.run.images import VariantCache
 
     check_model_settings(store, configs)
@@ -301,6 +306,7 @@ def store_questions(
     count = 0
 
     cache = VariantCache(cache_dir, root=loaded.root)
+    fitter = Fitter(cache, configs)
     constrains: dict[str, bool] = {}
 
     def batches() -> Iterator[list[Task]]:
@@ -328,17 +334,21 @@ def store_questions(
                     k if a is q else f
                     for a, k, f in zip(asked, keys, keys_of(q.fallback), strict=True)
                 ]
+            if fitter.active:  # a model with image limits: images over them resized
+                for i, a in enumerate(asked):
+                    fitted = fitter.fit(a, i)
+                    if fitted is not a:
+                        asked[i], keys[i] = fitted, keys_of(fitted)[i]
             buf += [
                 Task(key, name, a, params)  # positional: 1.58M of them in a release's prepare
                 for (name, params), key, a in zip(stored, keys, asked, strict=True)
             ]
             for e in range(2, epochs + 1):
-                again = keys_of(q, e)
-                if q.fallback is not None and any(a is q.fallback for a in asked):
-                    again = [
-                        k if a is q else f
-                        for a, k, f in zip(asked, again, keys_of(q.fallback, e), strict=True)
-                    ]
+                # each model's question as asked (the question, its fallback or a resized one)
+                by_question: dict[int, list[str]] = {}
+                again = [
+                    by_question.setdefault(id(a), keys_of(a, e))[i] for i, a in enumerate(asked)
+                ]
                 buf += [
                     Task(key, name, a, params, e)
                     for (name, params), key, a in zip(stored, again, asked, strict=True)

@@ -252,6 +252,10 @@ class VariantCache:
         self.renders += 1
         return ref
 
+    def holds(self, ref: ImageRef) -> bool:
+        """Whether a derived variant's file is cached and intact (see :meth:`_holds`)."""
+        return self._holds(ref)
+
     def _holds(self, ref: ImageRef) -> bool:
         """Whether ``ref``'s file is cached and its bytes are those recorded when it was
         rendered (checked once per variant in this object; False: render it again)."""

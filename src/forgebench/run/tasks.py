@@ -50,6 +50,11 @@ class Question:
     """What a model that takes fewer images than :attr:`images` (its ``max_images``) is asked
     instead, e.g. the same images tiled into one under another condition. The task records the
     question it was bound to (its condition says which); never part of this question's key."""
+    resized: tuple[Mapping[str, Any], ...] = ()
+    """What the engine resized to fit the bound model's image limits (``run/fit.py``): one
+    record per resized image (its position, the variant it was made from, the sizes before and
+    after). Stored with the task (``tasks.resized``); never hashed into its key (the resized
+    variant's id is)."""
 
     def __post_init__(self) -> None:
         images = tuple(self.images)

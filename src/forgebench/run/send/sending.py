@@ -58,6 +58,8 @@ class ModelResult:
     """Tasks of this invocation still without an answer (errors included)."""
     errors: int
     """Tasks of this invocation whose stored outcome is an error."""
+    resized: int = 0
+    """Tasks of this invocation sent resized images (the model's image limits, ``run/fit.py``)."""
 
 
 @dataclass
@@ -231,7 +233,8 @@ async def generate(
         left = store.pending_count(name, retry_errors=True)
         errored = left - store.pending_count(name, retry_errors=False)
         sent = stats.answered + stats.errors + stats.abandoned
-        return ModelResult(name, total, sent, stats, left, errored)
+        resized = store.resized_count(name) if config.limits() is not None else 0
+        return ModelResult(name, total, sent, stats, left, errored, resized)
 
     switch = sys.getswitchinterval()
     sys.setswitchinterval(min(switch, SWITCH_INTERVAL_S))

@@ -47,6 +47,10 @@ NULL DEFAULT 1``), so every stored task is epoch 1 under the key it has (the key
 only from 2 on). Nothing else changes: keys, answers and verdicts are untouched and a migrated run
 resumes without re-asking; ``run --epochs 2`` on it asks only the second epoch.
 
+Version 8 -> 9 (images that fit each model): ``tasks`` gets the ``resized`` column, NULL for
+every stored task (no model had image limits before). Nothing else changes: keys, answers and
+every other row are kept, so a migrated run resumes without re-asking.
+
 A new version adds its step with ``@upgrade(N)`` (from version N to N + 1) and raises
 :data:`~forgebench.run.store.schema.SCHEMA_VERSION`.
 """
@@ -233,6 +237,13 @@ def _v7_to_v8(con: sqlite3.Connection) -> None:
     have = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
     if "epoch" not in have:
         con.execute("ALTER TABLE tasks ADD COLUMN epoch INTEGER NOT NULL DEFAULT 1")
+
+
+@upgrade(8)
+def _v8_to_v9(con: sqlite3.Connection) -> None:
+    have = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
+    if "resized" not in have:
+        con.execute("ALTER TABLE tasks ADD COLUMN resized TEXT")
 
 
 def migrate(con: sqlite3.Connection, where: str) -> int | None:

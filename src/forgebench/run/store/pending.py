@@ -63,6 +63,14 @@ class PendingPart(StoreBase):
         sql = "SELECT COUNT(*) FROM temp.invocation WHERE model = ?"
         return int(self.connection.execute(sql, (model,)).fetchone()[0])
 
+    def resized_count(self, model: str) -> int:
+        """Tasks of ``model`` in this invocation sent resized images (its image limits)."""
+        sql = (
+            "SELECT COUNT(*) FROM temp.invocation i JOIN tasks t ON t.key = i.key "
+            "WHERE i.model = ? AND t.resized IS NOT NULL"
+        )
+        return int(self.connection.execute(sql, (model,)).fetchone()[0])
+
     def pending_count(self, model: str, *, retry_errors: bool = False) -> int:
         """This invocation's tasks of ``model`` without an answer (errored ones only with
         ``retry_errors``)."""

@@ -45,11 +45,17 @@ before is epoch 1 under its own key. A task's identity for superseding is its mo
 condition, extra and epoch (the repeats of a question never supersede one another). Stages that
 score read the current epoch-1 tasks (:data:`~forgebench.run.store.base.CURRENT`), so every
 metric row keeps its meaning; sending reads every epoch (:data:`~forgebench.run.store.base.LIVE`).
+
+Version 9 (images that fit each model) added ``tasks.resized``: for a task whose model was sent
+resized images (its image limits, ``run/fit.py``), a JSON list with one record per resized image
+(``image`` position, ``of`` the variant it was made from, ``from`` and ``to`` as ``[width,
+height, bytes]``, ``over`` the limits it was over); NULL for every other task. A store made before
+gains the column, all NULL (no model had limits then).
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 JUDGEMENTS = """
 CREATE TABLE IF NOT EXISTS judgements (
@@ -118,7 +124,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     media_type     TEXT,
     benchmark      TEXT NOT NULL DEFAULT 'mandela',
     images         TEXT,                -- JSON [[variant_id, path, media_type], ...] when several
-    epoch          INTEGER NOT NULL DEFAULT 1  -- the repeat (run --epochs); in the key from 2 on
+    epoch          INTEGER NOT NULL DEFAULT 1, -- the repeat (run --epochs); in the key from 2 on
+    resized        TEXT                 -- JSON resize records (run/fit.py), NULL when none
 );
 """
 """The tasks table (its key is unique through ``tasks_key``, one of :data:`TASK_INDEXES`)."""

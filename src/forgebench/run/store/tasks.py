@@ -32,6 +32,14 @@ def images_json(question: Question) -> str | None:
     return json.dumps([[r.variant_id, str(r.path), r.media_type] for r in question.images])
 
 
+def resized_json(question: Question) -> str | None:
+    """The ``tasks.resized`` value of a question (schema 9): its resize records
+    (``run/fit.py``), NULL when none of its images was resized."""
+    if not question.resized:
+        return None
+    return canonical_json([dict(r) for r in question.resized])
+
+
 def task_images(row: sqlite3.Row) -> tuple[ImageRef, ...]:
     """A stored task's images, in order (empty for a text-only task). A store written before
     schema 3, or a task with one image, has only the first-image columns."""
@@ -49,8 +57,8 @@ def task_images(row: sqlite3.Row) -> tuple[ImageRef, ...]:
 
 _INSERT_TASK = (
     "INTO tasks(key, item_id, probe, condition, model, prompt, prompt_version, variant_id, "
-    "params, extra, created_at, image_path, media_type, benchmark, images, epoch) "
-    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    "params, extra, created_at, image_path, media_type, benchmark, images, epoch, resized) "
+    "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 
 
@@ -60,7 +68,7 @@ def _task_rows(tasks: Iterable[Task]) -> list[tuple[Any, ...]]:
     now = time.time()
     rows = []
     params: dict[int, tuple[object, str]] = {}
-    parts: dict[int, tuple[Question, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]] = {}
+    parts: dict[int, tuple[Question, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...], Any]] = {}
     for t in tasks:
         q = t.question
         part = parts.get(id(q))
@@ -74,11 +82,12 @@ def _task_rows(tasks: Iterable[Task]) -> list[tuple[Any, ...]]:
                 (q.prompt, q.prompt_version, im.variant_id if im else None),
                 (canonical_json(dict(q.extra)), now, str(im.path) if im else None,
                  im.media_type if im else None, q.benchmark, images_json(q)),
+                resized_json(q),
             )  # fmt: skip
         enc = params.get(id(t.params))
         if enc is None or enc[0] is not t.params:
             enc = params[id(t.params)] = (t.params, canonical_json(dict(t.params)))
-        rows.append((t.key, *part[1], t.model, *part[2], enc[1], *part[3], t.epoch))
+        rows.append((t.key, *part[1], t.model, *part[2], enc[1], *part[3], t.epoch, part[4]))
     return rows
 
 

@@ -1,6 +1,6 @@
 """How long metrics, statistics and tables take on a paper-sized run (measured, not asserted).
 
-Builds a synthetic run store (a real ``RUN/run.sqlite`` with ``run/schema.py``'s schema: items,
+Builds a synthetic run store (a real ``RUN/run.sqlite`` with ``run/store/schema.py``'s schema: items,
 tasks, answers, verdicts, grades) of 36 models x 1,981 items (474 seeds: 474 authentic, 1,507
 forged) with L0 and L1 under Full on every item, RECOG under Full on the forgeries, and the
 de-recognition conditions (L1 under Full+Caption, Crop and Crop+Caption) on the peripheral
@@ -38,7 +38,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUME
 
 import numpy as np  # noqa: E402
 
-from forgebench.run.schema import SCHEMA, SCHEMA_VERSION  # noqa: E402
+from forgebench.run.store.schema import SCHEMA, SCHEMA_VERSION  # noqa: E402
 
 TARGET_ANALYSIS_S = 6.0
 TARGET_FIGURES_S = 3.0

@@ -26,7 +26,7 @@ from forgebench.models.base import Request
 from forgebench.models.openai_compat import create
 from forgebench.models.replicas import ReplicatedModel
 from forgebench.models.spec import ModelConfig
-from forgebench.run.runner import Call, CallOutcome, ExecSettings, execute
+from forgebench.run.send.runner import Call, CallOutcome, ExecSettings, execute
 
 ROOT = Path(__file__).resolve().parents[1]
 SERVER = ROOT / "tests" / "support" / "fake_openai.py"

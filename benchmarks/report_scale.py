@@ -70,17 +70,18 @@ index read (``ready``), taken when the page changes, not when a poll from outsid
 def _mandela_site(run: Path, models: int) -> tuple[float, float, Any]:
     from analysis_speed import build_store
     from forgebench.report.site import build_site
-    from forgebench.suites.mandela.suite import SUITE as MANDELA
+    from forgebench.suites.mandela.facets.judge import JUDGE
+    from forgebench.suites.mandela.facets.viewer import VIEWER as MANDELA
 
     t0 = time.perf_counter()
     n = build_store(run, models)
     print(f"synthetic store: {n:,} answers in {time.perf_counter() - t0:.1f} s")
     hooks: dict[str, Any] = {
-        "variant_views": MANDELA.variant_views,
-        "rubric": MANDELA.rubric(),
+        "variant_views": MANDELA.views,
+        "rubric": JUDGE.rubric(),
         "verdicts": MANDELA.verdict_codes,
         "levels": MANDELA.level_codes,
-        "item_tags": MANDELA.viewer_tags,
+        "item_tags": MANDELA.tags,
         "group_labels": {"mandela": MANDELA.group_labels},
     }
     t0, c0 = time.perf_counter(), time.process_time()

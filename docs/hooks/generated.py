@@ -87,7 +87,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if "<!-- forgebench:benchmarks -->" in markdown:
         markdown = markdown.replace("<!-- forgebench:benchmarks -->", benchmarks_markdown())
     if "<!-- forgebench:schema -->" in markdown:
-        from forgebench.run.schema import SCHEMA_VERSION
+        from forgebench.run.store.schema import SCHEMA_VERSION
 
         markdown = markdown.replace("<!-- forgebench:schema -->", str(SCHEMA_VERSION))
     return markdown

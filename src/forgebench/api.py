@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from forgebench._api.common import StageResult, benchmarks_in
+    from forgebench._api.compare import CompareResult, compare, parse_pairs
     from forgebench._api.construct import (
         BuildSettings,
         audit,
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
         export_dataset,
         import_hf_dataset,
     )
+    from forgebench._api.leaderboard import LeaderboardResult, leaderboard
     from forgebench._api.outputs import ReportResult, export, figures, merge, report, tables
     from forgebench._api.running import (
         RunResult,
@@ -66,6 +68,7 @@ if TYPE_CHECKING:
     from forgebench.models.configs import model_configs
     from forgebench.run.generate import GenerationResult, GenerationSettings
     from forgebench.run.judging import JudgeSettings
+    from forgebench.run.send.options import SendOptions
     from forgebench.run.source import Selection
     from forgebench.suites.base import ImportSettings
 
@@ -73,6 +76,9 @@ if TYPE_CHECKING:
 _HOMES: dict[str, str | tuple[str, str]] = {
     "StageResult": "forgebench._api.common",
     "benchmarks_in": "forgebench._api.common",
+    "CompareResult": "forgebench._api.compare",
+    "compare": "forgebench._api.compare",
+    "parse_pairs": "forgebench._api.compare",
     "BuildSettings": "forgebench._api.construct",
     "audit": "forgebench._api.construct",
     "build": "forgebench._api.construct",
@@ -89,6 +95,8 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "suite_of": ("forgebench._api.dataset", "dataset_suite"),
     "tasks": "forgebench._api.dataset",
     "validate": "forgebench._api.dataset",
+    "LeaderboardResult": "forgebench._api.leaderboard",
+    "leaderboard": "forgebench._api.leaderboard",
     "export_dataset": "forgebench._api.interop",
     "import_hf_dataset": "forgebench._api.interop",
     "ReportResult": "forgebench._api.outputs",
@@ -122,6 +130,7 @@ _HOMES: dict[str, str | tuple[str, str]] = {
     "GenerationSettings": "forgebench.run.generate",
     "JudgeSettings": "forgebench.run.judging",
     "Selection": "forgebench.run.source",
+    "SendOptions": "forgebench.run.send.options",
     "ImportSettings": "forgebench.suites.base",
 }
 """Where each name of :data:`__all__` lives (a module, or a module and the name there): loaded on
@@ -145,15 +154,18 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BuildSettings",
+    "CompareResult",
     "DemoResult",
     "DemoShow",
     "GenerationResult",
     "GenerationSettings",
     "ImportSettings",
     "JudgeSettings",
+    "LeaderboardResult",
     "ReportResult",
     "RunResult",
     "Selection",
+    "SendOptions",
     "StageResult",
     "Status",
     "Viewer",
@@ -163,6 +175,7 @@ __all__ = [
     "cache_clean",
     "calibrate_sample",
     "calibrate_score",
+    "compare",
     "demo",
     "demo_parts",
     "dry_run",
@@ -175,10 +188,12 @@ __all__ = [
     "import_hf_dataset",
     "judge",
     "judge_config",
+    "leaderboard",
     "merge",
     "metrics",
     "model_configs",
     "parse",
+    "parse_pairs",
     "prompts",
     "propose",
     "ray_batch",

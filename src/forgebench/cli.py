@@ -1,10 +1,11 @@
 """The ``forgebench`` command line: a thin Typer app; each stage's commands live in ``_cli/``, and
-each suite's own sub-commands (``Suite.cli()``) are mounted as ``forgebench <suite> ...``."""
+each suite's own sub-commands (their ``commands`` facet) are mounted as ``forgebench <suite> ...``."""
 
 from __future__ import annotations
 
 from forgebench._cli import app as app_module
 from forgebench._cli import (  # noqa: F401  (importing registers the commands)
+    compare,
     construct,
     dataset,
     demo,

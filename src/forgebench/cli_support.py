@@ -1,7 +1,7 @@
 """What a command line needs besides parsing: the public toolkit of ``forgebench`` commands.
 
 The engine's commands (``forgebench._cli``) and every suite's own sub-commands
-(``Suite.cli()``, mounted as ``forgebench <suite> ...``) print, fail and share options through
+(a suite's ``commands`` facet, mounted as ``forgebench <suite> ...``) print, fail and share options through
 this module, so a plug-in suite needs nothing private:
 
 - :data:`console` and :data:`err_console`: rich consoles that stay readable when piped and
@@ -29,6 +29,7 @@ import typer
 from rich.console import Console
 
 from forgebench.errors import UserError
+from forgebench.run.rundir import DB_NAME
 
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
@@ -113,7 +114,7 @@ _HINTS = {
 _SQLITE_HINTS = (
     ("database or disk is full", "the disk is full; what was already stored is kept"),
     ("readonly database", "the run store is read-only"),
-    ("file is not a database", "run.sqlite is not a SQLite database (not a run directory?)"),
+    ("file is not a database", f"{DB_NAME} is not a SQLite database (not a run directory?)"),
     ("unable to open database", "the run store cannot be opened"),
 )
 

@@ -9,7 +9,7 @@ the command runs (a suite, a plug-in); the command line lists the registered nam
 The two built-in formats, ``csv`` and ``parquet``, write the row-level table of each benchmark
 as ``OUT/export-<benchmark>.<fmt>``: the columns every benchmark shares
 (:data:`forgebench.run.rows.SHARED_COLUMNS`), then the benchmark's own
-(``Suite.export_rows``). A benchmark without rows of its own is named in a "skipped" line. With
+(the suite's ``export`` facet, ``Export.rows``). A benchmark without rows of its own is named in a "skipped" line. With
 ``--out FILE.<fmt>`` on a run of one benchmark the table goes to that file; without ``--out`` a
 one-benchmark run writes ``RUN/export.<fmt>``, a run of several ``RUN/export-<benchmark>.<fmt>``.
 The CSV is for people: text cells a spreadsheet would run as a formula get a leading ``'``
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forgebench.errors import UserError
+from forgebench.suites.base import Export, offers
 from forgebench.util.registry import Registry
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ __all__ = [
     "ExportRequest",
     "Exported",
     "UnknownFormat",
+    "export_facet",
     "formats",
     "get_format",
     "register_format",
@@ -114,12 +116,17 @@ def get_format(name: str) -> ExportFormat:
     return FORMATS.get(name)
 
 
+def export_facet(suite: Suite) -> Export:
+    """The suite's export facet (its rows, targets, formats), or the defaults of one."""
+    return suite.facet(Export) or Export()
+
+
 def table_of(suite: Suite, run_dir: Path, judge: str | None) -> pd.DataFrame:
     """The row-level table of one benchmark: the shared columns, then the suite's own."""
     from forgebench.run.rows import SHARED_COLUMNS, task_rows
 
     shared = task_rows(run_dir, suite.name)
-    own = suite.export_rows(run_dir, judge)
+    own = export_facet(suite).rows(run_dir, judge)
     extra = [c for c in own.columns if c not in SHARED_COLUMNS]
     if not extra:
         return shared
@@ -159,7 +166,7 @@ def _write(table: pd.DataFrame, path: Path, fmt: str) -> None:
 def _table_writer(fmt: str) -> Writer:
     def write(req: ExportRequest) -> Exported:
         done = Exported()
-        having = [s for s in req.suites if s.offers("export")]
+        having = [s for s in req.suites if offers(s, "export")]
         done.skipped = [f"{s.name}: no export rows; skipped" for s in req.suites if s not in having]
         if not having:
             return done

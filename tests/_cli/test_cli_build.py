@@ -3,6 +3,8 @@ suite registered or removed between two invocations shows (or stops showing) at 
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,9 +16,6 @@ from typer.testing import CliRunner
 
 from forgebench import suites
 from forgebench.cli import app
-from support.modules import file_module
-
-TOY = Path(__file__).parents[1] / "suites" / "toy" / "suite.py"
 
 
 def _root() -> Any:
@@ -25,7 +24,7 @@ def _root() -> Any:
 
 @pytest.fixture
 def toy() -> Iterator[Any]:
-    module = file_module("forgebench_tests_toy_suite", TOY)
+    module = importlib.import_module("suites.toy.suite")
     suite = suites.register(module.ToySuite())
     yield suite
     suites.unregister(suite.name)
@@ -66,7 +65,8 @@ def test_a_suite_registered_after_a_run_is_mounted_then_removed(toy: Any, tmp_pa
 def test_a_suite_whose_options_change_gets_the_new_flags(toy: Any) -> None:
     runner = CliRunner()
     assert "--toy-hint" in runner.invoke(app, ["run", "--help"]).output
-    toy.options = ()  # on the instance: the class keeps its options for the other tests
+    # on the instance: the class keeps its options for the other tests
+    toy.protocol = dataclasses.replace(toy.protocol, options=())
     out = runner.invoke(app, ["run", "--help"]).output
     assert "--toy-hint" not in out and "--tau" in out
 

@@ -15,7 +15,7 @@ from forgebench.construct.ask import Asker
 from forgebench.construct.model_gates import fidelity_gate, grounding_gate
 from forgebench.construct.specs import EditSpec
 from forgebench.construct.workstore import WorkStore
-from forgebench.run.retry import RetryPolicy
+from forgebench.run.send.retry import RetryPolicy
 
 runner = CliRunner()
 

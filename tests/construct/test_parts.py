@@ -4,8 +4,9 @@ through ``forgebench propose`` / ``build`` with no file of ``construct/`` or ``_
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from forgebench.construct.parts import Construction, Written
 from forgebench.construct.scenes import SceneRecord
 from forgebench.construct.specs import EditSpec
 from forgebench.construct.verify import Decision, no, ok
-from forgebench.suites.base import Suite
+from forgebench.suites.base import ConstructionParts, Facet, Suite
 
 
 class ObjectCount(Construction):
@@ -53,12 +54,10 @@ class ObjectCount(Construction):
 
 class ObjectCountSuite(Suite):
     name = "objcount"
+    facets: ClassVar[Mapping[str, Facet]] = {"construction": ConstructionParts(ObjectCount())}
 
     def detect(self, path: Path) -> bool:
         return False
-
-    def construction(self) -> Construction:
-        return ObjectCount()
 
 
 @pytest.fixture

@@ -30,7 +30,7 @@ from forgebench.construct.render import candidate_key, render_all, spent
 from forgebench.construct.scenes import load_facts, load_scenes
 from forgebench.construct.specs import EditSpec
 from forgebench.construct.workstore import WorkStore
-from forgebench.run.retry import RetryPolicy
+from forgebench.run.send.retry import RetryPolicy
 from forgebench.suites.mandela.construct.propose_model import PROMPT_VERSION, scene_prompt
 
 from .test_model_asks import GOOD

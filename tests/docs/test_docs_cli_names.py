@@ -56,7 +56,7 @@ def check(line: str, root: Any) -> str | None:
     for token in tokens[1:]:
         if not hasattr(cmd, "list_commands") or token.startswith("-"):
             break
-        if re.fullmatch(r"[A-Z][A-Z0-9_]*", token) or token in EXAMPLE_SUITES:
+        if re.fullmatch(r"[A-Z][A-Z0-9_]*|<[a-z_-]+>", token) or token in EXAMPLE_SUITES:
             return None  # a placeholder (``forgebench NAME ...``) or an example plug-in's group
         if not re.fullmatch(r"[a-z][a-z0-9-]*", token):
             return f"{line!r}: {token!r} is not a command of {' '.join(path)}"

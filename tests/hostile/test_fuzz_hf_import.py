@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.suites import get
+from forgebench.suites.mandela.facets.dataset import DATASET
 from support.mandela_data import write_mandela_dataset
 
 PATHS = ["../x.png", "/etc/passwd", "images/../../x.png", "C:\\\\x.png", "", "images/s0_auth.png",
@@ -95,7 +95,7 @@ def test_fuzzed_exports_import_cleanly_or_not_at_all(tmp_path: Path) -> None:
             )
             assert not out.exists(), what
         else:
-            assert get("mandela").validate(out).errors == [], what
+            assert DATASET.validate(out).errors == [], what
         written = {p.relative_to(work) for p in work.rglob("*") if p.is_file()}
         assert all(p.parts[0] == "hf" or p.parts[:2] == ("sub", "back") for p in written), what
         assert not (tmp_path / "x.png").exists()

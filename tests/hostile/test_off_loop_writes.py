@@ -1,4 +1,4 @@
-"""Storing answers happens off the event loop (``run/writer.py``).
+"""Storing answers happens off the event loop (``run/send/writer.py``).
 
 Multi-megabyte single-token answers are stored on the writer thread while the loop keeps
 sending and hearing signals; SIGINT or SIGTERM sent while they are being stored ends ``run``

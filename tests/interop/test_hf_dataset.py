@@ -21,8 +21,9 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
+from forgebench.interop.layout import DatasetLayout
 from forgebench.suites import get
-from forgebench.suites.base import Selection
+from forgebench.suites.base import Dataset, Selection
 from forgebench.suites.forensics.demo import build_forensics_demo
 from support.pixar_loc import BOXES, box_pairs
 
@@ -38,10 +39,16 @@ def demo(demo_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[s
     return {"mandela": mandela, "forensics": forensics, "pixar": pairs}
 
 
+def _layout(benchmark: str) -> DatasetLayout:
+    facet = get(benchmark).facet(Dataset)
+    layout = facet.layout() if facet is not None else None
+    assert layout is not None
+    return layout
+
+
 def _loaded(benchmark: str, folder: Path) -> list[dict[str, Any]]:
     """The items as the suite reads them (a null field and an absent one are the same)."""
-    layout = get(benchmark).dataset_layout()
-    assert layout is not None
+    layout = _layout(benchmark)
     if layout.items_file is not None:
         return _items(folder / layout.items_file)
     items = get(benchmark).load(folder, Selection()).items
@@ -81,8 +88,7 @@ def test_round_trip_is_exact_and_datasets_loads_it(
     )
     items = _loaded(benchmark, src)
     assert ds.num_rows == len(items) and ds["id"] == [it["id"] for it in items]
-    layout = get(benchmark).dataset_layout()
-    assert layout is not None
+    layout = _layout(benchmark)
     for name, column in layout.images.items():
         feature = ds.features[name]
         inner = feature.feature if column.many else feature
@@ -117,8 +123,8 @@ def test_round_trip_is_exact_and_datasets_loads_it(
     for rel in layout.files:
         if (src / rel).is_file():
             assert (back / rel).read_bytes() == (src / rel).read_bytes()
-    suite = get(benchmark)
-    assert not suite.offers("validation") or suite.validate(back).errors == []
+    facet = get(benchmark).facet(Dataset)
+    assert facet is not None and facet.validate(back).errors == []
 
 
 def test_release_tsv_format_and_unknown_format(demo: dict[str, Path], tmp_path: Path) -> None:
@@ -307,7 +313,8 @@ def _same_dataset(back: Path, src: Path) -> None:
     for item in _items(src / "items.jsonl"):
         assert (back / item["image"]).read_bytes() == (src / item["image"]).read_bytes()
     assert (back / "kb.jsonl").read_bytes() == (src / "kb.jsonl").read_bytes()
-    assert get("mandela").validate(back).errors == []
+    facet = get("mandela").facet(Dataset)
+    assert facet is not None and facet.validate(back).errors == []
     for f in back.rglob("*"):
         assert not f.is_file() or TOKEN.encode() not in f.read_bytes(), f
 
@@ -463,8 +470,7 @@ def test_hub_side_files_resolve_into_blobs_only(hub: dict[str, Any], tmp_path: P
     that resolves anywhere else is refused whole, as in any export folder."""
     from forgebench.interop.hf_import import HFImportError, import_hf
 
-    layout = get("mandela").dataset_layout()
-    assert layout is not None
+    layout = _layout("mandela")
     repo = hub["home"] / "hub" / "datasets--owner--tiny"
     snap = repo / "snapshots" / hub["commits"]["v1"]
     n = import_hf(snap, tmp_path / "ok", layout, links_into=repo / "blobs")

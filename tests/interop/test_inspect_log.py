@@ -114,6 +114,7 @@ def test_mandela_grades_are_scores_with_the_judge_reason_and_shards(tmp_path: Pa
     kgr = [s for s in log.results.scores if s.name.startswith("kgr/")]  # type: ignore[union-attr]
     assert kgr and kgr[0].name.endswith("@builtin/rules")
     # shards of at most N samples: the same export with a small shard size gives several logs
+    from forgebench.exports import export_facet
     from forgebench.interop.inspect_log import write_inspect_logs
     from forgebench.interop.run_formats import Benchmark, RunExport
     from forgebench.suites import get
@@ -121,7 +122,7 @@ def test_mandela_grades_are_scores_with_the_judge_reason_and_shards(tmp_path: Pa
     suite = get("mandela")
     request = RunExport(
         run, tmp_path / "sharded", {"mandela": Benchmark("mandela", suite.title, suite.headline,
-                                                          suite.export_target)},
+                                                          export_facet(suite).target)},
         shard_size=4,
     )  # fmt: skip
     paths = write_inspect_logs(request, "mandela")

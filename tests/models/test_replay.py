@@ -67,7 +67,7 @@ def test_missing_answer_is_a_non_retryable_error(tmp_path: Path) -> None:
 
 
 def test_replay_with_gaps_answers_what_it_has_and_errs_the_rest(tmp_path: Path) -> None:
-    from forgebench.run.runner import Call, CallOutcome, ExecSettings, execute
+    from forgebench.run.send.runner import Call, CallOutcome, ExecSettings, execute
 
     rows = [
         {"item_id": f"m{i}", "probe": "L0", "condition": "full", "text": f"REAL {i}"}

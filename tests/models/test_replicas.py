@@ -18,8 +18,8 @@ from forgebench.models.modelsfile import load_models_file
 from forgebench.models.openai_compat import OpenAICompatModel, create
 from forgebench.models.replicas import ReplicaPolicy, ReplicatedModel
 from forgebench.models.spec import ModelConfig, SpecError, parse_spec
-from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import Call, CallOutcome, ExecSettings, execute
+from forgebench.run.send.retry import RetryPolicy
+from forgebench.run.send.runner import Call, CallOutcome, ExecSettings, execute
 
 FAST = RetryPolicy(base_s=0.01, cap_s=0.05, rng=random.Random(0))
 
@@ -313,7 +313,7 @@ def test_progress_shows_each_replicas_counts_errors_and_latency(fake_openai: Any
 
     from rich.console import Console
 
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
 
     up, flaky = fake_openai(latency_ms=2), fake_openai(latency_ms=2)
     flaky.script.extend(["500", "500"])

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from forgebench.run.schema import SCHEMA
+from forgebench.run.store.schema import SCHEMA
 
 
 def _scene(seed: int) -> np.ndarray:

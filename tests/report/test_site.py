@@ -10,15 +10,16 @@ from typer.testing import CliRunner
 from forgebench import api
 from forgebench.cli import app
 from forgebench.report.site import build_site
-from forgebench.suites.mandela.suite import SUITE as _MANDELA
+from forgebench.suites.mandela.facets.judge import JUDGE as _JUDGE
+from forgebench.suites.mandela.facets.viewer import VIEWER as _MANDELA
 from support.report_js import load_js
 
 MANDELA_HOOKS = {
-    "variant_views": _MANDELA.variant_views,
-    "rubric": _MANDELA.rubric(),
-    "item_tags": _MANDELA.viewer_tags,
+    "variant_views": _MANDELA.views,
+    "rubric": _JUDGE.rubric(),
+    "item_tags": _MANDELA.tags,
     "group_labels": {"mandela": _MANDELA.group_labels},
-    "item_card": _MANDELA.viewer_card,
+    "item_card": _MANDELA.card,
 }
 
 

@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from forgebench.report.site import build_site
-from forgebench.suites.mandela.suite import SUITE as _MANDELA
+from forgebench.suites.mandela.facets.judge import JUDGE as _JUDGE
+from forgebench.suites.mandela.facets.viewer import VIEWER as _MANDELA
 from support.browser import needs_chromium, open_page
 
 MANDELA_HOOKS = {
-    "variant_views": _MANDELA.variant_views,
-    "rubric": _MANDELA.rubric(),
-    "item_card": _MANDELA.viewer_card,
+    "variant_views": _MANDELA.views,
+    "rubric": _JUDGE.rubric(),
+    "item_card": _MANDELA.card,
 }
 
 ARTIFACTS = Path(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from forgebench import api
 from forgebench.report.site import build_site
-from forgebench.suites.mandela.suite import SUITE as MANDELA
+from forgebench.suites.mandela.facets.viewer import VIEWER as MANDELA
 from forgebench.suites.mandela.verdict import VERDICTS as MANDELA_PARSER_VERDICTS
 from support.report_js import answer_codes, load_js
 

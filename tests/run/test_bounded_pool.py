@@ -10,8 +10,8 @@ import time
 import pytest
 
 from forgebench.models.base import Request, Response
-from forgebench.run.pool import run_bounded
-from forgebench.run.runner import Call, CallOutcome, ExecSettings, execute
+from forgebench.run.send.pool import run_bounded
+from forgebench.run.send.runner import Call, CallOutcome, ExecSettings, execute
 
 
 class _Counting:

@@ -13,7 +13,7 @@ import pytest
 
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judging import JudgeSettings
-from forgebench.run.retry import RetryPolicy
+from forgebench.run.send.retry import RetryPolicy
 from forgebench.run.store import Store
 from forgebench.suites.forensics.judge import extract_run
 

@@ -11,7 +11,7 @@ from rich.console import Console
 from forgebench.models.base import ImageRef, Usage
 from forgebench.models.spec import ModelConfig
 from forgebench.run.costs import Budget, estimate_input_tokens, image_tokens
-from forgebench.run.progress import RunProgress
+from forgebench.run.send.progress import RunProgress
 from forgebench.run.settings import scrub
 from forgebench.run.tasks import Question, make_task
 

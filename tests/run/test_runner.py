@@ -13,10 +13,10 @@ from rich.console import Console
 from forgebench.models.base import ModelError, Request, Response
 from forgebench.models.openai_compat import create
 from forgebench.models.spec import ModelConfig
-from forgebench.run.limits import RateLimiter
-from forgebench.run.progress import RunProgress
-from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
+from forgebench.run.send.limits import RateLimiter
+from forgebench.run.send.progress import RunProgress
+from forgebench.run.send.retry import RetryPolicy
+from forgebench.run.send.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
 
 FAST = RetryPolicy(base_s=0.01, cap_s=0.05, rng=random.Random(0))
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from forgebench.models.base import ImageRef, Response, Usage
-from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.run.store import Store, StoreError
+from forgebench.run.store.schema import SCHEMA_VERSION
 from forgebench.run.tasks import Question, make_task
 
 
@@ -43,7 +43,7 @@ def test_open_creates_wal_store_with_schema(tmp_path: Path) -> None:
             "outputs",
             "construct_steps",
         } <= tables
-        assert store.meta_get("schema_version") == SCHEMA_VERSION == 6
+        assert store.meta_get("schema_version") == SCHEMA_VERSION == 7
 
 
 def test_open_without_create_refuses_a_non_run_dir(tmp_path: Path) -> None:

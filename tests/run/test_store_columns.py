@@ -11,7 +11,7 @@ import pytest
 
 from forgebench.models.base import ImageRef, Response, Usage
 from forgebench.run.store import Judgement, Store
-from forgebench.run.store_columns import JudgedColumns
+from forgebench.run.store.columns import JudgedColumns
 from forgebench.run.tasks import Question, make_task
 
 JUDGE = "judge/x"

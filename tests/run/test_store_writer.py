@@ -1,4 +1,4 @@
-"""The store writer thread (``run/writer.py``): writes off the loop, in order, once; bounded
+"""The store writer thread (``run/send/writer.py``): writes off the loop, in order, once; bounded
 queue; a failure reaches the loop; an abandoned queue leaves its tasks pending. And the whole
 send path with pages read on threads: each task once, the budget settled."""
 
@@ -14,11 +14,12 @@ import pytest
 
 from forgebench.models.base import Response, Usage
 from forgebench.models.spec import ModelConfig
-from forgebench.run import generate, send
+from forgebench.run import generate
 from forgebench.run.generate import GenerationSettings
+from forgebench.run.send import sending
+from forgebench.run.send.writer import Job, StoreWriter
 from forgebench.run.store import Store
 from forgebench.run.tasks import Question, make_task
-from forgebench.run.writer import Job, StoreWriter
 from support.text_source import TextSource
 
 
@@ -148,7 +149,7 @@ def test_pages_read_on_threads_and_writes_on_the_writer_answer_each_task_once(
 ) -> None:
     """Two models at once, pending tasks read back 7 at a time: every task is asked and stored
     once; with a spending cap, what was spent is exactly what the stored answers cost."""
-    monkeypatch.setattr(send, "PAGE", 7)
+    monkeypatch.setattr(sending, "PAGE", 7)
     server = fake_openai(latency_ms=2)
     configs = [
         ModelConfig(spec=f"{m}=openai/fake@{server.url}", concurrency=3, price_in=1.0,

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from forgebench.run.schema import SCHEMA_VERSION, TASK_INDEXES
 from forgebench.run.store import Store
+from forgebench.run.store.schema import SCHEMA_VERSION, TASK_INDEXES
 from forgebench.run.tasks import Question, Task, make_task
 
 COLUMNS = (

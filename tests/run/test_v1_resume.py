@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.run.store import Store, StoreError
+from forgebench.run.store.schema import SCHEMA_VERSION
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "v1_run"
 

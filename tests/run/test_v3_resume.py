@@ -18,8 +18,8 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.run.store import Store
+from forgebench.run.store.schema import SCHEMA_VERSION
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "v3_run"
 ENV = {"OPENAI_API_KEY": "sk-test"}

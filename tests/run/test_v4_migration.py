@@ -13,9 +13,9 @@ import pytest
 
 from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import plan
-from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.run.source import Selection
 from forgebench.run.store import Store, StoreError
+from forgebench.run.store.schema import SCHEMA_VERSION
 from forgebench.suites import get
 
 V4 = Path(__file__).parents[1] / "fixtures" / "v4_run"

@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 
 from forgebench.util.registry import Registry, RegistryError
+from support.walkthrough import doc_entry_points
 
 from .test_seam import _toy_dataset
 
-TOY = Path(__file__).parent / "toy" / "suite.py"
+TOY = Path(__file__).parent / "toy"
 
 
 def _dist(site: Path, name: str, entry_points: str) -> None:
@@ -31,10 +32,12 @@ def _dist(site: Path, name: str, entry_points: str) -> None:
 
 def _site(tmp_path: Path) -> Path:
     site = tmp_path / "site"
-    (site / "toyplug").mkdir(parents=True)
-    (site / "toyplug" / "__init__.py").write_text("")
-    shutil.copy(TOY, site / "toyplug" / "suite.py")
-    _dist(site, "toyplug", "[forgebench.suites]\ntoy = toyplug.suite:ToySuite\n")
+    shutil.copytree(TOY, site / "toyplug", ignore=shutil.ignore_patterns("__pycache__"))
+    points = doc_entry_points()  # the packaging docs/writing-a-suite.md shows
+    _dist(site, "toyplug", "".join(
+        f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in named.items())
+        for group, named in points.items()
+    ))  # fmt: skip
     _dist(site, "brokenplug", "[forgebench.suites]\nbroken = brokenplug_gone.suite:Broken\n")
     return site
 

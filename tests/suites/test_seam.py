@@ -4,6 +4,7 @@ report with no engine file changed; the engine imports no suite."""
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -18,14 +19,15 @@ from typer.testing import CliRunner
 import forgebench
 from forgebench import suites
 from forgebench.cli import app
-from support.modules import file_module
 
 ENGINE = ("models", "run", "report", "analysis", "results", "util", "interop")
 """Packages of the engine: none of them may import a suite."""
 
 
 def _toy() -> Any:
-    return file_module("forgebench_tests_toy_suite", Path(__file__).parent / "toy" / "suite.py")
+    """The toy suite's core module, imported as the package ``suites.toy`` (``tests`` is on the
+    path) so that its facets' references, relative to it, resolve."""
+    return importlib.import_module("suites.toy.suite")
 
 
 @pytest.fixture
@@ -49,6 +51,10 @@ def _toy_dataset(root: Path, n: int = 4) -> Path:
                    "answer": "B" if i % 2 == 0 else "C"}  # fmt: skip
             fh.write(json.dumps(row) + "\n")
     return root
+
+
+def _toy_rows(ds: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (ds / "toy.jsonl").read_text().splitlines() if line]
 
 
 def test_engine_packages_import_no_suite() -> None:
@@ -199,6 +205,12 @@ def test_a_suite_under_tests_runs_through_run_metrics_and_report(
     assert res.exit_code == 0, res.output
     rows = (run / "metrics.csv").read_text().splitlines()
     assert "toy,m,MCQ,full,all,acc,50.0,4," in rows and "toy,m,MCQ,gray,all,acc,50.0,4," in rows
+    # the per-answer outcome agrees: every answer says B, the right letter of half the questions
+    outcome = toy.outcome(run, None)
+    assert len(outcome) == 8 and sum(r.right for r in outcome) == 4
+    assert {r.item_id for r in outcome if r.right} == {
+        q["id"] for q in _toy_rows(ds) if q["answer"] == "B"
+    }
     res = CliRunner().invoke(app, ["report", str(run)])
     assert res.exit_code == 0, res.output
     page = (run / "report" / "index.html").read_text()

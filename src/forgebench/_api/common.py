@@ -8,19 +8,14 @@ from pathlib import Path
 
 from forgebench import suites
 from forgebench.errors import NothingToDo, UserError
-from forgebench.suites.base import Output, Suite
-
-
-class NotARun(UserError):
-    """A path that is not a run directory."""
+from forgebench.run.rundir import DB_NAME, RunDir
+from forgebench.suites.base import Output, Suite, offers
 
 
 def run_dir_of(run_dir: str | Path) -> Path:
-    """``run_dir`` as a Path; :class:`NotARun` when it has no ``run.sqlite``."""
-    path = Path(run_dir)
-    if not (path / "run.sqlite").is_file():
-        raise NotARun(f"{path}: not a run directory (no run.sqlite)")
-    return path
+    """``run_dir`` as a Path; :class:`~forgebench.run.rundir.NotARun` when it holds no store
+    (:meth:`RunDir.check`)."""
+    return RunDir.check(run_dir).path
 
 
 def benchmarks_in(run_dir: str | Path) -> list[Suite]:
@@ -30,7 +25,7 @@ def benchmarks_in(run_dir: str | Path) -> list[Suite]:
 
     run_dir = Path(run_dir)
     names: set[str] = set()
-    if (run_dir / "run.sqlite").is_file():
+    if RunDir(run_dir).is_run():
         with Store.open(run_dir, create=False) as store:
             names.update(store.benchmarks())
     names.update(r["benchmark"] for r in read_rows(run_dir / "metrics.csv"))
@@ -57,9 +52,9 @@ def with_stage(
     what = what or f"{stage} stage"
     if not chosen:
         raise NothingToDo(
-            f"{where}: holds no benchmark yet (no tasks in run.sqlite, no rows in metrics.csv)"
+            f"{where}: holds no benchmark yet (no tasks in {DB_NAME}, no rows in metrics.csv)"
         )
-    having = [s for s in chosen if s.offers(stage)]
+    having = [s for s in chosen if offers(s, stage)]
     skipped = [f"{s.name}: no {what}; skipped" for s in chosen if s not in having]
     if not having:
         names = ", ".join(s.name for s in chosen)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.errors import UserError
+from forgebench.suites.base import ConstructionParts
 
 
 def knowledge(seeds: Path) -> Any:
@@ -200,7 +201,8 @@ def audit(
     from forgebench import suites
     from forgebench.construct.parts import UnknownConstruction
 
-    parts = suites.detect(Path(dataset)).construction()
+    facet = suites.detect(Path(dataset)).facet(ConstructionParts)
+    parts = facet.parts if facet is not None else None
     if parts is None:
         raise UnknownConstruction(f"{dataset}: its benchmark is not built from seed folders")
     res: dict[str, Any] = parts.audit(Path(dataset), detectors, write, executor)

@@ -10,7 +10,18 @@ from forgebench import suites
 from forgebench._api import stages
 from forgebench.errors import NothingToDo, UserError
 from forgebench.interop.hf_hub import is_hub_id
-from forgebench.suites.base import ImportSettings, Output, Selection, Suite, TaskMatrix, Validation
+from forgebench.suites.base import (
+    Importer,
+    ImportSettings,
+    MatrixRow,
+    Output,
+    Prompts,
+    Selection,
+    Suite,
+    TaskMatrix,
+    Validation,
+    offers,
+)
 from forgebench.util.owned import is_owned, mark, replace_guard
 
 
@@ -33,7 +44,7 @@ def validate(
     """Check a dataset folder with its suite's validator, touching nothing: the suite and every
     problem (``Validation.ok``: no error)."""
     suite = dataset_suite(dataset, benchmark)
-    if not suite.offers("validation"):
+    if not offers(suite, "validation"):
         raise NothingToDo(f"{dataset}: {suite.name} has no validator")
     return suite, stages.validate(suite, Path(dataset), progress)
 
@@ -94,11 +105,11 @@ def _import(
             return done
     if benchmark is not None:
         suite = suites.get(benchmark)
-        if not suite.offers("import"):
+        if not offers(suite, "import"):
             raise NothingToDo(f"{benchmark}: no importer")
     else:
-        having = [s for s in reversed(suites.all_suites()) if s.offers("import")]
-        found = next((s for s in having if s.imports(src)), None)
+        having = [s for s in reversed(suites.all_suites()) if offers(s, "import")]
+        found = next((s for s in having if _importer(s).imports(src)), None)
         if found is None:
             if not src.exists():
                 raise UserError(f"{src}: no such file")
@@ -107,7 +118,13 @@ def _import(
                 f"(importers: {', '.join(s.name for s in having)})"
             )
         suite = found
-    return suite, suite.import_(src, out, settings, progress)
+    return suite, _importer(suite).import_(src, out, settings, progress)
+
+
+def _importer(suite: Suite) -> Importer:
+    got = suite.facet(Importer)
+    assert got is not None, suite.name
+    return got
 
 
 def _import_hub(ref: str, out: Path, settings: ImportSettings) -> tuple[Suite, Output]:
@@ -143,11 +160,12 @@ def prompts(
         raise UserError("--dataset and --item go together")
     if dataset is not None and item is not None:
         suite = dataset_suite(dataset, benchmark)
-        if not suite.offers("prompts"):
+        shown = suite.facet(Prompts)
+        if shown is None:
             raise NothingToDo(f"{dataset}: {suite.name} shows no prompts")
-        return [(suite, suite.prompts(Path(dataset), item))]
+        return [(suite, shown.prompts(Path(dataset), item))]
     chosen = [suites.get(benchmark)] if benchmark else suites.all_suites()
-    out = [(s, s.prompt_templates()) for s in chosen if s.offers("prompts")]
+    out = [(s, p.templates()) for s in chosen if (p := s.facet(Prompts)) is not None]
     if not out:
         raise NothingToDo(f"{benchmark}: no prompt templates")
     return out
@@ -167,9 +185,9 @@ def selection_for(
 
     try:
         return Selection(
-            probes=parse_list(probes, suite.probes, "probe"),
-            conditions=parse_list(conditions, suite.conditions, "condition"),
-            parts=parse_list(protocol, tuple(suite.parts), "protocol part") or (),
+            probes=parse_list(probes, suite.protocol.probes, "probe"),
+            conditions=parse_list(conditions, suite.protocol.conditions, "condition"),
+            parts=parse_list(protocol, tuple(suite.protocol.parts), "protocol part") or (),
             sample=sample,
             options=dict(options or {}),
         )
@@ -182,4 +200,24 @@ def tasks(
 ) -> tuple[Suite, TaskMatrix]:
     """The dry-run task matrix of a dataset (nothing written)."""
     suite = dataset_suite(dataset, benchmark)
-    return suite, suite.task_matrix(Path(dataset), selection or Selection())
+    chosen, shown = selection or Selection(), suite.facet(Prompts)
+    matrix = shown.task_matrix(Path(dataset), chosen) if shown is not None else None
+    return suite, matrix or count_matrix(suite, Path(dataset), chosen)
+
+
+def count_matrix(suite: Suite, dataset: Path, selection: Selection) -> TaskMatrix:
+    """The default dry-run matrix: the dataset loaded, its questions counted per probe x
+    condition without rendering an image."""
+    from collections import Counter
+
+    from forgebench.run.images import VariantCache
+
+    loaded = suite.load(dataset, selection)
+    qs = list(suite.questions(loaded, selection, VariantCache(), render_images=False))
+    counts = Counter((q.probe, q.condition) for q in qs)
+    return TaskMatrix(
+        rows=[MatrixRow(p, c, n) for (p, c), n in counts.items()],
+        items=len(loaded.items),
+        questions=len(qs),
+        variants=len({ref.variant_id for q in qs for ref in q.images}),
+    )

@@ -11,16 +11,17 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from forgebench import suites
 from forgebench.errors import UserError
+from forgebench.suites.base import DemoPart
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
 
 
 def demo_parts() -> dict[str, Any]:
-    """Each registered benchmark's part of the demo (``Suite.demo``), by benchmark name."""
-    return {s.name: part for s in suites.all_suites() if (part := s.demo()) is not None}
+    """Each registered benchmark's part of the demo (the suite's ``demo`` facet), by benchmark name."""
+    return {s.name: d.part for s in suites.all_suites() if (d := s.facet(DemoPart)) is not None}
 
 
 class DemoShow(Protocol):
@@ -110,7 +111,7 @@ def demo(
         PIXAR,
         Demo,
     )
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
     from forgebench.run.source import Selection
     from forgebench.util.memory import bound_heap, process_claimed
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from forgebench.suites.base import Dataset
+
 
 def export_dataset(
     dataset: str | Path, fmt: str, out: str | Path, *, license: str = ""
@@ -18,13 +20,14 @@ def export_dataset(
 
     dataset, out = Path(dataset), Path(out)
     suite = detect(dataset)
-    own = suite.dataset_formats()
+    facet = suite.facet(Dataset) or Dataset()
+    own = facet.formats()
     if fmt in own:
         path, rows = own[fmt](dataset, out)
         return suite.name, path, rows
-    layout = suite.dataset_layout() if fmt == "hf" else None
+    layout = facet.layout() if fmt == "hf" else None
     if layout is None:
-        known = (["hf"] if suite.dataset_layout() is not None else []) + sorted(own)
+        known = (["hf"] if facet.layout() is not None else []) + sorted(own)
         raise SuiteError(
             f"--format {fmt!r}: not a dataset format of {suite.name} "
             f"(known: {', '.join(known) or 'none'})"
@@ -75,9 +78,10 @@ def _import_export(
     if meta is None:
         return None
     suite = get(str(meta.get("benchmark")))
-    layout = suite.dataset_layout()
-    if layout is None:
+    facet = suite.facet(Dataset)
+    layout = facet.layout() if facet is not None else None
+    if facet is None or layout is None:
         raise HFImportError(f"{src}: {suite.name} has no dataset table layout to import")
-    check = (lambda path: suite.validate(path).errors) if suite.offers("validation") else None
+    check = lambda path: facet.validate(path).errors  # noqa: E731
     n = import_hf(src, out, layout, force=force, validate=check, links_into=links_into)
     return suite.name, n

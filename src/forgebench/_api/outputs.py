@@ -8,14 +8,16 @@ import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from forgebench import suites
 from forgebench._api import stages
 from forgebench._api.common import StageResult, benchmarks_in, narrowed, run_dir_of
 from forgebench.errors import NothingToDo, UserError
 from forgebench.exports import Exported, ExportRequest, get_format
-from forgebench.suites.base import ItemCard, ItemTags, Suite
+from forgebench.suites.base import Facet, Figures, Judge, Report, Suite, Viewer
+
+F = TypeVar("F", bound=Facet)
 
 
 def tables(
@@ -50,11 +52,20 @@ def figures(
     path = Path(run_dir)
     chosen, skipped = _present_with(path, "figures", benchmark)
     target = _checked_out(out)
-    result = StageResult({s.name: s.figures(path, target, judge) for s in chosen}, skipped)
+    result = StageResult(
+        {s.name: _facet(s, Figures).figures(path, target, judge) for s in chosen}, skipped
+    )
     if not result.files:
         notes = "; ".join(n for o in result.outputs.values() for n in o.notes)
         raise NothingToDo(notes or f"{path / 'metrics.csv'}: no numbers any figure needs")
     return result
+
+
+def _facet(suite: Suite, kind: type[F]) -> F:
+    """The facet of a suite that offers its stage (``_present_with`` chose it)."""
+    got = suite.facet(kind)
+    assert got is not None, (suite.name, kind.kind)
+    return got
 
 
 def _checked_out(out: str | Path | None, *, file_ok: bool = False) -> Path | None:
@@ -136,8 +147,11 @@ def report(
 
     notes: list[str] = []
     parts: list[str] = []
+    reports = {s.name: r for s in present if (r := s.facet(Report)) is not None}
     for suite in present:
-        section = suite.report(run_dir, out, judge, Path(dataset) if dataset is not None else None)
+        given = reports.get(suite.name)
+        where = Path(dataset) if dataset is not None else None
+        section = given.section(run_dir, out, judge, where) if given is not None else None
         if section is None:
             continue
         notes += section.notes
@@ -145,7 +159,7 @@ def report(
             f'<section class="suite" id="suite-{html.escape(suite.name)}">'
             f"<h2>{html.escape(section.title)}</h2>{section.html}</section>"
         )
-    parts.insert(0, front_page(run_dir, out, present, judge))
+    parts.insert(0, front_page(run_dir, out, present, judge, reports))
     site = build_site(
         run_dir,
         out_dir=out,
@@ -163,48 +177,34 @@ def viewer_hooks(present: list[Suite], run_dir: Path, out: Path) -> dict[str, An
     details, tags and answers (with the pictures an answer made) from its own suite, with the
     names of each suite's grouping facets; the verdict and level facets in the suites' display
     order; the rubric of the calibration view (the first suite that has one)."""
-    by_name = {s.name: s for s in present}
-    first = present[0] if present else None
-    graded = next((s for s in present if s.rubric()), first)
+    viewers = {s.name: s.facet(Viewer) or Viewer() for s in present}
+    first = viewers[present[0].name] if present else None
+    rubrics = [r for s in present if (j := s.facet(Judge)) is not None and (r := j.rubric())]
 
-    def suite_of(item: Mapping[str, Any]) -> Suite | None:
-        return by_name.get(str(item.get("benchmark") or "")) or first
+    def viewer_of(item: Mapping[str, Any]) -> Viewer:
+        got = viewers.get(str(item.get("benchmark") or "")) or first
+        return got if got is not None else Viewer()
 
     def variant_views(root: Path, item: dict[str, Any]) -> Iterator[tuple[str, Any]]:
-        suite = suite_of(item)
-        return suite.variant_views(root, item) if suite is not None else iter(())
-
-    def item_facts(item: Mapping[str, Any]) -> list[tuple[str, str]]:
-        suite = suite_of(item)
-        return suite.viewer_facts(item) if suite is not None else []
-
-    def item_tags(item: Mapping[str, Any]) -> ItemTags:
-        suite = suite_of(item)
-        return suite.viewer_tags(item) if suite is not None else ItemTags()
-
-    def item_card(item: Mapping[str, Any]) -> ItemCard:
-        suite = suite_of(item)
-        return suite.viewer_card(item) if suite is not None else ItemCard()
+        return viewer_of(item).views(root, item)
 
     return {
         "variant_views": variant_views if first is not None else None,
-        "rubric": graded.rubric() if graded is not None else "",
-        "verdicts": [c for s in present for c in s.verdict_codes],
-        "levels": [c for s in present for c in s.level_codes],
+        "rubric": rubrics[0] if rubrics else "",
+        "verdicts": [c for v in viewers.values() for c in v.verdict_codes],
+        "levels": [c for v in viewers.values() for c in v.level_codes],
         "answer_views": {  # only suites that show more than the stored verdict
-            s.name: s.viewer_answer
-            for s in present
-            if type(s).viewer_answer is not Suite.viewer_answer
+            name: v.answer for name, v in viewers.items() if type(v).answer is not Viewer.answer
         },
         "answer_pictures": {  # only suites whose answers make pictures
-            s.name: functools.partial(s.viewer_answer_pictures, run_dir, out)
-            for s in present
-            if type(s).viewer_answer_pictures is not Suite.viewer_answer_pictures
+            name: functools.partial(v.answer_pictures, run_dir, out)
+            for name, v in viewers.items()
+            if type(v).answer_pictures is not Viewer.answer_pictures
         },
-        "item_facts": item_facts,
-        "item_tags": item_tags,
-        "item_card": item_card,
-        "group_labels": {s.name: s.group_labels for s in present},
+        "item_facts": lambda item: viewer_of(item).facts(item),
+        "item_tags": lambda item: viewer_of(item).tags(item),
+        "item_card": lambda item: viewer_of(item).card(item),
+        "group_labels": {name: v.group_labels for name, v in viewers.items()},
     }
 
 

@@ -19,9 +19,8 @@ if TYPE_CHECKING:
     from forgebench.run.batch import ImportStats
     from forgebench.run.generate import GenerationResult, GenerationSettings
     from forgebench.run.judging import JudgeSettings
-    from forgebench.run.progress import RunProgress
-    from forgebench.run.retry import RetryPolicy
-    from forgebench.run.send import ModelResult
+    from forgebench.run.send.options import SendOptions
+    from forgebench.run.send.sending import ModelResult
     from forgebench.util.owned import CacheClean
 
 
@@ -92,12 +91,9 @@ def run(
     settings: GenerationSettings | None = None,
     *,
     benchmark: str | None = None,
-    progress: RunProgress | None = None,
-    retry: RetryPolicy | None = None,
+    send: SendOptions | None = None,
     wait: bool = False,
     on_wait: Callable[[str], None] | None = None,
-    handle_signals: bool = False,
-    on_signal: Callable[[], None] | None = None,
     judge: str | ModelConfig | None = None,
     judge_settings: JudgeSettings | None = None,
     score: bool = False,
@@ -109,8 +105,9 @@ def run(
 ) -> RunResult:
     """Ask every model every pending question of the dataset's benchmark (resumable), holding
     the run directory's lock (``RunLocked``, exit 4, when another stage holds it, unless
-    ``wait``). With ``handle_signals`` Ctrl-C stops scheduling and a second one abandons the
-    requests in flight; everything answered is kept. ``progress`` is shown while sending
+    ``wait``). ``send`` says how the requests go out (:class:`SendOptions`: progress bars,
+    retry policy; with ``handle_signals`` Ctrl-C stops scheduling and a second one abandons the
+    requests in flight; everything answered is kept); its progress is shown while sending
     (entered and left here).
 
     Then, when the generation went through (:attr:`RunResult.went_through`), the stages that
@@ -145,11 +142,10 @@ def run(
             chosen = dataclasses.replace(chosen, judge=judge.spec)
     with (
         run_lock(Path(run_dir), "run", wait=wait, on_wait=on_wait),
-        progress if progress is not None else nullcontext(),  # shown while sending only
+        send.progress if send is not None and send.progress is not None else nullcontext(),
     ):
         generated = run_generation(
-            suite, Path(dataset), Path(run_dir), configs, chosen,
-            progress=progress, retry=retry, handle_signals=handle_signals, on_signal=on_signal,
+            suite, Path(dataset), Path(run_dir), configs, chosen, options=send,
         )  # fmt: skip
     result = RunResult(generated)
     if on_generated is not None:
@@ -220,11 +216,10 @@ class Status:
 
 def status(run_dir: str | Path) -> Status:
     """The run's counts (it needs no lock: a running stage may be writing)."""
-    from forgebench.run.replica_stats import load_replicas
     from forgebench.run.store import Store
 
     with Store.open(Path(run_dir), create=False) as store:
-        return Status(store.counts(), store.token_totals(), load_replicas(store))
+        return Status(store.counts(), store.token_totals(), store.replicas())
 
 
 def replicas(run_dir: str | Path, models: set[str]) -> list[Any]:

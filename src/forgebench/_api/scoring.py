@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from forgebench._api import stages
 from forgebench._api.common import StageResult, run_dir_of, stage_suites
 from forgebench.errors import NothingToDo, UserError
-from forgebench.suites.base import JudgeOutcome, Suite
+from forgebench.suites.base import Calibration, JudgeOutcome, Suite, Tables, offers
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -142,10 +142,11 @@ def summaries(
 
     path = Path(run_dir)
     chosen = narrowed(benchmarks_in(path), benchmark, path)
-    return [part for s in chosen if s.offers("summary") for part in s.summary(path, judge)]
+    return [part for s in chosen if (t := s.facet(Tables)) for part in t.summary(path, judge)]
 
 
 def _one(run_dir: Path, benchmark: str | None, on_skip: Skip) -> tuple[Suite, list[str]]:
+    """The one suite of the run with a calibration facet, and the skipped lines."""
     having, skipped = stage_suites(run_dir, "calibration", benchmark)
     if len(having) > 1:
         names = ", ".join(s.name for s in having)
@@ -154,6 +155,12 @@ def _one(run_dir: Path, benchmark: str | None, on_skip: Skip) -> tuple[Suite, li
         )
     _say(on_skip, skipped)
     return having[0], skipped
+
+
+def _calibration(suite: Suite) -> Calibration:
+    got = suite.facet(Calibration)
+    assert got is not None and offers(suite, "calibration")
+    return got
 
 
 def calibrate_sample(
@@ -171,7 +178,7 @@ def calibrate_sample(
     path = run_dir_of(run_dir)
     suite, skipped = _one(path, benchmark, on_skip)
     target = Path(out) if out is not None else None
-    done = suite.calibrate_sample(path, n, judge, seed, target)
+    done = _calibration(suite).sample(path, n, judge, seed, target)
     return StageResult({suite.name: done}, skipped)
 
 
@@ -188,5 +195,5 @@ def calibrate_score(
     judges (``judge`` against ``against``)."""
     path = run_dir_of(run_dir)
     suite, skipped = _one(path, benchmark, on_skip)
-    done = suite.calibrate_score(path, Path(human) if human else None, judge, against)
+    done = _calibration(suite).score(path, Path(human) if human else None, judge, against)
     return StageResult({suite.name: done}, skipped)

@@ -32,7 +32,7 @@ __all__ = [
 
 class SuiteGroup(TyperGroup):
     """The root command group: the engine's commands (:data:`verbs`), then every registered
-    suite's ``Suite.cli()`` mounted as ``forgebench <suite-name> ...``.
+    suite's ``commands`` facet mounted as ``forgebench <suite-name> ...``.
 
     Typer makes a new root group each time the CLI runs; its commands come from
     :func:`forgebench._cli.mount.mounted`, made on first use and kept until the suite registry
@@ -145,33 +145,35 @@ def version() -> None:
 
 
 def _stages_of(suite: Any) -> list[str]:
-    """The stages (verbs) ``suite`` offers, as ``Suite.offers`` answers for each of ``STAGES``."""
-    from forgebench.suites.base import STAGES
+    """The stages (verbs) ``suite`` offers: those of its facets (``suites.base.offers``, read
+    without importing the facets)."""
+    from forgebench.suites.base import offers
+    from forgebench.suites.facets import STAGES
 
-    offers = getattr(suite, "offers", None)
-    if offers is None:
-        return []
-    return [stage for stage in STAGES if offers(stage)]
+    return [stage for stage in STAGES if offers(suite, stage)]
 
 
 @verbs.command("benchmarks")
 def benchmarks() -> None:
     """List every benchmark this installation knows (built-in and plug-in suites): its name,
-    title, where its data comes from, probes, conditions, opt-in protocol parts, own options
-    and the stages it offers."""
+    title, where its data comes from, probes, conditions, opt-in protocol parts, own options,
+    facets and the stages it offers."""
     from forgebench import suites
 
     for suite in suites.all_suites():
         console.print(f"{suite.name}: {suite.title}", markup=False, highlight=False)
-        # ``source`` (where the data comes from) is a Suite attribute the suite core gains; a
-        # suite without it says so.
+        protocol = suite.protocol
         source = getattr(suite, "source", "") or "(not stated by the suite)"
         rows = [
             ("data", source),
-            ("probes", ", ".join(suite.probes) or "-"),
-            ("conditions", ", ".join(suite.conditions) or "-"),
-            ("protocol", ", ".join(suite.parts) or "-"),
-            ("options", ", ".join("--" + o.name.replace("_", "-") for o in suite.options) or "-"),
+            ("probes", ", ".join(protocol.probes) or "-"),
+            ("conditions", ", ".join(protocol.conditions) or "-"),
+            ("protocol", ", ".join(protocol.parts) or "-"),
+            (
+                "options",
+                ", ".join("--" + o.name.replace("_", "-") for o in protocol.options) or "-",
+            ),
+            ("facets", ", ".join(suite.facets) or "-"),
             ("stages", ", ".join(_stages_of(suite)) or "-"),
         ]
         for label, value in rows:

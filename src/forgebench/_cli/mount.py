@@ -1,5 +1,5 @@
 """The root group's commands, made once: the engine's verbs (:data:`verbs`), every registered
-suite's ``Suite.cli()`` mounted under its name, and the suites' own options on the verbs that
+suite's ``commands`` facet mounted under its name, and the suites' own options on the verbs that
 take them.
 
 Making a click command from a function's signature costs about a millisecond (Typer evaluates every
@@ -20,6 +20,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import typer
+
+from forgebench.suites.base import Commands as CommandsFacet
 
 if TYPE_CHECKING:
     from forgebench.suites.base import Suite, SuiteOption
@@ -49,7 +51,7 @@ class Commands(MutableMapping[str, Any]):
         self._suites_mounted = False
 
     def _mount_suites(self) -> None:
-        """Add each suite's group (asking ``Suite.cli()``) after the engine's commands: an
+        """Add each suite's group (its ``commands`` facet) after the engine's commands: an
         engine command of the same name wins."""
         if self._suites_mounted:
             return
@@ -57,7 +59,8 @@ class Commands(MutableMapping[str, Any]):
         for suite in self._found:
             if suite.name in self._makers:
                 continue
-            sub = suite.cli()
+            commands = suite.facet(CommandsFacet)
+            sub = commands.app if commands is not None else None
             if sub is not None:
                 self._makers[suite.name] = partial(_suite_group, suite.name, sub)
                 self._listed[suite.name] = partial(_suite_listing, suite.name, sub)
@@ -168,7 +171,7 @@ def _options_of(verb: str, found: tuple[Suite, ...], commands: Commands) -> list
     suite's options appear with no edit here), each name once (the first suite's)."""
     have: list[SuiteOption] = []
     for suite in found:
-        for opt in suite.options:
+        for opt in suite.protocol.options:
             if verb in opt.stages and all(o.name != opt.name for o in have):
                 have.append(opt)
     return have if have and verb in commands else []
@@ -195,7 +198,7 @@ def mounted() -> Commands:
         len(verbs.registered_commands),
         len(verbs.registered_groups),
         found,
-        tuple(tuple(s.options) for s in found),
+        tuple(tuple(s.protocol.options) for s in found),
     )
     if _BUILT.commands is not None and _same(_BUILT.key, key):
         return _BUILT.commands
@@ -277,7 +280,7 @@ def suite_options(verb: str) -> dict[str, str]:
     defaults = {
         o.name: o.default
         for s in suites.all_suites()
-        for o in s.options
+        for o in s.protocol.options
         if verb in o.stages and o.default is not None
     }
     return {**defaults, **(_GIVEN.get() or {})}

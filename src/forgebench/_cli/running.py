@@ -180,8 +180,10 @@ def run(
     """Ask every model every pending task; resumable (the same command again continues)."""
     from forgebench import api
     from forgebench.run.judging import JudgeSettings
-    from forgebench.run.progress import RunProgress
-    from forgebench.run.retry import RetryPolicy
+    from forgebench.run.rundir import RunDir
+    from forgebench.run.send.options import SendOptions
+    from forgebench.run.send.progress import RunProgress
+    from forgebench.run.send.retry import RetryPolicy
 
     suite = api.suite_of(dataset, benchmark)
     selection = api.selection_for(
@@ -228,12 +230,14 @@ def run(
         code = max(code, _judged(outcomes, judge or ""))
 
     try:
-        result = api.run(
-            dataset, run_dir, configs, settings, benchmark=suite.name, progress=progress,
-            retry=RetryPolicy(base_s=retry_base_delay), wait=wait,
-            on_wait=lambda m: say(m, err=True), handle_signals=True,
+        send = SendOptions(
+            progress=progress, retry=RetryPolicy(base_s=retry_base_delay), handle_signals=True,
             on_signal=lambda: say("stopping: letting requests in flight finish "
                                   "(Ctrl-C again to abandon them)", err=True),
+        )  # fmt: skip
+        result = api.run(
+            dataset, run_dir, configs, settings, benchmark=suite.name, send=send, wait=wait,
+            on_wait=lambda m: say(m, err=True),
             judge=judge, judge_settings=JudgeSettings(console=err_console),
             on_generated=generated, on_judged=judged, on_skip=lambda line: say(line, err=True),
         )  # fmt: skip
@@ -244,7 +248,7 @@ def run(
     except sqlite3.Error as exc:
         if not sending:
             raise
-        fail(f"{run_dir / 'run.sqlite'}: {exc}", 1)
+        fail(f"{RunDir(run_dir).db}: {exc}", 1)
     except KeyboardInterrupt:
         if not sending:
             raise

@@ -21,7 +21,7 @@ from forgebench.construct.workstore import BENCHMARK, Job, WorkStore
 from forgebench.models.base import ImageRef, Request
 from forgebench.models.registry import create_model
 from forgebench.models.spec import ModelConfig
-from forgebench.run.retry import RetryPolicy
+from forgebench.run.send.retry import RetryPolicy
 from forgebench.run.tasks import Question, Task
 
 

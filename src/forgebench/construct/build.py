@@ -58,7 +58,7 @@ from forgebench.errors import UserError
 from forgebench.models.spec import SpecError as ModelSpecError
 from forgebench.run.costs import cost_usd
 from forgebench.run.lock import run_lock
-from forgebench.run.retry import RetryPolicy
+from forgebench.run.send.retry import RetryPolicy
 from forgebench.run.store import DB_NAME, Store
 from forgebench.util.atomic import clean_stale
 from forgebench.util.owned import replace_folder, replace_guard

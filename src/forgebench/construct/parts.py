@@ -2,7 +2,7 @@
 
 The construction pipeline is shared (seed folders, edit specifications, editors, the work store,
 the footprint and near-duplicate gates, the model-asked gates); what one benchmark adds is a
-:class:`Construction`, returned by its suite's ``Suite.construction()``: its proposers, its
+:class:`Construction`, held by its suite's ``construction`` facet: its proposers, its
 verification rule, its candidate gates and how kept candidates become its dataset. A
 specification names its benchmark in ``suite``; :func:`construction_of` finds the parts through
 the suite registry, so this package imports no suite.

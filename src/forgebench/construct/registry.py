@@ -1,6 +1,6 @@
 """The construction parts of every benchmark that has them, by benchmark name.
 
-Filled by whoever holds the benchmarks (loading a suite adds its ``Suite.construction``
+Filled by whoever holds the benchmarks (loading a suite adds its ``construction`` facet
 lazily), so this package imports no suite; light (no numpy) so that loading a suite costs no
 construction import until a construction verb asks.
 """

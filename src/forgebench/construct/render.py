@@ -37,7 +37,7 @@ from forgebench.construct.specs import EditSpec
 from forgebench.construct.steps import NO_IMAGE
 from forgebench.construct.workstore import BENCHMARK, Job, WorkStore
 from forgebench.run.costs import Budget
-from forgebench.run.retry import RetryPolicy
+from forgebench.run.send.retry import RetryPolicy
 from forgebench.run.tasks import Question, Task
 
 EDIT_PROBE = "edit"

@@ -4,7 +4,7 @@ A candidate of a multi-step specification (a PIXAR multi-edit sequence) is one t
 store, answered only when its last step is rendered. Each step's image is kept as soon as the
 editor returns it: the bytes in ``WORK/blobs/`` by content hash (:class:`forgebench.run.blobs.
 BlobStore`, the blobs candidates use) and a row of the store's ``construct_steps`` table in
-``WORK/run.sqlite`` (:mod:`forgebench.run.store_steps`: committed, in WAL mode, the moment it is
+``WORK/run.sqlite`` (:mod:`forgebench.run.store.steps`: committed, in WAL mode, the moment it is
 written, and lives and moves with the work folder), keyed by
 
 - the candidate's task key (:func:`forgebench.construct.render.candidate_key`: specification,

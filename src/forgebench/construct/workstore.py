@@ -3,7 +3,7 @@
 Every paid call of construction (an editor rendering a candidate, a model asked for edit
 specifications, the grounding question, PIXAR's fidelity assessment) is a task of
 ``WORK/run.sqlite`` (:mod:`forgebench.run.store`, benchmark ``construct``) and is sent by the
-engine's runner (:func:`forgebench.run.runner.execute`: concurrency, requests per minute,
+engine's runner (:func:`forgebench.run.send.runner.execute`: concurrency, requests per minute,
 retries with backoff and ``Retry-After``, per-attempt timeout). Every outcome is committed as it
 arrives: a reply is an answer (an editor's refusal or safety block too), a failure after the last
 attempt an error; files a reply carries (a candidate image) go to ``WORK/blobs/`` by content hash
@@ -32,8 +32,8 @@ from forgebench.models.registry import describe_request
 from forgebench.models.spec import ModelConfig
 from forgebench.run.blobs import BlobStore, put_outputs
 from forgebench.run.costs import Budget
-from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
+from forgebench.run.send.retry import RetryPolicy
+from forgebench.run.send.runner import Call, CallOutcome, ExecSettings, ExecStats, execute
 from forgebench.run.settings import scrub, secret_values
 from forgebench.run.store import Store
 from forgebench.run.tasks import Task

@@ -14,8 +14,7 @@
 3. parse verdicts, judge with ``builtin/rules`` and write the Mandela rows of metrics.csv;
 4. PIXAR: label every forgery against its original and score the detector's score maps
    (:mod:`.pixar`; it reads no answer, so it is computed on a thread of its own as soon as the
-   verifier's tools are done, during step 2: :meth:`Demo.ahead`), into the same run's
-   metrics.csv;
+   verifier's tools are done, during step 2: :meth:`Demo.ahead`), into the same run's metrics.csv;
 5. score the Forensics answers;
 6. one report of the run (``OUT/run/report/index.html``), a section per benchmark (its modules
    imported once the verifier's tools are done and released, during step 2).
@@ -23,7 +22,7 @@
 The stages go through :mod:`forgebench.api` (``validate``, ``run``, ``judge``, ``metrics``,
 ``summaries``, ``report``); what only a benchmark can give (the knowledge verifier's tools,
 the forgeries' pairs, PIXAR's scoring of score maps, the Forensics demo set) comes from its
-registered demo part (``Suite.demo``, through ``api.demo_parts``): this module imports no suite
+registered demo part (the suite's ``demo`` facet, through ``api.demo_parts``): this module imports no suite
 (``tests/suites/test_seam.py``).
 
 Each benchmark's scoring writes only its own rows (``results.metrics_csv.Scope``), in this order
@@ -45,13 +44,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from forgebench import api
 from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import GenerationSettings
+from forgebench.run.send.options import SendOptions
 from forgebench.run.source import Selection
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from forgebench.demo.background import Ahead
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
 
 T = TypeVar("T")
 
@@ -66,7 +66,7 @@ MANDELA, PIXAR, FORENSICS = "mandela", "pixar", "forensics"
 
 
 def part(name: str) -> Any:
-    """The demo part of benchmark ``name`` (``Suite.demo``)."""
+    """The demo part of benchmark ``name`` (the suite's ``demo`` facet)."""
     return api.demo_parts()[name]
 
 
@@ -87,7 +87,7 @@ def _build(out: Path) -> tuple[Path, Path]:
 
 ENGINE_PRELOAD = (
     "forgebench.run.generate",
-    "forgebench.run.send",
+    "forgebench.run.send.sending",
     "forgebench.models.builtin.artefact",
 )
 
@@ -272,7 +272,12 @@ class Demo:
         settings = GenerationSettings(selection=selection, cache_dir=self.cache)
         with part(MANDELA).asking(warm, self.cache):  # a second demo reads the tools' results
             return api.run(
-                dataset, self.run_dir, [config], settings, benchmark=MANDELA, progress=progress
+                dataset,
+                self.run_dir,
+                [config],
+                settings,
+                benchmark=MANDELA,
+                send=SendOptions(progress),
             )
 
     def tool_times(self, warm: Any) -> str:
@@ -328,7 +333,7 @@ class Demo:
         settings = GenerationSettings(cache_dir=self.cache)
         result = api.run(
             fx_dataset, self.run_dir, [self.detector], settings, benchmark=FORENSICS,
-            progress=progress,
+            send=SendOptions(progress),
         )  # fmt: skip
         return n, result
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.errors import UserError
-from forgebench.exports import Exported, ExportRequest, register_format
+from forgebench.exports import Exported, ExportRequest, export_facet, register_format
 from forgebench.interop.run_formats import Benchmark, RunExport, write_model_index_all
 
 
@@ -23,8 +23,9 @@ def _request(req: ExportRequest, fmt: str) -> RunExport:
         raise UserError(f"--format {fmt}: give --out DIR (the folder to write)")
     suites: list[Any] = list(req.suites)
     infos = {
-        s.name: Benchmark(s.name, s.title, s.headline, s.export_target, s.reading_scores)
+        s.name: Benchmark(s.name, s.title, s.headline, e.target, e.reading_scores)
         for s in suites
+        for e in [export_facet(s)]
     }
     options = req.options
     return RunExport(
@@ -56,7 +57,7 @@ def _suite_format(fmt: str) -> Any:
         request = _request(req, fmt)
         done = Exported()
         for suite in req.suites:
-            writer = suite.run_formats().get(fmt)
+            writer = export_facet(suite).run_formats().get(fmt)
             if writer is None:
                 done.skipped.append(f"{suite.name}: no {fmt} format; skipped")
                 continue

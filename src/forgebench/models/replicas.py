@@ -25,7 +25,7 @@ Health:
 Answers do not depend on the replica: task keys hash the model's name and generation
 parameters, never its URLs, so adding, removing or moving replicas re-asks nothing.
 :meth:`ReplicatedModel.stats` gives per-replica counts, errors and latency (shown in the
-progress, stored by ``run/replica_stats.py``).
+progress, stored by ``run/send/replicas.py``).
 """
 
 from __future__ import annotations

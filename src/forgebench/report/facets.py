@@ -1,18 +1,18 @@
 """The report viewer's verdict and level facets: vocabularies the benchmark suites declare.
 
 The engine knows no benchmark's codes. The report code (``forgebench.api.report``) passes the
-codes the run's suites declare (``Suite.verdict_codes``, ``Suite.level_codes``) in their display
+codes the run's suites declare (their viewer facet's ``verdict_codes``, ``level_codes``) in their display
 order; :func:`vocabulary` appends the codes found in the run that no suite declared (sorted, so a
 suite without declarations still gets working facets) and the engine's own codes last: ``ERROR``
 (a stored error) and ``PENDING`` (no answer, or not parsed yet) for verdicts, ``unscored`` (the
 judge could not grade) and ``none`` (not graded) for levels.
 
 The item list's two grouping facets, an item's line in the list, the tag line of its card and
-its search text come from the item's suite too (``Suite.viewer_tags`` -> :class:`ItemTags`, with
-the facets' names in ``Suite.group_labels``); the engine shows whatever it is given and nothing
+its search text come from the item's suite too (the viewer facet's ``tags`` -> :class:`ItemTags`, with
+the facets' names in its ``group_labels``); the engine shows whatever it is given and nothing
 when a suite gives nothing.
 
-The rest of an item's card is the suite's as well (``Suite.viewer_card`` -> :class:`ItemCard`): its
+The rest of an item's card is the suite's as well (the viewer facet's ``card`` -> :class:`ItemCard`): its
 details list, the caption of its picture and a box outlined on it, and which item of the run is
 its original (shown beside it with a difference heatmap).
 """
@@ -75,7 +75,7 @@ class ItemCard:
 ItemTagger = Callable[[Mapping[str, Any]], ItemTags]
 """``tags(item) -> ItemTags``: an item's tags, from the item's suite."""
 GroupLabels = Mapping[str, tuple[str, str]]
-"""Benchmark -> the names of its two grouping facets (``Suite.group_labels``)."""
+"""Benchmark -> the names of its two grouping facets (a viewer facet's ``group_labels``)."""
 ItemFacts = Callable[[Mapping[str, Any]], list[tuple[str, str]]]
 """``facts(item) -> [(label, text)]``: extra lines of an item's card, from the item's suite."""
 ItemCarder = Callable[[Mapping[str, Any]], ItemCard]

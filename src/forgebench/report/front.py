@@ -2,7 +2,7 @@
 
 One table, a row per model, a column group per benchmark with its headline numbers (each suite's
 ``headline``: DESIGN.md's list), each cell the value of ``metrics.csv`` with its 95% interval in
-brackets where the suite gives one (``Suite.headline_intervals``; how each resamples is its
+brackets where the suite gives one (its report facet's ``intervals``; how each resamples is its
 ``interval_note``, named in the caption). A model that did not run a benchmark has dashes there.
 The same numbers, with ``lo`` and ``hi``, are written to ``report/overview.csv``; each group's
 heading links to its benchmark's section (``#suite-<name>``).
@@ -11,7 +11,7 @@ heading links to its benchmark's section (``#suite-<name>``).
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -46,10 +46,15 @@ class _Suite(Protocol):
     def title(self) -> str: ...
     @property
     def headline(self) -> Sequence[_Headline]: ...
+
+
+class _Intervals(Protocol):
+    """What the front page needs of a suite's report facet (``suites.facets.Report`` has it)."""
+
     @property
     def interval_note(self) -> str: ...
 
-    def headline_intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any: ...
+    def intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any: ...
 
 
 def _select(frame: pd.DataFrame, h: _Headline) -> pd.DataFrame:
@@ -67,10 +72,15 @@ def _label(h: _Headline) -> str:
 
 
 def front_page(
-    run_dir: Path, out_dir: Path, suites: Sequence[_Suite], judge: str | None = None
+    run_dir: Path,
+    out_dir: Path,
+    suites: Sequence[_Suite],
+    judge: str | None = None,
+    intervals: Mapping[str, _Intervals] | None = None,
 ) -> str:
     """The front page's HTML ('' when no suite of the run has a headline number yet); writes
-    ``out_dir/overview.csv``."""
+    ``out_dir/overview.csv``. ``intervals``: benchmark -> what gives its headline intervals and
+    says how they resample (a suite left out shows none)."""
     from forgebench.results.metrics_csv import read_metrics
 
     path = run_dir / "metrics.csv"
@@ -85,7 +95,8 @@ def front_page(
         if not heads:
             continue
         shown.append((suite, heads))
-        ci = suite.headline_intervals(run_dir, out_dir, judge)
+        given = (intervals or {}).get(suite.name)
+        ci = given.intervals(run_dir, out_dir, judge) if given is not None else None
         for h in heads:
             cis = _select(ci, h) if ci is not None and len(ci) else None
             for _, r in _select(rows, h).iterrows():
@@ -129,7 +140,11 @@ def front_page(
                 interval = f" [{lo:.1f}, {hi:.1f}]" if lo == lo and hi == hi else ""
                 row.append(Cell(v, f"{v:.1f}{interval}"))
         body.append(row)
-    notes = "; ".join(f"{s.name}: {s.interval_note}" for s, _ in shown if s.interval_note)
+    notes = "; ".join(
+        f"{s.name}: {note}"
+        for s, _ in shown
+        if (note := getattr((intervals or {}).get(s.name), "interval_note", ""))
+    )
     table = Table(
         0,
         "Headline numbers of every model on every benchmark of the run (%), with 95% bootstrap "

@@ -5,7 +5,7 @@ A 25-model run of the Forensics release holds 1.6 million answers. They are read
 store's column-wise read (:meth:`forgebench.run.store.Store.task_columns`), placed by item (the
 viewer's item order) and, within an item, by model, probe and condition (ties in stored order);
 an answer's verdict facet, level facet and note are computed once per distinct combination of
-what decides them (a suite's ``viewer_answer`` hook sees each combination once), and each data
+what decides them (a suite's viewer facet's ``answer`` sees each combination once), and each data
 page takes its answers as one slice of every column (:class:`.site_pages.PageAnswers`).
 """
 
@@ -20,8 +20,8 @@ import numpy as np
 from forgebench.models.base import ImageRef
 from forgebench.report.facets import ERROR, NOT_GRADED, PENDING, UNSCORED, AnswerView
 from forgebench.run.store import GRADE_KIND, Store
-from forgebench.run.store_columns import JudgedColumns
-from forgebench.run.store_rows import json_object, shown_refs
+from forgebench.run.store.columns import JudgedColumns
+from forgebench.run.store.rows import json_object, shown_refs
 
 if TYPE_CHECKING:
     import pyarrow as pa

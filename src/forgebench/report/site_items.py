@@ -1,7 +1,7 @@
 """The viewer's items: each item's card with its pictures, and the pictures each answer made.
 
 Pictures go under ``RUN/report/img/`` (:mod:`.site_images`). An item's variants come from its
-suite (``Suite.variant_views``) as encoded bytes, an image file, or the variant a task shows; a
+suite (its viewer facet's ``views``) as encoded bytes, an image file, or the variant a task shows; a
 variant is written once per report whoever asks for it (items and answers share
 :attr:`Pictures.seen`, keyed by variant id) and is found in the run's variant cache before it is
 rendered again.

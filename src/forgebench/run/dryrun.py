@@ -21,8 +21,9 @@ from forgebench.models.registry import describe_request
 from forgebench.models.spec import ModelConfig
 from forgebench.run.costs import cost_usd, estimate_input_tokens
 from forgebench.run.generate import Plan
+from forgebench.run.rundir import RunDir
 from forgebench.run.settings import scrub, secret_values
-from forgebench.run.store import DB_NAME, Store
+from forgebench.run.store import Store
 from forgebench.run.tasks import Task
 
 SHOWN_B64_CHARS = 12
@@ -99,7 +100,7 @@ def preview(the_plan: Plan, models: dict[str, Model], run_dir: Path | None) -> l
     """One :class:`Preview` per model (reads RUN/ when it exists, never writes it)."""
     store = (
         Store.open(run_dir, create=False)
-        if run_dir is not None and (run_dir / DB_NAME).is_file()
+        if run_dir is not None and RunDir(run_dir).is_run()
         else None
     )
     secrets = secret_values(the_plan.configs)

@@ -3,10 +3,10 @@
 :func:`plan` asks a benchmark (a :class:`~forgebench.run.source.QuestionSource`, i.e. a suite)
 for its questions, rendering image variants into the content-addressed cache, and binds the
 questions to each model (what a dry run previews). :func:`run_generation` stores items and tasks
-in batches (:func:`store_questions`), then sends every pending task (``send.py``).
+in batches (:func:`store_questions`), then sends every pending task (``send/sending.py``).
 
 Resume rules: only tasks of this invocation without an answer are sent (errored ones too with
-``retry_errors``); an answer is never overwritten and never duplicated (``store.py``). A model name
+``retry_errors``); an answer is never overwritten and never duplicated (``store/``). A model name
 already used in the run directory with another provider, model id or generation parameters is
 refused (its answers would mix). What ``--sample`` keeps is the suite's choice (Mandela: the items
 of the first N seeds, so paired analyses stay complete).
@@ -26,13 +26,12 @@ from forgebench.models.registry import create_model
 from forgebench.models.spec import ModelConfig, SpecError, check_unique_names
 from forgebench.run.blobs import BlobStore, blob_dir
 from forgebench.run.costs import Budget, cost_usd
-from forgebench.run.progress import RunProgress
-from forgebench.run.retry import RetryPolicy
-from forgebench.run.send import GenerationResult, send
+from forgebench.run.send.options import SendOptions
+from forgebench.run.send.sending import GenerationResult, send
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
 from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
-from forgebench.run.store_tasks import item_row
+from forgebench.run.store.items import item_row
 from forgebench.run.tasks import Question, Task, TaskKeys, make_task
 
 if TYPE_CHECKING:
@@ -42,6 +41,7 @@ __all__ = [
     "GenerationResult",
     "GenerationSettings",
     "Plan",
+    "SendOptions",
     "check_model_settings",
     "plan",
     "run_generation",
@@ -319,15 +319,13 @@ def run_generation(
     configs: list[ModelConfig],
     settings: GenerationSettings | None = None,
     *,
-    progress: RunProgress | None = None,
-    retry: RetryPolicy | None = None,
-    handle_signals: bool = False,
-    on_signal: Callable[[], None] | None = None,
+    options: SendOptions | None = None,
 ) -> GenerationResult:
     """Plan, store and send; the CLI's ``forgebench run`` (without ``--dry-run``).
 
-    With ``handle_signals`` the first SIGINT/SIGTERM stops scheduling (requests in flight get a
-    few seconds) and the second abandons them; either way everything answered is committed.
+    ``options`` say how the requests go out (:class:`SendOptions`: progress, retry, signals).
+    With ``options.handle_signals`` the first SIGINT/SIGTERM stops scheduling (requests in flight
+    get a few seconds) and the second abandons them; either way everything answered is committed.
     ``prepare_only`` stores the tasks without sending anything (for ``export-batch``).
     """
     from forgebench.run.images import default_cache_dir
@@ -380,8 +378,10 @@ def run_generation(
             return GenerationResult()
         budget = Budget(max_cost) if max_cost is not None else None
         return asyncio.run(
-            send(store, configs, models, settings.retry_errors, budget, progress, retry,
-                 handle_signals, on_signal, blobs=BlobStore(blob_dir(cache_dir)))
+            send(
+                store, configs, models, retry_errors=settings.retry_errors, budget=budget,
+                options=options, blobs=BlobStore(blob_dir(cache_dir)),
+            )
         )  # fmt: skip
     finally:
         store.close()

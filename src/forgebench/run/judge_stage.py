@@ -3,7 +3,7 @@
 Mandela's E0-E4 grades, its uptake stage and the Forensics option extractor share this shape;
 each says only what it asks (:class:`JudgeStage`: the calls, how a reply becomes a
 :class:`~forgebench.run.store.Judgement`, which replies are invalid), and :func:`run_stage`
-does the rest: send through :func:`forgebench.run.runner.execute` under
+does the rest: send through :func:`forgebench.run.send.runner.execute` under
 :meth:`JudgeSettings.exec_settings`, store each judgement as it arrives (so an interrupted
 stage resumes where it stopped), count, and say in the summary why a stage that failed for
 every call failed (:meth:`StageResult.errors_text`: the first reason, redacted).
@@ -23,8 +23,8 @@ from rich.console import Console
 from forgebench.models.base import Model, Response
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judging import JudgeSettings
-from forgebench.run.progress import RunProgress
-from forgebench.run.runner import Call, CallOutcome, execute
+from forgebench.run.send.progress import RunProgress
+from forgebench.run.send.runner import Call, CallOutcome, execute
 from forgebench.run.store import Judgement, Store
 from forgebench.util.redact import redact_text
 

@@ -1,6 +1,6 @@
 """The settings of a judge stage, shared by every suite's judge (Mandela's E0-E4 grades and
 uptake, the Forensics option extractor): what ``forgebench judge`` and
-:func:`forgebench.api.judge` hand to :meth:`forgebench.suites.base.Suite.judge`.
+:func:`forgebench.api.judge` hand to :meth:`forgebench.suites.facets.Judge.judge`.
 
 Each field left at None takes the judge config's value; :meth:`JudgeSettings.exec_settings`
 turns both into the runner's sending policy, with the rules every judge stage shares (at most 3
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from forgebench.models.spec import number_problem
-from forgebench.run.retry import RetryPolicy
-from forgebench.run.runner import ExecSettings
+from forgebench.run.send.retry import RetryPolicy
+from forgebench.run.send.runner import ExecSettings
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -43,7 +43,8 @@ from typing import Any
 
 from forgebench.errors import UserError
 from forgebench.run.merge_metrics import Rescore, merge_metrics
-from forgebench.run.store import DB_NAME, Store, StoreError
+from forgebench.run.rundir import RunDir
+from forgebench.run.store import Store, StoreError
 from forgebench.run.tasks import canonical_json
 from forgebench.util.atomic import clean_stale, write_text
 
@@ -258,7 +259,7 @@ def _refuse(table: str, keys: list[str], source: Path) -> MergeError:
 def _merge_source(
     con: sqlite3.Connection, source: Path, stats: MergeStats, merged_from: list[dict[str, Any]]
 ) -> None:
-    con.execute("ATTACH DATABASE ? AS src", (str(source / DB_NAME),))
+    con.execute("ATTACH DATABASE ? AS src", (str(RunDir(source).db),))
     try:
         con.execute("BEGIN IMMEDIATE")
         _merge_meta(con, source, merged_from)
@@ -328,8 +329,8 @@ def merge_runs(sources: Sequence[Path], out: Path, rescore: Rescore | None = Non
     if len(sources) < 2:
         raise MergeError("give at least two run directories to merge")
     for s in sources:
-        if not (s / DB_NAME).is_file():
-            raise MergeError(f"{s}: not a run directory (no {DB_NAME})")
+        if not RunDir(s).is_run():
+            raise MergeError(RunDir(s).not_a_run())
     if len({s.resolve() for s in sources}) != len(sources):
         raise MergeError("a run directory is given twice")
     for s in sources:

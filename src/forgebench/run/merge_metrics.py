@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from forgebench.results.metrics_csv import METRICS_FILE, Scope, read_rows, write_metrics
-from forgebench.run.store import DB_NAME
+from forgebench.run.rundir import RunDir
 
 Rescore = Callable[[str, Path, str | None], Path | None]
 """``rescore(benchmark, run_dir, judge)``: write that benchmark's rows of ``run_dir``'s
@@ -24,7 +24,7 @@ metrics.csv; None when the benchmark cannot be scored this way."""
 
 
 def _judges(run_dir: Path, benchmark: str) -> list[str]:
-    with sqlite3.connect(run_dir / DB_NAME) as con:
+    with sqlite3.connect(RunDir(run_dir).db) as con:
         sql = (
             "SELECT DISTINCT j.judge FROM judgements j JOIN tasks t ON t.key = j.task_key "
             "WHERE t.benchmark = ? ORDER BY 1"

@@ -46,7 +46,8 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.errors import UserError
-from forgebench.run.store import DB_NAME, Store
+from forgebench.run.rundir import DB_NAME
+from forgebench.run.store import Store
 from forgebench.util.atomic import clean_stale, temp_beside
 from forgebench.util.redact import REDACTED, Scrubber, known_scrubber, known_secrets, register_env
 

@@ -2,7 +2,7 @@
 
 ``forgebench export`` writes one row per current task (a superseded task is left out):
 :data:`SHARED_COLUMNS` from here, then the benchmark's own reading of each task
-(``Suite.export_rows``). ``status`` is ``answered``, ``error`` (the task ended as an error) or
+(a suite's ``Export.rows``). ``status`` is ``answered``, ``error`` (the task ended as an error) or
 ``pending`` (not asked yet); ``text`` and the token and latency columns are empty unless it was
 answered.
 """

@@ -1,19 +1,25 @@
-"""The suite registry: every benchmark the harness can run (``suites/base.py`` is the seam).
+"""The suite registry: every benchmark the harness can run (``suites/base.py`` is the seam: a
+benchmark is a small core plus facets, :mod:`.facets`).
 
 The built-in suites and those of installed packages (entry-point group ``forgebench.suites``)
 are lazy entries of one :class:`~forgebench.util.registry.Registry`, imported by :func:`load`
 (the CLI and ``forgebench.api`` call it; the engine never does). A suite from elsewhere (a
 notebook, ``tests/suites/toy``) calls :func:`register` with an instance. Loading or registering
-a suite also registers the model providers it brings (``Suite.providers``) with
-``models.registry``.
+a suite also registers what its ``providers`` facet brings with ``models.registry`` and its
+``construction`` facet (lazily) with ``construct.registry``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError
+from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError, offers
+from forgebench.suites.facets import ConstructionParts, Providers
 from forgebench.util.registry import Registry
+
+if TYPE_CHECKING:
+    from forgebench.construct.parts import Construction
 
 __all__ = [
     "Loaded",
@@ -26,6 +32,7 @@ __all__ = [
     "freeze",
     "get",
     "load",
+    "offers",
     "register",
 ]
 
@@ -60,10 +67,17 @@ def _bring_facets(suite: Suite) -> None:
     from forgebench.construct.registry import CONSTRUCTIONS
     from forgebench.models.registry import register_provider
 
-    for name, module in suite.providers().items():
+    providers = suite.facet(Providers)  # a light module: names only
+    for name, module in (providers.backends if providers is not None else {}).items():
         register_provider(name, module)
-    if type(suite).construction is not Suite.construction:
-        CONSTRUCTIONS.add_lazy(suite.name, suite.construction)  # type: ignore[arg-type]
+    if ConstructionParts.kind in suite.facets:
+
+        def parts() -> Construction:
+            facet = suite.facet(ConstructionParts)
+            assert facet is not None
+            return facet.parts
+
+        CONSTRUCTIONS.add_lazy(suite.name, parts)
 
 
 def unregister(name: str) -> None:

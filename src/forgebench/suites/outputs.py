@@ -1,4 +1,4 @@
-"""What a suite's stage hooks hand back to :mod:`forgebench.api` (``suites/base.py``): plain
+"""What a suite's core and facets hand back to :mod:`forgebench.api` (``suites/base.py``): plain
 records the command line prints and a notebook reads, so no suite prints anything itself."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ __all__ = [
     "ImportSettings",
     "JudgeOutcome",
     "MatrixRow",
+    "Outcome",
     "Output",
     "Section",
     "TaskMatrix",
@@ -117,3 +118,16 @@ class JudgeOutcome:
     """Why the judge stopped, when it did (the command exits non-zero)."""
     skipped: bool = False
     """The suite was left out: ``summary`` says why (a judge that grades another benchmark)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """Whether one answer was right (``Suite.outcome``): one row per current task with a single
+    right answer, keyed as the store keys it, for paired comparisons of two runs."""
+
+    task_key: str
+    model: str
+    item_id: str
+    probe: str
+    condition: str
+    right: bool

@@ -25,8 +25,8 @@ from forgebench.models.base import ImageRef, Request, Response
 from forgebench.models.spec import ModelConfig
 from forgebench.report.table import Skipped, Table
 from forgebench.results.metrics_csv import read_metrics
-from forgebench.run.schema import SCHEMA_VERSION
 from forgebench.run.store import Store
+from forgebench.run.store.schema import SCHEMA_VERSION
 from forgebench.run.tasks import Question, make_task
 from forgebench.suites.forensics.artefact_model import ForensicsArtefactModel
 from forgebench.suites.forensics.contract import load_items

@@ -101,6 +101,7 @@ def test_studies_part_prefix_and_face_boxes(release_tsv: Path, tmp_path: Path) -
 
 
 def test_viewer_tags_group_by_forgery_type_and_modality() -> None:
+    from forgebench.suites.base import Viewer
     from forgebench.suites.forensics.suite import SUITE
 
     item = {
@@ -110,8 +111,10 @@ def test_viewer_tags_group_by_forgery_type_and_modality() -> None:
         "task": "SLD", "type": "FSS", "model": "GAN", "source": "DFFD_faceswap",
         "benchmark": "forensics",
     }  # fmt: skip
-    tags = SUITE.viewer_tags(item)
-    assert SUITE.group_labels == ("type", "modality")
+    viewer = SUITE.facet(Viewer)
+    assert viewer is not None
+    tags = viewer.tags(item)
+    assert viewer.group_labels == ("type", "modality")
     assert tags.groups == ("FSS", "NIR") and tags.line == ("HS-NIR-SLD-FSS-GAN",)
     assert tags.tags == (
         "HS-NIR-SLD-FSS-GAN", "Face Swap (Single Face)", "Generative Adversarial Networks",
@@ -119,4 +122,4 @@ def test_viewer_tags_group_by_forgery_type_and_modality() -> None:
     )  # fmt: skip
     assert "Human Subject" in tags.search and "DFFD_faceswap" in tags.search
     # a stored row that is not a Forensics item (or no longer validates) gets no tags
-    assert SUITE.viewer_tags({**item, "modality": "XRAY"}) == ItemTags()
+    assert viewer.tags({**item, "modality": "XRAY"}) == ItemTags()

@@ -20,7 +20,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forgebench.cli import app
-from forgebench.run.schema import SCHEMA_VERSION
+from forgebench.run.store.schema import SCHEMA_VERSION
 from forgebench.suites.forensics.contract import load_items
 
 V4 = Path(__file__).parents[2] / "fixtures" / "v4_run"

@@ -1,1 +1,1 @@
-"""The toy suite (see ``suite.py``)."""
+"""The toy suite: a core (``suite.py``) and two facets (``report.py``, ``commands.py``)."""

@@ -4,9 +4,11 @@ A dataset folder holds ``toy.jsonl`` (one question per line: ``id``, ``image``, 
 ``options`` {A..D}, ``answer``) and the images. The suite asks each question once (probe ``MCQ``,
 condition ``full``) or, with the opt-in part ``gray``, once more on a grey-scale variant
 (condition ``gray``); its options ``--toy-hint`` (run: a line before each question) and
-``--toy-letters`` (metrics: ``one`` letter, or the ``first`` of several) show a suite's own flags; it reads the option letter of each answer, stores it as a verdict,
-writes ``acc`` rows under benchmark ``toy``, shows a one-table report section and brings a
-sub-command (``forgebench toy count DATASET``). No engine or CLI file knows it exists.
+``--toy-letters`` (metrics: ``one`` letter, or the ``first`` of several) show a suite's own
+flags. ``score`` reads the option letter of each answer, stores it as a verdict and writes
+``acc`` rows under benchmark ``toy``; ``outcome`` says which answers were right. Its facets: a
+one-table report section (``report.py``) and a sub-command (``forgebench toy count DATASET``,
+``commands.py``). No engine or CLI file knows it exists.
 """
 
 from __future__ import annotations
@@ -18,15 +20,21 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import ClassVar
 
-import typer
 from PIL import Image
 
-from forgebench.report.table import Cell, Column, Table, num, text, to_html
 from forgebench.results.metrics_csv import Scope, write_metrics
 from forgebench.run.images import VariantCache, VariantSpec
 from forgebench.run.store import Store
 from forgebench.run.tasks import Question
-from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError, SuiteOption
+from forgebench.suites.base import (
+    Loaded,
+    Outcome,
+    Protocol,
+    Selection,
+    Suite,
+    SuiteError,
+    SuiteOption,
+)
 
 NAME = "toy"
 PROMPT_VERSION = "toy-mcq/v1"
@@ -43,19 +51,26 @@ def _gray(source: bytes, what: str) -> bytes:
 class ToySuite(Suite):
     name = NAME
     title = "Toy multiple choice"
-    probes = ("MCQ",)
-    conditions = ("full", "gray")
-    parts: ClassVar[Mapping[str, str]] = {"gray": "ask every question again on a grey-scale image"}
-    options = (
-        SuiteOption("toy_hint", "a line put before every question", stages=("run",)),
-        SuiteOption(
-            "toy_letters",
-            "which letters an answer may name",
-            stages=("metrics",),
-            choices=("one", "first"),
-            default="one",
+    protocol = Protocol(
+        probes=("MCQ",),
+        conditions=("full", "gray"),
+        parts={"gray": "ask every question again on a grey-scale image"},
+        options=(
+            SuiteOption("toy_hint", "a line put before every question", stages=("run",)),
+            SuiteOption(
+                "toy_letters",
+                "which letters an answer may name",
+                stages=("metrics",),
+                choices=("one", "first"),
+                default="one",
+            ),
         ),
     )
+    source = "a folder with toy.jsonl and its images (tests/suites/test_seam.py writes one)"
+    facets: ClassVar[Mapping[str, str]] = {
+        "report": ".report:REPORT",
+        "commands": ".commands:COMMANDS",
+    }
 
     def detect(self, path: Path) -> bool:
         return (path / "toy.jsonl").is_file()
@@ -97,19 +112,13 @@ class ToySuite(Suite):
     def score(
         self, run_dir: Path, judge: str | None, options: Mapping[str, str] | None = None
     ) -> Path | None:
+        first = (options or {}).get("toy_letters") == "first"
+        tally: dict[tuple[str, str], list[int]] = {}
         with Store.open(run_dir, create=False) as store:
             items = store.items(NAME)
-            rows = store.connection.execute(
-                "SELECT t.key, t.item_id, t.model, t.condition, a.text FROM tasks t "
-                "LEFT JOIN answers a ON a.task_key = t.key "
-                "WHERE t.benchmark = ? AND t.superseded_by IS NULL",
-                (NAME,),
-            ).fetchall()
             verdicts = []
-            tally: dict[tuple[str, str], list[int]] = {}
-            for key, item_id, model, cond, answer in rows:
+            for key, item_id, model, cond, answer in _answers(store):
                 found = _LETTER.findall(answer or "")
-                first = (options or {}).get("toy_letters") == "first"
                 letter = found[0] if found and (first or len(set(found)) == 1) else "Z"
                 if answer is not None:
                     verdicts.append((key, letter, {}, "toy-parse/1"))
@@ -124,33 +133,22 @@ class ToySuite(Suite):
         ]  # fmt: skip
         return write_metrics(run_dir, out, Scope.of(NAME))
 
-    def report(
-        self, run_dir: Path, out_dir: Path, judge: str | None, dataset: Path | None = None
-    ) -> Section | None:
-        from forgebench.results.metrics_csv import read_metrics
+    def outcome(self, run_dir: Path, judge: str | None) -> list[Outcome]:
+        with Store.open(run_dir, create=False) as store:
+            items = store.items(NAME)
+            return [
+                Outcome(r.key, r.model, r.item_id, r.probe, r.condition,
+                        r.verdict == items[r.item_id]["answer"])
+                for r in store.records(NAME)
+            ]  # fmt: skip
 
-        path = run_dir / "metrics.csv"
-        if not path.is_file():
-            return None
-        df = read_metrics(path, benchmark=NAME)
-        rows: list[list[Cell]] = [
-            [text(str(r.model)), text(str(r.condition)), num(float(r.value))]
-            for r in df.itertuples()
-        ]
-        table = Table(1, "Toy accuracy", [Column("Model"), Column("Condition"), Column("Acc")],
-                      [(None, rows)])  # fmt: skip
-        return Section(title=self.title, html=to_html(table))
 
-    def providers(self) -> Mapping[str, str]:
-        return {}
-
-    def cli(self) -> typer.Typer:
-        app = typer.Typer(name=NAME, help="Toy multiple choice: its own sub-commands.")
-
-        @app.command("count")
-        def count(dataset: Path = typer.Argument(..., help="A toy dataset folder.")) -> None:
-            """Print how many questions the toy dataset holds."""
-            n = len(self.load(dataset, Selection()).items)
-            typer.echo(f"{n} toy questions")
-
-        return app
+def _answers(store: Store) -> list[tuple[str, str, str, str, str | None]]:
+    """(task key, item, model, condition, answer text or None) of every current toy task."""
+    rows = store.connection.execute(
+        "SELECT t.key, t.item_id, t.model, t.condition, a.text FROM tasks t "
+        "LEFT JOIN answers a ON a.task_key = t.key "
+        "WHERE t.benchmark = ? AND t.superseded_by IS NULL",
+        (NAME,),
+    ).fetchall()
+    return [tuple(r) for r in rows]

@@ -1,4 +1,4 @@
-"""Forensics' part of ``forgebench demo`` (``Suite.demo``; reached through ``api.demo_parts``):
+"""Forensics' part of ``forgebench demo`` (the suite's ``demo`` facet; reached through ``api.demo_parts``):
 the small Forensics set made from the demo's own forgeries (:mod:`.demo`)."""
 
 from __future__ import annotations

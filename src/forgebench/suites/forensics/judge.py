@@ -30,7 +30,7 @@ from forgebench.models.base import Model, Request, Response
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judge_stage import JudgeStage, judge_session, run_stage
 from forgebench.run.judging import JudgeSettings
-from forgebench.run.runner import Call, CallOutcome
+from forgebench.run.send.runner import Call, CallOutcome
 from forgebench.run.store import Judgement, Store
 from forgebench.suites.base import SuiteError
 from forgebench.suites.forensics.embed_extract import VERSION as EMBED_VERSION

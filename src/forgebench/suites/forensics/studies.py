@@ -15,7 +15,7 @@ Conditions (DESIGN.md "Forensics identifiers"):
 - ``tiled``: a candidate row's images tiled into one, in order (the first tile is the item): what
   a model that takes one image per question (``max_images = 1``) is asked in place of ``full``,
   and what anyone gets with ``--conditions tiled``. A schema-4 store holds such answers under
-  ``full``; opening it relabels them ``tiled`` (:mod:`forgebench.run.migrate`).
+  ``full``; opening it relabels them ``tiled`` (:mod:`forgebench.run.store.migrate`).
 - ``multi_image`` (Table 11, "Multi-Images Prompt"): the row's images as separate images, in the
   release's order (a video's frames; an item and its candidates), for every row with more than
   one image. Table 11 compares it with ``full`` on the same items, video rows apart from the

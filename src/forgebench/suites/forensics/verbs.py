@@ -1,6 +1,6 @@
 """Forensics' verbs behind the seam: ``validate``, ``import`` (the release TSV), ``prompts``, the
-console summary, tables, figures and the export's own columns (the bodies of
-``ForensicsSuite``'s hooks; ``suites/base.py`` says what each returns)."""
+console summary, tables, figures and the export's own columns (what its
+facets call; ``suites/facets.py`` says what each returns)."""
 
 from __future__ import annotations
 

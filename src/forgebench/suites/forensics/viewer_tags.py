@@ -1,6 +1,6 @@
 """How a Forensics item is grouped, listed, tagged and found in the report viewer.
 
-The two grouping facets (``ForensicsSuite.group_labels``) are the item's **forgery type** (Table 5's abbreviation: ``ES``,
+The two grouping facets (its viewer facet's ``group_labels``) are the item's **forgery type** (Table 5's abbreviation: ``ES``,
 ``FSS``, ``SPL``... and ``REAL`` for real media) and its **forgery modality** (``RGB``, ``NIR``,
 ``VID``, ``RGB&TXT``): the perspectives a researcher most often narrows by, and both short. The
 list line is the full type code ``SEMANTIC-MODALITY-TASK-TYPE-MODEL``; the card's tag line is the

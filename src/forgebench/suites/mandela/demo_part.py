@@ -1,4 +1,4 @@
-"""Mandela's part of ``forgebench demo`` (``Suite.demo``; the pipeline, ``demo/pipeline.py``,
+"""Mandela's part of ``forgebench demo`` (the suite's ``demo`` facet; the pipeline, ``demo/pipeline.py``,
 reaches it through ``api.demo_parts`` and imports no suite): the knowledge verifier's tools
 (whether its extras are installed, their results read ahead in the background while the
 detector is asked, their memory given back) and the demo dataset's forgeries with their

@@ -45,8 +45,9 @@ import pandas as pd
 import pyarrow as pa
 
 from forgebench.errors import UserError
-from forgebench.run.store import DB_NAME, Store
-from forgebench.run.store_columns import JudgedColumns
+from forgebench.run.rundir import RunDir
+from forgebench.run.store import Store
+from forgebench.run.store.columns import JudgedColumns
 from forgebench.suites.mandela.contract import FaceSimilarity
 from forgebench.suites.mandela.parse_run import BENCHMARK, GRADE_KIND
 from forgebench.suites.mandela.verdict import (
@@ -135,9 +136,8 @@ class FrameError(UserError, ValueError):
 
 def connect(run_dir: Path) -> Store:
     """The run's store (:class:`FrameError` when there is none); close it when done."""
-    path = Path(run_dir) / DB_NAME
-    if not path.is_file():
-        raise FrameError(f"{run_dir}: not a run directory (no {DB_NAME})")
+    if not RunDir(run_dir).is_run():
+        raise FrameError(RunDir(run_dir).not_a_run())
     return Store.open(run_dir, create=False)
 
 

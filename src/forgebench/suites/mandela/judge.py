@@ -36,7 +36,7 @@ from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judge_stage import JudgeStage, judge_session, run_stage
 from forgebench.run.judging import JudgeSettings
-from forgebench.run.runner import Call, CallOutcome
+from forgebench.run.send.runner import Call, CallOutcome
 from forgebench.run.store import Judgement, Store, TaskRecord
 from forgebench.suites.mandela.parse_run import BENCHMARK, GRADE_KIND, load_items, parse_run
 from forgebench.suites.mandela.rubric import (

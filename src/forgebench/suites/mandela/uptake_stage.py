@@ -17,7 +17,7 @@ from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judge_stage import JudgeStage, run_stage
 from forgebench.run.judging import JudgeSettings
-from forgebench.run.runner import Call, CallOutcome
+from forgebench.run.send.runner import Call, CallOutcome
 from forgebench.run.store import Judgement, Store
 from forgebench.suites.mandela.parse_run import BENCHMARK, load_items
 from forgebench.suites.mandela.uptake import (

@@ -1,5 +1,5 @@
 """Mandela's dataset verbs behind the seam: ``validate``, ``import``, ``prompts`` and the
-``tasks`` matrix (the bodies of ``MandelaSuite``'s hooks; ``suites/base.py`` says what each
+``tasks`` matrix (what Mandela's facets call; ``suites/facets.py`` says what each
 returns)."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from forgebench.suites.base import (
     ImportSettings,
+    Loaded,
     MatrixRow,
     Output,
     Selection,
@@ -22,6 +23,29 @@ if TYPE_CHECKING:
     from forgebench.run.tasks import Question
     from forgebench.suites.mandela.contract import Dataset, Item
     from forgebench.suites.mandela.validate import ValidationReport
+
+
+def sample_seeds(ds: Dataset, n: int | None) -> Dataset:
+    """The dataset cut to the items of its first ``n`` seeds (in file order)."""
+    from forgebench.suites.mandela.contract import Dataset
+
+    if n is None:
+        return ds
+    keep = set(list(dict.fromkeys(it.seed_id for it in ds.items))[:n])
+    return Dataset(root=ds.root, items=[it for it in ds.items if it.seed_id in keep], kb=ds.kb)
+
+
+def load(path: Path, selection: Selection) -> Loaded:
+    """The dataset for ``run``: checked as ``validate`` checks it, then sampled by seed."""
+    from forgebench.suites.mandela.contract import DatasetError, load_dataset
+    from forgebench.suites.mandela.preflight import check_dataset
+
+    try:
+        check_dataset(path)  # run refuses what validate rejects
+        ds = sample_seeds(load_dataset(path), selection.sample)
+    except DatasetError as exc:
+        raise SuiteError(str(exc)) from None
+    return Loaded(root=ds.root, items=ds.items, data=ds)
 
 
 def dataset_summary(report: ValidationReport) -> list[Any]:
@@ -173,8 +197,6 @@ def task_matrix(dataset: Path, selection: Selection) -> TaskMatrix:
             f"{','.join(c_list or ['all'])}"
         )
     ds = _load(dataset)
-    from forgebench.suites.mandela.suite import sample_seeds
-
     ds = sample_seeds(ds, selection.sample)
     try:
         qs = expand(ds, p_list, c_list, render_images=False, parts=selection.parts)

@@ -1,6 +1,6 @@
 """Mandela's run verbs behind the seam: the verdict stage, the console summary, tables, figures,
-the export's own columns and the judge calibration (the bodies of ``MandelaSuite``'s hooks;
-``suites/base.py`` says what each returns)."""
+the export's own columns and the judge calibration (what Mandela's facets call;
+``suites/facets.py`` says what each returns)."""
 
 from __future__ import annotations
 

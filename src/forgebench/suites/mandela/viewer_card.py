@@ -1,7 +1,7 @@
 """A Mandela item's card in the report viewer: its details list, the forgery's edit region
 outlined on its picture, and its seed's authentic original beside it (with a difference heatmap).
 
-Read from the stored item dict as it is, like ``MandelaSuite.viewer_tags`` (an item the contract
+Read from the stored item dict as it is, like Mandela's viewer facet's ``tags`` (an item the contract
 would now reject still shows). The rows are those the viewer showed before the suite seam, in the
 same words: family, entity (role), aliases, erased figure, contradiction, event (date), edit,
 crop box, principal figures, source.

@@ -318,7 +318,8 @@ def run_vlm(
     from forgebench.errors import UserError
     from forgebench.models.spec import SpecError
     from forgebench.results.metrics_csv import read_rows
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.options import SendOptions
+    from forgebench.run.send.progress import RunProgress
     from forgebench.run.store import StoreError
     from forgebench.suites.pixar.loc_items import parse_tau
     from forgebench.suites.pixar.loc_run import check_asked, summary_of
@@ -349,12 +350,14 @@ def run_vlm(
         )
         api.run(
             pairs, out, configs, settings, benchmark=BENCHMARK,
-            progress=RunProgress(err_console), wait=wait,
-            on_wait=lambda m: err_console.print(m, markup=False), handle_signals=True,
-            on_signal=lambda: err_console.print(
-                "stopping: letting requests in flight finish (Ctrl-C again to abandon them)",
-                markup=False,
+            send=SendOptions(
+                progress=RunProgress(err_console), handle_signals=True,
+                on_signal=lambda: err_console.print(
+                    "stopping: letting requests in flight finish (Ctrl-C again to abandon them)",
+                    markup=False,
+                ),
             ),
+            wait=wait, on_wait=lambda m: err_console.print(m, markup=False),
             score=True, options=options, tables=True, on_generated=asked,
         )  # fmt: skip
     except (SpecError, StoreError) as exc:

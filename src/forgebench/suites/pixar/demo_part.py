@@ -1,4 +1,4 @@
-"""PIXAR's part of ``forgebench demo`` (``Suite.demo``; reached through ``api.demo_parts``): pixel
+"""PIXAR's part of ``forgebench demo`` (the suite's ``demo`` facet; reached through ``api.demo_parts``): pixel
 labels of each forgery against its original, scored against a detector's score maps.
 
 The pairs come from the demo dataset (Mandela's part gives them: every forged item whose seed has

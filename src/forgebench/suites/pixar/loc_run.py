@@ -31,13 +31,14 @@ from typing import TYPE_CHECKING, Any
 from forgebench.errors import UserError
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.run.generate import GenerationResult, GenerationSettings
+from forgebench.run.send.options import SendOptions
 from forgebench.run.source import Selection
 from forgebench.suites.pixar.loc_score import score_run
 from forgebench.suites.pixar.results import BENCHMARK
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
-    from forgebench.run.progress import RunProgress
+    from forgebench.run.send.progress import RunProgress
 
 
 class PixarRunError(UserError):
@@ -84,8 +85,8 @@ def run_loc(
         selection=Selection(sample=limit, options=opts), retry_errors=retry_errors
     )
     asked = api.run(
-        Path(pairs), run_dir, configs, settings, benchmark=BENCHMARK, progress=progress,
-        handle_signals=handle_signals, on_signal=on_signal,
+        Path(pairs), run_dir, configs, settings, benchmark=BENCHMARK,
+        send=SendOptions(progress=progress, handle_signals=handle_signals, on_signal=on_signal),
         on_generated=lambda done: check_asked(done.generation, run_dir),
     )  # fmt: skip
     results = score_run(run_dir, opts, models=[c.name for c in configs], executor=executor)

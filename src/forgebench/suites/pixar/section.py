@@ -10,6 +10,7 @@ from pathlib import Path
 
 from forgebench.report.table import to_html
 from forgebench.results.metrics_csv import read_rows
+from forgebench.run.rundir import RunDir
 from forgebench.suites.pixar.results import BENCHMARK, tables_from_rows, write_tables
 
 
@@ -44,9 +45,7 @@ def pixar_section(
             "<p class='note'>The overview's intervals of gIoU and F1 resample the pairs. "
             f"{html.escape(AUC_NOTE)}</p>"
         )
-    gallery = (
-        write_gallery(run_dir, out_dir, dataset) if (run_dir / "run.sqlite").is_file() else None
-    )
+    gallery = write_gallery(run_dir, out_dir, dataset) if RunDir(run_dir).is_run() else None
     if gallery is not None:
         files.append(gallery)
         parts.append(

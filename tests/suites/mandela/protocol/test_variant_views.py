@@ -11,6 +11,7 @@ from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import plan
 from forgebench.run.images import VariantCache, VariantSpec
 from forgebench.run.source import Selection
+from forgebench.suites.mandela.facets.viewer import VIEWER
 from forgebench.suites.mandela.suite import SUITE
 
 
@@ -26,7 +27,7 @@ def test_each_view_is_the_variant_a_task_showed(demo_dataset: Path, tmp_path: Pa
     items = [json.loads(line) for line in (demo_dataset / "items.jsonl").read_text().splitlines()]
     seen = 0
     for item in items:
-        for label, spec in SUITE.variant_views(demo_dataset, item):
+        for label, spec in VIEWER.views(demo_dataset, item):
             assert isinstance(spec, VariantSpec)
             ref = cache.ref(spec)
             assert ref is not None

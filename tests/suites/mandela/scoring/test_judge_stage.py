@@ -10,7 +10,7 @@ import pytest
 
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judging import JudgeSettings
-from forgebench.run.retry import RetryPolicy
+from forgebench.run.send.retry import RetryPolicy
 from forgebench.suites.mandela.frame import load_frame
 from forgebench.suites.mandela.judge import judge_run
 from forgebench.suites.mandela.metrics import compute_metrics

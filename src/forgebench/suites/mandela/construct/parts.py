@@ -118,9 +118,9 @@ class MandelaConstruction(Construction):
 
     def problems(self, folder: Path) -> list[Any]:
         """The Mandela validator's errors in a folder a build wrote."""
-        from forgebench.suites.mandela.suite import SUITE
+        from forgebench.suites.mandela.verbs_dataset import validate
 
-        return list(SUITE.validate(folder).errors)
+        return list(validate(folder, None).errors)
 
 
 CONSTRUCTION = MandelaConstruction()

@@ -22,6 +22,7 @@ import pandas as pd
 from forgebench.errors import UserError
 from forgebench.report.groups import model_groups
 from forgebench.report.table import Skipped, Table, to_csv, to_latex, to_markdown
+from forgebench.run.rundir import RunDir
 from forgebench.suites.mandela.tables.inputs import (
     Metrics,
     TableData,
@@ -116,8 +117,8 @@ def _load_frame(run_dir: Path, judge: str | None) -> tuple[pd.DataFrame | None, 
         from forgebench.suites.mandela.frame import load_frame  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None, "forgebench.suites.mandela.frame is not available"
-    if not (run_dir / "run.sqlite").is_file():
-        return None, f"{run_dir / 'run.sqlite'} not found"
+    if not RunDir(run_dir).is_run():
+        return None, f"{RunDir(run_dir).db} not found"
     frame = load_frame(run_dir, judge=judge)
     if frame is None or len(frame) == 0:
         return None, "the run store holds no answers"

@@ -94,9 +94,9 @@ class PixarConstruction(Construction):
 
     def problems(self, folder: Path) -> list[Any]:
         """The Pixar validator's errors in a folder a build wrote."""
-        from forgebench.suites.pixar.suite import SUITE
+        from forgebench.suites.pixar.verbs import validate
 
-        return list(SUITE.validate(folder).errors)
+        return list(validate(folder).errors)
 
 
 CONSTRUCTION = PixarConstruction()

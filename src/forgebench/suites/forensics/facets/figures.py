@@ -1,0 +1,17 @@
+"""Forensics' figures facet (:mod:`..figures`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from forgebench.suites import facets
+from forgebench.suites.forensics import verbs
+from forgebench.suites.outputs import Output
+
+
+class ForensicsFigures(facets.Figures):
+    def figures(self, run_dir: Path, out_dir: Path | None, judge: str | None) -> Output:
+        return verbs.figures(run_dir, out_dir, judge)
+
+
+FIGURES = ForensicsFigures()

@@ -1,0 +1,24 @@
+"""Mandela's tables facet: the console summary of ``metrics`` and the paper's tables
+(:mod:`..tables`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from forgebench.suites import facets
+from forgebench.suites.mandela import verbs_run
+from forgebench.suites.outputs import Output
+
+
+class MandelaTables(facets.Tables):
+    def summary(self, run_dir: Path, judge: str | None) -> list[Any]:
+        return verbs_run.summary(run_dir, judge)
+
+    def tables(
+        self, run_dir: Path, out_dir: Path | None, judge: str | None, reps: int = 2000
+    ) -> Output:
+        return verbs_run.tables(run_dir, out_dir, judge, reps)
+
+
+TABLES = MandelaTables()

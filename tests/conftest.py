@@ -17,6 +17,8 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 # a slice), hit pytest-timeout's 300 s on a loaded machine, and Ray's own processes (raylet,
 # GCS, agents) polled all that while. At niceness 0 the Ray tests compete as equals.
 os.environ.setdefault("RAY_worker_niceness", "0")
+# Ray 2.60 token authentication for the one local Ray (``local_ray``): Ray reads it on import.
+os.environ.setdefault("RAY_AUTH_MODE", "token")
 
 
 import sys as _sys
@@ -247,7 +249,9 @@ def pytest_sessionfinish() -> None:
 @pytest.fixture
 def local_ray() -> _Any:
     """One local Ray (2 CPUs) shared by the tests that need it, which run one after another; it
-    stops after the last of them (``pytest_runtest_teardown``)."""
+    stops after the last of them (``pytest_runtest_teardown``). It runs in token mode
+    (``RAY_AUTH_MODE=token``, set when this file is imported: Ray reads it as it is imported),
+    as Ray 2.60 clusters do, so a node joins it only the way docs/how-to/scale-out.md says."""
     ray = pytest.importorskip("ray")
     if not ray.is_initialized():
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)

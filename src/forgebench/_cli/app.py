@@ -106,8 +106,25 @@ FREEZE = False
 callers (tests, notebooks driving ``app``) may still register suites afterwards."""
 
 
+def _print_version(value: bool) -> None:
+    """``forgebench --version``: the version, before any suite is loaded; then exit 0."""
+    if value:
+        from forgebench import __version__
+
+        console.print(f"forgebench {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    show_version: bool = typer.Option(
+        False,
+        "--version",
+        is_eager=True,
+        callback=_print_version,
+        help="Print the forgebench version and exit (as `forgebench version`).",
+    ),
+) -> None:
     """Build and run image-forgery benchmarks (Mandela, Forensics, PIXAR) for multimodal models."""
     from forgebench import suites
 
@@ -125,3 +142,39 @@ def version() -> None:
     from forgebench import __version__
 
     console.print(f"forgebench {__version__}")
+
+
+def _stages_of(suite: Any) -> list[str]:
+    """The stages (verbs) ``suite`` offers: those of its facets (``suites.base.offers``, read
+    without importing the facets)."""
+    from forgebench.suites.base import offers
+    from forgebench.suites.facets import STAGES
+
+    return [stage for stage in STAGES if offers(suite, stage)]
+
+
+@verbs.command("benchmarks")
+def benchmarks() -> None:
+    """List every benchmark this installation knows (built-in and plug-in suites): its name,
+    title, where its data comes from, probes, conditions, opt-in protocol parts, own options,
+    facets and the stages it offers."""
+    from forgebench import suites
+
+    for suite in suites.all_suites():
+        console.print(f"{suite.name}: {suite.title}", markup=False, highlight=False)
+        protocol = suite.protocol
+        source = getattr(suite, "source", "") or "(not stated by the suite)"
+        rows = [
+            ("data", source),
+            ("probes", ", ".join(protocol.probes) or "-"),
+            ("conditions", ", ".join(protocol.conditions) or "-"),
+            ("protocol", ", ".join(protocol.parts) or "-"),
+            (
+                "options",
+                ", ".join("--" + o.name.replace("_", "-") for o in protocol.options) or "-",
+            ),
+            ("facets", ", ".join(suite.facets) or "-"),
+            ("stages", ", ".join(_stages_of(suite)) or "-"),
+        ]
+        for label, value in rows:
+            console.print(f"  {label:<11}{value}", markup=False, highlight=False, soft_wrap=True)

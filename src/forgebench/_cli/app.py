@@ -147,8 +147,7 @@ def version() -> None:
 def _stages_of(suite: Any) -> list[str]:
     """The stages (verbs) ``suite`` offers: those of its facets (``suites.base.offers``, read
     without importing the facets)."""
-    from forgebench.suites.base import offers
-    from forgebench.suites.facets import STAGES
+    from forgebench.suites.base import STAGES, offers
 
     return [stage for stage in STAGES if offers(suite, stage)]
 

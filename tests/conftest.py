@@ -174,6 +174,7 @@ _SETUP_GROUPS = (
     ("suites/mandela/verifier/", "verifier"),  # one Verifier per session: OCR and face models
     ("interop/test_hf_dataset.py", "hf-dataset"),  # its module fixture builds three datasets
     ("hostile/test_fuzz_hf_import.py", "hf-dataset"),  # datasets (2 CPU-s to import) too
+    ("docs/test_docs_runnable.py", "docs"),  # its module fixture: the demo's Forensics, PIXAR
     # inspect_ai (4 CPU-s to import): the Inspect log tests beside the Inspect view's browser test
     ("interop/test_inspect_log.py", "browser"),
     # torch (3 CPU-s to import; transformers, sentence-transformers and diffusers on top): the

@@ -31,6 +31,13 @@ from forgebench.models.spec import (
     check_unique_names,
     number_problem,
 )
+from forgebench.run.binding import (
+    check_choice,
+    check_images,
+    check_model_settings,
+    for_model,
+    with_benchmark,
+)
 from forgebench.run.blobs import BlobStore, blob_dir
 from forgebench.run.costs import Budget, cost_usd
 from forgebench.run.send.options import SendOptions
@@ -39,7 +46,7 @@ from forgebench.run.settings import RunSettings, scrub, secret_values, write_set
 from forgebench.run.source import Loaded, QuestionSource, Selection
 from forgebench.run.store import Store
 from forgebench.run.store.items import item_row
-from forgebench.run.tasks import Question, Task, TaskKeys, make_task
+from forgebench.run.tasks import Task, TaskKeys, make_task
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -49,7 +56,6 @@ __all__ = [
     "GenerationSettings",
     "Plan",
     "SendOptions",
-    "check_model_settings",
     "plan",
     "run_generation",
     "store_questions",
@@ -154,74 +160,6 @@ def plan(
         tasks[c.name] = list({t.key: t for t in bound}.values())  # a fallback also asked
     cache.flush()
     return Plan(benchmark=source.name, loaded=loaded, configs=configs, tasks=tasks)
-
-
-def with_benchmark(question: Question, name: str) -> Question:
-    """``question`` (and its fallback) with the benchmark set where the suite left it empty."""
-    fallback = question.fallback
-    if fallback is not None and not fallback.benchmark:
-        fallback = dataclasses.replace(fallback, benchmark=question.benchmark or name)
-    if question.benchmark and fallback is question.fallback:
-        return question
-    return dataclasses.replace(question, benchmark=question.benchmark or name, fallback=fallback)
-
-
-def takes(config: ModelConfig, question: Question) -> bool:
-    """Whether ``config`` takes every image of ``question`` (its ``max_images``)."""
-    return config.max_images is None or len(question.images) <= config.max_images
-
-
-def for_model(question: Question, config: ModelConfig) -> Question:
-    """The question ``config`` is asked: ``question`` itself, or its fallback when the model
-    takes fewer images than it shows (:func:`check_images` refuses one without a fallback)."""
-    if question.fallback is not None and not takes(config, question):
-        return question.fallback
-    return question
-
-
-def check_images(question: Question, configs: list[ModelConfig]) -> None:
-    """Refuse a question with more images than a model takes (``max_images``) and no fallback
-    for it, before anything is sent (:class:`SpecError`, one line)."""
-    for c in configs:
-        q = for_model(question, c)
-        if len(q.images) > 1:
-            c.check_images(len(q.images), f"item {q.item_id} ({q.probe}, {q.condition})")
-
-
-def check_choice(question: Question, configs: list[ModelConfig], seen: dict[str, bool]) -> None:
-    """Refuse a constrained question (``extra["choice"]``: Forensics' ``MCQ_CHOICE``) for a model
-    whose backend cannot constrain an answer, before anything is sent (:class:`SpecError`, one
-    line naming the model); ``seen`` caches each model's capability."""
-    if not question.extra.get("choice"):
-        return
-    from forgebench.models.choice import refusal
-    from forgebench.models.registry import capabilities
-
-    for c in configs:
-        if c.name not in seen:
-            seen[c.name] = capabilities(c).constrained_answers
-        if not seen[c.name]:
-            raise SpecError(refusal(c.name, c.parsed.provider))
-
-
-def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:
-    """Record each model's identity; refuse a name reused with other settings (SpecError)."""
-    for c in configs:
-        spec = c.parsed
-        ident = {
-            "provider": spec.provider,
-            "model": spec.model,
-            "params": scrub(c.generation_params(), secret_values(configs)),
-        }
-        key = f"model:{c.name}"
-        before = store.meta_get(key)
-        if before is not None and before.get("identity") != ident:
-            raise SpecError(
-                f"model name {c.name!r} already ran in {store.run_dir} with other settings "
-                f"({before.get('identity')}); give this one another alias (ALIAS=PROVIDER/MODEL)"
-            )
-        config = scrub(c.model_dump(mode="json"), secret_values(configs))
-        store.meta_set(key, {"identity": ident, "config": config})
 
 
 STORE_BATCH = 20_000

@@ -28,7 +28,7 @@ from typing import Any
 from forgebench._api.common import benchmarks_in, run_dir_of
 from forgebench.errors import NothingToDo, UserError
 from forgebench.report.leaderboard import BoardRow, write_leaderboard
-from forgebench.results.compare import headlines_of, label
+from forgebench.results.compare import headlines_of
 from forgebench.suites.base import Report, Suite
 
 __all__ = ["LeaderboardResult", "leaderboard"]
@@ -161,7 +161,7 @@ def _run_rows(
                         h.probe, h.condition, h.metric, h.subset,
                     ):  # fmt: skip
                         numbers.setdefault(
-                            (r["model"], label(h)), (_finite(r["value"]), _finite(r["n"]))
+                            (r["model"], h.label), (_finite(r["value"]), _finite(r["n"]))
                         )
             if not numbers:
                 continue
@@ -170,14 +170,14 @@ def _run_rows(
             computed = ready.get(suite.name)
             group = labels.setdefault(suite.name, [])
             for h in heads:
-                if label(h) not in group:
-                    group.append(label(h))
+                if h.label not in group:
+                    group.append(h.label)
             for model in dict.fromkeys(m for m, _ in numbers):
                 stored = store.meta_get(f"model:{model}")
                 config = stored.get("config") if isinstance(stored, dict) else None
                 spec, temperature, max_tokens = _settings(config)
                 first_n = next(
-                    (n for h in heads if (n := numbers.get((model, label(h)), (None, None))[1])
+                    (n for h in heads if (n := numbers.get((model, h.label), (None, None))[1])
                      is not None),
                     None,
                 )  # fmt: skip
@@ -187,7 +187,7 @@ def _run_rows(
                     temperature=temperature, max_tokens=max_tokens, report=report,
                 )  # fmt: skip
                 for h in heads:
-                    value = numbers.get((model, label(h)), (None, None))[0]
+                    value = numbers.get((model, h.label), (None, None))[0]
                     if value is None:
                         continue
                     key = (suite.name, model, h.probe, h.condition, h.subset, h.metric)
@@ -199,7 +199,7 @@ def _run_rows(
                         if computed is None:
                             computed = _facet_intervals(suite, run, judge)
                         lo, hi = computed.get(key, (None, None))
-                    row.metrics[label(h)] = (value, lo, hi)
+                    row.metrics[h.label] = (value, lo, hi)
                 rows.append(row)
     return rows
 

@@ -16,6 +16,12 @@ class Headline:
     metric: str
     subset: str = "all"
 
+    @property
+    def label(self) -> str:
+        """The metric's label on the report's front page, a comparison and a leaderboard
+        (``metric``, or ``metric subset`` for a subset other than ``all``)."""
+        return self.metric if self.subset == "all" else f"{self.metric} {self.subset}"
+
     def matches(self, row: Mapping[str, str]) -> bool:
         """Whether a metrics.csv row (text cells) is this metric."""
         return (row["probe"], row["condition"], row["metric"], row["subset"]) == (

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 import pandas as pd
 
+from forgebench.interop.headline import Headline
 from forgebench.report.table import Cell, Column, Table, dash, mark_best, to_html
 from forgebench.util.atomic import atomic_path
 from forgebench.util.csvsafe import write_frame
@@ -29,17 +30,6 @@ from forgebench.util.csvsafe import write_frame
 __all__ = ["FILENAME", "front_page"]
 
 FILENAME = "overview.csv"
-
-
-class _Headline(Protocol):
-    @property
-    def probe(self) -> str: ...
-    @property
-    def condition(self) -> str: ...
-    @property
-    def metric(self) -> str: ...
-    @property
-    def subset(self) -> str: ...
 
 
 class _Suite(Protocol):
@@ -50,7 +40,7 @@ class _Suite(Protocol):
     @property
     def title(self) -> str: ...
     @property
-    def headline(self) -> Sequence[_Headline]: ...
+    def headline(self) -> Sequence[Headline]: ...
 
 
 class _Intervals(Protocol):
@@ -62,7 +52,7 @@ class _Intervals(Protocol):
     def intervals(self, run_dir: Path, out_dir: Path, judge: str | None) -> Any: ...
 
 
-def _select(frame: pd.DataFrame, h: _Headline) -> pd.DataFrame:
+def _select(frame: pd.DataFrame, h: Headline) -> pd.DataFrame:
     """The rows of ``frame`` that are the headline number ``h``."""
     return frame[
         (frame["probe"] == h.probe)
@@ -72,7 +62,7 @@ def _select(frame: pd.DataFrame, h: _Headline) -> pd.DataFrame:
     ]
 
 
-def _spread(rows: pd.DataFrame, h: _Headline, model: str, judge: Any) -> dict[str, float]:
+def _spread(rows: pd.DataFrame, h: Headline, model: str, judge: Any) -> dict[str, float]:
     """The spread of headline ``h`` for ``model`` over a run's epochs (empty without repeats)."""
     out: dict[str, float] = {}
     for name in ("mean", "sd"):
@@ -86,10 +76,6 @@ def _spread(rows: pd.DataFrame, h: _Headline, model: str, judge: Any) -> dict[st
         out[f"epoch_{name}"] = float(hit["value"].iloc[0])
         out["epochs"] = float(hit["n"].iloc[0])
     return out
-
-
-def _label(h: _Headline) -> str:
-    return h.metric if h.subset == "all" else f"{h.metric} {h.subset}"
 
 
 def front_page(
@@ -109,7 +95,7 @@ def front_page(
         return ""
     metrics = read_metrics(path, judge=judge)
     records: list[dict[str, Any]] = []
-    shown: list[tuple[_Suite, list[_Headline]]] = []
+    shown: list[tuple[_Suite, list[Headline]]] = []
     for suite in suites:
         rows = metrics[metrics["benchmark"] == suite.name]
         heads = [h for h in suite.headline if len(_select(rows, h))]
@@ -143,7 +129,7 @@ def front_page(
     models = sorted(set(data["model"]))
     columns = [Column("Model")]
     for suite, heads in shown:
-        columns += [Column(_label(h), suite.name) for h in heads]
+        columns += [Column(h.label, suite.name) for h in heads]
     body: list[list[Cell]] = []
     for model in models:
         row = [Cell(model, model)]

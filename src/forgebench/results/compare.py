@@ -23,6 +23,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from forgebench.analysis.stats import paired_arrays
+from forgebench.interop.headline import Headline
 
 __all__ = [
     "Flip",
@@ -50,17 +51,6 @@ class _Outcome(Protocol):
     def condition(self) -> str: ...
     @property
     def right(self) -> bool: ...
-
-
-class _Headline(Protocol):
-    @property
-    def probe(self) -> str: ...
-    @property
-    def condition(self) -> str: ...
-    @property
-    def metric(self) -> str: ...
-    @property
-    def subset(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -222,12 +212,7 @@ class HeadlineRow:
         }  # fmt: skip
 
 
-def label(h: _Headline) -> str:
-    """A headline metric's label (as the report's front page writes it)."""
-    return h.metric if h.subset == "all" else f"{h.metric} {h.subset}"
-
-
-def headlines_of(rows: Sequence[Mapping[str, str]], declared: Sequence[_Headline]) -> list[Any]:
+def headlines_of(rows: Sequence[Mapping[str, str]], declared: Sequence[Headline]) -> list[Headline]:
     """The headline numbers to show: those ``declared`` (a suite's ``headline``), else, for a
     suite that declares none, every metric of its rows on ``subset == all``."""
     if declared:
@@ -236,15 +221,7 @@ def headlines_of(rows: Sequence[Mapping[str, str]], declared: Sequence[_Headline
     for r in rows:
         if r["subset"] == "all":
             seen[(r["probe"], r["condition"], r["metric"])] = None
-    return [_Plain(p, c, m, "all") for p, c, m in seen]
-
-
-@dataclass(frozen=True)
-class _Plain:
-    probe: str
-    condition: str
-    metric: str
-    subset: str
+    return [Headline(p, c, m, "all") for p, c, m in seen]
 
 
 def _number(text: str) -> float | None:
@@ -261,7 +238,7 @@ def headline_rows(
     model_b: str,
     rows_a: Sequence[Mapping[str, str]],
     rows_b: Sequence[Mapping[str, str]],
-    declared: Sequence[_Headline],
+    declared: Sequence[Headline],
 ) -> list[HeadlineRow]:
     """Each headline number of ``model_a`` in A's metrics rows and of ``model_b`` in B's (text
     rows of ``metrics.csv``, one benchmark and judge), side by side; a number only one run has
@@ -280,7 +257,7 @@ def headline_rows(
         (va, na), (vb, nb) = find(rows_a, model_a, h), find(rows_b, model_b, h)
         if va is None and vb is None:
             continue
-        out.append(HeadlineRow(benchmark, model_a, model_b, label(h), va, vb, na, nb))
+        out.append(HeadlineRow(benchmark, model_a, model_b, h.label, va, vb, na, nb))
     return out
 
 

@@ -33,6 +33,7 @@ def keep_pair_scores(
             threshold=threshold,
         )
         for p in pairs
+        if p.get("truth")  # a pair without a truth map file has nothing to show
     ]
     with Store.open(run_dir) as store:
         return store.put_pair_scores(BENCHMARK, model, rows)

@@ -239,9 +239,11 @@ def score_folder(
 
 
 def located(out: dict[str, Any], truths: Mapping[str, Path], preds: Mapping[str, Path]) -> None:
-    """Each of ``out["pairs"]`` with the paths of its truth map and prediction (None: none),
+    """Each of ``out["pairs"]`` with the paths of its truth map and prediction (each None where
+    there is none),
     for the run store (``pixar score --out``: :mod:`forgebench.run.store.pairs`)."""
     for rec in out.get("pairs", ()):
-        rec["truth"] = str(truths[rec["pair"]])
+        truth = truths.get(rec["pair"])
+        rec["truth"] = str(truth) if truth is not None else None
         pred = preds.get(rec["pair"])
         rec["pred"] = str(pred) if pred is not None else None

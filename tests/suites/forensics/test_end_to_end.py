@@ -17,6 +17,7 @@ from forgebench.suites import detect
 from forgebench.suites.forensics.predictions import write_replay
 from forgebench.suites.forensics.tsv_import import import_release_tsv
 from support.report_js import load_js
+from support.report_links import broken_links
 
 PREDICTIONS = [
     "A",
@@ -94,6 +95,7 @@ def test_replay_run_metrics_judge_report(
     # every item in the one viewer (the item page of its own is gone), linked from the section
     assert "<a href='#items'>Every item (6): image, options" in html and 'id="items"' in html
     assert not (run / "report" / "forensics_items.html").exists()
+    assert broken_links(run / "report") == []  # every link of the page leads somewhere
     report = run / "report"
     rows = load_js(report / "data" / "index.js", "index")["rows"]
     assert [r[0] for r in rows] == [str(k) for k in range(6)] and rows[2][1] == "HS-VID-TL-FSS-ED"

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from forgebench.cli import app
 from support.browser import CHROMIUM, open_page
 from support.pixar_loc import BOXES, box_pairs, exact_or_prose, serve_loc
+from support.report_links import broken_links
 
 runner = CliRunner()
 
@@ -45,6 +46,7 @@ def test_the_section_links_its_pairs_in_the_viewer(fake_openai: Any, tmp_path: P
     index = (report / "index.html").read_text(encoding="utf-8")
     assert "pixar_gallery" not in index and not (report / "pixar_gallery.html").exists()
     assert "<a href='#items'>Every pair in the item viewer" in index and 'id="items"' in index
+    assert broken_links(report) == []  # every link of the page leads somewhere
     page = load_js(report / "data" / "page-0000.js", "page")
     answers = [(it["id"], a["m"], a["v"]) for it in page["items"] for a in it["answers"]]
     assert len(answers) == 6  # 2 models x 3 pairs, each answer in the viewer
@@ -180,6 +182,7 @@ def test_pairs_scored_from_score_maps_show_truth_and_predicted_masks(tmp_path: P
     assert [label for label, _src in items["c"]["answers"][0]["o"]] == ["truth mask"]
     # the section links the viewer, where they are
     assert "<a href='#items'>Every pair in the item viewer" in (report / "index.html").read_text()
+    assert broken_links(report) == []
 
 
 def test_scoring_again_replaces_the_stored_pairs(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ def test_pair_scores_are_replaced_per_model(tmp_path: Path) -> None:
         assert got == [("det", "b", 25.0, "p.npy"), ("other", "a", 50.0, None)]
         assert [s.pair for s in store.pair_scores("pixar", "other")] == ["a"]
         assert store.pair_scores("forensics") == []
+        assert (store.pair_score_count("pixar"), store.pair_score_count("forensics")) == (2, 0)
 
 
 def test_a_schema_9_store_gains_the_pair_scores_table_and_keeps_its_rows(tmp_path: Path) -> None:

@@ -71,3 +71,8 @@ class PairScoresPart(StoreBase):
             params.append(model)
         rows = self.connection.execute(sql + " ORDER BY model, pair", params).fetchall()
         return [PairScore(*row) for row in rows]
+
+    def pair_score_count(self, benchmark: str) -> int:
+        """How many pair scores of ``benchmark`` are stored (every model)."""
+        sql = "SELECT COUNT(*) FROM pair_scores WHERE benchmark=?"
+        return int(self.connection.execute(sql, (benchmark,)).fetchone()[0])

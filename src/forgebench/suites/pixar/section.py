@@ -59,4 +59,4 @@ def _has_pairs(run_dir: Path) -> bool:
     if not (run_dir / DB_NAME).is_file():
         return False
     with Store.open(run_dir, create=False) as store:
-        return store.item_count(BENCHMARK) > 0 or bool(store.pair_scores(BENCHMARK))
+        return store.item_count(BENCHMARK) > 0 or store.pair_score_count(BENCHMARK) > 0

@@ -65,8 +65,26 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
         assert page.count(f"<h2>{title}</h2>") == 1  # one page, a section per benchmark
     assert (run / "report" / "pixar_table2.md").is_file()
     assert (run / "report" / "forensics_tables.md").is_file()
-    items = (run / "report" / "forensics_items.html").read_text()
-    assert "(image not found)" not in items and items.count("<img src='img/forensics/") >= 100
+    from support.report_js import load_js
+
+    # every Forensics item in the one viewer with its picture; the detector's PIXAR pairs (its
+    # score maps, kept in the store) with their truth and predicted masks
+    report = run / "report"
+    rows = load_js(report / "data" / "index.js", "index")["rows"]
+    forensics = [r for r in rows if r[4] == "forensics"]
+    assert len(forensics) >= 100 and all(r[5] for r in forensics)
+    assert "forensics_items.html" not in page and "pixar_gallery.html" not in page
+    pixar = {r[0] for r in rows if r[4] == "pixar"}
+    n_pages = load_js(report / "data" / "index.js", "index")["meta"]["n_pages"]
+    made = [
+        [label for label, _src in a.get("o", [])]
+        for k in range(n_pages)
+        for it in load_js(report / "data" / f"page-{k:04d}.js", "page")["items"]
+        if it["id"] in pixar
+        for a in it["answers"]
+    ]
+    assert len(made) == len(pixar) > 0
+    assert all("truth mask" in m and "predicted mask (score >= 0.5)" in m for m in made)
     assert not (out / "forensics_run").exists()
 
     # the same command again resumes: nothing is sent twice, the numbers stay the same, and

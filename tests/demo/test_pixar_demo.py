@@ -98,3 +98,27 @@ def test_perfect_score_map_scores_100_and_keeps_other_rows(tmp_path: Path) -> No
     gious = [r for r in rows if r["metric"] == "giou" and r["subset"] == "all"]
     assert len(gious) == 1 and float(gious[0]["value"]) == 0.0
     assert sum(r["benchmark"] == "mandela" for r in rows) == 1
+
+
+def test_the_demo_keeps_each_pairs_scores_and_pictures_in_the_store(tmp_path: Path) -> None:
+    """The pair's IoU and F1 and where its truth, score map and edited image are, for the
+    report's viewer (schema 10's ``pair_scores``)."""
+    from forgebench.report.site_images import safe_name
+    from forgebench.run.store import Store
+
+    ds = _dataset(tmp_path / "ds")
+    run = tmp_path / "run"
+
+    def half(rgb: np.ndarray) -> np.ndarray:  # finds the left half of the edit only
+        out = np.zeros(rgb.shape[:2], np.float32)
+        out[10:20, 30:40] = 0.9
+        return out
+
+    write_pixar(run, score_pixar(ds, run, half, model="half"), model="half")
+    with Store.open(run, create=False) as store:
+        (kept,) = store.pair_scores("pixar")
+    # the pair is named by its files' stem (the item id made safe as a file name)
+    assert (kept.model, kept.pair, kept.threshold) == ("half", safe_name("fake"), 0.5)
+    assert kept.iou == 50.0 and abs(kept.f1 - 200 / 3) < 1e-9
+    assert Path(kept.truth).is_file() and Path(kept.pred or "").suffix == ".npy"
+    assert kept.image == str(ds / "images" / "e.png")

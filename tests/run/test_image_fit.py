@@ -194,7 +194,7 @@ def test_a_schema_7_store_gains_the_resized_column(tmp_path: Path) -> None:
         con.execute(f"CREATE TABLE tasks ({', '.join(cols)})")
         con.execute("UPDATE meta SET value='7' WHERE key='schema_version'")
     with Store.open(run) as store:
-        assert store.meta_get("schema_version") == 9
+        assert store.meta_get("schema_version") == 10
         cols = [r[1] for r in store.connection.execute("PRAGMA table_info(tasks)")]
     assert cols[-1] == "resized"
 

@@ -69,7 +69,7 @@ def test_every_fixture_run_opens_with_the_table(
     run = tmp_path / "run"
     before = _sql(run, "SELECT COUNT(*), COUNT(DISTINCT key) FROM tasks")
     with Store.open(run, create=False) as store:
-        assert store.meta_get("schema_version") == SCHEMA_VERSION == 9
+        assert store.meta_get("schema_version") == SCHEMA_VERSION == 10
         assert store.replicas() == []
     assert _columns(run) == declared
     assert _sql(run, "SELECT COUNT(*), COUNT(DISTINCT key) FROM tasks") == before  # (5 relabels)

@@ -43,7 +43,7 @@ def test_open_creates_wal_store_with_schema(tmp_path: Path) -> None:
             "outputs",
             "construct_steps",
         } <= tables
-        assert store.meta_get("schema_version") == SCHEMA_VERSION == 9
+        assert store.meta_get("schema_version") == SCHEMA_VERSION == 10
 
 
 def test_open_without_create_refuses_a_non_run_dir(tmp_path: Path) -> None:

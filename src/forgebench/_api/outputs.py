@@ -201,6 +201,11 @@ def viewer_hooks(present: list[Suite], run_dir: Path, out: Path) -> dict[str, An
             for name, v in viewers.items()
             if type(v).answer_pictures is not Viewer.answer_pictures
         },
+        "pair_answers": {  # only suites that show pairs scored from files
+            name: v.pair_answer
+            for name, v in viewers.items()
+            if type(v).pair_answer is not Viewer.pair_answer
+        },
         "item_facts": lambda item: viewer_of(item).facts(item),
         "item_tags": lambda item: viewer_of(item).tags(item),
         "item_card": lambda item: viewer_of(item).card(item),

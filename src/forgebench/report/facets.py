@@ -39,6 +39,11 @@ AnswerView = Callable[[str | None, Mapping[str, Any]], tuple[str | None, str]]
 found, as the answer's suite shows them (given per benchmark; ``detail`` is the verdict row's
 parsed JSON)."""
 
+PairAnswer = Callable[[Any], "tuple[str, str, str, dict[str, Any]]"]
+"""``answer(score) -> (probe, condition, verdict, detail)``: how a pair scored from files (a
+:class:`~forgebench.run.store.PairScore`: a detector's score map, ``pixar score --out``) shows as
+an answer in the viewer, as its suite shows it (given per benchmark)."""
+
 
 @dataclass(frozen=True)
 class ItemTags:

@@ -49,6 +49,7 @@ from forgebench.report.facets import (
     ItemFacts,
     ItemTagger,
     ItemTags,
+    PairAnswer,
     group_label,
 )
 from forgebench.report.site_data import calibration_view, read_viewer_data
@@ -104,6 +105,7 @@ def build_site(
     group_labels: GroupLabels | None = None,
     item_card: ItemCarder | None = None,
     answer_pictures: Mapping[str, AnswerPictures] | None = None,
+    pair_answers: Mapping[str, PairAnswer] | None = None,
 ) -> SiteResult:
     """Write ``index.html`` and its data, pictures and assets under ``RUN/report/``.
 
@@ -115,8 +117,10 @@ def build_site(
     ``item_tags`` (an item's grouping facets, list line, tag line and search text),
     ``group_labels`` (by benchmark: the names of the two grouping facets) and ``item_card`` (an
     item's details rows, picture caption and outline, and the pairing with its original) and
-    ``answer_pictures`` (by benchmark: the pictures an answer made, such as a predicted mask)."""
-    data = read_viewer_data(run_dir, judge)
+    ``answer_pictures`` (by benchmark: the pictures an answer made, such as a predicted mask)
+    and ``pair_answers`` (by benchmark: how a pair scored from files, a detector's score map
+    stored by ``pixar score --out``, shows as an answer; :mod:`.site_data`)."""
+    data = read_viewer_data(run_dir, judge, pair_answers)
     out = out_dir or run_dir / "report"
     (out / "data").mkdir(parents=True, exist_ok=True)
     for old in (out / "data").glob("rows-*.js"):  # chunks of an earlier, larger index

@@ -147,10 +147,15 @@ class ViewerAnswers:
 
 
 def read_answers(
-    store: Store, judge: str | None, items: Sequence[tuple[str, str]]
+    store: Store,
+    judge: str | None,
+    items: Sequence[tuple[str, str]],
+    extra: Sequence[Mapping[str, Any]] = (),
 ) -> ViewerAnswers:
     """The answers of ``items`` (``(benchmark, item id)`` in the viewer's order) with ``judge``'s
-    grades, column-wise; tasks of items the run does not hold are left out."""
+    grades, column-wise; tasks of items the run does not hold are left out. ``extra``: answers
+    that are no task (pairs scored from files, :func:`.site_data.scored_pairs`), as rows of the
+    same columns (those not given are empty)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -158,6 +163,9 @@ def read_answers(
         judged=[JudgedColumns(judge or "", GRADE_KIND, ("level", "status", "reason"))],
         columns=_ASKED,
     )
+    if extra:
+        more = pa.Table.from_pylist([dict(r) for r in extra], schema=table.schema)
+        table = pa.concat_tables([table, more])
     sep = "\x1f"
     keys = pc.binary_join_element_wise(
         table.column("benchmark"), table.column("item_id"), pa.scalar(sep, pa.large_string())

@@ -1,17 +1,21 @@
 """Rows for the item viewer, read from the run store (``RUN/run.sqlite``).
 
 The viewer needs, per item, its ground truth and every answer with its verdict, grade and judge
-reason. This module reads the items and the judges; the answers are read column-wise
+reason. This module reads the items, the judges and the pairs scored from files (a detector's
+score maps, kept by ``pixar score --out`` in the store's ``pair_scores``: shown as answers of
+their suite, each pair an item); the answers are read column-wise
 (:mod:`.site_answers`); ``report/site.py`` turns them into the static page's data files.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forgebench.report.facets import PairAnswer
 from forgebench.report.site_answers import ViewerAnswers, read_answers
 from forgebench.run.store import DB_NAME, GRADE_KIND, Store
 
@@ -35,14 +39,47 @@ def pick_judge(store: Store, judge: str | None) -> tuple[str | None, list[str]]:
     return (judges[0] if judges else None), judges
 
 
-def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
-    """Read items and every answer (with verdict, grade and error) from ``RUN/run.sqlite``."""
+def scored_pairs(
+    store: Store, pair_answers: Mapping[str, PairAnswer], stored: list[tuple[str, dict[str, Any]]]
+) -> tuple[list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
+    """The pairs scored from files (the store's ``pair_scores``: a detector's score maps) of
+    each benchmark whose suite shows them: the items among them the run does not store (one
+    per pair, after the stored ones) and one answer row per model and pair (its suite's
+    :data:`~.facets.PairAnswer`, the detail holding the scores)."""
+    have = {(bm, it["id"]) for bm, it in stored}
+    items: list[tuple[str, dict[str, Any]]] = []
+    rows: list[dict[str, Any]] = []
+    for bm, shown in pair_answers.items():
+        for score in store.pair_scores(bm):
+            if (bm, score.pair) not in have:
+                have.add((bm, score.pair))
+                items.append((bm, {"id": score.pair, "scored_from": "files"}))
+            probe, condition, verdict, detail = shown(score)
+            rows.append(
+                {
+                    "benchmark": bm, "item_id": score.pair, "model": score.model,
+                    "probe": probe, "condition": condition, "text": score.pred or "",
+                    "answered": 1, "verdict": verdict,
+                    "verdict_json": json.dumps(detail, sort_keys=True),
+                }
+            )  # fmt: skip
+    return items, rows
+
+
+def read_viewer_data(
+    run_dir: Path, judge: str | None = None, pair_answers: Mapping[str, PairAnswer] | None = None
+) -> ViewerData:
+    """Read items and every answer (with verdict, grade and error) from ``RUN/run.sqlite``;
+    with ``pair_answers`` (by benchmark), the pairs scored from files as well
+    (:func:`scored_pairs`)."""
     db = run_dir / DB_NAME
     if not db.is_file():
         raise FileNotFoundError(f"{db}: not found (is {run_dir} a run directory?)")
     with Store.open(run_dir, create=False) as store:
         chosen, judges = pick_judge(store, judge)
         stored = store.all_items()
+        extra_items, extra_rows = scored_pairs(store, pair_answers or {}, stored)
+        stored += extra_items
         ids = [it["id"] for _b, it in stored]
         benchmarks = {bm for bm, _it in stored}
         # ids of different benchmarks may collide ("0" in two suites): then every id is prefixed
@@ -52,7 +89,7 @@ def read_viewer_data(run_dir: Path, judge: str | None = None) -> ViewerData:
         }
         items = [{**it, "id": view_id[(bm, it["id"])], "benchmark": bm} for bm, it in stored]
         meta = store.meta_all()
-        answers = read_answers(store, chosen, [(bm, it["id"]) for bm, it in stored])
+        answers = read_answers(store, chosen, [(bm, it["id"]) for bm, it in stored], extra_rows)
     return ViewerData(items=items, answers=answers, judge=chosen, judges=judges, meta=meta)
 
 

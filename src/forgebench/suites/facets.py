@@ -270,6 +270,13 @@ class Viewer(Facet):
         out_dir)``, written under ``out_dir`` by the suite."""
         return []
 
+    def pair_answer(self, score: Any) -> tuple[str, str, str, dict[str, Any]]:
+        """A pair scored from files (a :class:`~forgebench.run.store.PairScore` of the run
+        store's ``pair_scores``: a detector's score map) as an answer of the viewer: ``(probe,
+        condition, verdict, detail)``; the detail goes to :meth:`answer` like a verdict's. The
+        viewer shows such pairs only for suites that define this."""
+        raise NotImplementedError
+
 
 class Export(Facet):
     """``export RUN``: the benchmark's reading of each task, its right answers, its formats. A

@@ -16,6 +16,8 @@ from forgebench.models.spec import ModelConfig
 from forgebench.suites import detect
 from forgebench.suites.forensics.predictions import write_replay
 from forgebench.suites.forensics.tsv_import import import_release_tsv
+from support.report_js import load_js
+from support.report_links import broken_links
 
 PREDICTIONS = [
     "A",
@@ -90,15 +92,21 @@ def test_replay_run_metrics_judge_report(
     assert (run / "report" / "forensics_table_02.csv").is_file()
     html = result.index.read_text()
     assert "Forensics-Bench (seed 002)" in html and "How the option letters were found" in html
-    assert "forensics_items.html" in html
-    items = (run / "report" / "forensics_items.html").read_text()
-    assert items.count("class='card'") == 6 and "HS-VID-TL-FSS-ED" in items
-    assert "<td>B</td><td>extractor</td><td>✓</td>" in items and "refusal → Z" in items
-    # the video row's two frames are shown apart, numbered; the other rows one image each
-    assert items.count("class='frames'") == 1 and "<figcaption>2</figcaption>" in items
-    assert "2 images, in order" in items
-    # one thumbnail per image file: shared images once, the two frames one each
-    assert len(list((run / "report" / "img" / "forensics").glob("*.jpg"))) == 5
+    # every item in the one viewer (the item page of its own is gone), linked from the section
+    assert "<a href='#items'>Every item (6): image, options" in html and 'id="items"' in html
+    assert not (run / "report" / "forensics_items.html").exists()
+    assert broken_links(run / "report") == []  # every link of the page leads somewhere
+    report = run / "report"
+    rows = load_js(report / "data" / "index.js", "index")["rows"]
+    assert [r[0] for r in rows] == [str(k) for k in range(6)] and rows[2][1] == "HS-VID-TL-FSS-ED"
+    assert all((report / r[5]).is_file() for r in rows)  # each item's picture
+    items = {it["id"]: it for it in load_js(report / "data" / "page-0000.js", "page")["items"]}
+    answers = {k: [(a["m"], a["v"], a.get("s")) for a in it["answers"]] for k, it in items.items()}
+    assert answers["4"] == [("vlm", "B", "extractor (ext)")]  # the extractor's letter
+    assert answers["2"] == [("vlm", "Z", "refusal → Z")]
+    assert ["right option", "B"] in items["4"]["facts"]
+    # the video row's two frames are shown apart, numbered
+    assert {"image 1 of 2", "image 2 of 2"} <= set(items["2"]["img"]["variants"])
 
 
 def test_answers_keyed_by_item_probe_condition(replayed: tuple[Path, Path]) -> None:
@@ -166,37 +174,3 @@ def test_vlmevalkit_file_as_a_model(release_tsv: Path, tmp_path: Path) -> None:
     # the unanswered item counts as Z (wrong): 3 right of 6
     assert acc["model"] == "gpt4o" and acc["n"] == "6"
     assert float(acc["value"]) == pytest.approx(50.0)
-
-
-def test_item_page_shows_the_first_items_and_says_how_many_exist(
-    replayed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from forgebench.suites.forensics import item_view
-
-    _, run = replayed
-    monkeypatch.setattr(item_view, "MAX_ITEMS", 4)
-    page = item_view.write_item_view(run, run / "small").read_text()  # type: ignore[union-attr]
-    assert page.count("class='card'") == 4
-    ids = [f"id='item-{k}'" for k in range(6)]
-    assert all(i in page for i in ids[:4]) and not any(i in page for i in ids[4:])
-    assert "The first 4 of 6 items are shown" in page
-    monkeypatch.setattr(item_view, "MAX_ITEMS", 6)
-    page = item_view.write_item_view(run, run / "all").read_text()  # type: ignore[union-attr]
-    assert page.count("class='card'") == 6 and "items are shown" not in page
-
-
-def test_item_page_thumbnails_made_on_threads_are_those_made_in_order(
-    replayed: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The item page's thumbnails are made on threads before its cards: the page and every
-    thumbnail are byte for byte those made on one thread."""
-    from forgebench.suites.forensics import item_view
-    from support.picture_threads import files, threads_then_one
-
-    _, run = replayed
-    made, threads, one = threads_then_one(
-        monkeypatch, item_view, lambda out: item_view.write_item_view(run, out),
-        run / "threads", run / "one",
-    )  # fmt: skip
-    assert threads is not None and one is not None and "forgebench-pictures" in made
-    assert files(run / "threads") == files(run / "one") and len(files(run / "one")) >= 2

@@ -161,6 +161,13 @@ def test_pixar_score_on_a_manifest_keeps_each_conventions_rows(tmp_path: Path) -
     pixar = [r for r in rows if not r["metric"].startswith("imdl_")]
     assert {"giou", "ciou", "f1", "auc"} <= {r["metric"] for r in pixar}
     assert all(r["n"] == "8" for r in pixar if r["subset"] == "all")
+    from forgebench.run.store import Store
+
+    with Store.open(run, create=False) as store:  # each tampered pair, for the report's viewer
+        kept = store.pair_scores("pixar", "det")
+    assert len(kept) == 8 and all(Path(k.truth).is_file() and k.image for k in kept)
+    giou = next(float(r["value"]) for r in pixar if r["subset"] == "all" and r["metric"] == "giou")
+    assert sum(k.iou for k in kept) / 8 == pytest.approx(giou)  # gIoU: the mean pair IoU
     assert (
         "".join(ln + "\n" for ln in imdl_bytes.decode().splitlines()[1:])
         in (run / "metrics.csv").read_text()

@@ -15,6 +15,7 @@ Every other stage reads and writes through the typed methods of :class:`Store`
 - :mod:`.columns`: the same tasks as typed columns (Arrow), for analysis frames;
 - :mod:`.steps`: the construction steps of multi-step candidates;
 - :mod:`.replicas`: the per-replica counters of a run that used replicas;
+- :mod:`.pairs`: per-pair scores of predictions scored from files (PIXAR's score maps);
 - :mod:`.rows` and :mod:`.base`: the typed rows, and what every part shares.
 """
 
@@ -24,6 +25,7 @@ from forgebench.run.rundir import DB_NAME
 from forgebench.run.store.base import CURRENT, LIVE, SUPERSEDING
 from forgebench.run.store.core import Store, StoreError, meta_value
 from forgebench.run.store.items import BadStoredRow
+from forgebench.run.store.pairs import PairScore
 from forgebench.run.store.replicas import ReplicaRow
 from forgebench.run.store.rows import (
     GRADE_KIND,
@@ -48,6 +50,7 @@ __all__ = [
     "CountRow",
     "Judged",
     "Judgement",
+    "PairScore",
     "ReplicaRow",
     "Store",
     "StoreError",

@@ -25,6 +25,7 @@ from forgebench.run.store.columns import ColumnsPart
 from forgebench.run.store.items import ItemsPart
 from forgebench.run.store.judgements import JudgementsPart
 from forgebench.run.store.migrate import SchemaError, migrate
+from forgebench.run.store.pairs import PairScoresPart
 from forgebench.run.store.pending import PendingPart
 from forgebench.run.store.records import RecordsPart
 from forgebench.run.store.replicas import ReplicasPart
@@ -58,6 +59,7 @@ class Store(
     ColumnsPart,
     StepsPart,
     ReplicasPart,
+    PairScoresPart,
 ):
     """A run directory's SQLite store. Use :meth:`open`; close with :meth:`close` or ``with``."""
 

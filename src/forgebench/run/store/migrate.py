@@ -51,6 +51,10 @@ Version 8 -> 9 (images that fit each model): ``tasks`` gets the ``resized`` colu
 every stored task (no model had image limits before). Nothing else changes: keys, answers and
 every other row are kept, so a migrated run resumes without re-asking.
 
+Version 9 -> 10 (one viewer for all): ``pair_scores`` is created, empty (the per-pair scores of
+predictions scored from files were in ``metrics.csv`` only before; ``pixar score --out RUN``
+again fills it). Nothing else changes.
+
 A new version adds its step with ``@upgrade(N)`` (from version N to N + 1) and raises
 :data:`~forgebench.run.store.schema.SCHEMA_VERSION`.
 """
@@ -67,6 +71,7 @@ from forgebench.models.base import ImageRef
 from forgebench.run.store.schema import (
     CONSTRUCT_STEPS,
     JUDGEMENTS,
+    PAIR_SCORES,
     REPLICA_STATS,
     SCHEMA,
     SCHEMA_VERSION,
@@ -244,6 +249,11 @@ def _v8_to_v9(con: sqlite3.Connection) -> None:
     have = {r[1] for r in con.execute("PRAGMA table_info(tasks)")}
     if "resized" not in have:
         con.execute("ALTER TABLE tasks ADD COLUMN resized TEXT")
+
+
+@upgrade(9)
+def _v9_to_v10(con: sqlite3.Connection) -> None:
+    con.execute(PAIR_SCORES.strip().rstrip(";"))
 
 
 def migrate(con: sqlite3.Connection, where: str) -> int | None:

@@ -51,11 +51,18 @@ resized images (its image limits, ``run/fit.py``), a JSON list with one record p
 (``image`` position, ``of`` the variant it was made from, ``from`` and ``to`` as ``[width,
 height, bytes]``, ``over`` the limits it was over); NULL for every other task. A store made before
 gains the column, all NULL (no model had limits then).
+
+Version 10 (one viewer for all) added ``pair_scores``: the per-pair scores of predictions scored
+from files rather than asked as tasks (PIXAR's detector score maps and predicted masks, ``pixar
+score --out RUN`` and the demo's detector): one row per benchmark, model and pair with its IoU and
+pixel F1 (percent), the truth map, the prediction and the edited image it was made from
+(:mod:`forgebench.run.store.pairs`), so the report's viewer shows them with their masks. A store
+made before gains the table, empty (those scores were in ``metrics.csv`` only).
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 JUDGEMENTS = """
 CREATE TABLE IF NOT EXISTS judgements (
@@ -105,6 +112,23 @@ CREATE TABLE IF NOT EXISTS replica_stats (
 );
 """
 """The per-replica counters (schema 7; runs made before created the table themselves)."""
+
+PAIR_SCORES = """
+CREATE TABLE IF NOT EXISTS pair_scores (
+    benchmark  TEXT NOT NULL,           -- the suite (pixar)
+    model      TEXT NOT NULL,           -- the predictions' name (pixar score --name)
+    pair       TEXT NOT NULL,           -- the pair's id: its truth map's file stem
+    iou        REAL NOT NULL,           -- the pair's IoU, percent
+    f1         REAL NOT NULL,           -- the pair's pixel F1, percent
+    truth      TEXT NOT NULL,           -- the truth label map's path
+    pred       TEXT,                    -- the prediction's path (NULL: none, scored as empty)
+    image      TEXT,                    -- the edited image's path (NULL: not known)
+    threshold  REAL NOT NULL,           -- a score map is tampered where score >= threshold
+    created_at REAL NOT NULL,
+    PRIMARY KEY (benchmark, model, pair)
+);
+"""
+"""Per-pair scores of predictions scored from files (schema 10), also created by 9 -> 10."""
 
 TASKS = """
 CREATE TABLE IF NOT EXISTS tasks (
@@ -195,6 +219,7 @@ CREATE TABLE IF NOT EXISTS verdicts (
     + JUDGEMENTS
     + CONSTRUCT_STEPS
     + REPLICA_STATS
+    + PAIR_SCORES
     + """
 CREATE VIEW IF NOT EXISTS grades AS
     SELECT task_key, judge, level, status, reason,

@@ -127,7 +127,8 @@ def score(
         None,
         "--out",
         help="Run directory whose metrics.csv gets the numbers (benchmark pixar, probe LOC, "
-        "condition full); needs --name.",
+        "condition full) and whose store keeps each pair's scores for the report's viewer; "
+        "needs --name.",
     ),
     name: str | None = typer.Option(
         None, "--name", help="The model name of the predictions in --out's metrics.csv."
@@ -202,14 +203,20 @@ def score(
             fail(f"--json {json_out}: cannot write ({exc.strerror or exc})", 2)
     if run_out is not None and name is not None:
         from forgebench.results.metrics_csv import MetricsFileError, write_metrics
+        from forgebench.run.store import StoreError
         from forgebench.suites.pixar.imdl import imdl_rows, scope
+        from forgebench.suites.pixar.pair_scores import keep_pair_scores
         from forgebench.suites.pixar.results import BENCHMARK, score_metrics_rows
 
         imdl = res["convention"] == "imdl"
         rows = (imdl_rows if imdl else score_metrics_rows)(res, name.strip())
         try:
             run_out.mkdir(parents=True, exist_ok=True)
+            if res.get("pairs") is not None:  # each pair, for the report's viewer
+                keep_pair_scores(run_out, name.strip(), res["pairs"], threshold)
             path = write_metrics(run_out, rows, scope(BENCHMARK, [name.strip()], convention))
+        except StoreError as exc:
+            fail(f"--out {run_out}: {exc}", 2)
         except (OSError, MetricsFileError) as exc:
             fail(
                 f"--out {run_out}: cannot write metrics ({getattr(exc, 'strerror', None) or exc})",

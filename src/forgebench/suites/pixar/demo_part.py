@@ -35,6 +35,8 @@ class PixarDemoResult:
     results: dict[str, Any]
     rows: list[dict[str, Any]]
     n_pairs: int
+    threshold: float = 0.5
+    """Score maps are tampered where score >= threshold (:func:`.scoring.score_arrays`)."""
 
 
 def _rgb(path: Path) -> np.ndarray:
@@ -49,7 +51,7 @@ class PixarDemo:
         "forgebench.suites.pixar.suite",
         "forgebench.suites.pixar.section",
         "forgebench.suites.pixar.intervals",
-        "forgebench.suites.pixar.gallery",
+        "forgebench.suites.pixar.viewer_pictures",
     )
     """PIXAR's report modules, imported ahead once the verifier's tools are released."""
 
@@ -79,11 +81,13 @@ class PixarDemo:
         labels_dir.mkdir(parents=True, exist_ok=True)
         pred_dir.mkdir(parents=True, exist_ok=True)
         n = 0
+        edited_of: dict[str, Path] = {}
 
         def triples() -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
             nonlocal n
             for item_id, orig_path, edit_path in pairs:
                 stem = safe_name(item_id)
+                edited_of[stem] = edit_path
                 original, edited = _rgb(orig_path), _rgb(edit_path)
                 label = label_u8(original, edited, threshold)
                 with atomic_open(labels_dir / f"{stem}.png", "wb", durable=False) as fh:
@@ -97,11 +101,19 @@ class PixarDemo:
                 yield stem, label != 0, pred
 
         results = score_arrays(triples())
+        for rec in results["pairs"]:  # where each pair's pictures are, for the run store
+            rec["truth"] = str(labels_dir / f"{rec['pair']}.png")
+            rec["pred"] = str(pred_dir / f"{rec['pair']}.npy")
+            rec["image"] = str(edited_of[rec["pair"]])
         return PixarDemoResult(results=results, rows=pixar_metrics_rows(results, model), n_pairs=n)
 
     def write(self, run_dir: Path, scored: PixarDemoResult, *, model: str) -> None:
         """The rows of :meth:`score` into ``RUN/metrics.csv`` (replacing that model's PIXAR
-        rows only)."""
+        rows only), and each pair's scores into the run store for the report's viewer
+        (:mod:`.pair_scores`)."""
+        from forgebench.suites.pixar.pair_scores import keep_pair_scores
+
+        keep_pair_scores(run_dir, model, scored.results["pairs"], scored.threshold)
         write_metrics(run_dir, scored.rows, Scope.of(BENCHMARK, models=[model], exclude="imdl_"))
 
 

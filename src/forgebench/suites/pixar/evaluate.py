@@ -28,6 +28,7 @@ from forgebench.suites.pixar.localization import (
     SIZE_CLASSES,
     LocalizationAccumulator,
     as_percent,
+    per_pair,
     size_class,
 )
 from forgebench.suites.pixar.pairs import PairsError
@@ -137,7 +138,8 @@ def evaluate(
     resized: list[str] = []
     missing: list[str] = []
     no_class: list[str] = []
-    pending: list[np.ndarray] = []
+    pending: list[tuple[str, np.ndarray]] = []
+    order: list[str] = []  # the stems in the order segmented
     n_other = 0
     any_obj = False
     for it in items:
@@ -157,7 +159,7 @@ def evaluate(
         t = seg.truth(it.truth)
         if it.pred is None:
             missing.append(it.stem)
-            pending.append(t)
+            pending.append((it.stem, t))
             continue
         p = np.asarray(it.pred)
         if p.ndim == 3 and p.shape[2] == 1:
@@ -168,10 +170,14 @@ def evaluate(
             p = _resize_nearest(p, t.shape)
             resized.append(it.stem)
         seg.add(t, p)
+        order.append(it.stem)
     score_kind = seg.kinds == {"score"}
-    for t in pending:
+    for stem, t in pending:
         seg.add(t, np.zeros(t.shape, np.float32) if score_kind else np.zeros(t.shape, bool))
+        order.append(stem)
     out = seg.result()
+    if not seg.release:  # each pair's own IoU and F1 (the release's arithmetic keeps none)
+        out["pairs"] = per_pair(order, seg.default.per_image)
     out.update(
         convention=convention, threshold=threshold, resized=resized, missing=missing,
         n_not_tampered=n_other,

@@ -28,7 +28,7 @@ from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate
 from forgebench.suites.pixar.imdl import THRESHOLD, ImdlAccumulator
 from forgebench.suites.pixar.manifest import ManifestEntry, read_manifest, read_truth
 from forgebench.suites.pixar.pairs import PairsError, read_mask
-from forgebench.suites.pixar.scoring import index_files, read_prediction, resize_nearest
+from forgebench.suites.pixar.scoring import index_files, located, read_prediction, resize_nearest
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -216,6 +216,11 @@ def score_manifest(
     except ValueError as exc:
         raise PairsError(str(exc)) from exc
     out["extra"] = sorted(set(preds) - {e.stem for e in entries})
+    masks = {e.stem: Path(e.mask) for e in entries if e.mask}
+    located(out, masks, preds)
+    images = {e.stem: str(e.image) for e in entries}
+    for rec in out.get("pairs", ()):  # the manifest names each pair's edited image
+        rec["image"] = images.get(rec["pair"])
     return out
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate
 from forgebench.suites.pixar.localization import DEFAULT_BINS
 from forgebench.suites.pixar.pairs import PairsError
-from forgebench.suites.pixar.scoring import index_files, load_scored
+from forgebench.suites.pixar.scoring import index_files, load_scored, located
 from forgebench.suites.pixar.taxonomy import CLASSES
 from forgebench.util.jsonl import load_json_bounded
 
@@ -164,4 +164,6 @@ def score_release(
     out["extra"] = sorted(set(preds) - tampered)
     out["no_mask"] = no_mask
     out["no_metadata"] = no_meta
+    masks = {im.stem: im.mask for im in images if im.mask is not None}
+    located(out, masks, preds)
     return out

@@ -48,7 +48,7 @@ from forgebench.suites.base import SuiteError
 from forgebench.suites.pixar.imdl import CONVENTION, ImdlAccumulator, imdl_rows, scope
 from forgebench.suites.pixar.labeling import LabelCache
 from forgebench.suites.pixar.loc_items import item_pair, item_reference, pairs_root, parse_tau
-from forgebench.suites.pixar.localization import iou
+from forgebench.suites.pixar.localization import iou, pixel_f1
 from forgebench.suites.pixar.pairs import Pair, PairsError, load_pairs, read_mask, write_label_png
 from forgebench.suites.pixar.probe import PROBE_ID, LocReply, parse_reply, rasterize
 from forgebench.suites.pixar.results import BENCHMARK, pixar_metrics_rows
@@ -79,12 +79,6 @@ def model_dirname(name: str) -> str:
     if clean == name and clean not in ("", ".", ".."):
         return clean
     return f"{clean}-{hashlib.sha1(name.encode('utf-8')).hexdigest()[:8]}"
-
-
-def _pixel_f1(truth: np.ndarray, pred: np.ndarray) -> float:
-    tp = int(np.count_nonzero(truth & pred))
-    denom = int(np.count_nonzero(truth)) + int(np.count_nonzero(pred))
-    return 2.0 * tp / denom if denom else 1.0
 
 
 def score_answers(
@@ -188,7 +182,7 @@ def _verdict(reply: LocReply, truth: np.ndarray, pred: np.ndarray) -> tuple[str,
     the mask at the truth's size), the classes it named."""
     detail = {
         "iou": 100.0 * iou(truth, pred),
-        "f1": 100.0 * _pixel_f1(truth, pred),
+        "f1": 100.0 * pixel_f1(truth, pred),
         "classes": list(reply.classes),
         "regions": len(reply.boxes) + len(reply.polygons),
     }

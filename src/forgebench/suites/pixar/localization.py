@@ -28,6 +28,7 @@ Fig. 14) but gives no formulas; the definitions below are PIXAR's public evaluat
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +58,21 @@ def iou(truth: np.ndarray, pred: np.ndarray) -> float:
     inter = int(np.count_nonzero(truth & pred))
     union = int(np.count_nonzero(truth)) + int(np.count_nonzero(pred)) - inter
     return inter / union if union else 1.0
+
+
+def pixel_f1(truth: np.ndarray, pred: np.ndarray) -> float:
+    """Per-image pixel F1 (Dice) of two boolean maps; 1.0 when both are empty."""
+    tp = int(np.count_nonzero(truth & pred))
+    denom = int(np.count_nonzero(truth)) + int(np.count_nonzero(pred))
+    return 2.0 * tp / denom if denom else 1.0
+
+
+def per_pair(stems: Iterable[str], values: Iterable[tuple[float, float]]) -> list[dict[str, Any]]:
+    """``[{"pair", "iou", "f1"}]`` (percent) of each scored image, in the order scored."""
+    return [
+        {"pair": s, "iou": 100.0 * i, "f1": 100.0 * f}
+        for s, (i, f) in zip(stems, values, strict=True)
+    ]
 
 
 def exact_auc(scores: np.ndarray, truth: np.ndarray) -> float | None:
@@ -194,6 +210,9 @@ class LocalizationAccumulator:
     )
     n_score_maps: int = 0
     n_masks: int = 0
+    per_image: list[tuple[float, float]] = field(default_factory=list)
+    """Each image's (IoU, pixel F1) in the order added, fractions (the run store keeps them
+    per pair: :mod:`forgebench.run.store.pairs`)."""
     hist: AucHistogram = field(init=False)
     size_hist: dict[str, AucHistogram] = field(init=False)
 
@@ -224,6 +243,7 @@ class LocalizationAccumulator:
         cls = size_class(t_sum)
         value = self.all.add(t_sum, p_sum, inter)
         self.sizes[cls].add(t_sum, p_sum, inter)
+        self.per_image.append((value, 2.0 * inter / (t_sum + p_sum) if t_sum + p_sum else 1.0))
         if is_score:  # one histogram of the image, added to the overall and its class's
             counts = bin_counts(p_in, t, self.bins)
             self.hist.add_counts(*counts)

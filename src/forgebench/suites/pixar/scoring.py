@@ -16,7 +16,8 @@ The returned dictionary holds percentages (0-100, as the paper's tables) for eve
      "n_images" (tampered images segmented), "n_not_tampered", "threshold", "convention",
      "resized": [stems], "missing": [stems], "extra": [stems],
      "image_level" and "combined_f1" (with image-level predictions), "semantic" (with object
-     predictions)}
+     predictions), "pairs": [{"pair", "iou", "f1"}] (each tampered image's own, default
+     convention only)}
 """
 
 from __future__ import annotations
@@ -30,7 +31,12 @@ import cv2
 import numpy as np
 
 from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate
-from forgebench.suites.pixar.localization import DEFAULT_BINS, LocalizationAccumulator, as_percent
+from forgebench.suites.pixar.localization import (
+    DEFAULT_BINS,
+    LocalizationAccumulator,
+    as_percent,
+    per_pair,
+)
 from forgebench.suites.pixar.pairs import PairsError, read_gray, read_mask, read_score_map
 from forgebench.suites.pixar.tamper_class import image_class
 
@@ -61,6 +67,7 @@ def score_arrays(
     resized: list[str] = []
     missing: list[str] = []
     pending: list[tuple[str, np.ndarray]] = []  # missing predictions, scored once the kind is known
+    order: list[str] = []  # the stems in the order the accumulator scored them
     for stem, truth, pred in items:
         t = np.asarray(truth)
         t = t if t.dtype == bool else t != 0
@@ -70,6 +77,7 @@ def score_arrays(
             missing.append(stem)
             if acc.n_score_maps or acc.n_masks:
                 acc.add(t, _empty_like(acc, t))
+                order.append(stem)
             else:
                 pending.append((stem, t))
             continue
@@ -82,9 +90,12 @@ def score_arrays(
             p = resize_nearest(p, t.shape[0], t.shape[1])
             resized.append(stem)
         acc.add(t, p)
-    for _, t in pending:
+        order.append(stem)
+    for stem, t in pending:
         acc.add(t, _empty_like(acc, t))
+        order.append(stem)
     out = as_percent(acc.result())
+    out["pairs"] = per_pair(order, acc.per_image)
     out["threshold"] = threshold
     out["resized"] = resized
     out["missing"] = missing
@@ -223,4 +234,16 @@ def score_folder(
     except ValueError as exc:
         raise PairsError(str(exc)) from exc
     out["extra"] = extra
+    located(out, truths, preds)
     return out
+
+
+def located(out: dict[str, Any], truths: Mapping[str, Path], preds: Mapping[str, Path]) -> None:
+    """Each of ``out["pairs"]`` with the paths of its truth map and prediction (each None where
+    there is none),
+    for the run store (``pixar score --out``: :mod:`forgebench.run.store.pairs`)."""
+    for rec in out.get("pairs", ()):
+        truth = truths.get(rec["pair"])
+        rec["truth"] = str(truth) if truth is not None else None
+        pred = preds.get(rec["pair"])
+        rec["pred"] = str(pred) if pred is not None else None

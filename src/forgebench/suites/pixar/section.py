@@ -18,7 +18,8 @@ def pixar_section(
     run_dir: Path, out_dir: Path, dataset: Path | None = None
 ) -> tuple[str, list[Path]] | None:
     """The section's HTML and the table files written (None: the run has no PIXAR rows);
-    ``dataset``: the PIXAR folder given to ``report --dataset``, for the gallery's pictures."""
+    ``dataset``: the PIXAR folder given to ``report --dataset`` (the viewer's pictures; the
+    section links to the viewer, where each pair is shown with its truth and predicted masks)."""
     rows = [r for r in read_rows(run_dir / "metrics.csv") if r["benchmark"] == BENCHMARK]
     if not rows:
         return None
@@ -36,8 +37,6 @@ def pixar_section(
             + "; ".join(misses)
             + ".</p>"
         )
-    from forgebench.suites.pixar.gallery import write_gallery
-
     if any(r["metric"] in ("giou", "f1") and r["probe"] == "LOC" for r in rows):
         from forgebench.suites.pixar.intervals import AUC_NOTE
 
@@ -45,11 +44,19 @@ def pixar_section(
             "<p class='note'>The overview's intervals of gIoU and F1 resample the pairs. "
             f"{html.escape(AUC_NOTE)}</p>"
         )
-    gallery = write_gallery(run_dir, out_dir, dataset) if RunDir(run_dir).is_run() else None
-    if gallery is not None:
-        files.append(gallery)
+    if RunDir(run_dir).is_run() and _has_pairs(run_dir):
         parts.append(
-            f"<p><a href='{gallery.name}'>Gallery: every pair with its truth and predicted "
-            "masks, sortable by IoU</a></p>"
+            "<p><a href='#items'>Every pair in the item viewer: the edited image, its truth and "
+            "predicted masks, with IoU and F1 per model</a></p>"
         )
     return "\n".join(parts), files
+
+
+def _has_pairs(run_dir: Path) -> bool:
+    """Whether the run stores PIXAR items or pairs scored from files (the viewer shows them)."""
+    from forgebench.run.store import DB_NAME, Store
+
+    if not (run_dir / DB_NAME).is_file():
+        return False
+    with Store.open(run_dir, create=False) as store:
+        return store.item_count(BENCHMARK) > 0 or store.pair_score_count(BENCHMARK) > 0

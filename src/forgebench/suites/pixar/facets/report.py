@@ -1,4 +1,4 @@
-"""PIXAR's report facet: its section with the gallery (:mod:`..section`) and the front page's
+"""PIXAR's report facet: its section with a link to its pairs in the viewer (:mod:`..section`) and the front page's
 intervals (pairs resampled, gIoU and F1 only; :mod:`..intervals`)."""
 
 from __future__ import annotations

@@ -70,11 +70,11 @@ def test_demo_runs_every_stage_and_resumes(tmp_path: Path) -> None:
     # every Forensics item in the one viewer with its picture; the detector's PIXAR pairs (its
     # score maps, kept in the store) with their truth and predicted masks
     report = run / "report"
-    rows = load_js(report / "data" / "index.js", "index")["rows"]
-    forensics = [r for r in rows if r[4] == "forensics"]
+    listed = load_js(report / "data" / "index.js", "index")["rows"]
+    forensics = [r for r in listed if r[4] == "forensics"]
     assert len(forensics) >= 100 and all(r[5] for r in forensics)
     assert "forensics_items.html" not in page and "pixar_gallery.html" not in page
-    pixar = {r[0] for r in rows if r[4] == "pixar"}
+    pixar = {r[0] for r in listed if r[4] == "pixar"}
     n_pages = load_js(report / "data" / "index.js", "index")["meta"]["n_pages"]
     made = [
         [label for label, _src in a.get("o", [])]

@@ -29,7 +29,6 @@ head. ``tests/suites/toy`` is a complete example and ``docs/writing-a-suite.md``
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,7 +67,7 @@ from forgebench.suites.outputs import (
     TaskMatrix,
     Validation,
 )
-from forgebench.util.registry import RegistryError
+from forgebench.util.registry import RegistryError, resolve
 
 if TYPE_CHECKING:
     from forgebench.run.images import VariantCache
@@ -240,12 +239,8 @@ def _resolve(ref: str, module: str) -> Any:
     ``module``), imported once."""
     key = (ref, module)
     if key not in _FACETS:
-        name, _, attrs = ref.partition(":")
-        package = module.rpartition(".")[0] if name.startswith(".") else None
-        obj: Any = importlib.import_module(name, package)
-        for attr in filter(None, attrs.split(".")):
-            obj = getattr(obj, attr)
-        _FACETS[key] = obj
+        package = module.rpartition(".")[0] if ref.startswith(".") else None
+        _FACETS[key] = resolve(ref, package)
     return _FACETS[key]
 
 

@@ -51,10 +51,11 @@ class Entry(Generic[T]):
     resolved: bool = False
 
 
-def resolve(ref: str) -> Any:
-    """The object a ``"module:attr.attr"`` (or ``"module"``) reference names."""
+def resolve(ref: str, package: str | None = None) -> Any:
+    """The object a ``"module:attr.attr"`` (or ``"module"``) reference names; a module name
+    starting with ``.`` is relative to ``package``."""
     module_name, _, attrs = ref.partition(":")
-    obj: Any = importlib.import_module(module_name)
+    obj: Any = importlib.import_module(module_name, package)
     for attr in filter(None, attrs.split(".")):
         obj = getattr(obj, attr)
     return obj

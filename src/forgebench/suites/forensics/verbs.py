@@ -1,14 +1,13 @@
-"""Forensics' verbs behind the seam: ``validate``, ``import`` (the release TSV), ``prompts``, the
+"""Forensics' verbs behind the seam: ``validate``, ``prompts``, the
 console summary, tables, figures and the export's own columns (what its
 facets call; ``suites/facets.py`` says what each returns)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from forgebench.suites.base import ImportSettings, Output, Selection, SuiteError, Validation
+from forgebench.suites.base import Output, Selection, SuiteError, Validation
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -27,29 +26,6 @@ def validate(path: Path) -> Validation:
         warnings=[str(p) for p in report.warnings],
         summary=[f"forensics dataset: {report.items} items ({tasks})"] if not report.errors else [],
         items=report.items,
-    )
-
-
-def imports(src: Path) -> bool:
-    """A ``.tsv`` file: the release's ``ForensicsBench.tsv`` (the importer names what is wrong
-    with one that is not: a missing column, a file that is not UTF-8)."""
-    return src.suffix.lower() == ".tsv" and src.is_file()
-
-
-def import_(
-    src: Path, out: Path, settings: ImportSettings, progress: Callable[[int, int], None] | None
-) -> Output:
-    """The release TSV into a Forensics folder (all or nothing)."""
-    from forgebench.suites.forensics.tsv_import import import_release_tsv
-
-    on_row = (lambda n: progress(n, 0)) if progress is not None else None
-    summary = import_release_tsv(src, out, force=settings.force, on_row=on_row)
-    return Output(
-        files=[summary.out],
-        lines=[
-            f"imported {summary.items} Forensics items ({summary.images} images, "
-            f"{summary.references} rows reusing another row's image) into {summary.out}"
-        ],
     )
 
 

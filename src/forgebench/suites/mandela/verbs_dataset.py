@@ -1,4 +1,4 @@
-"""Mandela's dataset verbs behind the seam: ``validate``, ``import``, ``prompts`` and the
+"""Mandela's dataset verbs behind the seam: ``validate``, ``prompts`` and the
 ``tasks`` matrix (what Mandela's facets call; ``suites/facets.py`` says what each
 returns)."""
 
@@ -9,10 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench.suites.base import (
-    ImportSettings,
     Loaded,
     MatrixRow,
-    Output,
     Selection,
     SuiteError,
     TaskMatrix,
@@ -77,32 +75,6 @@ def validate(path: Path, progress: Callable[[int, int], None] | None) -> Validat
         warnings=[str(p) for p in report.warnings],
         summary=dataset_summary(report) if report.ok else [],
         items=len(report.items),
-    )
-
-
-def imports(src: Path) -> bool:
-    """A CSV / Parquet / JSONL item table (the other suites claim their own files first)."""
-    return src.is_file() and src.suffix.lower() in (".csv", ".parquet", ".jsonl")
-
-
-def import_(
-    src: Path, out: Path, settings: ImportSettings, progress: Callable[[int, int], None] | None
-) -> Output:
-    """Import an item table into a dataset folder that validates (all or nothing)."""
-    from forgebench.suites.mandela.importer import import_dataset
-
-    result = import_dataset(
-        src, out, images_root=settings.images_root, normalize=settings.normalize,
-        force=settings.force, kb=settings.kb, progress=progress,
-    )  # fmt: skip
-    how = "re-encoded (JPEG q92, longest side 1280)" if settings.normalize else "copied"
-    return Output(
-        files=[out / "items.jsonl"],
-        lines=[
-            f"imported {len(result.report.items)} items; {result.n_images} images {how}",
-            *dataset_summary(result.report),
-        ],
-        notes=[str(p) for p in result.warnings],
     )
 
 

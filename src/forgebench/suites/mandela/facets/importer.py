@@ -1,5 +1,5 @@
-"""Mandela's importer facet: ``forgebench import`` of a folder of seed items
-(:mod:`..importer`)."""
+"""Mandela's importer facet: ``forgebench import`` of an item table (CSV, Parquet, JSONL) into a
+dataset folder (:mod:`..importer`)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from forgebench.suites import facets
-from forgebench.suites.mandela import verbs_dataset
+from forgebench.suites.mandela.verbs_dataset import dataset_summary
 from forgebench.suites.outputs import ImportSettings, Output
 
 
 class MandelaImporter(facets.Importer):
     def imports(self, src: Path) -> bool:
-        return verbs_dataset.imports(src)
+        """A CSV / Parquet / JSONL item table (the other suites claim their own files first)."""
+        return src.is_file() and src.suffix.lower() in (".csv", ".parquet", ".jsonl")
 
     def import_(
         self,
@@ -22,7 +23,23 @@ class MandelaImporter(facets.Importer):
         settings: ImportSettings,
         progress: Callable[[int, int], None] | None = None,
     ) -> Output:
-        return verbs_dataset.import_(src, out, settings, progress)
+        """Import an item table into a dataset folder that validates (all or nothing)."""
+        # here, not at the top: `forgebench import` asks every suite's imports() first
+        from forgebench.suites.mandela.importer import import_dataset
+
+        result = import_dataset(
+            src, out, images_root=settings.images_root, normalize=settings.normalize,
+            force=settings.force, kb=settings.kb, progress=progress,
+        )  # fmt: skip
+        how = "re-encoded (JPEG q92, longest side 1280)" if settings.normalize else "copied"
+        return Output(
+            files=[out / "items.jsonl"],
+            lines=[
+                f"imported {len(result.report.items)} items; {result.n_images} images {how}",
+                *dataset_summary(result.report),
+            ],
+            notes=[str(p) for p in result.warnings],
+        )
 
 
 IMPORTER = MandelaImporter()

@@ -151,8 +151,10 @@ def test_pixar_score_on_a_manifest_keeps_each_conventions_rows(tmp_path: Path) -
     rows = _rows(run / "metrics.csv")
     assert [r["metric"] for r in rows] == list(METRICS)
     got = {r["metric"]: float(r["value"]) for r in rows}
-    assert got["imdl_pixel_f1"] == pytest.approx(REFERENCE["pixel_mean"]["f1"], abs=TOL)
-    assert got["imdl_image_auc"] == pytest.approx(REFERENCE["image"]["auc"], abs=TOL)
+    # metrics.csv holds rates as percentages (IMDL-BenCo's fractions x 100), MCC as it is
+    assert got["imdl_pixel_f1"] == pytest.approx(100 * REFERENCE["pixel_mean"]["f1"], abs=100 * TOL)
+    assert got["imdl_image_auc"] == pytest.approx(100 * REFERENCE["image"]["auc"], abs=100 * TOL)
+    assert -1 <= got["imdl_image_mcc"] <= 1
     imdl_bytes = (run / "metrics.csv").read_bytes()
 
     res = _score(*base)  # PIXAR's own convention on the same manifest: tampered images only
@@ -260,21 +262,21 @@ def test_metrics_convention_imdl_adds_rows_and_keeps_pixar_rows_byte_identical(
     after = (run / "metrics.csv").read_bytes()
     assert after.startswith(default)  # PIXAR's rows untouched, the imdl rows after them
     m = metrics_of(run)
-    assert m[("pixar", "exact", "all", "imdl_pixel_f1")][0] == pytest.approx(1.0, abs=1e-6)
-    assert m[("pixar", "exact", "all", "imdl_pixel_auc")] == (1.0, 3)
+    assert m[("pixar", "exact", "all", "imdl_pixel_f1")][0] == pytest.approx(100.0, abs=1e-4)
+    assert m[("pixar", "exact", "all", "imdl_pixel_auc")] == (100.0, 3)  # percentages
     mixed_f1 = m[("pixar", "mixed", "all", "imdl_pixel_f1")][0]
-    assert mixed_f1 == pytest.approx(2 / 3, abs=1e-6)  # pair b a miss: an empty map scores 0
-    assert m[("pixar", "mixed", "all", "imdl_image_tpr")] == (pytest.approx(2 / 3), 3)
+    assert mixed_f1 == pytest.approx(200 / 3, abs=1e-4)  # pair b a miss: an empty map scores 0
+    assert m[("pixar", "mixed", "all", "imdl_image_tpr")] == (pytest.approx(200 / 3), 3)
     assert ("pixar", "mixed", "all", "imdl_image_auc") not in m  # every pair tampered: no ROC
     # the reply's own "tampered" is its image score; its empty map still scores 0 per pixel
-    assert m[("pixar", "flag", "all", "imdl_image_tpr")] == (1.0, 3)
+    assert m[("pixar", "flag", "all", "imdl_image_tpr")] == (100.0, 3)
     assert m[("pixar", "flag", "all", "imdl_pixel_f1")] == (0.0, 3)
     assert runner.invoke(app, ["metrics", str(run)]).exit_code == 0
     assert (run / "metrics.csv").read_bytes() == after  # default again: imdl rows kept
     res = runner.invoke(app, ["report", str(run)])
     assert res.exit_code == 0, res.output
     table = (run / "report" / "pixar_imdl.md").read_text()
-    assert "| exact | 1.000 |" in table and "| mixed | 0.667 |" in table
+    assert "| exact | 100.0 |" in table and "| mixed | 66.7 |" in table
     assert "IMDL-BenCo convention" in (run / "report" / "index.html").read_text()
     assert "| exact | — | — | 100.0 | 100.0 |" in (run / "report" / "pixar_table2.md").read_text()
     res = runner.invoke(app, ["metrics", str(run), "--convention", "nope"])

@@ -49,9 +49,10 @@ class: no row). IMDL-BenCo has no AP, MCC, TPR or TNR; they follow scikit-learn
 (``average_precision_score``; ``matthews_corrcoef``, 0 when a margin is empty; recall of each
 class, no row when the class is absent).
 
-Values are fractions (0-1), as IMDL-BenCo prints them, on metrics.csv rows of their own names
-(:data:`METRICS`), probe ``LOC``, condition ``full``, subset ``all``, ``n`` = the images averaged
-(pixel) or scored (image).
+IMDL-BenCo prints fractions (0-1); the metrics.csv rows (their own names, :data:`METRICS`, probe
+``LOC``, condition ``full``, subset ``all``, ``n`` = the images averaged (pixel) or scored
+(image)) hold percentages, as every rate of metrics.csv does (MCC, not a rate, as it is); the
+printed summary keeps IMDL-BenCo's fractions.
 """
 
 from __future__ import annotations
@@ -280,6 +281,11 @@ def scope(benchmark: str, models: Iterable[str], convention: str) -> Scope:
     return Scope.of(benchmark, models=models, exclude=PREFIX)
 
 
+RAW_METRICS = frozenset({f"{PREFIX}image_mcc"})
+"""The one ``imdl_*`` number that is not a rate (a correlation in [-1, 1]): written as it is;
+every other is a percentage in metrics.csv, as PIXAR's own rows are."""
+
+
 def imdl_rows(result: Mapping[str, Any], model: str) -> list[dict[str, Any]]:
     """metrics.csv rows of one :meth:`ImdlAccumulator.result` (benchmark ``pixar``, probe
     ``LOC``, condition ``full``, subset ``all``); an undefined value has no row."""
@@ -288,10 +294,11 @@ def imdl_rows(result: Mapping[str, Any], model: str) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
 
     def add(metric: str, value: Any, n: int) -> None:
-        if value is not None:
+        if value is not None:  # rates as percentages (the metrics.csv contract); MCC as it is
+            shown = float(value) if metric in RAW_METRICS else 100.0 * float(value)
             rows.append({"benchmark": BENCHMARK, "model": model, "probe": PROBE,
                          "condition": "full", "subset": "all", "metric": metric,
-                         "value": float(value), "n": int(n), "judge": ""})  # fmt: skip
+                         "value": shown, "n": int(n), "judge": ""})  # fmt: skip
 
     for m, value in result["pixel"].items():
         add(f"{PREFIX}pixel_{m}", value, result["n_pixel"][m])
@@ -329,7 +336,7 @@ TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
 
 
 def imdl_table(rows: Iterable[Mapping[str, Any]]) -> Any:
-    """The report's table of the ``imdl_*`` rows (one line per model, fractions as written),
+    """The report's table of the ``imdl_*`` rows (one line per model, percentages as metrics.csv holds them; MCC as it is),
     or None when there is none."""
     from forgebench.report.table import Column, Table, num, text
 
@@ -341,12 +348,15 @@ def imdl_table(rows: Iterable[Mapping[str, Any]]) -> Any:
     if not by_model:
         return None
     cells = [
-        [text(model), *(num(vals.get(key), 3) for _, key in TABLE_COLUMNS)]
+        [
+            text(model),
+            *(num(vals.get(key), 3 if key in RAW_METRICS else 1) for _, key in TABLE_COLUMNS),
+        ]
         for model, vals in by_model.items()
     ]
     return Table(
         0, "Localisation under IMDL-BenCo's convention (per-image pixel means over tampered "
         "images at threshold 0.5, their polarity-free variants, image level from the max of "
-        "each map; fractions)", [Column(h) for h in ("Model", *(c for c, _ in TABLE_COLUMNS))],
+        "each map; percentages, MCC in [-1, 1])", [Column(h) for h in ("Model", *(c for c, _ in TABLE_COLUMNS))],
         [(None, cells)], slug="pixar_imdl", heading="IMDL-BenCo convention",
     )  # fmt: skip

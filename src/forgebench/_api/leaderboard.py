@@ -157,15 +157,17 @@ def _run_rows(
             numbers: dict[tuple[str, str], tuple[float | None, float | None]] = {}
             for h in heads:
                 for r in mine:
-                    if (r["probe"], r["condition"], r["metric"], r["subset"]) == (
-                        h.probe, h.condition, h.metric, h.subset,
-                    ):  # fmt: skip
+                    if h.matches(r):
                         numbers.setdefault(
                             (r["model"], h.label), (_finite(r["value"]), _finite(r["n"]))
                         )
             if not numbers:
                 continue
-            ids = sorted(store.items(suite.name))  # the run's items of the benchmark
+            # the run's items of the benchmark; a run scored from files (pixar score --out)
+            # holds its pairs' scores instead of items
+            ids = sorted(store.items(suite.name)) or sorted(
+                {p.pair for p in store.pair_scores(suite.name)}
+            )
             digest = hashlib.sha1("\n".join(ids).encode("utf-8")).hexdigest()[:10]
             computed = ready.get(suite.name)
             group = labels.setdefault(suite.name, [])

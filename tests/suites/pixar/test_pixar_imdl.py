@@ -307,3 +307,17 @@ def test_a_truth_folder_with_classes_scores_under_imdl(tmp_path: Path) -> None:
     scores = [REFERENCE["image_scores"][s] for s in ("t0", "t1", "n1")]
     right = (scores[0] > 0.5) + (scores[1] > 0.5) + (scores[2] <= 0.5)
     assert got["image"]["acc"] == pytest.approx(right / 3)
+
+
+def test_a_run_scored_from_files_ranks_with_its_pairs_as_items(tmp_path: Path) -> None:
+    """``pixar score --out`` keeps pair scores, not tasks: the leaderboard counts those pairs
+    as the run's items (not 0 items beside a number computed on 8)."""
+    from forgebench import api
+
+    run = tmp_path / "run"
+    args = ["--dataset", str(FIXTURE / "manifest.json"), "--pred", str(FIXTURE / "pred"),
+            "--out", str(run), "--name", "det"]  # fmt: skip
+    assert _score(*args).exit_code == 0
+    board = api.leaderboard([run], tmp_path / "site", intervals=False)
+    (row,) = [r for r in board.rows if r.benchmark == "pixar"]
+    assert row.items == 8 == int(row.n or 0)

@@ -15,6 +15,7 @@ import pytest
 from forgebench.run import images, source_index
 from forgebench.run.images import VariantCache, VariantSpec, source_info
 from forgebench.run.source_index import INDEX_FILE, SourceIndex
+from forgebench.util.file_memo import FileMemo
 
 PNG_A = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -31,7 +32,7 @@ def _settle(path: Path) -> None:
 
 def _no_memo(monkeypatch: pytest.MonkeyPatch) -> None:
     """A new process: the in-process memo is empty."""
-    monkeypatch.setattr(images, "_SOURCE_MEMO", {})
+    monkeypatch.setattr(images, "_SOURCE_MEMO", FileMemo())
 
 
 def _reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import math
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -37,6 +36,7 @@ from forgebench.models.image_limits import ImageLimits
 from forgebench.models.spec import ModelConfig
 from forgebench.run.images import ConditionError, VariantCache, variant_id_from_digest
 from forgebench.run.tasks import Question
+from forgebench.util.file_memo import FileMemo, file_key
 
 RENDERER = "fit-1"
 """Renderer tag hashed into a resized variant's id (bump it when :func:`fit_bytes` changes)."""
@@ -61,9 +61,7 @@ class Measure:
         return [self.width, self.height, self.bytes]
 
 
-_MEASURED: dict[tuple[str, int, int], Measure] = {}
-_MEASURE_MAX = 4096
-_LOCK = threading.Lock()
+_MEASURED: FileMemo[Measure] = FileMemo()
 
 
 def measure(path: Path) -> Measure:
@@ -75,9 +73,8 @@ def measure(path: Path) -> Measure:
         st = path.stat()
     except OSError as exc:
         raise ConditionError(f"{path}: cannot read image ({exc.strerror or exc})") from None
-    key = (str(path), st.st_mtime_ns, st.st_size)
-    with _LOCK:
-        hit = _MEASURED.get(key)
+    key = file_key(path, st)
+    hit = _MEASURED.get(key)
     if hit is not None:
         return hit
     try:
@@ -86,10 +83,7 @@ def measure(path: Path) -> Measure:
     except Exception as exc:
         raise ConditionError(f"{path}: not a readable image ({exc})") from None
     got = Measure(width, height, st.st_size)
-    with _LOCK:
-        if len(_MEASURED) >= _MEASURE_MAX:
-            _MEASURED.clear()
-        _MEASURED[key] = got
+    _MEASURED.put(key, got)
     return got
 
 

@@ -38,6 +38,7 @@ from forgebench.models.base import ImageRef
 from forgebench.run.source_index import Identity, SourceIndex
 from forgebench.run.tasks import canonical_json
 from forgebench.util.atomic import write_bytes
+from forgebench.util.file_memo import FileMemo, file_key
 from forgebench.util.owned import MARKER, CacheClean, claim, clean_cache
 from forgebench.util.paths import OutsideDataset, PathCheck
 
@@ -118,11 +119,9 @@ class SourceInfo:
     """The file's own media type."""
 
 
-_SOURCE_MEMO: dict[tuple[str, int, int], SourceInfo] = {}
-_SOURCE_MEMO_MAX = 4096
-"""Entries before the memo starts again (about 600 bytes each). A dataset is expanded one item
-at a time, so its images are asked for again while still recent; holding every image of a
-63k-item release took 36 MB for nothing."""
+_SOURCE_MEMO: FileMemo[SourceInfo] = FileMemo()
+"""Each source file's digest and media type (about 600 bytes an entry)."""
+_SOURCE_MEMO_MAX = _SOURCE_MEMO.max_entries
 _MEMO_LOCK = threading.Lock()
 _RECORDED: dict[tuple[str, str], str] = {}
 """Digests of the derived variants written in this process, by (cache folder, id): what the
@@ -136,9 +135,8 @@ def source_info(path: Path, index: SourceIndex | None = None) -> SourceInfo:
         st = path.stat()
     except OSError as exc:
         raise ConditionError(f"{path}: cannot read image ({exc.strerror or exc})") from None
-    key = (str(path), st.st_mtime_ns, st.st_size)
-    with _MEMO_LOCK:
-        hit = _SOURCE_MEMO.get(key)
+    key = file_key(path, st)
+    hit = _SOURCE_MEMO.get(key)
     if hit is not None:
         return hit
     where = ident = None
@@ -147,23 +145,14 @@ def source_info(path: Path, index: SourceIndex | None = None) -> SourceInfo:
         known = index.get(where, ident)
         if known is not None:
             info = SourceInfo(*known)
-            with _MEMO_LOCK:
-                _remember(key, info)
+            _SOURCE_MEMO.put(key, info)
             return info
     data = path.read_bytes()
     info = SourceInfo(hashlib.sha256(data).hexdigest(), media_type_of(data, str(path)))
     if index is not None and where is not None and ident is not None:
         index.put(where, ident, info.sha256, info.media_type)
-    with _MEMO_LOCK:
-        _remember(key, info)
+    _SOURCE_MEMO.put(key, info)
     return info
-
-
-def _remember(key: tuple[str, int, int], info: SourceInfo) -> None:
-    """Memoise ``info`` (hold :data:`_MEMO_LOCK`)."""
-    if len(_SOURCE_MEMO) >= _SOURCE_MEMO_MAX:
-        _SOURCE_MEMO.clear()
-    _SOURCE_MEMO[key] = info
 
 
 def default_cache_dir() -> Path:

@@ -139,12 +139,7 @@ def run(
     configs = configs_of(models)
     chosen = settings or GenerationSettings()
     if judge is not None:  # a bad or unusable judge: one line before anything is sent
-        from forgebench.models.spec import SpecError
-
-        try:
-            judge = judge_config(judge)
-        except SpecError as exc:
-            raise SpecError(f"--judge: {exc}") from None
+        judge = judge_config(judge)
         if chosen.judge is None:
             chosen = dataclasses.replace(chosen, judge=judge.spec)
     with (

@@ -37,13 +37,18 @@ def parse(run_dir: str | Path, *, benchmark: str | None = None) -> list[str]:
 
 
 def judge_config(spec: str | ModelConfig) -> ModelConfig:
-    """The judge's config; a model that cannot read text (a pixel detector) is refused in one
-    line before anything is sent: it can be neither a judge nor an option extractor."""
+    """The judge's config; a bad spec (``--judge: ...``) or a model that cannot read text (a
+    pixel detector) is refused in one line before anything is sent: it can be neither a judge
+    nor an option extractor. ``run --judge``, ``api.run(judge=)`` and ``judge`` all ask here."""
     from forgebench.models.registry import capabilities
-    from forgebench.models.spec import ModelConfig
+    from forgebench.models.spec import ModelConfig, SpecError
 
-    config = spec if isinstance(spec, ModelConfig) else ModelConfig(spec=spec, max_tokens=None)
-    if not capabilities(config).reads_text:
+    try:
+        config = spec if isinstance(spec, ModelConfig) else ModelConfig(spec=spec, max_tokens=None)
+        reads_text = capabilities(config).reads_text
+    except SpecError as exc:
+        raise SpecError(f"--judge: {exc}") from None
+    if not reads_text:
         raise UserError(
             f"--judge {config.name}: this model cannot read text, so it can be neither a judge "
             "nor an option extractor"

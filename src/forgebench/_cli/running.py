@@ -206,13 +206,8 @@ def run(
         "max_reply_bytes": max_reply_bytes,
     }  # fmt: skip
     configs = model_configs(model, models_file, overrides)
-    if judge is not None:  # a bad or unusable judge: one line before anything is sent
-        from forgebench.models.spec import SpecError
-
-        try:
-            api.judge_config(judge)
-        except SpecError as exc:
-            raise SpecError(f"--judge: {exc}") from None
+    if judge is not None:  # one line before anything is sent (a dry run included)
+        api.judge_config(judge)
     run_dir = out if out is not None else Path("runs") / dataset.resolve().name
     settings = api.GenerationSettings(
         selection=selection, retry_errors=retry_errors, cache_dir=cache_dir, max_cost=max_cost,

@@ -255,10 +255,13 @@ class ModelConfig(BaseModel):
     """A provider's published image limits (``models/image_limits.py``); ``max_side``,
     ``max_pixels`` and ``max_image_bytes`` given beside it override its values."""
 
-    choice_form: Literal["json_schema", "structured_outputs", "guided_choice"] | None = None
-    """How a constrained answer (``--protocol choice``) is asked of an OpenAI-compatible server:
-    ``json_schema`` (``response_format``; the default), ``structured_outputs`` (vLLM 0.10.2 on) or
-    ``guided_choice`` (older vLLM); see :mod:`forgebench.models.choice`. Not part of task keys."""
+    choice_form: Literal["json_schema", "structured_outputs", "guided_choice", "enum"] | None = None
+    """How a constrained answer (``--protocol choice``) is asked, among the forms the provider
+    sends (its ``CHOICE_FORMS``; None: its default): ``openai`` ``json_schema``
+    (``response_format``; the default), ``structured_outputs`` (vLLM 0.10.2 on) or
+    ``guided_choice`` (older vLLM); ``anthropic`` ``json_schema`` (``output_config.format``);
+    ``google`` ``enum`` (``response_schema``). See :mod:`forgebench.models.choice`. A form the
+    provider does not send is refused here. Not part of task keys."""
 
     @field_validator(*NUMBER_RULES, mode="after")
     @classmethod
@@ -278,6 +281,21 @@ class ModelConfig(BaseModel):
         problem = _replica_problem(spec.provider, self.base_urls)
         if problem:
             raise ValueError(problem)
+        return self
+
+    @model_validator(mode="after")
+    def _check_choice_form(self) -> ModelConfig:
+        """Refuse a ``choice_form`` the provider does not send (imports its backend module, which
+        declares its forms; nothing is built or sent)."""
+        if self.choice_form is None:
+            return self
+        from forgebench.models.choice import form_problem
+        from forgebench.models.registry import capabilities
+
+        provider = self.parsed.provider
+        why = form_problem(self.choice_form, provider, capabilities(self).choice_forms)
+        if why is not None:
+            raise ValueError(why)
         return self
 
     @property

@@ -79,9 +79,15 @@ class RedirectRefused(ModelError):
 
 class OpenAICompatModel:
     """An OpenAI-compatible chat-completions backend (one server; ``base_url`` overrides the
-    spec's, for one replica of several)."""
+    spec's, for one replica of several; ``gate``: the constrained-answer gate it shares with the
+    other replicas of one model, so that one first request goes alone for them all)."""
 
-    def __init__(self, config: ModelConfig, base_url: str | None = None) -> None:
+    def __init__(
+        self,
+        config: ModelConfig,
+        base_url: str | None = None,
+        gate: choice.ChoiceGate | None = None,
+    ) -> None:
         spec = config.parsed
         self.config = config
         self.name = spec.name
@@ -92,9 +98,9 @@ class OpenAICompatModel:
         self._key_env = config.api_key_env or DEFAULT_KEY_ENV
         self._key_required = given is None or config.api_key_env is not None
         self._session: aiohttp.ClientSession | None = None
-        self.choice_form: str = config.choice_form or choice.default_form(CHOICE_FORMS)
-        self._choice_gate = choice.ChoiceGate(self.choice_form, CHOICE_FORMS)
+        self._choice_gate = gate or choice_gate(config)
         """A model's first constrained request goes alone (see the module docstring)."""
+        self.choice_form: str = self._choice_gate.form
 
     def describe_request(self, request: Request) -> dict[str, Any]:
         """The exact body sent, with each image as ``variant:<id>`` instead of its bytes."""
@@ -206,9 +212,18 @@ def create(config: ModelConfig) -> Model:
         return OpenAICompatModel(config, urls[0] if urls else None)
     from forgebench.models.replicas import ReplicatedModel
 
+    gate = choice_gate(config)  # one for all replicas: one first request, one verdict
     return ReplicatedModel(
-        config.name, [OpenAICompatModel(config, u) for u in urls], timeout_s=config.timeout_s
+        config.name,
+        [OpenAICompatModel(config, u, gate) for u in urls],
+        timeout_s=config.timeout_s,
     )
+
+
+def choice_gate(config: ModelConfig) -> choice.ChoiceGate:
+    """The constrained-answer gate of ``config``'s form (:data:`CHOICE_FORMS`)."""
+    form = config.choice_form or choice.default_form(CHOICE_FORMS)
+    return choice.ChoiceGate(form, CHOICE_FORMS)
 
 
 def _status_error(status: int, body: bytes, headers: dict[str, str]) -> ModelError:

@@ -324,3 +324,14 @@ def test_read_choice_takes_only_an_allowed_letter() -> None:
     assert read_choice('```json\n{"answer": "B"}\n```', "AB") == "B"
     for text in ("C", "The answer is B", '{"answer": "C"}', "{not json", "", "A or B"):
         assert read_choice(text, "AB") is None, text
+
+
+def test_replicas_of_one_model_share_the_first_request(
+    server: Any, dataset: Path, tmp_path: Path
+) -> None:
+    a, b = server("reject"), server("reject")
+    spec = f"vlm=openai/m@{a.root}/v1,{b.root}/v1"
+    config = ModelConfig(spec=spec, choice_form="guided_choice", concurrency=8)
+    result = api.run(dataset, tmp_path / "run", [config], _choice(dataset, probes="MCQ_CHOICE"))
+    assert len(a.constrained()) + len(b.constrained()) == 1  # not one per replica
+    assert "field guided_choice" in (result.models[0].stats.fatal or "")

@@ -388,12 +388,3 @@ def test_choice_a_server_that_rejects_or_ignores_the_enum_gets_one_request(
     [line] = {str(o) for o in outs}
     assert "\n" not in line and words in line and 'choice_form = "enum"' in line, line
     assert "Set choice_form" not in line  # google sends no other form to suggest
-
-
-def test_choice_form_other_than_enum_is_refused_in_the_models_file(tmp_path: Path) -> None:
-    from forgebench.models.modelsfile import load_models_file
-
-    path = tmp_path / "models.toml"
-    path.write_text('[[models]]\nspec = "google/g"\nchoice_form = "json_schema"\n')
-    with pytest.raises(SpecError, match=r"does not send choice_form 'json_schema'.*\"enum\""):
-        load_models_file(path)

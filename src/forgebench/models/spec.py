@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from forgebench.errors import UserError
+from forgebench.models.choice import ChoiceForm
 from forgebench.models.image_limits import ImageLimits, resolve
 
 _SPEC_RE = re.compile(
@@ -255,7 +256,7 @@ class ModelConfig(BaseModel):
     """A provider's published image limits (``models/image_limits.py``); ``max_side``,
     ``max_pixels`` and ``max_image_bytes`` given beside it override its values."""
 
-    choice_form: Literal["json_schema", "structured_outputs", "guided_choice", "enum"] | None = None
+    choice_form: ChoiceForm | None = None
     """How a constrained answer (``--protocol choice``) is asked, among the forms the provider
     sends (its ``CHOICE_FORMS``; None: its default): ``openai`` ``json_schema``
     (``response_format``; the default), ``structured_outputs`` (vLLM 0.10.2 on) or
@@ -283,20 +284,22 @@ class ModelConfig(BaseModel):
             raise ValueError(problem)
         return self
 
-    @model_validator(mode="after")
-    def _check_choice_form(self) -> ModelConfig:
+    @field_validator("choice_form", mode="after")
+    @classmethod
+    def _check_choice_form(cls, form: str | None, info: Any) -> str | None:
         """Refuse a ``choice_form`` the provider does not send (imports its backend module, which
         declares its forms; nothing is built or sent)."""
-        if self.choice_form is None:
-            return self
+        spec = info.data.get("spec")
+        if form is None or not isinstance(spec, str):
+            return form
         from forgebench.models.choice import form_problem
         from forgebench.models.registry import capabilities
 
-        provider = self.parsed.provider
-        why = form_problem(self.choice_form, provider, capabilities(self).choice_forms)
+        config = ModelConfig.model_construct(spec=spec)
+        why = form_problem(form, config.parsed.provider, capabilities(config).choice_forms)
         if why is not None:
             raise ValueError(why)
-        return self
+        return form
 
     @property
     def parsed(self) -> ModelSpec:

@@ -17,6 +17,7 @@ from PIL import Image
 
 from forgebench.models import anthropic as backend
 from forgebench.models.base import ImageRef, ModelError, Request, Response
+from forgebench.models.choice import answer_schema, read_choice
 from forgebench.models.spec import ModelConfig, SpecError
 
 # find_spec, not importorskip: the SDK takes seconds to import, and only the backend needs it
@@ -70,6 +71,20 @@ def ask(
     **cfg: Any,
 ) -> tuple[Response | ModelError, list[dict[str, Any]]]:
     """Start a loopback server answering with ``reply``, ask once, return outcome + requests seen."""
+    outs, seen = ask_all(reply, [request], spec=spec, monkeypatch=monkeypatch, **cfg)
+    return outs[0], seen
+
+
+def ask_all(
+    reply: Reply,
+    requests: list[Request],
+    *,
+    spec: str = "anthropic/claude-test",
+    monkeypatch: pytest.MonkeyPatch,
+    **cfg: Any,
+) -> tuple[list[Response | ModelError], list[dict[str, Any]]]:
+    """:func:`ask` for several requests sent at once (up to the model's ``concurrency``):
+    each one's outcome, in order, and the requests the server saw."""
     seen: list[dict[str, Any]] = []
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
 
@@ -83,7 +98,14 @@ def ask(
         )
         return await reply(req)
 
-    async def scenario() -> Response | ModelError:
+    async def one(model: Any, request: Request) -> Response | ModelError:
+        try:
+            out: Response = await model.generate(request)
+            return out
+        except ModelError as exc:
+            return exc
+
+    async def scenario() -> list[Response | ModelError]:
         app = web.Application()
         app.router.add_post("/v1/messages", handler)
         runner = web.AppRunner(app)
@@ -93,9 +115,7 @@ def ask(
         port = runner.addresses[0][1]
         model = backend.create(ModelConfig(spec=f"{spec}@http://127.0.0.1:{port}", **cfg))
         try:
-            return await model.generate(request)
-        except ModelError as exc:
-            return exc
+            return list(await asyncio.gather(*(one(model, r) for r in requests)))
         finally:
             await model.aclose()
             await runner.cleanup()
@@ -355,3 +375,47 @@ def test_several_images_are_image_blocks_in_order_before_the_text(
     assert [b["type"] for b in blocks] == ["image", "image", "image", "text"]
     sizes = [Image.open(io.BytesIO(base64.b64decode(b["source"]["data"]))).size for b in blocks[:3]]
     assert sizes == [(8, 6), (12, 4), (5, 5)]
+
+
+LETTERS = ("A", "B")
+
+
+def test_choice_sends_a_json_schema_in_output_config_and_reads_its_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    request = Request(prompt="Real or fake?", choice=LETTERS)
+    thought = message('{"answer": "B"}')
+    thought["content"].insert(0, {"type": "thinking", "thinking": "The edges.", "signature": "s"})
+    out, seen = ask(
+        json_reply(thought), request, monkeypatch=monkeypatch, reasoning={"effort": "low"}
+    )
+    assert isinstance(out, Response) and read_choice(out.text, LETTERS) == "B"
+    config = seen[0]["body"]["output_config"]
+    assert config["effort"] == "low"  # beside the format, not replaced by it
+    assert config["format"] == {"type": "json_schema", "schema": answer_schema(LETTERS)}
+    assert config["format"]["schema"]["properties"]["answer"]["enum"] == ["A", "B"]
+    _, plain = ask(json_reply(message("B")), Request(prompt="q"), monkeypatch=monkeypatch)
+    assert "output_config" not in plain[0]["body"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        (
+            json_reply(error_body("invalid_request_error", "output_config: not supported"), 400),
+            "rejected the first constrained-answer request, field output_config.format",
+        ),
+        (json_reply(message("I would say B.")), "ignored the constrained-answer field"),
+    ],
+    ids=["rejects", "ignores"],
+)
+def test_choice_a_server_that_rejects_or_ignores_the_schema_gets_one_request(
+    reply: Reply, words: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    requests = [Request(prompt=f"q{k}", choice=LETTERS) for k in range(8)]
+    outs, seen = ask_all(reply, requests, monkeypatch=monkeypatch, concurrency=8)
+    assert len(seen) == 1  # the other seven waited for the first and were never sent
+    assert all(isinstance(o, ModelError) and not o.retryable for o in outs)
+    [line] = {str(o) for o in outs}
+    assert "\n" not in line and words in line and 'choice_form = "json_schema"' in line, line
+    assert "structured_outputs" not in line and "guided_choice" not in line  # not anthropic's

@@ -18,6 +18,7 @@ from PIL import Image
 
 from forgebench.models import google as backend
 from forgebench.models.base import ImageRef, ModelError, Request, Response
+from forgebench.models.choice import read_choice
 from forgebench.models.spec import ModelConfig, SpecError
 
 # find_spec, not importorskip: the SDK takes seconds to import, and only the backend needs it
@@ -67,6 +68,19 @@ def ask(
     **cfg: Any,
 ) -> tuple[Response | ModelError, list[dict[str, Any]]]:
     """Start a loopback server answering with ``reply``, ask once, return outcome + requests seen."""
+    outs, seen = ask_all(reply, [request], monkeypatch=monkeypatch, **cfg)
+    return outs[0], seen
+
+
+def ask_all(
+    reply: Reply,
+    requests: list[Request],
+    *,
+    monkeypatch: pytest.MonkeyPatch,
+    **cfg: Any,
+) -> tuple[list[Response | ModelError], list[dict[str, Any]]]:
+    """:func:`ask` for several requests sent at once (up to the model's ``concurrency``):
+    each one's outcome, in order, and the requests the server saw."""
     seen: list[dict[str, Any]] = []
     monkeypatch.setenv("GOOGLE_API_KEY", KEY)
 
@@ -80,7 +94,14 @@ def ask(
         )
         return await reply(req)
 
-    async def scenario() -> Response | ModelError:
+    async def one(model: Any, request: Request) -> Response | ModelError:
+        try:
+            out: Response = await model.generate(request)
+            return out
+        except ModelError as exc:
+            return exc
+
+    async def scenario() -> list[Response | ModelError]:
         app = web.Application()
         app.router.add_post("/{tail:.*}", handler)
         runner = web.AppRunner(app)
@@ -91,9 +112,7 @@ def ask(
         url = f"http://127.0.0.1:{port}"
         model = backend.create(ModelConfig(spec=f"google/gemini-test@{url}", **cfg))
         try:
-            return await model.generate(request)
-        except ModelError as exc:
-            return exc
+            return list(await asyncio.gather(*(one(model, r) for r in requests)))
         finally:
             await model.aclose()
             await runner.cleanup()
@@ -327,3 +346,45 @@ def test_several_images_are_inline_parts_in_order_before_the_text(
     sent = [p["inlineData"]["data"] for p in parts[:3]]
     decoded = [base64.urlsafe_b64decode(d + "=" * (-len(d) % 4)) for d in sent]
     assert decoded == [r.path.read_bytes() for r in refs]
+
+
+LETTERS = ("A", "B", "C", "D")
+
+
+def test_choice_sends_the_letters_as_an_enum_and_reads_the_bare_letter(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    request = Request(prompt="Which region?", choice=LETTERS)
+    out, seen = ask(json_reply(answer("C")), request, monkeypatch=monkeypatch)
+    assert isinstance(out, Response) and read_choice(out.text, LETTERS) == "C"
+    gen = seen[0]["body"]["generationConfig"]
+    assert gen["responseMimeType"] == "text/x.enum"
+    assert gen["responseSchema"] == {"type": "STRING", "enum": list(LETTERS)}
+    described = backend.create(ModelConfig(spec="google/g")).describe_request(request)
+    assert described["config"]["response_schema"]["enum"] == list(LETTERS)
+    # a free-form request carries neither
+    _, plain = ask(json_reply(answer("C")), Request(prompt="q"), monkeypatch=monkeypatch)
+    assert not {"responseMimeType", "responseSchema"} & set(plain[0]["body"]["generationConfig"])
+
+
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        (
+            json_reply(error_body(400, "INVALID_ARGUMENT", "enum output is not supported"), 400),
+            "rejected the first constrained-answer request, field response_schema",
+        ),
+        (json_reply(answer("Probably C, the shadows.")), "ignored the constrained-answer field"),
+    ],
+    ids=["rejects", "ignores"],
+)
+def test_choice_a_server_that_rejects_or_ignores_the_enum_gets_one_request(
+    reply: Reply, words: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    requests = [Request(prompt=f"q{k}", choice=LETTERS) for k in range(8)]
+    outs, seen = ask_all(reply, requests, monkeypatch=monkeypatch, concurrency=8)
+    assert len(seen) == 1  # the other seven waited for the first and were never sent
+    assert all(isinstance(o, ModelError) and not o.retryable for o in outs)
+    [line] = {str(o) for o in outs}
+    assert "\n" not in line and words in line and 'choice_form = "enum"' in line, line
+    assert "Set choice_form" not in line  # google sends no other form to suggest

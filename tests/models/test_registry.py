@@ -116,3 +116,27 @@ def test_omit_leaves_temperature_out_of_requests(tmp_path: Path) -> None:
     path = _write(tmp_path, '[[models]]\nspec = "openai/o9"\ntemperature = "omit"\n')
     (cfg,) = load_models_file(path)
     assert cfg.temperature is None and "temperature" not in cfg.generation_params()
+
+
+@pytest.mark.parametrize(
+    ("spec", "form", "problem"),
+    [
+        ("openai/m", "structured_outputs", None),
+        ("openai/m", "enum", r"openai/\.\.\. does not send choice_form 'enum'; it sends \"json_s"),
+        ("anthropic/m", "json_schema", None),
+        ("anthropic/m", "guided_choice", r"it sends \"json_schema\" \(output_config\.format\)$"),
+        ("google/m", "enum", None),
+        ("google/m", "json_schema", r"it sends \"enum\" \(response_schema\)$"),
+        ("hf/m", "json_schema", r"hf/\.\.\. cannot constrain an answer"),
+        ("replay/answers.jsonl", "guided_choice", None),  # replays: it sends no form
+    ],
+)
+def test_choice_form_is_one_the_provider_sends(
+    spec: str, form: str, problem: str | None, tmp_path: Path
+) -> None:
+    path = _write(tmp_path, f'[[models]]\nspec = "{spec}"\nchoice_form = "{form}"\n')
+    if problem is None:
+        assert load_models_file(path)[0].choice_form == form
+    else:
+        with pytest.raises(SpecError, match=rf"models\[0\]: choice_form: .*{problem}"):
+            load_models_file(path)

@@ -21,6 +21,12 @@ Answers: text blocks joined; thinking blocks kept as ``<think>...</think>`` befo
 (parsing strips them). ``stop_reason`` maps to ``finish_reason``: ``end_turn``/``stop_sequence``
 -> ``stop``, ``max_tokens``/``model_context_window_exceeded`` -> ``length``, ``refusal`` ->
 ``refusal``; others pass through unchanged. All of these are answers, never errors.
+
+Constrained answers (Forensics' ``MCQ_CHOICE``; :data:`CHOICE_FORMS`): structured outputs,
+``output_config.format`` with a JSON schema whose ``answer`` is an enum of the option letters
+(beside ``effort`` when set); the answer is ``{"answer": "B"}``. A model's first such request goes
+alone (:class:`forgebench.models.choice.ChoiceGate`): a 4xx on it, or a free-text answer, stops
+the model in one line naming the field before more is sent.
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from forgebench.models import _errors, _sdk
+from forgebench.models import _errors, _sdk, choice
 from forgebench.models.base import Model, ModelError, Request, Response, Usage, image_limit
 from forgebench.models.replies import too_large_in
 from forgebench.models.spec import ModelConfig, SpecError
@@ -36,6 +42,10 @@ from forgebench.models.spec import ModelConfig, SpecError
 DEFAULT_KEY_ENV = "ANTHROPIC_API_KEY"
 DEFAULT_MAX_TOKENS = 4096
 """``max_tokens`` when the config sets none (the API requires one)."""
+CHOICE_FORMS: dict[str, str] = {"json_schema": "output_config.format"}
+"""The constrained-answer form it sends (:mod:`forgebench.models.choice`): ``json_schema``,
+structured outputs' ``output_config.format = {type: json_schema, schema}`` with the letters as
+the enum of ``answer``."""
 
 FINISH_REASONS: dict[str, str] = {
     "end_turn": "stop",
@@ -89,6 +99,9 @@ def build_request(
         "messages": [{"role": "user", "content": content}],
     }
     kwargs.update(reasoning_fields(params.get("reasoning")))
+    if request.choice:  # the only form: json_schema (checked against CHOICE_FORMS)
+        fmt = {"type": "json_schema", "schema": choice.answer_schema(request.choice)}
+        kwargs["output_config"] = {**kwargs.get("output_config", {}), "format": fmt}
     extra: dict[str, Any] = {}
     if params.get("temperature") is not None:
         extra["temperature"] = params["temperature"]
@@ -137,6 +150,9 @@ class AnthropicModel:
         self.name = config.name
         self._config = config
         self._client: Any = None
+        form = config.choice_form or choice.default_form(CHOICE_FORMS)
+        self._choice_gate = choice.ChoiceGate(form, CHOICE_FORMS)
+        """A model's first constrained request goes alone (:class:`~.choice.ChoiceGate`)."""
 
     def describe_request(self, request: Request) -> dict[str, Any]:
         """The exact request, with each image as ``variant:<id>`` instead of its bytes."""
@@ -159,7 +175,13 @@ class AnthropicModel:
         return self._client
 
     async def generate(self, request: Request) -> Response:
-        """Ask once; HTTP and transport failures become :class:`ModelError`."""
+        """Ask once; HTTP and transport failures become :class:`ModelError`; a constrained
+        request goes through the model's :class:`~forgebench.models.choice.ChoiceGate`."""
+        if request.choice:
+            return await self._choice_gate.run(self._send, request)
+        return await self._send(request)
+
+    async def _send(self, request: Request) -> Response:
         image_limit(self.name, request, self._config.max_images, " (max_images)")
         import anthropic
 

@@ -17,6 +17,12 @@ is the server's JSON. Answers: the first candidate's text parts joined, thought 
 blocked before any candidate (``promptFeedback.blockReason``) is an empty ``content_filter``
 answer. Others are passed through lower-cased. All of these are answers, never errors.
 Output tokens are ``candidatesTokenCount + thoughtsTokenCount`` (what the API bills as output).
+
+Constrained answers (Forensics' ``MCQ_CHOICE``; :data:`CHOICE_FORMS`): ``response_mime_type
+"text/x.enum"`` and a ``STRING`` ``response_schema`` whose enum is the option letters; the answer
+is the bare letter. A model's first such request goes alone
+(:class:`forgebench.models.choice.ChoiceGate`): a 4xx on it, or a free-text answer, stops the model
+in one line naming the field before more is sent.
 """
 
 from __future__ import annotations
@@ -25,11 +31,15 @@ import json
 import re
 from typing import Any
 
-from forgebench.models import _errors, _sdk
+from forgebench.models import _errors, _sdk, choice
 from forgebench.models.base import Model, ModelError, Request, Response, Usage, image_limit
 from forgebench.models.spec import ModelConfig, SpecError
 
 DEFAULT_KEY_ENV = "GOOGLE_API_KEY"
+CHOICE_FORMS: dict[str, str] = {"enum": "response_schema"}
+"""The constrained-answer form it sends (:mod:`forgebench.models.choice`): ``enum``, the config's
+``response_mime_type = "text/x.enum"`` with a ``response_schema`` of type ``STRING`` whose enum is
+the letters (``generationConfig.responseMimeType``/``responseSchema`` on the wire)."""
 
 FILTERED: frozenset[str] = frozenset(
     {
@@ -99,6 +109,9 @@ def build_config(config: ModelConfig, request: Request) -> dict[str, Any]:
         cfg["thinking_config"] = thinking
     if params.get("extra_body"):
         cfg["http_options"] = {"extra_body": dict(params["extra_body"])}
+    if request.choice:  # the only form: enum (config.choice_form is checked against CHOICE_FORMS)
+        cfg["response_mime_type"] = choice.ENUM_MIME_TYPE
+        cfg["response_schema"] = {"type": "STRING", "enum": [str(x) for x in request.choice]}
     return cfg
 
 
@@ -178,6 +191,9 @@ class GoogleModel:
         self.name = config.name
         self._config = config
         self._client: Any = None
+        form = config.choice_form or choice.default_form(CHOICE_FORMS)
+        self._choice_gate = choice.ChoiceGate(form, CHOICE_FORMS)
+        """A model's first constrained request goes alone (:class:`~.choice.ChoiceGate`)."""
 
     def describe_request(self, request: Request) -> dict[str, Any]:
         """The exact request, with each image as ``variant:<id>`` instead of its bytes."""
@@ -213,7 +229,13 @@ class GoogleModel:
         return self._client
 
     async def generate(self, request: Request) -> Response:
-        """Ask once; HTTP and transport failures become :class:`ModelError`."""
+        """Ask once; HTTP and transport failures become :class:`ModelError`; a constrained
+        request goes through the model's :class:`~forgebench.models.choice.ChoiceGate`."""
+        if request.choice:
+            return await self._choice_gate.run(self._send, request)
+        return await self._send(request)
+
+    async def _send(self, request: Request) -> Response:
         image_limit(self.name, request, self._config.max_images, " (max_images)")
         import aiohttp
         from google.genai import errors, types

@@ -34,11 +34,15 @@ def _data_url(request: Request, k: int) -> str:
     return f"data:{_sdk.media_types(request)[k]};base64,{b64}"
 
 
+OPENAI_DEFAULT_FORM = choice.default_form(choice.OPENAI_FORMS)
+"""The constrained-answer form of a body whose caller names none (``json_schema``)."""
+
+
 def build_body(
     model_id: str,
     request: Request,
     image_urls: Sequence[str] | None = None,
-    choice_form: str = choice.DEFAULT_FORM,
+    choice_form: str = OPENAI_DEFAULT_FORM,
 ) -> dict[str, Any]:
     """The chat-completions body for ``request``: one ``image_url`` part per image, in order,
     then the text; ``image_urls`` (one per image) override the data URLs; a request with
@@ -75,7 +79,7 @@ def variant_urls(request: Request) -> list[str]:
     return _sdk.variant_labels(request)
 
 
-def encode_body(model_id: str, request: Request, choice_form: str = choice.DEFAULT_FORM) -> bytes:
+def encode_body(model_id: str, request: Request, choice_form: str = OPENAI_DEFAULT_FORM) -> bytes:
     """The JSON bytes of :func:`build_body`, with the data URLs spliced in rather than run through
     the JSON encoder (base64 and the media type need no escaping; this saves a pass over the
     images' characters per request)."""

@@ -23,7 +23,6 @@ model's, and the key would travel with it.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from typing import Any
@@ -51,8 +50,9 @@ from forgebench.models.openai_body import (
 from forgebench.models.replies import read_limited
 from forgebench.models.spec import ModelConfig
 
-CONSTRAINED_ANSWERS = True
-"""It can hold an answer to a few strings (:mod:`forgebench.models.choice`: ``choice_form``)."""
+CHOICE_FORMS = choice.OPENAI_FORMS
+"""The constrained-answer forms it sends and their fields (:mod:`forgebench.models.choice`:
+``choice_form``; ``json_schema`` by default)."""
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 MAX_REASON = 300
@@ -79,9 +79,15 @@ class RedirectRefused(ModelError):
 
 class OpenAICompatModel:
     """An OpenAI-compatible chat-completions backend (one server; ``base_url`` overrides the
-    spec's, for one replica of several)."""
+    spec's, for one replica of several; ``gate``: the constrained-answer gate it shares with the
+    other replicas of one model, so that one first request goes alone for them all)."""
 
-    def __init__(self, config: ModelConfig, base_url: str | None = None) -> None:
+    def __init__(
+        self,
+        config: ModelConfig,
+        base_url: str | None = None,
+        gate: choice.ChoiceGate | None = None,
+    ) -> None:
         spec = config.parsed
         self.config = config
         self.name = spec.name
@@ -92,10 +98,9 @@ class OpenAICompatModel:
         self._key_env = config.api_key_env or DEFAULT_KEY_ENV
         self._key_required = given is None or config.api_key_env is not None
         self._session: aiohttp.ClientSession | None = None
-        self.choice_form: str = config.choice_form or choice.DEFAULT_FORM
-        self._choice_gate: asyncio.Future[str | None] | None = None
-        """The first constrained request's outcome: None once one came back in shape, else the
-        line that stops the model (see the module docstring)."""
+        self._choice_gate = gate or choice_gate(config)
+        """A model's first constrained request goes alone (see the module docstring)."""
+        self.choice_form: str = self._choice_gate.form
 
     def describe_request(self, request: Request) -> dict[str, Any]:
         """The exact body sent, with each image as ``variant:<id>`` instead of its bytes."""
@@ -133,47 +138,10 @@ class OpenAICompatModel:
 
     async def generate(self, request: Request) -> Response:
         """Send one chat completion; map every failure to a :class:`ModelError`; a constrained
-        request waits for the model's first one (:meth:`_constrained`)."""
+        request goes through the model's :class:`~forgebench.models.choice.ChoiceGate`."""
         if request.choice:
-            return await self._constrained(request)
+            return await self._choice_gate.run(self._send, request)
         return await self._send(request)
-
-    async def _constrained(self, request: Request) -> Response:
-        """The first constrained request goes alone; a rejection or a free-text answer to it
-        becomes the one line (non-retryable, the model stops) that it and every waiting request
-        raise; after an answer in shape, requests go as any."""
-        gate = self._choice_gate
-        if gate is None:
-            gate = self._choice_gate = asyncio.get_running_loop().create_future()
-            verdict: str | None = None
-            try:
-                response = await self._send(request)
-            except ModelError as exc:
-                if exc.status not in choice.REJECTION_STATUS:
-                    self._choice_gate = None  # not about the field: the next one goes first
-                    gate.set_result(None)
-                    raise
-                verdict = choice.rejected(self.choice_form, str(exc))
-                gate.set_result(verdict)
-                raise ModelError(verdict, retryable=False, status=exc.status) from None
-            except BaseException:
-                self._choice_gate = None
-                gate.set_result(None)
-                raise
-            if response.finish_reason not in choice.EXEMPT and not choice.conforms(
-                response.text, request.choice
-            ):
-                verdict = choice.ignored(self.choice_form, response.text)
-            gate.set_result(verdict)
-            if verdict is not None:
-                raise ModelError(verdict, retryable=False)
-            return response
-        verdict = await asyncio.shield(gate)
-        if verdict is not None:
-            raise ModelError(verdict, retryable=False)
-        return (
-            await self.generate(request) if self._choice_gate is None else await self._send(request)
-        )
 
     async def _send(self, request: Request) -> Response:
         image_limit(self.name, request, self.config.max_images, " (max_images)")
@@ -244,9 +212,18 @@ def create(config: ModelConfig) -> Model:
         return OpenAICompatModel(config, urls[0] if urls else None)
     from forgebench.models.replicas import ReplicatedModel
 
+    gate = choice_gate(config)  # one for all replicas: one first request, one verdict
     return ReplicatedModel(
-        config.name, [OpenAICompatModel(config, u) for u in urls], timeout_s=config.timeout_s
+        config.name,
+        [OpenAICompatModel(config, u, gate) for u in urls],
+        timeout_s=config.timeout_s,
     )
+
+
+def choice_gate(config: ModelConfig) -> choice.ChoiceGate:
+    """The constrained-answer gate of ``config``'s form (:data:`CHOICE_FORMS`)."""
+    form = config.choice_form or choice.default_form(CHOICE_FORMS)
+    return choice.ChoiceGate(form, CHOICE_FORMS)
 
 
 def _status_error(status: int, body: bytes, headers: dict[str, str]) -> ModelError:

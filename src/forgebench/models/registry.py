@@ -7,7 +7,8 @@ the runs that use them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from forgebench.models.base import Model, Request
@@ -119,21 +120,47 @@ class Capabilities:
     judges: tuple[str, ...] | None = None
     """The benchmarks whose judge requests it understands (None: any; ``builtin/rules`` grades
     only Mandela's evidence ladder)."""
-    constrained_answers: bool = False
-    """Whether it can hold an answer to a few strings (``Request.choice``; module attribute
-    ``CONSTRAINED_ANSWERS``): a model without it is refused ``MCQ_CHOICE`` before anything is
-    sent."""
+    choice_forms: Mapping[str, str] | None = field(default_factory=dict)
+    """The constrained-answer forms it sends, each with the request field it sets, its default
+    first (module attribute ``CHOICE_FORMS``; :mod:`forgebench.models.choice`); empty where it
+    cannot constrain; None where it replays constrained answers and sends no form (module
+    attribute ``CONSTRAINED_ANSWERS = True`` without ``CHOICE_FORMS``)."""
+
+    @property
+    def constrained_answers(self) -> bool:
+        """Whether it can hold an answer to a few strings (``Request.choice``): a model without
+        it is refused ``MCQ_CHOICE`` before anything is sent."""
+        return self.choice_forms is None or bool(self.choice_forms)
 
 
 def capabilities(config: ModelConfig) -> Capabilities:
     """The declared capabilities of ``config``'s backend."""
-    module = _module(config)
+    return _capabilities(_module(config))
+
+
+def _capabilities(module: Any) -> Capabilities:
     judges = getattr(module, "JUDGES_ONLY", None)
+    forms = getattr(module, "CHOICE_FORMS", None)
+    replays = forms is None and bool(getattr(module, "CONSTRAINED_ANSWERS", False))
     return Capabilities(
         reads_text=bool(getattr(module, "READS_TEXT", True)),
         judges=tuple(judges) if judges is not None else None,
-        constrained_answers=bool(getattr(module, "CONSTRAINED_ANSWERS", False)),
+        choice_forms=None if replays else dict(forms or {}),
     )
+
+
+def constraining_providers() -> list[str]:
+    """The registered providers whose backends can constrain an answer (what a refusal of
+    ``MCQ_CHOICE`` names); a backend that cannot be imported here is left out."""
+    out: list[str] = []
+    for name in PROVIDERS.names():
+        try:
+            module = PROVIDERS.get(name)
+        except (ImportError, RegistryError):
+            continue
+        if _capabilities(module).constrained_answers:
+            out.append(name)
+    return sorted(out)
 
 
 def describe_request(model: Model, request: Request) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from forgebench.errors import UserError
+from forgebench.models.choice import ChoiceForm
 from forgebench.models.image_limits import ImageLimits, resolve
 
 _SPEC_RE = re.compile(
@@ -255,10 +256,13 @@ class ModelConfig(BaseModel):
     """A provider's published image limits (``models/image_limits.py``); ``max_side``,
     ``max_pixels`` and ``max_image_bytes`` given beside it override its values."""
 
-    choice_form: Literal["json_schema", "structured_outputs", "guided_choice"] | None = None
-    """How a constrained answer (``--protocol choice``) is asked of an OpenAI-compatible server:
-    ``json_schema`` (``response_format``; the default), ``structured_outputs`` (vLLM 0.10.2 on) or
-    ``guided_choice`` (older vLLM); see :mod:`forgebench.models.choice`. Not part of task keys."""
+    choice_form: ChoiceForm | None = None
+    """How a constrained answer (``--protocol choice``) is asked, among the forms the provider
+    sends (its ``CHOICE_FORMS``; None: its default): ``openai`` ``json_schema``
+    (``response_format``; the default), ``structured_outputs`` (vLLM 0.10.2 on) or
+    ``guided_choice`` (older vLLM); ``anthropic`` ``json_schema`` (``output_config.format``);
+    ``google`` ``enum`` (``response_schema``). See :mod:`forgebench.models.choice`. A form the
+    provider does not send is refused here. Not part of task keys."""
 
     @field_validator(*NUMBER_RULES, mode="after")
     @classmethod
@@ -279,6 +283,23 @@ class ModelConfig(BaseModel):
         if problem:
             raise ValueError(problem)
         return self
+
+    @field_validator("choice_form", mode="after")
+    @classmethod
+    def _check_choice_form(cls, form: str | None, info: Any) -> str | None:
+        """Refuse a ``choice_form`` the provider does not send (imports its backend module, which
+        declares its forms; nothing is built or sent)."""
+        spec = info.data.get("spec")
+        if form is None or not isinstance(spec, str):
+            return form
+        from forgebench.models.choice import form_problem
+        from forgebench.models.registry import capabilities
+
+        config = ModelConfig.model_construct(spec=spec)
+        why = form_problem(form, config.parsed.provider, capabilities(config).choice_forms)
+        if why is not None:
+            raise ValueError(why)
+        return form
 
     @property
     def parsed(self) -> ModelSpec:

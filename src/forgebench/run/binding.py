@@ -57,13 +57,13 @@ def check_choice(question: Question, configs: list[ModelConfig], seen: dict[str,
     if not question.extra.get("choice"):
         return
     from forgebench.models.choice import refusal
-    from forgebench.models.registry import capabilities
+    from forgebench.models.registry import capabilities, constraining_providers
 
     for c in configs:
         if c.name not in seen:
             seen[c.name] = capabilities(c).constrained_answers
         if not seen[c.name]:
-            raise SpecError(refusal(c.name, c.parsed.provider))
+            raise SpecError(refusal(c.name, c.parsed.provider, constraining_providers()))
 
 
 def check_model_settings(store: Store, configs: list[ModelConfig]) -> None:

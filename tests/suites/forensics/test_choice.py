@@ -4,6 +4,7 @@ field of each form, its rejection and ignored paths, metrics rows and the side-b
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import re
 import threading
@@ -29,11 +30,15 @@ FREE = "Hard to say; the lighting is unusual."
 FIELDS = ("structured_outputs", "guided_choice", "response_format")
 
 
-def _letters(body: dict[str, Any]) -> list[str]:
-    """The option letters the prompt shows (``A. ...`` lines after ``Options:``)."""
-    content = body["messages"][0]["content"]
-    prompt = next(p["text"] for p in content if p.get("type") == "text")
+def _shown(prompt: str) -> list[str]:
+    """The option letters a prompt shows (``A. ...`` lines after ``Options:``)."""
     return re.findall(r"^([A-Z])\. ", prompt.split("Options:", 1)[1], re.M)
+
+
+def _letters(body: dict[str, Any]) -> list[str]:
+    """The option letters a chat-completions request's prompt shows."""
+    content = body["messages"][0]["content"]
+    return _shown(next(p["text"] for p in content if p.get("type") == "text"))
 
 
 def _constraint(body: dict[str, Any]) -> tuple[str, list[str]] | None:
@@ -52,15 +57,72 @@ def _constraint(body: dict[str, Any]) -> tuple[str, list[str]] | None:
     return None
 
 
-class Checking:
-    """A loopback chat-completions server that answers a constrained request with the first
-    allowed letter in its form's shape, after checking the field carries exactly the options'
-    letters (else 422), and a free-form one with :data:`FREE`. ``mode``: ``honour``,
-    ``reject`` (400 naming the field, as OpenAI does for an unknown argument) or ``ignore``
-    (free text to everything, as a server that drops unknown fields)."""
+class ChatCompletions:
+    """How an OpenAI-compatible server reads a request and words its answers (the default
+    dialect of :class:`Checking`)."""
 
-    def __init__(self, mode: str = "honour") -> None:
+    @staticmethod
+    def spec(url: str) -> str:
+        return f"vlm=openai/m@{url}/v1"
+
+    letters = staticmethod(_letters)
+    constraint = staticmethod(_constraint)
+
+    @staticmethod
+    def reply(text: str) -> dict[str, Any]:
+        message = {"role": "assistant", "content": text}
+        return {"choices": [{"message": message, "finish_reason": "stop"}]}
+
+    @staticmethod
+    def rejection(body: dict[str, Any]) -> dict[str, Any]:
+        """A 400 naming the field, as OpenAI does for an unknown argument."""
+        field = next(f for f in FIELDS if f in body)
+        return {"error": {"message": f"Unrecognized request argument supplied: {field}"}}
+
+
+class GenerateContent:
+    """How a Gemini ``generateContent`` server reads a request and words its answers."""
+
+    @staticmethod
+    def spec(url: str) -> str:
+        return f"vlm=google/m@{url}"
+
+    @staticmethod
+    def letters(body: dict[str, Any]) -> list[str]:
+        parts = body["contents"][0]["parts"]
+        return _shown(next(p["text"] for p in parts if "text" in p))
+
+    @staticmethod
+    def constraint(body: dict[str, Any]) -> tuple[str, list[str]] | None:
+        gen = body.get("generationConfig") or {}
+        if "responseSchema" not in gen:
+            return None
+        assert (
+            gen["responseMimeType"] == "text/x.enum" and gen["responseSchema"]["type"] == "STRING"
+        )
+        return "enum", gen["responseSchema"]["enum"]
+
+    @staticmethod
+    def reply(text: str) -> dict[str, Any]:
+        content = {"role": "model", "parts": [{"text": text}]}
+        return {"candidates": [{"content": content, "finishReason": "STOP"}]}
+
+    @staticmethod
+    def rejection(body: dict[str, Any]) -> dict[str, Any]:
+        message = 'Invalid JSON payload received. Unknown name "responseSchema"'
+        return {"error": {"code": 400, "message": message, "status": "INVALID_ARGUMENT"}}
+
+
+class Checking:
+    """A loopback server that answers a constrained request with the first allowed letter in its
+    form's shape, after checking the field carries exactly the options' letters (else 422), and
+    a free-form one with :data:`FREE`. ``mode``: ``honour``, ``reject`` (400 naming the field)
+    or ``ignore`` (free text to everything, as a server that drops unknown fields); ``dialect``:
+    the API it speaks (:class:`ChatCompletions`, :class:`GenerateContent`)."""
+
+    def __init__(self, mode: str = "honour", dialect: Any = ChatCompletions) -> None:
         self.mode = mode
+        self.dialect = dialect
         self.bodies: list[dict[str, Any]] = []
         self.problems: list[str] = []
         outer = self
@@ -85,25 +147,26 @@ class Checking:
             target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )
         self.thread.start()
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.root = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.spec = dialect.spec(self.root)
+        """The model spec that asks this server (model name ``vlm``)."""
 
     def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        held = _constraint(body)
-        if held is not None and held[1] != _letters(body):
-            self.problems.append(f"letters {held[1]} for options {_letters(body)}")
+        held = self.dialect.constraint(body)
+        shown = self.dialect.letters(body)
+        if held is not None and held[1] != shown:
+            self.problems.append(f"letters {held[1]} for options {shown}")
             return 422, {"error": {"message": "constraint letters differ from the options"}}
         if held is not None and self.mode == "reject":
-            field = next(f for f in FIELDS if f in body)
-            return 400, {"error": {"message": f"Unrecognized request argument supplied: {field}"}}
+            return 400, self.dialect.rejection(body)
         text = FREE
         if held is not None and self.mode == "honour":
             form, letters = held
             text = json.dumps({"answer": letters[0]}) if form == "json_schema" else letters[0]
-        message = {"role": "assistant", "content": text}
-        return 200, {"choices": [{"message": message, "finish_reason": "stop"}]}
+        return 200, self.dialect.reply(text)
 
     def constrained(self) -> list[dict[str, Any]]:
-        return [b for b in self.bodies if _constraint(b) is not None]
+        return [b for b in self.bodies if self.dialect.constraint(b) is not None]
 
     def close(self) -> None:
         self.httpd.shutdown()
@@ -111,11 +174,12 @@ class Checking:
 
 
 @pytest.fixture
-def server() -> Iterator[Any]:
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    monkeypatch.setenv("GOOGLE_API_KEY", "AIza-loopback-test")  # the google SDK asks for one
     made: list[Checking] = []
 
-    def start(mode: str = "honour") -> Checking:
-        made.append(Checking(mode))
+    def start(mode: str = "honour", dialect: Any = ChatCompletions) -> Checking:
+        made.append(Checking(mode, dialect))
         return made[-1]
 
     yield start
@@ -144,20 +208,33 @@ def _acc(run: Path) -> dict[tuple[str, str, str], float]:
         }
 
 
-@pytest.mark.parametrize("form", ["json_schema", "structured_outputs", "guided_choice"])
+NEEDS_GOOGLE = pytest.mark.skipif(
+    importlib.util.find_spec("google.genai") is None, reason="needs the google extra"
+)
+
+
+@pytest.mark.parametrize(
+    ("form", "dialect"),
+    [
+        ("json_schema", ChatCompletions),
+        ("structured_outputs", ChatCompletions),
+        ("guided_choice", ChatCompletions),
+        pytest.param("enum", GenerateContent, marks=NEEDS_GOOGLE, id="google-enum"),
+    ],
+)
 def test_each_form_carries_the_letters_and_metrics_score_it_beside_mcq(
-    form: str, server: Any, dataset: Path, tmp_path: Path
+    form: str, dialect: Any, server: Any, dataset: Path, tmp_path: Path
 ) -> None:
-    srv = server()
+    srv = server(dialect=dialect)
     run = tmp_path / "run"
-    config = ModelConfig(spec=f"vlm=openai/m@{srv.url}", choice_form=form)
+    config = ModelConfig(spec=srv.spec, choice_form=form)
     result = api.run(dataset, run, [config], _choice(dataset))
     assert result.models[0].stats.fatal is None and srv.problems == []
-    held = srv.constrained()
+    held = [dialect.constraint(b) for b in srv.constrained()]
     assert len(held) == 6 and len(srv.bodies) == 12  # every item: MCQ free, MCQ_CHOICE held
-    assert {_constraint(b)[0] for b in held} == {form}  # type: ignore[index]
+    assert {h[0] for h in held} == {form}
     # the two-option and four-option items carry their own letters
-    assert sorted({len(_constraint(b)[1]) for b in held}) == [2, 4]  # type: ignore[index]
+    assert sorted({len(h[1]) for h in held}) == [2, 4]
     api.metrics(run)
     m = _acc(run)
     # the server answers the first letter: right on items 0, 1 and 5 (truth A) of six
@@ -185,14 +262,28 @@ def _side_by_side(run: Path, tmp_path: Path) -> None:
     assert "forensics_choice" not in write_tables(free, tmp_path / "report2")[2]
 
 
+@pytest.mark.parametrize(
+    ("form", "dialect", "field", "words"),
+    [
+        ("structured_outputs", ChatCompletions, "structured_outputs", "Unrecognized request"),
+        pytest.param(
+            "enum", GenerateContent, "response_schema", "Unknown name", marks=NEEDS_GOOGLE
+        ),
+    ],
+)
 def test_a_server_that_rejects_the_field_stops_the_model_after_one_request(
-    server: Any, dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    form: str,
+    dialect: Any,
+    field: str,
+    words: str,
+    server: Any,
+    dataset: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    srv = server("reject")
+    srv = server("reject", dialect)
     run = tmp_path / "run"
-    config = ModelConfig(
-        spec=f"vlm=openai/m@{srv.url}", choice_form="structured_outputs", concurrency=8
-    )
+    config = ModelConfig(spec=srv.spec, choice_form=form, concurrency=8)
     result = api.run(dataset, run, [config], _choice(dataset, probes="MCQ_CHOICE"))
     assert len(srv.constrained()) == 1  # nothing more sent after the first was refused
     from forgebench._cli.running import _outcome
@@ -201,14 +292,14 @@ def test_a_server_that_rejects_the_field_stops_the_model_after_one_request(
     lines = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
     assert len(lines) == 1, lines
     assert lines[0].startswith("error: model vlm: the server rejected")
-    assert "structured_outputs" in lines[0] and "Unrecognized request argument" in lines[0]
+    assert f'field {field} (choice_form = "{form}")' in lines[0] and words in lines[0]
 
 
 def test_a_server_that_ignores_the_field_stops_the_model_after_one_answer(
     server: Any, dataset: Path, tmp_path: Path
 ) -> None:
     srv = server("ignore")
-    config = ModelConfig(spec=f"vlm=openai/m@{srv.url}")
+    config = ModelConfig(spec=srv.spec)
     run = tmp_path / "run"
     result = api.run(dataset, run, [config], _choice(dataset, probes="MCQ_CHOICE"))
     fatal = result.models[0].stats.fatal or ""
@@ -219,7 +310,9 @@ def test_a_server_that_ignores_the_field_stops_the_model_after_one_answer(
 def test_a_backend_that_cannot_constrain_is_refused_before_anything_is_sent(
     dataset: Path, tmp_path: Path
 ) -> None:
-    with pytest.raises(UserError, match=r"model builtin/artefact .*cannot constrain"):
+    with pytest.raises(
+        UserError, match=r"builtin/artefact .*cannot constrain.*: anthropic, google"
+    ):
         api.run(dataset, tmp_path / "run", ["builtin/artefact"], _choice(dataset))
     with pytest.raises(SuiteError, match="part of --protocol choice"):
         api.tasks(dataset, api.selection_for(detect(dataset), probes="MCQ_CHOICE"))
@@ -231,3 +324,14 @@ def test_read_choice_takes_only_an_allowed_letter() -> None:
     assert read_choice('```json\n{"answer": "B"}\n```', "AB") == "B"
     for text in ("C", "The answer is B", '{"answer": "C"}', "{not json", "", "A or B"):
         assert read_choice(text, "AB") is None, text
+
+
+def test_replicas_of_one_model_share_the_first_request(
+    server: Any, dataset: Path, tmp_path: Path
+) -> None:
+    a, b = server("reject"), server("reject")
+    spec = f"vlm=openai/m@{a.root}/v1,{b.root}/v1"
+    config = ModelConfig(spec=spec, choice_form="guided_choice", concurrency=8)
+    result = api.run(dataset, tmp_path / "run", [config], _choice(dataset, probes="MCQ_CHOICE"))
+    assert len(a.constrained()) + len(b.constrained()) == 1  # not one per replica
+    assert "field guided_choice" in (result.models[0].stats.fatal or "")

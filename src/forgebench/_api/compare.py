@@ -84,13 +84,6 @@ def _metric_rows(run: Path, benchmark: str, judge: str | None) -> list[dict[str,
     return rows
 
 
-def _items(run: Path, benchmark: str) -> dict[str, dict[str, object]]:
-    from forgebench.run.store import Store
-
-    with Store.open(run, create=False) as store:
-        return store.items(benchmark)
-
-
 def compare(
     run_a: str | Path,
     run_b: str | Path,
@@ -116,21 +109,21 @@ def compare(
         for s in held
         if s not in common
     ]
-    shared: dict[str, tuple[dict[str, dict[str, object]], dict[str, dict[str, object]]]] = {}
-    for suite in common:
-        items_a, items_b = _items(a, suite.name), _items(b, suite.name)
-        if items_a.keys() & items_b.keys():
-            shared[suite.name] = (items_a, items_b)
-    if not shared:
+    outcomes: dict[str, tuple[list[Outcome], list[Outcome]]] = {}
+    for suite in common:  # what each run answered (a PIXAR run scored from files: its pairs)
+        all_a, all_b = suite.outcome(a, judge), suite.outcome(b, judge)
+        if {o.item_id for o in all_a} & {o.item_id for o in all_b}:
+            outcomes[suite.name] = (all_a, all_b)
+    if not outcomes:
         names = ", ".join(s.name for s in common) or "no benchmark in common"
         raise NothingShared(f"{a} and {b} share no item ({names}): nothing to compare")
     check_out(target)
     found: list[BenchmarkComparison] = []
     for suite in common:
-        if suite.name not in shared:
+        if suite.name not in outcomes:
             notes.append(f"{suite.name}: the runs share no item; skipped")
             continue
-        all_a, all_b = suite.outcome(a, judge), suite.outcome(b, judge)
+        all_a, all_b = outcomes[suite.name]
         asked_a, asked_b = {o.item_id for o in all_a}, {o.item_id for o in all_b}
         both = asked_a & asked_b  # items both runs asked
         found_a: list[Outcome] = [o for o in all_a if o.item_id in both]

@@ -321,3 +321,32 @@ def test_a_run_scored_from_files_ranks_with_its_pairs_as_items(tmp_path: Path) -
     board = api.leaderboard([run], tmp_path / "site", intervals=False)
     (row,) = [r for r in board.rows if r.benchmark == "pixar"]
     assert row.items == 8 == int(row.n or 0)
+
+
+def test_two_runs_scored_from_files_are_compared_pair_by_pair(tmp_path: Path) -> None:
+    """Two detectors scored from files (``pixar score --out``) pair up on their pairs in
+    ``forgebench compare``: detector A predicts three pairs' truth masks exactly, detector B
+    the first of them only, so the other two are right -> wrong flips (before, the runs "shared
+    no item": only asked tasks counted)."""
+    from forgebench import api
+
+    pred_a, pred_b = tmp_path / "pred_a", tmp_path / "pred_b"
+    shutil.copytree(FIXTURE / "pred", pred_a)
+    shutil.copytree(FIXTURE / "pred", pred_b)
+    tampered = [(e.stem, t) for e in read_manifest(FIXTURE / "manifest.json")
+                for t, label in [read_truth(e)] if label][:3]  # fmt: skip
+    for k, (stem, truth) in enumerate(tampered):
+        exact = (np.asarray(truth) > 0).astype(np.float32)
+        np.save(pred_a / f"{stem}.npy", exact)
+        np.save(pred_b / f"{stem}.npy", exact if k == 0 else np.zeros_like(exact))
+    run_a, run_b = tmp_path / "a", tmp_path / "b"
+    base = ["--dataset", str(FIXTURE / "manifest.json"), "--name", "det"]
+    assert _score(*base, "--pred", str(pred_a), "--out", str(run_a)).exit_code == 0
+    assert _score(*base, "--pred", str(pred_b), "--out", str(run_b)).exit_code == 0
+
+    result = api.compare(run_a, run_b, tmp_path / "cmp")
+    (bm,) = [c for c in result.benchmarks if c.benchmark == "pixar"]
+    (pair,) = bm.pairs
+    (test,) = pair.tests  # LOC x full, the one cell
+    assert (test.probe, test.n, test.b, test.c) == ("LOC", 8, 2, 0)
+    assert sorted(f.item_id for f in pair.flips) == sorted(s for s, _ in tampered[1:])

@@ -161,6 +161,15 @@ def test_embed_decides_what_the_rules_leave_then_the_llm_gets_the_rest(
     api.metrics(run)
     assert _details(run)["4"] == ("A", {"step": "extractor", "rule": "", "judge": "ext"})
     assert _rows(run)[("all", "by_embed")][0] == pytest.approx(100 / 6)
+    # a run judged by embed/v1 (MiniLM) keeps its letters: read by task key, never asked again
+    con = sqlite3.connect(run / "run.sqlite")
+    con.execute("UPDATE judgements SET version='embed/v1' WHERE judge='builtin/embed'")
+    con.commit()
+    con.close()
+    [again] = api.judge(run, "builtin/embed")
+    assert "2 already judged, 0 judged now" in again.summary
+    api.metrics(run)
+    assert _details(run)["0"] == ("B", {"step": "embed", "rule": "", "judge": "builtin/embed"})
 
 
 def test_embed_without_its_package_is_one_line_before_anything_is_read(

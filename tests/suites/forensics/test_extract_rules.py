@@ -143,7 +143,9 @@ def _read(rows: list[dict[str, str]]) -> tuple[Counter[str], set[str]]:
 def test_corpus_is_read_without_wrong_letters() -> None:
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     assert len(rows) >= 1000 and len({r["style"] for r in rows}) >= 90
-    tuning = [r for r in rows if r["half"] == "tuning"]
+    # the h39-embed block (tuning half) was written for builtin/embed's threshold, in wordings
+    # the rules are not meant to read: the embedding stage's tests measure it
+    tuning = [r for r in rows if r["half"] == "tuning" and r["split"] != "h39-embed"]
     outcome, wrong = _read(tuning)
     # the one wrong letter: "a photograph of a real person, but the background has been
     # AI-generated", labelled Z (partly generated), read as AI-generated

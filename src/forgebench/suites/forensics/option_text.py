@@ -22,7 +22,11 @@ Four kinds of option set, recognised from the option texts themselves:
   right after a negator does not count.
 
 Chinese renderings covered: the binary wordings (AI生成 / 非AI生成, AI篡改 / 非AI篡改, 真实,
-伪造, 合成, 篡改, 未被篡改...). Nothing else of the release has a standard Chinese rendering.
+伪造, 合成, 篡改, 未被篡改...), diffusion models and GANs. Other languages, standard wordings
+only: the binary wordings in French, Spanish, German, Italian, Portuguese, Dutch, Japanese,
+Korean, Russian, Vietnamese, Arabic and Hindi; the four corners in French, Spanish, German,
+Italian, Portuguese, Dutch, Vietnamese, Japanese, Chinese, Korean and Russian; negators "não",
+"pas", "niet", "nie", "не" beside the English and German ones.
 """
 
 from __future__ import annotations
@@ -34,9 +38,9 @@ from functools import lru_cache
 from typing import cast
 
 _NEG_WORDS = (
-    r"not|non|never|no|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
+    r"not|non|never|no(?!\s+(?:it|this|that|i|we|you)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
     r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|neither|nor|nothing|none of|"
-    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|nicht|kein|keine"
+    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|nicht|kein|keine|não|nao|pas|niet|nie|не"
 )
 _NEGATOR = re.compile(rf"(?:^|[^a-z'])(?:{_NEG_WORDS})(?:\s+[\w']+){{0,5}}\s*$")
 _HYPOTHETICAL = re.compile(
@@ -57,10 +61,13 @@ GENERATED_POSITIVE = (
     "générée par ia", "générée par l'ia", "généré par l'ia", "généré par ia", "generada por ia",
     "generado por ia", "ki generiert", "generata dall'ia", "generato dall'ia", "gerada por ia",
     "ai로 생성", "ai에 의해 생성", "生成された", "сгенерировано",
+    "generata dall'intelligenza artificiale", "generato dall'intelligenza artificiale",
+    "midjourney", "stable diffusion", "dall e", "generative model", "gegenereerd door ai", "door ai gegenereerd", "tạo bởi ai", "tạo ra bởi ai",
+    "مولدة بالذكاء الاصطناعي", "ai द्वारा बनाई", "ai द्वारा बनाया", "ai द्वारा उत्पन्न",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
-    "edited", "altered", "doctored", "photoshopped", "modified", "spliced", "face swapped", "swapped",
+    "edited", "altered", "doctored", "photoshopped", "photoshop", "modified", "spliced", "face swapped", "swapped",
     "fake", "deepfake", "forged", "forgery", "ai篡改", "篡改", "伪造", "被修改", "深度伪造", "假的",
     "manipulée", "retouchée", "manipulada", "manipuliert", "bearbeitet", "manipolata",
     "改ざんされています", "改ざんされた", "조작된", "манипулировано",
@@ -76,24 +83,24 @@ POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE
 """Paraphrases of the positive option of each release wording (its own text included)."""
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
-    "generative adversarial networks": ("gan", "stylegan", "stylegan2", "stylegan3", "progan", "biggan", "adversarial network", "adversarial generator", "adversarially trained"),
-    "diffusion models": ("diffusion", "stable diffusion", "ddpm", "latent diffusion", "dall e", "midjourney", "text to image model", "text to image diffusion", "denoising"),
+    "generative adversarial networks": ("gan", "生成对抗网络", "敵対的生成ネットワーク", "trained adversarially", "stylegan", "stylegan2", "stylegan3", "progan", "biggan", "adversarial network", "adversarial generator", "adversarially trained"),
+    "diffusion models": ("diffusion", "扩散模型", "拡散モデル", "확산 모델", "stable diffusion", "ddpm", "latent diffusion", "dall e", "midjourney", "text to image model", "text to image diffusion", "denoising"),
     "encoder-decoder": ("encoder decoder", "autoencoder based face swap"),
-    "graphics-based methods": ("graphics based", "computer graphics", "graphics", "faceswap", "face2face", "3d engine", "3d render", "3d rendering", "rendered", "cgi", "game engine"),
+    "graphics-based methods": ("graphics based", "computer graphics", "graphics", "faceswap", "face2face", "3d engine", "3d render", "3d rendering", "rendered", "render", "cgi", "game engine", "unreal engine", "blender", "渲染"),
     "recurrent neural networks": ("recurrent neural network", "rnn", "recurrent network"),
     "variational auto-encoders": ("variational autoencoder", "vae"),
     "auto-regressive models": ("autoregressive", "auto regressive"),
     "proprietary": ("proprietary", "commercial generator", "closed source"),
     "transformer": ("transformer",),
-    "top left": ("northwest", "north west", "nw", "nw corner", "↖", "en haut à gauche", "arriba a la izquierda", "oben links", "links oben", "in alto a sinistra", "superior esquerdo", "左上", "왼쪽 위", "верхний левый"),
-    "top right": ("northeast", "north east", "ne corner", "↗", "en haut à droite", "arriba a la derecha", "oben rechts", "rechts oben", "in alto a destra", "superior direito", "右上", "오른쪽 위", "верхний правый"),
-    "bottom left": ("southwest", "south west", "sw", "sw corner", "↙", "en bas à gauche", "abajo a la izquierda", "unten links", "links unten", "in basso a sinistra", "inferior esquerdo", "左下", "왼쪽 아래", "нижний левый"),
-    "bottom right": ("southeast", "south east", "se corner", "↘", "en bas à droite", "abajo a la derecha", "unten rechts", "rechts unten", "in basso a destra", "inferior direito", "右下", "오른쪽 아래", "правый нижний", "нижний правый"),
+    "top left": ("linksboven", "góc trên bên trái", "northwest", "north west", "nw", "nw corner", "↖", "en haut à gauche", "arriba a la izquierda", "oben links", "links oben", "in alto a sinistra", "superior esquerdo", "左上", "왼쪽 위", "верхний левый"),
+    "top right": ("rechtsboven", "góc trên bên phải", "northeast", "north east", "ne corner", "↗", "en haut à droite", "arriba a la derecha", "oben rechts", "rechts oben", "in alto a destra", "superior direito", "右上", "오른쪽 위", "верхний правый"),
+    "bottom left": ("linksonder", "góc dưới bên trái", "southwest", "south west", "sw", "sw corner", "↙", "en bas à gauche", "abajo a la izquierda", "unten links", "links unten", "in basso a sinistra", "inferior esquerdo", "左下", "왼쪽 아래", "нижний левый"),
+    "bottom right": ("rechtsonder", "góc dưới bên phải", "southeast", "south east", "se corner", "↘", "en bas à droite", "abajo a la derecha", "unten rechts", "rechts unten", "in basso a destra", "inferior direito", "右下", "오른쪽 아래", "правый нижний", "нижний правый"),
     "splicing": ("spliced", "pasted in", "pasted from", "transplanted", "composited", "from another image", "from another photo", "from a different photo", "from a second image"),
-    "copy-move": ("copy move", "cloned", "duplicated", "copied within", "copy pasted within"),
-    "removal": ("removed", "erased", "deleted", "object removal"),
+    "copy-move": ("copy move", "cloned", "cloning", "clone", "duplicated", "copied within", "copy pasted within"),
+    "removal": ("removed", "erased", "deleted", "object removal", "rimozione", "suppression", "eliminación", "entfernung", "remoção"),
     "face swap (single face)": ("face swap", "face swapped", "face was swapped", "swapped face", "face was replaced", "face replaced"),
-    "no area was manipulated.": ("no area was manipulated", "nothing was manipulated", "no area is manipulated", "no region was manipulated", "no area looks edited", "nothing was edited"),
+    "no area was manipulated.": ("no area was manipulated", "none of the regions were manipulated", "none of the areas were manipulated", "nothing has been manipulated", "nothing has been tampered", "nothing was tampered", "nothing was manipulated", "no area is manipulated", "no region was manipulated", "no area looks edited", "nothing was edited"),
     "no frame was manipulated.": ("no frame was manipulated", "no frames were manipulated", "nothing was manipulated"),
 }  # fmt: skip
 """Extra wordings per option text (lower case), beside the text itself: the release's forgery
@@ -128,6 +135,8 @@ def _phrase_pattern(phrase: str) -> str:
         if re.fullmatch(r"[a-z]+", w) and len(w) > 3:
             stem = w[:-1] if w.endswith("s") else w
             parts.append(re.escape(stem) + r"(?:s|es)?")
+        elif re.fullmatch(r"[a-z]{3}", w):  # acronyms: "GANs", "VAEs"
+            parts.append(re.escape(w) + r"s?")
         else:
             parts.append(re.escape(w))
     body = r"\s+".join(parts)
@@ -273,15 +282,15 @@ def polarity_of(text: str, spec: OptionTexts) -> set[str]:
 
 _FRAME_RUN = re.compile(
     r"\b(?:frames?|ind(?:ex|exes|ices))\s*(?:index(?:es)?|indices|numbers?)?\s*(?:are|is|:|=|#)?\s*"
-    r"(\d+(?:\s*(?:,|and|&)\s*\d+)*)(?!\d|\.\d)",
+    r"(\d+(?:\s*(?:,\s*and|,|and|&)\s*\d+)*)(?!\d|\.\d)",
     re.IGNORECASE,
 )
 
 
 _FRAME_RANGE = re.compile(
-    r"\bframes?\s*#?\s*(\d+)\s*(?:-|–|to|through|thru|until)\s*(\d+)(?!\d|\.\d)", re.I
+    r"\bframes?\s*#?\s*(\d+)\s*(?:-|–|to|through|thru|until)\s*#?\s*(\d+)(?!\d|\.\d)", re.I
 )
-_BARE_NUMBERS = re.compile(r"[^\w\[]*(?:only\s+)?(\d+(?:\s*(?:,|and|&|\s)\s*\d+)*)[\W]*")
+_BARE_NUMBERS = re.compile(r"[^\w\[]*(?:only\s+)?(\d+(?:\s*(?:,\s*and|,|and|&|\s)\s*\d+)*)[\W]*")
 _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
                 "six": "6", "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
 _DIGIT_WORD = re.compile(r"\b(" + "|".join(_DIGIT_WORDS) + r")\b", re.I)
@@ -306,7 +315,9 @@ def _frames(text: str) -> list[frozenset[int]]:
 
 
 _CORNERS = re.compile(
-    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)", re.I
+    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and|,)\s*(?:bottom[\s-]*right\s*[:=]?\s*)?"
+    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)",
+    re.I,
 )
 
 

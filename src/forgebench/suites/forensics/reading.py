@@ -14,7 +14,8 @@ text is first normalised there).
   "In conclusion", "Overall"...
 - **letter**: the only option letter mentioned (capital, as a token; "A" before a lower-case word
   is the article unless that word follows letters: "A or B", "A is ..."; "option c" counts).
-- **option-number** / **ordinal**: "Option 2", "choice #3", "the second mask", "the last option",
+- **option-number** / **ordinal**: "Option 2", "choice #3", "the second mask", "the last option"
+  ("masque 4", "Maske 2", "候補3", "후보 4" too),
   where no option text holds a number of its own (frame lists, boxes).
 - **yes-no**: "Yes" / "No" to a question that asks about one side of a binary pair ("Is this
   image AI-generated?", "Is this a real photograph?").
@@ -127,7 +128,8 @@ _CONCLUDES = re.compile(
     re.I,
 )
 _NUMBER = re.compile(
-    r"\b(option|choice|candidate|answer|number|mask|map)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
+    r"\b(option|choice|candidate|answer|number|mask|map|masque|maske|m[aá]scara|maschera|маска|"
+    r"candidat|kandidat|candidato|opci[oó]n|opzione|op[cç][aã]o|候補|候选|후보)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
     r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d)",
     re.I,
 )
@@ -174,7 +176,9 @@ def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tup
         if ch not in letters or m.start(1) in negated:
             continue
         if ch == "A":  # the article: "A close look", "A Photoshop edit"
-            nxt = re.match(r"[ \t]+(\d*[A-Za-z][a-z]+|\d+[A-Za-z]+)\b", text[m.end() :])
+            nxt = re.match(
+                r"[ \t]+(\d*[^\W\d_](?:(?![A-Z])[^\W\d_])+|\d+[A-Za-z]+)\b", text[m.end() :]
+            )
             if nxt is not None and nxt.group(1).lower() not in _AFTER_LETTER:
                 continue
         found.append((m.start(1), ch))

@@ -256,3 +256,33 @@ def test_v3_precision_rules(answer: str, options: dict[str, str], letter: str, w
 )
 def test_v3_reads_more(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "why"),
+    [
+        # a verdict after a bullet list that names the options by letter
+        ("- A: fits\n- B: fits\n- C: no\n- D: no\nVerdict: B", FOUR, "B", ""),
+        ("- A: good\n- B: bad\n- C: bad\n- D: bad", FOUR, "Z", "two_options"),
+        # another option offered as possible too, or the answer taken back
+        ("I'd say B, but C is also possible.", FOUR, "Z", "hedge"),
+        ("B. Hmm, or maybe A.", FOUR, "Z", "hedge"),
+        ("C. Wait, no.", FOUR, "Z", "hedge"),
+        ("Option B is the best match, although option D is close.", FOUR, "B", ""),
+        # conditional alternatives after the answer; a committed pick is no conditional
+        ("C is correct. If the shadow is included, D.", FOUR, "Z", "hedge"),
+        ("B, assuming the reflection is original.", FOUR, "Z", "hedge"),
+        ("If I had to choose, C.", FOUR, "C", ""),
+        # articles before acronyms; "or" in other languages; post-posed negators; partly
+        ("A GAN or diffusion model.", GENS, "Z", "two_options"),
+        ("A GAN, judging by the checkerboard.", GENS, "A", ""),
+        ("Die Antwort ist entweder A oder D.", FOUR, "Z", "two_options"),
+        ("A 또는 B입니다.", FOUR, "Z", "two_options"),
+        ("これはAI生成ではありません。", BINARY, "B", ""),
+        ("Partially AI-generated.", BINARY, "Z", "two_options"),
+        ("A: 0.55\nB: 0.25\nC: 0.1\nD: 0.1", {"A": "[ 2, 3 ]", "B": "[ 4 ]"}, "A", ""),
+    ],
+)
+def test_v3_precision_more(answer: str, options: dict[str, str], letter: str, why: str) -> None:
+    got = extract_option(answer, options)
+    assert (got.letter, got.why) == (letter, why), got

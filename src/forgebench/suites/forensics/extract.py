@@ -113,6 +113,12 @@ _TABLE_VERDICT = re.compile(
     re.I | re.M,
 )
 """A markdown table row whose first cell names the verdict ("| Forged region | Bottom right |")."""
+_RETRACTION = re.compile(
+    r"^\W*(?:no|nope|hmm+|i\s*(?:'?m|\s+am)\s+not\s+(?:sure|certain)|not\s+sure|unsure)\b[^A-Za-z]*"
+    r"(?:(?:i\s*(?:'?m|\s+am)\s+)?not\s+(?:sure|certain)[^A-Za-z]*)?$",
+    re.I,
+)
+"""What follows a correction cue when it only takes the answer back ("Wait, no.")."""
 _TEXT_WHOLE = 80
 """Answers up to this length (or twice the options' total length) are text-matched whole."""
 
@@ -215,7 +221,10 @@ _HEDGE = re.compile(
 )
 _CONDITIONAL = re.compile(
     r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
-    r"\bonly\s+if\b|\bprovided\s+that\b|(?:^|[,;.]\s*)if\s+not\b\s*,|"
+    r"\bonly\s+if\b|\bprovided\s+that\b|(?:^|[,;.]\s*)if\s+not\b\s*,|\bassuming\b|"
+    r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
+    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
+    r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$)|"
     r"\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
     re.I,
 )
@@ -241,12 +250,14 @@ _ELIMINATE = re.compile(
 
 def _probabilities(text: str, spec: OptionTexts) -> Extraction | None:
     """A probability or confidence per option: the highest; two equal highest: ``Z``."""
-    if spec.kind in ("lists", "boxes"):
-        return None
     scores: dict[str, float] = {}
     for m in _PROBABILITY.finditer(text):
         if m.group(1) in spec.letters:
+            if spec.kind in ("lists", "boxes") and not (m.group(3) or "." in m.group(2)):
+                continue  # "A: 0.55" is a score; "A: 2" may be a frame index
             scores[m.group(1)] = float(m.group(2)) / (100 if m.group(3) else 1)
+    if len(scores) < 2 and spec.kind in ("lists", "boxes"):
+        return None
     if len(scores) < 2:
         scores = {}
         for part in re.split(r"[,;\n|]|\band\b", text):
@@ -314,7 +325,7 @@ def _why(text: str, rule: str) -> str:
         return "refusal"
     if rule in ("empty", "nothing"):
         return "nothing"
-    if rule == "conditional" or _HEDGE.search(text):
+    if rule in ("conditional", "hedged-alternative", "retracted") or _HEDGE.search(text):
         return "hedge"
     return "two_options"
 
@@ -354,7 +365,19 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         got = special(text, spec)
         if got is not None:
             return got
-    for scope in scopes(text):
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and _VERDICT_LINE.match(lines[-1]):  # a list, then "Verdict: A"
+        verdict = _VERDICT_LINE.sub(" Answer: ", lines[-1], count=1)
+        step: Step = "letter"
+        read = read_letter(verdict, spec, question)
+        if read is None:
+            read, step = _text(verdict, opts, spec), "text"
+        if read is not None and read.letter != NO_OPTION:
+            return _as_extraction(read, step)
+    parts = scopes(text)
+    if len(parts) > 1 and _RETRACTION.match(parts[0]):  # "C. Wait, no.", "B. Actually, not sure"
+        return Extraction(NO_OPTION, "none", "retracted", "hedge")
+    for scope in parts:
         read = read_letter(scope, spec, question)
         if read is not None:
             return _as_extraction(read, "letter", scope)

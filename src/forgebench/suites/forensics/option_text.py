@@ -48,6 +48,12 @@ _HYPOTHETICAL = re.compile(
     r"(?:\s+[\w']+){0,6}\s*$"
 )
 _NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无)[^，。；,.;]{0,3}$")
+_NEGATOR_AFTER = re.compile(
+    r"[^.,;!?。，；！？]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
+    r"아닙니다|아니|않|değil|नहीं)"
+)
+"""Negators written after the words they negate (Japanese, Korean, Turkish, Hindi)."""
+_PARTIAL = re.compile(r"(?:^|[^a-z])(?:partially|partly|partial|in\s+part)(?:\s+[\w']+){0,2}\s*$")
 _CLAUSE_BREAK = re.compile(
     r"[,;:.!?()\n，。；：！？]|\b(?:but|however|although|though|while|whereas|and|so|because|since)\b"
 )
@@ -96,7 +102,7 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "top right": ("rechtsboven", "góc trên bên phải", "northeast", "north east", "ne corner", "↗", "en haut à droite", "arriba a la derecha", "oben rechts", "rechts oben", "in alto a destra", "superior direito", "右上", "오른쪽 위", "верхний правый"),
     "bottom left": ("linksonder", "góc dưới bên trái", "southwest", "south west", "sw", "sw corner", "↙", "en bas à gauche", "abajo a la izquierda", "unten links", "links unten", "in basso a sinistra", "inferior esquerdo", "左下", "왼쪽 아래", "нижний левый"),
     "bottom right": ("rechtsonder", "góc dưới bên phải", "southeast", "south east", "se corner", "↘", "en bas à droite", "abajo a la derecha", "unten rechts", "rechts unten", "in basso a destra", "inferior direito", "右下", "오른쪽 아래", "правый нижний", "нижний правый"),
-    "splicing": ("spliced", "pasted in", "pasted from", "transplanted", "composited", "from another image", "from another photo", "from a different photo", "from a second image"),
+    "splicing": ("spliced", "splice", "pasted in", "pasted from", "transplanted", "composited", "from another image", "from another photo", "from a different photo", "from a second image"),
     "copy-move": ("copy move", "cloned", "cloning", "clone", "duplicated", "copied within", "copy pasted within"),
     "removal": ("removed", "erased", "deleted", "object removal", "rimozione", "suppression", "eliminación", "entfernung", "remoção"),
     "face swap (single face)": ("face swap", "face swapped", "face was swapped", "swapped face", "face was replaced", "face replaced"),
@@ -270,7 +276,11 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
                     continue  # "a real human", "the original image had": not about the image
                 if _hypothetical(hay, m.start()):
                     continue
-                positive = sign != _negated(hay, m.start())
+                if _PARTIAL.search(_clause_before(hay, m.start())):
+                    found.update((spec.positive, spec.negative))  # "partly AI-generated": both
+                    continue
+                negated = _negated(hay, m.start()) or bool(_NEGATOR_AFTER.match(hay, m.end()))
+                positive = sign != negated
                 found.add(spec.positive if positive else spec.negative)
     return found
 

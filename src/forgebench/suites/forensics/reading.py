@@ -56,8 +56,23 @@ _AFTER_LETTER = frozenset(
         "covers",
         "marks",
         "has",
+        "oder",
+        "ou",
+        "und",
+        "et",
+        "of",
+        "oppure",
+        "lub",
+        "veya",
+        "hoặc",
+        "nor",
     ]
 )
+_LATIN = r"[A-Za-zÀ-ÖØ-öø-ÿ]"
+_ARTICLE_NEXT = re.compile(
+    rf"[ \t]+(\d*{_LATIN}(?:(?![A-Z]){_LATIN})+|\d+[A-Za-z]+|(?!AI\b)[A-Z]{{2,5}}s?)\b"
+)
+"""The word after an article "A": a word in Latin script ("A área"), "3D", an acronym ("A GAN")."""
 _LETTER = r"[\(\[\"']?\s*([A-Ya-y])\s*[\)\]\"']?"
 _CONNECT = (
     r"\s*(?:is|would\s+be|will\s+be|should\s+be|=|:|-|->|→|是|为)?\s*(?:(?:option|choice)\s*)?"
@@ -65,7 +80,8 @@ _CONNECT = (
 _PRE_CUE = re.compile(
     r"(?:\bfinal\s+answer|\banswers?|\bans|\b(?:correct|right|best|most\s+(?:likely|accurate|plausible))"
     r"\s+(?:answer|option|choice|match)|\bmy\s+(?:final\s+)?(?:answer|choice|pick|(?:best\s+)?guess|"
-    r"selection)|\b(?:selected|chosen)\s+(?:option|answer)|\bconclusion|\bchoose|\bselect|\bpick|"
+    r"selection)|\b(?:selected|chosen)\s+(?:option|answer)|\bconclusion|\bverdict|\bprediction|"
+    r"\bmost\s+likely|\bchoose|\bselect|\bpick|"
     r"\bgo(?:ing)?\s+with|\blean(?:ing)?\s+towards?|\bopt\s+for|\b(?:would|'d|will|'ll)\s+say|\bcorrect|"
     r"最终答案|正确答案|正确选项|答案|选择|选项|应该选|选)"
     + _CONNECT
@@ -82,7 +98,7 @@ _ENDS = re.compile(
     r"[\(\[\"']?([A-Y])[\)\]\"']?\s*[.!]?\s*$"
 )
 _LEADING = re.compile(r"^[\s>*-]*[\(\[\"']?([A-Y])(?:[\)\]\"']|\s*[.:\-–—\n]|\s*$)")
-_ENUM_LINE = re.compile(r"^\s*[\(\[]?([A-Y])(?:[\)\].:]|[ \t]*$)", re.M)
+_ENUM_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?[\(\[]?([A-Y])(?:[\)\].:]|[ \t]*$)", re.M)
 _MENTION = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_]|['’][A-Za-z]|-[A-Za-z])")
 _OPTION_LOWER = re.compile(r"\b(?:option|choice)\s*[\(\[\"']?([a-y])(?![A-Za-z0-9])", re.I)
 _LIST = r"[A-Y](?:\s*(?:,|or|and|nor|/)\s*[A-Y])*"
@@ -176,9 +192,7 @@ def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tup
         if ch not in letters or m.start(1) in negated:
             continue
         if ch == "A":  # the article: "A close look", "A Photoshop edit"
-            nxt = re.match(
-                r"[ \t]+(\d*[^\W\d_](?:(?![A-Z])[^\W\d_])+|\d+[A-Za-z]+)\b", text[m.end() :]
-            )
+            nxt = re.match(_ARTICLE_NEXT, text[m.end() :])
             if nxt is not None and nxt.group(1).lower() not in _AFTER_LETTER:
                 continue
         found.append((m.start(1), ch))
@@ -298,6 +312,26 @@ def _yes_no(text: str, question: str, spec: OptionTexts) -> Reading | None:
     return Reading("Z", "conflict") if said and said != {letter} else Reading(letter, "yes-no")
 
 
+_ALTERNATIVE = re.compile(
+    r"\b(?:or\s+(?:maybe|perhaps|possibly)|(?:is|are|seems?|looks?)\s+(?:also|equally)\s+"
+    r"(?:possible|plausible|likely|valid|correct)|could\s+also\s+be|might\s+also\s+be|"
+    r"(?:maybe|perhaps|possibly)\s+(?:also\s+)?(?:option\s+)?[A-Y]\b)",
+    re.I,
+)
+
+
+def _hedged_alternative(rest: str, letter: str, letters: frozenset[str], spec: OptionTexts) -> bool:
+    """After the claim, another option offered as possible too ("B, but C is also possible",
+    "B. Hmm, or maybe A"): the answer names two options without one final pick."""
+    for m in _ALTERNATIVE.finditer(rest):
+        sentence = _sentence(rest, m.start())
+        named = {ch for _, ch in _mentions(sentence, letters, _negated(sentence))}
+        named |= text_letters(sentence, spec)
+        if named - {letter}:
+            return True
+    return False
+
+
 def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | None:
     """The stated letter of one scope (see the module docstring); None: it states none."""
     letters = frozenset(spec.letters)
@@ -309,6 +343,8 @@ def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | N
         window = _window(text, pos)
         if any(ch != letter for _, ch in _mentions(window, letters, _negated(window))):
             return Reading("Z", "conflict")
+        if _hedged_alternative(text[pos + 1 :], letter, letters, spec):
+            return Reading("Z", "hedged-alternative")
         return _checked(text, pos, letter, rule, spec)
     sentences = [s for s in re.split(r"(?<=[.!?。！？])\s+|\n+", text) if s.strip()]
     for s in reversed(sentences):

@@ -286,3 +286,27 @@ def test_v3_reads_more(answer: str, options: dict[str, str], letter: str) -> Non
 def test_v3_precision_more(answer: str, options: dict[str, str], letter: str, why: str) -> None:
     got = extract_option(answer, options)
     assert (got.letter, got.why) == (letter, why), got
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # "final answer" is no ordinal, "one of" no option number
+        ("Final answer: top left", REGIONS, "A"),
+        ("The final answer: AI-generated", BINARY, "A"),
+        ("Final answer - see above.", REGIONS, "Z"),
+        ("The answer is one of the top regions.", REGIONS, "Z"),
+        ("The final option.", REGIONS, "D"),
+        # a letter and a position that disagree
+        ("The last one, C.", FOUR, "Z"),
+        ("The last one, D.", FOUR, "D"),
+        # a statement about a class of media implies at most: no claim
+        ("The smooth textures are typical of AI-generated images.", BINARY, "Z"),
+        ("Real photos usually have more noise than this.", BINARY, "Z"),
+        ("The lighting is consistent with a real photograph.", BINARY, "Z"),
+        ("It is AI-generated, with artefacts typical of diffusion.", BINARY, "A"),
+        ("B - typical of diffusion models rather than GANs (A).", GENS, "B"),
+    ],
+)
+def test_v3_positions_and_implications(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

@@ -40,7 +40,7 @@ from typing import cast
 _NEG_WORDS = (
     r"not|non|never|no(?!\s+(?:it|this|that|i|we|you)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
     r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|neither|nor|nothing|none of|"
-    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|nicht|kein|keine|não|nao|pas|niet|nie|не"
+    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|nicht|kein|keine|não|nao|pas|niet|nie|не"
 )
 _NEGATOR = re.compile(rf"(?:^|[^a-z'])(?:{_NEG_WORDS})(?:\s+[\w']+){{0,5}}\s*$")
 _HYPOTHETICAL = re.compile(
@@ -167,6 +167,27 @@ def _hypothetical(hay: str, start: int) -> bool:
     return bool(_HYPOTHETICAL.search(hay[max(0, start - 80) : start]))
 
 
+_GENERIC_BEFORE = re.compile(
+    r"(?:typical|characteristic|common|frequent|usual|known|seen|found|classic)\s+(?:of|in|for|with|among)"
+    r"(?:\s+(?:many|most|some|other))?\s*$|(?:consistent|in\s+line)\s+with\s+(?:an?\s+|the\s+)?$|"
+    r"like\s+(?:those|the\s+ones|that)\s+(?:in|of|from)\s+(?:an?\s+|the\s+)?$|"
+    r"(?:reminiscent|suggestive|indicative)\s+of\s+(?:an?\s+)?$|"
+    r"(?:similar|comparable)\s+to\s+(?:an?\s+|the\s+)?$|resembl\w*\s+(?:an?\s+|the\s+)?$"
+)
+_GENERIC_AFTER = re.compile(
+    r"\s*(?:images?|photos?|photographs?|pictures?|videos?|content|media|models?|methods?|edits?)?\s+"
+    r"(?:often|usually|typically|commonly|generally|frequently|tend\s+to|can|may|sometimes|rarely)\b"
+)
+
+
+def _generic(hay: str, start: int, end: int) -> bool:
+    """A mention about a class of media, not this one ("typical of AI-generated images", "real
+    photos usually have more noise"): it implies a side at most, and an implication is no claim."""
+    return bool(_GENERIC_BEFORE.search(hay[max(0, start - 60) : start])) or bool(
+        _GENERIC_AFTER.match(hay, end)
+    )
+
+
 @dataclass(frozen=True)
 class OptionTexts:
     """What text matching needs of one option set (built once per distinct set)."""
@@ -274,7 +295,7 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
                 taken.append((m.start(), m.end()))
                 if term in _QUALITY and not _QUALITY_NEXT.match(hay, m.end()):
                     continue  # "a real human", "the original image had": not about the image
-                if _hypothetical(hay, m.start()):
+                if _hypothetical(hay, m.start()) or _generic(hay, m.start(), m.end()):
                     continue
                 if _PARTIAL.search(_clause_before(hay, m.start())):
                     found.update((spec.positive, spec.negative))  # "partly AI-generated": both
@@ -373,6 +394,8 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
         for m in pattern.finditer(hay):
             inside = any(a <= m.start() and m.end() <= b for a, b in taken)
             taken.append((m.start(), m.end()))
-            if not inside and not _negated(hay, m.start()) and not _hypothetical(hay, m.start()):
+            if inside or _negated(hay, m.start()) or _hypothetical(hay, m.start()):
+                continue
+            if not _generic(hay, m.start(), m.end()):
                 found.add(letter)
     return found

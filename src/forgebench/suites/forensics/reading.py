@@ -127,7 +127,8 @@ _CONCLUSION = re.compile(
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1,
              "2nd": 2, "3rd": 3, "4th": 4}  # fmt: skip
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
-_NOUNS = r"(?:option|choice|one|candidate|mask|map|segmentation\s+map|box|answer|region)"
+_NOUNS = r"(?:option|choice|one|candidate|mask|map|segmentation\s+map|box|region)"
+"""Nouns an ordinal picks an option with ("answer" is not one: "final answer", "my first answer")."""
 _ORDINAL = re.compile(
     r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last|final|penultimate|"
     r"second[\s-]+to[\s-]+last)\s+(?:(?:listed|given)\s+)?"
@@ -146,7 +147,7 @@ _CONCLUDES = re.compile(
 _NUMBER = re.compile(
     r"\b(option|choice|candidate|answer|number|mask|map|masque|maske|m[aá]scara|maschera|маска|"
     r"candidat|kandidat|candidato|opci[oó]n|opzione|op[cç][aã]o|候補|候选|후보)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
-    r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d)",
+    r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d|\s+of\b)",
     re.I,
 )
 _PLURAL_NUMBERS = re.compile(
@@ -266,6 +267,11 @@ def _checked(text: str, pos: int, letter: str, rule: str, spec: OptionTexts) -> 
     said = text_letters(_clause(text, pos), spec)
     if said and letter not in said:
         return Reading("Z", "conflict")
+    if rule != "option-number":  # "The last one, C.": a position that names another option
+        sentence = _sentence(text, pos)
+        named = {ch for _, ch in _numbers(sentence, spec) if ch != "Z"}
+        if named and letter not in named:
+            return Reading("Z", "conflict")
     return Reading(letter, rule)
 
 

@@ -310,3 +310,26 @@ def test_v3_precision_more(answer: str, options: dict[str, str], letter: str, wh
 )
 def test_v3_positions_and_implications(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "letter", "why"),
+    [
+        ("Sorry, I made a mistake earlier. The forged area is bottom left.", "C", ""),
+        ("Sorry, top left.", "A", ""),
+        ("I'm sorry, but I can't tell where the forged area is.", "Z", "refusal"),
+        ("Sorry, I cannot see the image.", "Z", "refusal"),
+    ],
+)
+def test_an_apology_is_a_refusal_only_where_it_cannot_answer(
+    answer: str, letter: str, why: str
+) -> None:
+    got = extract_option(answer, REGIONS)
+    assert (got.letter, got.why) == (letter, why), got
+
+
+def test_yes_or_no_with_a_qualification_is_no_answer() -> None:
+    q = "Is this image AI-generated?"
+    assert extract_option("Yes, but only partially.", BINARY, q).letter == "Z"
+    assert extract_option("No, but it has been edited.", BINARY, q).letter == "Z"
+    assert extract_option("No, it is a real photo.", BINARY, q).letter == "B"

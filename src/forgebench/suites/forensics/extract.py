@@ -80,6 +80,14 @@ _REFUSAL_OPENING = re.compile(
     r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai|抱歉|对不起|我无法|无法)",
     re.IGNORECASE,
 )
+_APOLOGY = re.compile(r"^\W*(?:i['’]?m sorry|i am sorry|sorry|抱歉|对不起)", re.I)
+_REFUSAL_VERB = re.compile(
+    r"\b(?:can['’]?t|cannot|can not|unable|not able|won['’]?t|will not|not possible|impossible|"
+    r"(?:don['’]?t|do not) know|not sure|refuse|not (?:permitted|allowed|comfortable)|"
+    r"no access|not provided|without the image)\b|无法|不能|不确定",
+    re.I,
+)
+"""An apology opening is a refusal only where the answer also says it cannot answer."""
 _JSON_ANSWER = re.compile(
     r"[\"']?(?:final[_ ]answer|answer|choice|option|prediction|selected[_ ]option)[\"']?\s*:\s*"
     r"([\"'])(.*?)\1",
@@ -142,8 +150,11 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
     """Step 1 (see the module docstring), on normalised text."""
     if any(r in text for r in RELEASE_REFUSALS):
         return True
-    if not _REFUSAL_OPENING.match(text):
+    opening = _REFUSAL_OPENING.match(text)
+    if not opening:
         return False
+    if _APOLOGY.match(opening.group(0)) and not _REFUSAL_VERB.search(text):
+        return False  # "Sorry, I made a mistake earlier. The forged area is bottom left."
     if read_letter(text, spec) is not None:
         return False
     hedge = re.search(r"(?:,|;|\.)\s*(?:but|however|though)\b,?", text, re.I)

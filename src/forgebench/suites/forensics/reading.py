@@ -308,6 +308,12 @@ def _yes_no(text: str, question: str, spec: OptionTexts) -> Reading | None:
     m = _YES_NO.match(text)
     if m is None or spec.kind != "binary" or not _YES_NO_Q.match(question):
         return None
+    if re.match(
+        r"\W*(?:but|although|though|however|partially|partly|only\s+partially)\b",
+        text[m.end() :],
+        re.I,
+    ):
+        return Reading("Z", "conflict")  # "Yes, but only partially."
     asked = polarity_of(question, spec)
     if len(asked) != 1 or re.search(r"\byes\b.*\bno\b|\bno\b.*\byes\b", text, re.I | re.S):
         return Reading("Z", "conflict") if len(asked) == 1 else None

@@ -333,3 +333,24 @@ def test_yes_or_no_with_a_qualification_is_no_answer() -> None:
     assert extract_option("Yes, but only partially.", BINARY, q).letter == "Z"
     assert extract_option("No, but it has been edited.", BINARY, q).letter == "Z"
     assert extract_option("No, it is a real photo.", BINARY, q).letter == "B"
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        (
+            "Splicing: high confidence. Copy-Move: low. Removal: low. Face swap: very low.",
+            KINDS,
+            "A",
+        ),
+        ("| Option | Match |\n|---|---|\n| A | low |\n| B | high |\n| C | low |", FOUR, "B"),
+        ("Top left: high. Top right: high. Bottom left: low.", REGIONS, "Z"),
+        ("The top left has high noise, the bottom right low noise.", REGIONS, "Z"),
+        ("the first two frames", FRAMES, "D"),
+        ("just the first frame", FRAMES, "C"),
+        ("The first frame and frame 5.", FRAMES, "Z"),
+        ("[0, 1] or [0, 1, 5]", FRAMES, "Z"),
+    ],
+)
+def test_v3_levels_and_frames(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

@@ -279,12 +279,41 @@ def _probabilities(text: str, spec: OptionTexts) -> Extraction | None:
                 value = float(found[0][0]) / (100 if found[0][1] else 1)
                 scores[said.pop()] = value
     if len(scores) < 2:
+        scores = _levels(text, spec)
+    if len(scores) < 2:
         return None
     best = max(scores.values())
     top = [k for k, v in scores.items() if v == best]
     if len(top) > 1:
         return Extraction(NO_OPTION, "none", "tied-scores", "two_options")
     return Extraction(top[0], "letter", "probabilities")
+
+
+_LEVEL = re.compile(
+    r"^(?:\W*)(very\s+high|high|medium|moderate|low|very\s+low|none)\b(?:\s+(?:confidence|likelihood|"
+    r"probability|match))?\W*$",
+    re.I,
+)
+_LEVELS = {"very high": 4.0, "high": 3.0, "medium": 2.0, "moderate": 2.0, "low": 1.0,
+           "very low": 0.5, "none": 0.0}  # fmt: skip
+
+
+def _levels(text: str, spec: OptionTexts) -> dict[str, float]:
+    """Confidence in words per option, written "option: level" ("Splicing: high confidence.",
+    "| B | high |"): each option's level."""
+    scores: dict[str, float] = {}
+    for part in re.split(r"[,;\n]|(?<=[a-z])\.(?:\s|$)", text):
+        cells = [c for c in re.split(r"\s*[:|=]\s*|\s+[-–]\s+", part.strip()) if c.strip()]
+        if len(cells) != 2:
+            continue
+        level = _LEVEL.match(cells[1])
+        if level is None:
+            continue
+        bare = cells[0].strip(" ()[]*")
+        said = {bare} & set(spec.letters) if len(bare) == 1 else text_letters(cells[0], spec)
+        if len(said) == 1:
+            scores[said.pop()] = _LEVELS[re.sub(r"\s+", " ", level.group(1).lower())]
+    return scores
 
 
 def _ranking(text: str, spec: OptionTexts) -> Extraction | None:

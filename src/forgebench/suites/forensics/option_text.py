@@ -327,6 +327,15 @@ _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", 
 _DIGIT_WORD = re.compile(r"\b(" + "|".join(_DIGIT_WORDS) + r")\b", re.I)
 
 
+_FIRST_FRAMES = re.compile(r"\b(?:the\s+)?first\s+(?:(\d+)\s+frames|frame)\b", re.I)
+
+
+def _first_frames(m: re.Match[str]) -> str:
+    """ "the first two frames": frames 0 and 1 (indexes start at 0)."""
+    n = int(m.group(1) or 1)
+    return "frames " + ", ".join(map(str, range(n))) if 1 <= n <= 64 else m.group(0)
+
+
 def _expanded(m: re.Match[str]) -> str:
     a, b = int(m.group(1)), int(m.group(2))
     return "frames " + ", ".join(map(str, range(a, b + 1))) if 0 <= b - a <= 64 else m.group(0)
@@ -336,6 +345,7 @@ def _frames(text: str) -> list[frozenset[int]]:
     """Index sets the answer names: bracketed lists, runs of numbers (or number words) after
     "frame(s)" or "index/indices", ranges ("frames 3 through 5") and an answer of bare numbers."""
     text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], text)
+    text = _FIRST_FRAMES.sub(_first_frames, text)
     text = _FRAME_RANGE.sub(_expanded, text)
     out = [frozenset(int(x) for x in _NUM.findall(m.group(0))) for m in _LIST.finditer(text)]
     bare = _BARE_NUMBERS.fullmatch(text)
@@ -373,8 +383,14 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
     if spec.kind == "binary":
         return polarity_of(text, spec)
     if spec.kind == "lists":
-        sets = _frames(text)
-        return {k for k, v in spec.values if any(s == v for s in sets)}
+        sets = set(_frames(text))
+        named = {k for k, v in spec.values if any(s == v for s in sets)}
+        if len(sets) > 1 and len(named) <= 1:  # "the first frame and frame 5": taken together
+            union = frozenset().union(*sets)
+            whole = {k for k, v in spec.values if v == union}
+            if whole or len(named) == 1:
+                return whole
+        return named
     if spec.kind == "boxes":
         boxes, forged = _boxes(text)
         if not boxes:

@@ -15,7 +15,10 @@ MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
 FRAMES = {"A": "[ 0, 1, 5 ]", "B": "[ 1 ]", "C": "[ 0 ]", "D": "[ 0, 1 ]"}
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
-TEST_HALF_RIGHT, TEST_HALF_WRONG = 676, 11  # of 733, benchmarks/extraction_accuracy.py
+TEST_HALF_RIGHT, TEST_HALF_WRONG = 691, 6  # of 733, benchmarks/extraction_accuracy.py
+# the h39-fresh batch (styles the corpus had little of), per half: right, wrong letters (of 210, 223)
+FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG = 200, 0
+FRESH_TEST_RIGHT, FRESH_TEST_WRONG = 190, 10
 
 
 @pytest.mark.parametrize(
@@ -141,11 +144,13 @@ def _read(rows: list[dict[str, str]]) -> tuple[Counter[str], set[str]]:
 
 
 def test_corpus_is_read_without_wrong_letters() -> None:
-    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
-    assert len(rows) >= 1000 and len({r["style"] for r in rows}) >= 90
-    # the h39-embed block (tuning half) was written for builtin/embed's threshold, in wordings
-    # the rules are not meant to read: the embedding stage's tests measure it
-    tuning = [r for r in rows if r["half"] == "tuning" and r["split"] != "h39-embed"]
+    every = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    assert len(every) >= 1000 and len({r["style"] for r in every}) >= 90
+    # the h39-fresh batch has its own floors (below); the h39-embed block (tuning half) was
+    # written for builtin/embed's threshold, in wordings the rules are not meant to read: the
+    # embedding stage's tests measure it
+    rows = [r for r in every if r["split"] not in ("h39-fresh", "h39-embed")]
+    tuning = [r for r in rows if r["half"] == "tuning"]
     outcome, wrong = _read(tuning)
     # the one wrong letter: "a photograph of a real person, but the background has been
     # AI-generated", labelled Z (partly generated), read as AI-generated
@@ -155,3 +160,200 @@ def test_corpus_is_read_without_wrong_letters() -> None:
     test = [r for r in rows if r["half"] == "test"]
     outcome, wrong = _read(test)
     assert outcome["right"] >= TEST_HALF_RIGHT and len(wrong) <= TEST_HALF_WRONG, outcome
+
+
+@pytest.mark.parametrize(
+    ("half", "right", "wrong_letters"),
+    [
+        ("tuning", FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG),
+        ("test", FRESH_TEST_RIGHT, FRESH_TEST_WRONG),
+    ],
+)
+def test_fresh_batch_figures_hold(half: str, right: int, wrong_letters: int) -> None:
+    """The h39-fresh batch, per half: at least as many right and no more wrong letters than
+    measured (the test half's figure is measured, never tuned on)."""
+    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    part = [r for r in rows if r["split"] == "h39-fresh" and r["half"] == half]
+    assert len(part) >= 200 and sum(1 for r in part if r["expected"] == "Z") >= len(part) // 5
+    outcome, wrong = _read(part)
+    assert outcome["right"] >= right and len(wrong) <= wrong_letters, outcome
+
+
+GENS = {
+    "A": "Generative Adversarial Networks",
+    "B": "Diffusion models",
+    "C": "Encoder-Decoder",
+    "D": "Graphics-based methods",
+}
+FRAMES8 = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "why"),
+    [
+        # list numbers are positions, not scores; a numbered ranking on the following lines
+        (
+            "1. Splicing - odd light\n2. Copy-Move - no\n4. Face Swap - no\nMost likely: Splicing",
+            KINDS,
+            "A",
+            "",
+        ),
+        ("Ranked by likelihood:\n1. Diffusion models\n2. GAN\n3. Graphics-based", GENS, "B", ""),
+        ("Ranking: B = C > A > D", FOUR, "Z", "two_options"),
+        ("Ranking: A > B = C > D", FOUR, "A", ""),
+        (
+            "I'd put 0.4 on GANs and 0.4 on diffusion models, 0.2 on the rest.",
+            GENS,
+            "Z",
+            "two_options",
+        ),
+        # conditionals without a leading "if"
+        ("It's AI-manipulated only if the background was replaced.", MANIP, "Z", "hedge"),
+        (
+            "Should the pole be original, it's Removal; if not, nothing was done.",
+            KINDS,
+            "Z",
+            "hedge",
+        ),
+        # a JSON letter its own explanation contradicts; a JSON number
+        (
+            '{"answer": "A", "explanation": "The image is non AI-generated."}',
+            BINARY,
+            "Z",
+            "two_options",
+        ),
+        ('{"answer": "B", "explanation": "The image is non AI-generated."}', BINARY, "B", ""),
+        ('{"choice": 4}', FOUR, "D", ""),
+        # "0, 1, and 5"; "#0-#1"
+        ("frames 0, 1, and 5 are forged", FRAMES, "A", ""),
+        ("frames #0-#1", FRAMES8, "B", ""),
+        # an article before a non-ASCII word; "No - it is": an interjection, no negator
+        ("A área falsificada está no canto inferior direito.", REGIONS, "Z", "nothing"),
+        (
+            "Non AI-generated? No - it is AI-generated.",
+            {"A": "non AI-generated", "B": "AI-generated"},
+            "B",
+            "",
+        ),
+        ("There is no sign that it is AI-generated.", BINARY, "B", ""),
+    ],
+)
+def test_v3_precision_rules(answer: str, options: dict[str, str], letter: str, why: str) -> None:
+    got = extract_option(answer, options)
+    assert (got.letter, got.why) == (letter, why), got
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        ("- A: exact\n- B: too big\n- C: too small\nMost likely: Candidate 1", FOUR, "A"),
+        ("| Field | Value |\n|---|---|\n| Forged region | Bottom right |", REGIONS, "D"),
+        ("This looks AI-generated at first glance, but it is a genuine photograph.", BINARY, "B"),
+        ("Real or fake? Fake.", BINARY, "A"),
+        ("Je choisis le masque 4.", FOUR, "D"),
+        ("候補3が最も正確です。", FOUR, "C"),
+        ("A imagem é real, não foi gerada por IA.", BINARY, "B"),
+        ("Order of plausibility: D, A, B, C", FRAMES8, "D"),
+        ("top-left (186,122), bottom-right (519,318)", BOXES, "B"),
+    ],
+)
+def test_v3_reads_more(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "why"),
+    [
+        # a verdict after a bullet list that names the options by letter
+        ("- A: fits\n- B: fits\n- C: no\n- D: no\nVerdict: B", FOUR, "B", ""),
+        ("- A: good\n- B: bad\n- C: bad\n- D: bad", FOUR, "Z", "two_options"),
+        # another option offered as possible too, or the answer taken back
+        ("I'd say B, but C is also possible.", FOUR, "Z", "hedge"),
+        ("B. Hmm, or maybe A.", FOUR, "Z", "hedge"),
+        ("C. Wait, no.", FOUR, "Z", "hedge"),
+        ("Option B is the best match, although option D is close.", FOUR, "B", ""),
+        # conditional alternatives after the answer; a committed pick is no conditional
+        ("C is correct. If the shadow is included, D.", FOUR, "Z", "hedge"),
+        ("B, assuming the reflection is original.", FOUR, "Z", "hedge"),
+        ("If I had to choose, C.", FOUR, "C", ""),
+        # articles before acronyms; "or" in other languages; post-posed negators; partly
+        ("A GAN or diffusion model.", GENS, "Z", "two_options"),
+        ("A GAN, judging by the checkerboard.", GENS, "A", ""),
+        ("Die Antwort ist entweder A oder D.", FOUR, "Z", "two_options"),
+        ("A 또는 B입니다.", FOUR, "Z", "two_options"),
+        ("これはAI生成ではありません。", BINARY, "B", ""),
+        ("Partially AI-generated.", BINARY, "Z", "two_options"),
+        ("A: 0.55\nB: 0.25\nC: 0.1\nD: 0.1", {"A": "[ 2, 3 ]", "B": "[ 4 ]"}, "A", ""),
+    ],
+)
+def test_v3_precision_more(answer: str, options: dict[str, str], letter: str, why: str) -> None:
+    got = extract_option(answer, options)
+    assert (got.letter, got.why) == (letter, why), got
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # "final answer" is no ordinal, "one of" no option number
+        ("Final answer: top left", REGIONS, "A"),
+        ("The final answer: AI-generated", BINARY, "A"),
+        ("Final answer - see above.", REGIONS, "Z"),
+        ("The answer is one of the top regions.", REGIONS, "Z"),
+        ("The final option.", REGIONS, "D"),
+        # a letter and a position that disagree
+        ("The last one, C.", FOUR, "Z"),
+        ("The last one, D.", FOUR, "D"),
+        # a statement about a class of media implies at most: no claim
+        ("The smooth textures are typical of AI-generated images.", BINARY, "Z"),
+        ("Real photos usually have more noise than this.", BINARY, "Z"),
+        ("The lighting is consistent with a real photograph.", BINARY, "Z"),
+        ("It is AI-generated, with artefacts typical of diffusion.", BINARY, "A"),
+        ("B - typical of diffusion models rather than GANs (A).", GENS, "B"),
+    ],
+)
+def test_v3_positions_and_implications(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "letter", "why"),
+    [
+        ("Sorry, I made a mistake earlier. The forged area is bottom left.", "C", ""),
+        ("Sorry, top left.", "A", ""),
+        ("I'm sorry, but I can't tell where the forged area is.", "Z", "refusal"),
+        ("Sorry, I cannot see the image.", "Z", "refusal"),
+    ],
+)
+def test_an_apology_is_a_refusal_only_where_it_cannot_answer(
+    answer: str, letter: str, why: str
+) -> None:
+    got = extract_option(answer, REGIONS)
+    assert (got.letter, got.why) == (letter, why), got
+
+
+def test_yes_or_no_with_a_qualification_is_no_answer() -> None:
+    q = "Is this image AI-generated?"
+    assert extract_option("Yes, but only partially.", BINARY, q).letter == "Z"
+    assert extract_option("No, but it has been edited.", BINARY, q).letter == "Z"
+    assert extract_option("No, it is a real photo.", BINARY, q).letter == "B"
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        (
+            "Splicing: high confidence. Copy-Move: low. Removal: low. Face swap: very low.",
+            KINDS,
+            "A",
+        ),
+        ("| Option | Match |\n|---|---|\n| A | low |\n| B | high |\n| C | low |", FOUR, "B"),
+        ("Top left: high. Top right: high. Bottom left: low.", REGIONS, "Z"),
+        ("The top left has high noise, the bottom right low noise.", REGIONS, "Z"),
+        ("the first two frames", FRAMES, "D"),
+        ("just the first frame", FRAMES, "C"),
+        ("The first frame and frame 5.", FRAMES, "Z"),
+        ("[0, 1] or [0, 1, 5]", FRAMES, "Z"),
+    ],
+)
+def test_v3_levels_and_frames(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

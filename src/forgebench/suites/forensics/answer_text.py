@@ -6,7 +6,8 @@
 - :func:`restatements_removed`: a restatement of the option list ("A. AI-generated B. non
   AI-generated ... Answer: B") blanked;
 - :func:`scopes`: the parts to read, after each self-correction ("B... actually, C", "A. Wait,
-  no - the answer is B", "I'll change my answer to C"), last first, then the whole answer.
+  no - the answer is B", "I'll change my answer to C") or overturned first impression ("at first
+  glance real, but ..."), last first, then the whole answer.
 """
 
 from __future__ import annotations
@@ -20,12 +21,19 @@ _REASONING = re.compile(
 )
 _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'"})
 _CORRECTION = re.compile(
-    r"\b(?:actually|on\s+second\s+thoughts?|on\s+(?:closer|further)\s+(?:inspection|look|"
+    r"\b(?:actually|on\s+second\s+thoughts?|(?:on|upon|after)\s+(?:closer|further)\s+(?:inspection|look|"
     r"reflection)|wait|correction|i\s+mean|i\s+meant|apolog(?:y|ies|ise|ize)|my\s+mistake|"
     r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
     r"(?:\s+to)?|scratch\s+that)\b",
     re.I,
 )
+
+
+_FIRST_GLANCE = re.compile(
+    r"\b(?:at\s+first(?:\s+(?:glance|sight))?|initially|superficially)\b[^.;\n]*?\b(?:but|however)\b",
+    re.I,
+)
+"""An impression the answer then overturns: "It looks real at first glance, but it is ..."."""
 
 
 def normalise(answer: str) -> str:
@@ -47,6 +55,8 @@ def normalise(answer: str) -> str:
 def scopes(text: str) -> list[str]:
     """The parts to read, most decisive first: after each self-correction (last first), then all."""
     cuts = [m.end() for m in _CORRECTION.finditer(text)]
+    cuts += [m.end() for m in _FIRST_GLANCE.finditer(text)]
+    cuts.sort()
     return [text[c:] for c in reversed(cuts)] + [text]
 
 

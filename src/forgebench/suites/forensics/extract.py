@@ -23,6 +23,14 @@ The paper's order, each stage deciding only what the previous ones left undecide
    "I meant" wins over what it corrects; an ordinal over options that carry numbers of their
    own in another order ("the second mask") is ``Z``.
 
+   Precision (the h39-fresh batch's tuning half): "only if", "provided that" and "X; if not, Y"
+   are conditionals; list numbers ("1. Splicing - ...") are never per-option scores, and
+   "0.4 on GANs and 0.4 on diffusion" is a tie; a ranking whose top is a tie ("B = C > A") is
+   ``Z``; a JSON letter that its own explanation contradicts is ``Z``; a question the answer
+   asks itself ("Real or fake? Fake.") states nothing. Read more: a verdict line after a list
+   ("Most likely: Splicing"), a markdown table row that names the verdict ("| Forged region |
+   Bottom right |"), ``{"choice": 4}``, a ranking given as a numbered list on the next lines.
+
    Before reading (:mod:`.answer_text`), reasoning blocks (``<think>...</think>``) are
    dropped, full-width letters and curly quotes made plain, markdown emphasis removed, and a
    restatement of the option list ("A. AI-generated B. non AI-generated") blanked. Two readings that disagree (two letters, a
@@ -72,10 +80,24 @@ _REFUSAL_OPENING = re.compile(
     r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai|抱歉|对不起|我无法|无法)",
     re.IGNORECASE,
 )
+_APOLOGY = re.compile(r"^\W*(?:i['’]?m sorry|i am sorry|sorry|抱歉|对不起)", re.I)
+_REFUSAL_VERB = re.compile(
+    r"\b(?:can['’]?t|cannot|can not|unable|not able|won['’]?t|will not|not possible|impossible|"
+    r"(?:don['’]?t|do not) know|not sure|refuse|not (?:permitted|allowed|comfortable)|"
+    r"no access|not provided|without the image)\b|无法|不能|不确定",
+    re.I,
+)
+"""An apology opening is a refusal only where the answer also says it cannot answer."""
 _JSON_ANSWER = re.compile(
     r"[\"']?(?:final[_ ]answer|answer|choice|option|prediction|selected[_ ]option)[\"']?\s*:\s*"
     r"([\"'])(.*?)\1",
     re.IGNORECASE | re.S,
+)
+_JSON_STRING = re.compile(r"([\"'])((?:(?!\1).){3,})\1", re.S)
+"""A JSON string value (a key is too; keys name no option)."""
+_JSON_NUMBER = re.compile(
+    r"[\"']?(?:final[_ ]answer|answer|choice|option|selected[_ ]option)[\"']?\s*:\s*(\d)\s*[,}]",
+    re.I,
 )
 _BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
 _UNDETERMINED = re.compile(
@@ -85,6 +107,26 @@ _UNDETERMINED = re.compile(
     re.IGNORECASE,
 )
 """Phrases saying the answer cannot be told; option text before the last one is not a claim."""
+_QUESTION = re.compile(r"(?:^|(?<=[.!?:\n]))[^.!?:\n]*\?(?=\s+\S)")
+"""A question the answer asks before answering it ("Non AI-generated? No - it is ...")."""
+_VERDICT_LINE = re.compile(
+    r"^\W*(?:most\s+likely|verdict|conclusion|final(?:\s+(?:answer|verdict|choice))?|answer|"
+    r"result|overall|prediction)\s*[:\-]|^\s*(?:->|→|=>)",
+    re.I,
+)
+"""A last line that gives the verdict after a list discussing the options."""
+_TABLE_VERDICT = re.compile(
+    r"^\s*\|[^|\n]*\b(?:answer|verdict|forged\s+(?:region|area)|region|prediction|result|label|"
+    r"choice|conclusion)\b[^|\n]*\|\s*([^|\n]+?)\s*\|\s*$",
+    re.I | re.M,
+)
+"""A markdown table row whose first cell names the verdict ("| Forged region | Bottom right |")."""
+_RETRACTION = re.compile(
+    r"^\W*(?:no|nope|hmm+|i\s*(?:'?m|\s+am)\s+not\s+(?:sure|certain)|not\s+sure|unsure)\b[^A-Za-z]*"
+    r"(?:(?:i\s*(?:'?m|\s+am)\s+)?not\s+(?:sure|certain)[^A-Za-z]*)?$",
+    re.I,
+)
+"""What follows a correction cue when it only takes the answer back ("Wait, no.")."""
 _TEXT_WHOLE = 80
 """Answers up to this length (or twice the options' total length) are text-matched whole."""
 
@@ -108,8 +150,11 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
     """Step 1 (see the module docstring), on normalised text."""
     if any(r in text for r in RELEASE_REFUSALS):
         return True
-    if not _REFUSAL_OPENING.match(text):
+    opening = _REFUSAL_OPENING.match(text)
+    if not opening:
         return False
+    if _APOLOGY.match(opening.group(0)) and not _REFUSAL_VERB.search(text):
+        return False  # "Sorry, I made a mistake earlier. The forged area is bottom left."
     if read_letter(text, spec) is not None:
         return False
     hedge = re.search(r"(?:,|;|\.)\s*(?:but|however|though)\b,?", text, re.I)
@@ -124,9 +169,16 @@ def _json(text: str, items: Mapping[str, str], spec: OptionTexts) -> Extraction 
         return None
     found = list(_JSON_ANSWER.finditer(text))
     if not found:
+        number = _JSON_NUMBER.search(text)  # {"choice": 4}: the fourth option
+        if number and spec.number_safe and 1 <= int(number.group(1)) <= len(spec.letters):
+            return Extraction(spec.letters[int(number.group(1)) - 1], "letter", "json")
         return None
     value = found[-1].group(2).strip()
     if value.upper() in spec.letters and len(value) == 1:
+        others = [m.group(2) for m in _JSON_STRING.finditer(text) if m.group(2) != value]
+        said = set().union(*(text_letters(o, spec) for o in others)) if others else set()
+        if said and value.upper() not in said:  # {"answer": "A", "explanation": "... B's text"}
+            return Extraction(NO_OPTION, "none", "conflict")
         return Extraction(value.upper(), "letter", "json")
     lead = re.match(r"^[\(\[]?([A-Y])[\)\].:]\s*(.*)$", value, re.S)
     if lead and lead.group(1) in spec.letters:
@@ -143,6 +195,11 @@ def _json(text: str, items: Mapping[str, str], spec: OptionTexts) -> Extraction 
 def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | None:
     total = sum(len(str(v)) for v in items.values())
     body = scope.strip()
+    lines = [line for line in body.splitlines() if line.strip()]
+    if len(lines) > 1 and _VERDICT_LINE.match(lines[-1]):  # "Most likely: Splicing" after a list
+        said = text_letters(_VERDICT_LINE.sub(" ", lines[-1], count=1), spec)
+        if len(said) == 1:
+            return Reading(said.pop(), spec.kind if spec.kind != "text" else "option-text")
     undetermined = list(_UNDETERMINED.finditer(body))
     if undetermined:  # what follows the last "I can't tell" is what the answer still claims
         body = body[undetermined[-1].end() :]
@@ -175,18 +232,24 @@ _HEDGE = re.compile(
 )
 _CONDITIONAL = re.compile(
     r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
+    r"\bonly\s+if\b|\bprovided\s+that\b|(?:^|[,;.]\s*)if\s+not\b\s*,|\bassuming\b|"
+    r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
+    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
+    r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$)|"
     r"\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
     re.I,
 )
 _PROBABILITY = re.compile(
     r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?\s*(?:[:=]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
 )
+_ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
 _SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")
 _RANKING = re.compile(
     r"\b(best\s+to\s+worst|most\s+to\s+least(?:\s+(?:likely|plausible|probable))?|"
-    r"most\s+(?:likely|plausible)\s+first|ranking|ranked|rank|ordered\s+by\s+\w+|"
-    r"(?:likelihood|preference)\s+order|worst\s+to\s+best|least\s+to\s+most(?:\s+likely)?)"
-    r"\s*\)?\s*[:\-]?\s*([^\n]*)",
+    r"most\s+(?:likely|plausible)\s+first|(?:ranked|ordered|sorted)\s+by\s+\w+|ranking|ranked|rank|"
+    r"order\s+of\s+(?:plausibility|likelihood|preference)|(?:likelihood|preference)\s+order|"
+    r"worst\s+to\s+best|least\s+to\s+most(?:\s+likely)?)"
+    r"[ \t]*\)?[ \t]*[:\-]?[ \t]*([^\n]*)",
     re.I,
 )
 _ELIMINATE = re.compile(
@@ -198,20 +261,25 @@ _ELIMINATE = re.compile(
 
 def _probabilities(text: str, spec: OptionTexts) -> Extraction | None:
     """A probability or confidence per option: the highest; two equal highest: ``Z``."""
-    if spec.kind in ("lists", "boxes"):
-        return None
     scores: dict[str, float] = {}
     for m in _PROBABILITY.finditer(text):
         if m.group(1) in spec.letters:
+            if spec.kind in ("lists", "boxes") and not (m.group(3) or "." in m.group(2)):
+                continue  # "A: 0.55" is a score; "A: 2" may be a frame index
             scores[m.group(1)] = float(m.group(2)) / (100 if m.group(3) else 1)
+    if len(scores) < 2 and spec.kind in ("lists", "boxes"):
+        return None
     if len(scores) < 2:
         scores = {}
-        for part in re.split(r"[,;\n|]", text):
+        for part in re.split(r"[,;\n|]|\band\b", text):
+            part = _ENUMERATOR.sub(" ", part)  # "1. Splicing - ...": a list number, no score
             said = text_letters(re.sub(r"\d+(?:\.\d+)?\s*%?", " ", part), spec)
             found = _SCORE.findall(part)
             if len(said) == 1 and len(found) == 1:
                 value = float(found[0][0]) / (100 if found[0][1] else 1)
                 scores[said.pop()] = value
+    if len(scores) < 2:
+        scores = _levels(text, spec)
     if len(scores) < 2:
         return None
     best = max(scores.values())
@@ -221,24 +289,59 @@ def _probabilities(text: str, spec: OptionTexts) -> Extraction | None:
     return Extraction(top[0], "letter", "probabilities")
 
 
+_LEVEL = re.compile(
+    r"^(?:\W*)(very\s+high|high|medium|moderate|low|very\s+low|none)\b(?:\s+(?:confidence|likelihood|"
+    r"probability|match))?\W*$",
+    re.I,
+)
+_LEVELS = {"very high": 4.0, "high": 3.0, "medium": 2.0, "moderate": 2.0, "low": 1.0,
+           "very low": 0.5, "none": 0.0}  # fmt: skip
+
+
+def _levels(text: str, spec: OptionTexts) -> dict[str, float]:
+    """Confidence in words per option, written "option: level" ("Splicing: high confidence.",
+    "| B | high |"): each option's level."""
+    scores: dict[str, float] = {}
+    for part in re.split(r"[,;\n]|(?<=[a-z])\.(?:\s|$)", text):
+        cells = [c for c in re.split(r"\s*[:|=]\s*|\s+[-–]\s+", part.strip()) if c.strip()]
+        if len(cells) != 2:
+            continue
+        level = _LEVEL.match(cells[1])
+        if level is None:
+            continue
+        bare = cells[0].strip(" ()[]*")
+        said = {bare} & set(spec.letters) if len(bare) == 1 else text_letters(cells[0], spec)
+        if len(said) == 1:
+            scores[said.pop()] = _LEVELS[re.sub(r"\s+", " ", level.group(1).lower())]
+    return scores
+
+
 def _ranking(text: str, spec: OptionTexts) -> Extraction | None:
     """A ranking of the options ("best to worst: D, B, A, C"): its first (last when it runs
     from worst to best)."""
     m = _RANKING.search(text)
     if m is None:
         return None
-    parts = [p for p in re.split(r",|>|\bthen\b|\d\)|;", m.group(2)) if p.strip()]
-    order: list[str] = []
+    body = m.group(2)
+    if not body.strip():  # "Ranked by likelihood:" then one option a line ("1. Diffusion")
+        lines = re.split(r"\n\s*\n", text[m.end() :].lstrip("\n"))[0].splitlines()
+        body = ";".join(_ENUMERATOR.sub(" ", line) for line in lines)
+    parts = [p for p in re.split(r",|>|\bthen\b|\d\)|;", body) if p.strip()]
+    order: list[set[str]] = []
     for part in parts:
         said = {ch for ch in re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z])", part)}
         said &= set(spec.letters)
         said = said or text_letters(part, spec)
-        if len(said) == 1:
-            order.append(said.pop())
-    if len(order) < 2 or len(set(order)) != len(order):
+        if said:
+            order.append(said)
+    flat = [ch for group in order for ch in group]
+    if len(order) < 2 or len(set(flat)) != len(flat):
         return None
     reverse = re.match(r"(?:worst|least)", m.group(1), re.I) is not None
-    return Extraction(order[-1] if reverse else order[0], "letter", "ranking")
+    top = order[-1] if reverse else order[0]
+    if len(top) > 1:  # "B = C > A > D": two options share the top
+        return Extraction(NO_OPTION, "none", "tied-ranking", "two_options")
+    return Extraction(next(iter(top)), "letter", "ranking")
 
 
 def _elimination(text: str, spec: OptionTexts) -> Extraction | None:
@@ -262,7 +365,7 @@ def _why(text: str, rule: str) -> str:
         return "refusal"
     if rule in ("empty", "nothing"):
         return "nothing"
-    if rule == "conditional" or _HEDGE.search(text):
+    if rule in ("conditional", "hedged-alternative", "retracted") or _HEDGE.search(text):
         return "hedge"
     return "two_options"
 
@@ -292,13 +395,29 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
             else Extraction(NO_OPTION, "none", got.rule, "two_options")
         )
     text = restatements_removed(text, opts)
+    text = _TABLE_VERDICT.sub(lambda m: "Answer: " + m.group(1) + ".", text)
+    asked = _QUESTION.sub(" ", text)  # "Real or fake? Fake.": the question states nothing
+    if asked.strip(_BARE):
+        text = asked
     if _CONDITIONAL.search(text):
         return Extraction(NO_OPTION, "none", "conditional", "hedge")
     for special in (_probabilities, _ranking, _elimination):
         got = special(text, spec)
         if got is not None:
             return got
-    for scope in scopes(text):
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and _VERDICT_LINE.match(lines[-1]):  # a list, then "Verdict: A"
+        verdict = _VERDICT_LINE.sub(" Answer: ", lines[-1], count=1)
+        step: Step = "letter"
+        read = read_letter(verdict, spec, question)
+        if read is None:
+            read, step = _text(verdict, opts, spec), "text"
+        if read is not None and read.letter != NO_OPTION:
+            return _as_extraction(read, step)
+    parts = scopes(text)
+    if len(parts) > 1 and _RETRACTION.match(parts[0]):  # "C. Wait, no.", "B. Actually, not sure"
+        return Extraction(NO_OPTION, "none", "retracted", "hedge")
+    for scope in parts:
         read = read_letter(scope, spec, question)
         if read is not None:
             return _as_extraction(read, "letter", scope)

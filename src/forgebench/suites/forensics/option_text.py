@@ -22,7 +22,11 @@ Four kinds of option set, recognised from the option texts themselves:
   right after a negator does not count.
 
 Chinese renderings covered: the binary wordings (AI生成 / 非AI生成, AI篡改 / 非AI篡改, 真实,
-伪造, 合成, 篡改, 未被篡改...). Nothing else of the release has a standard Chinese rendering.
+伪造, 合成, 篡改, 未被篡改...), diffusion models and GANs. Other languages, standard wordings
+only: the binary wordings in French, Spanish, German, Italian, Portuguese, Dutch, Japanese,
+Korean, Russian, Vietnamese, Arabic and Hindi; the four corners in French, Spanish, German,
+Italian, Portuguese, Dutch, Vietnamese, Japanese, Chinese, Korean and Russian; negators "não",
+"pas", "niet", "nie", "не" beside the English and German ones.
 """
 
 from __future__ import annotations
@@ -34,9 +38,9 @@ from functools import lru_cache
 from typing import cast
 
 _NEG_WORDS = (
-    r"not|non|never|no|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
+    r"not|non|never|no(?!\s+(?:it|this|that|i|we|you)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
     r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|neither|nor|nothing|none of|"
-    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|nicht|kein|keine"
+    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|nicht|kein|keine|não|nao|pas|niet|nie|не"
 )
 _NEGATOR = re.compile(rf"(?:^|[^a-z'])(?:{_NEG_WORDS})(?:\s+[\w']+){{0,5}}\s*$")
 _HYPOTHETICAL = re.compile(
@@ -44,6 +48,12 @@ _HYPOTHETICAL = re.compile(
     r"(?:\s+[\w']+){0,6}\s*$"
 )
 _NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无)[^，。；,.;]{0,3}$")
+_NEGATOR_AFTER = re.compile(
+    r"[^.,;!?。，；！？]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
+    r"아닙니다|아니|않|değil|नहीं)"
+)
+"""Negators written after the words they negate (Japanese, Korean, Turkish, Hindi)."""
+_PARTIAL = re.compile(r"(?:^|[^a-z])(?:partially|partly|partial|in\s+part)(?:\s+[\w']+){0,2}\s*$")
 _CLAUSE_BREAK = re.compile(
     r"[,;:.!?()\n，。；：！？]|\b(?:but|however|although|though|while|whereas|and|so|because|since)\b"
 )
@@ -57,10 +67,13 @@ GENERATED_POSITIVE = (
     "générée par ia", "générée par l'ia", "généré par l'ia", "généré par ia", "generada por ia",
     "generado por ia", "ki generiert", "generata dall'ia", "generato dall'ia", "gerada por ia",
     "ai로 생성", "ai에 의해 생성", "生成された", "сгенерировано",
+    "generata dall'intelligenza artificiale", "generato dall'intelligenza artificiale",
+    "midjourney", "stable diffusion", "dall e", "generative model", "gegenereerd door ai", "door ai gegenereerd", "tạo bởi ai", "tạo ra bởi ai",
+    "مولدة بالذكاء الاصطناعي", "ai द्वारा बनाई", "ai द्वारा बनाया", "ai द्वारा उत्पन्न",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
-    "edited", "altered", "doctored", "photoshopped", "modified", "spliced", "face swapped", "swapped",
+    "edited", "altered", "doctored", "photoshopped", "photoshop", "modified", "spliced", "face swapped", "swapped",
     "fake", "deepfake", "forged", "forgery", "ai篡改", "篡改", "伪造", "被修改", "深度伪造", "假的",
     "manipulée", "retouchée", "manipulada", "manipuliert", "bearbeitet", "manipolata",
     "改ざんされています", "改ざんされた", "조작된", "манипулировано",
@@ -76,24 +89,24 @@ POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE
 """Paraphrases of the positive option of each release wording (its own text included)."""
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
-    "generative adversarial networks": ("gan", "stylegan", "stylegan2", "stylegan3", "progan", "biggan", "adversarial network", "adversarial generator", "adversarially trained"),
-    "diffusion models": ("diffusion", "stable diffusion", "ddpm", "latent diffusion", "dall e", "midjourney", "text to image model", "text to image diffusion", "denoising"),
+    "generative adversarial networks": ("gan", "生成对抗网络", "敵対的生成ネットワーク", "trained adversarially", "stylegan", "stylegan2", "stylegan3", "progan", "biggan", "adversarial network", "adversarial generator", "adversarially trained"),
+    "diffusion models": ("diffusion", "扩散模型", "拡散モデル", "확산 모델", "stable diffusion", "ddpm", "latent diffusion", "dall e", "midjourney", "text to image model", "text to image diffusion", "denoising"),
     "encoder-decoder": ("encoder decoder", "autoencoder based face swap"),
-    "graphics-based methods": ("graphics based", "computer graphics", "graphics", "faceswap", "face2face", "3d engine", "3d render", "3d rendering", "rendered", "cgi", "game engine"),
+    "graphics-based methods": ("graphics based", "computer graphics", "graphics", "faceswap", "face2face", "3d engine", "3d render", "3d rendering", "rendered", "render", "cgi", "game engine", "unreal engine", "blender", "渲染"),
     "recurrent neural networks": ("recurrent neural network", "rnn", "recurrent network"),
     "variational auto-encoders": ("variational autoencoder", "vae"),
     "auto-regressive models": ("autoregressive", "auto regressive"),
     "proprietary": ("proprietary", "commercial generator", "closed source"),
     "transformer": ("transformer",),
-    "top left": ("northwest", "north west", "nw", "nw corner", "↖", "en haut à gauche", "arriba a la izquierda", "oben links", "links oben", "in alto a sinistra", "superior esquerdo", "左上", "왼쪽 위", "верхний левый"),
-    "top right": ("northeast", "north east", "ne corner", "↗", "en haut à droite", "arriba a la derecha", "oben rechts", "rechts oben", "in alto a destra", "superior direito", "右上", "오른쪽 위", "верхний правый"),
-    "bottom left": ("southwest", "south west", "sw", "sw corner", "↙", "en bas à gauche", "abajo a la izquierda", "unten links", "links unten", "in basso a sinistra", "inferior esquerdo", "左下", "왼쪽 아래", "нижний левый"),
-    "bottom right": ("southeast", "south east", "se corner", "↘", "en bas à droite", "abajo a la derecha", "unten rechts", "rechts unten", "in basso a destra", "inferior direito", "右下", "오른쪽 아래", "правый нижний", "нижний правый"),
-    "splicing": ("spliced", "pasted in", "pasted from", "transplanted", "composited", "from another image", "from another photo", "from a different photo", "from a second image"),
-    "copy-move": ("copy move", "cloned", "duplicated", "copied within", "copy pasted within"),
-    "removal": ("removed", "erased", "deleted", "object removal"),
+    "top left": ("linksboven", "góc trên bên trái", "northwest", "north west", "nw", "nw corner", "↖", "en haut à gauche", "arriba a la izquierda", "oben links", "links oben", "in alto a sinistra", "superior esquerdo", "左上", "왼쪽 위", "верхний левый"),
+    "top right": ("rechtsboven", "góc trên bên phải", "northeast", "north east", "ne corner", "↗", "en haut à droite", "arriba a la derecha", "oben rechts", "rechts oben", "in alto a destra", "superior direito", "右上", "오른쪽 위", "верхний правый"),
+    "bottom left": ("linksonder", "góc dưới bên trái", "southwest", "south west", "sw", "sw corner", "↙", "en bas à gauche", "abajo a la izquierda", "unten links", "links unten", "in basso a sinistra", "inferior esquerdo", "左下", "왼쪽 아래", "нижний левый"),
+    "bottom right": ("rechtsonder", "góc dưới bên phải", "southeast", "south east", "se corner", "↘", "en bas à droite", "abajo a la derecha", "unten rechts", "rechts unten", "in basso a destra", "inferior direito", "右下", "오른쪽 아래", "правый нижний", "нижний правый"),
+    "splicing": ("spliced", "splice", "pasted in", "pasted from", "transplanted", "composited", "from another image", "from another photo", "from a different photo", "from a second image"),
+    "copy-move": ("copy move", "cloned", "cloning", "clone", "duplicated", "copied within", "copy pasted within"),
+    "removal": ("removed", "erased", "deleted", "object removal", "rimozione", "suppression", "eliminación", "entfernung", "remoção"),
     "face swap (single face)": ("face swap", "face swapped", "face was swapped", "swapped face", "face was replaced", "face replaced"),
-    "no area was manipulated.": ("no area was manipulated", "nothing was manipulated", "no area is manipulated", "no region was manipulated", "no area looks edited", "nothing was edited"),
+    "no area was manipulated.": ("no area was manipulated", "none of the regions were manipulated", "none of the areas were manipulated", "nothing has been manipulated", "nothing has been tampered", "nothing was tampered", "nothing was manipulated", "no area is manipulated", "no region was manipulated", "no area looks edited", "nothing was edited"),
     "no frame was manipulated.": ("no frame was manipulated", "no frames were manipulated", "nothing was manipulated"),
 }  # fmt: skip
 """Extra wordings per option text (lower case), beside the text itself: the release's forgery
@@ -128,6 +141,8 @@ def _phrase_pattern(phrase: str) -> str:
         if re.fullmatch(r"[a-z]+", w) and len(w) > 3:
             stem = w[:-1] if w.endswith("s") else w
             parts.append(re.escape(stem) + r"(?:s|es)?")
+        elif re.fullmatch(r"[a-z]{3}", w):  # acronyms: "GANs", "VAEs"
+            parts.append(re.escape(w) + r"s?")
         else:
             parts.append(re.escape(w))
     body = r"\s+".join(parts)
@@ -150,6 +165,27 @@ def _negated(hay: str, start: int) -> bool:
 def _hypothetical(hay: str, start: int) -> bool:
     """A mention that asserts nothing ("to decide whether it is AI-generated")."""
     return bool(_HYPOTHETICAL.search(hay[max(0, start - 80) : start]))
+
+
+_GENERIC_BEFORE = re.compile(
+    r"(?:typical|characteristic|common|frequent|usual|known|seen|found|classic)\s+(?:of|in|for|with|among)"
+    r"(?:\s+(?:many|most|some|other))?\s*$|(?:consistent|in\s+line)\s+with\s+(?:an?\s+|the\s+)?$|"
+    r"like\s+(?:those|the\s+ones|that)\s+(?:in|of|from)\s+(?:an?\s+|the\s+)?$|"
+    r"(?:reminiscent|suggestive|indicative)\s+of\s+(?:an?\s+)?$|"
+    r"(?:similar|comparable)\s+to\s+(?:an?\s+|the\s+)?$|resembl\w*\s+(?:an?\s+|the\s+)?$"
+)
+_GENERIC_AFTER = re.compile(
+    r"\s*(?:images?|photos?|photographs?|pictures?|videos?|content|media|models?|methods?|edits?)?\s+"
+    r"(?:often|usually|typically|commonly|generally|frequently|tend\s+to|can|may|sometimes|rarely)\b"
+)
+
+
+def _generic(hay: str, start: int, end: int) -> bool:
+    """A mention about a class of media, not this one ("typical of AI-generated images", "real
+    photos usually have more noise"): it implies a side at most, and an implication is no claim."""
+    return bool(_GENERIC_BEFORE.search(hay[max(0, start - 60) : start])) or bool(
+        _GENERIC_AFTER.match(hay, end)
+    )
 
 
 @dataclass(frozen=True)
@@ -259,9 +295,13 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
                 taken.append((m.start(), m.end()))
                 if term in _QUALITY and not _QUALITY_NEXT.match(hay, m.end()):
                     continue  # "a real human", "the original image had": not about the image
-                if _hypothetical(hay, m.start()):
+                if _hypothetical(hay, m.start()) or _generic(hay, m.start(), m.end()):
                     continue
-                positive = sign != _negated(hay, m.start())
+                if _PARTIAL.search(_clause_before(hay, m.start())):
+                    found.update((spec.positive, spec.negative))  # "partly AI-generated": both
+                    continue
+                negated = _negated(hay, m.start()) or bool(_NEGATOR_AFTER.match(hay, m.end()))
+                positive = sign != negated
                 found.add(spec.positive if positive else spec.negative)
     return found
 
@@ -273,18 +313,27 @@ def polarity_of(text: str, spec: OptionTexts) -> set[str]:
 
 _FRAME_RUN = re.compile(
     r"\b(?:frames?|ind(?:ex|exes|ices))\s*(?:index(?:es)?|indices|numbers?)?\s*(?:are|is|:|=|#)?\s*"
-    r"(\d+(?:\s*(?:,|and|&)\s*\d+)*)(?!\d|\.\d)",
+    r"(\d+(?:\s*(?:,\s*and|,|and|&)\s*\d+)*)(?!\d|\.\d)",
     re.IGNORECASE,
 )
 
 
 _FRAME_RANGE = re.compile(
-    r"\bframes?\s*#?\s*(\d+)\s*(?:-|–|to|through|thru|until)\s*(\d+)(?!\d|\.\d)", re.I
+    r"\bframes?\s*#?\s*(\d+)\s*(?:-|–|to|through|thru|until)\s*#?\s*(\d+)(?!\d|\.\d)", re.I
 )
-_BARE_NUMBERS = re.compile(r"[^\w\[]*(?:only\s+)?(\d+(?:\s*(?:,|and|&|\s)\s*\d+)*)[\W]*")
+_BARE_NUMBERS = re.compile(r"[^\w\[]*(?:only\s+)?(\d+(?:\s*(?:,\s*and|,|and|&|\s)\s*\d+)*)[\W]*")
 _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
                 "six": "6", "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
 _DIGIT_WORD = re.compile(r"\b(" + "|".join(_DIGIT_WORDS) + r")\b", re.I)
+
+
+_FIRST_FRAMES = re.compile(r"\b(?:the\s+)?first\s+(?:(\d+)\s+frames|frame)\b", re.I)
+
+
+def _first_frames(m: re.Match[str]) -> str:
+    """ "the first two frames": frames 0 and 1 (indexes start at 0)."""
+    n = int(m.group(1) or 1)
+    return "frames " + ", ".join(map(str, range(n))) if 1 <= n <= 64 else m.group(0)
 
 
 def _expanded(m: re.Match[str]) -> str:
@@ -296,6 +345,7 @@ def _frames(text: str) -> list[frozenset[int]]:
     """Index sets the answer names: bracketed lists, runs of numbers (or number words) after
     "frame(s)" or "index/indices", ranges ("frames 3 through 5") and an answer of bare numbers."""
     text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], text)
+    text = _FIRST_FRAMES.sub(_first_frames, text)
     text = _FRAME_RANGE.sub(_expanded, text)
     out = [frozenset(int(x) for x in _NUM.findall(m.group(0))) for m in _LIST.finditer(text)]
     bare = _BARE_NUMBERS.fullmatch(text)
@@ -306,7 +356,9 @@ def _frames(text: str) -> list[frozenset[int]]:
 
 
 _CORNERS = re.compile(
-    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and)\s*\(\s*(\d+)\s*,\s*(\d+)\s*\)", re.I
+    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and|,)\s*(?:bottom[\s-]*right\s*[:=]?\s*)?"
+    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)",
+    re.I,
 )
 
 
@@ -331,8 +383,14 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
     if spec.kind == "binary":
         return polarity_of(text, spec)
     if spec.kind == "lists":
-        sets = _frames(text)
-        return {k for k, v in spec.values if any(s == v for s in sets)}
+        sets = set(_frames(text))
+        named = {k for k, v in spec.values if any(s == v for s in sets)}
+        if len(sets) > 1 and len(named) <= 1:  # "the first frame and frame 5": taken together
+            union = frozenset().union(*sets)
+            whole = {k for k, v in spec.values if v == union}
+            if whole or len(named) == 1:
+                return whole
+        return named
     if spec.kind == "boxes":
         boxes, forged = _boxes(text)
         if not boxes:
@@ -352,6 +410,8 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
         for m in pattern.finditer(hay):
             inside = any(a <= m.start() and m.end() <= b for a, b in taken)
             taken.append((m.start(), m.end()))
-            if not inside and not _negated(hay, m.start()) and not _hypothetical(hay, m.start()):
+            if inside or _negated(hay, m.start()) or _hypothetical(hay, m.start()):
+                continue
+            if not _generic(hay, m.start(), m.end()):
                 found.add(letter)
     return found

@@ -14,7 +14,8 @@ text is first normalised there).
   "In conclusion", "Overall"...
 - **letter**: the only option letter mentioned (capital, as a token; "A" before a lower-case word
   is the article unless that word follows letters: "A or B", "A is ..."; "option c" counts).
-- **option-number** / **ordinal**: "Option 2", "choice #3", "the second mask", "the last option",
+- **option-number** / **ordinal**: "Option 2", "choice #3", "the second mask", "the last option"
+  ("masque 4", "Maske 2", "候補3", "후보 4" too),
   where no option text holds a number of its own (frame lists, boxes).
 - **yes-no**: "Yes" / "No" to a question that asks about one side of a binary pair ("Is this
   image AI-generated?", "Is this a real photograph?").
@@ -55,8 +56,23 @@ _AFTER_LETTER = frozenset(
         "covers",
         "marks",
         "has",
+        "oder",
+        "ou",
+        "und",
+        "et",
+        "of",
+        "oppure",
+        "lub",
+        "veya",
+        "hoặc",
+        "nor",
     ]
 )
+_LATIN = r"[A-Za-zÀ-ÖØ-öø-ÿ]"
+_ARTICLE_NEXT = re.compile(
+    rf"[ \t]+(\d*{_LATIN}(?:(?![A-Z]){_LATIN})+|\d+[A-Za-z]+|(?!AI\b)[A-Z]{{2,5}}s?)\b"
+)
+"""The word after an article "A": a word in Latin script ("A área"), "3D", an acronym ("A GAN")."""
 _LETTER = r"[\(\[\"']?\s*([A-Ya-y])\s*[\)\]\"']?"
 _CONNECT = (
     r"\s*(?:is|would\s+be|will\s+be|should\s+be|=|:|-|->|→|是|为)?\s*(?:(?:option|choice)\s*)?"
@@ -64,7 +80,8 @@ _CONNECT = (
 _PRE_CUE = re.compile(
     r"(?:\bfinal\s+answer|\banswers?|\bans|\b(?:correct|right|best|most\s+(?:likely|accurate|plausible))"
     r"\s+(?:answer|option|choice|match)|\bmy\s+(?:final\s+)?(?:answer|choice|pick|(?:best\s+)?guess|"
-    r"selection)|\b(?:selected|chosen)\s+(?:option|answer)|\bconclusion|\bchoose|\bselect|\bpick|"
+    r"selection)|\b(?:selected|chosen)\s+(?:option|answer)|\bconclusion|\bverdict|\bprediction|"
+    r"\bmost\s+likely|\bchoose|\bselect|\bpick|"
     r"\bgo(?:ing)?\s+with|\blean(?:ing)?\s+towards?|\bopt\s+for|\b(?:would|'d|will|'ll)\s+say|\bcorrect|"
     r"最终答案|正确答案|正确选项|答案|选择|选项|应该选|选)"
     + _CONNECT
@@ -81,7 +98,7 @@ _ENDS = re.compile(
     r"[\(\[\"']?([A-Y])[\)\]\"']?\s*[.!]?\s*$"
 )
 _LEADING = re.compile(r"^[\s>*-]*[\(\[\"']?([A-Y])(?:[\)\]\"']|\s*[.:\-–—\n]|\s*$)")
-_ENUM_LINE = re.compile(r"^\s*[\(\[]?([A-Y])(?:[\)\].:]|[ \t]*$)", re.M)
+_ENUM_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?[\(\[]?([A-Y])(?:[\)\].:]|[ \t]*$)", re.M)
 _MENTION = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_]|['’][A-Za-z]|-[A-Za-z])")
 _OPTION_LOWER = re.compile(r"\b(?:option|choice)\s*[\(\[\"']?([a-y])(?![A-Za-z0-9])", re.I)
 _LIST = r"[A-Y](?:\s*(?:,|or|and|nor|/)\s*[A-Y])*"
@@ -110,7 +127,8 @@ _CONCLUSION = re.compile(
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1,
              "2nd": 2, "3rd": 3, "4th": 4}  # fmt: skip
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
-_NOUNS = r"(?:option|choice|one|candidate|mask|map|segmentation\s+map|box|answer|region)"
+_NOUNS = r"(?:option|choice|one|candidate|mask|map|segmentation\s+map|box|region)"
+"""Nouns an ordinal picks an option with ("answer" is not one: "final answer", "my first answer")."""
 _ORDINAL = re.compile(
     r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last|final|penultimate|"
     r"second[\s-]+to[\s-]+last)\s+(?:(?:listed|given)\s+)?"
@@ -127,8 +145,9 @@ _CONCLUDES = re.compile(
     re.I,
 )
 _NUMBER = re.compile(
-    r"\b(option|choice|candidate|answer|number|mask|map)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
-    r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d)",
+    r"\b(option|choice|candidate|answer|number|mask|map|masque|maske|m[aá]scara|maschera|маска|"
+    r"candidat|kandidat|candidato|opci[oó]n|opzione|op[cç][aã]o|候補|候选|후보)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
+    r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d|\s+of\b)",
     re.I,
 )
 _PLURAL_NUMBERS = re.compile(
@@ -174,7 +193,7 @@ def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tup
         if ch not in letters or m.start(1) in negated:
             continue
         if ch == "A":  # the article: "A close look", "A Photoshop edit"
-            nxt = re.match(r"[ \t]+(\d*[A-Za-z][a-z]+|\d+[A-Za-z]+)\b", text[m.end() :])
+            nxt = re.match(_ARTICLE_NEXT, text[m.end() :])
             if nxt is not None and nxt.group(1).lower() not in _AFTER_LETTER:
                 continue
         found.append((m.start(1), ch))
@@ -248,6 +267,11 @@ def _checked(text: str, pos: int, letter: str, rule: str, spec: OptionTexts) -> 
     said = text_letters(_clause(text, pos), spec)
     if said and letter not in said:
         return Reading("Z", "conflict")
+    if rule != "option-number":  # "The last one, C.": a position that names another option
+        sentence = _sentence(text, pos)
+        named = {ch for _, ch in _numbers(sentence, spec) if ch != "Z"}
+        if named and letter not in named:
+            return Reading("Z", "conflict")
     return Reading(letter, rule)
 
 
@@ -284,6 +308,12 @@ def _yes_no(text: str, question: str, spec: OptionTexts) -> Reading | None:
     m = _YES_NO.match(text)
     if m is None or spec.kind != "binary" or not _YES_NO_Q.match(question):
         return None
+    if re.match(
+        r"\W*(?:but|although|though|however|partially|partly|only\s+partially)\b",
+        text[m.end() :],
+        re.I,
+    ):
+        return Reading("Z", "conflict")  # "Yes, but only partially."
     asked = polarity_of(question, spec)
     if len(asked) != 1 or re.search(r"\byes\b.*\bno\b|\bno\b.*\byes\b", text, re.I | re.S):
         return Reading("Z", "conflict") if len(asked) == 1 else None
@@ -292,6 +322,26 @@ def _yes_no(text: str, question: str, spec: OptionTexts) -> Reading | None:
     letter = side if m.group(1).lower() == "yes" else other
     said = polarity_of(text[m.end() :], spec)
     return Reading("Z", "conflict") if said and said != {letter} else Reading(letter, "yes-no")
+
+
+_ALTERNATIVE = re.compile(
+    r"\b(?:or\s+(?:maybe|perhaps|possibly)|(?:is|are|seems?|looks?)\s+(?:also|equally)\s+"
+    r"(?:possible|plausible|likely|valid|correct)|could\s+also\s+be|might\s+also\s+be|"
+    r"(?:maybe|perhaps|possibly)\s+(?:also\s+)?(?:option\s+)?[A-Y]\b)",
+    re.I,
+)
+
+
+def _hedged_alternative(rest: str, letter: str, letters: frozenset[str], spec: OptionTexts) -> bool:
+    """After the claim, another option offered as possible too ("B, but C is also possible",
+    "B. Hmm, or maybe A"): the answer names two options without one final pick."""
+    for m in _ALTERNATIVE.finditer(rest):
+        sentence = _sentence(rest, m.start())
+        named = {ch for _, ch in _mentions(sentence, letters, _negated(sentence))}
+        named |= text_letters(sentence, spec)
+        if named - {letter}:
+            return True
+    return False
 
 
 def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | None:
@@ -305,6 +355,8 @@ def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | N
         window = _window(text, pos)
         if any(ch != letter for _, ch in _mentions(window, letters, _negated(window))):
             return Reading("Z", "conflict")
+        if _hedged_alternative(text[pos + 1 :], letter, letters, spec):
+            return Reading("Z", "hedged-alternative")
         return _checked(text, pos, letter, rule, spec)
     sentences = [s for s in re.split(r"(?<=[.!?。！？])\s+|\n+", text) if s.strip()]
     for s in reversed(sentences):

@@ -118,9 +118,9 @@ class MandelaConstruction(Construction):
 
     def problems(self, folder: Path) -> list[Any]:
         """The Mandela validator's errors in a folder a build wrote."""
-        from forgebench.suites.mandela.verbs_dataset import validate
+        from forgebench.suites.mandela.validate import validate_dataset
 
-        return list(validate(folder, None).errors)
+        return [str(p) for p in validate_dataset(folder).errors]
 
 
 CONSTRUCTION = MandelaConstruction()

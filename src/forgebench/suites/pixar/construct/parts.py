@@ -94,9 +94,9 @@ class PixarConstruction(Construction):
 
     def problems(self, folder: Path) -> list[Any]:
         """The Pixar validator's errors in a folder a build wrote."""
-        from forgebench.suites.pixar.verbs import validate
+        from forgebench.suites.pixar.facets.dataset import DATASET
 
-        return list(validate(folder).errors)
+        return list(DATASET.validate(folder).errors)
 
 
 CONSTRUCTION = PixarConstruction()

@@ -18,6 +18,8 @@ from typing import Any
 import pandas as pd
 
 from forgebench.report.table import Skipped, Table, to_csv, to_html, to_latex, to_markdown
+from forgebench.results.metrics_csv import read_metrics
+from forgebench.suites.base import SuiteError
 from forgebench.suites.forensics.tables import SHARES, all_tables
 
 __all__ = ["SHARES", "summary_table", "write_report"]
@@ -145,6 +147,23 @@ def write_report(
             + "</ul>"
         )
     return "".join(parts), files, notes
+
+
+def run_metrics(run_dir: Path, judge: str | None) -> pd.DataFrame | None:
+    """The Forensics rows of ``RUN/metrics.csv`` (of ``judge``); None without any."""
+    path = run_dir / "metrics.csv"
+    if not path.is_file():
+        return None
+    m = read_metrics(path, benchmark="forensics", judge=judge)
+    return None if m.empty else m
+
+
+def need_metrics(run_dir: Path, judge: str | None) -> pd.DataFrame:
+    """:func:`run_metrics`, or one line saying the run is not scored yet (tables, figures)."""
+    m = run_metrics(run_dir, judge)
+    if m is None:
+        raise SuiteError(f"{run_dir / 'metrics.csv'}: no Forensics metrics (score the run first)")
+    return m
 
 
 def summary_table(metrics: pd.DataFrame) -> Any:

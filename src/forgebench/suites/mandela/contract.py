@@ -310,6 +310,15 @@ def load_dataset(root: str | Path) -> Dataset:
     return Dataset(root=root.resolve(), items=items, kb=kb)
 
 
+def sample_seeds(ds: Dataset, n: int | None) -> Dataset:
+    """The dataset cut to the items of its first ``n`` seeds (in file order), so paired analyses
+    (a forgery and its original) stay complete; all of it when ``n`` is None."""
+    if n is None:
+        return ds
+    keep = set(list(dict.fromkeys(it.seed_id for it in ds.items))[:n])
+    return Dataset(root=ds.root, items=[it for it in ds.items if it.seed_id in keep], kb=ds.kb)
+
+
 def _check_items(root: Path, items: list[Item]) -> None:
     """Refuse duplicate ids and image paths that leave the folder (links resolved)."""
     from forgebench.util.paths import outside_reason

@@ -8,12 +8,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from forgebench.suites.mandela.frame import load_frame
-from forgebench.suites.mandela.verbs_run import parse
+from forgebench.suites.mandela.parse_run import parse_answers
 from forgebench.suites.outputs import Outcome
 
 
 def outcome(run_dir: Path, judge: str | None = None) -> list[Outcome]:
-    parse(run_dir)
+    parse_answers(run_dir)
     frame = load_frame(run_dir, judge)
     frame = frame[frame["correct"].notna()]
     return [

@@ -9,6 +9,7 @@ verdict: the metrics count them as misses under strict scoring (``frame.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from forgebench.run.store import GRADE_KIND, Store
@@ -17,7 +18,7 @@ from forgebench.suites.mandela.verdict import PARSER_VERSION, NameTargets, parse
 BENCHMARK = "mandela"
 """The benchmark id of Mandela's items and tasks in the store."""
 
-__all__ = ["BENCHMARK", "GRADE_KIND", "ParseStats", "load_items", "parse_run"]
+__all__ = ["BENCHMARK", "GRADE_KIND", "ParseStats", "load_items", "parse_answers", "parse_run"]
 
 
 @dataclass
@@ -60,3 +61,14 @@ def parse_run(store: Store, *, force: bool = False, batch: int = 2000) -> ParseS
     if pending:
         store.put_verdicts(pending)
     return stats
+
+
+def parse_answers(run_dir: Path) -> str | None:
+    """The verdict stage of a run folder: a verdict stored for every Mandela answer lacking one
+    (what the verdict facet, ``metrics``, ``judge``, ``export`` and ``outcome`` do first); a
+    count line, None when there was nothing new."""
+    with Store.open(run_dir, create=False) as store:
+        stats = parse_run(store)
+    if not stats.parsed:
+        return None
+    return f"verdicts: {stats.parsed} answers parsed ({stats.misses} misses)"

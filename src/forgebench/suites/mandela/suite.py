@@ -35,9 +35,9 @@ if TYPE_CHECKING:
     from forgebench.run.images import VariantCache
     from forgebench.run.tasks import Question
 
-_load = lazy("forgebench.suites.mandela.verbs_dataset:load")
+_load = lazy("forgebench.suites.mandela.preflight:load")
 _expand = lazy("forgebench.suites.mandela.expand:expand")
-_parse = lazy("forgebench.suites.mandela.verbs_run:parse")
+_parse = lazy("forgebench.suites.mandela.parse_run:parse_answers")
 _write_metrics = lazy("forgebench.suites.mandela.metrics:write_metrics")
 _outcome = lazy("forgebench.suites.mandela.outcome:outcome")
 

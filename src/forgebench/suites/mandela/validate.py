@@ -52,7 +52,6 @@ from pathlib import Path
 from typing import Any, get_args
 
 from pydantic import BaseModel, ValidationError
-from rich.console import Console
 
 from forgebench.suites.mandela import _validate_rules as rules
 from forgebench.suites.mandela import contract as mandela
@@ -110,14 +109,6 @@ class ValidationReport:
 
 Report = ValidationReport
 """Short alias of :class:`ValidationReport`."""
-
-
-def print_summary(report: ValidationReport, console: Console) -> None:
-    """A one-screen summary of a valid dataset: totals and counts per field."""
-    from forgebench.suites.mandela.verbs_dataset import dataset_summary
-
-    for part in dataset_summary(report):
-        console.print(part)
 
 
 def validate_dataset(

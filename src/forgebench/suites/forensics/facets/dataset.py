@@ -1,5 +1,5 @@
-"""Forensics' dataset facet: ``validate`` of our JSONL folder, its hf layout and the release
-TSV written back (``export-dataset --format release-tsv``; :mod:`..interop`)."""
+"""Forensics' dataset facet: ``validate`` of our JSONL folder (:mod:`..validate`), its hf layout
+and the release TSV written back (``export-dataset --format release-tsv``; :mod:`..interop`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 
 from forgebench.interop.layout import DatasetLayout
 from forgebench.suites import facets
-from forgebench.suites.forensics import interop, verbs
+from forgebench.suites.forensics import interop
+from forgebench.suites.forensics.validate import validate_forensics
 from forgebench.suites.outputs import Validation
 
 
@@ -16,7 +17,16 @@ class ForensicsDataset(facets.Dataset):
     def validate(
         self, path: Path, progress: Callable[[int, int], None] | None = None
     ) -> Validation:
-        return verbs.validate(path)
+        """Every problem of a Forensics folder; when valid, its items by task."""
+        report = validate_forensics(path)
+        tasks = ", ".join(f"{k} {v}" for k, v in sorted(report.by_task.items()))
+        summary = [f"forensics dataset: {report.items} items ({tasks})"]
+        return Validation(
+            errors=[str(p) for p in report.errors],
+            warnings=[str(p) for p in report.warnings],
+            summary=summary if not report.errors else [],
+            items=report.items,
+        )
 
     def layout(self) -> DatasetLayout:
         return interop.layout()

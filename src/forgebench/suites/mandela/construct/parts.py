@@ -23,6 +23,7 @@ from forgebench.construct.parts import Construction, Written
 from forgebench.construct.scenes import SceneRecord
 from forgebench.construct.specs import EditSpec
 from forgebench.construct.verify import Decision
+from forgebench.suites.mandela.validate import validate_dataset
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -108,7 +109,6 @@ class MandelaConstruction(Construction):
 
     def apply_review(self, build: Path, decisions: Path) -> tuple[int, int, Written]:
         from forgebench.suites.mandela.construct.review import import_review, load_decisions
-        from forgebench.suites.mandela.validate import validate_dataset
 
         accepted, rejected = import_review(build, load_decisions(decisions))
         report = validate_dataset(build / self.output)
@@ -118,9 +118,7 @@ class MandelaConstruction(Construction):
 
     def problems(self, folder: Path) -> list[Any]:
         """The Mandela validator's errors in a folder a build wrote."""
-        from forgebench.suites.mandela.verbs_dataset import validate
-
-        return list(validate(folder, None).errors)
+        return [str(p) for p in validate_dataset(folder).errors]
 
 
 CONSTRUCTION = MandelaConstruction()

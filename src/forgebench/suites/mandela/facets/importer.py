@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from forgebench.suites import facets
-from forgebench.suites.mandela.verbs_dataset import dataset_summary
 from forgebench.suites.outputs import ImportSettings, Output
 
 
@@ -24,7 +23,9 @@ class MandelaImporter(facets.Importer):
         progress: Callable[[int, int], None] | None = None,
     ) -> Output:
         """Import an item table into a dataset folder that validates (all or nothing)."""
-        # here, not at the top: `forgebench import` asks every suite's imports() first
+        # here, not at the top: `forgebench import` asks every suite's imports() first (the
+        # importer and the dataset facet's summary load the validator and Pillow)
+        from forgebench.suites.mandela.facets.dataset import dataset_summary
         from forgebench.suites.mandela.importer import import_dataset
 
         result = import_dataset(

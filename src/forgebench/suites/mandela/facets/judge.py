@@ -8,8 +8,8 @@ from pathlib import Path
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judging import JudgeSettings
 from forgebench.suites import facets
-from forgebench.suites.mandela import verbs_run
 from forgebench.suites.mandela.judge import judge_run
+from forgebench.suites.mandela.parse_run import parse_answers
 from forgebench.suites.mandela.rubric import RUBRIC
 from forgebench.suites.outputs import JudgeOutcome
 
@@ -18,7 +18,7 @@ class MandelaJudge(facets.Judge):
     def judge(
         self, run_dir: Path, config: ModelConfig, settings: JudgeSettings
     ) -> JudgeOutcome | None:
-        verbs_run.parse(run_dir)
+        parse_answers(run_dir)
         stats = judge_run(run_dir, config.spec, settings, config=config)
         return JudgeOutcome(judge=stats.judge, summary=stats.summary(), fatal=stats.fatal)
 

@@ -23,6 +23,7 @@ from forgebench.construct.parts import Construction, Written
 from forgebench.construct.scenes import SceneRecord
 from forgebench.construct.specs import EditSpec
 from forgebench.construct.verify import Decision
+from forgebench.suites.pixar.facets.dataset import DATASET
 
 
 class PixarConstruction(Construction):
@@ -94,9 +95,7 @@ class PixarConstruction(Construction):
 
     def problems(self, folder: Path) -> list[Any]:
         """The Pixar validator's errors in a folder a build wrote."""
-        from forgebench.suites.pixar.verbs import validate
-
-        return list(validate(folder).errors)
+        return list(DATASET.validate(folder).errors)
 
 
 CONSTRUCTION = PixarConstruction()

@@ -191,6 +191,6 @@ def _table_writer(fmt: str) -> Writer:
 
 register_format("csv", _table_writer("csv"), "one CSV per benchmark (spreadsheet-safe)")
 register_format("parquet", _table_writer("parquet"), "one Parquet file per benchmark")
-
-# the formats that write other tools' files (inspect, model-index, vlmevalkit) register on import
-from forgebench.interop import formats as _interop_formats  # noqa: E402, F401
+# the formats that write other tools' files, imported when asked for (or listed)
+for _name in ("inspect", "model-index", "vlmevalkit"):
+    FORMATS.add(_name, f"forgebench.interop.formats:{_name.upper().replace('-', '_')}")

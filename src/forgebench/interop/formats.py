@@ -1,5 +1,6 @@
-"""The ``export`` formats that write other tools' files, registered in the export registry
-(:mod:`forgebench.exports`): ``inspect`` (Inspect logs), ``model-index`` (model cards) and
+"""The ``export`` formats that write other tools' files, registered lazily in the export registry
+(:mod:`forgebench.exports` names the objects below, so this module is imported only when one is
+asked for or the formats are listed): ``inspect`` (Inspect logs), ``model-index`` (model cards) and
 ``vlmevalkit`` (VLMEvalKit prediction files, a suite's own format: Forensics').
 
 Each takes the registry's request (the run, ``--out`` as a folder, the run's suites, the judge and
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.errors import UserError
-from forgebench.exports import Exported, ExportRequest, export_facet, register_format
+from forgebench.exports import Exported, ExportFormat, ExportRequest, export_facet
 from forgebench.interop.run_formats import Benchmark, RunExport, write_model_index_all
 
 
@@ -68,8 +69,10 @@ def _suite_format(fmt: str) -> Any:
     return write
 
 
-register_format("inspect", _inspect, "Inspect logs, one per model x benchmark x 5,000 tasks")
-register_format("model-index", _model_index, "per model a model card of the headline metrics")
-register_format(
+INSPECT = ExportFormat("inspect", _inspect, "Inspect logs, one per model x benchmark x 5,000 tasks")
+MODEL_INDEX = ExportFormat(
+    "model-index", _model_index, "per model a model card of the headline metrics"
+)
+VLMEVALKIT = ExportFormat(
     "vlmevalkit", _suite_format("vlmevalkit"), "VLMEvalKit prediction files (Forensics)"
 )

@@ -5,7 +5,8 @@ The paper's order, each stage deciding only what the previous ones left undecide
 1. **rules** (this module, parser ``forensics-extract/v3``):
 
    - ``refusal`` -> ``Z``: VLMEvalKit's refusal strings anywhere, or a refusal opening ("I'm
-     sorry", "I can't", "As an AI", "抱歉", ...) with no option letter stated;
+     sorry", "I can't", "As an AI", "抱歉", ...) with no option letter stated (the patterns
+     and the other languages' refusals and hedges: :mod:`.hedges`);
    - the answer is one letter, any case, in any brackets or quotes (``bare-letter``);
    - a JSON answer, either quote style (``{'answer': 'D'}``, ``"final_answer"``, ``"choice"``;
      ``json``, ``json-text`` where its value is an option's text);
@@ -30,6 +31,12 @@ The paper's order, each stage deciding only what the previous ones left undecide
    asks itself ("Real or fake? Fake.") states nothing. Read more: a verdict line after a list
    ("Most likely: Splicing"), a markdown table row that names the verdict ("| Forged region |
    Bottom right |"), ``{"choice": 4}``, a ranking given as a numbered list on the next lines.
+
+   Precision (h39-r2): an "I can't tell", "hard to say", "can't decide", "maybe X, maybe Y" or
+   "either X or Y" in any of the sixteen languages of :mod:`.hedges` is ``Z`` (``refusal``,
+   ``hedge`` or ``two_options``) unless a contrast after it ("..., but it looks real") states
+   one option; a leading "No," whose statement affirms the positive side of a binary pair,
+   where no yes/no question makes it an answer, is ``Z`` (``two_options``).
 
    Before reading (:mod:`.answer_text`), reasoning blocks (``<think>...</think>``) are
    dropped, full-width letters and curly quotes made plain, markdown emphasis removed, and a
@@ -58,8 +65,24 @@ import numpy as np
 import pandas as pd
 
 from forgebench.suites.forensics.answer_text import normalise, restatements_removed, scopes
-from forgebench.suites.forensics.option_text import OptionTexts, option_texts, text_letters
-from forgebench.suites.forensics.reading import Reading, read_letter
+from forgebench.suites.forensics.hedges import (
+    APOLOGY,
+    CONDITIONAL,
+    HEDGE,
+    REFUSAL_OPENING,
+    REFUSAL_VERB,
+    RELEASE_REFUSALS,
+    RETRACTION,
+    UNDETERMINED,
+    undecided_rest,
+)
+from forgebench.suites.forensics.option_text import (
+    OptionTexts,
+    option_texts,
+    polarity_of,
+    text_letters,
+)
+from forgebench.suites.forensics.reading import YES_NO_QUESTION, Reading, read_letter
 
 Step = Literal["refusal", "letter", "text", "embed", "extractor", "none", "missing"]
 STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "none", "missing")
@@ -67,27 +90,6 @@ STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "n
 NO_OPTION = "Z"
 PARSER_VERSION = "forensics-extract/v3"
 
-RELEASE_REFUSALS = (
-    "Sorry, I can't help with images of people yet.",
-    "I can't process this file.",
-    "I'm sorry, but without the image provided",
-    "Cannot determine the answer",
-)
-"""VLMEvalKit's ``can_infer_option`` refusal strings (matched anywhere)."""
-
-_REFUSAL_OPENING = re.compile(
-    r"^\W*(?:i['’]?m sorry|i am sorry|sorry|i can(?:no|['’])t|i can not|i['’]?m unable|"
-    r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai|抱歉|对不起|我无法|无法)",
-    re.IGNORECASE,
-)
-_APOLOGY = re.compile(r"^\W*(?:i['’]?m sorry|i am sorry|sorry|抱歉|对不起)", re.I)
-_REFUSAL_VERB = re.compile(
-    r"\b(?:can['’]?t|cannot|can not|unable|not able|won['’]?t|will not|not possible|impossible|"
-    r"(?:don['’]?t|do not) know|not sure|refuse|not (?:permitted|allowed|comfortable)|"
-    r"no access|not provided|without the image)\b|无法|不能|不确定",
-    re.I,
-)
-"""An apology opening is a refusal only where the answer also says it cannot answer."""
 _JSON_ANSWER = re.compile(
     r"[\"']?(?:final[_ ]answer|answer|choice|option|prediction|selected[_ ]option)[\"']?\s*:\s*"
     r"([\"'])(.*?)\1",
@@ -100,13 +102,6 @@ _JSON_NUMBER = re.compile(
     re.I,
 )
 _BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
-_UNDETERMINED = re.compile(
-    r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:\w+\s+){0,2}?(?:determine[sd]?|tell|"
-    r"say|be\s+(?:sure|certain|determined))\b|\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|"
-    r"determine|judge)\b|\bnot\s+(?:entirely\s+)?(?:sure|certain)\b|\bunclear\b|\buncertain\b",
-    re.IGNORECASE,
-)
-"""Phrases saying the answer cannot be told; option text before the last one is not a claim."""
 _QUESTION = re.compile(r"(?:^|(?<=[.!?:\n]))[^.!?:\n]*\?(?=\s+\S)")
 """A question the answer asks before answering it ("Non AI-generated? No - it is ...")."""
 _VERDICT_LINE = re.compile(
@@ -121,12 +116,6 @@ _TABLE_VERDICT = re.compile(
     re.I | re.M,
 )
 """A markdown table row whose first cell names the verdict ("| Forged region | Bottom right |")."""
-_RETRACTION = re.compile(
-    r"^\W*(?:no|nope|hmm+|i\s*(?:'?m|\s+am)\s+not\s+(?:sure|certain)|not\s+sure|unsure)\b[^A-Za-z]*"
-    r"(?:(?:i\s*(?:'?m|\s+am)\s+)?not\s+(?:sure|certain)[^A-Za-z]*)?$",
-    re.I,
-)
-"""What follows a correction cue when it only takes the answer back ("Wait, no.")."""
 _TEXT_WHOLE = 80
 """Answers up to this length (or twice the options' total length) are text-matched whole."""
 
@@ -150,10 +139,10 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
     """Step 1 (see the module docstring), on normalised text."""
     if any(r in text for r in RELEASE_REFUSALS):
         return True
-    opening = _REFUSAL_OPENING.match(text)
+    opening = REFUSAL_OPENING.match(text)
     if not opening:
         return False
-    if _APOLOGY.match(opening.group(0)) and not _REFUSAL_VERB.search(text):
+    if APOLOGY.match(opening.group(0)) and not REFUSAL_VERB.search(text):
         return False  # "Sorry, I made a mistake earlier. The forged area is bottom left."
     if read_letter(text, spec) is not None:
         return False
@@ -200,7 +189,7 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
         said = text_letters(_VERDICT_LINE.sub(" ", lines[-1], count=1), spec)
         if len(said) == 1:
             return Reading(said.pop(), spec.kind if spec.kind != "text" else "option-text")
-    undetermined = list(_UNDETERMINED.finditer(body))
+    undetermined = list(UNDETERMINED.finditer(body))
     if undetermined:  # what follows the last "I can't tell" is what the answer still claims
         body = body[undetermined[-1].end() :]
         body = body[re.match(r"[^,;.!?]*", body).end() :]  # type: ignore[union-attr]
@@ -224,21 +213,6 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
     return Reading(NO_OPTION, "conflict") if said else None
 
 
-_HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|possibly|might|could|either|not\s+sure|hard\s+to|difficult\s+to|"
-    r"torn|unsure|uncertain|unclear|can'?t\s+(?:tell|say|decide|choose)|cannot\s+(?:tell|say|"
-    r"decide|choose|determine)|depend\w*)\b",
-    re.I,
-)
-_CONDITIONAL = re.compile(
-    r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
-    r"\bonly\s+if\b|\bprovided\s+that\b|(?:^|[,;.]\s*)if\s+not\b\s*,|\bassuming\b|"
-    r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
-    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
-    r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$)|"
-    r"\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
-    re.I,
-)
 _PROBABILITY = re.compile(
     r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?\s*(?:[:=]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
 )
@@ -360,12 +334,43 @@ def _elimination(text: str, spec: OptionTexts) -> Extraction | None:
     return None
 
 
+_NAMED_LETTER = re.compile(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])")
+_LEADING_NO = re.compile(
+    r"^\W*(?:no|non|nein|não|nee|hayır|nie|không|нет|いいえ|아니요|아니오|不是|不)\s*(?:[,.!:;、，。]|\s[—–-]\s)",
+    re.I,
+)
+
+
+def _undecided(text: str, why: str, rest: str, two: bool, spec: OptionTexts, question: str) -> bool:
+    """A hedge or an "I can't tell" (:func:`.hedges.undecided_rest`) that the answer does not
+    overturn: ``Z``. A contrast after it that states one option is read instead; "maybe X,
+    maybe Y" and "either X or Y" hedge only where they name two options (or none)."""
+    if rest.strip(_BARE):
+        said = read_letter(rest, spec, question) or _text(rest, {}, spec)
+        if said is not None and said.letter != NO_OPTION:
+            return False
+    if two:
+        named = text_letters(text, spec) | (set(_NAMED_LETTER.findall(text)) & set(spec.letters))
+        return len(named) != 1
+    return True
+
+
+def _contradicting_no(text: str, spec: OptionTexts, question: str) -> bool:
+    """A leading "No," (in any language the rules know) whose statement then affirms the
+    positive side of a binary pair ("No, it is AI-generated."), where no yes/no question
+    makes the "No" an answer: the two readings disagree."""
+    if spec.kind != "binary" or YES_NO_QUESTION.match(question):
+        return False
+    m = _LEADING_NO.match(text)
+    return m is not None and polarity_of(text[m.end() :], spec) == {spec.positive}
+
+
 def _why(text: str, rule: str) -> str:
     if rule in ("refusal",):
         return "refusal"
     if rule in ("empty", "nothing"):
         return "nothing"
-    if rule in ("conditional", "hedged-alternative", "retracted") or _HEDGE.search(text):
+    if rule in ("conditional", "hedged-alternative", "retracted") or HEDGE.search(text):
         return "hedge"
     return "two_options"
 
@@ -396,11 +401,16 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         )
     text = restatements_removed(text, opts)
     text = _TABLE_VERDICT.sub(lambda m: "Answer: " + m.group(1) + ".", text)
+    if _contradicting_no(text, spec, question):
+        return Extraction(NO_OPTION, "none", "conflict", "two_options")
     asked = _QUESTION.sub(" ", text)  # "Real or fake? Fake.": the question states nothing
     if asked.strip(_BARE):
         text = asked
-    if _CONDITIONAL.search(text):
+    if CONDITIONAL.search(text):
         return Extraction(NO_OPTION, "none", "conditional", "hedge")
+    undecided = undecided_rest(text)
+    if undecided is not None and _undecided(text, *undecided, spec, question):
+        return Extraction(NO_OPTION, "none", "undecided", undecided[0])
     for special in (_probabilities, _ranking, _elimination):
         got = special(text, spec)
         if got is not None:
@@ -415,7 +425,7 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         if read is not None and read.letter != NO_OPTION:
             return _as_extraction(read, step)
     parts = scopes(text)
-    if len(parts) > 1 and _RETRACTION.match(parts[0]):  # "C. Wait, no.", "B. Actually, not sure"
+    if len(parts) > 1 and RETRACTION.match(parts[0]):  # "C. Wait, no.", "B. Actually, not sure"
         return Extraction(NO_OPTION, "none", "retracted", "hedge")
     for scope in parts:
         read = read_letter(scope, spec, question)

@@ -21,10 +21,17 @@ Four kinds of option set, recognised from the option texts themselves:
   longest first (a text found only inside a longer option's match does not count); a mention
   right after a negator does not count.
 
+A part of the image said to be generated ("but the background has been AI-generated") makes
+a partly generated image: both sides of the ``generated`` wording. A region (or other option
+text) followed by a negator written after it ("右上ではありません", "오른쪽 위가 아닙니다") does
+not count.
+
 Chinese renderings covered: the binary wordings (AI生成 / 非AI生成, AI篡改 / 非AI篡改, 真实,
 伪造, 合成, 篡改, 未被篡改...), diffusion models and GANs. Other languages, standard wordings
 only: the binary wordings in French, Spanish, German, Italian, Portuguese, Dutch, Japanese,
-Korean, Russian, Vietnamese, Arabic and Hindi; the four corners in French, Spanish, German,
+Korean, Russian, Turkish, Polish, Vietnamese, Arabic and Hindi (single words too: "echt",
+"generiert", "gerada", "sahte", ...); splicing and copy-move in French, Spanish, German,
+Italian and Portuguese; the four corners in French, Spanish, German,
 Italian, Portuguese, Dutch, Vietnamese, Japanese, Chinese, Korean and Russian; negators "não",
 "pas", "niet", "nie", "не" beside the English and German ones.
 """
@@ -54,6 +61,14 @@ _NEGATOR_AFTER = re.compile(
 )
 """Negators written after the words they negate (Japanese, Korean, Turkish, Hindi)."""
 _PARTIAL = re.compile(r"(?:^|[^a-z])(?:partially|partly|partial|in\s+part)(?:\s+[\w']+){0,2}\s*$")
+_PART_SUBJECT = re.compile(
+    r"(?:^|[^a-z])(?:the|its|some|one|a)\s+(?:background|foreground|sky|face|faces|object|objects|"
+    r"element|elements|part|parts|portion|portions|section|sections|person|people|figure|text)"
+    r"(?:\s+(?:of\s+)?[\w']+){0,3}\s+(?:has|have|had|was|were|is|are)(?:\s+(?:been|likely|clearly|"
+    r"probably|partly|also))*\s*$"
+)
+"""A part of the image as the subject of "generated" ("but the background has been AI-generated"):
+the rest is then a photograph, and a partly generated image takes neither side."""
 _CLAUSE_BREAK = re.compile(
     r"[,;:.!?()\n，。；：！？]|\b(?:but|however|although|though|while|whereas|and|so|because|since)\b"
 )
@@ -70,6 +85,12 @@ GENERATED_POSITIVE = (
     "generata dall'intelligenza artificiale", "generato dall'intelligenza artificiale",
     "midjourney", "stable diffusion", "dall e", "generative model", "gegenereerd door ai", "door ai gegenereerd", "tạo bởi ai", "tạo ra bởi ai",
     "مولدة بالذكاء الاصطناعي", "ai द्वारा बनाई", "ai द्वारा बनाया", "ai द्वारा उत्पन्न",
+    "générée", "généré", "synthétique", "fausse", "generada", "generado", "sintética", "sintético",
+    "generiert", "künstlich erzeugt", "synthetisch", "gefälscht", "generata", "generato",
+    "sintetica", "sintetico", "gerada", "gerado", "gegenereerd", "nep", "üretilmiş", "sahte",
+    "wygenerowany", "wygenerowane", "wygenerowana", "syntetyczny", "fałszywy", "fałszywe",
+    "сгенерированное", "сгенерирована", "сгенерирован", "синтетическое", "фальшивка", "مولدة",
+    "مزيفة", "नकली", "偽物", "가짜",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
@@ -84,6 +105,10 @@ NEGATIVE = (
     "vraie photo", "authentique", "foto real", "auténtica", "echtes foto", "echt", "foto reale",
     "autentica", "foto autentica", "本物", "실제 사진", "настоящая фотография",
     "改ざんされていません", "조작되지 않",
+    "réelle", "réel", "authentique", "verdadera", "verdadero", "auténtica", "auténtico",
+    "authentisch", "reale", "autentica", "autentico", "verdadeira", "autêntica", "echte",
+    "gerçek", "prawdziwe", "prawdziwy", "prawdziwa", "autentyczne", "настоящее", "настоящая",
+    "подлинное", "подлинная", "реальное", "حقيقية", "असली", "वास्तविक", "実写", "진짜",
 )  # fmt: skip
 POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE}
 """Paraphrases of the positive option of each release wording (its own text included)."""
@@ -102,8 +127,8 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "top right": ("rechtsboven", "góc trên bên phải", "northeast", "north east", "ne corner", "↗", "en haut à droite", "arriba a la derecha", "oben rechts", "rechts oben", "in alto a destra", "superior direito", "右上", "오른쪽 위", "верхний правый"),
     "bottom left": ("linksonder", "góc dưới bên trái", "southwest", "south west", "sw", "sw corner", "↙", "en bas à gauche", "abajo a la izquierda", "unten links", "links unten", "in basso a sinistra", "inferior esquerdo", "左下", "왼쪽 아래", "нижний левый"),
     "bottom right": ("rechtsonder", "góc dưới bên phải", "southeast", "south east", "se corner", "↘", "en bas à droite", "abajo a la derecha", "unten rechts", "rechts unten", "in basso a destra", "inferior direito", "右下", "오른쪽 아래", "правый нижний", "нижний правый"),
-    "splicing": ("spliced", "splice", "pasted in", "pasted from", "transplanted", "composited", "from another image", "from another photo", "from a different photo", "from a second image"),
-    "copy-move": ("copy move", "cloned", "cloning", "clone", "duplicated", "copied within", "copy pasted within"),
+    "splicing": ("spleißen", "gespleißt", "empalme", "empalmado", "épissage", "giunzione", "emenda", "spliced", "splice", "pasted in", "pasted from", "transplanted", "composited", "from another image", "from another photo", "from a different photo", "from a second image"),
+    "copy-move": ("copier déplacer", "copiar mover", "copiar y mover", "kopieren verschieben", "copia sposta", "copia e sposta", "copy move", "cloned", "cloning", "clone", "duplicated", "copied within", "copy pasted within"),
     "removal": ("removed", "erased", "deleted", "object removal", "rimozione", "suppression", "eliminación", "entfernung", "remoção"),
     "face swap (single face)": ("face swap", "face swapped", "face was swapped", "swapped face", "face was replaced", "face replaced"),
     "no area was manipulated.": ("no area was manipulated", "none of the regions were manipulated", "none of the areas were manipulated", "nothing has been manipulated", "nothing has been tampered", "nothing was tampered", "nothing was manipulated", "no area is manipulated", "no region was manipulated", "no area looks edited", "nothing was edited"),
@@ -275,7 +300,7 @@ def _terms(wording: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
 
 _QUALITY = frozenset({"real", "authentic", "genuine", "original", "真实", "真的", "原始"})
 _QUALITY_NEXT = re.compile(
-    r"\s*(?:$|[.,;:!?)\n，。；！？的]|(?:and|to|one|photos?|photographs?|images?|pictures?|videos?|"
+    r"\s*(?:$|[.,;:!?)\n，。；！？的]|(?:and|or|o|ou|oder|of|oppure|ya|veya|lub|albo|или|hay|to|one|photos?|photographs?|images?|pictures?|videos?|"
     r"footage|shots?|snapshots?|frames?|pair|media|content|capture)\b)"
 )
 _CONCESSIVE = re.compile(
@@ -297,7 +322,10 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
                     continue  # "a real human", "the original image had": not about the image
                 if _hypothetical(hay, m.start()) or _generic(hay, m.start(), m.end()):
                     continue
-                if _PARTIAL.search(_clause_before(hay, m.start())):
+                clause = _clause_before(hay, m.start())
+                if _PARTIAL.search(clause) or (
+                    sign and spec.wording == "generated" and _PART_SUBJECT.search(clause)
+                ):
                     found.update((spec.positive, spec.negative))  # "partly AI-generated": both
                     continue
                 negated = _negated(hay, m.start()) or bool(_NEGATOR_AFTER.match(hay, m.end()))
@@ -411,6 +439,8 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
             inside = any(a <= m.start() and m.end() <= b for a, b in taken)
             taken.append((m.start(), m.end()))
             if inside or _negated(hay, m.start()) or _hypothetical(hay, m.start()):
+                continue
+            if _NEGATOR_AFTER.match(hay, m.end()):  # "右上ではありません", "오른쪽 위가 아닙니다"
                 continue
             if not _generic(hay, m.start(), m.end()):
                 found.add(letter)

@@ -46,7 +46,7 @@ The paper's order, each stage deciding only what the previous ones left undecide
    in the verdict's detail); each ``Z`` records why (``why``: ``two_options``, ``hedge``,
    ``refusal``, ``nothing``; in the verdict's detail and the export's ``found_by`` column).
 2. ``embed``: ``builtin/embed`` (:mod:`.embed_extract`), when it was run on this run.
-3. ``extractor``: an LLM extractor (the judge stage; :func:`extractor_prompt`, or the release's
+3. ``extractor``: an LLM extractor (the judge stage; :mod:`.llm_extractor`, or the release's
    prompt, :mod:`.release_match`).
 4. ``none`` -> ``Z``.
 
@@ -64,6 +64,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from forgebench.suites.forensics.answer_forms import elimination, probabilities, ranking
 from forgebench.suites.forensics.answer_text import normalise, restatements_removed, scopes
 from forgebench.suites.forensics.hedges import (
     APOLOGY,
@@ -213,127 +214,6 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
     return Reading(NO_OPTION, "conflict") if said else None
 
 
-_PROBABILITY = re.compile(
-    r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?\s*(?:[:=]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
-)
-_ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
-_SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")
-_RANKING = re.compile(
-    r"\b(best\s+to\s+worst|most\s+to\s+least(?:\s+(?:likely|plausible|probable))?|"
-    r"most\s+(?:likely|plausible)\s+first|(?:ranked|ordered|sorted)\s+by\s+\w+|ranking|ranked|rank|"
-    r"order\s+of\s+(?:plausibility|likelihood|preference)|(?:likelihood|preference)\s+order|"
-    r"worst\s+to\s+best|least\s+to\s+most(?:\s+likely)?)"
-    r"[ \t]*\)?[ \t]*[:\-]?[ \t]*([^\n]*)",
-    re.I,
-)
-_ELIMINATE = re.compile(
-    r"\b(?:rule\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*|can\s+be\s+excluded|"
-    r"impossible|wrong|incorrect|none\s+of|not)\b",
-    re.I,
-)
-
-
-def _probabilities(text: str, spec: OptionTexts) -> Extraction | None:
-    """A probability or confidence per option: the highest; two equal highest: ``Z``."""
-    scores: dict[str, float] = {}
-    for m in _PROBABILITY.finditer(text):
-        if m.group(1) in spec.letters:
-            if spec.kind in ("lists", "boxes") and not (m.group(3) or "." in m.group(2)):
-                continue  # "A: 0.55" is a score; "A: 2" may be a frame index
-            scores[m.group(1)] = float(m.group(2)) / (100 if m.group(3) else 1)
-    if len(scores) < 2 and spec.kind in ("lists", "boxes"):
-        return None
-    if len(scores) < 2:
-        scores = {}
-        for part in re.split(r"[,;\n|]|\band\b", text):
-            part = _ENUMERATOR.sub(" ", part)  # "1. Splicing - ...": a list number, no score
-            said = text_letters(re.sub(r"\d+(?:\.\d+)?\s*%?", " ", part), spec)
-            found = _SCORE.findall(part)
-            if len(said) == 1 and len(found) == 1:
-                value = float(found[0][0]) / (100 if found[0][1] else 1)
-                scores[said.pop()] = value
-    if len(scores) < 2:
-        scores = _levels(text, spec)
-    if len(scores) < 2:
-        return None
-    best = max(scores.values())
-    top = [k for k, v in scores.items() if v == best]
-    if len(top) > 1:
-        return Extraction(NO_OPTION, "none", "tied-scores", "two_options")
-    return Extraction(top[0], "letter", "probabilities")
-
-
-_LEVEL = re.compile(
-    r"^(?:\W*)(very\s+high|high|medium|moderate|low|very\s+low|none)\b(?:\s+(?:confidence|likelihood|"
-    r"probability|match))?\W*$",
-    re.I,
-)
-_LEVELS = {"very high": 4.0, "high": 3.0, "medium": 2.0, "moderate": 2.0, "low": 1.0,
-           "very low": 0.5, "none": 0.0}  # fmt: skip
-
-
-def _levels(text: str, spec: OptionTexts) -> dict[str, float]:
-    """Confidence in words per option, written "option: level" ("Splicing: high confidence.",
-    "| B | high |"): each option's level."""
-    scores: dict[str, float] = {}
-    for part in re.split(r"[,;\n]|(?<=[a-z])\.(?:\s|$)", text):
-        cells = [c for c in re.split(r"\s*[:|=]\s*|\s+[-–]\s+", part.strip()) if c.strip()]
-        if len(cells) != 2:
-            continue
-        level = _LEVEL.match(cells[1])
-        if level is None:
-            continue
-        bare = cells[0].strip(" ()[]*")
-        said = {bare} & set(spec.letters) if len(bare) == 1 else text_letters(cells[0], spec)
-        if len(said) == 1:
-            scores[said.pop()] = _LEVELS[re.sub(r"\s+", " ", level.group(1).lower())]
-    return scores
-
-
-def _ranking(text: str, spec: OptionTexts) -> Extraction | None:
-    """A ranking of the options ("best to worst: D, B, A, C"): its first (last when it runs
-    from worst to best)."""
-    m = _RANKING.search(text)
-    if m is None:
-        return None
-    body = m.group(2)
-    if not body.strip():  # "Ranked by likelihood:" then one option a line ("1. Diffusion")
-        lines = re.split(r"\n\s*\n", text[m.end() :].lstrip("\n"))[0].splitlines()
-        body = ";".join(_ENUMERATOR.sub(" ", line) for line in lines)
-    parts = [p for p in re.split(r",|>|\bthen\b|\d\)|;", body) if p.strip()]
-    order: list[set[str]] = []
-    for part in parts:
-        said = {ch for ch in re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z])", part)}
-        said &= set(spec.letters)
-        said = said or text_letters(part, spec)
-        if said:
-            order.append(said)
-    flat = [ch for group in order for ch in group]
-    if len(order) < 2 or len(set(flat)) != len(flat):
-        return None
-    reverse = re.match(r"(?:worst|least)", m.group(1), re.I) is not None
-    top = order[-1] if reverse else order[0]
-    if len(top) > 1:  # "B = C > A > D": two options share the top
-        return Extraction(NO_OPTION, "none", "tied-ranking", "two_options")
-    return Extraction(next(iter(top)), "letter", "ranking")
-
-
-def _elimination(text: str, spec: OptionTexts) -> Extraction | None:
-    """Every option but one ruled out ("rule out A, B and C", "not A, not C, not D")."""
-    m = _ELIMINATE.search(text)
-    if m is None or (spec.kind != "text" and not re.search(r"\b[A-Y]\b", text)):
-        return None
-    out = set(re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])", text[m.start() :])) & set(
-        spec.letters
-    )
-    if not out and spec.kind == "text":
-        out = text_letters(_ELIMINATE.sub(" ", text[m.start() :]), spec)
-    rest = [k for k in spec.letters if k not in out]
-    if len(out) >= 2 and len(rest) == 1:
-        return Extraction(rest[0], "letter", "elimination")
-    return None
-
-
 _NAMED_LETTER = re.compile(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])")
 _LEADING_NO = re.compile(
     r"^\W*(?:no|non|nein|não|nee|hayır|nie|không|нет|いいえ|아니요|아니오|不是|不)\s*(?:[,.!:;、，。]|\s[—–-]\s)",
@@ -366,6 +246,8 @@ def _contradicting_no(text: str, spec: OptionTexts, question: str) -> bool:
 
 
 def _why(text: str, rule: str) -> str:
+    if rule.startswith("tied-"):
+        return "two_options"
     if rule in ("refusal",):
         return "refusal"
     if rule in ("empty", "nothing"):
@@ -411,10 +293,10 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     undecided = undecided_rest(text)
     if undecided is not None and _undecided(text, *undecided, spec, question):
         return Extraction(NO_OPTION, "none", "undecided", undecided[0])
-    for special in (_probabilities, _ranking, _elimination):
-        got = special(text, spec)
-        if got is not None:
-            return got
+    for special in (probabilities, ranking, elimination):
+        form = special(text, spec)
+        if form is not None:
+            return _as_extraction(form, "letter", text)
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) > 1 and _VERDICT_LINE.match(lines[-1]):  # a list, then "Verdict: A"
         verdict = _VERDICT_LINE.sub(" Answer: ", lines[-1], count=1)
@@ -480,32 +362,6 @@ def extract_batch(
         got = _extract(texts[a], items[o], str(q_uniques[q]))
         out[0, k], out[1, k], out[2, k] = got.letter, got.step, got.rule
     return out[0][p_codes], out[1][p_codes], out[2][p_codes]
-
-
-EXTRACTOR_VERSION = "extract/v1"
-EXTRACTOR_TEMPLATE = """You match a model's answer to a multiple-choice question with one of its options.
-Reply with a single capital letter: the option the answer chose, or Z if the answer chose no option, chose several, or refused.
-
-Question: {question}
-Options:
-{options}
-Answer: {answer}
-
-Your reply (one letter):"""
-
-
-def extractor_prompt(question: str, options: Mapping[str, str], answer: str) -> str:
-    """The prompt sent to the LLM extractor (version :data:`EXTRACTOR_VERSION`)."""
-    lines = "\n".join(f"{k}. {v}" for k, v in options.items())
-    return EXTRACTOR_TEMPLATE.format(question=question, options=lines, answer=answer.strip())
-
-
-def parse_extractor_reply(reply: str, options: Mapping[str, str]) -> str:
-    """The extractor's letter: one option letter or ``Z`` as a token, anything else -> ``Z``."""
-    allowed = {*options, NO_OPTION}
-    found = {m.group(1) for m in re.finditer(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])", reply)}
-    found &= allowed
-    return found.pop() if len(found) == 1 else NO_OPTION
 
 
 def combine(

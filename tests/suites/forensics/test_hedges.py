@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from forgebench.suites.forensics.extract import extract_option
+from forgebench.suites.forensics.extract_chain import undecided
 
 BINARY = {"A": "AI-generated", "B": "non AI-generated"}
 REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
@@ -137,3 +138,9 @@ def test_a_leading_no_answers_a_yes_no_question() -> None:
 )
 def test_a_part_generated_is_neither_side(answer: str, letter: str) -> None:
     assert extract_option(answer, BINARY, OPEN_QUESTION).letter == letter
+
+
+def test_a_hedge_is_a_decision_never_sent_on() -> None:
+    got = extract_option("Schwer zu sagen: vielleicht echt, vielleicht generiert.", BINARY)
+    assert (got.letter, got.rule, got.why) == ("Z", "undecided", "hedge")
+    assert not undecided(got)

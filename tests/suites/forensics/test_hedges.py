@@ -134,6 +134,7 @@ def test_a_leading_no_answers_a_yes_no_question() -> None:
         ("The man is a real person, yet the foreground objects have been AI-generated.", "Z"),
         ("The whole picture is AI-generated.", "A"),
         ("It is AI-generated, judging by the background.", "A"),
+        ("The person is clearly AI-generated.", "A"),
     ],
 )
 def test_a_part_generated_is_neither_side(answer: str, letter: str) -> None:

@@ -64,8 +64,8 @@ _NEGATOR_AFTER = re.compile(
 """Negators written after the words they negate (Japanese, Korean, Turkish, Hindi)."""
 _PARTIAL = re.compile(r"(?:^|[^a-z])(?:partially|partly|partial|in\s+part)(?:\s+[\w']+){0,2}\s*$")
 _PART_SUBJECT = re.compile(
-    r"(?:^|[^a-z])(?:the|its|some|one|a)\s+(?:background|foreground|sky|face|faces|object|objects|"
-    r"element|elements|part|parts|portion|portions|section|sections|person|people|figure|text)"
+    r"(?:^|[^a-z])(?:the|its|some|one|a)\s+(?:background|foreground|sky|object|objects|logo|"
+    r"element|elements|part|parts|portion|portions|section|sections|text)"
     r"(?:\s+(?:of\s+)?[\w']+){0,3}\s+(?:has|have|had|was|were|is|are)(?:\s+(?:been|likely|clearly|"
     r"probably|partly|also))*\s*$"
 )

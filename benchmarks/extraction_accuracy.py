@@ -52,8 +52,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from forgebench.suites.forensics.extract import extract_option, parse_extractor_reply
+from forgebench.suites.forensics.extract import extract_option
 from forgebench.suites.forensics.extract_chain import chain, undecided
+from forgebench.suites.forensics.llm_extractor import parse_extractor_reply
 from forgebench.suites.forensics.release_match import release_rules
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests/suites/forensics/data/extraction_corpus.jsonl"

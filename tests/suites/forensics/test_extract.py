@@ -9,9 +9,8 @@ from forgebench.suites.forensics.extract import (
     combine,
     extract_batch,
     extract_option,
-    extractor_prompt,
-    parse_extractor_reply,
 )
+from forgebench.suites.forensics.llm_extractor import extractor_prompt, parse_extractor_reply
 
 BINARY = {"A": "AI-generated", "B": "non AI-generated"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}

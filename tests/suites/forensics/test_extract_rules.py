@@ -152,10 +152,9 @@ def test_corpus_is_read_without_wrong_letters() -> None:
     rows = [r for r in every if r["split"] not in ("h39-fresh", "h39-embed")]
     tuning = [r for r in rows if r["half"] == "tuning"]
     outcome, wrong = _read(tuning)
-    # the one wrong letter: "a photograph of a real person, but the background has been
-    # AI-generated", labelled Z (partly generated), read as AI-generated
-    assert wrong <= {"realistic_mixed-28"}, wrong
-    assert outcome["right"] >= 0.96 * len(tuning), outcome
+    # no wrong letter on the tuning half (a part that is AI-generated is no side since h39-r2)
+    assert not wrong, wrong
+    assert outcome["right"] >= 0.98 * len(tuning), outcome
     # the test half is never tuned on: this is the figure measured at the end of issue 39
     test = [r for r in rows if r["half"] == "test"]
     outcome, wrong = _read(test)

@@ -15,12 +15,9 @@ import pytest
 from forgebench.models.base import Request
 from forgebench.models.openai_compat import create
 from forgebench.models.spec import ModelConfig
-from forgebench.suites.forensics.extract import (
-    extract_option,
-    extractor_prompt,
-    parse_extractor_reply,
-)
+from forgebench.suites.forensics.extract import extract_option
 from forgebench.suites.forensics.extract_chain import chain, undecided
+from forgebench.suites.forensics.llm_extractor import extractor_prompt, parse_extractor_reply
 from forgebench.suites.forensics.release_match import release_rules
 
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"

@@ -5,7 +5,8 @@ The paper's order, each stage deciding only what the previous ones left undecide
 1. **rules** (this module, parser ``forensics-extract/v3``):
 
    - ``refusal`` -> ``Z``: VLMEvalKit's refusal strings anywhere, or a refusal opening ("I'm
-     sorry", "I can't", "As an AI", "抱歉", ...) with no option letter stated;
+     sorry", "I can't", "As an AI", "抱歉", ...) with no option letter stated (the patterns
+     and the other languages' refusals and hedges: :mod:`.hedges`);
    - the answer is one letter, any case, in any brackets or quotes (``bare-letter``);
    - a JSON answer, either quote style (``{'answer': 'D'}``, ``"final_answer"``, ``"choice"``;
      ``json``, ``json-text`` where its value is an option's text);
@@ -31,6 +32,12 @@ The paper's order, each stage deciding only what the previous ones left undecide
    ("Most likely: Splicing"), a markdown table row that names the verdict ("| Forged region |
    Bottom right |"), ``{"choice": 4}``, a ranking given as a numbered list on the next lines.
 
+   Precision (h39-r2): an "I can't tell", "hard to say", "can't decide", "maybe X, maybe Y" or
+   "either X or Y" in any of the sixteen languages of :mod:`.hedges` is ``Z`` (``refusal``,
+   ``hedge`` or ``two_options``) unless a contrast after it ("..., but it looks real") states
+   one option; a leading "No," whose statement affirms the positive side of a binary pair,
+   where no yes/no question makes it an answer, is ``Z`` (``two_options``).
+
    Before reading (:mod:`.answer_text`), reasoning blocks (``<think>...</think>``) are
    dropped, full-width letters and curly quotes made plain, markdown emphasis removed, and a
    restatement of the option list ("A. AI-generated B. non AI-generated") blanked. Two readings that disagree (two letters, a
@@ -39,7 +46,7 @@ The paper's order, each stage deciding only what the previous ones left undecide
    in the verdict's detail); each ``Z`` records why (``why``: ``two_options``, ``hedge``,
    ``refusal``, ``nothing``; in the verdict's detail and the export's ``found_by`` column).
 2. ``embed``: ``builtin/embed`` (:mod:`.embed_extract`), when it was run on this run.
-3. ``extractor``: an LLM extractor (the judge stage; :func:`extractor_prompt`, or the release's
+3. ``extractor``: an LLM extractor (the judge stage; :mod:`.llm_extractor`, or the release's
    prompt, :mod:`.release_match`).
 4. ``none`` -> ``Z``.
 
@@ -57,9 +64,26 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from forgebench.suites.forensics.answer_forms import elimination, probabilities, ranking
 from forgebench.suites.forensics.answer_text import normalise, restatements_removed, scopes
-from forgebench.suites.forensics.option_text import OptionTexts, option_texts, text_letters
-from forgebench.suites.forensics.reading import Reading, read_letter
+from forgebench.suites.forensics.hedges import (
+    APOLOGY,
+    CONDITIONAL,
+    HEDGE,
+    REFUSAL_OPENING,
+    REFUSAL_VERB,
+    RELEASE_REFUSALS,
+    RETRACTION,
+    UNDETERMINED,
+    undecided_rest,
+)
+from forgebench.suites.forensics.option_text import (
+    OptionTexts,
+    option_texts,
+    polarity_of,
+    text_letters,
+)
+from forgebench.suites.forensics.reading import YES_NO_QUESTION, Reading, read_letter
 
 Step = Literal["refusal", "letter", "text", "embed", "extractor", "none", "missing"]
 STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "none", "missing")
@@ -67,27 +91,6 @@ STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "n
 NO_OPTION = "Z"
 PARSER_VERSION = "forensics-extract/v3"
 
-RELEASE_REFUSALS = (
-    "Sorry, I can't help with images of people yet.",
-    "I can't process this file.",
-    "I'm sorry, but without the image provided",
-    "Cannot determine the answer",
-)
-"""VLMEvalKit's ``can_infer_option`` refusal strings (matched anywhere)."""
-
-_REFUSAL_OPENING = re.compile(
-    r"^\W*(?:i['’]?m sorry|i am sorry|sorry|i can(?:no|['’])t|i can not|i['’]?m unable|"
-    r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai|抱歉|对不起|我无法|无法)",
-    re.IGNORECASE,
-)
-_APOLOGY = re.compile(r"^\W*(?:i['’]?m sorry|i am sorry|sorry|抱歉|对不起)", re.I)
-_REFUSAL_VERB = re.compile(
-    r"\b(?:can['’]?t|cannot|can not|unable|not able|won['’]?t|will not|not possible|impossible|"
-    r"(?:don['’]?t|do not) know|not sure|refuse|not (?:permitted|allowed|comfortable)|"
-    r"no access|not provided|without the image)\b|无法|不能|不确定",
-    re.I,
-)
-"""An apology opening is a refusal only where the answer also says it cannot answer."""
 _JSON_ANSWER = re.compile(
     r"[\"']?(?:final[_ ]answer|answer|choice|option|prediction|selected[_ ]option)[\"']?\s*:\s*"
     r"([\"'])(.*?)\1",
@@ -100,13 +103,6 @@ _JSON_NUMBER = re.compile(
     re.I,
 )
 _BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
-_UNDETERMINED = re.compile(
-    r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:\w+\s+){0,2}?(?:determine[sd]?|tell|"
-    r"say|be\s+(?:sure|certain|determined))\b|\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|"
-    r"determine|judge)\b|\bnot\s+(?:entirely\s+)?(?:sure|certain)\b|\bunclear\b|\buncertain\b",
-    re.IGNORECASE,
-)
-"""Phrases saying the answer cannot be told; option text before the last one is not a claim."""
 _QUESTION = re.compile(r"(?:^|(?<=[.!?:\n]))[^.!?:\n]*\?(?=\s+\S)")
 """A question the answer asks before answering it ("Non AI-generated? No - it is ...")."""
 _VERDICT_LINE = re.compile(
@@ -121,12 +117,6 @@ _TABLE_VERDICT = re.compile(
     re.I | re.M,
 )
 """A markdown table row whose first cell names the verdict ("| Forged region | Bottom right |")."""
-_RETRACTION = re.compile(
-    r"^\W*(?:no|nope|hmm+|i\s*(?:'?m|\s+am)\s+not\s+(?:sure|certain)|not\s+sure|unsure)\b[^A-Za-z]*"
-    r"(?:(?:i\s*(?:'?m|\s+am)\s+)?not\s+(?:sure|certain)[^A-Za-z]*)?$",
-    re.I,
-)
-"""What follows a correction cue when it only takes the answer back ("Wait, no.")."""
 _TEXT_WHOLE = 80
 """Answers up to this length (or twice the options' total length) are text-matched whole."""
 
@@ -150,10 +140,10 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
     """Step 1 (see the module docstring), on normalised text."""
     if any(r in text for r in RELEASE_REFUSALS):
         return True
-    opening = _REFUSAL_OPENING.match(text)
+    opening = REFUSAL_OPENING.match(text)
     if not opening:
         return False
-    if _APOLOGY.match(opening.group(0)) and not _REFUSAL_VERB.search(text):
+    if APOLOGY.match(opening.group(0)) and not REFUSAL_VERB.search(text):
         return False  # "Sorry, I made a mistake earlier. The forged area is bottom left."
     if read_letter(text, spec) is not None:
         return False
@@ -200,7 +190,7 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
         said = text_letters(_VERDICT_LINE.sub(" ", lines[-1], count=1), spec)
         if len(said) == 1:
             return Reading(said.pop(), spec.kind if spec.kind != "text" else "option-text")
-    undetermined = list(_UNDETERMINED.finditer(body))
+    undetermined = list(UNDETERMINED.finditer(body))
     if undetermined:  # what follows the last "I can't tell" is what the answer still claims
         body = body[undetermined[-1].end() :]
         body = body[re.match(r"[^,;.!?]*", body).end() :]  # type: ignore[union-attr]
@@ -224,148 +214,45 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
     return Reading(NO_OPTION, "conflict") if said else None
 
 
-_HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|possibly|might|could|either|not\s+sure|hard\s+to|difficult\s+to|"
-    r"torn|unsure|uncertain|unclear|can'?t\s+(?:tell|say|decide|choose)|cannot\s+(?:tell|say|"
-    r"decide|choose|determine)|depend\w*)\b",
-    re.I,
-)
-_CONDITIONAL = re.compile(
-    r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
-    r"\bonly\s+if\b|\bprovided\s+that\b|(?:^|[,;.]\s*)if\s+not\b\s*,|\bassuming\b|"
-    r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
-    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
-    r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$)|"
-    r"\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
-    re.I,
-)
-_PROBABILITY = re.compile(
-    r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?\s*(?:[:=]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
-)
-_ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
-_SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")
-_RANKING = re.compile(
-    r"\b(best\s+to\s+worst|most\s+to\s+least(?:\s+(?:likely|plausible|probable))?|"
-    r"most\s+(?:likely|plausible)\s+first|(?:ranked|ordered|sorted)\s+by\s+\w+|ranking|ranked|rank|"
-    r"order\s+of\s+(?:plausibility|likelihood|preference)|(?:likelihood|preference)\s+order|"
-    r"worst\s+to\s+best|least\s+to\s+most(?:\s+likely)?)"
-    r"[ \t]*\)?[ \t]*[:\-]?[ \t]*([^\n]*)",
-    re.I,
-)
-_ELIMINATE = re.compile(
-    r"\b(?:rule\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*|can\s+be\s+excluded|"
-    r"impossible|wrong|incorrect|none\s+of|not)\b",
+_NAMED_LETTER = re.compile(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])")
+_LEADING_NO = re.compile(
+    r"^\W*(?:no|non|nein|não|nee|hayır|nie|không|нет|いいえ|아니요|아니오|不是|不)\s*(?:[,.!:;、，。]|\s[—–-]\s)",
     re.I,
 )
 
 
-def _probabilities(text: str, spec: OptionTexts) -> Extraction | None:
-    """A probability or confidence per option: the highest; two equal highest: ``Z``."""
-    scores: dict[str, float] = {}
-    for m in _PROBABILITY.finditer(text):
-        if m.group(1) in spec.letters:
-            if spec.kind in ("lists", "boxes") and not (m.group(3) or "." in m.group(2)):
-                continue  # "A: 0.55" is a score; "A: 2" may be a frame index
-            scores[m.group(1)] = float(m.group(2)) / (100 if m.group(3) else 1)
-    if len(scores) < 2 and spec.kind in ("lists", "boxes"):
-        return None
-    if len(scores) < 2:
-        scores = {}
-        for part in re.split(r"[,;\n|]|\band\b", text):
-            part = _ENUMERATOR.sub(" ", part)  # "1. Splicing - ...": a list number, no score
-            said = text_letters(re.sub(r"\d+(?:\.\d+)?\s*%?", " ", part), spec)
-            found = _SCORE.findall(part)
-            if len(said) == 1 and len(found) == 1:
-                value = float(found[0][0]) / (100 if found[0][1] else 1)
-                scores[said.pop()] = value
-    if len(scores) < 2:
-        scores = _levels(text, spec)
-    if len(scores) < 2:
-        return None
-    best = max(scores.values())
-    top = [k for k, v in scores.items() if v == best]
-    if len(top) > 1:
-        return Extraction(NO_OPTION, "none", "tied-scores", "two_options")
-    return Extraction(top[0], "letter", "probabilities")
+def _undecided(text: str, why: str, rest: str, two: bool, spec: OptionTexts, question: str) -> bool:
+    """A hedge or an "I can't tell" (:func:`.hedges.undecided_rest`) that the answer does not
+    overturn: ``Z``. A contrast after it that states one option is read instead; "maybe X,
+    maybe Y" and "either X or Y" hedge only where they name two options (or none)."""
+    if rest.strip(_BARE):
+        said = read_letter(rest, spec, question) or _text(rest, {}, spec)
+        if said is not None and said.letter != NO_OPTION:
+            return False
+    if two:
+        named = text_letters(text, spec) | (set(_NAMED_LETTER.findall(text)) & set(spec.letters))
+        return len(named) != 1
+    return True
 
 
-_LEVEL = re.compile(
-    r"^(?:\W*)(very\s+high|high|medium|moderate|low|very\s+low|none)\b(?:\s+(?:confidence|likelihood|"
-    r"probability|match))?\W*$",
-    re.I,
-)
-_LEVELS = {"very high": 4.0, "high": 3.0, "medium": 2.0, "moderate": 2.0, "low": 1.0,
-           "very low": 0.5, "none": 0.0}  # fmt: skip
-
-
-def _levels(text: str, spec: OptionTexts) -> dict[str, float]:
-    """Confidence in words per option, written "option: level" ("Splicing: high confidence.",
-    "| B | high |"): each option's level."""
-    scores: dict[str, float] = {}
-    for part in re.split(r"[,;\n]|(?<=[a-z])\.(?:\s|$)", text):
-        cells = [c for c in re.split(r"\s*[:|=]\s*|\s+[-–]\s+", part.strip()) if c.strip()]
-        if len(cells) != 2:
-            continue
-        level = _LEVEL.match(cells[1])
-        if level is None:
-            continue
-        bare = cells[0].strip(" ()[]*")
-        said = {bare} & set(spec.letters) if len(bare) == 1 else text_letters(cells[0], spec)
-        if len(said) == 1:
-            scores[said.pop()] = _LEVELS[re.sub(r"\s+", " ", level.group(1).lower())]
-    return scores
-
-
-def _ranking(text: str, spec: OptionTexts) -> Extraction | None:
-    """A ranking of the options ("best to worst: D, B, A, C"): its first (last when it runs
-    from worst to best)."""
-    m = _RANKING.search(text)
-    if m is None:
-        return None
-    body = m.group(2)
-    if not body.strip():  # "Ranked by likelihood:" then one option a line ("1. Diffusion")
-        lines = re.split(r"\n\s*\n", text[m.end() :].lstrip("\n"))[0].splitlines()
-        body = ";".join(_ENUMERATOR.sub(" ", line) for line in lines)
-    parts = [p for p in re.split(r",|>|\bthen\b|\d\)|;", body) if p.strip()]
-    order: list[set[str]] = []
-    for part in parts:
-        said = {ch for ch in re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z])", part)}
-        said &= set(spec.letters)
-        said = said or text_letters(part, spec)
-        if said:
-            order.append(said)
-    flat = [ch for group in order for ch in group]
-    if len(order) < 2 or len(set(flat)) != len(flat):
-        return None
-    reverse = re.match(r"(?:worst|least)", m.group(1), re.I) is not None
-    top = order[-1] if reverse else order[0]
-    if len(top) > 1:  # "B = C > A > D": two options share the top
-        return Extraction(NO_OPTION, "none", "tied-ranking", "two_options")
-    return Extraction(next(iter(top)), "letter", "ranking")
-
-
-def _elimination(text: str, spec: OptionTexts) -> Extraction | None:
-    """Every option but one ruled out ("rule out A, B and C", "not A, not C, not D")."""
-    m = _ELIMINATE.search(text)
-    if m is None or (spec.kind != "text" and not re.search(r"\b[A-Y]\b", text)):
-        return None
-    out = set(re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])", text[m.start() :])) & set(
-        spec.letters
-    )
-    if not out and spec.kind == "text":
-        out = text_letters(_ELIMINATE.sub(" ", text[m.start() :]), spec)
-    rest = [k for k in spec.letters if k not in out]
-    if len(out) >= 2 and len(rest) == 1:
-        return Extraction(rest[0], "letter", "elimination")
-    return None
+def _contradicting_no(text: str, spec: OptionTexts, question: str) -> bool:
+    """A leading "No," (in any language the rules know) whose statement then affirms the
+    positive side of a binary pair ("No, it is AI-generated."), where no yes/no question
+    makes the "No" an answer: the two readings disagree."""
+    if spec.kind != "binary" or YES_NO_QUESTION.match(question):
+        return False
+    m = _LEADING_NO.match(text)
+    return m is not None and polarity_of(text[m.end() :], spec) == {spec.positive}
 
 
 def _why(text: str, rule: str) -> str:
+    if rule.startswith("tied-"):
+        return "two_options"
     if rule in ("refusal",):
         return "refusal"
     if rule in ("empty", "nothing"):
         return "nothing"
-    if rule in ("conditional", "hedged-alternative", "retracted") or _HEDGE.search(text):
+    if rule in ("conditional", "hedged-alternative", "retracted") or HEDGE.search(text):
         return "hedge"
     return "two_options"
 
@@ -396,15 +283,20 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         )
     text = restatements_removed(text, opts)
     text = _TABLE_VERDICT.sub(lambda m: "Answer: " + m.group(1) + ".", text)
+    if _contradicting_no(text, spec, question):
+        return Extraction(NO_OPTION, "none", "conflict", "two_options")
     asked = _QUESTION.sub(" ", text)  # "Real or fake? Fake.": the question states nothing
     if asked.strip(_BARE):
         text = asked
-    if _CONDITIONAL.search(text):
+    if CONDITIONAL.search(text):
         return Extraction(NO_OPTION, "none", "conditional", "hedge")
-    for special in (_probabilities, _ranking, _elimination):
-        got = special(text, spec)
-        if got is not None:
-            return got
+    undecided = undecided_rest(text)
+    if undecided is not None and _undecided(text, *undecided, spec, question):
+        return Extraction(NO_OPTION, "none", "undecided", undecided[0])
+    for special in (probabilities, ranking, elimination):
+        form = special(text, spec)
+        if form is not None:
+            return _as_extraction(form, "letter", text)
     lines = [line for line in text.splitlines() if line.strip()]
     if len(lines) > 1 and _VERDICT_LINE.match(lines[-1]):  # a list, then "Verdict: A"
         verdict = _VERDICT_LINE.sub(" Answer: ", lines[-1], count=1)
@@ -415,7 +307,7 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         if read is not None and read.letter != NO_OPTION:
             return _as_extraction(read, step)
     parts = scopes(text)
-    if len(parts) > 1 and _RETRACTION.match(parts[0]):  # "C. Wait, no.", "B. Actually, not sure"
+    if len(parts) > 1 and RETRACTION.match(parts[0]):  # "C. Wait, no.", "B. Actually, not sure"
         return Extraction(NO_OPTION, "none", "retracted", "hedge")
     for scope in parts:
         read = read_letter(scope, spec, question)
@@ -470,32 +362,6 @@ def extract_batch(
         got = _extract(texts[a], items[o], str(q_uniques[q]))
         out[0, k], out[1, k], out[2, k] = got.letter, got.step, got.rule
     return out[0][p_codes], out[1][p_codes], out[2][p_codes]
-
-
-EXTRACTOR_VERSION = "extract/v1"
-EXTRACTOR_TEMPLATE = """You match a model's answer to a multiple-choice question with one of its options.
-Reply with a single capital letter: the option the answer chose, or Z if the answer chose no option, chose several, or refused.
-
-Question: {question}
-Options:
-{options}
-Answer: {answer}
-
-Your reply (one letter):"""
-
-
-def extractor_prompt(question: str, options: Mapping[str, str], answer: str) -> str:
-    """The prompt sent to the LLM extractor (version :data:`EXTRACTOR_VERSION`)."""
-    lines = "\n".join(f"{k}. {v}" for k, v in options.items())
-    return EXTRACTOR_TEMPLATE.format(question=question, options=lines, answer=answer.strip())
-
-
-def parse_extractor_reply(reply: str, options: Mapping[str, str]) -> str:
-    """The extractor's letter: one option letter or ``Z`` as a token, anything else -> ``Z``."""
-    allowed = {*options, NO_OPTION}
-    found = {m.group(1) for m in re.finditer(r"(?<![A-Za-z])([A-Z])(?![A-Za-z])", reply)}
-    found &= allowed
-    return found.pop() if len(found) == 1 else NO_OPTION
 
 
 def combine(

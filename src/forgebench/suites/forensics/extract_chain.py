@@ -70,9 +70,10 @@ def chain(rules: Extraction, embed_letter: str | None, extractor_letter: str | N
 
 SETTLED_Z = frozenset(
     {"conflict", "several-letters", "empty", "conditional", "tied-scores", "numbered-options",
-     UNCONSTRAINED}
+     "undecided", UNCONSTRAINED}
 )  # fmt: skip
-"""Rules whose ``Z`` is a decision (readings that disagree, no answer at all): never sent on."""
+"""Rules whose ``Z`` is a decision (readings that disagree, no answer at all, an answer that
+says it cannot tell or hedges between options: ``undecided``): never sent on."""
 
 
 def undecided(rules: Extraction, embed_letter: str | None = None) -> bool:

@@ -4,7 +4,7 @@ Only answers the stages before it leave undecided are sent (:func:`.extract_chai
 for ``builtin/embed``, those the rules leave undecided; for an LLM, those that ``builtin/embed``
 (where it has judged the run) did not decide either. ``--extraction`` names the rules
 (``rules``, ``release-rules``). The LLM reads the question, the options and the answer: our prompt
-(:func:`.extract.extractor_prompt`, :func:`.extract.parse_extractor_reply`), or with
+(:func:`.llm_extractor.extractor_prompt`, :func:`.llm_extractor.parse_extractor_reply`), or with
 ``--extractor-prompt release`` the release's matcher prompt (:mod:`.release_match`), whose reply
 is read as the release reads it and asked again up to three times in all when it cannot be read;
 where the release would then draw a random letter, ``Z`` is stored (its raw reply says so).
@@ -34,14 +34,14 @@ from forgebench.run.send.runner import Call, CallOutcome
 from forgebench.run.store import Judgement, Store
 from forgebench.suites.base import SuiteError
 from forgebench.suites.forensics.embed_extract import VERSION as EMBED_VERSION
-from forgebench.suites.forensics.extract import (
+from forgebench.suites.forensics.extract import NO_OPTION
+from forgebench.suites.forensics.extract_chain import EMBED_JUDGE, LETTER_KIND, rules_for, undecided
+from forgebench.suites.forensics.ids import MCQ_CHOICE
+from forgebench.suites.forensics.llm_extractor import (
     EXTRACTOR_VERSION,
-    NO_OPTION,
     extractor_prompt,
     parse_extractor_reply,
 )
-from forgebench.suites.forensics.extract_chain import EMBED_JUDGE, LETTER_KIND, rules_for, undecided
-from forgebench.suites.forensics.ids import MCQ_CHOICE
 from forgebench.suites.forensics.release_match import (
     RELEASE_PROMPT_VERSION,
     RELEASE_TRIES,

@@ -156,7 +156,8 @@ _PLURAL_NUMBERS = re.compile(
     re.I,
 )
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
-_YES_NO_Q = re.compile(r"^\W*(?:is|are|was|were|has|have|had|does|do|did|can|could)\b", re.I)
+YES_NO_QUESTION = re.compile(r"^\W*(?:is|are|was|were|has|have|had|does|do|did|can|could)\b", re.I)
+"""A question that "Yes" or "No" answers."""
 
 
 @dataclass(frozen=True)
@@ -306,7 +307,7 @@ def _numbers(text: str, spec: OptionTexts) -> list[tuple[int, str]]:
 
 def _yes_no(text: str, question: str, spec: OptionTexts) -> Reading | None:
     m = _YES_NO.match(text)
-    if m is None or spec.kind != "binary" or not _YES_NO_Q.match(question):
+    if m is None or spec.kind != "binary" or not YES_NO_QUESTION.match(question):
         return None
     if re.match(
         r"\W*(?:but|although|though|however|partially|partly|only\s+partially)\b",

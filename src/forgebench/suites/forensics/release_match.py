@@ -28,7 +28,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from forgebench.suites.forensics.extract import NO_OPTION, RELEASE_REFUSALS, Extraction
+from forgebench.suites.forensics.extract import NO_OPTION, Extraction
+from forgebench.suites.forensics.hedges import RELEASE_REFUSALS
 
 RELEASE_PROMPT_VERSION = "release-match/5d00017"
 RELEASE_TRIES = 3

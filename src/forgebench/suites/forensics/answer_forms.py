@@ -1,0 +1,140 @@
+"""Answers that weigh every option instead of naming one: scores, rankings, eliminations.
+
+Read by the rules (:mod:`.extract`) before letters, since each of these names several options
+and only its form says which one is chosen:
+
+- :func:`probabilities`: a probability or confidence per option ("A: 0.2, B: 0.7", "Splicing
+  40%, removal 60%", "Splicing: high confidence"): the highest; two equal highest: ``Z``
+  (``tied-scores``);
+- :func:`ranking`: "best to worst: D, B, A, C" (or a numbered list after "Ranked by
+  likelihood:"): its first, its last where it runs from worst to best; a tie at the top: ``Z``
+  (``tied-ranking``);
+- :func:`elimination`: every option but one ruled out ("rule out A, B and C"): that one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from forgebench.suites.forensics.option_text import OptionTexts, text_letters
+from forgebench.suites.forensics.reading import Reading
+
+_PROBABILITY = re.compile(
+    r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?\s*(?:[:=]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
+)
+_ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
+_SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")
+_RANKING = re.compile(
+    r"\b(best\s+to\s+worst|most\s+to\s+least(?:\s+(?:likely|plausible|probable))?|"
+    r"most\s+(?:likely|plausible)\s+first|(?:ranked|ordered|sorted)\s+by\s+\w+|ranking|ranked|rank|"
+    r"order\s+of\s+(?:plausibility|likelihood|preference)|(?:likelihood|preference)\s+order|"
+    r"worst\s+to\s+best|least\s+to\s+most(?:\s+likely)?)"
+    r"[ \t]*\)?[ \t]*[:\-]?[ \t]*([^\n]*)",
+    re.I,
+)
+_ELIMINATE = re.compile(
+    r"\b(?:rule\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*|can\s+be\s+excluded|"
+    r"impossible|wrong|incorrect|none\s+of|not)\b",
+    re.I,
+)
+
+
+def probabilities(text: str, spec: OptionTexts) -> Reading | None:
+    """A probability or confidence per option: the highest; two equal highest: ``Z``."""
+    scores: dict[str, float] = {}
+    for m in _PROBABILITY.finditer(text):
+        if m.group(1) in spec.letters:
+            if spec.kind in ("lists", "boxes") and not (m.group(3) or "." in m.group(2)):
+                continue  # "A: 0.55" is a score; "A: 2" may be a frame index
+            scores[m.group(1)] = float(m.group(2)) / (100 if m.group(3) else 1)
+    if len(scores) < 2 and spec.kind in ("lists", "boxes"):
+        return None
+    if len(scores) < 2:
+        scores = {}
+        for part in re.split(r"[,;\n|]|\band\b", text):
+            part = _ENUMERATOR.sub(" ", part)  # "1. Splicing - ...": a list number, no score
+            said = text_letters(re.sub(r"\d+(?:\.\d+)?\s*%?", " ", part), spec)
+            found = _SCORE.findall(part)
+            if len(said) == 1 and len(found) == 1:
+                value = float(found[0][0]) / (100 if found[0][1] else 1)
+                scores[said.pop()] = value
+    if len(scores) < 2:
+        scores = _levels(text, spec)
+    if len(scores) < 2:
+        return None
+    best = max(scores.values())
+    top = [k for k, v in scores.items() if v == best]
+    if len(top) > 1:
+        return Reading("Z", "tied-scores")
+    return Reading(top[0], "probabilities")
+
+
+_LEVEL = re.compile(
+    r"^(?:\W*)(very\s+high|high|medium|moderate|low|very\s+low|none)\b(?:\s+(?:confidence|likelihood|"
+    r"probability|match))?\W*$",
+    re.I,
+)
+_LEVELS = {"very high": 4.0, "high": 3.0, "medium": 2.0, "moderate": 2.0, "low": 1.0,
+           "very low": 0.5, "none": 0.0}  # fmt: skip
+
+
+def _levels(text: str, spec: OptionTexts) -> dict[str, float]:
+    """Confidence in words per option, written "option: level" ("Splicing: high confidence.",
+    "| B | high |"): each option's level."""
+    scores: dict[str, float] = {}
+    for part in re.split(r"[,;\n]|(?<=[a-z])\.(?:\s|$)", text):
+        cells = [c for c in re.split(r"\s*[:|=]\s*|\s+[-–]\s+", part.strip()) if c.strip()]
+        if len(cells) != 2:
+            continue
+        level = _LEVEL.match(cells[1])
+        if level is None:
+            continue
+        bare = cells[0].strip(" ()[]*")
+        said = {bare} & set(spec.letters) if len(bare) == 1 else text_letters(cells[0], spec)
+        if len(said) == 1:
+            scores[said.pop()] = _LEVELS[re.sub(r"\s+", " ", level.group(1).lower())]
+    return scores
+
+
+def ranking(text: str, spec: OptionTexts) -> Reading | None:
+    """A ranking of the options ("best to worst: D, B, A, C"): its first (last when it runs
+    from worst to best)."""
+    m = _RANKING.search(text)
+    if m is None:
+        return None
+    body = m.group(2)
+    if not body.strip():  # "Ranked by likelihood:" then one option a line ("1. Diffusion")
+        lines = re.split(r"\n\s*\n", text[m.end() :].lstrip("\n"))[0].splitlines()
+        body = ";".join(_ENUMERATOR.sub(" ", line) for line in lines)
+    parts = [p for p in re.split(r",|>|\bthen\b|\d\)|;", body) if p.strip()]
+    order: list[set[str]] = []
+    for part in parts:
+        said = {ch for ch in re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z])", part)}
+        said &= set(spec.letters)
+        said = said or text_letters(part, spec)
+        if said:
+            order.append(said)
+    flat = [ch for group in order for ch in group]
+    if len(order) < 2 or len(set(flat)) != len(flat):
+        return None
+    reverse = re.match(r"(?:worst|least)", m.group(1), re.I) is not None
+    top = order[-1] if reverse else order[0]
+    if len(top) > 1:  # "B = C > A > D": two options share the top
+        return Reading("Z", "tied-ranking")
+    return Reading(next(iter(top)), "ranking")
+
+
+def elimination(text: str, spec: OptionTexts) -> Reading | None:
+    """Every option but one ruled out ("rule out A, B and C", "not A, not C, not D")."""
+    m = _ELIMINATE.search(text)
+    if m is None or (spec.kind != "text" and not re.search(r"\b[A-Y]\b", text)):
+        return None
+    out = set(re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])", text[m.start() :])) & set(
+        spec.letters
+    )
+    if not out and spec.kind == "text":
+        out = text_letters(_ELIMINATE.sub(" ", text[m.start() :]), spec)
+    rest = [k for k in spec.letters if k not in out]
+    if len(out) >= 2 and len(rest) == 1:
+        return Reading(rest[0], "elimination")
+    return None

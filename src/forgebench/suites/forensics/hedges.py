@@ -1,0 +1,190 @@
+"""Answers that decline or do not decide: refusals, hedges, conditionals, retractions.
+
+The rules (:mod:`.extract`) read no letter from these; each gives ``Z`` with its reason
+(``refusal`` or ``hedge``). English first (VLMEvalKit's refusal strings, refusal openings,
+"I can't tell", conditionals such as "if X then C, otherwise B"), then the same kinds in the
+fifteen other languages the rules know (fr, es, de, it, pt, ja, ko, ru, zh, nl, tr, pl, vi, ar,
+hi), in :data:`CANT_TELL` ("I can't tell", "I don't know": ``refusal`` where it opens the answer
+or follows an apology; "hard to say", "I can't decide", "not sure": ``hedge``) and
+:data:`MAYBE` / :data:`EITHER` ("maybe X, maybe Y", "either X or Y").
+
+A hedge followed by a contrast ("hard to say, but it looks real"; "mais", "aber", "pero",
+"但", "でも", "하지만", "но" ...) that names one option is no hedge: what follows is read.
+"""
+
+from __future__ import annotations
+
+import re
+
+RELEASE_REFUSALS = (
+    "Sorry, I can't help with images of people yet.",
+    "I can't process this file.",
+    "I'm sorry, but without the image provided",
+    "Cannot determine the answer",
+)
+"""VLMEvalKit's ``can_infer_option`` refusal strings (matched anywhere)."""
+
+REFUSAL_OPENING = re.compile(
+    r"^\W*(?:i['’]?m sorry|i am sorry|sorry|i can(?:no|['’])t|i can not|i['’]?m unable|"
+    r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai|抱歉|对不起|我无法|无法)",
+    re.IGNORECASE,
+)
+APOLOGY = re.compile(r"^\W*(?:i['’]?m sorry|i am sorry|sorry|抱歉|对不起)", re.I)
+REFUSAL_VERB = re.compile(
+    r"\b(?:can['’]?t|cannot|can not|unable|not able|won['’]?t|will not|not possible|impossible|"
+    r"(?:don['’]?t|do not) know|not sure|refuse|not (?:permitted|allowed|comfortable)|"
+    r"no access|not provided|without the image)\b|无法|不能|不确定",
+    re.I,
+)
+"""An apology opening is a refusal only where the answer also says it cannot answer."""
+UNDETERMINED = re.compile(
+    r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:\w+\s+){0,2}?(?:determine[sd]?|tell|"
+    r"say|be\s+(?:sure|certain|determined))\b|\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|"
+    r"determine|judge)\b|\bnot\s+(?:entirely\s+)?(?:sure|certain)\b|\bunclear\b|\buncertain\b",
+    re.IGNORECASE,
+)
+"""Phrases saying the answer cannot be told; option text before the last one is not a claim."""
+HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|possibly|might|could|either|not\s+sure|hard\s+to|difficult\s+to|"
+    r"torn|unsure|uncertain|unclear|can'?t\s+(?:tell|say|decide|choose)|cannot\s+(?:tell|say|"
+    r"decide|choose|determine)|depend\w*)\b",
+    re.I,
+)
+"""Words that make a ``Z`` of several options a hedge rather than a plain two-option answer."""
+CONDITIONAL = re.compile(
+    r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
+    r"\bonly\s+if\b|\bprovided\s+that\b|(?:^|[,;.]\s*)if\s+not\b\s*,|\bassuming\b|"
+    r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
+    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
+    r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$)|"
+    r"\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
+    re.I,
+)
+"""An answer that makes its choice conditional ("if X then C, otherwise B"): ``Z``."""
+RETRACTION = re.compile(
+    r"^\W*(?:no|nope|hmm+|i\s*(?:'?m|\s+am)\s+not\s+(?:sure|certain)|not\s+sure|unsure)\b[^A-Za-z]*"
+    r"(?:(?:i\s*(?:'?m|\s+am)\s+)?not\s+(?:sure|certain)[^A-Za-z]*)?$",
+    re.I,
+)
+"""What follows a correction cue when it only takes the answer back ("Wait, no.")."""
+
+_W = r"(?<![^\W\d_])"
+"""A word start in any script with spaces (the CJK entries need none)."""
+
+CANT_TELL: dict[str, tuple[str, ...]] = {
+    "en": (r"i\s+can(?:no|')?t\s+decide", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea"),
+    "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:le\s+)?(?:dire|savoir|déterminer|décider|trancher)",
+           r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
+           r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)"),
+    "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+)?(?:saber|decir|determinar|decidir)", r"no\s+sé\b", r"no\s+estoy\s+segur[oa]",
+           r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
+    "de": (r"(?:ich\s+)?kann\s+(?:ich\s+)?(?:mich\s+)?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen)",
+           r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:es\s+)?nicht", r"nicht\s+sicher"),
+    "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+)?(?:dire|sapere|determinare|decidere|capire)", r"non\s+so\b",
+           r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+sono\s+sicur[oa]"),
+    "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+)?(?:dizer|saber|determinar|decidir)", r"não\s+sei\b", r"não\s+tenho\s+certeza",
+           r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)"),
+    "nl": (r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
+           r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker"),
+    "tr": (r"söylemek\s+zor", r"emin\s+değilim", r"karar\s+veremiyorum", r"bilmiyorum",
+           r"(?:belirleyemiyorum|anlayamıyorum|söyleyemem)"),
+    "pl": (r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+)?(?:powiedzieć|określić|zdecydować|ocenić)",
+           r"nie\s+wiem", r"nie\s+jestem\s+pew(?:ien|na)"),
+    "vi": (r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định)", r"không\s+chắc",
+           r"không\s+biết"),
+    "ru": (r"не\s+могу\s+(?:\w+\s+)?(?:сказать|определить|решить|понять)", r"(?:трудно|сложно)\s+(?:сказать|определить)",
+           r"не\s+знаю", r"не\s+уверен[аы]?"),
+    "ar": (r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
+           r"لا\s+أعرف", r"غير\s+متأكد"),
+    "hi": (r"कहना\s+मुश्किल", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
+           r"नहीं\s+बता\s+(?:सकता|सकती)"),
+    "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
+           r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません)",),
+    "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵)",),
+    "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道)",),
+}  # fmt: skip
+"""Per language: "I can't tell / say / decide", "hard to say", "I don't know", "not sure"."""
+
+MAYBE = (
+    r"maybe|perhaps|possibly|peut[\s-]être|quizás?|tal\s+vez|talvez|vielleicht|möglicherweise|forse|"
+    r"misschien|belki|może|có\s+lẽ|ربما|शायद|也许|或许|可能|たぶん|多分|かもしれ|아마|어쩌면|возможно|может\s+быть"
+)
+""""Maybe" in the sixteen languages: twice, each before another option, is a hedge."""
+EITHER = re.compile(
+    r"\b(?:either|entweder|ya\s+sea|ya\s+da|hoặc\s+là)\b|\bsoit\b[^.;]*\bsoit\b|"
+    r"\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|إما|या\s+तो|要么",
+    re.I,
+)
+""""Either X or Y" openers: an answer that names two options after one of them is a hedge."""
+CONTRAST = re.compile(
+    r"\b(?:but|however|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
+    r"ama|fakat|ale|jednak|nhưng|но|однако)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나",
+    re.I,
+)
+
+_CANT_TELL = re.compile(
+    "|".join(rf"{_W}(?:{p})" if lang not in ("ja", "ko", "zh") else p
+             for lang, ps in CANT_TELL.items() for p in ps),
+    re.I,
+)  # fmt: skip
+_MAYBE = re.compile(rf"{_W}(?:{MAYBE})", re.I)
+
+
+def cant_tell_span(text: str) -> re.Match[str] | None:
+    """The last "I can't tell"-like phrase of any language the rules know; None: none."""
+    found = list(_CANT_TELL.finditer(text))
+    return found[-1] if found else None
+
+
+def undecided_rest(text: str) -> tuple[str, str, bool] | None:
+    """Where the answer says it cannot tell or hedges between options in any of the languages
+    above: ``(why, rest, two)``: ``why`` is ``refusal``, ``hedge`` or ``two_options``; ``rest`` is what follows a later contrast ("hard to say, but
+    ...") and may still state a choice ("" where none follows); ``two`` is True where only
+    "maybe ... maybe" or "either" was found, which hedges only where two options are named.
+    None: no such phrase."""
+    hedge = cant_tell_span(text)
+    maybes = list(_MAYBE.finditer(text))
+    either = EITHER.search(text)
+    if hedge is None and len(maybes) < 2 and either is None:
+        return None
+    at = max(
+        hedge.end() if hedge else 0,
+        maybes[-1].end() if len(maybes) >= 2 else 0,
+        either.end() if either else 0,
+    )
+    contrast = CONTRAST.search(text, at)
+    rest = text[contrast.end() :] if contrast else ""
+    if hedge is not None:
+        why = "refusal" if _refuses(text, hedge) else "hedge"
+    else:  # "either A or D" names two options; "maybe A, maybe D" hedges between them
+        why = "hedge" if len(maybes) >= 2 else "two_options"
+    return why, rest, hedge is None
+
+
+_WEIGHS = re.compile(
+    r"hard|difficult|difficile|difícil|schwer|moeilijk|zor|trudno|khó|трудно|сложно|الصعب|मुश्किल|難し|"
+    r"어렵|很难|难以|不好说|说不准|拿不准|decid|décid|entscheid|beslis|karar|zdecyd|quyết|решить|決め|"
+    r"결정|决定|sure|sûr|sicher|segur|sicur|certeza|zeker|emin|pew|chắc|уверен|متأكد|निश्चित|不确定|तय",
+    re.I,
+)
+"""Words that make an "I can't tell" a hedge (the answer weighs the options) over a refusal."""
+
+
+def _refuses(text: str, hedge: re.Match[str]) -> bool:
+    """An "I can't tell / I don't know" (not "hard to say", "can't decide", "not sure") that
+    opens the answer, or follows an apology, declines to answer."""
+    if _WEIGHS.search(hedge.group(0)):
+        return False
+    before = text[: hedge.start()]
+    before = re.sub(
+        r"^\W*(?:ich|je|yo|io|eu|ik|ben|ja|tôi|я|أنا|मैं|我|私は|저는|나는)\b", "", before, flags=re.I
+    )
+    return not before.strip(" \t\n,.;:!?-—、。") or bool(
+        re.match(
+            r"^\W*(?:lo\s+siento|désolé|es\s+tut\s+mir\s+leid|leider|mi\s+dispiace|desculpe|"
+            r"sinto\s+muito|sorry|excuses|üzgünüm|przepraszam|xin\s+lỗi|извините|к\s+сожалению|"
+            r"آسف|माफ़|申し訳|すみません|죄송|抱歉|对不起)",
+            before,
+            re.I,
+        )
+    )

@@ -145,3 +145,9 @@ def test_a_hedge_is_a_decision_never_sent_on() -> None:
     got = extract_option("Schwer zu sagen: vielleicht echt, vielleicht generiert.", BINARY)
     assert (got.letter, got.rule, got.why) == ("Z", "undecided", "hedge")
     assert not undecided(got)
+
+
+def test_a_tied_ranking_is_a_decision_never_sent_on() -> None:
+    got = extract_option("Ranking from most to least likely: B = C > A > D.", KINDS)
+    assert (got.letter, got.rule) == ("Z", "tied-ranking")
+    assert not undecided(got)

@@ -57,6 +57,7 @@ def detector(name: str) -> Callable[[np.ndarray], float]:
 
             return load_ufd(name.removeprefix("ufd/"))
         if name.startswith("npr/"):
+            # lazy: the checkpoint detectors need torch, an optional extra
             from forgebench.construct.detectors_npr import load_npr
 
             return load_npr(name.removeprefix("npr/"))

@@ -14,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forgebench.construct.registry import CONSTRUCTIONS
+from forgebench.models.registry import register_provider
 from forgebench.suites.base import Loaded, Section, Selection, Suite, SuiteError, offers
 from forgebench.suites.facets import ConstructionParts, Providers
 from forgebench.util.registry import Registry
@@ -64,9 +66,6 @@ def register(suite: Suite) -> Suite:
 def _bring_facets(suite: Suite) -> None:
     """The registries beside this one learn what the suite brings: its model providers, and
     its construction parts (lazily: imported when a construction verb first asks)."""
-    from forgebench.construct.registry import CONSTRUCTIONS
-    from forgebench.models.registry import register_provider
-
     providers = suite.facet(Providers)  # a light module: names only
     for name, module in (providers.backends if providers is not None else {}).items():
         register_provider(name, module)
@@ -82,8 +81,6 @@ def _bring_facets(suite: Suite) -> None:
 
 def unregister(name: str) -> None:
     """Remove a suite (tests)."""
-    from forgebench.construct.registry import CONSTRUCTIONS
-
     REGISTRY.remove(name)
     CONSTRUCTIONS.remove(name)
 

@@ -37,6 +37,7 @@ from forgebench.suites.forensics.contract import (
 from forgebench.suites.forensics.images import ImageFolder
 from forgebench.suites.forensics.marker import MARKER_FILE
 from forgebench.suites.forensics.problems import ForensicsDataError
+from forgebench.util import built
 from forgebench.util.atomic import clean_stale, temp_name
 from forgebench.util.jsonl import iter_jsonl
 from forgebench.util.owned import replace_folder, replace_guard
@@ -83,8 +84,6 @@ def build_forensics_demo(
     A set that is exactly what the last complete build wrote, from the same Mandela folder
     (every file's digest), ``seed`` and ``max_side``, with this recipe, is kept as it is and its
     items read back (:mod:`forgebench.util.built`)."""
-    from forgebench.util import built
-
     src = mandela_root / ITEMS_FILE
     if not src.is_file():
         raise ForensicsDataError(f"{mandela_root}: not a demo dataset folder (no {ITEMS_FILE})")

@@ -24,6 +24,7 @@ class ForensicsDemo:
     def build(self, mandela_dataset: Path, out: Path) -> int:
         """Write the Forensics demo set from a Mandela-format demo dataset to ``out`` (kept as
         it is when already built from the same files); the number of its items."""
+        # lazy: `demo` loads its parts before the build; `preload` imports this during it
         from forgebench.suites.forensics.demo import build_forensics_demo
 
         return len(build_forensics_demo(mandela_dataset, out))

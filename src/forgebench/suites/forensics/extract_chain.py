@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from forgebench.models.choice import read_choice
 from forgebench.suites.base import SuiteError
 from forgebench.suites.forensics.extract import Extraction, combine, extract_option
 from forgebench.suites.forensics.release_match import release_rules
@@ -52,8 +53,6 @@ def read_constrained(answer: str, extra: Mapping[str, object]) -> Extraction:
     (:func:`forgebench.models.choice.read_choice`), is the letter (step ``letter``); anything
     else is ``Z`` (rule ``unconstrained``): the free-form rules never read it, so a server that let
     the answer run free is counted, not rescued."""
-    from forgebench.models.choice import read_choice
-
     letters = extra.get("choice") or ()
     letter = read_choice(answer, [str(x) for x in letters] if isinstance(letters, list) else [])
     if letter is None:

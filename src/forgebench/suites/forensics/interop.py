@@ -8,8 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.interop.layout import DatasetLayout, ImageColumn
+from forgebench.suites.base import SuiteError
 from forgebench.suites.forensics.contract import ITEMS_FILE, ForensicsItem
 from forgebench.suites.forensics.marker import BENCHMARK_FILE, MARKER_FILE
+from forgebench.suites.forensics.problems import ForensicsDataError
+from forgebench.suites.forensics.tsv_export import export_release_tsv
 
 CONTRACT = """\
 One row per question of a Forensics dataset (DESIGN.md "Forensics identifiers"): `id` (the release
@@ -44,10 +47,6 @@ RELEASE_TSV = "ForensicsBench.tsv"
 def write_release_tsv(dataset: Path, out_dir: Path) -> tuple[Path, int]:
     """``export-dataset --format release-tsv``: ``out_dir/ForensicsBench.tsv``
     (:func:`.tsv_export.export_release_tsv`)."""
-    from forgebench.suites.base import SuiteError
-    from forgebench.suites.forensics.problems import ForensicsDataError
-    from forgebench.suites.forensics.tsv_export import export_release_tsv
-
     path = Path(out_dir) / RELEASE_TSV
     try:
         return path, export_release_tsv(Path(dataset), path)

@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 from forgebench.analysis.bootstrap import BootstrapConfig, percentile_interval, resampled_sums
+from forgebench.run.store import Store
+from forgebench.suites.forensics.run_score import OUTCOMES
 from forgebench.suites.forensics.scores import BENCHMARK
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
@@ -28,9 +30,6 @@ def _outcomes(run_dir: Path) -> pd.DataFrame:
     metrics stage wrote them (``run_score.OUTCOMES``), else read from the store column-wise (a
     25-model run of the release holds 1.6 million tasks)."""
     import pyarrow.compute as pc
-
-    from forgebench.run.store import Store
-    from forgebench.suites.forensics.run_score import OUTCOMES
 
     if (run_dir / OUTCOMES).is_file():
         frame = pd.read_parquet(run_dir / OUTCOMES)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from forgebench.models.base import Model, Request, Response
+from forgebench.models.registry import create_model
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judge_stage import JudgeStage, judge_session, run_stage
 from forgebench.run.judging import JudgeSettings
@@ -157,8 +158,6 @@ async def extract_run_async(
     release = _prompt_choice(settings) == "release" and not embed
     owned: Model | None = None
     if release and model is None:
-        from forgebench.models.registry import create_model
-
         model = owned = ReleaseTries(create_model(config))
     elif release and model is not None:
         model = ReleaseTries(model)

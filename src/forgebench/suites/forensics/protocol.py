@@ -41,6 +41,7 @@ JPEG = tuple(c for c in ROBUST_ALL if c.startswith("jpeg_"))
 def stratified(items: Sequence[ForensicsItem], n: int | None) -> Sequence[ForensicsItem]:
     """At most ``n`` items per type code (smallest sha256 of the id first), in file order; only
     the ids are held while choosing (an :class:`~.contract.ItemFile` stays on disk)."""
+    # lazy: the suite core loads this module on every command, --help too (no pydantic there)
     from forgebench.suites.forensics.contract import ItemFile
 
     if n is None:

@@ -103,7 +103,8 @@ def write_report(
     """Write the tables and figures; return the section's HTML, the files and console notes.
     ``groups``: each model's ``proprietary`` / ``open`` block (default: open)."""
     files, notes, shown, downloads = write_tables(metrics, out_dir, groups)
-    from forgebench.suites.forensics.figures import write_figures  # matplotlib: 0.5-0.9 CPU-s
+    # lazy: `forgebench tables` loads this module and draws nothing (matplotlib: 0.5-0.9 CPU-s)
+    from forgebench.suites.forensics.figures import write_figures
 
     figs = write_figures(metrics, out_dir / "figures")
     files += figs

@@ -35,6 +35,7 @@ from forgebench.suites.forensics.extract_chain import (
 from forgebench.suites.forensics.ids import MCQ_CHOICE
 from forgebench.suites.forensics.multi import paired_rows
 from forgebench.suites.forensics.scores import BENCHMARK, metric_rows, write_forensics_metrics
+from forgebench.util.atomic import atomic_path
 
 __all__ = [
     "LETTER_KIND", "OUTCOMES", "PARSER_VERSION", "letter_judges", "score_frame", "score_run",
@@ -112,8 +113,6 @@ rather than every task of the store again)."""
 
 def write_outcomes(run_dir: Path, frame: pd.DataFrame) -> Path:
     """Write the scored tasks' outcomes (:data:`OUTCOMES`), whole or not at all."""
-    from forgebench.util.atomic import atomic_path
-
     path = run_dir / OUTCOMES
     path.parent.mkdir(parents=True, exist_ok=True)
     cols = ["model", "probe", "condition", "item_id", "type_code", "correct"]

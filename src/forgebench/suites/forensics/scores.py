@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from forgebench.results.metrics_csv import Scope, write_metrics
 from forgebench.suites.forensics.taxonomy import PERSPECTIVES
 
 BENCHMARK = "forensics"
@@ -164,7 +165,5 @@ def metric_rows(frame: pd.DataFrame) -> list[MetricRow]:
 def write_forensics_metrics(run_dir: Path, rows: list[MetricRow]) -> Path:
     """Replace the Forensics rows of ``RUN/metrics.csv`` for the models in ``rows`` (every other
     benchmark's and model's rows are kept; :mod:`forgebench.results.metrics_csv`)."""
-    from forgebench.results.metrics_csv import Scope, write_metrics
-
     scope = Scope.of(BENCHMARK, models={r.model for r in rows})
     return write_metrics(run_dir, [asdict(r) for r in rows], scope)

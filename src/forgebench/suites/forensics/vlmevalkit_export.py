@@ -36,6 +36,7 @@ from forgebench.run.export_source import ExportTask, items_of, iter_tasks, model
 from forgebench.run.store import Store
 from forgebench.suites.forensics.contract import LETTERS
 from forgebench.suites.forensics.ids import MCQ
+from forgebench.suites.forensics.taxonomy import TypeCode
 from forgebench.util.atomic import atomic_path, write_text
 from forgebench.util.csvsafe import writer as csv_writer
 from forgebench.util.text import xlsx_safe
@@ -89,8 +90,6 @@ def _cells(task: ExportTask, item: dict[str, Any]) -> dict[str, str]:
     image_path = item.get("image_path") or []
     category = item.get("category")
     if not category:
-        from forgebench.suites.forensics.taxonomy import TypeCode
-
         category = TypeCode(*(item[p] for p in ("semantic", "modality", "task", "type", "model")))
         category = category.category()
     return {

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from forgebench.errors import UserError
 from forgebench.util.atomic import atomic_open
 from forgebench.util.jsonl import iter_jsonl
+from forgebench.util.paths import outside_reason
 
 Label = Literal["forged", "authentic"]
 Family = Literal["K0", "K1", "K2", "K3", "K4", "K5", "K6"]
@@ -321,8 +322,6 @@ def sample_seeds(ds: Dataset, n: int | None) -> Dataset:
 
 def _check_items(root: Path, items: list[Item]) -> None:
     """Refuse duplicate ids and image paths that leave the folder (links resolved)."""
-    from forgebench.util.paths import outside_reason
-
     seen: set[str] = set()
     for it in items:
         if it.id in seen:

@@ -12,6 +12,9 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forgebench.suites.mandela.suite import SUITE as MANDELA
+from forgebench.suites.mandela.verifier import threads
+
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
     from forgebench.run.source import Selection
@@ -38,6 +41,7 @@ class MandelaDemo:
 
     def tools_missing(self) -> str | None:
         """Why the knowledge verifier cannot run here (its extras are missing), else None."""
+        # lazy: `demo` loads its parts before the build; the tools load NumPy and Pillow
         from forgebench.suites.mandela.verifier import faces, ocr
 
         checks = (("faces", faces.available()), ("ocr", ocr.available()))
@@ -63,8 +67,8 @@ class MandelaDemo:
         if self.tools_missing() is not None:
             yield None
             return
+        # lazy: `demo` loads its parts before the build; these are preloaded during it
         from forgebench.run.generate import plan
-        from forgebench.suites.mandela.suite import SUITE as MANDELA
         from forgebench.suites.mandela.verifier.kb import load_kb
         from forgebench.suites.mandela.verifier.model import create
         from forgebench.suites.mandela.verifier.prewarm import Prewarm, jobs_of
@@ -94,6 +98,7 @@ class MandelaDemo:
         """Around asking Mandela's questions: the verifier's tool results kept in the cache (a
         second demo reads them) and, with ``warm``, the verifier it built and is filling used
         by a builtin/verifier whose KB is the one asked."""
+        # lazy: `demo` loads its parts before the build; the verifier loads NumPy and OpenCV
         from forgebench.suites.mandela.verifier.model import reusing
         from forgebench.suites.mandela.verifier.toolcache import FOLDER, kept_in
 
@@ -103,8 +108,6 @@ class MandelaDemo:
 
     def tool_times(self, warm: Prewarm | None) -> str:
         """CPU seconds of the verifier's two tool threads so far and what the prewarm did."""
-        from forgebench.suites.mandela.verifier import threads
-
         ocr, vision = threads.OCR.cpu_seconds(), threads.VISION.cpu_seconds()
         line = f"OCR thread {ocr or 0.0:.1f} CPU-s, vision thread {vision or 0.0:.1f} CPU-s"
         if warm is not None:
@@ -114,6 +117,7 @@ class MandelaDemo:
     def release_tools(self) -> None:
         """Give the OCR and face models' memory back (a tool that failed in the prewarm loads
         its model again)."""
+        # lazy: `demo` loads its parts before the build; the tools load NumPy and Pillow
         from forgebench.suites.mandela.verifier import faces, ocr
 
         ocr.release()
@@ -122,6 +126,7 @@ class MandelaDemo:
     def forgery_pairs(self, dataset: Path) -> list[tuple[str, Path, Path]]:
         """Every forged item whose seed has an authentic original: (item id, original image,
         forged image)."""
+        # lazy: `demo` loads its parts before the build, and the contract's pydantic models with it
         from forgebench.suites.mandela.contract import load_dataset
 
         ds = load_dataset(dataset)

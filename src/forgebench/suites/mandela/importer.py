@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from forgebench import __version__
 from forgebench.errors import UserError
 from forgebench.suites.mandela._table import Row, TableError, read_table
 from forgebench.suites.mandela.validate import (
@@ -223,8 +224,6 @@ def _apply_normalization(
 
 def _normalization_record(src: Path, plan: dict[str, Path], done: dict[str, Normalized]) -> Any:
     from PIL import __version__ as pillow_version
-
-    from forgebench import __version__
 
     return {
         "tool": f"forgebench {__version__} import --normalize",

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from forgebench import suites
 from forgebench.models.base import Model, ModelError, Request, Response
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judge_stage import JudgeStage, judge_session, run_stage
@@ -45,6 +46,7 @@ from forgebench.suites.mandela.rubric import (
     judge_prompt,
     parse_judge_reply,
 )
+from forgebench.suites.mandela.uptake_stage import uptake_run_async
 from forgebench.suites.mandela.verdict import REAL_FAKE_PROBES, final_answer
 
 
@@ -194,8 +196,6 @@ async def judge_run_async(
 ) -> JudgeStats:
     """Async form of :func:`judge_run` (for callers already inside an event loop); ``model``
     replaces the one the config would create (it is not closed)."""
-    from forgebench import suites
-
     suites.load()  # builtin/rules is registered by the Mandela suite
     settings = settings or JudgeSettings()
     retry_unscored = settings.retry_unscored
@@ -245,8 +245,6 @@ async def judge_run_async(
         stats.graded, stats.unscored, stats.errors = result.judged, result.unscored, result.errors
         stats.errors_text, stats.fatal = result.errors_text(), result.fatal
         if not result.fatal:
-            from forgebench.suites.mandela.uptake_stage import uptake_run_async
-
             stats.uptake = await uptake_run_async(store, judge_model, cfg, settings)
     stats.elapsed_s = time.monotonic() - started
     return stats

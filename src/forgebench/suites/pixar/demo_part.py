@@ -71,6 +71,7 @@ class PixarDemo:
         run before them. The labelling and scoring modules (OpenCV among them) are imported
         here, not with the part: the demo scores PIXAR once the verifier's tools have given
         their memory back, and they would otherwise sit under its peak."""
+        # lazy: imported once the verifier's tools are released (see above), not with the part
         from forgebench.construct.pixels import DEFAULT_TAU, label_u8
         from forgebench.suites.pixar.scoring import score_arrays
 
@@ -111,6 +112,7 @@ class PixarDemo:
         """The rows of :meth:`score` into ``RUN/metrics.csv`` (replacing that model's PIXAR
         rows only), and each pair's scores into the run store for the report's viewer
         (:mod:`.pair_scores`)."""
+        # lazy: `demo` loads its parts before the build, and the run store's models with it
         from forgebench.suites.pixar.pair_scores import keep_pair_scores
 
         keep_pair_scores(run_dir, model, scored.results["pairs"], scored.threshold)

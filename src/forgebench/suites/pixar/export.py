@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forgebench.run.store import Store
 from forgebench.suites.pixar.probe import PROBE_ID
 from forgebench.suites.pixar.results import BENCHMARK
 
@@ -24,8 +25,6 @@ def export_frame(run_dir: Path) -> pd.DataFrame:
     ``--classes`` and ``pred_classes`` the reply's, best first (both ``;``-joined); ``regions``
     counts the reply's boxes and polygons."""
     import pandas as pd
-
-    from forgebench.run.store import Store
 
     with Store.open(run_dir, create=False) as store:
         items = store.items(BENCHMARK)

@@ -64,6 +64,7 @@ from typing import Any
 
 import numpy as np
 
+from forgebench.report.table import Column, Table, num, text
 from forgebench.results.metrics_csv import Scope
 
 PREFIX = "imdl_"
@@ -289,6 +290,7 @@ every other is a percentage in metrics.csv, as PIXAR's own rows are."""
 def imdl_rows(result: Mapping[str, Any], model: str) -> list[dict[str, Any]]:
     """metrics.csv rows of one :meth:`ImdlAccumulator.result` (benchmark ``pixar``, probe
     ``LOC``, condition ``full``, subset ``all``); an undefined value has no row."""
+    # lazy: .results imports this module at its head (tables_from_rows), a circle at the top
     from forgebench.suites.pixar.results import BENCHMARK, PROBE
 
     rows: list[dict[str, Any]] = []
@@ -338,8 +340,6 @@ TABLE_COLUMNS: tuple[tuple[str, str], ...] = (
 def imdl_table(rows: Iterable[Mapping[str, Any]]) -> Any:
     """The report's table of the ``imdl_*`` rows (one line per model, percentages as metrics.csv holds them; MCC as it is),
     or None when there is none."""
-    from forgebench.report.table import Column, Table, num, text
-
     by_model: dict[str, dict[str, float]] = {}
     for r in rows:
         metric = str(r.get("metric") or "")

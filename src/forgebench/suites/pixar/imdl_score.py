@@ -24,11 +24,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate
-from forgebench.suites.pixar.imdl import THRESHOLD, ImdlAccumulator
+from forgebench.run.executor import LocalExecutor
+from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate, read_pred_labels
+from forgebench.suites.pixar.imdl import THRESHOLD, ImdlAccumulator, summary_lines
+from forgebench.suites.pixar.layout import list_release
 from forgebench.suites.pixar.manifest import ManifestEntry, read_manifest, read_truth
 from forgebench.suites.pixar.pairs import PairsError, read_mask
-from forgebench.suites.pixar.scoring import index_files, located, read_prediction, resize_nearest
+from forgebench.suites.pixar.scoring import (
+    index_files,
+    located,
+    read_classes,
+    read_prediction,
+    resize_nearest,
+)
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -108,8 +116,6 @@ def _jobs(
             fixed[e.stem] = None
         return jobs, fixed
     if dataset is not None:
-        from forgebench.suites.pixar.layout import list_release
-
         images, _ = list_release(dataset, split)
         for im in images:
             tampered = im.cls == TAMPERED and im.mask is not None
@@ -152,8 +158,6 @@ def score_imdl(
     """IMDL-BenCo's numbers (:meth:`.imdl.ImdlAccumulator.result`) of the predictions in
     ``pred_dir`` against one source (module docstring), plus ``missing``, ``resized`` and
     ``extra`` (predictions of no scored image). Raises :class:`PairsError` for bad input."""
-    from forgebench.run.executor import LocalExecutor
-
     runner = executor if executor is not None else LocalExecutor()
     preds = index_files(Path(pred_dir), (".png", ".npy"), "prediction")
     jobs, fixed = _jobs(
@@ -188,8 +192,6 @@ def score_manifest(
 ) -> dict[str, Any]:
     """A manifest scored under PIXAR's ``default`` or ``pixar-release`` convention
     (:func:`.evaluate.evaluate`): tampered images class 2, the others class 0."""
-    from forgebench.run.executor import LocalExecutor
-
     runner = executor if executor is not None else LocalExecutor()
     preds = index_files(Path(pred_dir), (".png", ".npy"), "prediction")
     entries = read_manifest(manifest)
@@ -237,16 +239,12 @@ def for_cli(
 ) -> dict[str, Any]:
     """``pixar score`` under ``imdl`` (any source) or on a manifest (any convention)."""
     if convention != "imdl":
-        from forgebench.suites.pixar.evaluate import read_pred_labels
-
         assert dataset is not None
         labels = read_pred_labels(pred_labels) if pred_labels is not None else None
         return score_manifest(
             dataset, pred, pred_labels=labels, convention=convention, threshold=threshold,
             executor=executor,
         )  # fmt: skip
-    from forgebench.suites.pixar.scoring import read_classes
-
     return score_imdl(
         pred, truth_dir=truth, dataset=dataset, split=split,
         classes=read_classes(classes) if classes is not None else None,
@@ -257,8 +255,6 @@ def for_cli(
 
 def lines(result: Mapping[str, Any]) -> list[str]:
     """What ``pixar score`` prints of an ``imdl`` result."""
-    from forgebench.suites.pixar.imdl import summary_lines
-
     out = summary_lines(result)
     for key, what in (
         ("missing", "no prediction (scored as empty)"),

@@ -16,7 +16,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from forgebench.construct.pixels import label_u8
 from forgebench.interop.layout import DatasetLayout, ImageColumn
+from forgebench.suites.base import Selection
+from forgebench.suites.pixar.loc_items import load_items
+from forgebench.suites.pixar.pairs import encode_label_png, read_rgb
 
 CONTRACT = """\
 One row per (original, edited) pair of a PIXAR pairs folder (DESIGN.md "PIXAR identifiers"): `id`
@@ -45,16 +49,10 @@ class PixarPair(BaseModel):
 
 
 def _items(root: Path) -> Iterator[dict[str, Any]]:
-    from forgebench.suites.base import Selection
-    from forgebench.suites.pixar.loc_items import load_items
-
     yield from load_items(root, Selection()).items
 
 
 def _mask(root: Path, item: Mapping[str, Any]) -> bytes:
-    from forgebench.construct.pixels import label_u8
-    from forgebench.suites.pixar.pairs import encode_label_png, read_rgb
-
     original = read_rgb(root / str(item["original"]))
     edited = read_rgb(root / str(item["image"]))
     return encode_label_png(label_u8(original, edited, float(item["tau"])))

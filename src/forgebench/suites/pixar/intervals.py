@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from forgebench.analysis.bootstrap import BootstrapConfig, percentile_interval, resampled_sums
+from forgebench.run.store import Store
 from forgebench.suites.pixar.loc_score import COUNTS_DIR, model_dirname
 
 PROBE, CONDITION = "LOC", "full"
@@ -100,8 +101,6 @@ def intervals(
 def headline_intervals(run_dir: Path, config: BootstrapConfig | None = None) -> pd.DataFrame:
     """The intervals of every model of the run whose LOC answers were scored (see
     :func:`intervals`)."""
-    from forgebench.run.store import Store
-
     with Store.open(run_dir, create=False) as store:
         models = sorted({r.model for r in store.current_tasks(PROBE)})
     found = {m: read_counts(run_dir, m) for m in models}

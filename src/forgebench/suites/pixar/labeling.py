@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from forgebench.construct.pixels import labels_u8, parse_taus, tau_dirname, threshold_count
+from forgebench.run.executor import LocalExecutor
+from forgebench.run.images import default_cache_dir
 from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png, read_rgb
 from forgebench.util.atomic import clean_stale, temp_name, write_bytes
 
@@ -75,8 +77,6 @@ class LabelCache:
 
     def __init__(self, folder: str | Path | None = None, max_bytes: int = LABEL_CACHE_BYTES):
         if folder is None:
-            from forgebench.run.images import default_cache_dir
-
             folder = default_cache_dir() / LABEL_CACHE_FOLDER
         self.dir = Path(folder)
         self.max_bytes = max_bytes
@@ -213,8 +213,6 @@ def write_labels(
     executor: Executor | None = None,
 ) -> list[Path]:
     """Compute and write every label map; returns the final paths. Raises :class:`PairsError`."""
-    from forgebench.run.executor import LocalExecutor
-
     taus = parse_taus(taus)
     runner = executor if executor is not None else LocalExecutor()
     jobs = [(str(p.original), str(p.edited)) for p in pairs]

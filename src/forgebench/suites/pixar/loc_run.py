@@ -28,11 +28,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from forgebench import api
 from forgebench.errors import UserError
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.run.generate import GenerationResult, GenerationSettings
 from forgebench.run.send.options import SendOptions
 from forgebench.run.source import Selection
+from forgebench.run.store import Store
 from forgebench.suites.pixar.loc_score import score_run
 from forgebench.suites.pixar.results import BENCHMARK
 
@@ -74,8 +76,6 @@ def run_loc(
     ``SuiteError`` (bad pairs, classes or tau), ``SpecError`` (bad or reused model name) and
     :class:`PixarRunError`.
     """
-    from forgebench import api
-
     run_dir = Path(run_dir)
     configs = list(configs)
     if not configs:
@@ -104,8 +104,6 @@ def check_asked(asked: GenerationResult, run_dir: Path) -> None:
     """Raise :class:`PixarRunError` when the run was interrupted or a model failed: stopped by
     the runner (a rejected request, repeated failures), or every task it was sent in this
     invocation ended as an error (an unreachable server, whatever the concurrency)."""
-    from forgebench.run.store import Store
-
     if asked.interrupted:
         raise PixarRunError(
             f"interrupted: {asked.remaining} tasks remain; answers so far are saved, "

@@ -44,7 +44,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from forgebench.results.metrics_csv import write_metrics
+from forgebench.run.store import Store
 from forgebench.suites.base import SuiteError
+from forgebench.suites.pixar.css import css_scores
 from forgebench.suites.pixar.imdl import CONVENTION, ImdlAccumulator, imdl_rows, scope
 from forgebench.suites.pixar.labeling import LabelCache
 from forgebench.suites.pixar.loc_items import item_pair, item_reference, pairs_root, parse_tau
@@ -52,10 +54,10 @@ from forgebench.suites.pixar.localization import iou, pixel_f1
 from forgebench.suites.pixar.pairs import Pair, PairsError, load_pairs, read_mask, write_label_png
 from forgebench.suites.pixar.probe import PROBE_ID, LocReply, parse_reply, rasterize
 from forgebench.suites.pixar.results import BENCHMARK, pixar_metrics_rows
-from forgebench.suites.pixar.scoring import score_arrays
+from forgebench.suites.pixar.scoring import resize_nearest, score_arrays
 from forgebench.suites.pixar.tamper_class import SemanticAccumulator
 from forgebench.suites.pixar.vlm_inputs import PairImage, Reference, load_references, prepare_pairs
-from forgebench.util.atomic import clean_stale, temp_name
+from forgebench.util.atomic import clean_stale, temp_name, write_text
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -157,8 +159,6 @@ def score_answers(
         sem = semantic.result()
         out.update(top1=100.0 * sem["top1"], top5=100.0 * sem["top5"], n_semantic=sem["n"])
     if css_ref:
-        from forgebench.suites.pixar.css import css_scores
-
         scores = css_scores(css_pred, css_ref)
         out["css"] = float(np.mean(scores))
         out["n_css"] = len(scores)
@@ -171,8 +171,6 @@ def _at_truth_size(truth: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
     if mask is None:
         return np.zeros(truth.shape, dtype=bool)
     if mask.shape != truth.shape:
-        from forgebench.suites.pixar.scoring import resize_nearest
-
         return resize_nearest(mask, truth.shape[0], truth.shape[1])
     return mask
 
@@ -203,8 +201,6 @@ def write_pair_counts(
     pooled F1 are functions of their sums, so the report's bootstrap resamples them exactly."""
     import csv
     import io
-
-    from forgebench.util.atomic import write_text
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -240,8 +236,6 @@ def score_run(
     PIXAR's, each convention's rows kept when the other is scored. Raises :class:`SuiteError`
     (pairs gone, bad option values).
     """
-    from forgebench.run.store import Store
-
     opts = options or {}
     convention = opts.get("convention") or "default"
     if convention not in ("default", CONVENTION):

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.report.table import Column, Table, num, text, to_csv, to_latex, to_markdown
+from forgebench.suites.pixar.imdl import PREFIX, imdl_table
 from forgebench.suites.pixar.localization import SIZE_CLASSES
 from forgebench.util.atomic import write_text
 
@@ -206,8 +207,6 @@ def results_from_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, 
 def tables_from_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Table]:
     """The Table 2, Table 3 and size tables of every model found in metrics.csv rows, and the
     IMDL-BenCo convention's table where ``imdl_*`` rows exist (:mod:`.imdl`)."""
-    from forgebench.suites.pixar.imdl import PREFIX, imdl_table
-
     res = results_from_rows(r for r in rows if not str(r.get("metric")).startswith(PREFIX))
     out = {
         "pixar_table2": localization_table(res, "table2"),

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import cv2
 import numpy as np
 
+from forgebench.run.executor import LocalExecutor
 from forgebench.suites.pixar.evaluate import TAMPERED, Item, evaluate
 from forgebench.suites.pixar.localization import (
     DEFAULT_BINS,
@@ -190,8 +191,6 @@ def score_folder(
     ``executor`` (default: this process; ``run/executor.py``) and evaluated here in class order,
     so every executor gives the same numbers.
     """
-    from forgebench.run.executor import LocalExecutor
-
     runner = executor if executor is not None else LocalExecutor()
     truths = index_files(Path(truth_dir), (".png",), "truth")
     if not truths:

@@ -11,6 +11,8 @@ from pathlib import Path
 from forgebench.report.table import to_html
 from forgebench.results.metrics_csv import read_rows
 from forgebench.run.rundir import RunDir
+from forgebench.run.store import DB_NAME, Store
+from forgebench.suites.pixar.intervals import AUC_NOTE
 from forgebench.suites.pixar.results import BENCHMARK, tables_from_rows, write_tables
 
 
@@ -38,8 +40,6 @@ def pixar_section(
             + ".</p>"
         )
     if any(r["metric"] in ("giou", "f1") and r["probe"] == "LOC" for r in rows):
-        from forgebench.suites.pixar.intervals import AUC_NOTE
-
         parts.append(
             "<p class='note'>The overview's intervals of gIoU and F1 resample the pairs. "
             f"{html.escape(AUC_NOTE)}</p>"
@@ -54,8 +54,6 @@ def pixar_section(
 
 def _has_pairs(run_dir: Path) -> bool:
     """Whether the run stores PIXAR items or pairs scored from files (the viewer shows them)."""
-    from forgebench.run.store import DB_NAME, Store
-
     if not (run_dir / DB_NAME).is_file():
         return False
     with Store.open(run_dir, create=False) as store:

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
+from forgebench.suites.pixar.pairs import read_score_map
 from forgebench.util.atomic import atomic_path
 
 FOLDER = "img/pixar"
@@ -50,8 +51,6 @@ def thumb(path: Path, out: Path, threshold: float = 0.5) -> str | None:
 def _open(path: Path, threshold: float) -> Image.Image:
     """The picture, a score map as its mask (white: tampered)."""
     if path.suffix.lower() == ".npy":
-        from forgebench.suites.pixar.pairs import read_score_map
-
         scores = read_score_map(path, bounded=True)
         return Image.fromarray(np.where(scores >= threshold, 255, 0).astype(np.uint8), "L")
     with Image.open(path) as im:

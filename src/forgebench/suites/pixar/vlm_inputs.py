@@ -24,6 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from forgebench.run.executor import LocalExecutor
 from forgebench.suites.pixar.labeling import LabelCache, sized_pair_labels
 from forgebench.suites.pixar.pairs import Pair, PairsError, encode_label_png
 from forgebench.suites.pixar.taxonomy import canonical_class
@@ -87,8 +88,6 @@ def prepare_pairs(
     Decoding and labelling run on ``executor`` (default: this process; ``run/executor.py``);
     this process writes the maps.
     """
-    from forgebench.run.executor import LocalExecutor
-
     runner = executor if executor is not None else LocalExecutor()
     top = labels_dir  # the outermost folder this call creates (removed again on failure)
     while not top.parent.exists() and top.parent != top:

@@ -30,7 +30,10 @@ from PIL import Image
 from forgebench.construct.audit_meta import metadata_audit
 from forgebench.construct.gates import footprint_gate
 from forgebench.errors import UserError
-from forgebench.suites.mandela.contract import Item
+from forgebench.models.builtin.artefact import analyse
+from forgebench.run.executor import LocalExecutor
+from forgebench.suites.mandela.contract import Item, write_items
+from forgebench.suites.mandela.validate import validate_dataset
 
 if TYPE_CHECKING:
     from forgebench.run.executor import Executor
@@ -46,15 +49,15 @@ def _rgb(path: Path) -> np.ndarray:
 def detector(name: str) -> Callable[[np.ndarray], float]:
     """The scoring function of a detector; ``ValueError`` for one this version lacks."""
     if name == "builtin/artefact":
-        from forgebench.models.builtin.artefact import analyse
-
         return lambda rgb: float(analyse(rgb).score)
     try:
         if name.startswith("ufd/"):
+            # lazy: the checkpoint detectors need torch, an optional extra
             from forgebench.construct.detectors_ufd import load_ufd
 
             return load_ufd(name.removeprefix("ufd/"))
         if name.startswith("npr/"):
+            # lazy: the checkpoint detectors need torch, an optional extra
             from forgebench.construct.detectors_npr import load_npr
 
             return load_npr(name.removeprefix("npr/"))
@@ -110,8 +113,6 @@ def measured_footprints(
     root: Path, items: Sequence[Item], executor: Executor | None = None
 ) -> dict[str, float]:
     """``footprint_measured`` of each forged item against its seed's authentic image."""
-    from forgebench.run.executor import LocalExecutor
-
     originals = {it.seed_id: it.image for it in items if it.label == "authentic"}
     forged = [it for it in items if it.is_forged and it.seed_id in originals]
     jobs = [
@@ -145,8 +146,6 @@ def run_audit(
     """Both audits on a validated dataset's items. Detector scores and measured footprints are
     computed on ``executor`` (default: this process; ``run/executor.py``), which returns them
     in item order: the audit's numbers do not depend on where they ran."""
-    from forgebench.run.executor import LocalExecutor
-
     runner = executor if executor is not None else LocalExecutor()
     for name in detectors:  # an unknown name is refused before any work
         if name != "builtin/artefact" and not name.startswith(("ufd/", "npr/")):
@@ -181,9 +180,6 @@ def audit_dataset(
     """Validate ``dataset``, run both audits (:func:`run_audit`) and, with ``write``, store the
     detector scores and measured footprints in its ``items.jsonl``; the result carries
     ``written`` (that file, or None) and ``fields`` (the item fields written)."""
-    from forgebench.suites.mandela.contract import write_items
-    from forgebench.suites.mandela.validate import validate_dataset
-
     for d in detectors:
         if d != "builtin/artefact" and not d.startswith(("ufd/", "npr/")):
             raise AuditError(f"unknown detector {d!r} (available: {', '.join(DETECTORS)})")

@@ -23,6 +23,12 @@ from forgebench.construct.parts import Construction, Written
 from forgebench.construct.scenes import SceneRecord
 from forgebench.construct.specs import EditSpec
 from forgebench.construct.verify import Decision
+from forgebench.suites.mandela.construct import controls, propose, propose_model
+from forgebench.suites.mandela.construct.assemble import write_mandela
+from forgebench.suites.mandela.construct.audit import audit_dataset
+from forgebench.suites.mandela.construct.gates import mandela_gates, needs_grounding
+from forgebench.suites.mandela.construct.review import export_review, import_review, load_decisions
+from forgebench.suites.mandela.construct.rules import verify_mandela
 from forgebench.suites.mandela.validate import validate_dataset
 
 if TYPE_CHECKING:
@@ -37,25 +43,17 @@ class MandelaConstruction(Construction):
     noun = "dataset item(s)"
 
     def propose_rules(self, know: Knowledge, seed_root: Path, per_scene: int) -> list[EditSpec]:
-        from forgebench.suites.mandela.construct.propose import propose_rules
-
-        return propose_rules(know, per_scene)
+        return propose.propose_rules(know, per_scene)
 
     def propose_with_model(
         self, model: str, know: Knowledge, seed_root: Path, work: Path, per_scene: int, wait: bool
     ) -> tuple[list[EditSpec], dict[str, str]]:
-        from forgebench.suites.mandela.construct.propose_model import propose_with_model
-
-        return propose_with_model(model, know, seed_root, work, per_scene, wait=wait)
+        return propose_model.propose_with_model(model, know, seed_root, work, per_scene, wait=wait)
 
     def control_for(self, spec: EditSpec) -> EditSpec | None:
-        from forgebench.suites.mandela.construct.controls import control_for
-
-        return control_for(spec)
+        return controls.control_for(spec)
 
     def verify(self, spec: EditSpec, scene: SceneRecord, know: Knowledge) -> Decision:
-        from forgebench.suites.mandela.construct.rules import verify_mandela
-
         return verify_mandela(spec, scene, know)
 
     def accepted(self, spec: EditSpec, decision: Decision) -> EditSpec:
@@ -77,20 +75,14 @@ class MandelaConstruction(Construction):
         faces: FaceGateConfig | None,
         pixels: PixelGateConfig | None,
     ) -> tuple[list[GateResult], np.ndarray | None]:
-        from forgebench.suites.mandela.construct.gates import mandela_gates
-
         return mandela_gates(spec, seed, candidate, know, seed_root, faces, pixels), None
 
     def model_gates(self, spec: EditSpec) -> tuple[str, ...]:
-        from forgebench.suites.mandela.construct.gates import needs_grounding
-
         return ("grounding",) if needs_grounding(spec) else ()
 
     def assemble(
         self, kept: list[Kept], know: Knowledge, seed_root: Path, root: Path, store: str
     ) -> Written:
-        from forgebench.suites.mandela.construct.assemble import write_mandela
-
         facts = [f.model_dump(mode="json", exclude_none=True) for f in know.facts.values()]
         done = write_mandela(kept, know, seed_root, root, facts, store)
         return Written(root, len(done.items), self.noun, done.dropped)
@@ -98,18 +90,12 @@ class MandelaConstruction(Construction):
     def audit(
         self, dataset: Path, detectors: Sequence[str], write: bool, executor: Executor | None
     ) -> dict[str, Any]:
-        from forgebench.suites.mandela.construct.audit import audit_dataset
-
         return audit_dataset(dataset, detectors, write, executor)
 
     def review_sheet(self, build: Path) -> Path:
-        from forgebench.suites.mandela.construct.review import export_review
-
         return export_review(build)
 
     def apply_review(self, build: Path, decisions: Path) -> tuple[int, int, Written]:
-        from forgebench.suites.mandela.construct.review import import_review, load_decisions
-
         accepted, rejected = import_review(build, load_decisions(decisions))
         report = validate_dataset(build / self.output)
         left = Written(build / self.output, len(report.items), self.noun)

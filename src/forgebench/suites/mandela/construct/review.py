@@ -22,11 +22,16 @@ import numpy as np
 from PIL import Image
 from pydantic import BaseModel, Field, ValidationError
 
+from forgebench.construct.legacy import CANDIDATES
 from forgebench.construct.pixels import mean_abs_diff
+from forgebench.construct.render import EDIT_PROBE, stored_record
 from forgebench.construct.specs import write_jsonl
+from forgebench.construct.workstore import WorkStore
 from forgebench.errors import UserError
+from forgebench.run.store import DB_NAME
 from forgebench.suites.mandela.contract import Item, write_items
 from forgebench.util.atomic import write_text
+from forgebench.util.paths import InputFileError, read_input_text
 
 
 class ReviewError(UserError):
@@ -77,11 +82,6 @@ def _heatmap(a: Path, b: Path, out: Path) -> None:
 def _candidates(build: Path) -> dict[str, list[dict[str, Any]]]:
     """Spec id -> its candidates' records (the build's work store), each with its image's
     path relative to ``BUILD/review``."""
-    from forgebench.construct.legacy import CANDIDATES
-    from forgebench.construct.render import EDIT_PROBE, stored_record
-    from forgebench.construct.workstore import WorkStore
-    from forgebench.run.store import DB_NAME
-
     out: dict[str, list[dict[str, Any]]] = {}
     work_dir = build / "work"
     if not (work_dir / DB_NAME).is_file() and not (work_dir / CANDIDATES).is_file():
@@ -138,8 +138,6 @@ def export_review(build: Path) -> Path:
 
 def load_decisions(path: Path) -> Decisions:
     """Read a decisions file; :class:`ReviewError` naming the problem."""
-    from forgebench.util.paths import InputFileError, read_input_text
-
     try:
         return Decisions.model_validate_json(read_input_text(path))
     except InputFileError as exc:

@@ -23,6 +23,8 @@ from forgebench.errors import UserError
 from forgebench.report.groups import model_groups
 from forgebench.report.table import Skipped, Table, to_csv, to_latex, to_markdown
 from forgebench.run.rundir import RunDir
+from forgebench.suites.mandela.frame import load_frame
+from forgebench.suites.mandela.metrics import compute_metrics
 from forgebench.suites.mandela.tables.inputs import (
     Metrics,
     TableData,
@@ -113,10 +115,6 @@ def build_tables(
 
 
 def _load_frame(run_dir: Path, judge: str | None) -> tuple[pd.DataFrame | None, str]:
-    try:
-        from forgebench.suites.mandela.frame import load_frame  # type: ignore[import-not-found, unused-ignore]
-    except ImportError:
-        return None, "forgebench.suites.mandela.frame is not available"
     if not RunDir(run_dir).is_run():
         return None, f"{RunDir(run_dir).db} not found"
     frame = load_frame(run_dir, judge=judge)
@@ -130,12 +128,6 @@ def _load_metrics(run_dir: Path, frame: pd.DataFrame | None, judge: str | None) 
     if path.is_file():
         return read_metrics(path)
     if frame is not None:
-        try:
-            from forgebench.suites.mandela.metrics import compute_metrics  # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            raise ReportError(
-                f"{path} not found and forgebench.suites.mandela.metrics is not available"
-            ) from None
         return compute_metrics(frame, judge)
     raise ReportError(
         f"{path} not found and no answers to compute it from (run 'forgebench score' first)"

@@ -37,6 +37,8 @@ from forgebench.construct.scenes import (
 )
 from forgebench.errors import UserError
 from forgebench.suites.mandela.names import fold
+from forgebench.util.images import ImageCheckError, inspect_image
+from forgebench.util.paths import outside_reason
 
 _DATE = re.compile(
     r"^\s*(?:c\.|ca\.|circa|about)?\s*(?P<y>\d{3,4})(?:-(?P<m>\d{1,2})(?:-(?P<d>\d{1,2}))?)?\b",
@@ -201,9 +203,6 @@ def _check_date(text: object, where: str) -> None:
 def _check_image(root: Path, rel: str, where: str) -> None:
     """A KB image stays inside the folder (no ``..``, absolute path or link out) and its header
     is within the dataset pixel limit (a bomb is refused before anything decodes it)."""
-    from forgebench.util.images import ImageCheckError, inspect_image
-    from forgebench.util.paths import outside_reason
-
     why = outside_reason(root, rel, "knowledge-base folder")
     if why is not None:
         raise KBError(f"{where}: {why}")

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from forgebench.models.images import load_rgb
 from forgebench.suites.mandela.verifier.model import VERDICT_PROBES, Verifier, read_ahead
 from forgebench.suites.mandela.verifier.ocr import TextLine
 
@@ -120,8 +121,6 @@ class Prewarm:
         self.failed.append(f"{what}: {type(exc).__name__}: {exc}")
 
     def _vision(self) -> None:
-        from forgebench.models.images import load_rgb
-
         try:
             verifier = self._verifier = self._make()
         except Exception as exc:
@@ -140,8 +139,6 @@ class Prewarm:
             self._finished(job)
 
     def _text(self) -> None:
-        from forgebench.models.images import load_rgb
-
         early: list[tuple[Job, np.ndarray, list[TextLine]]] = []
         """Images read before the verifier was built, kept until it is."""
         for job in self.jobs:

@@ -30,6 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from forgebench.suites.mandela.verifier.faces import Face
+from forgebench.suites.mandela.verifier.ocr import TextLine
+from forgebench.suites.mandela.verifier.scenes import SceneMatch
 from forgebench.util.atomic import write_text
 
 if TYPE_CHECKING:
@@ -158,8 +161,6 @@ def _encode(tool: str, value: Any) -> Any:
 
 def _decode(tool: str, data: Any, scenes: SceneIndex) -> Any:
     if tool == "scene":
-        from forgebench.suites.mandela.verifier.scenes import SceneMatch
-
         if data is None:
             return None
         hom = data["to_query"]
@@ -172,14 +173,10 @@ def _decode(tool: str, data: Any, scenes: SceneIndex) -> Any:
             (int(w), int(h)),
         )
     if tool == "faces":
-        from forgebench.suites.mandela.verifier.faces import Face
-
         return [
             Face(_box(f["box"]), float(f["score"]), np.asarray(f["vector"], dtype=np.float32))
             for f in data
         ]
-    from forgebench.suites.mandela.verifier.ocr import TextLine
-
     return [TextLine(str(t["text"]), _box(t["box"]), float(t["score"])) for t in data]
 
 

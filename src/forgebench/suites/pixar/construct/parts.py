@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from forgebench.construct.assemble import Kept
+from forgebench.construct.candidate_gates import edit_area, footprint
 from forgebench.construct.faces import FaceGateConfig
 from forgebench.construct.facts import Knowledge
 from forgebench.construct.gate_result import GateResult
@@ -23,6 +24,10 @@ from forgebench.construct.parts import Construction, Written
 from forgebench.construct.scenes import SceneRecord
 from forgebench.construct.specs import EditSpec
 from forgebench.construct.verify import Decision
+from forgebench.suites.pixar.construct.assemble import write_pixar
+from forgebench.suites.pixar.construct.checks import pixar_effectiveness
+from forgebench.suites.pixar.construct.coco import propose_pixar, scenes_from_coco
+from forgebench.suites.pixar.construct.rules import pixar_edit, verify_pixar
 from forgebench.suites.pixar.facets.dataset import DATASET
 
 
@@ -35,20 +40,14 @@ class PixarConstruction(Construction):
     scene_formats = ("coco",)
 
     def import_scenes(self, fmt: str, path: Path, image_prefix: str) -> list[SceneRecord]:
-        from forgebench.suites.pixar.construct.coco import scenes_from_coco
-
         return scenes_from_coco(path, image_prefix)
 
     def propose_rules(self, know: Knowledge, seed_root: Path, per_scene: int) -> list[EditSpec]:
-        from forgebench.suites.pixar.construct.coco import propose_pixar
-
         return propose_pixar(list(know.scenes.values()), seed_root, per_scene)
 
     def check_spec(self, spec: EditSpec) -> None:
         """Every step's ``pixar`` parses as a manipulation (type and classes)."""
         from pydantic import ValidationError
-
-        from forgebench.suites.pixar.construct.rules import pixar_edit
 
         for i, step in enumerate(spec.all_steps):
             try:
@@ -60,8 +59,6 @@ class PixarConstruction(Construction):
                 raise ValueError(f"{where}{'.' + field if field else ''}: {err['msg']}") from None
 
     def verify(self, spec: EditSpec, scene: SceneRecord, know: Knowledge) -> Decision:
-        from forgebench.suites.pixar.construct.rules import verify_pixar
-
         return verify_pixar(spec, scene)
 
     def candidate_gates(
@@ -76,9 +73,6 @@ class PixarConstruction(Construction):
     ) -> tuple[list[GateResult], np.ndarray | None]:
         """The effectiveness checks (whose label at tau is the pair's truth), then the
         footprint."""
-        from forgebench.construct.candidate_gates import edit_area, footprint
-        from forgebench.suites.pixar.construct.checks import pixar_effectiveness
-
         area = edit_area(spec, seed_root, seed.shape[:2])
         res, label = pixar_effectiveness(seed, candidate, area, pixels)
         return [res, *footprint(spec, seed, candidate, seed_root, pixels)], label
@@ -89,8 +83,6 @@ class PixarConstruction(Construction):
     def assemble(
         self, kept: list[Kept], know: Knowledge, seed_root: Path, root: Path, store: str
     ) -> Written:
-        from forgebench.suites.pixar.construct.assemble import write_pixar
-
         return Written(root, write_pixar(kept, know, seed_root, root), self.noun)
 
     def problems(self, folder: Path) -> list[Any]:

@@ -26,7 +26,7 @@ FORENSICS_ROWS = [
     ("3", "AI-generated", "non AI-generated", "A",
      "human_entiresynthesis_gan_visibleimage_category", "Either A or B, hard to say."),
 ]  # fmt: skip
-"""Steps: 0 option letter, 1 option text, 2 refusal, 3 two letters (Z)."""
+"""Steps: 0 option letter, 1 option text, 2 refusal, 3 two options, no pick (Z)."""
 
 
 def write_forensics_release(root: Path) -> tuple[Path, Path]:

@@ -34,6 +34,9 @@ def found_by(detail: Mapping[str, Any]) -> str:
         return "constrained letter"
     if rule in ("conflict", "several-letters"):
         return f"readings disagree → Z ({rule})"
+    why = detail.get("why")
+    if step == "none" and why in ("two_options", "hedge"):  # the answer chose no option
+        return f"no option chosen → Z ({why.replace('_', ' ')})"
     return f"{words} ({rule})" if rule and step in ("letter", "text") else words
 
 

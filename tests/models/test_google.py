@@ -20,6 +20,7 @@ from forgebench.models import google as backend
 from forgebench.models.base import ImageRef, ModelError, Request, Response
 from forgebench.models.choice import read_choice
 from forgebench.models.spec import ModelConfig, SpecError
+from support.choice_gate import one_request_one_line
 
 # find_spec, not importorskip: the SDK takes seconds to import, and only the backend needs it
 pytestmark = pytest.mark.skipif(
@@ -381,10 +382,6 @@ def test_choice_sends_the_letters_as_an_enum_and_reads_the_bare_letter(
 def test_choice_a_server_that_rejects_or_ignores_the_enum_gets_one_request(
     reply: Reply, words: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    requests = [Request(prompt=f"q{k}", choice=LETTERS) for k in range(8)]
-    outs, seen = ask_all(reply, requests, monkeypatch=monkeypatch, concurrency=8)
-    assert len(seen) == 1  # the other seven waited for the first and were never sent
-    assert all(isinstance(o, ModelError) and not o.retryable for o in outs)
-    [line] = {str(o) for o in outs}
-    assert "\n" not in line and words in line and 'choice_form = "enum"' in line, line
+    line = one_request_one_line(ask_all, reply, LETTERS, monkeypatch=monkeypatch)
+    assert words in line and 'choice_form = "enum"' in line, line
     assert "Set choice_form" not in line  # google sends no other form to suggest

@@ -105,3 +105,24 @@ def test_binary_comparisons(answer: str, options: dict[str, str], letter: str) -
 )
 def test_letter_words_in_another_language(answer: str, letter: str) -> None:
     assert extract_option(answer, GENS).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "letter"),
+    [
+        ("Nicht B, sondern D.", "D"),
+        ("Ce n'est pas A ; la réponse est C.", "C"),
+        ("No es la D; la respuesta es B.", "B"),
+        ("Не A, а C.", "C"),
+        ("B가 아니라 D입니다.", "D"),
+        ("Aではありません。Cです。", "C"),
+        ("不是D，是A。", "A"),
+        ("D değil, A.", "A"),
+        ("Niet A maar B.", "B"),
+        ("Nie C, tylko B.", "B"),
+        # a "not" that rules nothing out: still two letters
+        ("Nicht sicher: B oder D.", "Z"),
+    ],
+)
+def test_letters_ruled_out_in_other_languages(answer: str, letter: str) -> None:
+    assert extract_option(answer, FOUR).letter == letter

@@ -126,3 +126,24 @@ def test_letter_words_in_another_language(answer: str, letter: str) -> None:
 )
 def test_letters_ruled_out_in_other_languages(answer: str, letter: str) -> None:
     assert extract_option(answer, FOUR).letter == letter
+
+
+KINDS = {"A": "Splicing", "B": "Copy-Move", "C": "Removal", "D": "Face Swap (Single Face)"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        ("Remvoal", KINDS, "C"),
+        ("The answer is Copy-Mvoe.", KINDS, "B"),
+        ("Diffusoin model", GENS, "B"),
+        ("Candidtae 4", FOUR, "D"),
+        ("Botton rihgt", REGION, "D"),
+        # too far from every option, two options alike, or negated: not read
+        ("Recoloring", KINDS, "Z"),
+        ("Candidtae", FOUR, "Z"),
+        ("Not Remvoal", KINDS, "Z"),
+    ],
+)
+def test_misspelt_option_text(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

@@ -8,6 +8,9 @@ Read by the rules (:mod:`.extract`) before letters, since each names more than o
 - :func:`per_option_verdicts`: a yes/no per option ("Top left: no / Bottom left: yes",
   "GAN? No. Diffusion? Yes.", "A: unlikely, C: likely", check marks): the one option marked
   yes; none or several marked yes, or a "maybe" among them: ``Z``;
+- :func:`spelled_like` (last, on what nothing else read): a short answer that is one option's
+  text misspelt ("Splcing", "Candiate 3", "Propietary", "The answer is Bottm left."): that
+  option, where it is far nearer to it than to any other;
 - :func:`binary_comparison`: a binary pair compared ("more likely real than generated",
   "plutôt X que Y", "eher X als Y", "Y보다는 X", "与其说Y不如说X"): the favoured side, read
   where its half names one side and the other half the other side or none; where only the
@@ -17,6 +20,7 @@ Read by the rules (:mod:`.extract`) before letters, since each names more than o
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from forgebench.suites.forensics.answer_forms import probabilities
 from forgebench.suites.forensics.option_text import OptionTexts, polarity_of, text_letters
@@ -170,3 +174,34 @@ def binary_comparison(text: str, spec: OptionTexts) -> Reading | None:
     if len(f) == 1 and f != o and len(o) <= 1:  # the other half names the other side, or none
         return Reading(f.pop(), "comparison")
     return Reading("Z", "conflict") if o else None
+
+
+_CUE = re.compile(r"^\W*(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:)|it['’]?s|it\s+is)\s*", re.I)
+_NEGATING = re.compile(r"\b(?:not|no|non|never|neither|nor|isn['’]?t|without)\b", re.I)
+
+
+def _letters_only(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+def spelled_like(text: str, items: dict[str, str], spec: OptionTexts) -> Reading | None:
+    """A short answer (after "the answer is") that is one option's text with a typo: the option
+    whose text it matches by a similarity ratio of 0.8 or more, 0.15 above any other (options
+    with numbers of their own: only those with the answer's numbers). None: no such option."""
+    if spec.kind in ("binary", "lists", "boxes") or _NEGATING.search(text):
+        return None
+    said = _CUE.sub("", text.strip()).strip(" \t\n.!")
+    if not said or len(said) > 40:
+        return None
+    digits = re.findall(r"\d+", said)
+    scores = {
+        k: SequenceMatcher(None, _letters_only(said), _letters_only(v)).ratio()
+        for k, v in items.items()
+        if re.findall(r"\d+", v) == digits or not digits
+    }
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] < 0.8:
+        return None
+    if len(ranked) > 1 and ranked[1][1] > ranked[0][1] - 0.15:
+        return None
+    return Reading(ranked[0][0], "spelled-like")

@@ -68,6 +68,7 @@ from forgebench.suites.forensics.answer_checks import (
     binary_comparison,
     letter_text_cognate,
     per_option_verdicts,
+    spelled_like,
     trailing_doubt,
 )
 from forgebench.suites.forensics.answer_forms import elimination, probabilities, ranking
@@ -331,7 +332,12 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         said = _text(scope, opts, spec)
         if said is not None:
             return _as_extraction(said, "text", scope)
-    return Extraction(NO_OPTION, "none", "nothing", "nothing")
+    near = spelled_like(text, opts, spec)  # "Splcing", "Candiate 3": one option's text misspelt
+    return (
+        _as_extraction(near, "text")
+        if near
+        else Extraction(NO_OPTION, "none", "nothing", "nothing")
+    )
 
 
 _extract = lru_cache(maxsize=262144)(_extract_once)

@@ -147,3 +147,24 @@ KINDS = {"A": "Splicing", "B": "Copy-Move", "C": "Removal", "D": "Face Swap (Sin
 )
 def test_misspelt_option_text(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # another option offered as possible after the claim, or "or maybe" a second answer
+        ("I'd say B. Then again, D is not impossible.", FOUR, "Z"),
+        ("B? Perhaps D.", FOUR, "Z"),
+        ("Answer: B\n\nWait, C is also plausible.", FOUR, "Z"),
+        ("Frames 0 and 1, or maybe just 1.", FRAMES, "Z"),
+        ("Answer: D. Just to be safe, B is second.", FOUR, "D"),
+        # counterfactuals and "X if ..., Y if not": conditionals
+        ("The answer would be A if the shadows were consistent, but they aren't.", BINARY, "Z"),
+        ("B is right if we count the shadow; C if not.", FOUR, "Z"),
+        ("B is right, since the shadow counts.", FOUR, "B"),
+    ],
+)
+def test_second_thoughts_and_counterfactuals(
+    answer: str, options: dict[str, str], letter: str
+) -> None:
+    assert extract_option(answer, options).letter == letter

@@ -38,11 +38,25 @@ _DOUBT = re.compile(
 )
 
 
+_ALSO = re.compile(
+    r"\b(?:perhaps|maybe|possibly)\b|\b(?:also|equally)\s+(?:plausible|possible|likely)\b|"
+    r"\bnot\s+(?:impossible|excluded|ruled\s+out)\b|\bcould\s+also\b",
+    re.I,
+)
+_OR_MAYBE = re.compile(r"\bor\s+(?:maybe|perhaps|possibly)\b(?!\s+not\b)", re.I)
+
+
 def trailing_doubt(text: str) -> bool:
     """The answer's last sentence (of two or more) only says it is not sure, or that several
-    options fit, or none: a hedge after whatever came before."""
+    options fit, or none, or offers another option as possible too ("I'd say B. Then again, D
+    is not impossible.", "B? Perhaps D."); or an "or maybe" offers a second answer ("Frames 0
+    and 1, or maybe just 1."): a hedge after whatever came before."""
     sentences = [s for s in _SENTENCES.split(text.strip()) if s.strip()]
-    return len(sentences) > 1 and _DOUBT.match(sentences[-1]) is not None
+    if _OR_MAYBE.search(text):
+        return True
+    return len(sentences) > 1 and (
+        _DOUBT.match(sentences[-1]) is not None or _ALSO.search(sentences[-1]) is not None
+    )
 
 
 _YES = r"yes|yep|likely|true|correct|oui|sí|si|ja|sì|sim|tak|evet|có|да|是|はい|예|네"

@@ -57,7 +57,8 @@ CONDITIONAL = re.compile(
     r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
     r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
     r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$)|"
-    r"\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
+    r"\b(?:would\s+be|is\s+(?:right|correct|the\s+answer))\s+(?:[^.\n]{0,30}\s)?if\b|"
+    r"\bif\s+not\s*[.!]?\s*$|\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
     re.I,
 )
 """An answer that makes its choice conditional ("if X then C, otherwise B"): ``Z``."""

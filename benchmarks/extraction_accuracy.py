@@ -17,7 +17,10 @@ a ``half``:
 The ``h39-fresh`` batch (styles the corpus had little of, written after the first round of issue 39
 and before the rules were changed for it) is split between the halves by a hash of each row's id;
 ``--split h39-fresh`` reports that batch alone (its test part is the nearest the project has to an
-unseen set).
+unseen set). The ``h39-fresh3`` batch (315 answers in the traps that produce wrong letters: several options
+named in prose, a rejected option last, comparatives, double negatives, corrections, per-option
+verdicts, typos, 18 other languages) was written the same way in the third round and is split by
+the same hash; ``--split h39-fresh3`` reports it alone.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

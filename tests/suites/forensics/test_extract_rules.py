@@ -19,6 +19,10 @@ TEST_HALF_RIGHT, TEST_HALF_WRONG = 691, 6  # of 733, benchmarks/extraction_accur
 # the h39-fresh batch (styles the corpus had little of), per half: right, wrong letters (of 210, 223)
 FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG = 200, 0
 FRESH_TEST_RIGHT, FRESH_TEST_WRONG = 190, 10
+# the h39-fresh3 batch (traps that produce wrong letters), per half (of 154, 161), measured at the
+# end of the h39-r3 round; its test part was never tuned on (59.0%, 22 wrong letters before it)
+FRESH3_TUNING_RIGHT, FRESH3_TUNING_WRONG = 128, 0
+FRESH3_TEST_RIGHT, FRESH3_TEST_WRONG = 120, 17
 
 
 @pytest.mark.parametrize(
@@ -146,10 +150,10 @@ def _read(rows: list[dict[str, str]]) -> tuple[Counter[str], set[str]]:
 def test_corpus_is_read_without_wrong_letters() -> None:
     every = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
     assert len(every) >= 1000 and len({r["style"] for r in every}) >= 90
-    # the h39-fresh batch has its own floors (below); the h39-embed block (tuning half) was
+    # the h39-fresh and h39-fresh3 batches have their own floors (below); the h39-embed block (tuning half) was
     # written for builtin/embed's threshold, in wordings the rules are not meant to read: the
     # embedding stage's tests measure it
-    rows = [r for r in every if r["split"] not in ("h39-fresh", "h39-embed")]
+    rows = [r for r in every if r["split"] not in ("h39-fresh", "h39-fresh3", "h39-embed")]
     tuning = [r for r in rows if r["half"] == "tuning"]
     outcome, wrong = _read(tuning)
     # no wrong letter on the tuning half (a part that is AI-generated is no side since h39-r2)
@@ -162,18 +166,20 @@ def test_corpus_is_read_without_wrong_letters() -> None:
 
 
 @pytest.mark.parametrize(
-    ("half", "right", "wrong_letters"),
+    ("split", "half", "right", "wrong_letters"),
     [
-        ("tuning", FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG),
-        ("test", FRESH_TEST_RIGHT, FRESH_TEST_WRONG),
+        ("h39-fresh", "tuning", FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG),
+        ("h39-fresh", "test", FRESH_TEST_RIGHT, FRESH_TEST_WRONG),
+        ("h39-fresh3", "tuning", FRESH3_TUNING_RIGHT, FRESH3_TUNING_WRONG),
+        ("h39-fresh3", "test", FRESH3_TEST_RIGHT, FRESH3_TEST_WRONG),
     ],
 )
-def test_fresh_batch_figures_hold(half: str, right: int, wrong_letters: int) -> None:
-    """The h39-fresh batch, per half: at least as many right and no more wrong letters than
-    measured (the test half's figure is measured, never tuned on)."""
+def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:
+    """The h39-fresh and h39-fresh3 batches, per half: at least as many right and no more wrong
+    letters than measured (the test half's figure is measured, never tuned on)."""
     rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
-    part = [r for r in rows if r["split"] == "h39-fresh" and r["half"] == half]
-    assert len(part) >= 200 and sum(1 for r in part if r["expected"] == "Z") >= len(part) // 5
+    part = [r for r in rows if r["split"] == split and r["half"] == half]
+    assert len(part) >= 150 and sum(1 for r in part if r["expected"] == "Z") >= len(part) // 5
     outcome, wrong = _read(part)
     assert outcome["right"] >= right and len(wrong) <= wrong_letters, outcome
 

@@ -24,7 +24,8 @@ _CORRECTION = re.compile(
     r"\b(?:actually|on\s+second\s+thoughts?|(?:on|upon|after)\s+(?:closer|further)\s+(?:inspection|look|"
     r"reflection)|wait|correction|i\s+mean|i\s+meant|apolog(?:y|ies|ise|ize)|my\s+mistake|"
     r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
-    r"(?:\s+to)?|scratch\s+that)\b",
+    r"(?:\s+to)?|scratch\s+that|just\s+kidding|no\s+wait|pardon|je\s+voulais\s+dire|perdón|"
+    r"quise\s+decir|anzi|desculpe|quis\s+dizer|извините|すみません|죄송합니다|抱歉)\b",
     re.I,
 )
 

@@ -64,6 +64,13 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from forgebench.suites.forensics.answer_checks import (
+    binary_comparison,
+    letter_text_cognate,
+    per_option_verdicts,
+    spelled_like,
+    trailing_doubt,
+)
 from forgebench.suites.forensics.answer_forms import elimination, probabilities, ranking
 from forgebench.suites.forensics.answer_text import normalise, restatements_removed, scopes
 from forgebench.suites.forensics.hedges import (
@@ -285,6 +292,13 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     text = _TABLE_VERDICT.sub(lambda m: "Answer: " + m.group(1) + ".", text)
     if _contradicting_no(text, spec, question):
         return Extraction(NO_OPTION, "none", "conflict", "two_options")
+    if trailing_doubt(text):  # "So D? Not sure.": the last sentence takes the choice back
+        return Extraction(NO_OPTION, "none", "trailing-doubt", "hedge")
+    listed = per_option_verdicts(
+        text, spec, opts
+    )  # "GAN? No. Diffusion? Yes.": before questions go
+    if listed is not None:
+        return _as_extraction(listed, "letter", text)
     asked = _QUESTION.sub(" ", text)  # "Real or fake? Fake.": the question states nothing
     if asked.strip(_BARE):
         text = asked
@@ -293,7 +307,7 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     undecided = undecided_rest(text)
     if undecided is not None and _undecided(text, *undecided, spec, question):
         return Extraction(NO_OPTION, "none", "undecided", undecided[0])
-    for special in (probabilities, ranking, elimination):
+    for special in (probabilities, binary_comparison, ranking, elimination):
         form = special(text, spec)
         if form is not None:
             return _as_extraction(form, "letter", text)
@@ -311,12 +325,19 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         return Extraction(NO_OPTION, "none", "retracted", "hedge")
     for scope in parts:
         read = read_letter(scope, spec, question)
+        if read is not None and letter_text_cognate(scope, read.letter, opts):
+            read = Reading(NO_OPTION, "conflict")  # "(A) Diffusionsmodelle": B's words
         if read is not None:
             return _as_extraction(read, "letter", scope)
         said = _text(scope, opts, spec)
         if said is not None:
             return _as_extraction(said, "text", scope)
-    return Extraction(NO_OPTION, "none", "nothing", "nothing")
+    near = spelled_like(text, opts, spec)  # "Splcing", "Candiate 3": one option's text misspelt
+    return (
+        _as_extraction(near, "text")
+        if near
+        else Extraction(NO_OPTION, "none", "nothing", "nothing")
+    )
 
 
 _extract = lru_cache(maxsize=262144)(_extract_once)

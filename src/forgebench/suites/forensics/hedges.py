@@ -53,11 +53,12 @@ HEDGE = re.compile(
 """Words that make a ``Z`` of several options a hedge rather than a plain two-option answer."""
 CONDITIONAL = re.compile(
     r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
-    r"\bonly\s+if\b|\bprovided\s+that\b|(?:^|[,;.]\s*)if\s+not\b\s*,|\bassuming\b|"
+    r"\bonly\s+if\b|\bprovided\s+that\b|(?:^\s*|[,;.?!]\s*)if\s+(?:not|so)\b\s*,|\bassuming\b|"
     r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
     r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
     r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$)|"
-    r"\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
+    r"\b(?:would\s+be|is\s+(?:right|correct|the\s+answer))\s+(?:[^.\n]{0,30}\s)?if\b|"
+    r"\bif\s+not\s*[.!]?\s*$|\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
     re.I,
 )
 """An answer that makes its choice conditional ("if X then C, otherwise B"): ``Z``."""

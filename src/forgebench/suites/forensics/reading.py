@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 
 from forgebench.suites.forensics.option_text import OptionTexts, norm, polarity_of, text_letters
+from forgebench.suites.forensics.wordings import LETTER_NEGATED_AFTER, LETTER_NEGATED_BEFORE
 
 _AFTER_LETTER = frozenset(
     [
@@ -118,6 +119,12 @@ _NEGATIONS = (
         r"the\s+answer)|ruled\s+out|unlikely|excluded)"
     ),
     re.compile(r"\b(?i:rather\s+than|instead\s+of|not)\s[^,.;]{0,40}?\(([A-Y])\)"),
+    re.compile(  # "nicht C, sondern A", "no es la A;", "不是C，": a letter before a stop or a but
+        rf"(?<![^\W\d_])(?i:{LETTER_NEGATED_BEFORE})\s*(?:la\s+|le\s+|a\s+|l')?[(\"']?([A-Y])"
+        r"(?![A-Za-z])[)\"']?(?=\s*(?:[,;.。，、]|$|\s(?:sondern|mais|sino|ma|mas|maar|tylko|ale|а|"
+        r"utan|mà|بل|बल्कि|tetapi)\b))"
+    ),
+    re.compile(rf"(?<![A-Za-z])([A-Y])\s*(?:{LETTER_NEGATED_AFTER})"),  # "C가 아니라 A"
 )
 _CONCLUSION = re.compile(
     r"^\W*(?:therefore|thus|so|hence|in\s+conclusion|overall|in\s+summary|consequently|to\s+conclude|"

@@ -12,7 +12,10 @@ Data only; :mod:`.option_text` matches them (negation-aware, on whole words) and
 - :data:`PARAPHRASES`: per option text (lower case), the forgery model names of seed 002's
   Table 5, the four corners in twelve languages, the manipulation kinds (and their French,
   Spanish, German, Italian and Portuguese names) and the answer of real media in the
-  localization tasks.
+  localization tasks;
+- :data:`LETTER_NEGATED_BEFORE` / :data:`LETTER_NEGATED_AFTER`: "not" before or after an
+  option letter in the other languages ("nicht C, sondern A", "ce n'est pas C", "C가 아니라",
+  "Cではありません", "不是C"): the letter is ruled out, as English "not C" is.
 """
 
 from __future__ import annotations
@@ -80,3 +83,14 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 """Extra wordings per option text (lower case), beside the text itself: the release's forgery
 model names (seed 002 Table 5) and the answer of real media in the localization tasks."""
+
+LETTER_NEGATED_BEFORE = (
+    r"ce\s+n'est\s+pas|n'est\s+pas|pas|no\s+es|no\s+era|nicht|kein|non\s+è|não\s+é|não|не|нет|"
+    r"niet|nie|inte|không\s+phải|ليست|ليس|bukan|ne|no|non|不是|并非|而不是|wala"
+)
+"""A word before an option letter that rules it out ("no es la A; ...", "Не C, а D")."""
+LETTER_NEGATED_AFTER = (
+    r"ではありません|ではない|じゃない|じゃなく|ではなく|가\s*아니라|이\s*아니라|가\s*아닙니다|"
+    r"이\s*아닙니다|가\s*아니고|değil|नहीं"
+)
+"""What follows an option letter and rules it out ("C가 아니라 A", "C değil, B", "C नहीं")."""

@@ -1,0 +1,221 @@
+"""Answer shapes that name several options and decide (or not) by their form alone.
+
+Read by the rules (:mod:`.extract`) before letters, since each names more than one option:
+
+- :func:`trailing_doubt`: an answer whose last sentence takes the choice back ("..., so D? Not
+  sure.", "Final answer: C? Or B. Honestly I'm torn.", "Both are plausible here."): ``Z``
+  (a hedge), whatever it named before;
+- :func:`per_option_verdicts`: a yes/no per option ("Top left: no / Bottom left: yes",
+  "GAN? No. Diffusion? Yes.", "A: unlikely, C: likely", check marks): the one option marked
+  yes; none or several marked yes, or a "maybe" among them: ``Z``;
+- :func:`spelled_like` (last, on what nothing else read): a short answer that is one option's
+  text misspelt ("Splcing", "Candiate 3", "Propietary", "The answer is Bottm left."): that
+  option, where it is far nearer to it than to any other;
+- :func:`binary_comparison`: a binary pair compared ("more likely real than generated",
+  "plutôt X que Y", "eher X als Y", "Y보다는 X", "与其说Y不如说X"): the favoured side, read
+  where its half names one side and the other half the other side or none; where only the
+  disfavoured half names a side, ``Z`` (the rules would read that side).
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from forgebench.suites.forensics.answer_forms import probabilities
+from forgebench.suites.forensics.option_text import OptionTexts, polarity_of, text_letters
+from forgebench.suites.forensics.reading import Reading
+
+_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+_DOUBT = re.compile(
+    r"^\W*(?:(?:but|though|honestly|still|then\s+again|actually|hmm+|so|and)\W+)*"
+    r"(?:(?:i['’]?m|i\s+am)\s+)?(?:(?:really|still|honestly|just)\s+)?"
+    r"(?:not\s+(?:sure|certain)(?:\s+(?:any\s*more|though|about\s+(?:this|that|it)))?|unsure|"
+    r"torn|(?:it['’]?s\s+)?(?:hard|difficult)\s+to\s+(?:call|say|tell)|"
+    r"(?:both|all)\s+(?:\w+\s+)?(?:are|seem|look)\s+(?:\w+\s+)?(?:plausible|possible|likely)"
+    r"(?:\s+here)?|none\s+(?:of\s+them\s+)?(?:fits?|matche?s?)(?:\s+\w+)?)\W*$",
+    re.I,
+)
+
+
+_ALSO = re.compile(
+    r"\b(?:perhaps|maybe|possibly)\b|\b(?:also|equally)\s+(?:plausible|possible|likely)\b|"
+    r"\bnot\s+(?:impossible|excluded|ruled\s+out)\b|\bcould\s+also\b",
+    re.I,
+)
+_OR_MAYBE = re.compile(r"\bor\s+(?:maybe|perhaps|possibly)\b(?!\s+not\b)", re.I)
+
+
+def trailing_doubt(text: str) -> bool:
+    """The answer's last sentence (of two or more) only says it is not sure, or that several
+    options fit, or none, or offers another option as possible too ("I'd say B. Then again, D
+    is not impossible.", "B? Perhaps D."); or an "or maybe" offers a second answer ("Frames 0
+    and 1, or maybe just 1."): a hedge after whatever came before."""
+    sentences = [s for s in _SENTENCES.split(text.strip()) if s.strip()]
+    if _OR_MAYBE.search(text):
+        return True
+    return len(sentences) > 1 and (
+        _DOUBT.match(sentences[-1]) is not None or _ALSO.search(sentences[-1]) is not None
+    )
+
+
+_YES = r"yes|yep|likely|true|correct|oui|sí|si|ja|sì|sim|tak|evet|có|да|是|はい|예|네"
+_NO = (
+    r"no|nope|unlikely|false|incorrect|non|nein|não|nee|nej|nie|hayır|không|нет|否|いいえ|아니요|"
+    r"아니오"
+)
+_MAYBE = r"maybe|possibly|perhaps|partly|peut-être|quizás|vielleicht|forse|talvez|可能"
+_TICK, _CROSS = "✓✔✅☑", "✗✘❌×"
+_VERDICT = re.compile(
+    rf"(?:[:=?\-–—]|\bis\b)?\s*(?:(?<![^\W\d_])((?:{_YES})|(?:{_NO})|(?:{_MAYBE}))(?![^\W\d_])"
+    rf"\s*(?=[.,;!)\n]|$)|([{_TICK}{_CROSS}]))",
+    re.I,
+)
+_LABEL_LETTER = re.compile(r"^\W*(?:option\s+)?[(\[]?([A-Y])[)\]]?\W*$", re.I)
+
+
+def _label(label: str, spec: OptionTexts, items: dict[str, str]) -> str | None:
+    """The one option a list entry's label names (its letter or its text); None: not one."""
+    label = re.sub(r"^\s*(?:[-*•]|\d+[.)])\s+", "", label).strip(" \t,;.")
+    if not label or len(label) > 40:
+        return None
+    m = _LABEL_LETTER.match(label)
+    if m and m.group(1).upper() in spec.letters:
+        return m.group(1).upper()
+    said = text_letters(label, spec)
+    if not said and items:  # "Candidat 1", "Kandidat 1": the option's word in another language
+        said = {k for k, v in items.items() if _stem_and_number(v) == _stem_and_number(label)}
+        said.discard("")
+    return said.pop() if len(said) == 1 else None
+
+
+def _stem_and_number(text: str) -> tuple[str, str]:
+    m = re.fullmatch(r"\W*([^\W\d_]{5})[^\W\d_]*\s*(\d+)\W*", text)
+    return (m.group(1).casefold(), m.group(2)) if m else ("", "")
+
+
+def per_option_verdicts(text: str, spec: OptionTexts, items: dict[str, str]) -> Reading | None:
+    """A yes/no (or likely/unlikely, a check mark) after each of several options' labels."""
+    marks: dict[str, str] = {}
+    start = 0
+    for m in _VERDICT.finditer(text):
+        letter = _label(text[start : m.start()], spec, items)
+        start = m.end()
+        if letter is None:
+            continue
+        word = (m.group(1) or m.group(2)).lower()
+        if word in _TICK or word in _CROSS:
+            kind = "yes" if word in _TICK else "no"
+        else:
+            yes, no = re.fullmatch(_YES, word, re.I), re.fullmatch(_NO, word, re.I)
+            kind = "yes" if yes else "no" if no else "?"
+        if marks.get(letter, kind) != kind:
+            return Reading("Z", "conflict")
+        marks[letter] = kind
+    if len(marks) < min(3, len(spec.letters)):  # scores per option are probabilities'
+        return None if probabilities(text, spec) is not None else _commented(text, spec, items)
+    chosen = [k for k, v in marks.items() if v == "yes"]
+    if len(chosen) == 1 and "?" not in marks.values():
+        return Reading(chosen[0], "option-verdicts")
+    if len(chosen) > 1:
+        return Reading("Z", "option-verdicts")
+    return Reading("Z", "hedged-alternative" if "?" in marks.values() else "nothing")
+
+
+_ENTRY = re.compile(r"^\W*([^:\n]{1,40}?)\s*(?::|\s[-–—]\s)\s*\S")
+
+
+def _commented(text: str, spec: OptionTexts, items: dict[str, str]) -> Reading | None:
+    """Every sentence a comment on one option ("Top left: natural. Bottom left: the grass
+    repeats. ..."), three options or more, and no verdict of its own: ``Z``."""
+    sentences = [s for s in _SENTENCES.split(text.strip()) if s.strip()]
+    entries = [_ENTRY.match(s) for s in sentences]
+    named = [_label(m.group(1), spec, items) if m else None for m in entries]
+    if len(sentences) < 3 or None in named or len(set(named)) < min(3, len(spec.letters)):
+        return None
+    return Reading("Z", "conflict")
+
+
+def letter_text_cognate(text: str, letter: str, items: dict[str, str]) -> bool:
+    """The letter's own words, in another language, name another option ("(A)
+    Diffusionsmodelle" where B is "Diffusion models"): the word after the letter shares its
+    first six letters with another option's first word and not with the letter's own."""
+    m = re.search(
+        rf"(?<![A-Za-z])[(\[]?{letter}(?![A-Za-z])[)\]]?\s*[:.\-–—]?\s*([^\W\d_]{{6,}})", text
+    )
+    if m is None:
+        return False
+    stem = m.group(1)[:6].casefold()
+
+    def starts(option: str) -> bool:
+        words = re.findall(r"[^\W\d_]+", option)
+        return bool(words) and words[0][:6].casefold() == stem
+
+    return not starts(items.get(letter, "")) and any(
+        starts(v) for k, v in items.items() if k != letter
+    )
+
+
+_FAVOURED_FIRST = re.compile(
+    r"(?:more\s+(?:likely|probabl[ey])|likelier|rather|(?:más|mas)\s+probable\s+que|"
+    r"mais\s+provável\s+que|plutôt|eher|più\s+(?:probabilmente)?|eerder|raczej|скорее)\s+"
+    r"(?P<f>.+?)\s*,?\s+(?:than|rather\s+than|que|do\s+que|als|che|di|dan|niż|чем)\s+(?P<o>.+)",
+    re.I | re.S,
+)
+_FAVOURED_LAST = re.compile(
+    r"(?:less\s+likely\s+(?P<o>.+?)\s+than\s+(?P<f>.+)|(?P<o2>.+?)\s+is\s+less\s+likely\s+than\s+"
+    r"(?P<f2>.+)|(?P<o3>.+?)보다(?:는)?\s*(?P<f3>.+)|(?P<o4>.+?)というより(?:は|も)?\s*(?P<f4>.+)|"
+    r"与其说(?:是)?(?P<o5>.+?)[，,]?\s*不如说(?:是)?(?P<f5>.+))",
+    re.I | re.S,
+)
+
+
+def binary_comparison(text: str, spec: OptionTexts) -> Reading | None:
+    """A binary pair's two sides compared: the favoured one where each half names one side and
+    they differ; ``Z`` where the comparison cannot be read that way. None: no comparison."""
+    if spec.kind != "binary":
+        return None
+    m = _FAVOURED_FIRST.search(text)
+    if m is not None:
+        favoured, other = m.group("f"), m.group("o")
+    else:
+        m = _FAVOURED_LAST.search(text)
+        if m is None:
+            return None
+        groups = [(m.group(f"f{k}"), m.group(f"o{k}")) for k in ("", "2", "3", "4", "5")]
+        favoured, other = next(g for g in groups if g[0] is not None)
+    f, o = polarity_of(favoured, spec), polarity_of(other, spec)
+    if len(f) == 1 and f != o and len(o) <= 1:  # the other half names the other side, or none
+        return Reading(f.pop(), "comparison")
+    return Reading("Z", "conflict") if o else None
+
+
+_CUE = re.compile(r"^\W*(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:)|it['’]?s|it\s+is)\s*", re.I)
+_NEGATING = re.compile(r"\b(?:not|no|non|never|neither|nor|isn['’]?t|without)\b", re.I)
+
+
+def _letters_only(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+def spelled_like(text: str, items: dict[str, str], spec: OptionTexts) -> Reading | None:
+    """A short answer (after "the answer is") that is one option's text with a typo: the option
+    whose text it matches by a similarity ratio of 0.8 or more, 0.15 above any other (options
+    with numbers of their own: only those with the answer's numbers). None: no such option."""
+    if spec.kind in ("binary", "lists", "boxes") or _NEGATING.search(text):
+        return None
+    said = _CUE.sub("", text.strip()).strip(" \t\n.!")
+    if not said or len(said) > 40:
+        return None
+    digits = re.findall(r"\d+", said)
+    scores = {
+        k: SequenceMatcher(None, _letters_only(said), _letters_only(v)).ratio()
+        for k, v in items.items()
+        if re.findall(r"\d+", v) == digits or not digits
+    }
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    if not ranked or ranked[0][1] < 0.8:
+        return None
+    if len(ranked) > 1 and ranked[1][1] > ranked[0][1] - 0.15:
+        return None
+    return Reading(ranked[0][0], "spelled-like")

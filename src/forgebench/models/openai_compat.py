@@ -210,6 +210,7 @@ def create(config: ModelConfig) -> Model:
     urls = config.replica_urls()
     if len(urls) <= 1:
         return OpenAICompatModel(config, urls[0] if urls else None)
+    # inside: circle: replicas imports openai_compat
     from forgebench.models.replicas import ReplicatedModel
 
     gate = choice_gate(config)  # one for all replicas: one first request, one verdict

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from forgebench.models.base import Model, ModelError, ReplyTimeout, Request, Response
+from forgebench.models.openai_compat import RedirectRefused, TransportError
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,6 @@ class _Replica:
 
 
 def _is_transport(exc: ModelError) -> bool:
-    from forgebench.models.openai_compat import TransportError
-
     return isinstance(exc, TransportError)
 
 
@@ -103,8 +102,6 @@ def _refused(exc: ModelError) -> bool:
 
 
 def _redirected(exc: ModelError) -> bool:
-    from forgebench.models.openai_compat import RedirectRefused
-
     return isinstance(exc, RedirectRefused)
 
 

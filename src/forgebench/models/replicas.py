@@ -37,7 +37,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from forgebench.models.base import Model, ModelError, ReplyTimeout, Request, Response
-from forgebench.models.openai_compat import RedirectRefused, TransportError
 
 
 @dataclass(frozen=True)
@@ -94,6 +93,9 @@ class _Replica:
 
 
 def _is_transport(exc: ModelError) -> bool:
+    # inside: light path (a run of builtin models loads replicas, not aiohttp)
+    from forgebench.models.openai_compat import TransportError
+
     return isinstance(exc, TransportError)
 
 
@@ -102,6 +104,9 @@ def _refused(exc: ModelError) -> bool:
 
 
 def _redirected(exc: ModelError) -> bool:
+    # inside: light path (a run of builtin models loads replicas, not aiohttp)
+    from forgebench.models.openai_compat import RedirectRefused
+
     return isinstance(exc, RedirectRefused)
 
 

@@ -13,8 +13,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from forgebench.models.spec import parse_spec
-
 __all__ = ["GROUP_ORDER", "group_sections", "model_groups"]
 
 GROUP_ORDER = ("proprietary", "open")
@@ -43,6 +41,9 @@ def model_groups(config_path: Path, models: Iterable[str]) -> dict[str, str]:
         name = entry.get("name") or entry.get("alias")
         if not name and isinstance(entry.get("spec"), str):
             try:
+                # inside: light path (metrics loads no spec parser, so no asyncio)
+                from forgebench.models.spec import parse_spec
+
                 name = parse_spec(entry["spec"]).name
             except Exception:
                 name = None

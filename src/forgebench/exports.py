@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forgebench.errors import UserError
+from forgebench.results.epochs import epoch_views
 from forgebench.suites.base import Export, offers
+from forgebench.util.atomic import atomic_path
 from forgebench.util.registry import Registry
 
 if TYPE_CHECKING:
@@ -123,6 +125,7 @@ def export_facet(suite: Suite) -> Export:
 
 def table_of(suite: Suite, run_dir: Path, judge: str | None) -> pd.DataFrame:
     """The row-level table of one benchmark: the shared columns, then the suite's own."""
+    # inside: light path (judge, metrics, report, export, ...)
     from forgebench.run.rows import SHARED_COLUMNS, task_rows
 
     shared = task_rows(run_dir, suite.name)
@@ -130,8 +133,6 @@ def table_of(suite: Suite, run_dir: Path, judge: str | None) -> pd.DataFrame:
     lead = list(SHARED_COLUMNS)
     if "epoch" in shared.columns:  # run --epochs: each later epoch read by the suite itself
         import pandas as pd
-
-        from forgebench.results.epochs import epoch_views
 
         lead.append("epoch")
         with epoch_views(run_dir, suite.name) as views:
@@ -162,7 +163,7 @@ def _targets(req: ExportRequest, fmt: str, names: list[str]) -> dict[str, Path]:
 
 
 def _write(table: pd.DataFrame, path: Path, fmt: str) -> None:
-    from forgebench.util.atomic import atomic_path
+    # inside: light path (judge, metrics, report, export, ...)
     from forgebench.util.csvsafe import write_frame
 
     with atomic_path(path) as tmp:

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from forgebench import suites
 from forgebench.errors import NothingToDo, UserError
+from forgebench.results.metrics_csv import read_rows
 from forgebench.run.rundir import DB_NAME, RunDir
+from forgebench.run.store import Store
 from forgebench.suites.base import Output, Suite, offers
 
 
@@ -20,9 +22,6 @@ def run_dir_of(run_dir: str | Path) -> Path:
 
 def benchmarks_in(run_dir: str | Path) -> list[Suite]:
     """The suites that have tasks in a run, or rows in its metrics.csv (registered ones only)."""
-    from forgebench.results.metrics_csv import read_rows
-    from forgebench.run.store import Store
-
     run_dir = Path(run_dir)
     names: set[str] = set()
     if RunDir(run_dir).is_run():

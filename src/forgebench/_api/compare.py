@@ -17,13 +17,19 @@ from pathlib import Path
 
 from forgebench._api.common import benchmarks_in, run_dir_of
 from forgebench.errors import UserError
+from forgebench.report.compare_page import write_compare
+from forgebench.report.site_images import picture, safe_name
+from forgebench.report.site_items import picture_sources
 from forgebench.results.compare import (
     BenchmarkComparison,
     Side,
     headline_rows,
     pair_tests,
 )
+from forgebench.results.metrics_csv import read_rows
+from forgebench.run.store import Store
 from forgebench.suites.base import Outcome, Suite
+from forgebench.util.outpath import check_out
 
 __all__ = ["CompareResult", "compare", "parse_pairs"]
 
@@ -76,8 +82,6 @@ def _right_means(suite: Suite) -> str:
 
 
 def _metric_rows(run: Path, benchmark: str, judge: str | None) -> list[dict[str, str]]:
-    from forgebench.results.metrics_csv import read_rows
-
     rows = [r for r in read_rows(run / "metrics.csv") if r["benchmark"] == benchmark]
     if judge is not None:
         rows = [r for r in rows if r["judge"] in ("", judge)]
@@ -97,8 +101,6 @@ def compare(
     exact McNemar test on the questions both answered, and the flipped answers in a page
     (``out``, default ``compare-A-B`` in the working folder). Two runs that share no item (or no
     model pair) raise :class:`NothingShared` before anything is written."""
-    from forgebench.util.outpath import check_out
-
     a, b = run_dir_of(run_a), run_dir_of(run_b)
     target = Path(out) if out is not None else Path(f"compare-{a.name}-{b.name}")
     held_a, held_b = benchmarks_in(a), benchmarks_in(b)  # a newer store: one line here
@@ -162,7 +164,6 @@ def compare(
             + ": nothing to compare"
         )
     answers, pictures = _flip_details(a, b, found, target)
-    from forgebench.report.compare_page import write_compare
 
     files = write_compare(target, a, b, found, answers, pictures)
     return CompareResult(target, found, files, notes)
@@ -176,10 +177,6 @@ def _flip_details(
     """The answers of every flipped question in both runs (by run, ``A`` or ``B``, and task
     key: two runs of the same model and settings share their keys) and each flipped
     item's picture, written under ``out/img/`` as the report's viewer writes it."""
-    from forgebench.report.site_images import picture, safe_name
-    from forgebench.report.site_items import picture_sources
-    from forgebench.run.store import Store
-
     answers: dict[tuple[str, str], tuple[str | None, str | None, str | None]] = {}
     pictures: dict[tuple[str, str], str] = {}
     for run, pick in ((a, 0), (b, 1)):

@@ -11,7 +11,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from forgebench import suites
+from forgebench.construct import build as B
+from forgebench.construct.edit_api import make_editor
+from forgebench.construct.facts import Knowledge
+from forgebench.construct.parts import (
+    UnknownConstruction,
+    construction_of,
+    constructions,
+    import_scenes,
+    reviewed,
+)
+from forgebench.construct.scenes import KB_FILE, SCENES_FILE, load_facts, load_scenes
+from forgebench.construct.specs import load_specs, propose_from_file, write_jsonl
+from forgebench.construct.verify import verify_specs
 from forgebench.errors import UserError
+from forgebench.models.spec import parse_spec
+from forgebench.run.lock import run_lock
 from forgebench.suites.base import ConstructionParts
 
 
@@ -19,16 +35,11 @@ def _load_constructions() -> None:
     """construct/ receives each benchmark's construction parts from the suites (it imports no
     suite): the API loads the suites first, so that ``api.build`` / ``api.propose`` called from
     a notebook find them as the command line does."""
-    from forgebench import suites
-
     suites.load()
 
 
 def knowledge(seeds: Path) -> Any:
     """The scene records and fact table of a seed folder (one line for a missing file)."""
-    from forgebench.construct.facts import Knowledge
-    from forgebench.construct.scenes import KB_FILE, SCENES_FILE, load_facts, load_scenes
-
     if not seeds.is_dir():
         raise UserError(f"{seeds}: not a seed folder")
     for f in (SCENES_FILE, KB_FILE):
@@ -41,10 +52,6 @@ def knowledge(seeds: Path) -> Any:
 
 def _coco_scenes(seeds: Path, coco: Path, prefix: str) -> None:
     """Write SEEDS/scenes.jsonl (and an empty kb.jsonl) from a COCO file; refuse to overwrite."""
-    from forgebench.construct.parts import import_scenes
-    from forgebench.construct.scenes import KB_FILE, SCENES_FILE
-    from forgebench.construct.specs import write_jsonl
-
     if (seeds / SCENES_FILE).exists():
         raise UserError(
             f"{seeds / SCENES_FILE}: exists; --coco writes it (use another seed folder)"
@@ -84,10 +91,6 @@ def propose(
     """Propose edit specifications (a file, every construction's rules proposer and/or a model),
     verify each against the scene records and the fact table, and write ``specs.jsonl`` and
     ``rejected.jsonl`` (with their reasons) under ``out``."""
-    from forgebench.construct.parts import construction_of, constructions
-    from forgebench.construct.specs import propose_from_file, write_jsonl
-    from forgebench.construct.verify import verify_specs
-
     _load_constructions()
     seeds, out = Path(seeds), Path(out)
     if not from_file and not rules and not model:
@@ -101,9 +104,6 @@ def propose(
         for parts in constructions():
             specs += parts.propose_rules(know, seeds, per_family)
     if model:
-        from forgebench.models.spec import parse_spec
-        from forgebench.run.lock import run_lock
-
         parse_spec(model)  # a bad spec: one line before OUT/work is touched
         with run_lock(out / "work", "propose", wait=wait, on_wait=on_wait):
             for parts in constructions():
@@ -174,11 +174,6 @@ def build(
     """Render candidates with an editor (a candidate already in ``OUT/work`` is never paid
     twice), gate them and write each benchmark's folder (validated); with ``dry_run`` only the
     calls and their cost."""
-    from forgebench.construct import build as B
-    from forgebench.construct.edit_api import make_editor
-    from forgebench.construct.specs import load_specs
-    from forgebench.run.lock import run_lock
-
     _load_constructions()
     seeds, specs, out = Path(seeds), Path(specs), Path(out)
     s = settings or BuildSettings()
@@ -209,9 +204,6 @@ def audit(
 ) -> dict[str, Any]:
     """The construction audits of a built folder (metadata leakage, pixel detectors), by the
     construction that knows it; ``written`` / ``fields`` say what ``write`` wrote back."""
-    from forgebench import suites
-    from forgebench.construct.parts import UnknownConstruction
-
     facet = suites.detect(Path(dataset)).facet(ConstructionParts)
     parts = facet.parts if facet is not None else None
     if parts is None:
@@ -222,15 +214,11 @@ def audit(
 
 def review_export(build_dir: str | Path) -> Path:
     """Write the review sheet of a build folder; its path."""
-    from forgebench.construct.parts import reviewed
-
     page: Path = reviewed(Path(build_dir)).review_sheet(Path(build_dir))
     return page
 
 
 def review_import(build_dir: str | Path, decisions: str | Path) -> tuple[int, int, Any]:
     """Apply a review's decisions: accepted, rejected and the folder left (with its problems)."""
-    from forgebench.construct.parts import reviewed
-
     acc, rej, left = reviewed(Path(build_dir)).apply_review(Path(build_dir), Path(decisions))
     return acc, rej, left

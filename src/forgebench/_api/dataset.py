@@ -10,6 +10,7 @@ from forgebench import suites
 from forgebench._api import stages
 from forgebench.errors import NothingToDo, UserError
 from forgebench.interop.hf_hub import is_hub_id
+from forgebench.run.source import parse_list
 from forgebench.suites.base import (
     Importer,
     ImportSettings,
@@ -129,6 +130,7 @@ def _importer(suite: Suite) -> Importer:
 
 def _import_hub(ref: str, out: Path, settings: ImportSettings) -> tuple[Suite, Output]:
     """A Hub dataset, fetched then imported as an export folder is (:func:`_import_hf`)."""
+    # inside: light path (prompts, validate, import, run --dry-run)
     from forgebench._api.interop import import_hub_dataset
 
     name, n, commit = import_hub_dataset(ref, out, force=settings.force)
@@ -139,6 +141,7 @@ def _import_hub(ref: str, out: Path, settings: ImportSettings) -> tuple[Suite, O
 def _import_hf(src: Path, out: Path, settings: ImportSettings) -> tuple[Suite, Output] | None:
     """A folder written by ``export-dataset --format hf`` back into its suite's dataset folder,
     validated before it moves into place (None: ``src`` is no such folder)."""
+    # inside: light path (prompts, validate, import, run --dry-run)
     from forgebench._api.interop import import_hf_dataset
 
     done = import_hf_dataset(src, out, force=settings.force)
@@ -181,8 +184,6 @@ def selection_for(
     options: dict[str, str] | None = None,
 ) -> Selection:
     """The comma-separated flags as the suite's :class:`Selection` (unknown names: one line)."""
-    from forgebench.run.source import parse_list
-
     try:
         return Selection(
             probes=parse_list(probes, suite.protocol.probes, "probe"),
@@ -210,6 +211,7 @@ def count_matrix(suite: Suite, dataset: Path, selection: Selection) -> TaskMatri
     condition without rendering an image."""
     from collections import Counter
 
+    # inside: light path (validate, import)
     from forgebench.run.images import VariantCache
 
     loaded = suite.load(dataset, selection)

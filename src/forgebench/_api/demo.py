@@ -10,8 +10,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from forgebench import suites
+from forgebench.demo.clock import StageClock
+from forgebench.demo.pipeline import (
+    DEMO_DETECTOR,
+    DEMO_JUDGE,
+    DEMO_VERIFIER,
+    FORENSICS,
+    PIXAR,
+    Demo,
+)
 from forgebench.errors import UserError
+from forgebench.run.send.progress import RunProgress
+from forgebench.run.source import Selection
 from forgebench.suites.base import DemoPart
+from forgebench.util.memory import bound_heap, process_claimed
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -102,19 +114,6 @@ def demo(
     nothing. ``show`` is told each step (default: nothing). :class:`UserError` when OUT holds
     other things (exit 2), and exit 1 for what would be a bug (an invalid demo dataset, tasks
     left without an answer)."""
-    from forgebench.demo.clock import StageClock
-    from forgebench.demo.pipeline import (
-        DEMO_DETECTOR,
-        DEMO_JUDGE,
-        DEMO_VERIFIER,
-        FORENSICS,
-        PIXAR,
-        Demo,
-    )
-    from forgebench.run.send.progress import RunProgress
-    from forgebench.run.source import Selection
-    from forgebench.util.memory import bound_heap, process_claimed
-
     shown: DemoShow = show if show is not None else QuietShow()
     started = time.perf_counter()
     clock = StageClock()

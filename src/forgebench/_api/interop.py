@@ -6,6 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from forgebench.interop.hf_export import export_hf
+from forgebench.interop.hf_hub import is_hub_id, parse_ref, snapshot
+from forgebench.interop.hf_import import HFImportError, import_hf, read_meta
+from forgebench.suites import SuiteError, detect, get
 from forgebench.suites.base import Dataset
 
 
@@ -15,9 +19,6 @@ def export_dataset(
     """``export-dataset DATASET --format hf|<a suite's own> --out DIR``: ``(benchmark, written
     path, rows)``. ``hf`` is a Hugging Face ``datasets`` folder of every suite with a table
     layout; a suite adds its own formats (Forensics: ``release-tsv``)."""
-    from forgebench.interop.hf_export import export_hf
-    from forgebench.suites import SuiteError, detect
-
     dataset, out = Path(dataset), Path(out)
     suite = detect(dataset)
     facet = suite.facet(Dataset) or Dataset()
@@ -42,8 +43,6 @@ def import_hf_dataset(
     back into its suite's dataset folder, validated before it moves into place; ``(benchmark,
     items)``, or None when ``src`` is no such folder. ``src`` may be a Hub dataset,
     ``hf://OWNER/NAME[@REVISION]`` (:func:`import_hub_dataset`)."""
-    from forgebench.interop.hf_hub import is_hub_id
-
     if is_hub_id(src):
         name, n, _commit = import_hub_dataset(str(src), out, force=force)
         return name, n
@@ -55,9 +54,6 @@ def import_hub_dataset(ref: str, out: str | Path, *, force: bool = False) -> tup
     Hugging Face cache (:mod:`forgebench.interop.hf_hub`), then imported as an export folder;
     ``(benchmark, items, commit)``. One line (exit 2) and nothing written when the id is
     malformed, the dataset cannot be had (offline and not cached) or is no such export."""
-    from forgebench.interop.hf_hub import parse_ref, snapshot
-    from forgebench.interop.hf_import import HFImportError
-
     hub, out = parse_ref(ref), Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())) and not force:
         raise HFImportError(f"{out}: exists and is not empty (use --force to replace it)")
@@ -71,9 +67,6 @@ def import_hub_dataset(ref: str, out: str | Path, *, force: bool = False) -> tup
 def _import_export(
     src: Path, out: Path, *, force: bool, links_into: Path | None = None
 ) -> tuple[str, int] | None:
-    from forgebench.interop.hf_import import HFImportError, import_hf, read_meta
-    from forgebench.suites import get
-
     meta = read_meta(src)
     if meta is None:
         return None

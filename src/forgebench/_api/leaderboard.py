@@ -27,9 +27,14 @@ from typing import Any
 
 from forgebench._api.common import benchmarks_in, run_dir_of
 from forgebench.errors import NothingToDo, UserError
+from forgebench.report.front import FILENAME
 from forgebench.report.leaderboard import BoardRow, write_leaderboard
 from forgebench.results.compare import headlines_of
+from forgebench.results.metrics_csv import read_rows
+from forgebench.run.store import Store
 from forgebench.suites.base import Report, Suite
+from forgebench.util.outpath import check_out
+from forgebench.util.redact import redact
 
 __all__ = ["LeaderboardResult", "leaderboard"]
 
@@ -77,8 +82,6 @@ Key = tuple[str, str, str, str, str, str]
 
 def _overview(run: Path) -> dict[Key, tuple[float | None, float | None, float | None]]:
     """The front page's numbers of the run's report (``report/overview.csv``): value, lo, hi."""
-    from forgebench.report.front import FILENAME
-
     path = run / "report" / FILENAME
     found: dict[Key, tuple[float | None, float | None, float | None]] = {}
     if not path.is_file():
@@ -116,8 +119,6 @@ def _facet_intervals(
 
 def _settings(config: Any) -> tuple[str, float | None, int | None]:
     """Spec (redacted), temperature and max_tokens of a model's stored config."""
-    from forgebench.util.redact import redact
-
     if not isinstance(config, dict):
         return "", None, None
     clean = redact(config)
@@ -142,9 +143,6 @@ def _run_rows(
     ready: dict[str, dict[Key, tuple[float | None, float | None]]],
 ) -> list[BoardRow]:
     """The rows of one run; ``ready``: intervals already computed, by benchmark."""
-    from forgebench.results.metrics_csv import read_rows
-    from forgebench.run.store import Store
-
     metrics = read_rows(run / "metrics.csv")
     if judge is not None:
         metrics = [r for r in metrics if r["judge"] in ("", judge)]
@@ -255,8 +253,6 @@ def leaderboard(
     run's report into the site so that it can be published alone; ``intervals=False`` leaves
     out the intervals the runs' reports did not compute. A run without ``metrics.csv`` is
     skipped with a note; none with any number is one line (exit 2)."""
-    from forgebench.util.outpath import check_out
-
     if not runs:
         raise UserError("leaderboard: name at least one run directory")
     paths = list(dict.fromkeys(run_dir_of(r).resolve() for r in runs))

@@ -12,10 +12,11 @@ from typing import Any, TypeVar
 
 from forgebench import suites
 from forgebench._api import stages
-from forgebench._api.common import StageResult, benchmarks_in, narrowed, run_dir_of
+from forgebench._api.common import StageResult, benchmarks_in, narrowed, run_dir_of, with_stage
 from forgebench.errors import NothingToDo, UserError
 from forgebench.exports import Exported, ExportRequest, get_format
 from forgebench.suites.base import Facet, Figures, Judge, Report, Suite, Viewer
+from forgebench.util.outpath import check_out
 
 F = TypeVar("F", bound=Facet)
 
@@ -70,8 +71,6 @@ def _facet(suite: Suite, kind: type[F]) -> F:
 
 def _checked_out(out: str | Path | None, *, file_ok: bool = False) -> Path | None:
     """``--out`` as a path, once :func:`forgebench.util.outpath.check_out` finds it writable."""
-    from forgebench.util.outpath import check_out
-
     if out is None:
         return None
     check_out(out, file_ok=file_ok)
@@ -80,8 +79,6 @@ def _checked_out(out: str | Path | None, *, file_ok: bool = False) -> Path | Non
 
 def _present_with(path: Path, stage: str, benchmark: str | None) -> tuple[list[Suite], list[str]]:
     """Like ``stage_suites`` for verbs that read only ``metrics.csv`` (no store needed)."""
-    from forgebench._api.common import with_stage
-
     return with_stage(narrowed(benchmarks_in(path), benchmark, path), stage, path)
 
 
@@ -142,6 +139,7 @@ def report(
     out = run_dir / "report"
     out.mkdir(parents=True, exist_ok=True)
     present = benchmarks_in(run_dir)  # a store that is not a run's: one line, before pandas loads
+    # inside: light path (report, export)
     from forgebench.report.front import front_page
     from forgebench.report.site import build_site
 
@@ -226,6 +224,7 @@ def _rescore(benchmark: str, run_dir: Path, judge: str | None) -> Path | None:
 def merge(runs: Sequence[str | Path], out: str | Path) -> Any:
     """Merge runs made on different machines into the new run ``out``: tasks, answers and grades
     unioned by key; conflicting answers are refused (nothing written). Its ``MergeStats``."""
+    # inside: light path (report, export)
     from forgebench.run.merge import merge_runs
 
     return merge_runs([Path(r) for r in runs], Path(out), rescore=_rescore)

@@ -12,7 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from forgebench import suites
 from forgebench._api.common import StageResult
+from forgebench.errors import UserError
+from forgebench.models.registry import create_model
+from forgebench.run.lock import run_lock
+from forgebench.run.store import Store
 from forgebench.suites.base import JudgeOutcome
+from forgebench.util.redact import redact_text
 
 if TYPE_CHECKING:
     from forgebench.models.spec import ModelConfig
@@ -27,6 +32,7 @@ if TYPE_CHECKING:
 def configs_of(models: Sequence[str | ModelConfig]) -> list[ModelConfig]:
     """Specs or configs as configs (:func:`forgebench.models.configs.model_configs`, the one
     place specs become configs)."""
+    # inside: light path (status)
     from forgebench.models.configs import model_configs
 
     return model_configs(models)
@@ -124,12 +130,12 @@ def run(
     them there, in order); an exception one raises stops the stages. ``epochs``: ask every
     question that many times (``--epochs``; overrides ``settings.epochs``; a stored run asks
     only the epochs it lacks)."""
+    # inside: light path (status, run --dry-run)
     from forgebench._api.outputs import tables as tables_stage
     from forgebench._api.scoring import judge as judge_stage
     from forgebench._api.scoring import judge_config
     from forgebench._api.scoring import metrics as metrics_stage
     from forgebench.run.generate import GenerationSettings, check_epochs, run_generation
-    from forgebench.run.lock import run_lock
 
     if epochs is not None:
         check_epochs(epochs, "epochs")
@@ -188,11 +194,10 @@ def dry_run(
 ) -> list[str]:
     """What ``run`` would send, per model (one request, task counts, tokens, cost), redacted;
     nothing is sent and nothing is written to the run directory."""
-    from forgebench.models.registry import create_model
+    # inside: light path (status)
     from forgebench.run.dryrun import preview
     from forgebench.run.generate import GenerationSettings, plan
     from forgebench.run.settings import secret_values
-    from forgebench.util.redact import redact_text
 
     suite = suites.detect(Path(dataset), benchmark)
     configs = configs_of(models)
@@ -221,8 +226,6 @@ class Status:
 
 def status(run_dir: str | Path) -> Status:
     """The run's counts (it needs no lock: a running stage may be writing)."""
-    from forgebench.run.store import Store
-
     with Store.open(Path(run_dir), create=False) as store:
         return Status(store.counts(), store.token_totals(), store.replicas())
 
@@ -242,8 +245,8 @@ def export_batch(
     retry_errors: bool = False,
 ) -> tuple[list[Path], int]:
     """Write a model's pending tasks as OpenAI Batch API JSONL: the files and the requests."""
+    # inside: light path (status, run --dry-run)
     from forgebench.run.batch import export_batch as write
-    from forgebench.run.store import Store
 
     with Store.open(Path(run_dir), create=False) as store:
         files, n = write(
@@ -255,8 +258,8 @@ def export_batch(
 
 def import_batch(run_dir: str | Path, files: Sequence[str | Path]) -> ImportStats:
     """Store batch results as answers or errors (never a second answer for a task)."""
+    # inside: light path (status, run --dry-run)
     from forgebench.run.batch import import_batch as read
-    from forgebench.run.store import Store
 
     with Store.open(Path(run_dir), create=False) as store:
         return read(store, [Path(f) for f in files])
@@ -273,13 +276,12 @@ def ray_batch(
     max_retries: int = 3,
 ) -> int:
     """Send export-batch shards through Ray Data's LLM HTTP processor; the results written."""
-    from forgebench.errors import UserError
-
     missing = [str(p) for p in shards if not Path(p).is_file()]
     if missing:
         raise UserError(f"{missing[0]}: no such file")
     if not url.startswith(("http://", "https://")):
         raise UserError(f"--url {url!r} does not start with http:// or https://")
+    # inside: light path (status, run --dry-run)
     from forgebench.run.ray_batch import ray_batch as send
 
     try:
@@ -294,6 +296,7 @@ def ray_batch(
 def cache_clean(cache_dir: str | Path | None = None) -> tuple[CacheClean, Path]:
     """Remove the cache's own entries (variants, the source index, the suites' caches under it;
     :func:`forgebench.util.owned.clean_cache`): what was removed and left, the cache folder."""
+    # inside: light path (status)
     from forgebench.run.images import VariantCache
 
     cache = VariantCache(Path(cache_dir) if cache_dir is not None else None)

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from forgebench._api import stages
-from forgebench._api.common import StageResult, run_dir_of, stage_suites
+from forgebench._api.common import StageResult, benchmarks_in, narrowed, run_dir_of, stage_suites
 from forgebench.errors import NothingToDo, UserError
+from forgebench.models.registry import capabilities
+from forgebench.run.lock import run_lock
 from forgebench.suites.base import Calibration, JudgeOutcome, Suite, Tables, offers
 
 if TYPE_CHECKING:
@@ -40,7 +42,7 @@ def judge_config(spec: str | ModelConfig) -> ModelConfig:
     """The judge's config; a bad spec (``--judge: ...``) or a model that cannot read text (a
     pixel detector) is refused in one line before anything is sent: it can be neither a judge
     nor an option extractor. ``run --judge``, ``api.run(judge=)`` and ``judge`` all ask here."""
-    from forgebench.models.registry import capabilities
+    # inside: light path (metrics)
     from forgebench.models.spec import ModelConfig, SpecError
 
     try:
@@ -77,9 +79,8 @@ def judge(
     judge is asked; the keywords override it: ``concurrency``, ``rpm``, ``max_attempts`` (default:
     the judge config's, at most 3), ``retry_unscored`` (ask again for replies stored as
     unscored), ``console`` (draws a progress bar). Holds the run's lock (``wait``: wait for it)."""
-    from forgebench.models.registry import capabilities
+    # inside: light path (metrics)
     from forgebench.run.judging import JudgeSettings
-    from forgebench.run.lock import run_lock
 
     config = judge_config(spec)
     path = run_dir_of(run_dir)
@@ -146,8 +147,6 @@ def summaries(
     run_dir: str | Path, judge: str | None = None, *, benchmark: str | None = None
 ) -> list[Any]:
     """Each suite's console summary of its rows of ``metrics.csv`` (rich renderables, strings)."""
-    from forgebench._api.common import benchmarks_in, narrowed
-
     path = Path(run_dir)
     chosen = narrowed(benchmarks_in(path), benchmark, path)
     return [part for s in chosen if (t := s.facet(Tables)) for part in t.summary(path, judge)]

@@ -9,7 +9,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from forgebench._api.common import run_dir_of
+from forgebench._api.outputs import report
 from forgebench.errors import UserError
+from forgebench.report.serve import make_server
+from forgebench.run.lock import run_lock
+from forgebench.run.redaction import redact_run
 
 if TYPE_CHECKING:
     import http.server
@@ -27,9 +31,6 @@ def redact(
     (``RunLocked``, exit 4, unless ``wait``). What was looked for and changed (``keys == 0``:
     no configured key is set, nothing looked for). :class:`~forgebench._api.common.NotARun`
     (exit 2) for a folder without ``run.sqlite``."""
-    from forgebench.run.lock import run_lock
-    from forgebench.run.redaction import redact_run
-
     path = run_dir_of(run_dir)
     with run_lock(path, "redact", wait=wait, on_wait=on_wait):
         return redact_run(path)
@@ -71,9 +72,6 @@ def view(
     (:func:`forgebench.api.report`, then given to ``on_report``) when ``rebuild`` or when the run
     has none yet. One line (exit 2) for a folder that is not a run and a port that cannot be
     listened on."""
-    from forgebench._api.outputs import report
-    from forgebench.report.serve import make_server
-
     path = run_dir_of(run_dir)
     index = path / "report" / "index.html"
     built = None

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from forgebench.construct.detectors_npr import safe_load
+
 CLIP_MEAN = (0.48145466, 0.4578275, 0.40821073)
 CLIP_STD = (0.26862954, 0.26130258, 0.27577711)
 CROP = 224
@@ -54,7 +56,6 @@ def load_ufd(spec: str) -> Callable[[np.ndarray], float]:
     model: Any = CLIPVisionModelWithProjection.from_pretrained(
         clip_dir, local_files_only=True
     ).eval()
-    from forgebench.construct.detectors_npr import safe_load
 
     head = safe_load(fc_file, "ufd detector")
     try:

@@ -33,6 +33,8 @@ from PIL import Image
 from forgebench.errors import UserError
 from forgebench.models.base import ModelError
 from forgebench.models.spec import MAX_REPLY_BYTES as _MODEL_REPLY_BYTES
+from forgebench.models.spec import SpecError, split_spec
+from forgebench.util.images import pixel_limit_error
 from forgebench.util.registry import Registry
 
 OutcomeStatus = Literal["ok", "refused", "blocked"]
@@ -115,8 +117,6 @@ def decode_rgb(data: bytes, where: str) -> np.ndarray:
     (:func:`forgebench.util.images.pixel_limit_error`; checked before anything is decoded)."""
     import warnings
 
-    from forgebench.util.images import pixel_limit_error
-
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", Image.DecompressionBombWarning)
@@ -153,8 +153,6 @@ def make_editor(
     """The editor a spec names; :class:`EditorSpecError` on an unknown provider or a bad spec.
     ``max_reply_bytes`` bounds what an ``http/`` or ``openai/`` editor's reply may hold
     (default 64 MiB)."""
-    from forgebench.models.spec import SpecError, split_spec
-
     try:
         parsed = split_spec(
             spec, EDITORS.names(), what="editor spec", grammar="[ALIAS=]PROVIDER/WHAT",

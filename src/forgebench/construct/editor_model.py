@@ -33,6 +33,7 @@ from forgebench.construct.edit_api import (
     EditOutcome,
     EditRequest,
     PaidReply,
+    content_hash,
     decode_rgb,
 )
 from forgebench.construct.specs import EditSpec, EditStep
@@ -244,8 +245,6 @@ class EditorModel:
         }  # fmt: skip
         files = []
         if out.status == "ok" and out.image is not None:
-            from forgebench.construct.edit_api import content_hash
-
             self.pixels[content_hash(out.image)] = img
             files.append(OutputFile("image_0", out.image, "image/png"))
         return Response(

@@ -23,6 +23,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from forgebench.construct.render import EDIT_PROBE, EDIT_VERSION
 from forgebench.models.base import Response, Usage
 from forgebench.run.tasks import Question, Task
 
@@ -53,8 +54,6 @@ def _records(path: Path, fields: set[str]) -> list[dict[str, Any]] | None:
 
 
 def _candidate(work: WorkStore, row: dict[str, Any]) -> bool:
-    from forgebench.construct.render import EDIT_PROBE, EDIT_VERSION
-
     if row["status"] == "error":
         return False
     sha = row.get("blob")

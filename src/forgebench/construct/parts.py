@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from forgebench.construct.candidate_gates import footprint
 from forgebench.construct.registry import CONSTRUCTIONS
 from forgebench.errors import UserError
 
@@ -118,8 +119,6 @@ class Construction:
         pixels: PixelGateConfig | None,
     ) -> tuple[list[GateResult], np.ndarray | None]:
         """The gate results of one candidate and, where the benchmark keeps one, its pixel label."""
-        from forgebench.construct.candidate_gates import footprint
-
         return footprint(spec, seed, candidate, seed_root, pixels), None
 
     def model_gates(self, spec: EditSpec) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def _is_construction(obj: Any) -> bool:
-    from forgebench.construct.parts import Construction
+    from forgebench.construct.parts import Construction  # inside: circle (parts imports registry)
 
     return isinstance(obj, Construction)
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from forgebench.errors import UserError
+from forgebench.util.jsonl import iter_jsonl
 
 SCENES_FILE = "scenes.jsonl"
 KB_FILE = "kb.jsonl"
@@ -146,8 +147,6 @@ class SceneError(UserError):
 
 
 def _iter_rows(path: Path) -> Iterator[tuple[int, dict[str, object]]]:
-    from forgebench.util.jsonl import iter_jsonl
-
     try:
         for lineno, obj, err in iter_jsonl(path):
             if obj is None:

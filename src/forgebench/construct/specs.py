@@ -138,6 +138,7 @@ class SpecFileError(UserError):
 def parse_spec(obj: Any, where: str = "spec") -> EditSpec:
     """Validate one specification object (the common fields, then its benchmark's own through
     ``Construction.check_spec``); :class:`SpecFileError` with ``where: field: message``."""
+    # inside: circle (parts imports candidate_gates, which imports specs)
     from forgebench.construct.parts import UnknownConstruction, construction_of
 
     try:

@@ -70,6 +70,7 @@ class WorkStore:
         self.blobs = BlobStore(self.work / "blobs")
         self.steps = StepStore(self.store, self.blobs)
         """Finished steps of multi-step candidates (``steps.py``)."""
+        # inside: circle (legacy imports render, which imports workstore)
         from forgebench.construct.legacy import import_ledgers
 
         self.imported = import_ledgers(self)

@@ -34,12 +34,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from forgebench.construct.build import BuildConfig, build
+from forgebench.construct.edit_api import make_editor
+from forgebench.construct.facts import Knowledge
+from forgebench.construct.scenes import load_facts, load_scenes
+from forgebench.construct.specs import load_specs, write_jsonl
+from forgebench.construct.verify import verify_specs
 from forgebench.demo import photos as demo_photos
 from forgebench.demo import rendered as demo_rendered
 from forgebench.demo import rendered_culture as demo_culture
 from forgebench.demo import specs as demo_specs
+from forgebench.demo.seedfolder import write_seed_folder
 from forgebench.demo.specs import SeedSpec
 from forgebench.errors import UserError
+from forgebench.run.lock import RunLocked, run_lock
+from forgebench.util import built
 from forgebench.util.owned import mark, remove_folder
 
 
@@ -118,9 +127,6 @@ def build_pipeline(out: Path) -> Path:
     the local editor; returns the dataset folder. A dataset that is exactly what the last
     complete build wrote with this recipe is kept as it is (:mod:`forgebench.util.built`). Holds
     ``out/work``'s lock throughout (another process building there: :class:`DemoError`)."""
-    from forgebench.run.lock import RunLocked, run_lock
-    from forgebench.util import built
-
     try:
         with run_lock(out / "work", "demo"):
             if built.unchanged(out / "dataset"):
@@ -134,14 +140,6 @@ def build_pipeline(out: Path) -> Path:
 
 
 def _pipeline(out: Path) -> Path:
-    from forgebench.construct.build import BuildConfig, build
-    from forgebench.construct.edit_api import make_editor
-    from forgebench.construct.facts import Knowledge
-    from forgebench.construct.scenes import load_facts, load_scenes
-    from forgebench.construct.specs import load_specs, write_jsonl
-    from forgebench.construct.verify import verify_specs
-    from forgebench.demo.seedfolder import write_seed_folder
-
     seeds_dir = out / "seeds"
     remove_folder(seeds_dir, "dataset")
     proposals = write_seed_folder(seeds_dir, seeds(), list(KB))

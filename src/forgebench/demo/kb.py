@@ -28,6 +28,7 @@ from forgebench.construct.scenes import FactEntity, SceneRecord
 from forgebench.demo import scenes as sc
 from forgebench.demo.build import KB, seeds
 from forgebench.demo.specs import COLLINS, HOPPER
+from forgebench.util import built
 from forgebench.util.atomic import clean_stale
 from forgebench.util.owned import replace_folder, replace_guard
 
@@ -167,8 +168,6 @@ def build_demo_kb(out: Path) -> Path:
     """Build the demo KB as ``out/kb`` (built aside and moved into place) and return it; kept
     as it is when the last complete build wrote it, unchanged since, with this recipe
     (:mod:`forgebench.util.built`)."""
-    from forgebench.util import built
-
     out = Path(out)
     target = out / "kb"
     if built.unchanged(target):

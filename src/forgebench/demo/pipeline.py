@@ -42,10 +42,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from forgebench import api
+from forgebench.demo.background import Ahead, giving_way
+from forgebench.demo.build import build_demo
+from forgebench.demo.kb import build_demo_kb
+from forgebench.models.builtin.artefact import score_map
 from forgebench.models.spec import ModelConfig
 from forgebench.run.generate import GenerationSettings
+from forgebench.run.judging import JudgeSettings
 from forgebench.run.send.options import SendOptions
 from forgebench.run.source import Selection
+from forgebench.util.memory import trim
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -77,9 +83,6 @@ def verifier_missing() -> str | None:
 
 
 def _build(out: Path) -> tuple[Path, Path]:
-    from forgebench.demo.build import build_demo
-    from forgebench.demo.kb import build_demo_kb
-
     api.demo_parts()  # a fresh interpreter: construction receives the suites' parts from here
 
     return build_demo(out), build_demo_kb(out)
@@ -202,8 +205,6 @@ class Demo:
         block waits for PIXAR's files (the imports may go on into the judge step: the report
         waits for them) and, when it leaves on an error, for everything after stopping the
         prewarm and skipping what has not started, so nothing is left half-written behind it."""
-        from forgebench.demo.background import Ahead
-
         stopping = threading.Event()
         released = threading.Event()
 
@@ -251,7 +252,6 @@ class Demo:
         the demo's longest chain: :mod:`.background`), else simply called."""
         if warm is None:
             return fn()
-        from forgebench.demo.background import giving_way
 
         return giving_way(fn, "detector")
 
@@ -266,8 +266,6 @@ class Demo:
         """Ask ``config`` its part of the Mandela protocol into the run (``api.run``); a
         builtin/verifier uses the verifier ``warm`` built and is filling, when its KB is the one
         asked."""
-        from forgebench.util.memory import trim
-
         trim()  # the previous stage's freed buffers
         settings = GenerationSettings(selection=selection, cache_dir=self.cache)
         with part(MANDELA).asking(warm, self.cache):  # a second demo reads the tools' results
@@ -293,8 +291,6 @@ class Demo:
         part(MANDELA).release_tools()
         import gc
 
-        from forgebench.util.memory import trim
-
         gc.collect()
         trim()
 
@@ -302,8 +298,6 @@ class Demo:
         """Verdicts, ``builtin/rules`` grades and the Mandela rows of metrics.csv
         (``api.judge``, ``api.metrics``); the judge stage's summary line, the metrics file and
         the judge's name."""
-        from forgebench.run.judging import JudgeSettings
-
         (outcome,) = api.judge(
             self.run_dir, DEMO_JUDGE, JudgeSettings(console=console), benchmark=MANDELA
         )
@@ -314,8 +308,6 @@ class Demo:
     def score_pixar(self, dataset: Path) -> Any:
         """PIXAR: the detector's score maps against the pixel labels of every forgery (label
         and score maps written; metrics.csv by :meth:`write_pixar`)."""
-        from forgebench.models.builtin.artefact import score_map
-
         pairs = part(MANDELA).forgery_pairs(dataset)
         return part(PIXAR).score(pairs, self.run_dir, score_map, model=DEMO_DETECTOR)
 

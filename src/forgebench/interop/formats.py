@@ -16,6 +16,7 @@ from typing import Any
 
 from forgebench.errors import UserError
 from forgebench.exports import Exported, ExportFormat, ExportRequest, export_facet
+from forgebench.interop.inspect_log import write_inspect_logs
 from forgebench.interop.run_formats import Benchmark, RunExport, write_model_index_all
 
 
@@ -40,8 +41,6 @@ def _request(req: ExportRequest, fmt: str) -> RunExport:
 
 
 def _inspect(req: ExportRequest) -> Exported:
-    from forgebench.interop.inspect_log import write_inspect_logs
-
     request = _request(req, "inspect")
     done = Exported()
     for name in request.benchmarks:

@@ -11,6 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from forgebench.interop.headline import Headline
+from forgebench.interop.model_index import write_model_index
+from forgebench.interop.provenance import provenance
+from forgebench.run.export_source import run_facts
+from forgebench.run.store import Store
 
 Target = Callable[[Mapping[str, Any], str, Mapping[str, Any]], "str | None"]
 """The right answer of a task: ``(item, probe, question extra) -> answer`` (None: none)."""
@@ -54,11 +58,6 @@ RunWriter = Callable[[RunExport, str], list[Path]]
 
 def write_model_index_all(request: RunExport) -> list[Path]:
     """``--format model-index``: one model card per model over every benchmark of the request."""
-    from forgebench.interop.model_index import write_model_index
-    from forgebench.interop.provenance import provenance
-    from forgebench.run.export_source import run_facts
-    from forgebench.run.store import Store
-
     with Store.open(request.run_dir, create=False) as store:
         prov = {b: provenance(run_facts(store, b), request.judge) for b in request.benchmarks}
     return write_model_index(

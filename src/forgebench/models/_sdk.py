@@ -8,6 +8,8 @@ import os
 from typing import Any
 
 from forgebench.models.base import ModelError, Request
+from forgebench.models.checks import key_problem
+from forgebench.models.replies import limited_transport as transport
 from forgebench.models.spec import ModelConfig, SpecError
 
 
@@ -29,7 +31,6 @@ def api_key(config: ModelConfig, default_env: str) -> str:
     key = os.environ.get(env, "").strip()
     if not key:
         raise ModelError(f"{env} is not set (needed by {config.name})", retryable=False, status=401)
-    from forgebench.models.checks import key_problem
 
     why = key_problem(env, key)
     if why is not None:
@@ -127,6 +128,4 @@ def http_module() -> Any:
 def limited_transport(config: ModelConfig) -> Any:
     """The SDKs' async HTTP transport, its reply bodies read no further than the model's
     ``max_reply_bytes`` (``models/replies.py``)."""
-    from forgebench.models.replies import limited_transport as transport
-
     return transport(http_module(), config.max_reply_bytes)

@@ -47,6 +47,7 @@ from forgebench.models.openai_body import (
     parse_completion,
     variant_urls,
 )
+from forgebench.models.replicas import ReplicatedModel
 from forgebench.models.replies import read_limited
 from forgebench.models.spec import ModelConfig
 
@@ -210,8 +211,6 @@ def create(config: ModelConfig) -> Model:
     urls = config.replica_urls()
     if len(urls) <= 1:
         return OpenAICompatModel(config, urls[0] if urls else None)
-    from forgebench.models.replicas import ReplicatedModel
-
     gate = choice_gate(config)  # one for all replicas: one first request, one verdict
     return ReplicatedModel(
         config.name,

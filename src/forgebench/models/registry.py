@@ -66,6 +66,7 @@ for _name, _path, _extra in (
 
 
 def _key(config: ModelConfig) -> str:
+    # inside: light path (--help, version, status...: no spec parser) + circle: spec imports registry
     from forgebench.models.spec import SpecError
 
     spec = config.parsed
@@ -82,6 +83,7 @@ def _key(config: ModelConfig) -> str:
 def _module(config: ModelConfig) -> Any:
     """The backend module of ``config``; a missing optional extra is a one-line
     :class:`SpecError`."""
+    # inside: light path (--help, version, status...: no spec parser) + circle: spec imports registry
     from forgebench.models.spec import SpecError
 
     key = _key(config)

@@ -93,6 +93,7 @@ class _Replica:
 
 
 def _is_transport(exc: ModelError) -> bool:
+    # inside: light path (a run of builtin models loads replicas, not aiohttp)
     from forgebench.models.openai_compat import TransportError
 
     return isinstance(exc, TransportError)
@@ -103,6 +104,7 @@ def _refused(exc: ModelError) -> bool:
 
 
 def _redirected(exc: ModelError) -> bool:
+    # inside: light path (a run of builtin models loads replicas, not aiohttp)
     from forgebench.models.openai_compat import RedirectRefused
 
     return isinstance(exc, RedirectRefused)

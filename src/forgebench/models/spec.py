@@ -19,8 +19,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from forgebench.errors import UserError
-from forgebench.models.choice import ChoiceForm
+from forgebench.models.checks import base_url_problem, local_path_problem
+from forgebench.models.choice import ChoiceForm, form_problem
 from forgebench.models.image_limits import ImageLimits, resolve
+from forgebench.models.registry import capabilities, providers
 
 _SPEC_RE = re.compile(
     r"^(?:(?P<alias>[A-Za-z0-9_.\-]+)=)?(?P<provider>[a-z]+)/(?P<model>[^@]+?)(?:@(?P<url>\S+))?$"
@@ -87,16 +89,12 @@ def split_spec(
 
 def parse_spec(text: str) -> ModelSpec:
     """Parse a model spec, raising :class:`SpecError` with one clear line."""
-    from forgebench.models.registry import providers
-
     spec = split_spec(text, providers())
     url = spec.base_url
     if url is not None:
         urls = spec.base_urls
         if spec.provider == "builtin":
             # builtin models are offline: what follows @ is a local folder (builtin/verifier@KB)
-            from forgebench.models.checks import local_path_problem
-
             why = local_path_problem(url)
         elif "," in url:
             why = _replica_problem(spec.provider, urls)
@@ -108,8 +106,6 @@ def parse_spec(text: str) -> ModelSpec:
 
 
 def _url_problem(url: str) -> str | None:
-    from forgebench.models.checks import base_url_problem
-
     return base_url_problem(url)
 
 
@@ -292,8 +288,6 @@ class ModelConfig(BaseModel):
         spec = info.data.get("spec")
         if form is None or not isinstance(spec, str):
             return form
-        from forgebench.models.choice import form_problem
-        from forgebench.models.registry import capabilities
 
         config = ModelConfig.model_construct(spec=spec)
         why = form_problem(form, config.parsed.provider, capabilities(config).choice_forms)

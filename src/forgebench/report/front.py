@@ -24,6 +24,7 @@ import pandas as pd
 
 from forgebench.interop.headline import Headline
 from forgebench.report.table import Cell, Column, Table, dash, mark_best, to_html
+from forgebench.results.metrics_csv import read_metrics
 from forgebench.util.atomic import atomic_path
 from forgebench.util.csvsafe import write_frame
 
@@ -88,8 +89,6 @@ def front_page(
     """The front page's HTML ('' when no suite of the run has a headline number yet); writes
     ``out_dir/overview.csv``. ``intervals``: benchmark -> what gives its headline intervals and
     says how they resample (a suite left out shows none)."""
-    from forgebench.results.metrics_csv import read_metrics
-
     path = run_dir / "metrics.csv"
     if not path.is_file():
         return ""

@@ -41,6 +41,7 @@ def model_groups(config_path: Path, models: Iterable[str]) -> dict[str, str]:
         name = entry.get("name") or entry.get("alias")
         if not name and isinstance(entry.get("spec"), str):
             try:
+                # inside: light path (metrics loads no spec parser, so no asyncio)
                 from forgebench.models.spec import parse_spec
 
                 name = parse_spec(entry["spec"]).name

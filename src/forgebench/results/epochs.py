@@ -80,6 +80,7 @@ above 0.5."""
 
 def epochs_of(run_dir: Path, benchmark: str) -> list[int]:
     """The epochs of ``benchmark``'s live tasks in the run ([1] without repeats)."""
+    # inside: light path (prompts, validate, import)
     from forgebench.run.store import Store
 
     with Store.open(run_dir, create=False) as store:
@@ -90,6 +91,7 @@ def epoch_view(run_dir: Path, epoch: int, into: Path) -> Path:
     """A copy of the run under ``into`` in which epoch ``epoch`` is epoch 1 (and epoch 1 is
     ``epoch``): the run's small files (not its folders, not metrics.csv) and its store
     (:func:`~forgebench.run.store.epochs.copy_as_epoch`)."""
+    # inside: light path (judge, metrics, report, export, ...)
     from forgebench.run.store.epochs import copy_as_epoch
 
     into.mkdir(parents=True, exist_ok=True)
@@ -113,6 +115,7 @@ def outcomes(run_dir: Path, benchmark: str, by_iou: bool) -> dict[tuple[str, ...
     """The per-item outcome of each current (epoch-1) task of ``benchmark`` that has a verdict:
     (model, probe, condition, item, extra) -> the verdict, or with ``by_iou`` whether its IoU
     reaches :data:`IOU_HIT`."""
+    # inside: light path (judge, metrics, report, export, ...)
     from forgebench.run.store.epochs import current_verdicts
 
     out: dict[tuple[str, ...], str] = {}
@@ -205,6 +208,7 @@ def score_epochs(
     """Write ``suite``'s spread and agreement rows into ``RUN/metrics.csv`` (after its own
     :meth:`~forgebench.suites.base.Suite.score` wrote epoch 1's); None, touching nothing, when its
     tasks have one epoch. Each later epoch is scored by the suite itself on an epoch view."""
+    # inside: light path (judge, metrics, report, export, ...)
     from forgebench.run.store.epochs import keep_epoch_rows
 
     run_dir = Path(run_dir)
@@ -233,6 +237,7 @@ def judge_epochs(
     on each later epoch of the run (an epoch view each) and keep its judgements and verdicts in
     the run: each epoch's outcome (none for a run without repeats). Stops after an epoch whose
     judge stage ``stopped``."""
+    # inside: light path (judge, metrics, report, export, ...)
     from forgebench.run.store.epochs import KEPT_TABLES, keep_epoch_rows
 
     out: list[tuple[int, OutcomeT]] = []

@@ -29,6 +29,7 @@ from typing import Any
 from forgebench.errors import UserError
 from forgebench.models.base import ModelError, Request
 from forgebench.models.openai_body import build_body, parse_completion, variant_urls
+from forgebench.run.redaction import register_run_keys
 from forgebench.run.store import Store, task_images
 from forgebench.util.jsonl import JSONTooDeep, load_json_bounded
 from forgebench.util.paths import InputFileError, read_input_text
@@ -202,8 +203,6 @@ def _outcome(obj: dict[str, Any]) -> tuple[Any, str | None, int | None]:
 
 def import_batch(store: Store, files: list[Path]) -> ImportStats:
     """Store batch results (answers and errors) under the resume rules."""
-    from forgebench.run.redaction import register_run_keys
-
     results = _read_results(files)
     register_run_keys(store)  # what is stored passes the keys' redaction (store.put_answer)
     stats = ImportStats()

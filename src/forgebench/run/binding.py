@@ -9,6 +9,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING
 
+from forgebench.models.choice import refusal
+from forgebench.models.registry import capabilities, constraining_providers
 from forgebench.models.spec import SpecError
 from forgebench.run.settings import scrub, secret_values
 
@@ -56,8 +58,6 @@ def check_choice(question: Question, configs: list[ModelConfig], seen: dict[str,
     line naming the model); ``seen`` caches each model's capability."""
     if not question.extra.get("choice"):
         return
-    from forgebench.models.choice import refusal
-    from forgebench.models.registry import capabilities, constraining_providers
 
     for c in configs:
         if c.name not in seen:

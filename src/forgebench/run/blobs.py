@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from forgebench.run.images import extension_for
+from forgebench.run.images import default_cache_dir, extension_for
 from forgebench.util.atomic import write_bytes
 
 if TYPE_CHECKING:
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 def blob_dir(cache_dir: str | Path | None) -> Path:
     """The blob folder that goes with a variant cache folder (default: the default cache's)."""
-    from forgebench.run.images import default_cache_dir
-
     cache = Path(cache_dir).expanduser() if cache_dir else default_cache_dir()
     return cache.with_name(cache.name + "-blobs")
 

@@ -40,6 +40,9 @@ from forgebench.run.binding import (
 )
 from forgebench.run.blobs import BlobStore, blob_dir
 from forgebench.run.costs import Budget, cost_usd
+from forgebench.run.fit import Fitter
+from forgebench.run.images import VariantCache, default_cache_dir
+from forgebench.run.prerender import prerender
 from forgebench.run.send.options import SendOptions
 from forgebench.run.send.sending import GenerationResult, send
 from forgebench.run.settings import RunSettings, scrub, secret_values, write_settings
@@ -129,16 +132,10 @@ def plan(
     """Load the dataset, expand it into questions and bind them to every model (each question
     ``epochs`` times: the repeats follow the first asks); with ``executor``, missing image
     variants are rendered there first (``run/prerender.py``)."""
-
-    from forgebench.run.fit import Fitter
-    from forgebench.run.images import VariantCache
-
     selection = selection or Selection()
     loaded = source.load(Path(dataset_root), selection)
     cache = VariantCache(cache_dir, root=loaded.root)
     if executor is not None and render_images:
-        from forgebench.run.prerender import prerender
-
         prerender(source, loaded, selection, cache, executor)
     questions = [
         with_benchmark(q, source.name)
@@ -230,9 +227,6 @@ def store_questions(
 
     With ``invocation`` the stored tasks are this invocation's, the ones a run sends
     (:meth:`Store.begin_invocation`); a prepare that sends nothing leaves that out."""
-    from forgebench.run.fit import Fitter
-    from forgebench.run.images import VariantCache
-
     check_model_settings(store, configs)
     if invocation:
         store.begin_invocation()
@@ -322,8 +316,6 @@ def run_generation(
     get a few seconds) and the second abandons them; either way everything answered is committed.
     ``prepare_only`` stores the tasks without sending anything (for ``export-batch``).
     """
-    from forgebench.run.images import default_cache_dir
-
     settings = settings or GenerationSettings()
     sel = settings.selection
     max_cost, cache_dir = settings.max_cost, settings.cache_dir
@@ -359,9 +351,6 @@ def run_generation(
         datasets = store.meta_get("datasets") or {}  # one per benchmark: a run may hold several
         store.meta_set("datasets", {**datasets, source.name: str(loaded.root)})
         if settings.executor is not None:
-            from forgebench.run.images import VariantCache
-            from forgebench.run.prerender import prerender
-
             prerender(
                 source, loaded, sel, VariantCache(cache_dir, root=loaded.root), settings.executor
             )

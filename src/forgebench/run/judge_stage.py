@@ -21,6 +21,7 @@ from pathlib import Path
 from rich.console import Console
 
 from forgebench.models.base import Model, Response
+from forgebench.models.registry import create_model
 from forgebench.models.spec import ModelConfig
 from forgebench.run.judging import JudgeSettings
 from forgebench.run.send.progress import RunProgress
@@ -81,8 +82,6 @@ async def judge_session(
 ) -> AsyncIterator[tuple[Store, Model]]:
     """The run's store (which must exist) and the judge model of ``config`` (``model`` when
     given: it is not closed here), both closed on exit."""
-    from forgebench.models.registry import create_model
-
     store = Store.open(run_dir, create=False)
     try:
         judge_model = model or create_model(config)

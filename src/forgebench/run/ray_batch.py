@@ -32,6 +32,8 @@ from typing import Any
 
 import aiohttp
 
+from forgebench.run.batch import BatchError, batch_lines
+from forgebench.run.executor import quiet_ray_data
 from forgebench.util.atomic import atomic_open
 
 
@@ -107,8 +109,6 @@ def ray_batch(
     import ray
     from ray.data.llm import HttpRequestProcessorConfig, build_processor
 
-    from forgebench.run.executor import quiet_ray_data
-
     if not ray.is_initialized():
         ray.init(include_dashboard=False, log_to_driver=False)
     quiet_ray_data()
@@ -135,8 +135,6 @@ def check_shards(shards: Sequence[Path]) -> int:
     """Every non-empty line of every shard is a request line of ``export-batch`` (a JSON object
     with a string ``custom_id`` and an object ``body``); :class:`~forgebench.run.batch.BatchError`
     naming the first that is not. Returns the number of requests."""
-    from forgebench.run.batch import BatchError, batch_lines
-
     n = 0
     for path in shards:
         for lineno, obj in batch_lines(path, "no custom_id (not an export-batch line)"):

@@ -26,6 +26,7 @@ import sysconfig
 from importlib import metadata
 from pathlib import Path
 
+import forgebench
 from forgebench.util.atomic import write_text
 from forgebench.util.images import sha256_file
 
@@ -48,8 +49,6 @@ def _package_folders() -> list[str]:
 @functools.cache
 def recipe() -> str:
     """What a build's bytes depend on besides its inputs, as one digest (once per process)."""
-    import forgebench
-
     h = hashlib.sha256()
     h.update(f"{sys.version}|{platform.machine()}|{platform.system()}\n".encode())
     installed = metadata.distributions(path=_package_folders())

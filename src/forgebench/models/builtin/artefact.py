@@ -40,7 +40,7 @@ import numpy as np
 
 from forgebench.models.base import ModelError, Request, Response, Usage, image_limit
 from forgebench.models.images import load_rgb
-from forgebench.models.spec import ModelConfig
+from forgebench.models.spec import ModelConfig, SpecError
 
 READS_TEXT = False
 """A pixel detector: it never reads the prompt, so it can be neither a judge nor an extractor."""
@@ -254,8 +254,6 @@ def create(config: ModelConfig) -> ArtefactModel:
     """``builtin/artefact`` from its config; ``extra_body.threshold`` overrides :data:`THRESHOLD`."""
     threshold = config.extra_body.get("threshold", THRESHOLD)
     if not isinstance(threshold, int | float) or not 0.0 <= float(threshold) <= 1.0:
-        from forgebench.models.spec import SpecError
-
         raise SpecError(
             f"builtin/artefact: threshold must be a number in [0, 1], got {threshold!r}"
         )

@@ -28,6 +28,7 @@ from forgebench.models.replicas import ReplicatedModel
 from forgebench.models.spec import ModelConfig
 from forgebench.run.blobs import BlobStore, blob_dir, put_outputs
 from forgebench.run.costs import Budget
+from forgebench.run.images import B64Cache
 from forgebench.run.send.options import SendOptions
 from forgebench.run.send.progress import ModelProgress
 from forgebench.run.send.replicas import record_replicas
@@ -170,8 +171,6 @@ async def generate(
     every model, concurrently; pending tasks are read from the store in pages. ``options``:
     its progress bars, retry policy and grace after ``stop`` (its signal fields are
     :func:`send`'s)."""
-    from forgebench.run.images import B64Cache
-
     opts = options or SendOptions()
     progress = opts.progress
     b64 = B64Cache(B64_CACHE_BYTES)

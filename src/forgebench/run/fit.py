@@ -34,7 +34,13 @@ from typing import Any
 from forgebench.models.base import ImageRef
 from forgebench.models.image_limits import ImageLimits
 from forgebench.models.spec import ModelConfig
-from forgebench.run.images import ConditionError, VariantCache, variant_id_from_digest
+from forgebench.run.images import (
+    ConditionError,
+    VariantCache,
+    read_image,
+    stat_image,
+    variant_id_from_digest,
+)
 from forgebench.run.tasks import Question
 from forgebench.util.file_memo import FileMemo, file_key
 
@@ -69,10 +75,7 @@ def measure(path: Path) -> Measure:
     mtime and size in this process."""
     from PIL import Image
 
-    try:
-        st = path.stat()
-    except OSError as exc:
-        raise ConditionError(f"{path}: cannot read image ({exc.strerror or exc})") from None
+    st = stat_image(path)
     key = file_key(path, st)
     hit = _MEASURED.get(key)
     if hit is not None:
@@ -167,10 +170,7 @@ def fit_ref(
     media = output_media_type(ref.media_type)
     out = ImageRef(vid, cache.path_for(vid, media), media)
     if not cache.holds(out):
-        try:
-            data = ref.path.read_bytes()
-        except OSError as exc:
-            raise ConditionError(f"{ref.path}: cannot read image ({exc.strerror or exc})") from None
+        data = read_image(ref.path)
         cache.write_variant(out.path, fit_bytes(data, limits, ref.media_type, str(ref.path)))
     after = measure(out.path)
     still = limits.exceeded(after.width, after.height, after.bytes)

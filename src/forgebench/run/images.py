@@ -56,6 +56,26 @@ class ConditionError(UserError, ValueError):
     """An image cannot be shown under a condition (unreadable, no crop, a box outside it)."""
 
 
+def _unreadable(path: Path, exc: OSError) -> ConditionError:
+    return ConditionError(f"{path}: cannot read image ({exc.strerror or exc})")
+
+
+def read_image(path: Path) -> bytes:
+    """An image file's bytes; one that cannot be read is one :class:`ConditionError` line."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+
+
+def stat_image(path: Path) -> os.stat_result:
+    """An image file's status (for its memo key); as :func:`read_image` when it cannot be read."""
+    try:
+        return path.stat()
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+
+
 @dataclass(frozen=True)
 class VariantSpec:
     """An image as a question shows it: the source and how to derive the shown bytes."""
@@ -131,10 +151,7 @@ index records at its next batch, for another cache object over the same folder m
 def source_info(path: Path, index: SourceIndex | None = None) -> SourceInfo:
     """sha256 and media type of a source file, memoised per (path, mtime, size) in this process
     and, with ``index``, kept between processes (``source_index.py``)."""
-    try:
-        st = path.stat()
-    except OSError as exc:
-        raise ConditionError(f"{path}: cannot read image ({exc.strerror or exc})") from None
+    st = stat_image(path)
     key = file_key(path, st)
     hit = _SOURCE_MEMO.get(key)
     if hit is not None:
@@ -223,12 +240,7 @@ class VariantCache:
         ref = self.ref(spec)
         if spec is None or ref is None or spec.render is None or self._holds(ref):
             return ref
-        try:
-            source = spec.source.read_bytes()
-        except OSError as exc:
-            raise ConditionError(
-                f"{spec.source}: cannot read image ({exc.strerror or exc})"
-            ) from None
+        source = read_image(spec.source)
         digest = hashlib.sha256(source).hexdigest()
         vid = variant_id_from_digest(digest, spec.condition, spec.params, spec.renderer)
         if vid != ref.variant_id:  # the file changed between hashing and reading

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from forgebench.models.base import ImageRef
 from forgebench.run.executor import Executor
-from forgebench.run.images import ConditionError, VariantCache, VariantSpec
+from forgebench.run.images import VariantCache, VariantSpec, read_image
 from forgebench.run.source import Loaded, QuestionSource, Selection
 
 CHUNK = 2000
@@ -39,10 +39,7 @@ class _Collecting(VariantCache):
 def render_variant(spec: VariantSpec) -> bytes:
     """The rendered bytes of one derived variant (runs on workers)."""
     assert spec.render is not None
-    try:
-        source = spec.source.read_bytes()
-    except OSError as exc:
-        raise ConditionError(f"{spec.source}: cannot read image ({exc.strerror or exc})") from None
+    source = read_image(spec.source)
     return spec.render(source, str(spec.source))
 
 

@@ -54,6 +54,7 @@ from forgebench.run.images import (
     VariantSpec,
     extension_for,
     media_type_of,
+    read_image,
 )
 from forgebench.run.images import variant_id_from_digest as engine_variant_id
 from forgebench.suites.mandela.contract import Item
@@ -278,8 +279,5 @@ def render_variant(dataset_root: Path, item: Item, condition: str) -> Variant | 
     path = source_path(Path(dataset_root), item, condition)
     if path is None:
         return None
-    try:
-        source = path.read_bytes()
-    except OSError as exc:
-        raise ConditionError(f"{path}: cannot read image ({exc.strerror or exc})") from None
+    source = read_image(path)
     return render_from_bytes(source, item, condition, what=str(path))

@@ -37,17 +37,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
+from report_scale import FIRST_TABLE
+from support.browser import CHROMIUM, FLAGS
+
 TARGET_BUILD_S = 30.0
 TARGET_FIRST_TABLE_MS = 1000.0
-
-_FIRST_TABLE = """() => new Promise(done => {
-  function poll() {
-    const t = document.querySelector('table');
-    if (t && t.getBoundingClientRect().height > 0) { done(performance.now()); return; }
-    requestAnimationFrame(poll);
-  }
-  poll();
-})"""
 
 
 def template(keep: Path, models: int, items: int, seeds: int) -> Path:
@@ -105,18 +99,16 @@ def timed(runs: list[Path], site: Path, intervals: bool) -> tuple[float, float, 
 
 
 def browser(index: Path) -> dict[str, float]:
-    exe = shutil.which("chromium") or shutil.which("chromium-browser")
-    if exe is None:
+    if CHROMIUM is None:
         return {}
     from playwright.sync_api import sync_playwright
 
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
     out: dict[str, float] = {}
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=flags)
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = b.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(index.as_uri(), wait_until="commit")
-        out["first_table_ms"] = float(page.evaluate(_FIRST_TABLE))
+        out["first_table_ms"] = float(page.evaluate(FIRST_TABLE))
         page.wait_for_load_state("load")
         out["load_ms"] = float(
             page.evaluate("() => performance.getEntriesByType('navigation')[0].loadEventEnd")

@@ -42,12 +42,14 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+
+from support.browser import CHROMIUM, FLAGS
 
 TARGET_REPORT_S = 60.0
 TARGET_FIRST_TABLE_MS = 1000.0
 
-_FIRST_TABLE = """() => new Promise(done => {
-  const t0 = performance.timeOrigin;
+FIRST_TABLE = """() => new Promise(done => {
   function poll() {
     const t = document.querySelector('table');
     if (t && t.getBoundingClientRect().height > 0) { done(performance.now()); return; }
@@ -157,17 +159,15 @@ def _forensics_report(run: Path) -> tuple[float, float, Path]:
 def _browser(index: Path) -> dict[str, float]:
     from playwright.sync_api import sync_playwright
 
-    exe = "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else shutil.which("chromium")
-    if exe is None:
+    if CHROMIUM is None:
         return {}
-    flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
     out: dict[str, float] = {}
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=exe, args=flags)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.add_init_script(_MARKS)
         page.goto(index.as_uri(), wait_until="commit")
-        out["first_table_ms"] = float(page.evaluate(_FIRST_TABLE))
+        out["first_table_ms"] = float(page.evaluate(FIRST_TABLE))
         page.wait_for_load_state("load")
         fcp = page.evaluate(
             "() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime"

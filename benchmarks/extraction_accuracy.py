@@ -20,7 +20,11 @@ and before the rules were changed for it) is split between the halves by a hash 
 unseen set). The ``h39-fresh3`` batch (315 answers in the traps that produce wrong letters: several options
 named in prose, a rejected option last, comparatives, double negatives, corrections, per-option
 verdicts, typos, 18 other languages) was written the same way in the third round and is split by
-the same hash; ``--split h39-fresh3`` reports it alone.
+the same hash; ``--split h39-fresh3`` reports it alone. The ``h39-fresh4`` batch (420 answers in
+the fourth round, by three writers who saw neither the rules nor the corpus: chat assistants'
+markdown habits, open-weight models' terse, truncated and leaked-token replies, and answers in 19
+other languages or by paraphrase) is split the same way (labelling: ``LABELLING.md`` beside the
+corpus).
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import re
 
-from forgebench.suites.forensics.option_text import OptionTexts, text_letters
+from forgebench.suites.forensics.option_text import OptionTexts, norm, text_letters
 from forgebench.suites.forensics.reading import Reading
 
 _PROBABILITY = re.compile(
-    r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?\s*(?:[:=]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
+    r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?\s*(?:[:=|]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
 )
 _ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
 _SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")
@@ -53,11 +53,14 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
         scores = {}
         for part in re.split(r"[,;\n|]|\band\b", text):
             part = _ENUMERATOR.sub(" ", part)  # "1. Splicing - ...": a list number, no score
-            said = text_letters(re.sub(r"\d+(?:\.\d+)?\s*%?", " ", part), spec)
-            found = _SCORE.findall(part)
-            if len(said) == 1 and len(found) == 1:
-                value = float(found[0][0]) / (100 if found[0][1] else 1)
-                scores[said.pop()] = value
+            found = list(_SCORE.finditer(part))
+            if not found:
+                continue
+            score = found[-1]  # "Candidate 2: 40%": the last number, the option's own kept
+            rest = part[: score.start()] + " " + part[score.end() :]
+            said = text_letters(rest, spec)
+            if len(said) == 1 and _numbers_are_options(rest, spec):
+                scores[said.pop()] = float(score.group(1)) / (100 if score.group(2) else 1)
     if len(scores) < 2:
         scores = _levels(text, spec)
     if len(scores) < 2:
@@ -67,6 +70,14 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
     if len(top) > 1:
         return Reading("Z", "tied-scores")
     return Reading(top[0], "probabilities")
+
+
+def _numbers_are_options(rest: str, spec: OptionTexts) -> bool:
+    """Every number left beside a score belongs to an option's text ("Candidate 2")."""
+    hay = norm(rest)
+    for _, pattern in spec.phrases:
+        hay = pattern.sub(" ", hay)
+    return re.search(r"\d", hay) is None
 
 
 _LEVEL = re.compile(
@@ -102,7 +113,10 @@ def ranking(text: str, spec: OptionTexts) -> Reading | None:
     m = _RANKING.search(text)
     if m is None:
         return None
-    body = m.group(2)
+    body = re.split(r"(?<=[a-z)\]])[.!?](?:\s|$)", m.group(2), maxsplit=1)[0]  # its sentence only
+    lead, colon, listed = body.partition(":")
+    direction = m.group(1) + " " + (lead if colon else "")  # "Ranking from least to most likely:"
+    body = listed if colon and not re.search(r"[,>;]", lead) else body
     if not body.strip():  # "Ranked by likelihood:" then one option a line ("1. Diffusion")
         lines = re.split(r"\n\s*\n", text[m.end() :].lstrip("\n"))[0].splitlines()
         body = ";".join(_ENUMERATOR.sub(" ", line) for line in lines)
@@ -117,7 +131,7 @@ def ranking(text: str, spec: OptionTexts) -> Reading | None:
     flat = [ch for group in order for ch in group]
     if len(order) < 2 or len(set(flat)) != len(flat):
         return None
-    reverse = re.match(r"(?:worst|least)", m.group(1), re.I) is not None
+    reverse = re.search(r"\b(?:worst|least)\s+to\b", direction, re.I) is not None
     top = order[-1] if reverse else order[0]
     if len(top) > 1:  # "B = C > A > D": two options share the top
         return Reading("Z", "tied-ranking")

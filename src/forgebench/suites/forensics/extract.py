@@ -38,6 +38,8 @@ The paper's order, each stage deciding only what the previous ones left undecide
    one option; a leading "No," whose statement affirms the positive side of a binary pair,
    where no yes/no question makes it an answer, is ``Z`` (``two_options``).
 
+   Precision (h39-r4): a letter without a final cue of its own passes :mod:`.final_cue`'s gate.
+
    Before reading (:mod:`.answer_text`), reasoning blocks (``<think>...</think>``) are
    dropped, full-width letters and curly quotes made plain, markdown emphasis removed, and a
    restatement of the option list ("A. AI-generated B. non AI-generated") blanked. Two readings that disagree (two letters, a
@@ -73,6 +75,13 @@ from forgebench.suites.forensics.answer_checks import (
 )
 from forgebench.suites.forensics.answer_forms import elimination, probabilities, ranking
 from forgebench.suites.forensics.answer_text import normalise, restatements_removed, scopes
+from forgebench.suites.forensics.final_cue import (
+    BARE,
+    TEXT_WHOLE,
+    VERDICT_LINE,
+    gated,
+    verdict_forms,
+)
 from forgebench.suites.forensics.hedges import (
     APOLOGY,
     CONDITIONAL,
@@ -109,23 +118,8 @@ _JSON_NUMBER = re.compile(
     r"[\"']?(?:final[_ ]answer|answer|choice|option|selected[_ ]option)[\"']?\s*:\s*(\d)\s*[,}]",
     re.I,
 )
-_BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
 _QUESTION = re.compile(r"(?:^|(?<=[.!?:\n]))[^.!?:\n]*\?(?=\s+\S)")
 """A question the answer asks before answering it ("Non AI-generated? No - it is ...")."""
-_VERDICT_LINE = re.compile(
-    r"^\W*(?:most\s+likely|verdict|conclusion|final(?:\s+(?:answer|verdict|choice))?|answer|"
-    r"result|overall|prediction)\s*[:\-]|^\s*(?:->|→|=>)",
-    re.I,
-)
-"""A last line that gives the verdict after a list discussing the options."""
-_TABLE_VERDICT = re.compile(
-    r"^\s*\|[^|\n]*\b(?:answer|verdict|forged\s+(?:region|area)|region|prediction|result|label|"
-    r"choice|conclusion)\b[^|\n]*\|\s*([^|\n]+?)\s*\|\s*$",
-    re.I | re.M,
-)
-"""A markdown table row whose first cell names the verdict ("| Forged region | Bottom right |")."""
-_TEXT_WHOLE = 80
-"""Answers up to this length (or twice the options' total length) are text-matched whole."""
 
 
 @dataclass(frozen=True)
@@ -193,15 +187,15 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
     total = sum(len(str(v)) for v in items.values())
     body = scope.strip()
     lines = [line for line in body.splitlines() if line.strip()]
-    if len(lines) > 1 and _VERDICT_LINE.match(lines[-1]):  # "Most likely: Splicing" after a list
-        said = text_letters(_VERDICT_LINE.sub(" ", lines[-1], count=1), spec)
+    if len(lines) > 1 and VERDICT_LINE.match(lines[-1]):  # "Most likely: Splicing" after a list
+        said = text_letters(VERDICT_LINE.sub(" ", lines[-1], count=1), spec)
         if len(said) == 1:
             return Reading(said.pop(), spec.kind if spec.kind != "text" else "option-text")
     undetermined = list(UNDETERMINED.finditer(body))
     if undetermined:  # what follows the last "I can't tell" is what the answer still claims
         body = body[undetermined[-1].end() :]
         body = body[re.match(r"[^,;.!?]*", body).end() :]  # type: ignore[union-attr]
-    if len(body) <= max(2 * total, _TEXT_WHOLE):
+    if len(body) <= max(2 * total, TEXT_WHOLE):
         said = text_letters(body, spec)
     else:  # a long answer: its last sentence and those that conclude, else its first one
         sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", body) if s.strip()]
@@ -232,7 +226,7 @@ def _undecided(text: str, why: str, rest: str, two: bool, spec: OptionTexts, que
     """A hedge or an "I can't tell" (:func:`.hedges.undecided_rest`) that the answer does not
     overturn: ``Z``. A contrast after it that states one option is read instead; "maybe X,
     maybe Y" and "either X or Y" hedge only where they name two options (or none)."""
-    if rest.strip(_BARE):
+    if rest.strip(BARE):
         said = read_letter(rest, spec, question) or _text(rest, {}, spec)
         if said is not None and said.letter != NO_OPTION:
             return False
@@ -259,7 +253,11 @@ def _why(text: str, rule: str) -> str:
         return "refusal"
     if rule in ("empty", "nothing"):
         return "nothing"
-    if rule in ("conditional", "hedged-alternative", "retracted") or HEDGE.search(text):
+    if rule == "description":
+        return "nothing"
+    if rule in ("conditional", "hedged-alternative", "retracted", "cut-turning") or HEDGE.search(
+        text
+    ):
         return "hedge"
     return "two_options"
 
@@ -274,7 +272,7 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     spec = option_texts(items)
     opts = dict(items)
     text = normalise(answer)
-    bare = text.strip().strip(_BARE)
+    bare = text.strip().strip(BARE)
     if len(bare) == 1 and bare.upper() in spec.letters:
         return Extraction(bare.upper(), "letter", "bare-letter")
     if not bare:
@@ -289,7 +287,7 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
             else Extraction(NO_OPTION, "none", got.rule, "two_options")
         )
     text = restatements_removed(text, opts)
-    text = _TABLE_VERDICT.sub(lambda m: "Answer: " + m.group(1) + ".", text)
+    text = verdict_forms(text)
     if _contradicting_no(text, spec, question):
         return Extraction(NO_OPTION, "none", "conflict", "two_options")
     if trailing_doubt(text):  # "So D? Not sure.": the last sentence takes the choice back
@@ -300,7 +298,7 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     if listed is not None:
         return _as_extraction(listed, "letter", text)
     asked = _QUESTION.sub(" ", text)  # "Real or fake? Fake.": the question states nothing
-    if asked.strip(_BARE):
+    if asked.strip(BARE):
         text = asked
     if CONDITIONAL.search(text):
         return Extraction(NO_OPTION, "none", "conditional", "hedge")
@@ -312,8 +310,8 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         if form is not None:
             return _as_extraction(form, "letter", text)
     lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) > 1 and _VERDICT_LINE.match(lines[-1]):  # a list, then "Verdict: A"
-        verdict = _VERDICT_LINE.sub(" Answer: ", lines[-1], count=1)
+    if len(lines) > 1 and VERDICT_LINE.match(lines[-1]):  # a list, then "Verdict: A"
+        verdict = VERDICT_LINE.sub(" Answer: ", lines[-1], count=1)
         step: Step = "letter"
         read = read_letter(verdict, spec, question)
         if read is None:
@@ -323,18 +321,21 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     parts = scopes(text)
     if len(parts) > 1 and RETRACTION.match(parts[0]):  # "C. Wait, no.", "B. Actually, not sure"
         return Extraction(NO_OPTION, "none", "retracted", "hedge")
-    for scope in parts:
+    for k, scope in enumerate(parts):
         read = read_letter(scope, spec, question)
         if read is not None and letter_text_cognate(scope, read.letter, opts):
             read = Reading(NO_OPTION, "conflict")  # "(A) Diffusionsmodelle": B's words
-        if read is not None:
-            return _as_extraction(read, "letter", scope)
-        said = _text(scope, opts, spec)
-        if said is not None:
-            return _as_extraction(said, "text", scope)
+        if read is None:
+            read, step = _text(scope, opts, spec), "text"
+        else:
+            step = "letter"
+        if read is not None and k == len(parts) - 1:
+            read = gated(read, text, spec)
+        if read is not None:  # after a correction the corrected part is a final cue itself
+            return _as_extraction(read, step, scope)
     near = spelled_like(text, opts, spec)  # "Splcing", "Candiate 3": one option's text misspelt
     return (
-        _as_extraction(near, "text")
+        _as_extraction(gated(near, text, spec), "text")
         if near
         else Extraction(NO_OPTION, "none", "nothing", "nothing")
     )

@@ -40,7 +40,10 @@ REFUSAL_VERB = re.compile(
 UNDETERMINED = re.compile(
     r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:\w+\s+){0,2}?(?:determine[sd]?|tell|"
     r"say|be\s+(?:sure|certain|determined))\b|\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|"
-    r"determine|judge)\b|\bnot\s+(?:entirely\s+)?(?:sure|certain)\b|\bunclear\b|\buncertain\b",
+    r"determine|judge)\b|\bnot\s+(?:entirely\s+)?(?:sure|certain)\b|\bunclear\b|\buncertain\b|"
+    r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:make|give|reach)\s+(?:a|an|any)\s+"
+    r"(?:\w+\s+)?(?:call|verdict|decision|judge?ment)\b|\b(?:cannot|can't|can not|unable to)\s+"
+    r"(?:single\s+out|pick|choose|commit\s+to)\s+(?:one|a\s+single|either)\b",
     re.IGNORECASE,
 )
 """Phrases saying the answer cannot be told; option text before the last one is not a claim."""

@@ -47,9 +47,10 @@ from typing import cast
 from forgebench.suites.forensics.wordings import NEGATIVE, PARAPHRASES, POSITIVE
 
 _NEG_WORDS = (
-    r"not|non|never|no(?!\s+(?:it|this|that|i|we|you)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
+    r"(?<!than )not|non|never|no(?!\s+(?:it|this|that|i|we|you)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
     r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|neither|nor|nothing|none of|"
-    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|nicht|kein|keine|não|nao|pas|niet|nie|не"
+    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|"
+    r"more \w+ than(?! not)|better than|nicht|kein|keine|não|nao|pas|niet|nie|не"
 )
 _NEGATOR = re.compile(rf"(?:^|[^a-z'])(?:{_NEG_WORDS})(?:\s+[\w']+){{0,5}}\s*$")
 _HYPOTHETICAL = re.compile(
@@ -62,6 +63,19 @@ _NEGATOR_AFTER = re.compile(
     r"아닙니다|아니|않|değil|नहीं)"
 )
 """Negators written after the words they negate (Japanese, Korean, Turkish, Hindi)."""
+DISMISSED_AFTER = (
+    r"\s*(?:\([^)]{0,40}\)\s*)?(?:(?:is|are|was|seems?|looks?|appears?|would\s+be)\s+)?"
+    r"(?:(?:far|much|a\s+lot|even|also|clearly|quite)\s+)?(?:less\s+(?:likely|plausible|probable|"
+    r"convincing)|unlikely|implausible|improbable|out(?:\s+of\s+the\s+question)?(?=\s*(?:[,.;:!)]|$|"
+    r"\s(?:and|but|since|because|as)\b))|ruled\s+out|excluded|wrong|incorrect|impossible|"
+    r"not\s+(?:it|correct|right|the\s+answer|likely|plausible|possible|applicable))\b|"
+    r"\s*(?:\([^)]{0,40}\)\s*)?(?:does|do|did)\s*(?:n't|not)\s+(?:really\s+|quite\s+|even\s+)?"
+    r"(?:fit|apply|match|work|hold)\b|\s*(?:can|could)\s+be\s+(?:ruled\s+out|excluded|dismissed|"
+    r"discarded)\b"
+)
+"""English words after an option (its letter or its words) that dismiss it ("A GAN is less
+plausible", "Option B (non AI-manipulated) doesn't fit", "removal is out of the question")."""
+_DISMISSED = re.compile(DISMISSED_AFTER, re.I)
 _PARTIAL = re.compile(r"(?:^|[^a-z])(?:partially|partly|partial|in\s+part)(?:\s+[\w']+){0,2}\s*$")
 _PART_SUBJECT = re.compile(
     r"(?:^|[^a-z])(?:the|its|some|one|a)\s+(?:background|foreground|sky|object|objects|logo|"
@@ -171,6 +185,8 @@ class OptionTexts:
     """No option text has a number other than its own position ("Option 2" may mean B)."""
     texts: frozenset[str] = frozenset()
     """The option texts, normalised (:func:`norm`, final period dropped)."""
+    by_text: tuple[tuple[str, str], ...] = ()
+    """(normalised option text, letter) of each option."""
 
 
 def _binary(items: Mapping[str, str]) -> tuple[str, str, str] | None:
@@ -226,6 +242,7 @@ def option_texts(items: tuple[tuple[str, str], ...]) -> OptionTexts:
         phrases=tuple((k, p) for _, k, p in phrases),
         number_safe=digits_ok,
         texts=frozenset(norm(str(v)).rstrip(".") for v in opts.values()),
+        by_text=tuple((norm(str(v)).rstrip("."), k) for k, v in opts.items()),
     )
 
 
@@ -246,7 +263,10 @@ _CONCESSIVE = re.compile(
 )
 
 
-def _polarity(hay: str, spec: OptionTexts) -> set[str]:
+def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:
+    """The sides ``hay``'s claims point to; ``loose``: every side it names, generic and
+    hypothetical mentions too (what :func:`named_letters` counts; a concessive clause, "although
+    some parts look synthetic, ...", is subordinate in both)."""
     hay = _CONCESSIVE.sub(lambda m: " " * len(m.group(0)), hay)
     found: set[str] = set()
     taken: list[tuple[int, int]] = []
@@ -258,7 +278,9 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
                 taken.append((m.start(), m.end()))
                 if term in _QUALITY and not _QUALITY_NEXT.match(hay, m.end()):
                     continue  # "a real human", "the original image had": not about the image
-                if _hypothetical(hay, m.start()) or _generic(hay, m.start(), m.end()):
+                if not loose and (
+                    _hypothetical(hay, m.start()) or _generic(hay, m.start(), m.end())
+                ):
                     continue
                 clause = _clause_before(hay, m.start())
                 if _PARTIAL.search(clause) or (
@@ -266,7 +288,11 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
                 ):
                     found.update((spec.positive, spec.negative))  # "partly AI-generated": both
                     continue
-                negated = _negated(hay, m.start()) or bool(_NEGATOR_AFTER.match(hay, m.end()))
+                negated = (
+                    _negated(hay, m.start())
+                    or bool(_NEGATOR_AFTER.match(hay, m.end()))
+                    or bool(_DISMISSED.match(hay, m.end()))
+                )
                 positive = sign != negated
                 found.add(spec.positive if positive else spec.negative)
     return found
@@ -344,6 +370,31 @@ def _loose_boxes(text: str) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(tuple(nums[i : i + 4]) for i in range(0, len(nums), 4)))
 
 
+def named_letters(text: str, spec: OptionTexts) -> set[str]:
+    """Every option ``text`` names and does not negate, claimed or not: generic ("typical of
+    GANs", "consistent with diffusion models") and hypothetical mentions count here, so that an
+    answer that weighs two options is seen to name both (:func:`text_letters` counts claims)."""
+    if spec.kind == "binary":
+        return _polarity(norm(text), spec, loose=True)
+    if spec.kind != "text":
+        return text_letters(text, spec)
+    hay = norm(text)
+    taken: list[tuple[int, int]] = []
+    found: set[str] = set()
+    for letter, pattern in spec.phrases:
+        for m in pattern.finditer(hay):
+            inside = any(a <= m.start() and m.end() <= b for a, b in taken)
+            taken.append((m.start(), m.end()))
+            if not (
+                inside
+                or _negated(hay, m.start())
+                or _NEGATOR_AFTER.match(hay, m.end())
+                or _DISMISSED.match(hay, m.end())
+            ):
+                found.add(letter)
+    return found
+
+
 def text_letters(text: str, spec: OptionTexts) -> set[str]:
     """The letters whose option ``text`` names (see the module docstring); empty: none."""
     if spec.kind == "binary":
@@ -380,6 +431,35 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
                 continue
             if _NEGATOR_AFTER.match(hay, m.end()):  # "右上ではありません", "오른쪽 위가 아닙니다"
                 continue
+            if _DISMISSED.match(hay, m.end()):  # "copy move is out of the question"
+                continue
             if not _generic(hay, m.start(), m.end()):
                 found.add(letter)
-    return found
+    return found or _corner(hay, spec)
+
+
+_SIDE = re.compile(
+    r"(?<![a-z])(top|bottom)(?:\s+(?:half|part|side|edge|portion|area|region|section))?(?![a-z])|"
+    r"(?<![a-z])(left|right)(?:\s+hand)?(?:\s+(?:half|part|side|edge|portion|area|region|section))?"
+    r"(?![a-z])"
+)
+_CORNER_TEXTS = frozenset(["top left", "top right", "bottom left", "bottom right"])
+_SIDE_NAMED = re.compile(
+    r"(?:half|part|side|edge|portion|area|region|section|hand)$|^(?:top|bottom)$"
+)
+
+
+def _corner(hay: str, spec: OptionTexts) -> set[str]:
+    """A corner named by its two sides apart ("the top half, on the left side", "right-hand
+    side, top"): one of top/bottom and one of left/right, each once (on a side word for
+    left/right: "the right answer" is no side), where an option is that corner."""
+    if not any(t in _CORNER_TEXTS for t, _ in spec.by_text):
+        return set()
+    sides = [m for m in _SIDE.finditer(hay) if not _negated(hay, m.start())]
+    vertical = {m.group(1) for m in sides if m.group(1)}
+    horizontal = {m.group(2) for m in sides if m.group(2)}  # "the left or the right side": both
+    on_side = [m for m in sides if m.group(2) and _SIDE_NAMED.search(m.group(0))]
+    if len(vertical) != 1 or len(horizontal) != 1 or not on_side:
+        return set()
+    corner = f"{vertical.pop()} {horizontal.pop()}"
+    return {k for t, k in spec.by_text if t == corner}

@@ -30,7 +30,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from forgebench.suites.forensics.option_text import OptionTexts, norm, polarity_of, text_letters
+from forgebench.suites.forensics.option_text import (
+    DISMISSED_AFTER,
+    OptionTexts,
+    norm,
+    polarity_of,
+    text_letters,
+)
 from forgebench.suites.forensics.wordings import LETTER_NEGATED_AFTER, LETTER_NEGATED_BEFORE
 
 _AFTER_LETTER = frozenset(
@@ -125,6 +131,9 @@ _NEGATIONS = (
         r"utan|mà|بل|बल्कि|tetapi)\b))"
     ),
     re.compile(rf"(?<![A-Za-z])([A-Y])\s*(?:{LETTER_NEGATED_AFTER})"),  # "C가 아니라 A"
+    re.compile(
+        rf"(?<![A-Za-z])((?-i:[A-Y]))(?![A-Za-z])[)\]]?(?:{DISMISSED_AFTER})", re.I
+    ),  # "D is out"
 )
 _CONCLUSION = re.compile(
     r"^\W*(?:therefore|thus|so|hence|in\s+conclusion|overall|in\s+summary|consequently|to\s+conclude|"
@@ -140,7 +149,9 @@ _ORDINAL = re.compile(
     r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last|final|penultimate|"
     r"second[\s-]+to[\s-]+last)\s+(?:(?:listed|given)\s+)?"
     + _NOUNS
-    + r"|^\W*(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|penultimate|latter|former)"
+    + r"|^\W*(?:(?:between|of)\s+(?:the|these|those)\s+(?:two|options|choices)\W*|"
+    r"i\s+(?:pick|choose|go\s+with|select)\s+)?"
+    r"(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|penultimate|latter|former)"
     r"(?:\s+(?:one|option|choice))?\W*$",
     re.I,
 )
@@ -215,6 +226,11 @@ def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tup
         ):
             found.append((m.start(1), ch))
     return sorted(found)
+
+
+def mentions(text: str, letters: frozenset[str]) -> list[tuple[int, str]]:
+    """The option letters ``text`` mentions and does not negate, with their positions."""
+    return _mentions(text, letters, _negated(text))
 
 
 def _lower_ok(text: str, m: re.Match[str]) -> bool:

@@ -1,0 +1,146 @@
+"""The final-cue gate of the rules (issue 39, precision first, fourth round).
+
+A letter the rules read without a final cue of its own (the only letter an answer mentions, an
+option's words somewhere in it; not an "Answer:", a leading letter or a concluding sentence)
+stands only where the answer names no other option, by letter, number or words, claimed or not
+(:func:`.option_text.named_letters`: "consistent with diffusion models" names an option too),
+or where its last concluding sentence names this option alone. Otherwise:
+
+- a concluding sentence ("Therefore ...", "Answer: ...", "... points to X") that names one other
+  option alone picks that one (``conclusion``); several options read along the way, then such a
+  sentence: that one too;
+- an answer cut off by the token limit in a sentence that turns to another view ("However, the
+  lighting could point to"): ``Z`` (``cut-turning``, a hedge);
+- region options named in an answer of several sentences that names no forgery, only describes
+  the image ("A man walks in the top left area."): ``Z`` (``description``);
+- else the answer names two options and none is picked: ``Z`` (``two-named``).
+
+Measured on the corpus's tuning half (``benchmarks/extraction_accuracy.py``): the h39-fresh4
+batch's tuning part had 8 wrong letters as written, the gate and this round's rules leave 0 of
+the English ones.
+"""
+
+from __future__ import annotations
+
+import re
+
+from forgebench.suites.forensics.option_text import OptionTexts, named_letters
+from forgebench.suites.forensics.reading import Reading, mentions
+
+BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
+"""What is stripped around a bare answer ("(B).")."""
+TEXT_WHOLE = 80
+"""Answers up to this length (or twice the options' total length) are text-matched whole."""
+
+VERDICT_LINE = re.compile(
+    r"^\W*(?:most\s+likely|verdict|conclusion|final(?:\s+(?:answer|verdict|choice))?|answer|"
+    r"result|overall|prediction)\s*[:\-]|^\s*(?:->|→|=>)",
+    re.I,
+)
+"""A last line that gives the verdict after a list discussing the options."""
+_TABLE_VERDICT = re.compile(
+    r"^\s*\|[^|\n]*\b(?:answer|verdict|forged\s+(?:region|area)|region|prediction|result|label|"
+    r"choice|conclusion)\b[^|\n]*\|\s*([^|\n]+?)\s*\|\s*$",
+    re.I | re.M,
+)
+"""A markdown table row whose first cell names the verdict ("| Forged region | Bottom right |")."""
+_HEADING_VERDICT = re.compile(
+    r"^[ \t]*(?:final\s+)?(?:answer|verdict|conclusion|result|prediction)[ \t]*:?[ \t]*\n+(?=[ \t]*\S)",
+    re.I | re.M,
+)
+"""A heading alone on its line ("## Verdict") whose next line gives the verdict."""
+_TABLE_ROW = re.compile(
+    r"^[ \t]*\|[ \t]*([^|\n]*?\w[^|\n]*?)[ \t]*\|[ \t]*([^|\n]*?\w[^|\n]*?)[ \t]*\|[ \t]*$", re.M
+)
+"""A two-column markdown table row (what a row that names the verdict leaves)."""
+
+
+def verdict_forms(text: str) -> str:
+    """Verdicts written in markdown made plain: a table row naming the verdict and a heading
+    alone on its line ("## Verdict") become "Answer: ..."; other two-column rows "X: Y."."""
+    text = _TABLE_VERDICT.sub(lambda m: "Answer: " + m.group(1) + ".", text)
+    text = _HEADING_VERDICT.sub("Answer: ", text)
+    return _TABLE_ROW.sub(r"\1: \2.", text)  # "| Top left | no |": "Top left: no."
+
+
+_FINAL_CUE_RULES = frozenset(
+    ["bare-letter", "json", "json-text", "cue", "conclusion", "leading-letter", "yes-no"]
+)
+"""Readings that rest on a final cue of their own (an "Answer:", a leading letter, a
+concluding sentence); the others (a letter or an option's words somewhere) pass :func:`_gated`."""
+_SEVERAL = frozenset(["conflict", "several-letters"])
+_CONCLUDING = re.compile(
+    r"^\W*(?:therefore|thus|so|hence|overall|finally|in\s+(?:conclusion|summary|short)|to\s+sum\s+up)\b|"
+    r"\b(?:answer|verdict|conclu\w*|points?\s+(?:to|towards)|most\s+likely|i\s+(?:would|'d|will|'ll)\s+"
+    r"(?:go|pick|choose|say|select))\b",
+    re.I,
+)
+
+
+_CUT_TURNING = re.compile(
+    r"(?:^|[.!?;:]\s+|\n)\W*(?:however|but|although|though|on\s+the\s+other\s+hand|alternatively|"
+    r"then\s+again|wait|hmm+|yet)\b[^.!?\n]{12,}$",
+    re.I,
+)
+"""An answer cut off (by the token limit) in a sentence that turns to another view."""
+_ENGLISH = re.compile(r"\b(?:the|is|are|of|in|on|and|there|this|with|a|an)\b")
+_REGION_WORDS = re.compile(r"(?:top|bottom|upper|lower|left|right|cent(?:er|re)|middle|\s|-)+")
+_FORGERY_WORD = re.compile(
+    r"forg|fake|manipul|edit|tamper|past|splic|insert|alter|doctor|synthe|generat|copie|copy|"
+    r"clon|remov|eras|artifact|artefact|inconsisten|suspicious|unnatural|odd|seam|modif|chang|"
+    r"add|wrong|anomal|mismatch|blur|smudg|retouch|photoshop|fabricat",
+    re.I,
+)
+
+
+def _describes_only(text: str, spec: OptionTexts) -> bool:
+    """Region options (corners, sides, centre) named in an answer of several sentences that
+    only describes the image ("A man is walking in the top left area."): a place is named,
+    no forgery is: no choice (on a whole short answer, "Top left.", the place is the answer)."""
+    if spec.kind != "text" or len(text) <= TEXT_WHOLE or _FORGERY_WORD.search(text):
+        return False
+    if len(set(_ENGLISH.findall(text.lower()))) < 3:  # the forgery words above are English
+        return False
+    regions = [t for t in spec.texts if t != "no area was manipulated"]
+    return bool(regions) and all(_REGION_WORDS.fullmatch(t) for t in regions)
+
+
+def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:
+    """What the answer's last concluding sentence (or its last sentence) that names an option
+    names, letters and option words, claimed or not (:func:`.option_text.named_letters`); and whether that sentence concludes ("Therefore ...",
+    "Answer: ...")."""
+    letters = frozenset(spec.letters)
+    sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", text.strip()) if s.strip(BARE)]
+    last = sentences[-1:] if sentences and not _CONCLUDING.search(sentences[-1]) else []
+    concluding = [s for s in sentences if _CONCLUDING.search(s)] + last
+    for s in reversed(concluding):
+        said = named_letters(s, spec) | {ch for _, ch in mentions(s, letters)}
+        if said:
+            return said, s not in last
+    return set(), False
+
+
+def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
+    """Precision first (issue 39): a letter read without a final cue of its own (the only letter
+    mentioned, an option's words in the answer) stands only where the answer names no other
+    option (by letter, number or words, claimed or not) or its last concluding sentence names
+    this one alone; a concluding sentence that names another option alone picks that one; else
+    the answer names two options and none is picked: ``Z``."""
+    if read.letter == "Z":  # several named: a concluding last sentence may pick one
+        final, concludes = _final_pick(text, spec) if read.rule in _SEVERAL else (set(), False)
+        return Reading(final.pop(), "conclusion") if concludes and len(final) == 1 else read
+    if read.rule in _FINAL_CUE_RULES:
+        return read
+    if _CUT_TURNING.search(text) and not re.search(r"[.!?)\]\"'。！？*`>|}]\s*$", text):
+        return Reading("Z", "cut-turning")  # "..., however the lighting could point to"
+    if _describes_only(text, spec):
+        return Reading("Z", "description")
+    named = named_letters(text, spec) | {ch for _, ch in mentions(text, frozenset(spec.letters))}
+    if not named - {read.letter}:
+        return read
+    final, concludes = _final_pick(text, spec)
+    if final == {read.letter}:
+        return read
+    if concludes and len(final) == 1:  # "... so D is out. ... Therefore it is Removal."
+        return Reading(final.pop(), "conclusion")
+    return Reading("Z", "two-named")

@@ -1,0 +1,159 @@
+"""Precision first, the fourth round (issue 39): a letter read without a final cue of its own
+stands only where the answer names no other option or concludes on it; answers cut off while
+turning, and answers that only describe the image, choose nothing; scores and rankings written
+with option words."""
+
+from __future__ import annotations
+
+import pytest
+
+from forgebench.suites.forensics.extract import extract_option
+
+BINARY = {"A": "AI-generated", "B": "non AI-generated"}
+FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
+REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
+KINDS = {"A": "Splicing", "B": "Copy-Move", "C": "Removal", "D": "Face Swap (Single Face)"}
+GENS = {
+    "A": "Generative Adversarial Networks",
+    "B": "Diffusion models",
+    "C": "Encoder-Decoder",
+    "D": "Graphics-based methods",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "why"),
+    [
+        # two options named, one only as "consistent with": no pick
+        (
+            "The tiling hints at Generative Adversarial Networks, but the layout is just as "
+            "consistent with diffusion models.",
+            GENS,
+            "Z",
+            "two_options",
+        ),
+        ("It is real. It is AI-generated. It is real. It is AI-generated. It is", BINARY, "Z", ""),
+        # the concluding sentence wins over a letter mentioned on the way
+        (
+            "1. Any faces? No, so D is out.\n2. Repeated texture? None.\nTherefore it is Removal.",
+            KINDS,
+            "C",
+            "",
+        ),
+        (
+            "Candidate 1 is too wide. Candidate 3 is shifted left. Candidate 2 appears the most "
+            "accurate.",
+            FOUR,
+            "B",
+            "",
+        ),
+        ("## Verdict\n\n**AI-generated.** The hands have six fingers.", BINARY, "A", ""),
+        ("### Answer\n**Candidate 3** hugs the outline; the rest spill over.", FOUR, "C", ""),
+        # cut off by the token limit while turning to another view
+        (
+            "The bench texture repeats, so part of the scene was duplicated. However, the shadow "
+            "of the man could also indicate",
+            KINDS,
+            "Z",
+            "hedge",
+        ),
+        # a place named in a description that names no forgery
+        (
+            "The photo shows a harbour with boats. A gull sits on a post in the bottom right "
+            "part of the frame.",
+            REGIONS,
+            "Z",
+            "nothing",
+        ),
+        (
+            "The lamp in the top left corner looks pasted in; its edge is far too sharp.",
+            REGIONS,
+            "A",
+            "",
+        ),
+        ("Top left.", REGIONS, "A", ""),
+        (
+            "Some cues say real, others say AI. I can't make a confident call either way.",
+            BINARY,
+            "Z",
+            "",
+        ),
+    ],
+)
+def test_precision_gate(answer: str, options: dict[str, str], letter: str, why: str) -> None:
+    got = extract_option(answer, options)
+    assert got.letter == letter, got
+    if why:
+        assert got.why == why, got
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # scores per option whose texts hold numbers of their own; a tie at the top
+        (
+            "- Candidate 1: 10%\n- Candidate 2: 35%\n- Candidate 3: 35%\n- Candidate 4: 20%",
+            FOUR,
+            "Z",
+        ),
+        (
+            "- Candidate 1: 10%\n- Candidate 2: 50%\n- Candidate 3: 25%\n- Candidate 4: 15%",
+            FOUR,
+            "B",
+        ),
+        (
+            "| Option | Probability |\n|---|---|\n| A | 15 % |\n| B | 70 % |\n| C | 15 % |",
+            FOUR,
+            "B",
+        ),
+        # rankings by option words, their direction said inside the line
+        (
+            "Ranking, most to least likely: Removal, Splicing, Copy-Move, Face Swap (Single "
+            "Face). No duplicated texture and no faces here.",
+            KINDS,
+            "C",
+        ),
+        ("Ranking from least to most likely: Removal, Splicing, Copy-Move.", KINDS, "B"),
+        # a table of yes/no per option
+        (
+            "| Region | Edited |\n|---|---|\n| Top left | no |\n| Top right | yes |\n"
+            "| Bottom left | no |\n| Bottom right | no |",
+            REGIONS,
+            "B",
+        ),
+    ],
+)
+def test_scores_rankings_and_tables(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a corner named by its two sides apart; both sides of one axis: no corner
+        ("the right-hand side, near the top", REGIONS, "B"),
+        ("Lower half, left side.", REGIONS, "C"),
+        ("Somewhere along the bottom edge, either the left or the right side.", REGIONS, "Z"),
+        ("The right answer is at the top.", REGIONS, "Z"),
+        # a position among two
+        ("Of these two, the latter.", BINARY, "B"),
+        # an option dismissed by the words after it; "more X than" rules out what follows
+        ("Answer: B. A GAN is less plausible given the detail.", GENS, "B"),
+        (
+            "Copy-move is more likely than splicing, removal is out, and face swap doesn't apply.",
+            KINDS,
+            "B",
+        ),
+        ("Splicing is less likely than removal.", KINDS, "C"),
+        ("It looks more real than AI-generated.", BINARY, "B"),
+        ("It is more likely than not AI-generated.", BINARY, "A"),
+        # several options named on the way, one concluding sentence picks one
+        (
+            "So it is [0, 1] (D) or [0, 1, 5] (A). Frame 5 is a blink.\nTherefore the forged frames are 0 and 1.",
+            {"A": "[ 0, 1, 5 ]", "B": "[ 1 ]", "C": "[ 0 ]", "D": "[ 0, 1 ]"},
+            "D",
+        ),
+    ],
+)
+def test_sides_positions_dismissals(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

@@ -30,10 +30,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from forgebench.suites.forensics.option_numbers import CONCLUDES, ORDINAL_WORD, option_numbers
 from forgebench.suites.forensics.option_text import (
     DISMISSED_AFTER,
     OptionTexts,
-    norm,
     polarity_of,
     text_letters,
 )
@@ -138,39 +138,6 @@ _NEGATIONS = (
 _CONCLUSION = re.compile(
     r"^\W*(?:therefore|thus|so|hence|in\s+conclusion|overall|in\s+summary|consequently|to\s+conclude|"
     r"taking\s+everything\s+into\s+account|all\s+in\s+all|in\s+short|finally)\b",
-    re.I,
-)
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1,
-             "2nd": 2, "3rd": 3, "4th": 4}  # fmt: skip
-_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
-_NOUNS = r"(?:option|choice|one|candidate|mask|map|segmentation\s+map|box|region)"
-"""Nouns an ordinal picks an option with ("answer" is not one: "final answer", "my first answer")."""
-_ORDINAL = re.compile(
-    r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last|final|penultimate|"
-    r"second[\s-]+to[\s-]+last)\s+(?:(?:listed|given)\s+)?"
-    + _NOUNS
-    + r"|^\W*(?:(?:between|of)\s+(?:the|these|those)\s+(?:two|options|choices)\W*|"
-    r"i\s+(?:pick|choose|go\s+with|select)\s+)?"
-    r"(?:the\s+)?(first|second|third|fourth|1st|2nd|3rd|4th|last|penultimate|latter|former)"
-    r"(?:\s+(?:one|option|choice))?\W*$",
-    re.I,
-)
-_ORDINAL_WORD = re.compile(
-    r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last)\b", re.I
-)
-_CONCLUDES = re.compile(
-    r"\b(?:therefore|thus|hence|so|correct|answer|best|most\s+accurate|conclu\w*|choose|pick)\b",
-    re.I,
-)
-_NUMBER = re.compile(
-    r"\b(option|choice|candidate|answer|number|mask|map|masque|maske|m[aá]scara|maschera|маска|"
-    r"candidat|kandidat|candidato|opci[oó]n|opzione|op[cç][aã]o|候補|候选|후보)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
-    r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d|\s+of\b)",
-    re.I,
-)
-_PLURAL_NUMBERS = re.compile(
-    r"\b(?:options|choices|candidates|masks|maps|segmentation\s+maps)\s+(\d)"
-    r"((?:\s*(?:,|and|&|or)\s*\d)+)(?!\d)",
     re.I,
 )
 _YES_NO = re.compile(r"^\W*(yes|no)\b", re.I)
@@ -293,39 +260,10 @@ def _checked(text: str, pos: int, letter: str, rule: str, spec: OptionTexts) -> 
         return Reading("Z", "conflict")
     if rule != "option-number":  # "The last one, C.": a position that names another option
         sentence = _sentence(text, pos)
-        named = {ch for _, ch in _numbers(sentence, spec) if ch != "Z"}
+        named = {ch for _, ch in option_numbers(sentence, spec) if ch != "Z"}
         if named and letter not in named:
             return Reading("Z", "conflict")
     return Reading(letter, rule)
-
-
-def _numbers(text: str, spec: OptionTexts) -> list[tuple[int, str]]:
-    letters = spec.letters
-    out = []
-    for m in _ORDINAL.finditer(text):
-        word = re.sub(r"[\s-]+", " ", (m.group(1) or m.group(2)).lower())
-        if word in ("latter", "former") and len(letters) != 2:
-            continue
-        k = {"last": len(letters), "final": len(letters), "latter": 2, "former": 1,
-             "penultimate": len(letters) - 1, "second to last": len(letters) - 1,
-             }.get(word) or _ORDINALS[word]  # fmt: skip
-        if 1 <= k <= len(letters):
-            ok = spec.number_safe or spec.kind != "text"
-            out.append((m.start(), letters[k - 1] if ok else "Z"))
-    for m in _PLURAL_NUMBERS.finditer(text):  # "masks 2 and 3": several options named
-        for k in (int(d) for d in (m.group(1), *re.findall(r"\d", m.group(2)))):
-            if spec.number_safe and 1 <= k <= len(letters):
-                out.append((m.start(), letters[k - 1]))
-    for m in _NUMBER.finditer(text):
-        if norm(m.group(0)) in spec.texts:
-            continue  # "Candidate 3" is an option's text: the text rule reads it
-        k = int(_NUMBER_WORDS.get(m.group(2).lower(), m.group(2)))
-        if spec.number_safe and 1 <= k <= len(letters):
-            out.append((m.start(), letters[k - 1]))
-        elif m.group(1).lower() in ("option", "choice") and 1 <= k <= len(letters):
-            # options with numbers of their own in another order: "option 3" is not one of them
-            out.append((m.start(), letters[k - 1] if spec.kind != "text" else "Z"))
-    return out
 
 
 def _yes_no(text: str, question: str, spec: OptionTexts) -> Reading | None:
@@ -396,18 +334,18 @@ def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | N
         return _checked(text, mentions[-1][0], mentions[-1][1], "letter", spec)
     if distinct:
         return Reading("Z", "several-letters")
-    numbers = _numbers(text, spec)
+    numbers = option_numbers(text, spec)
     if numbers:
         said = {ch for _, ch in numbers}
         if len(said) > 1:  # several named along the way: the one a concluding sentence names
-            final = [(p, ch) for p, ch in numbers if _CONCLUDES.search(_sentence(text, p))]
+            final = [(p, ch) for p, ch in numbers if CONCLUDES.search(_sentence(text, p))]
             if len({ch for _, ch in final}) != 1:
                 return Reading("Z", "conflict")
             numbers = final
         if numbers[-1][1] == "Z":
             return Reading("Z", "numbered-options")
         sentence = _sentence(text, numbers[-1][0])
-        if len({w.lower() for w in _ORDINAL_WORD.findall(sentence)}) > 1:
+        if len({w.lower() for w in ORDINAL_WORD.findall(sentence)}) > 1:
             return Reading("Z", "conflict")  # "the second or the third mask"
         return _checked(text, numbers[-1][0], numbers[-1][1], "option-number", spec)
     return _yes_no(text, question, spec)

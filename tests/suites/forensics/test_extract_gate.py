@@ -157,3 +157,18 @@ def test_scores_rankings_and_tables(answer: str, options: dict[str, str], letter
 )
 def test_sides_positions_dismissals(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "letter"),
+    [
+        ("Candidate 3 seems to match best, though Candidate 1 also covers part of the area.", "C"),
+        ("Candidate 3 is the most accurate, Candidate 1 is close.", "C"),
+        # "best" that calls no option the answer's pick; two called best; a conclusion naming two
+        ("At best Candidate 2 is close; Candidate 3 is the one.", "Z"),
+        ("Candidate 1 and Candidate 3 are the most accurate.", "Z"),
+        ("Candidate 2 is the best of a bad lot, but Candidate 4 is what I'd pick.", "Z"),
+    ],
+)
+def test_the_option_called_best(answer: str, letter: str) -> None:
+    assert extract_option(answer, FOUR).letter == letter

@@ -71,7 +71,7 @@ concluding sentence); the others (a letter or an option's words somewhere) pass 
 _SEVERAL = frozenset(["conflict", "several-letters"])
 _CONCLUDING = re.compile(
     r"^\W*(?:therefore|thus|so|hence|overall|finally|in\s+(?:conclusion|summary|short)|to\s+sum\s+up)\b|"
-    r"\b(?:answer|verdict|conclu\w*|points?\s+(?:to|towards)|most\s+likely|i\s+(?:would|'d|will|'ll)\s+"
+    r"\b(?:answer|verdict|conclu\w*|points?\s+(?:to|towards)|most\s+likely|i(?:\s+would|'d|\s+will|'ll)\s+"
     r"(?:go|pick|choose|say|select))\b",
     re.I,
 )
@@ -127,8 +127,13 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
     this one alone; a concluding sentence that names another option alone picks that one; else
     the answer names two options and none is picked: ``Z``."""
     if read.letter == "Z":  # several named: a concluding last sentence may pick one
-        final, concludes = _final_pick(text, spec) if read.rule in _SEVERAL else (set(), False)
-        return Reading(final.pop(), "conclusion") if concludes and len(final) == 1 else read
+        if read.rule not in _SEVERAL:
+            return read
+        final, concludes = _final_pick(text, spec)
+        if concludes:  # a concluding sentence that names one option alone, else none
+            return Reading(final.pop(), "conclusion") if len(final) == 1 else read
+        best = _best(text, spec)
+        return Reading(best.pop(), "best") if len(best) == 1 else read
     if read.rule in _FINAL_CUE_RULES:
         return read
     if _CUT_TURNING.search(text) and not re.search(r"[.!?)\]\"'。！？*`>|}]\s*$", text):
@@ -141,6 +146,30 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
     final, concludes = _final_pick(text, spec)
     if final == {read.letter}:
         return read
-    if concludes and len(final) == 1:  # "... so D is out. ... Therefore it is Removal."
-        return Reading(final.pop(), "conclusion")
+    if concludes:  # "... so D is out. ... Therefore it is Removal."
+        return Reading(final.pop(), "conclusion") if len(final) == 1 else Reading("Z", "two-named")
+    best = _best(text, spec)
+    if len(best) == 1:
+        return Reading(best.pop(), "best")
     return Reading("Z", "two-named")
+
+
+_BEST = re.compile(
+    r"\b(?:(?:fits?|match(?:es)?|works?|suits?|describes?|corresponds?)\s+(?:the\s+)?best|"
+    r"(?:the|my|a)\s+best\s+(?:match|fit|option|candidate|answer|choice|one)|(?:is|are|seems?|looks?)\s+(?:the\s+)?"
+    r"best\b(?![\s-]+(?:of|known))|most\s+(?:accurate|likely|plausible|probable|precise|consistent)|"
+    r"closest\s+(?:match|fit|one))\b",
+    re.I,
+)
+_CLAUSE = re.compile(r"[,;:.!?\n]|\b(?:but|though|although|while|whereas|however|yet)\b", re.I)
+
+
+def _best(text: str, spec: OptionTexts) -> set[str]:
+    """The options named in the clauses that call an option the best ("Candidate 3 seems to
+    match best, though Candidate 1 also covers part"): one alone is the pick."""
+    letters = frozenset(spec.letters)
+    out: set[str] = set()
+    for clause in _CLAUSE.split(text):
+        if clause and _BEST.search(clause):
+            out |= named_letters(clause, spec) | {ch for _, ch in mentions(clause, letters)}
+    return out

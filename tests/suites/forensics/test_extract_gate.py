@@ -144,7 +144,10 @@ def test_scores_rankings_and_tables(answer: str, options: dict[str, str], letter
             KINDS,
             "B",
         ),
-        ("Splicing is less likely than removal.", KINDS, "C"),
+        # among four options a comparison of two alone picks neither (LABELLING.md)
+        ("Splicing is less likely than removal.", KINDS, "Z"),
+        ("Copy-move is more likely than splicing.", KINDS, "Z"),
+        ("AI-generated is less likely than real.", BINARY, "B"),
         ("It looks more real than AI-generated.", BINARY, "B"),
         ("It is more likely than not AI-generated.", BINARY, "A"),
         # several options named on the way, one concluding sentence picks one

@@ -50,7 +50,7 @@ _NEG_WORDS = (
     r"(?<!than )not|non|never|no(?!\s+(?:it|this|that|i|we|you)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
     r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|neither|nor|nothing|none of|"
     r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|"
-    r"more \w+ than(?! not)|better than|nicht|kein|keine|não|nao|pas|niet|nie|не"
+    r"nicht|kein|keine|não|nao|pas|niet|nie|не"
 )
 _NEGATOR = re.compile(rf"(?:^|[^a-z'])(?:{_NEG_WORDS})(?:\s+[\w']+){{0,5}}\s*$")
 _HYPOTHETICAL = re.compile(
@@ -66,7 +66,7 @@ _NEGATOR_AFTER = re.compile(
 DISMISSED_AFTER = (
     r"\s*(?:\([^)]{0,40}\)\s*)?(?:(?:is|are|was|seems?|looks?|appears?|would\s+be)\s+)?"
     r"(?:(?:far|much|a\s+lot|even|also|clearly|quite)\s+)?(?:less\s+(?:likely|plausible|probable|"
-    r"convincing)|unlikely|implausible|improbable|out(?:\s+of\s+the\s+question)?(?=\s*(?:[,.;:!)]|$|"
+    r"convincing)(?!\s+than)|unlikely|implausible|improbable|out(?:\s+of\s+the\s+question)?(?=\s*(?:[,.;:!)]|$|"
     r"\s(?:and|but|since|because|as)\b))|ruled\s+out|excluded|wrong|incorrect|impossible|"
     r"not\s+(?:it|correct|right|the\s+answer|likely|plausible|possible|applicable))\b|"
     r"\s*(?:\([^)]{0,40}\)\s*)?(?:does|do|did)\s*(?:n't|not)\s+(?:really\s+|quite\s+|even\s+)?"
@@ -132,6 +132,23 @@ def _clause_before(hay: str, start: int) -> str:
     before = hay[:start]
     cut = max((m.end() for m in _CLAUSE_BREAK.finditer(before)), default=0)
     return before[cut:]
+
+
+_COMPARED = re.compile(r"(?:^|[^a-z'])(?:more \w+ than(?! not)|better than)(?:\s+[\w']+){0,5}\s*$")
+"""An option after "more likely than" / "better than": ruled out beside a binary pair's other
+side; among more options only where the answer names every option ("far more likely than
+copy-move, removal is out of the question, face swap doesn't apply"), else still named (among
+four options "A is more likely than B" alone picks none)."""
+
+
+_LESS_THAN = re.compile(
+    r"\s*(?:(?:is|are|was|seems?|looks?|appears?)\s+)?(?:(?:far|much|a\s+lot|even)\s+)?less\s+\w+\s+than\b"
+)
+"""After an option: "splicing is less likely than removal", the losing side of a comparison."""
+
+
+def _compared(hay: str, start: int, end: int) -> bool:
+    return bool(_COMPARED.search(_clause_before(hay, start)) or _LESS_THAN.match(hay, end))
 
 
 def _negated(hay: str, start: int) -> bool:
@@ -290,6 +307,7 @@ def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:
                     continue
                 negated = (
                     _negated(hay, m.start())
+                    or _compared(hay, m.start(), m.end())
                     or bool(_NEGATOR_AFTER.match(hay, m.end()))
                     or bool(_DISMISSED.match(hay, m.end()))
                 )
@@ -378,20 +396,36 @@ def named_letters(text: str, spec: OptionTexts) -> set[str]:
         return _polarity(norm(text), spec, loose=True)
     if spec.kind != "text":
         return text_letters(text, spec)
-    hay = norm(text)
+    return _phrase_letters(norm(text), spec, claims=False)
+
+
+def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> set[str]:
+    """The options whose words ``hay`` holds, not negated nor dismissed; ``claims``: only
+    claims (no hypothetical or generic mention). An option after "more likely than" counts as
+    ruled out only where every option is mentioned (:data:`_COMPARED`)."""
     taken: list[tuple[int, int]] = []
     found: set[str] = set()
+    compared: set[str] = set()
+    mentioned: set[str] = set()
     for letter, pattern in spec.phrases:
         for m in pattern.finditer(hay):
             inside = any(a <= m.start() and m.end() <= b for a, b in taken)
             taken.append((m.start(), m.end()))
-            if not (
-                inside
-                or _negated(hay, m.start())
-                or _NEGATOR_AFTER.match(hay, m.end())
-                or _DISMISSED.match(hay, m.end())
-            ):
+            if inside:
+                continue
+            mentioned.add(letter)
+            if _negated(hay, m.start()) or (claims and _hypothetical(hay, m.start())):
+                continue
+            if _NEGATOR_AFTER.match(hay, m.end()):  # "右上ではありません", "오른쪽 위가 아닙니다"
+                continue
+            if _DISMISSED.match(hay, m.end()):  # "copy move is out of the question"
+                continue
+            if _compared(hay, m.start(), m.end()):
+                compared.add(letter)
+            elif not (claims and _generic(hay, m.start(), m.end())):
                 found.add(letter)
+    if set(spec.letters) - mentioned:  # "copy move is more likely than splicing" alone: both
+        found |= compared
     return found
 
 
@@ -421,20 +455,7 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
                 matched.add(k)
         return matched
     hay = norm(text)
-    taken: list[tuple[int, int]] = []
-    found: set[str] = set()
-    for letter, pattern in spec.phrases:
-        for m in pattern.finditer(hay):
-            inside = any(a <= m.start() and m.end() <= b for a, b in taken)
-            taken.append((m.start(), m.end()))
-            if inside or _negated(hay, m.start()) or _hypothetical(hay, m.start()):
-                continue
-            if _NEGATOR_AFTER.match(hay, m.end()):  # "右上ではありません", "오른쪽 위가 아닙니다"
-                continue
-            if _DISMISSED.match(hay, m.end()):  # "copy move is out of the question"
-                continue
-            if not _generic(hay, m.start(), m.end()):
-                found.add(letter)
+    found = _phrase_letters(hay, spec, claims=True)
     return found or _corner(hay, spec)
 
 

@@ -24,7 +24,9 @@ the same hash; ``--split h39-fresh3`` reports it alone. The ``h39-fresh4`` batch
 the fourth round, by three writers who saw neither the rules nor the corpus: chat assistants'
 markdown habits, open-weight models' terse, truncated and leaked-token replies, and answers in 19
 other languages or by paraphrase) is split the same way (labelling: ``LABELLING.md`` beside the
-corpus).
+corpus). The ``h39-fresh5`` batch (426 answers in the fifth round, by three more such writers:
+what evaluation harnesses get back, long reasoning, 20 other languages and non-native English) was
+written after the fourth round's rules and is all test half: the unseen figure at the end.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.
@@ -204,7 +206,7 @@ def main() -> None:
         letters[name] = [read(r) for r in rows]
         seconds[name] = round(time.perf_counter() - t0, 2)
     halves = ["tuning", "test"] if args.half == "all" else [args.half]
-    for half in halves:
+    for half in [h for h in halves if any(r["half"] == h for r in rows)]:  # h39-fresh5: test only
         idx = [i for i, r in enumerate(rows) if r["half"] == half]
         part = [rows[i] for i in idx]
         non_en = [i for i in idx if rows[i].get("lang")]

@@ -175,3 +175,111 @@ def test_sides_positions_dismissals(answer: str, options: dict[str, str], letter
 )
 def test_the_option_called_best(answer: str, letter: str) -> None:
     assert extract_option(answer, FOUR).letter == letter
+
+
+FRAMES = {"A": "[ 0, 1, 5 ]", "B": "[ 1 ]", "C": "[ 0 ]", "D": "[ 0, 1 ]"}
+BOXES = {
+    "A": '{ "forged area": [ [ 40, 30, 100, 80 ] ] }',
+    "B": '{ "forged area": [ [ 200, 150, 60, 60 ] ] }',
+    "C": '{ "forged area": [ [ 40, 30, 100, 80 ], [ 200, 150, 60, 60 ] ] }',
+}
+MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
+VIDEO_GENS = {
+    "A": "Recurrent Neural Networks",
+    "B": "Encoder-Decoder&Graphics-based methods",
+    "C": "Proprietary",
+    "D": "Variational Auto-Encoders",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # cut off by the token limit: what the whole sentences say, else nothing
+        (
+            "Let me check each mask. Mask one covers the car but not its wheels. Candidate 3",
+            FOUR,
+            "Z",
+        ),
+        (
+            "To find the edit, let's go corner by corner. In the top left, there is a bench with",
+            REGIONS,
+            "Z",
+        ),
+        (
+            "The forged area is the top right corner. The forged area is the top right corner of the",
+            REGIONS,
+            "B",
+        ),
+        ("Las regiones son dos. Respuesta: B", FOUR, "B"),
+        # hedges and disclaimers that take a pick back
+        ("It might be splicing, but it could also be plain lens flare.", KINDS, "Z"),
+        (
+            "Probably the top left. I'm not confident though, and I can't rule out the bottom right.",
+            REGIONS,
+            "Z",
+        ),
+        (
+            "If I had to guess, the top right looks off, but please don't rely on this.",
+            REGIONS,
+            "Z",
+        ),
+        ("The checkerboard texture fits GANs or a decoder, so I can't narrow it down.", GENS, "Z"),
+        # conditionals
+        ("If the shadow is part of the edit, then D is correct.", FOUR, "Z"),
+        (
+            "If only the mouth was edited, Candidate 1 is right; if the jaw too, Candidate 4 is better.",
+            FOUR,
+            "Z",
+        ),
+        # statements about a kind of forgery, not this image
+        (
+            "Copy-move forgeries usually show repeated texture; I couldn't find any repeated texture.",
+            KINDS,
+            "Z",
+        ),
+        (
+            "In AI-manipulated videos you normally see flicker at the edited jaw. This clip is stable.",
+            MANIP,
+            "Z",
+        ),
+        # parts of each side; a box said to be untouched; a box only described
+        ("Some parts look AI-generated and some look real. A mix.", BINARY, "Z"),
+        (
+            "The box [40, 30, 100, 80] looks normal. The pasted cup sits at [200, 150, 60, 60].",
+            BOXES,
+            "B",
+        ),
+        (
+            "The speaker stands around [40, 30, 100, 80], in front of a blue flag and a lectern.",
+            BOXES,
+            "Z",
+        ),
+        # a verdict line first, then its reasons
+        (
+            "**Verdict:** only frame 1 is forged.\n\nFrame 1 has a seam at the collar; frame 0 matches the source.",
+            FRAMES,
+            "B",
+        ),
+        # confidence in words with a comment; the top score on a label the rules do not read
+        (
+            "- Splicing: low\n- Copy-Move: **high** - the two clouds match\n- Removal: low",
+            KINDS,
+            "B",
+        ),
+        (
+            "- Recurrent Neural Networks: 5%\n- Encoder-Decoder & Graphics-based: 60%\n- Proprietary: 30%",
+            VIDEO_GENS,
+            "Z",
+        ),
+        # ruling out by negation, and a list after "rule out"
+        (
+            "It is not proprietary, and not the flicker of recurrent networks; the blur is typical of a Variational Auto-Encoder.",
+            VIDEO_GENS,
+            "D",
+        ),
+        ("Rule out splicing, removal and face swap.", KINDS, "B"),
+    ],
+)
+def test_cut_hedged_generic_and_listed(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

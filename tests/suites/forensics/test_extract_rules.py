@@ -31,7 +31,7 @@ FRESH4_TEST_RIGHT, FRESH4_TEST_WRONG = 190, 7
 # languages, non-native English), written after the fourth round's rules, never tuned on
 FRESH5_TEST_RIGHT, FRESH5_TEST_WRONG = 362, 23
 # the h39-fresh6 batch (450 answers, all tuning half), written after h39-fresh5 to tune on
-FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG = 366, 30
+FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG = 385, 10
 
 
 @pytest.mark.parametrize(

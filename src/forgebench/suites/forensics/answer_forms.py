@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from forgebench.suites.forensics.option_text import OptionTexts, norm, text_letters
+from forgebench.suites.forensics.option_text import OptionTexts, norm, ruled_out, text_letters
 from forgebench.suites.forensics.reading import Reading
 
 _PROBABILITY = re.compile(
@@ -49,6 +49,7 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
             scores[m.group(1)] = float(m.group(2)) / (100 if m.group(3) else 1)
     if len(scores) < 2 and spec.kind in ("lists", "boxes"):
         return None
+    unread = 0.0  # the highest score on a "label: score" line whose label names no option
     if len(scores) < 2:
         scores = {}
         for part in re.split(r"[,;\n|]|\band\b", text):
@@ -57,19 +58,28 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
             if not found:
                 continue
             score = found[-1]  # "Candidate 2: 40%": the last number, the option's own kept
+            value = float(score.group(1)) / (100 if score.group(2) else 1)
             rest = part[: score.start()] + " " + part[score.end() :]
             said = text_letters(rest, spec)
             if len(said) == 1 and _numbers_are_options(rest, spec):
-                scores[said.pop()] = float(score.group(1)) / (100 if score.group(2) else 1)
+                scores[said.pop()] = value
+            elif not said and score.group(2) and _LABELLED.match(part):
+                unread = max(unread, value)  # "- Encoder-Decoder & Graphics-based: 60%"
     if len(scores) < 2:
         scores = _levels(text, spec)
     if len(scores) < 2:
         return None
     best = max(scores.values())
+    if unread >= best:  # the highest score went to a label the rules do not read
+        return Reading("Z", "unread-score")
     top = [k for k, v in scores.items() if v == best]
     if len(top) > 1:
         return Reading("Z", "tied-scores")
     return Reading(top[0], "probabilities")
+
+
+_LABELLED = re.compile(r"^\W*[A-Za-z][^:=\d]{2,60}[:=]\s*\d")
+"""A "label: score" line ("Encoder-Decoder & Graphics-based: 60%")."""
 
 
 def _numbers_are_options(rest: str, spec: OptionTexts) -> bool:
@@ -82,7 +92,7 @@ def _numbers_are_options(rest: str, spec: OptionTexts) -> bool:
 
 _LEVEL = re.compile(
     r"^(?:\W*)(very\s+high|high|medium|moderate|low|very\s+low|none)\b(?:\s+(?:confidence|likelihood|"
-    r"probability|match))?\W*$",
+    r"probability|match))?(?:\W*$|\s*[—–-]\s|\s*\()",
     re.I,
 )
 _LEVELS = {"very high": 4.0, "high": 3.0, "medium": 2.0, "moderate": 2.0, "low": 1.0,
@@ -95,7 +105,7 @@ def _levels(text: str, spec: OptionTexts) -> dict[str, float]:
     scores: dict[str, float] = {}
     for part in re.split(r"[,;\n]|(?<=[a-z])\.(?:\s|$)", text):
         cells = [c for c in re.split(r"\s*[:|=]\s*|\s+[-–]\s+", part.strip()) if c.strip()]
-        if len(cells) != 2:
+        if len(cells) < 2:  # a comment may follow the level ("high - the clouds match")
             continue
         level = _LEVEL.match(cells[1])
         if level is None:
@@ -138,6 +148,9 @@ def ranking(text: str, spec: OptionTexts) -> Reading | None:
     return Reading(next(iter(top)), "ranking")
 
 
+_RULE_OUT = re.compile(r"\b(?:rule\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*)\b", re.I)
+
+
 def elimination(text: str, spec: OptionTexts) -> Reading | None:
     """Every option but one ruled out ("rule out A, B and C", "not A, not C, not D")."""
     m = _ELIMINATE.search(text)
@@ -147,7 +160,9 @@ def elimination(text: str, spec: OptionTexts) -> Reading | None:
         spec.letters
     )
     if not out and spec.kind == "text":
-        out = text_letters(_ELIMINATE.sub(" ", text[m.start() :]), spec)
+        verb = _RULE_OUT.search(text)  # "rule out splicing, removal and face swap": the list after
+        listed = re.split(r"[.!?\n]", text[verb.end() :])[0] if verb else ""
+        out = text_letters(listed, spec) | ruled_out(text[m.start() :], spec)  # "not X, not Y"
     rest = [k for k in spec.letters if k not in out]
     if len(out) >= 2 and len(rest) == 1:
         return Reading(rest[0], "elimination")

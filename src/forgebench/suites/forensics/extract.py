@@ -38,13 +38,11 @@ The paper's order, each stage deciding only what the previous ones left undecide
    one option; a leading "No," whose statement affirms the positive side of a binary pair,
    where no yes/no question makes it an answer, is ``Z`` (``two_options``).
 
-   Precision (h39-r4): a letter without a final cue of its own passes :mod:`.final_cue`'s gate.
-
+   Precision (h39-r4, h39-r5): a letter without a final cue passes :mod:`.final_cue`'s gate.
    Before reading (:mod:`.answer_text`), reasoning blocks (``<think>...</think>``) are
-   dropped, full-width letters and curly quotes made plain, markdown emphasis removed, and a
-   restatement of the option list ("A. AI-generated B. non AI-generated") blanked. Two readings that disagree (two letters, a
-   letter and another option's text, "Yes" with the other side's words) give ``Z``: a wrong
-   letter costs more than a Z. Each letter records the rule that produced it (``rule``, stored
+   dropped, full-width letters and curly quotes plain, markdown emphasis removed, a restatement
+   of the option list ("A. AI-generated B. non AI-generated") blanked. Two readings that disagree
+   (two letters, a letter and another option's text) give ``Z``: a wrong letter costs more. Each letter records the rule that produced it (``rule``, stored
    in the verdict's detail); each ``Z`` records why (``why``: ``two_options``, ``hedge``,
    ``refusal``, ``nothing``; in the verdict's detail and the export's ``found_by`` column).
 2. ``embed``: ``builtin/embed`` (:mod:`.embed_extract`), when it was run on this run.
@@ -80,6 +78,7 @@ from forgebench.suites.forensics.final_cue import (
     TEXT_WHOLE,
     VERDICT_LINE,
     gated,
+    settles,
     verdict_forms,
 )
 from forgebench.suites.forensics.hedges import (
@@ -253,7 +252,7 @@ def _why(text: str, rule: str) -> str:
         return "refusal"
     if rule in ("empty", "nothing"):
         return "nothing"
-    if rule == "description":
+    if rule in ("description", "cut-off"):
         return "nothing"
     if rule in ("conditional", "hedged-alternative", "retracted", "cut-turning") or HEDGE.search(
         text
@@ -310,8 +309,9 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         if form is not None:
             return _as_extraction(form, "letter", text)
     lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) > 1 and VERDICT_LINE.match(lines[-1]):  # a list, then "Verdict: A"
-        verdict = VERDICT_LINE.sub(" Answer: ", lines[-1], count=1)
+    verdicts = [i for i, line in enumerate(lines) if VERDICT_LINE.match(line)]
+    if len(lines) > 1 and verdicts and settles(lines[verdicts[-1] + 1 :]):  # "Verdict: A", then why
+        verdict = VERDICT_LINE.sub(" Answer: ", lines[verdicts[-1]], count=1)
         step: Step = "letter"
         read = read_letter(verdict, spec, question)
         if read is None:

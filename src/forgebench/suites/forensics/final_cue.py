@@ -10,21 +10,27 @@ or where its last concluding sentence names this option alone. Otherwise:
   option alone picks that one (``conclusion``); several options read along the way, then such a
   sentence: that one too;
 - an answer cut off by the token limit in a sentence that turns to another view ("However, the
-  lighting could point to"): ``Z`` (``cut-turning``, a hedge);
+  lighting could point to"): ``Z`` (``cut-turning``, a hedge); cut off elsewhere, only its whole
+  sentences are read, and a letter found in the unfinished part alone is ``Z`` (``cut-off``);
 - region options named in an answer of several sentences that names no forgery, only describes
   the image ("A man walks in the top left area."): ``Z`` (``description``);
 - else the answer names two options and none is picked: ``Z`` (``two-named``).
 
+A verdict line ("**Verdict:** only frame 1 is forged.") stands where the lines after it only
+explain it (:func:`settles`: no correction, no other conclusion).
+
 Measured on the corpus's tuning half (``benchmarks/extraction_accuracy.py``): the h39-fresh4
-batch's tuning part had 8 wrong letters as written, the gate and this round's rules leave 0 of
-the English ones.
+batch's tuning part had 8 wrong letters as written, h39-fresh6 (all tuning) 30; with the gate and
+the fourth and fifth rounds' rules, 1 and 10 (those left: other languages, implications, an
+answer that asks back).
 """
 
 from __future__ import annotations
 
 import re
 
-from forgebench.suites.forensics.option_text import OptionTexts, named_letters
+from forgebench.suites.forensics.answer_text import scopes
+from forgebench.suites.forensics.option_text import OptionTexts, named_letters, text_letters
 from forgebench.suites.forensics.reading import Reading, mentions
 
 BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
@@ -53,6 +59,13 @@ _TABLE_ROW = re.compile(
     r"^[ \t]*\|[ \t]*([^|\n]*?\w[^|\n]*?)[ \t]*\|[ \t]*([^|\n]*?\w[^|\n]*?)[ \t]*\|[ \t]*$", re.M
 )
 """A two-column markdown table row (what a row that names the verdict leaves)."""
+
+
+def settles(after: list[str]) -> bool:
+    """Whether a verdict line ("**Verdict:** only frame 1") stands, given the lines after it:
+    they explain it (no correction, no other conclusion), or there are none."""
+    rest = "\n".join(after)
+    return len(scopes(rest)) == 1 and not _CONCLUDING.search(rest)
 
 
 def verdict_forms(text: str) -> str:
@@ -88,19 +101,45 @@ _REGION_WORDS = re.compile(r"(?:top|bottom|upper|lower|left|right|cent(?:er|re)|
 _FORGERY_WORD = re.compile(
     r"forg|fake|manipul|edit|tamper|past|splic|insert|alter|doctor|synthe|generat|copie|copy|"
     r"clon|remov|eras|artifact|artefact|inconsisten|suspicious|unnatural|odd|seam|modif|chang|"
-    r"add|wrong|anomal|mismatch|blur|smudg|retouch|photoshop|fabricat",
+    r"add|wrong|anomal|mismatch|blur|smudg|retouch|photoshop|fabricat|swap|replac|composit|distort|"
+    r"warp|differ",
     re.I,
 )
 
 
+def _cut_off(text: str) -> str | None:
+    """An answer cut off mid-sentence (by the token limit) after at least one whole sentence:
+    its whole sentences; else None."""
+    t = text.rstrip()
+    if not t or not re.search(r"[\w,]$", t):
+        return None
+    ends = list(re.finditer(r"[.!?。！？](?=\s|$)|\n", t))
+    fragment = t[ends[-1].end() :] if ends else ""
+    whole = [
+        x
+        for x in re.split(r"[.!?。！？](?=\s|$)|\n", t[: ends[-1].end()] if ends else "")
+        if x.strip()
+    ]
+    short = len(fragment.split()) < (2 if len(whole) >= 2 else 4)  # "... Candidate 3" after a list
+    if (
+        short
+        or re.search(r"(?<![A-Za-z])[A-Y]$|\|", fragment)
+        or VERDICT_LINE.match(fragment.strip())
+    ):
+        return None  # "Answer: D" without its period, a table row: whole
+    return t[: ends[-1].end()]
+
+
 def _describes_only(text: str, spec: OptionTexts) -> bool:
-    """Region options (corners, sides, centre) named in an answer of several sentences that
-    only describes the image ("A man is walking in the top left area."): a place is named,
+    """Region options (corners, sides, centre) or boxes named in an answer of several sentences
+    that only describes the image ("A man is walking in the top left area."): a place is named,
     no forgery is: no choice (on a whole short answer, "Top left.", the place is the answer)."""
-    if spec.kind != "text" or len(text) <= TEXT_WHOLE or _FORGERY_WORD.search(text):
+    if spec.kind not in ("text", "boxes") or len(text) <= TEXT_WHOLE or _FORGERY_WORD.search(text):
         return False
     if len(set(_ENGLISH.findall(text.lower()))) < 3:  # the forgery words above are English
         return False
+    if spec.kind == "boxes":  # "The main subject is around [274, 46, 358, 167]."
+        return True
     regions = [t for t in spec.texts if t != "no area was manipulated"]
     return bool(regions) and all(_REGION_WORDS.fullmatch(t) for t in regions)
 
@@ -140,6 +179,14 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
         return Reading("Z", "cut-turning")  # "..., however the lighting could point to"
     if _describes_only(text, spec):
         return Reading("Z", "description")
+    complete = _cut_off(text)
+    if complete is not None:  # "... Candidate 2 misses the legs. Candidate 3" (the token limit)
+        said = text_letters(complete, spec) | {
+            ch for _, ch in mentions(complete, frozenset(spec.letters))
+        }
+        if read.letter not in said:  # read in the unfinished part only
+            return Reading("Z", "cut-off")
+        text = complete  # the whole sentences pass the gate below
     named = named_letters(text, spec) | {ch for _, ch in mentions(text, frozenset(spec.letters))}
     if not named - {read.letter}:
         return read

@@ -43,7 +43,13 @@ UNDETERMINED = re.compile(
     r"determine|judge)\b|\bnot\s+(?:entirely\s+)?(?:sure|certain)\b|\bunclear\b|\buncertain\b|"
     r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:make|give|reach)\s+(?:a|an|any)\s+"
     r"(?:\w+\s+)?(?:call|verdict|decision|judge?ment)\b|\b(?:cannot|can't|can not|unable to)\s+"
-    r"(?:single\s+out|pick|choose|commit\s+to)\s+(?:one|a\s+single|either)\b",
+    r"(?:single\s+out|pick|choose|commit\s+to)\s+(?:one|a\s+single|either)\b|"
+    r"\b(?:cannot|can't|can not|unable to)\s+narrow\s+(?:it|this|that|them)\s+down\b|"
+    r"\b(?:i'm|i\s+am)\s+not\s+(?:very\s+|fully\s+|entirely\s+|too\s+|at\s+all\s+)?confident\b|"
+    r"\b(?:cannot|can't|can not)\s+rule\s+(?:it|this|that|them)\s+out\b|"
+    r"\b(?:please\s+)?(?:don't|do\s+not)\s+rely\s+on\s+(?:this|it|that|my\s+\w+)\b|"
+    r"\b(?:could|might|may)\s+(?:well\s+)?be\b[^.;\n]*\b(?:but|or)\b[^.;\n]*\b(?:might|could|may)\s+"
+    r"(?:also|equally|just\s+as\s+well)\b",
     re.IGNORECASE,
 )
 """Phrases saying the answer cannot be told; option text before the last one is not a claim."""
@@ -58,8 +64,10 @@ CONDITIONAL = re.compile(
     r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
     r"\bonly\s+if\b|\bprovided\s+that\b|(?:^\s*|[,;.?!]\s*)if\s+(?:not|so)\b\s*,|\bassuming\b|"
     r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
-    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
-    r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$)|"
+    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
+    r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$|\s+(?:is|would\s+be)\s+(?:correct|right|the\s+answer|better|best)\b)|"
+    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b)[^.,;\n]*,\s*(?:then\s+)?[^.,;\n]{1,40}?"
+    r"\s+(?:is|would\s+be)\s+(?:correct|right|the\s+answer|better|best)\b[^.\n]*;\s*if\b|"
     r"\b(?:would\s+be|is\s+(?:right|correct|the\s+answer))\s+(?:[^.\n]{0,30}\s)?if\b|"
     r"\bif\s+not\s*[.!]?\s*$|\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
     re.I,

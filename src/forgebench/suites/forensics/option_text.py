@@ -48,7 +48,7 @@ from forgebench.suites.forensics.wordings import NEGATIVE, PARAPHRASES, POSITIVE
 
 _NEG_WORDS = (
     r"(?<!than )not|non|never|no(?!\s+(?:it|this|that|i|we|you)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
-    r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|neither|nor|nothing|none of|"
+    r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|couldn't|wouldn't|won't|neither|nor|nothing|none of|"
     r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|"
     r"nicht|kein|keine|não|nao|pas|niet|nie|не"
 )
@@ -80,7 +80,8 @@ _PARTIAL = re.compile(r"(?:^|[^a-z])(?:partially|partly|partial|in\s+part)(?:\s+
 _PART_SUBJECT = re.compile(
     r"(?:^|[^a-z])(?:the|its|some|one|a)\s+(?:background|foreground|sky|object|objects|logo|"
     r"element|elements|part|parts|portion|portions|section|sections|text)"
-    r"(?:\s+(?:of\s+)?[\w']+){0,3}\s+(?:has|have|had|was|were|is|are)(?:\s+(?:been|likely|clearly|"
+    r"(?:\s+(?:of\s+)?[\w']+){0,3}\s+(?:has|have|had|was|were|is|are|looks?|seems?|appears?)"
+    r"(?:\s+(?:been|likely|clearly|"
     r"probably|partly|also))*\s*$"
 )
 """A part of the image as the subject of "generated" ("but the background has been AI-generated"):
@@ -169,17 +170,37 @@ _GENERIC_BEFORE = re.compile(
     r"(?:similar|comparable)\s+to\s+(?:an?\s+|the\s+)?$|resembl\w*\s+(?:an?\s+|the\s+)?$"
 )
 _GENERIC_AFTER = re.compile(
-    r"\s*(?:images?|photos?|photographs?|pictures?|videos?|content|media|models?|methods?|edits?)?\s+"
-    r"(?:often|usually|typically|commonly|generally|frequently|tend\s+to|can|may|sometimes|rarely)\b"
+    r"\s*(?:images?|photos?|photographs?|pictures?|videos?|content|media|models?|methods?|edits?|"
+    r"forger(?:y|ies)|manipulations?|fakes?|arte?facts?|networks?|pipelines?|generators?|techniques?|"
+    r"tools?)?(?:\s+(?:such\s+as|like)\s+[^,.;]{1,30}?)?\s+(?:are\s+|is\s+)?"
+    r"(?:often|usually|normally|typically|commonly|generally|frequently|tend\s+to|can|may|sometimes|"
+    r"rarely)\b"
+)
+_SENTENCE_END = re.compile(r"[.!?;\n]")
+_GENERIC_SENTENCE = re.compile(
+    r"\b(?:you|we|one)\s+(?:would\s+)?(?:normally|usually|typically|often|generally)\s+(?:find|see|get|"
+    r"expect|notice)\b|\b(?:usually|typically|normally|commonly|generally|tend\s+to)\s+(?:show|leave|"
+    r"produce|create|cause|exhibit|introduce|have)s?\b"
+)
+"""A sentence about what a kind of forgery usually looks like, not about this image."""
+_GENERIC_IN = re.compile(r"(?:^|[^a-z])in\s+(?:most\s+|many\s+|typical\s+|other\s+|real\s+)?$")
+_GENERIC_IN_AFTER = re.compile(
+    r"\s*(?:images|photos|photographs|pictures|videos|content|media|forgeries|fakes)\b"
 )
 
 
 def _generic(hay: str, start: int, end: int) -> bool:
     """A mention about a class of media, not this one ("typical of AI-generated images", "real
-    photos usually have more noise"): it implies a side at most, and an implication is no claim."""
-    return bool(_GENERIC_BEFORE.search(hay[max(0, start - 60) : start])) or bool(
-        _GENERIC_AFTER.match(hay, end)
-    )
+    photos usually have more noise", "copy-move forgeries usually show ...", "in AI-manipulated
+    images you normally find ..."): it implies a side at most, and an implication is no claim."""
+    before = hay[max(0, start - 60) : start]
+    if _GENERIC_IN.search(before) and _GENERIC_IN_AFTER.match(hay, end):
+        return True  # "in AI-manipulated images you normally find ..."
+    a = max((m.end() for m in _SENTENCE_END.finditer(hay, 0, start)), default=0)
+    b = _SENTENCE_END.search(hay, end)
+    if _GENERIC_SENTENCE.search(hay[a : b.start() if b else len(hay)]):
+        return True  # "... usually show duplicated regions", "you normally find an edited region"
+    return bool(_GENERIC_BEFORE.search(before)) or bool(_GENERIC_AFTER.match(hay, end))
 
 
 @dataclass(frozen=True)
@@ -388,6 +409,14 @@ def _loose_boxes(text: str) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(tuple(nums[i : i + 4]) for i in range(0, len(nums), 4)))
 
 
+_CLEAN_BOX = re.compile(
+    r"[^.;\n]*\[[\d\s,]+\][^.;\n]*?\b(?:looks?|seems?|appears?|is|are)\s+(?:\w+\s+)?(?:normal|clean|"
+    r"natural|original|authentic|untouched|fine|unaltered|genuine|consistent)\b[^.;\n]*",
+    re.I,
+)
+"""A sentence that calls the box it gives untouched."""
+
+
 def named_letters(text: str, spec: OptionTexts) -> set[str]:
     """Every option ``text`` names and does not negate, claimed or not: generic ("typical of
     GANs", "consistent with diffusion models") and hypothetical mentions count here, so that an
@@ -396,13 +425,22 @@ def named_letters(text: str, spec: OptionTexts) -> set[str]:
         return _polarity(norm(text), spec, loose=True)
     if spec.kind != "text":
         return text_letters(text, spec)
-    return _phrase_letters(norm(text), spec, claims=False)
+    return _phrase_letters(norm(text), spec, claims=False)[0]
 
 
-def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> set[str]:
-    """The options whose words ``hay`` holds, not negated nor dismissed; ``claims``: only
-    claims (no hypothetical or generic mention). An option after "more likely than" counts as
-    ruled out only where every option is mentioned (:data:`_COMPARED`)."""
+def ruled_out(text: str, spec: OptionTexts) -> set[str]:
+    """The options ``text`` mentions by their words only to rule them out (negated, dismissed,
+    the losing side of a comparison): mentioned, never named."""
+    if spec.kind != "text":
+        return set()
+    named, mentioned = _phrase_letters(norm(text), spec, claims=False)
+    return mentioned - named
+
+
+def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> tuple[set[str], set[str]]:
+    """The options whose words ``hay`` holds, not negated nor dismissed (``claims``: only claims,
+    no hypothetical or generic mention), and every option it mentions at all. An option after
+    "more likely than" counts as ruled out only where every option is mentioned (:data:`_COMPARED`)."""
     taken: list[tuple[int, int]] = []
     found: set[str] = set()
     compared: set[str] = set()
@@ -426,7 +464,7 @@ def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> set[str]:
                 found.add(letter)
     if set(spec.letters) - mentioned:  # "copy move is more likely than splicing" alone: both
         found |= compared
-    return found
+    return found, mentioned
 
 
 def text_letters(text: str, spec: OptionTexts) -> set[str]:
@@ -443,6 +481,7 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
                 return whole
         return named
     if spec.kind == "boxes":
+        text = _CLEAN_BOX.sub(" ", text)  # "[120, 88, 210, 190] looks normal": not forged
         boxes, forged = _boxes(text)
         if not boxes:
             boxes = _loose_boxes(text)
@@ -455,7 +494,7 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
                 matched.add(k)
         return matched
     hay = norm(text)
-    found = _phrase_letters(hay, spec, claims=True)
+    found = _phrase_letters(hay, spec, claims=True)[0]
     return found or _corner(hay, spec)
 
 

@@ -72,6 +72,8 @@ def test_answers_in_other_languages_are_decided(
         ("Не похоже на работу нейросети.", "negation"),
         ("Schwer zu sagen, echt oder generiert.", "unsure"),
         ("可能是真实的，也可能是生成的。", "unsure"),
+        # two options named anywhere: similarity of the last sentence cannot tell which
+        ("The face looks real. The background looks AI-generated. Lovely light.", "two"),
     ],
 )
 def test_negated_and_unsure_answers_are_z_before_any_embedding(

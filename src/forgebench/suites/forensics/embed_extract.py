@@ -16,8 +16,9 @@ numpy only, loads in about 0.4 s). The best option is chosen only when its score
 (:data:`.embed_wordings.NEUTRAL`), by :data:`MARGIN`. A concluding sentence with a
 negation (:data:`_NEGATION`: "not", "non", "pas", "nicht", "não", "не", 不, ない, 않...) or a hedge
 between options ("hard to say", "entweder", "또는", 也可能...) is left alone, since embeddings
-barely see either, and so are frame lists and boxes (numbers are the rules' business).
-Otherwise ``Z``.
+barely see either, and so are frame lists and boxes (numbers are the rules' business) and
+answers that name two options or more anywhere (:func:`.option_text.named_letters`; similarity
+of one sentence cannot tell which of two named options was chosen). Otherwise ``Z``.
 
 Model: e5 alone, for every language, rather than MiniLM for English and e5 for the rest. On the
 tuning half's English answers the rules leave undecided, all-MiniLM-L6-v2 with its own threshold
@@ -45,6 +46,10 @@ decides 44, none wrong (46 before: the rules now read two of them themselves); e
 from 0.035 up gives no wrong letter at every threshold from 0.86 to 0.96 (from 0.025 up at 0.87
 and higher), and at a margin of 0.040 the thresholds 0.86 to 0.89 decide 45, 45, 45 and 44
 answers, all right. 0.89 / 0.04 stays: zero wrong, the conservative end of that plateau.
+Rechecked after the h39-r5 rules and the h39-fresh6 batch (tuning half 1,575 answers, 336 left
+undecided, 181 labelled ``Z``; 12 more now left alone as naming two options): at 0.89 / 0.04
+the stage decides 49, none wrong; no wrong letter from a margin of 0.035 up at 0.88 and above,
+from 0.025 up at 0.89. 0.89 / 0.04 stays.
 Deterministic: the engine's numbers do not depend on its thread count.
 
 As a model (``--judge builtin/embed``) it answers the judge stage's extraction requests, whose
@@ -68,7 +73,7 @@ from forgebench.models.builtin.multilingual_embed import embed, installed, unava
 from forgebench.models.spec import ModelConfig, SpecError
 from forgebench.suites.forensics.answer_text import normalise, restatements_removed
 from forgebench.suites.forensics.embed_wordings import NEUTRAL, SIDES, WORDINGS
-from forgebench.suites.forensics.option_text import option_texts
+from forgebench.suites.forensics.option_text import named_letters, option_texts
 from forgebench.suites.forensics.wordings import PARAPHRASES
 
 NAME = "builtin/embed"
@@ -163,7 +168,7 @@ class EmbedChoice:
     scores: dict[str, float]
     """Each option's best similarity (and the no-side descriptions', under :data:`NEUTRAL_KEY`)."""
     why: str
-    """``chosen``, ``negation``, ``unsure``, ``numbers``, ``empty``, ``neutral`` (closest to a
+    """``chosen``, ``negation``, ``unsure``, ``numbers``, ``two``, ``empty``, ``neutral`` (closest to a
     description that takes no side), ``below-threshold`` or ``below-margin``."""
 
 
@@ -192,7 +197,8 @@ def scored(answer: str, options: Mapping[str, str]) -> EmbedChoice:
     """Each option's score for ``answer`` before the threshold and margin (letter ``Z``, why
     ``scored``), or the reason it is not scored at all (see the module docstring)."""
     items = tuple((str(k), str(v)) for k, v in options.items())
-    if option_texts(items).kind in ("lists", "boxes"):
+    spec = option_texts(items)
+    if spec.kind in ("lists", "boxes"):
         return EmbedChoice("Z", {}, "numbers")  # frame lists and boxes: the rules' business
     sentence = concluding_sentence(answer, options)
     if not sentence:
@@ -201,6 +207,8 @@ def scored(answer: str, options: Mapping[str, str]) -> EmbedChoice:
         return EmbedChoice("Z", {}, "negation")
     if _UNSURE.search(sentence):
         return EmbedChoice("Z", {}, "unsure")
+    if len(named_letters(normalise(answer), spec)) >= 2:
+        return EmbedChoice("Z", {}, "two")  # the answer names two options: similarity picks none
     vec = _embed([sentence])[0]
     sets = [*_wording_vectors(items), (NEUTRAL_KEY, _vectors(NEUTRAL))]
     scores = {letter: round(float(np.max(vecs @ vec)), 4) for letter, vecs in sets}

@@ -283,3 +283,27 @@ VIDEO_GENS = {
 )
 def test_cut_hedged_generic_and_listed(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+FRAMES8 = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
+EIGHT = (
+    "Please locate the forged frames in the given set of 8 frames, which are sampled from a "
+    "video. The output format should be the a list of indexes indicating the forged frames. "
+    "The initial index starts from 0."
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "letter"),
+    [
+        ("The last two frames.", EIGHT, "C"),
+        ("Only the final frame is forged.", EIGHT, "Z"),  # [ 7 ] is no option
+        ("The last two frames.", "Which frames are forged?", "Z"),  # no count given: unread
+        ("Either the first two or the last two frames; both ends flicker.", EIGHT, "Z"),
+        ("The others either blur or flicker; the last two frames hold the swap.", EIGHT, "C"),
+    ],
+)
+def test_last_frames_where_the_question_counts_them(
+    answer: str, question: str, letter: str
+) -> None:
+    assert extract_option(answer, FRAMES8, question).letter == letter

@@ -14,7 +14,9 @@ Read by the rules (:mod:`.extract`) before letters, since each names more than o
 - :func:`binary_comparison`: a binary pair compared ("more likely real than generated",
   "plutôt X que Y", "eher X als Y", "Y보다는 X", "与其说Y不如说X"): the favoured side, read
   where its half names one side and the other half the other side or none; where only the
-  disfavoured half names a side, ``Z`` (the rules would read that side).
+  disfavoured half names a side, ``Z`` (the rules would read that side);
+- :func:`contradicting_no`: a leading "No," whose statement affirms the positive side of a
+  binary pair where no yes/no question makes the "No" an answer: ``Z``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from difflib import SequenceMatcher
 
 from forgebench.suites.forensics.answer_forms import probabilities
 from forgebench.suites.forensics.option_text import OptionTexts, polarity_of, text_letters
-from forgebench.suites.forensics.reading import Reading
+from forgebench.suites.forensics.reading import YES_NO_QUESTION, Reading
 
 _SENTENCES = re.compile(r"(?<=[.!?。！？])\s+|\n+")
 _DOUBT = re.compile(
@@ -219,3 +221,19 @@ def spelled_like(text: str, items: dict[str, str], spec: OptionTexts) -> Reading
     if len(ranked) > 1 and ranked[1][1] > ranked[0][1] - 0.15:
         return None
     return Reading(ranked[0][0], "spelled-like")
+
+
+_LEADING_NO = re.compile(
+    r"^\W*(?:no|non|nein|não|nee|hayır|nie|không|нет|いいえ|아니요|아니오|不是|不)\s*(?:[,.!:;、，。]|\s[—–-]\s)",
+    re.I,
+)
+
+
+def contradicting_no(text: str, spec: OptionTexts, question: str) -> bool:
+    """A leading "No," (in any language the rules know) whose statement then affirms the
+    positive side of a binary pair ("No, it is AI-generated."), where no yes/no question
+    makes the "No" an answer: the two readings disagree."""
+    if spec.kind != "binary" or YES_NO_QUESTION.match(question):
+        return False
+    m = _LEADING_NO.match(text)
+    return m is not None and polarity_of(text[m.end() :], spec) == {spec.positive}

@@ -66,6 +66,7 @@ import pandas as pd
 
 from forgebench.suites.forensics.answer_checks import (
     binary_comparison,
+    contradicting_no,
     letter_text_cognate,
     per_option_verdicts,
     spelled_like,
@@ -93,12 +94,14 @@ from forgebench.suites.forensics.hedges import (
     undecided_rest,
 )
 from forgebench.suites.forensics.option_text import (
+    FRAME_COUNT,
     OptionTexts,
+    last_frames,
+    named_letters,
     option_texts,
-    polarity_of,
     text_letters,
 )
-from forgebench.suites.forensics.reading import YES_NO_QUESTION, Reading, read_letter
+from forgebench.suites.forensics.reading import Reading, read_letter
 
 Step = Literal["refusal", "letter", "text", "embed", "extractor", "none", "missing"]
 STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "none", "missing")
@@ -215,10 +218,6 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
 
 
 _NAMED_LETTER = re.compile(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])")
-_LEADING_NO = re.compile(
-    r"^\W*(?:no|non|nein|não|nee|hayır|nie|không|нет|いいえ|아니요|아니오|不是|不)\s*(?:[,.!:;、，。]|\s[—–-]\s)",
-    re.I,
-)
 
 
 def _undecided(text: str, why: str, rest: str, two: bool, spec: OptionTexts, question: str) -> bool:
@@ -229,20 +228,13 @@ def _undecided(text: str, why: str, rest: str, two: bool, spec: OptionTexts, que
         said = read_letter(rest, spec, question) or _text(rest, {}, spec)
         if said is not None and said.letter != NO_OPTION:
             return False
-    if two:
+    if two:  # "either the first two or the last two frames": two sides, one read or not
         named = text_letters(text, spec) | (set(_NAMED_LETTER.findall(text)) & set(spec.letters))
-        return len(named) != 1
+        either = re.search(r"\beither\b[^.;\n]*\bor\b[^.;\n]*", text, re.I)
+        return len(named) != 1 or (
+            either is not None and bool(named_letters(either.group(0), spec))
+        )
     return True
-
-
-def _contradicting_no(text: str, spec: OptionTexts, question: str) -> bool:
-    """A leading "No," (in any language the rules know) whose statement then affirms the
-    positive side of a binary pair ("No, it is AI-generated."), where no yes/no question
-    makes the "No" an answer: the two readings disagree."""
-    if spec.kind != "binary" or YES_NO_QUESTION.match(question):
-        return False
-    m = _LEADING_NO.match(text)
-    return m is not None and polarity_of(text[m.end() :], spec) == {spec.positive}
 
 
 def _why(text: str, rule: str) -> str:
@@ -287,7 +279,9 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         )
     text = restatements_removed(text, opts)
     text = verdict_forms(text)
-    if _contradicting_no(text, spec, question):
+    count = FRAME_COUNT.search(question) if spec.kind == "lists" else None
+    text = last_frames(text, int(count.group(1))) if count else text  # "the last two frames"
+    if contradicting_no(text, spec, question):
         return Extraction(NO_OPTION, "none", "conflict", "two_options")
     if trailing_doubt(text):  # "So D? Not sure.": the last sentence takes the choice back
         return Extraction(NO_OPTION, "none", "trailing-doubt", "hedge")

@@ -372,6 +372,28 @@ def _expanded(m: re.Match[str]) -> str:
     return "frames " + ", ".join(map(str, range(a, b + 1))) if 0 <= b - a <= 64 else m.group(0)
 
 
+_LAST_FRAMES = re.compile(
+    r"\b(?:the\s+)?(?:last|final)\s+(?:(\d+|" + "|".join(_DIGIT_WORDS) + r")\s+frames|frame)\b",
+    re.I,
+)
+FRAME_COUNT = re.compile(r"\bset\s+of\s+(\d+)\s+frames\b", re.I)
+"""The number of frames a question gives ("in the given set of 8 frames")."""
+
+
+def last_frames(text: str, count: int) -> str:
+    """ "the last two frames" as the indexes they are, where the question gives the count."""
+
+    def indexes(m: re.Match[str]) -> str:
+        n = int(_DIGIT_WORDS.get((m.group(1) or "1").lower(), m.group(1) or "1"))
+        return (
+            "frames " + ", ".join(map(str, range(count - n, count)))
+            if 1 <= n <= count
+            else m.group(0)
+        )
+
+    return _LAST_FRAMES.sub(indexes, text)
+
+
 def _frames(text: str) -> list[frozenset[int]]:
     """Index sets the answer names: bracketed lists, runs of numbers (or number words) after
     "frame(s)" or "index/indices", ranges ("frames 3 through 5") and an answer of bare numbers."""

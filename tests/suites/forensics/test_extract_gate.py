@@ -307,3 +307,49 @@ def test_last_frames_where_the_question_counts_them(
     answer: str, question: str, letter: str
 ) -> None:
     assert extract_option(answer, FRAMES8, question).letter == letter
+
+
+SHUFFLED = {"A": "Candidate 3", "B": "Candidate 1", "C": "Candidate 4", "D": "Candidate 2"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # scores after each option restated with its letter
+        (
+            "A (Candidate 3): 10%\nB (Candidate 1): 65%\nC (Candidate 4): 15%\nD (Candidate 2): 10%",
+            SHUFFLED,
+            "B",
+        ),
+        ("A. [0, 1, 5] - 20%\nB. [1] — 20%\nC. [0] — 15%\nD. [0, 1] — 45%", FRAMES, "D"),
+        # corners in other word orders
+        ("The edit is in the left upper part of image.", REGIONS, "A"),
+        ("It is in the down right corner.", REGIONS, "D"),
+        # an option called the closest; a "very close second" is not a tie
+        ("Candidate 2 is closest, though Candidate 3 is a very close second.", FOUR, "B"),
+        (
+            "Candidate 4 follows the car most closely, while Candidate 1 takes in the road.",
+            FOUR,
+            "D",
+        ),
+        # a refusal overturned by "that said"; a concluding "on balance"
+        (
+            "I can't verify images. That said, nothing looks edited: it appears to be an untouched photo.",
+            MANIP,
+            "A",
+        ),
+        (
+            "1. Hands: five fingers.\n2. Text: readable.\n\nOn balance, this looks like a real photo.\n\nWant more?",
+            BINARY,
+            "B",
+        ),
+        # a region named with an anomaly, then "I'd go with that"
+        (
+            "The mirror's reflection doesn't match the vase, and that mirror is in the top right corner. I'd go with that region.",
+            REGIONS,
+            "B",
+        ),
+    ],
+)
+def test_restated_scores_corners_closest(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

@@ -20,7 +20,8 @@ from forgebench.suites.forensics.option_text import OptionTexts, norm, ruled_out
 from forgebench.suites.forensics.reading import Reading
 
 _PROBABILITY = re.compile(
-    r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?\s*(?:[:=|]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
+    r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?(?:[.:]?\s*(?:\([^)\n]{1,40}\)|\[[^\]\n]{1,40}\]))?"
+    r"\s*(?:[:=|—–]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
 )
 _ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
 _SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")

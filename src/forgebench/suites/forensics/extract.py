@@ -76,6 +76,7 @@ from forgebench.suites.forensics.answer_forms import elimination, probabilities,
 from forgebench.suites.forensics.answer_text import normalise, restatements_removed, scopes
 from forgebench.suites.forensics.final_cue import (
     BARE,
+    CONCLUDING,
     TEXT_WHOLE,
     VERDICT_LINE,
     gated,
@@ -150,7 +151,11 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
         return False  # "Sorry, I made a mistake earlier. The forged area is bottom left."
     if read_letter(text, spec) is not None:
         return False
-    hedge = re.search(r"(?:,|;|\.)\s*(?:but|however|though)\b,?", text, re.I)
+    hedge = re.search(
+        r"(?:,|;|\.|—)\s*(?:but|however|though|that\s+said|still|nonetheless|nevertheless|even\s+so)\b,?",
+        text,
+        re.I,
+    )
     if hedge is None:
         return True
     rest = text[hedge.end() :]
@@ -201,14 +206,7 @@ def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | 
         said = text_letters(body, spec)
     else:  # a long answer: its last sentence and those that conclude, else its first one
         sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", body) if s.strip()]
-        chosen = sentences[-1:] + [
-            s
-            for s in sentences
-            if re.match(
-                r"^\W*(?:therefore|thus|so|hence|in conclusion|overall|in summary)\b", s, re.I
-            )
-            or re.search(r"\b(?:conclu\w*|answer)\b", s, re.I)
-        ]
+        chosen = sentences[-1:] + [s for s in sentences if CONCLUDING.search(s)]
         said = set().union(*(text_letters(s, spec) for s in chosen))
         if not said and sentences:
             said = text_letters(sentences[0], spec)
@@ -277,6 +275,7 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
             if got.letter != NO_OPTION
             else Extraction(NO_OPTION, "none", got.rule, "two_options")
         )
+    scored = probabilities(text, spec)  # "A (Candidate 3): 20%" restates each option: first
     text = restatements_removed(text, opts)
     text = verdict_forms(text)
     count = FRAME_COUNT.search(question) if spec.kind == "lists" else None
@@ -299,7 +298,7 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     if undecided is not None and _undecided(text, *undecided, spec, question):
         return Extraction(NO_OPTION, "none", "undecided", undecided[0])
     for special in (probabilities, binary_comparison, ranking, elimination):
-        form = special(text, spec)
+        form = special(text, spec) if special is not probabilities or scored is None else scored
         if form is not None:
             return _as_extraction(form, "letter", text)
     lines = [line for line in text.splitlines() if line.strip()]

@@ -65,7 +65,7 @@ def settles(after: list[str]) -> bool:
     """Whether a verdict line ("**Verdict:** only frame 1") stands, given the lines after it:
     they explain it (no correction, no other conclusion), or there are none."""
     rest = "\n".join(after)
-    return len(scopes(rest)) == 1 and not _CONCLUDING.search(rest)
+    return len(scopes(rest)) == 1 and not CONCLUDING.search(rest)
 
 
 def verdict_forms(text: str) -> str:
@@ -82,8 +82,9 @@ _FINAL_CUE_RULES = frozenset(
 """Readings that rest on a final cue of their own (an "Answer:", a leading letter, a
 concluding sentence); the others (a letter or an option's words somewhere) pass :func:`_gated`."""
 _SEVERAL = frozenset(["conflict", "several-letters"])
-_CONCLUDING = re.compile(
-    r"^\W*(?:therefore|thus|so|hence|overall|finally|in\s+(?:conclusion|summary|short)|to\s+sum\s+up)\b|"
+CONCLUDING = re.compile(
+    r"^\W*(?:therefore|thus|so|hence|overall|finally|in\s+(?:conclusion|summary|short)|to\s+sum\s+up|"
+    r"on\s+balance|all\s+in\s+all|taken\s+together)\b|"
     r"\b(?:answer|verdict|conclu\w*|points?\s+(?:to|towards)|most\s+likely|i(?:\s+would|'d|\s+will|'ll)\s+"
     r"(?:go|pick|choose|say|select))\b",
     re.I,
@@ -102,7 +103,8 @@ _FORGERY_WORD = re.compile(
     r"forg|fake|manipul|edit|tamper|past|splic|insert|alter|doctor|synthe|generat|copie|copy|"
     r"clon|remov|eras|artifact|artefact|inconsisten|suspicious|unnatural|odd|seam|modif|chang|"
     r"add|wrong|anomal|mismatch|blur|smudg|retouch|photoshop|fabricat|swap|replac|composit|distort|"
-    r"warp|differ",
+    r"warp|differ|n't\s+match|not\s+match|repeat|duplicat|missing|strange|weird|unusual|irregular|"
+    r"broken|discontinu|halo|bent|bend|doubl|flicker|jitter|glitch|unrealistic|impossible",
     re.I,
 )
 
@@ -136,6 +138,8 @@ def _describes_only(text: str, spec: OptionTexts) -> bool:
     no forgery is: no choice (on a whole short answer, "Top left.", the place is the answer)."""
     if spec.kind not in ("text", "boxes") or len(text) <= TEXT_WHOLE or _FORGERY_WORD.search(text):
         return False
+    if CONCLUDING.search(text):  # "... I'd go with that region."
+        return False
     if len(set(_ENGLISH.findall(text.lower()))) < 3:  # the forgery words above are English
         return False
     if spec.kind == "boxes":  # "The main subject is around [274, 46, 358, 167]."
@@ -150,8 +154,8 @@ def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:
     "Answer: ...")."""
     letters = frozenset(spec.letters)
     sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", text.strip()) if s.strip(BARE)]
-    last = sentences[-1:] if sentences and not _CONCLUDING.search(sentences[-1]) else []
-    concluding = [s for s in sentences if _CONCLUDING.search(s)] + last
+    last = sentences[-1:] if sentences and not CONCLUDING.search(sentences[-1]) else []
+    concluding = [s for s in sentences if CONCLUDING.search(s)] + last
     for s in reversed(concluding):
         said = named_letters(s, spec) | {ch for _, ch in mentions(s, letters)}
         if said:
@@ -203,6 +207,7 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
 
 _BEST = re.compile(
     r"\b(?:(?:fits?|match(?:es)?|works?|suits?|describes?|corresponds?)\s+(?:the\s+)?best|"
+    r"(?:is|are|seems?|looks?)\s+(?:the\s+)?closest\b(?!\s+second)|most\s+(?:closely|tightly)|"
     r"(?:the|my|a)\s+best\s+(?:match|fit|option|candidate|answer|choice|one)|(?:is|are|seems?|looks?)\s+(?:the\s+)?"
     r"best\b(?![\s-]+(?:of|known))|most\s+(?:accurate|likely|plausible|probable|precise|consistent)|"
     r"closest\s+(?:match|fit|one))\b",

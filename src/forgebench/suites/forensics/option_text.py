@@ -525,6 +525,9 @@ _SIDE = re.compile(
     r"(?<![a-z])(left|right)(?:\s+hand)?(?:\s+(?:half|part|side|edge|portion|area|region|section))?"
     r"(?![a-z])"
 )
+_SIDE_FIRST = re.compile(r"(?<![a-z])(left|right)\s+(top|bottom)(?![a-z])")
+_UP_DOWN = re.compile(r"(?<![a-z])(up|down)\s+(left|right)(?![a-z])")
+_UP_DOWN_WORD = {"up": "top", "down": "bottom"}
 _CORNER_TEXTS = frozenset(["top left", "top right", "bottom left", "bottom right"])
 _SIDE_NAMED = re.compile(
     r"(?:half|part|side|edge|portion|area|region|section|hand)$|^(?:top|bottom)$"
@@ -537,6 +540,13 @@ def _corner(hay: str, spec: OptionTexts) -> set[str]:
     left/right: "the right answer" is no side), where an option is that corner."""
     if not any(t in _CORNER_TEXTS for t, _ in spec.by_text):
         return set()
+    turned = _SIDE_FIRST.sub(
+        r"\2 \1", _UP_DOWN.sub(lambda m: _UP_DOWN_WORD[m.group(1)] + " " + m.group(2), hay)
+    )
+    if turned != hay:  # "the left upper part", "the down right corner": the corner's own words
+        found = _phrase_letters(turned, spec, claims=True)[0]
+        if found:
+            return found
     sides = [m for m in _SIDE.finditer(hay) if not _negated(hay, m.start())]
     vertical = {m.group(1) for m in sides if m.group(1)}
     horizontal = {m.group(2) for m in sides if m.group(2)}  # "the left or the right side": both

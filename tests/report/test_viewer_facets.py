@@ -65,7 +65,7 @@ def test_mixed_run_codes_forensics_answers_by_letter_and_step(mixed_run: Path) -
     assert [(a["v"], a["s"]) for a in items["1"]["answers"]] == [("A", "option text (binary)")]
     assert [(a["v"], a["s"]) for a in items["2"]["answers"]] == [("Z", "refusal → Z")]
     assert [(a["v"], a["s"]) for a in items["3"]["answers"]] == [
-        ("Z", "no option chosen → Z (two options)")  # "Either A or B, hard to say."
+        ("Z", "no option chosen → Z (hedge)")  # "Either A or B, hard to say.": a hedge first
     ]
     facts = dict(items["1"]["facts"])
     assert facts["options"] == "A. non AI-generated; B. AI-generated"

@@ -25,7 +25,7 @@ from forgebench.suites.base import SuiteError
 from forgebench.suites.forensics.report_section import write_tables
 from forgebench.suites.forensics.tsv_import import import_release_tsv
 
-FREE = "Hard to say; the lighting is unusual."
+FREE = "The lighting is unusual for this scene."
 """The free-form reply to MCQ: the rules find no letter in it (Z)."""
 FIELDS = ("structured_outputs", "guided_choice", "response_format")
 

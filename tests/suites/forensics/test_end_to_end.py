@@ -24,7 +24,7 @@ PREDICTIONS = [
     "non AI-generated",
     "I'm sorry, I can't.",
     "The answer is D",
-    "Hard to say; the lighting is unusual.",
+    "The lighting is unusual for this scene.",
     "B",
 ]
 # truth:       A   A (text)            Z (refusal)            D (letter)         undecided       A
@@ -72,7 +72,7 @@ def test_replay_run_metrics_judge_report(
     assert any("1 judged now (1 to a letter" in o.summary for o in lines), lines
     assert [o.judge for o in lines] == ["ext"] and lines[0].fatal is None
     hits = server.hits
-    assert "the lighting is unusual" in str(server.requests[-1])
+    assert "lighting is unusual" in str(server.requests[-1])
     api.judge(run, spec)  # resumable: nothing asked again
     assert server.hits == hits
     api.metrics(run)  # the only extractor of the run is the default

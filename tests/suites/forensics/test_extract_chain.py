@@ -34,7 +34,7 @@ PREDICTIONS = [
     "non AI-generated",  # ours: B (text); the release: both texts are substrings -> Z
     "I'm sorry, I can't.",
     "The answer is d",  # ours: D (cue); the release: no capital letter -> Z
-    "Hard to say; the lighting is unusual.",  # undecided by both
+    "The lighting is unusual for this scene.",  # undecided by both
     "B",
 ]
 
@@ -122,7 +122,7 @@ def test_judge_with_the_release_prompt_three_tries_then_z(
     assert server.hits == 1  # only the answer the rules leave undecided
     sent = str(server.requests[-1])
     assert "You are an AI assistant who will help me to match" in sent
-    assert "the lighting is unusual" in sent
+    assert "lighting is unusual" in sent
     get("forensics").score(run, None, {})
     assert _details(run)["4"] == ("B", {"step": "extractor", "rule": "", "judge": "ext+release"})
     assert _rows(run)[("all", "by_extractor")] == (pytest.approx(100 / 6), "ext+release")
@@ -152,12 +152,12 @@ def test_embed_decides_what_the_rules_leave_then_the_llm_gets_the_rest(
     api.metrics(run)
     details = _details(run)
     assert details["0"] == ("B", {"step": "embed", "rule": "", "judge": "builtin/embed"})
-    assert details["4"][0] == "Z"  # "Hard to say": left to a later stage
+    assert details["4"][0] == "Z"  # no option named: left to a later stage
     m = _rows(run)
     assert m[("all", "by_embed")] == (pytest.approx(100 / 6), "builtin/embed")
     server = fake_openai(reply_text="A")
     api.judge(run, ModelConfig(spec=f"ext=openai/m@{server.url}"))
-    assert server.hits == 1 and "the lighting is unusual" in str(server.requests[-1])
+    assert server.hits == 1 and "lighting is unusual" in str(server.requests[-1])
     api.metrics(run)
     assert _details(run)["4"] == ("A", {"step": "extractor", "rule": "", "judge": "ext"})
     assert _rows(run)[("all", "by_embed")][0] == pytest.approx(100 / 6)

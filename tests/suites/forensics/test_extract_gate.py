@@ -353,3 +353,51 @@ SHUFFLED = {"A": "Candidate 3", "B": "Candidate 1", "C": "Candidate 4", "D": "Ca
 )
 def test_restated_scores_corners_closest(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "why"),
+    [
+        ("Hard to say; the lighting is unusual.", BINARY, "Z", "hedge"),
+        ("I can't verify this at this resolution. Probably D?", REGIONS, "Z", "hedge"),
+        ("I'd probably call it real, but I really can't verify that.", BINARY, "Z", "hedge"),
+        ("Some cues say GAN, others diffusion, so I can't call it either way.", GENS, "Z", "hedge"),
+        ("It's hard to say for certain; my best guess is B.", FOUR, "B", ""),
+        (
+            "I can't verify the source. That said, nothing looks edited: a genuine photo.",
+            BINARY,
+            "B",
+            "",
+        ),
+        # a step's number is no score; a final answer after the steps wins
+        (
+            "Step 1: a face? No, so D is ruled out.\nStep 2: twin rocks point to copy-move.\n"
+            "Step 3: a removed object? No.\n\nFinal answer: B",
+            KINDS,
+            "B",
+            "",
+        ),
+        # the last item of a list that comments on each option concludes nothing
+        ("Frame 0: sharp. Frame 1: blur. Frames 6-7: stable light.", FRAMES8, "Z", ""),
+        (
+            "Candidate 1 covers the wall; Candidate 2 only the head; Candidate 4 is empty.",
+            FOUR,
+            "Z",
+            "",
+        ),
+        (
+            "Frame 0: natural.\nFrame 1: flicker.\n\nThe forged frames are 0 and 1.",
+            FRAMES8,
+            "B",
+            "",
+        ),
+        ("It looks like diffusion, about 70% on that; GANs are the runner-up.", GENS, "B", ""),
+    ],
+)
+def test_english_cant_tell_and_lists(
+    answer: str, options: dict[str, str], letter: str, why: str
+) -> None:
+    got = extract_option(answer, options)
+    assert got.letter == letter, got
+    if why:
+        assert got.why == why, got

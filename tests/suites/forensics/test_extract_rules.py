@@ -164,7 +164,15 @@ def test_corpus_is_read_without_wrong_letters() -> None:
     # the h39-fresh and h39-fresh3 batches have their own floors (below); the h39-embed block (tuning half) was
     # written for builtin/embed's threshold, in wordings the rules are not meant to read: the
     # embedding stage's tests measure it
-    fresh = ("h39-fresh", "h39-fresh3", "h39-fresh4", "h39-fresh5", "h39-fresh6", "h39-fresh7", "h39-embed")
+    fresh = (
+        "h39-fresh",
+        "h39-fresh3",
+        "h39-fresh4",
+        "h39-fresh5",
+        "h39-fresh6",
+        "h39-fresh7",
+        "h39-embed",
+    )
     rows = [r for r in every if r["split"] not in fresh]
     tuning = [r for r in rows if r["half"] == "tuning"]
     outcome, wrong = _read(tuning)

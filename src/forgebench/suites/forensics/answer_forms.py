@@ -59,6 +59,10 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
             if not found:
                 continue
             score = found[-1]  # "Candidate 2: 40%": the last number, the option's own kept
+            if _NOT_A_SCORE.search(part[: score.start()]) or not (
+                score.group(2) or "." in score.group(1) or _LABELLED.match(part)
+            ):
+                continue  # "Step 2: ... copy-move": a step's number; a bare integer in prose
             value = float(score.group(1)) / (100 if score.group(2) else 1)
             rest = part[: score.start()] + " " + part[score.end() :]
             said = text_letters(rest, spec)
@@ -79,6 +83,7 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
     return Reading(top[0], "probabilities")
 
 
+_NOT_A_SCORE = re.compile(r"(?:step|frame|point|no\.|#|stage|phase|part|item)\s*$", re.I)
 _LABELLED = re.compile(r"^\W*[A-Za-z][^:=\d]{2,60}[:=]\s*\d")
 """A "label: score" line ("Encoder-Decoder & Graphics-based: 60%")."""
 

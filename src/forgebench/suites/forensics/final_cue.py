@@ -148,6 +148,23 @@ def _describes_only(text: str, spec: OptionTexts) -> bool:
     return bool(regions) and all(_REGION_WORDS.fullmatch(t) for t in regions)
 
 
+_ITEM = re.compile(r"^\W*[^.:;\n]{1,40}:\s*\S")
+
+
+def _last_is_item(text: str) -> bool:
+    """Whether the answer's last sentence is an item of a list that comments on one thing each
+    ("Frames 6-7: lighting stable.", "...; Candidate 4 is an empty mask.")."""
+    t = text.strip()
+    ends = [0] + [m.end() for m in re.finditer(r"[.!?。！？;](?=\s)|\n", t[:-1])]
+    parts = [t[a:b] for a, b in zip(ends, [*ends[1:], len(t)], strict=True) if t[a:b].strip()]
+    if len(parts) < 2:
+        return False
+    labelled = bool(
+        _ITEM.match(parts[-1]) and _ITEM.match(parts[-2])
+    )  # "Frame 6: ... Frame 7: ..."
+    return labelled or parts[-2].rstrip().endswith(";")
+
+
 def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:
     """What the answer's last concluding sentence (or its last sentence) that names an option
     names, letters and option words, claimed or not (:func:`.option_text.named_letters`); and whether that sentence concludes ("Therefore ...",
@@ -195,8 +212,8 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
     if not named - {read.letter}:
         return read
     final, concludes = _final_pick(text, spec)
-    if final == {read.letter}:
-        return read
+    if final == {read.letter} and (concludes or not _last_is_item(text)):
+        return read  # (the last item of a list that comments on each option concludes nothing)
     if concludes:  # "... so D is out. ... Therefore it is Removal."
         return Reading(final.pop(), "conclusion") if len(final) == 1 else Reading("Z", "two-named")
     best = _best(text, spec)

@@ -8,7 +8,14 @@ hi), in :data:`CANT_TELL` ("I can't tell", "I don't know": ``refusal`` where it 
 or follows an apology; "hard to say", "I can't decide", "not sure": ``hedge``) and
 :data:`MAYBE` / :data:`EITHER` ("maybe X, maybe Y", "either X or Y").
 
-A hedge followed by a contrast ("hard to say, but it looks real"; "mais", "aber", "pero",
+English "I can't tell" (h39-r5): "can't tell / say / determine / verify / confirm / settle /
+distinguish / call it / narrow it down", "hard to say", "not (really) sure / certain /
+confident", "can't rule it out", "don't rely on this", "don't have enough information", "can't
+make a call", "can't single out one": each a settled hedge (it was read as "nothing", and sent
+on, before).
+
+A hedge followed by a contrast ("hard to say, but it looks real", "that said, ...", "my best
+guess is B"; "mais", "aber", "pero",
 "但", "でも", "하지만", "но" ...) that names one option is no hedge: what follows is read.
 """
 
@@ -39,8 +46,11 @@ REFUSAL_VERB = re.compile(
 """An apology opening is a refusal only where the answer also says it cannot answer."""
 UNDETERMINED = re.compile(
     r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:\w+\s+){0,2}?(?:determine[sd]?|tell|"
-    r"say|be\s+(?:sure|certain|determined))\b|\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|"
-    r"determine|judge)\b|\bnot\s+(?:entirely\s+)?(?:sure|certain)\b|\bunclear\b|\buncertain\b|"
+    r"say|verify|confirm|settle|distinguish|decide|call\s+it|be\s+(?:sure|certain|determined))\b|"
+    r"\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|"
+    r"determine|judge)\b|\bnot\s+(?:entirely\s+|really\s+|totally\s+|fully\s+|100%\s+)?(?:sure|certain)\b|"
+    r"\bunclear\b|\buncertain\b|\b(?:don't|do\s+not)\s+have\s+enough\s+(?:information|detail|evidence|"
+    r"context|resolution)\b|\bit\s+is\s+possible\s+that\b[^.\n]*,\s*or\s+that\b|"
     r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:make|give|reach)\s+(?:a|an|any)\s+"
     r"(?:\w+\s+)?(?:call|verdict|decision|judge?ment)\b|\b(?:cannot|can't|can not|unable to)\s+"
     r"(?:single\s+out|pick|choose|commit\s+to)\s+(?:one|a\s+single|either)\b|"
@@ -49,7 +59,7 @@ UNDETERMINED = re.compile(
     r"\b(?:cannot|can't|can not)\s+rule\s+(?:it|this|that|them)\s+out\b|"
     r"\b(?:please\s+)?(?:don't|do\s+not)\s+rely\s+on\s+(?:this|it|that|my\s+\w+)\b|"
     r"\b(?:could|might|may)\s+(?:well\s+)?be\b[^.;\n]*\b(?:but|or)\b[^.;\n]*\b(?:might|could|may)\s+"
-    r"(?:also|equally|just\s+as\s+well)\b",
+    r"(?:also|equally|just\s+as\s+well|simply|just)\b",
     re.IGNORECASE,
 )
 """Phrases saying the answer cannot be told; option text before the last one is not a claim."""
@@ -84,7 +94,16 @@ _W = r"(?<![^\W\d_])"
 """A word start in any script with spaces (the CJK entries need none)."""
 
 CANT_TELL: dict[str, tuple[str, ...]] = {
-    "en": (r"i\s+can(?:no|')?t\s+decide", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea"),
+    "en": (r"i\s+can(?:no|')?t\s+decide", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea",
+           r"(?:cannot|can't|can\s+not|unable\s+to|not\s+able\s+to)\s+(?:\w+\s+){0,2}?(?:determine|tell|say|verify|"
+           r"confirm|settle|distinguish|call\s+it|narrow\s+it\s+down|be\s+(?:sure|certain))\b",
+           r"(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|judge)\b",
+           r"not\s+(?:entirely\s+|really\s+|totally\s+|fully\s+|100%\s+)?(?:sure|certain|confident)\b",
+           r"(?:cannot|can't|can\s+not)\s+rule\s+(?:it|this|that|them)\s+out\b",
+           r"(?:don't|do\s+not)\s+rely\s+on\s+(?:this|it|that)\b",
+           r"(?:don't|do\s+not)\s+have\s+enough\s+(?:information|detail|evidence|context|resolution)\b",
+           r"(?:cannot|can't|unable\s+to)\s+(?:make|give|reach)\s+(?:a|an|any)\s+(?:\w+\s+)?(?:call|verdict|decision)\b",
+           r"(?:cannot|can't|unable\s+to)\s+(?:single\s+out|pick|choose|commit\s+to)\s+(?:one|a\s+single|either|between)\b"),
     "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:le\s+)?(?:dire|savoir|déterminer|décider|trancher)",
            r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
            r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)"),
@@ -129,7 +148,8 @@ EITHER = re.compile(
 )
 """"Either X or Y" openers: an answer that names two options after one of them is a hedge."""
 CONTRAST = re.compile(
-    r"\b(?:but|however|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
+    r"\b(?:but|however|that\s+said|still|nonetheless|nevertheless|even\s+so|(?:my\s+)?best\s+guess|"
+    r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
     r"ama|fakat|ale|jednak|nhưng|но|однако)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나",
     re.I,
 )

@@ -26,7 +26,9 @@ markdown habits, open-weight models' terse, truncated and leaked-token replies, 
 other languages or by paraphrase) is split the same way (labelling: ``LABELLING.md`` beside the
 corpus). The ``h39-fresh5`` batch (426 answers in the fifth round, by three more such writers:
 what evaluation harnesses get back, long reasoning, 20 other languages and non-native English) was
-written after the fourth round's rules and is all test half: the unseen figure at the end.
+written after the fourth round's rules and is all test half: the unseen figure at the end. The
+``h39-fresh6`` and ``h39-fresh7`` batches (450 answers each, by six more such writers) are all
+tuning half: what the fifth and sixth rounds were fitted on.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

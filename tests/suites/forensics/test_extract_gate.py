@@ -392,6 +392,18 @@ def test_restated_scores_corners_closest(answer: str, options: dict[str, str], l
             "",
         ),
         ("It looks like diffusion, about 70% on that; GANs are the runner-up.", GENS, "B", ""),
+        (
+            "Between splicing and copy-move, copy-move is the better fit: the bricks repeat.",
+            KINDS,
+            "B",
+            "",
+        ),
+        (
+            "The lag fits recurrent models; diffusion seems unlikely. I'll commit to GANs.",
+            GENS,
+            "A",
+            "",
+        ),
     ],
 )
 def test_english_cant_tell_and_lists(

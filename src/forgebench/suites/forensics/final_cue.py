@@ -85,7 +85,8 @@ _SEVERAL = frozenset(["conflict", "several-letters"])
 CONCLUDING = re.compile(
     r"^\W*(?:therefore|thus|so|hence|overall|finally|in\s+(?:conclusion|summary|short)|to\s+sum\s+up|"
     r"on\s+balance|all\s+in\s+all|taken\s+together)\b|"
-    r"\b(?:answer|verdict|conclu\w*|points?\s+(?:to|towards)|most\s+likely|i(?:\s+would|'d|\s+will|'ll)\s+"
+    r"\b(?:answer|verdict|conclu\w*|points?\s+(?:to|towards)|most\s+likely|commit\s+to|(?:i'm|i\s+am)\s+going\s+with|"
+    r"i(?:\s+would|'d|\s+will|'ll)\s+"
     r"(?:go|pick|choose|say|select))\b",
     re.I,
 )
@@ -225,6 +226,7 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
 _BEST = re.compile(
     r"\b(?:(?:fits?|match(?:es)?|works?|suits?|describes?|corresponds?)\s+(?:the\s+)?best|"
     r"(?:is|are|seems?|looks?)\s+(?:the\s+)?closest\b(?!\s+second)|most\s+(?:closely|tightly)|"
+    r"(?:is|are)\s+the\s+better\s+(?:fit|match|answer|choice|option|candidate)|"
     r"(?:the|my|a)\s+best\s+(?:match|fit|option|candidate|answer|choice|one)|(?:is|are|seems?|looks?)\s+(?:the\s+)?"
     r"best\b(?![\s-]+(?:of|known))|most\s+(?:accurate|likely|plausible|probable|precise|consistent)|"
     r"closest\s+(?:match|fit|one))\b",

@@ -28,12 +28,17 @@ not count.
 
 Chinese renderings covered: the binary wordings (AI生成 / 非AI生成, AI篡改 / 非AI篡改, 真实,
 伪造, 合成, 篡改, 未被篡改...), diffusion models and GANs. Other languages, standard wordings
-only: the binary wordings in French, Spanish, German, Italian, Portuguese, Dutch, Japanese,
-Korean, Russian, Turkish, Polish, Vietnamese, Arabic and Hindi (single words too: "echt",
-"generiert", "gerada", "sahte", ...); splicing and copy-move in French, Spanish, German,
-Italian and Portuguese; the four corners in French, Spanish, German,
-Italian, Portuguese, Dutch, Vietnamese, Japanese, Chinese, Korean and Russian; negators "não",
-"pas", "niet", "nie", "не" beside the English and German ones.
+only (:mod:`.wordings`): the binary wordings in French, Spanish, German, Italian, Portuguese,
+Dutch, Japanese, Korean, Russian, Turkish, Polish, Vietnamese, Arabic, Hindi, Swedish and Czech
+(single words too: "echt", "generiert", "gerada", "sahte", "truquée", "verfälscht",
+"skutečná", ...; "created by an AI", "edited", "a photo taken with a phone"); the manipulation
+kinds, the generators, "Candidate n" and "no area was manipulated" in French, Spanish,
+German, Italian, Portuguese, Russian, Chinese, Japanese and Korean (most in Polish and Turkish
+too); the four corners in French, Spanish, German, Italian, Portuguese, Dutch, Vietnamese,
+Japanese, Chinese, Korean, Russian, Polish, Turkish and Swedish.
+
+Negators and clause breaks of those languages: :mod:`.other_languages`. Portuguese "no canto" ("in
+the corner") is no negator.
 """
 
 from __future__ import annotations
@@ -44,24 +49,27 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
+from forgebench.suites.forensics.other_languages import (
+    BUT_OTHER,
+    NEG_WORDS_OTHER,
+    NEGATOR_AFTER,
+    NEGATOR_ZH,
+    each_numbered,
+)
 from forgebench.suites.forensics.wordings import NEGATIVE, PARAPHRASES, POSITIVE
 
 _NEG_WORDS = (
-    r"not|non|never|no(?!\s+(?:it|this|that|i|we|you)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
+    r"not|non|never|no(?!\s+(?:it|this|that|i|we|you|canto|lado|centro|meio|topo|fundo|quadro|vídeo|quadrante)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
     r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|neither|nor|nothing|none of|"
-    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|nicht|kein|keine|não|nao|pas|niet|nie|не"
+    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike"
 )
-_NEGATOR = re.compile(rf"(?:^|[^a-z'])(?:{_NEG_WORDS})(?:\s+[\w']+){{0,5}}\s*$")
+_NEGATOR = re.compile(
+    rf"(?:(?:^|[^a-z'])(?:{_NEG_WORDS})|(?<![\w'])(?:{NEG_WORDS_OTHER}))(?:\s+[\w']+){{0,5}}\s*$"
+)
 _HYPOTHETICAL = re.compile(
     r"(?:^|[^a-z])(?:whether|if|to\s+(?:determine|decide|judge|tell|assess|check|detect))"
     r"(?:\s+[\w']+){0,6}\s*$"
 )
-_NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无)[^，。；,.;]{0,3}$")
-_NEGATOR_AFTER = re.compile(
-    r"[^.,;!?。，；！？]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
-    r"아닙니다|아니|않|değil|नहीं)"
-)
-"""Negators written after the words they negate (Japanese, Korean, Turkish, Hindi)."""
 _PARTIAL = re.compile(r"(?:^|[^a-z])(?:partially|partly|partial|in\s+part)(?:\s+[\w']+){0,2}\s*$")
 _PART_SUBJECT = re.compile(
     r"(?:^|[^a-z])(?:the|its|some|one|a)\s+(?:background|foreground|sky|object|objects|logo|"
@@ -72,7 +80,8 @@ _PART_SUBJECT = re.compile(
 """A part of the image as the subject of "generated" ("but the background has been AI-generated"):
 the rest is then a photograph, and a partly generated image takes neither side."""
 _CLAUSE_BREAK = re.compile(
-    r"[,;:.!?()\n，。；：！？]|\b(?:but|however|although|though|while|whereas|and|so|because|since)\b"
+    r"[,;:.!?()\n，。；：！？،؛]|\b(?:but|however|although|though|while|whereas|and|so|because|since)\b|"
+    + BUT_OTHER
 )
 
 _WORD_FIX = {"upper": "top", "lower": "bottom", "autoencoders": "autoencoder"}
@@ -110,6 +119,8 @@ def _phrase_pattern(phrase: str) -> str:
             parts.append(re.escape(w))
     body = r"\s+".join(parts)
     left = r"(?<![a-z0-9])" if parts and re.match(r"[a-z0-9]", norm(phrase)) else ""
+    if parts and re.match(r"[\u00c0-\u024f\u0400-\u04ff]", norm(phrase)):
+        left = r"(?<!\w)"  # "стер" is no word of "мастер"
     right = r"(?![a-z0-9])" if re.search(r"[a-z0-9.]$", norm(phrase)) else ""
     return left + body + right
 
@@ -122,7 +133,7 @@ def _clause_before(hay: str, start: int) -> str:
 
 def _negated(hay: str, start: int) -> bool:
     clause = _clause_before(hay, start)
-    return bool(_NEGATOR.search(clause) or _NEGATOR_ZH.search(clause))
+    return bool(_NEGATOR.search(clause) or NEGATOR_ZH.search(clause))
 
 
 def _hypothetical(hay: str, start: int) -> bool:
@@ -266,7 +277,7 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
                 ):
                     found.update((spec.positive, spec.negative))  # "partly AI-generated": both
                     continue
-                negated = _negated(hay, m.start()) or bool(_NEGATOR_AFTER.match(hay, m.end()))
+                negated = _negated(hay, m.start()) or bool(NEGATOR_AFTER.match(hay, m.end()))
                 positive = sign != negated
                 found.add(spec.positive if positive else spec.negative)
     return found
@@ -369,7 +380,7 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
             if ob == boxes and (forged is None or of is None or of == forged):
                 matched.add(k)
         return matched
-    hay = norm(text)
+    hay = each_numbered(norm(text))
     taken: list[tuple[int, int]] = []
     found: set[str] = set()
     for letter, pattern in spec.phrases:
@@ -378,7 +389,7 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
             taken.append((m.start(), m.end()))
             if inside or _negated(hay, m.start()) or _hypothetical(hay, m.start()):
                 continue
-            if _NEGATOR_AFTER.match(hay, m.end()):  # "右上ではありません", "오른쪽 위가 아닙니다"
+            if NEGATOR_AFTER.match(hay, m.end()):  # "右上ではありません", "오른쪽 위가 아닙니다"
                 continue
             if not _generic(hay, m.start(), m.end()):
                 found.add(letter)

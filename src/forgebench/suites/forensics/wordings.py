@@ -6,13 +6,16 @@ Data only; :mod:`.option_text` matches them (negation-aware, on whole words) and
 
 - :data:`GENERATED_POSITIVE` / :data:`MANIPULATED_POSITIVE`: the positive option of each release
   wording ("AI-generated", "AI-manipulated") and its paraphrases ("synthetic", "fake", "deepfake",
-  "générée par l'IA", "generiert", "sahte", "偽物", ...); :data:`POSITIVE` maps the wording to
-  them;
-- :data:`NEGATIVE`: the negative side ("real", "authentic", "echt", "verdadeira", "真实", ...);
+  "générée par l'IA", "generiert", "sahte", "偽物", "created by an AI" and "edited" in the other
+  languages, Swedish and Czech included, ...); :data:`POSITIVE` maps the wording to them;
+- :data:`NEGATIVE`: the negative side ("real", "authentic", "echt", "verdadeira", "真实", "a
+  photo taken with a phone", "äkta", "skutečná", ...);
 - :data:`PARAPHRASES`: per option text (lower case), the forgery model names of seed 002's
-  Table 5, the four corners in twelve languages, the manipulation kinds (and their French,
-  Spanish, German, Italian and Portuguese names) and the answer of real media in the
-  localization tasks;
+  Table 5, the four corners, the manipulation kinds and the answer of real media in the
+  localization tasks; :data:`OTHER_LANGUAGES` adds the same in French, Spanish, German,
+  Italian, Portuguese, Russian, Chinese, Japanese and Korean (corners also in Polish, Turkish
+  and Swedish, built from each language's words for top, bottom, left and right; "Candidate n"
+  as "Kandidat n", "candidato n", "候选n", "후보 n", "кандидат n"...) and is merged in;
 - :data:`LETTER_NEGATED_BEFORE` / :data:`LETTER_NEGATED_AFTER`: "not" before or after an
   option letter in the other languages ("nicht C, sondern A", "ce n'est pas C", "C가 아니라",
   "Cではありません", "不是C"): the letter is ruled out, as English "not C" is.
@@ -38,6 +41,16 @@ GENERATED_POSITIVE = (
     "wygenerowany", "wygenerowane", "wygenerowana", "syntetyczny", "fałszywy", "fałszywe",
     "сгенерированное", "сгенерирована", "сгенерирован", "синтетическое", "фальшивка", "مولدة",
     "مزيفة", "नकली", "偽物", "가짜",
+    "créée par une intelligence artificielle", "créée par l'ia", "créée par une ia", "créé par une ia",
+    "générée par une intelligence artificielle", "creada por una ia", "creado por una ia",
+    "creada por ia", "creado por ia", "creada por inteligencia artificial", "bildgenerator",
+    "von einer ki", "ki erzeugt", "ki generiert", "prodotta da un'intelligenza artificiale",
+    "prodotto da un'intelligenza artificiale", "criada por ia", "criada por uma ia",
+    "画像生成ai", "aiで作られた", "aiが作", "aiによって生成", "ai가 만든", "ai가 생성", "ai 생성",
+    "нейросетью", "искусственным интеллектом", "由人工智能", "人工智能生成", "人工智能模型",
+    "ai genererad",
+    "genererad", "vygenerovaný", "vygenerovaná", "vygenerované", "umělou inteligencí",
+    "بالذكاء الاصطناعي", "بواسطة الذكاء الاصطناعي",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
@@ -45,6 +58,13 @@ MANIPULATED_POSITIVE = (
     "fake", "deepfake", "forged", "forgery", "ai篡改", "篡改", "伪造", "被修改", "深度伪造", "假的",
     "manipulée", "retouchée", "manipulada", "manipuliert", "bearbeitet", "manipolata",
     "改ざんされています", "改ざんされた", "조작된", "манипулировано",
+    "truquée", "truqué", "falsifiée", "falsifié", "modifiée", "manipulado", "retocada",
+    "retocado", "retocó", "alterada", "alterado", "editada", "editado", "verfälscht",
+    "verändert", "gefälscht", "alterata", "alterato", "manipolato", "modificata", "adulterada",
+    "adulterado", "editou", "falsificada", "falsificado", "加工されて", "加工された", "編集しました",
+    "編集された", "조작되었", "조작됐", "편집했", "편집된", "подделано", "подделана", "подделан",
+    "отредактировал", "отредактирована", "отредактировано", "编辑过", "修改过", "p过",
+    "manipulerad", "upravená", "upravený",
 )  # fmt: skip
 NEGATIVE = (
     "real", "authentic", "genuine", "unedited", "unaltered", "untampered", "unmanipulated",
@@ -56,6 +76,10 @@ NEGATIVE = (
     "authentisch", "reale", "autentica", "autentico", "verdadeira", "autêntica", "echte",
     "gerçek", "prawdziwe", "prawdziwy", "prawdziwa", "autentyczne", "настоящее", "настоящая",
     "подлинное", "подлинная", "реальное", "حقيقية", "असली", "वास्तविक", "実写", "진짜",
+    "vrai appareil", "vraie photographie", "photographie réelle", "foto originale", "integra",
+    "foto scattata", "unverändert", "unbearbeitet", "で撮った", "で撮影", "普通の写真", "찍은",
+    "평범한 사진", "обычная фотография", "снятая на", "снятое на", "手机拍", "拍的", "普通照片",
+    "äkta", "verklig", "skutečná", "skutečný", "skutečné",
 )  # fmt: skip
 POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE}
 """Paraphrases of the positive option of each release wording (its own text included)."""
@@ -94,3 +118,65 @@ LETTER_NEGATED_AFTER = (
     r"이\s*아닙니다|가\s*아니고|değil|नहीं"
 )
 """What follows an option letter and rules it out ("C가 아니라 A", "C değil, B", "C नहीं")."""
+
+_CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str]] = {
+    "fr": (("supérieur", "supérieure", "haut"), ("inférieur", "inférieure", "bas"), ("gauche",), ("droit", "droite"), "vh"),
+    "es": (("superior",), ("inferior",), ("izquierda", "izquierdo"), ("derecha", "derecho"), "vh"),
+    "it": (("superiore",), ("inferiore",), ("sinistro", "sinistra"), ("destro", "destra"), "vh"),
+    "pt": (("superior",), ("inferior",), ("esquerdo", "esquerda"), ("direito", "direita"), "vh"),
+    "de": (("oberen", "obere", "oberer"), ("unteren", "untere", "unterer"), ("linken", "linke", "linker"), ("rechten", "rechte", "rechter"), "vh hv"),
+    "ru": (("верхний", "верхнем", "верхней", "верхняя"), ("нижний", "нижнем", "нижней", "нижняя"), ("левый", "левом", "левой", "левая"), ("правый", "правом", "правой", "правая"), "vh hv"),
+    "pl": (("górny", "górnym", "górnej", "górna"), ("dolny", "dolnym", "dolnej", "dolna"), ("lewy", "lewym", "lewej", "lewa"), ("prawy", "prawym", "prawej", "prawa"), "vh hv"),
+    "tr": (("üst",), ("alt",), ("sol",), ("sağ",), "hv"),
+    "sv": (("övre",), ("nedre",), ("vänstra",), ("högra",), "vh"),
+    "ko": (("상단",), ("하단",), ("왼쪽", "좌측"), ("오른쪽", "우측"), "hv"),
+}  # fmt: skip
+"""Per language: the words for top, bottom, left and right (the inflections models write), and
+the orders they combine in (``vh``: "superior izquierda", ``hv``: "sağ üst")."""
+
+
+def _corners() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {
+        k: [] for k in ("top left", "top right", "bottom left", "bottom right")
+    }
+    for top, bottom, left, right, orders in _CORNER_WORDS.values():
+        for key, vs, hs in (("top left", top, left), ("top right", top, right),
+                            ("bottom left", bottom, left), ("bottom right", bottom, right)):  # fmt: skip
+            for v in vs:
+                for h in hs:
+                    out[key] += [f"{v} {h}" if o == "vh" else f"{h} {v}" for o in orders.split()]
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _candidates() -> dict[str, tuple[str, ...]]:
+    """ "Candidate n" in other languages ("Kandidat 2", "候选2", "후보 2"): the option's own number."""
+    words = ("kandidat", "candidato", "candidata", "candidat", "kandydat", "kandidaat", "кандидат")
+    cjk = ("候选", "候選", "候補", "후보")
+    return {
+        f"candidate {n}": tuple(f"{w} {n}" for w in words) + tuple(f"{w}{s}{n}" for w in cjk for s in ("", " "))
+        for n in range(1, 10)
+    }  # fmt: skip
+
+
+OTHER_LANGUAGES: dict[str, tuple[str, ...]] = {
+    **_corners(),
+    **_candidates(),
+    "splicing": ("photomontage", "fotomontaje", "fotomontaggio", "fotomontagem", "fotomontage", "d'une autre photo", "dans une autre photo", "d'une autre image", "de otra foto", "de otra imagen", "aus einem anderen foto", "aus einem anderen bild", "da un'altra foto", "da un'altra immagine", "de outra foto", "de outra imagem", "из другой фотографии", "из другого изображения", "从另一张", "拼接", "別の写真から", "別の画像から", "スプライシング", "다른 사진에서", "다른 이미지에서", "스플라이싱", "сплайсинг"),
+    "copy-move": ("copiada y pegada", "copiado y pegado", "misma imagen", "même image", "stessa immagine", "selben bild", "gleichen bild", "mesma imagem", "того же изображения", "同一张", "同じ画像", "같은 이미지", "clonado", "clonada", "clonato", "clonata", "cloné", "clonée", "geklont", "dupliziert", "dupliqué", "dupliquée", "скопирован", "клонирован", "复制 移动", "复制移动", "コピー移動", "コピー 移動", "복사 이동"),
+    "removal": ("gommé", "gommée", "effacé", "effacée", "supprimé", "supprimée", "borrado", "borrada", "wegretuschiert", "wurde entfernt", "wurden entfernt", "gelöscht", "rimosso", "rimossa", "cancellato", "cancellata", "apagado", "apagada", "removido", "removida", "стёр", "стер", "стёрт", "стерт", "удалён", "удалена", "удалено", "抹掉", "擦除", "删除", "移除", "去除", "消去", "消され", "削除", "除去", "지워", "지웠", "제거"),
+    "face swap (single face)": ("échange de visage", "échange de visages", "cambio de cara", "intercambio de caras", "cambiaron la cara", "gesichtstausch", "gesicht ausgetauscht", "scambio di volti", "scambio di volto", "troca de rosto", "troca de rostos", "замена лица", "заменили лицо", "换脸", "人脸替换", "顔の入れ替え", "顔が別人", "顔を入れ替", "얼굴 교체", "얼굴을 바꾼"),
+    "generative adversarial networks": ("red generativa antagónica", "red generativa adversaria", "redes generativas antagónicas", "rede adversária generativa", "rede generativa adversária", "réseau antagoniste génératif", "réseaux antagonistes génératifs", "rete generativa avversaria", "reti generative avversarie", "generatives gegnerisches netz", "генеративно состязательн", "생성적 적대", "对抗网络", "敵対的生成"),
+    "diffusion models": ("modello di diffusione", "modelli di diffusione", "modelo de difusión", "modelos de difusión", "modelo de difusão", "modèle de diffusion", "modèles de diffusion", "diffusionsmodell", "диффузион", "디퓨전", "확산", "扩散", "拡散", "ディフュージョン"),
+    "graphics-based methods": ("3d 그래픽", "렌더링", "rendu 3d", "renderizado", "renderizada", "gerendert", "рендер", "レンダリング", "computergrafik", "компьютерная графика", "计算机图形"),
+    "variational auto-encoders": ("autoencoder variazionale", "autoencoder variacional", "autocodificador variacional", "autoencodeur variationnel", "auto encodeur variationnel", "variationaler autoencoder", "вариационн", "变分自编码", "変分オートエンコーダ", "변분 오토인코더"),
+    "recurrent neural networks": ("再帰型ニューラルネットワーク", "リカレントニューラルネットワーク", "循环神经网络", "递归神经网络", "rete neurale ricorrente", "red neuronal recurrente", "rede neural recorrente", "réseau de neurones récurrent", "réseau neuronal récurrent", "rekurrentes neuronales netz", "рекуррентн", "순환 신경망"),
+    "proprietary": ("propriétaire", "propietario", "propietaria", "proprietario", "proprietaria", "proprietário", "proprietária", "proprietär", "проприетарн", "коммерческ", "商业", "闭源", "商用", "상용", "générateur commercial", "gerador comercial", "generador comercial", "generatore commerciale", "kommerziell"),
+    "no area was manipulated.": ("keiner der bereiche wurde manipuliert", "kein bereich wurde manipuliert", "改ざんされた領域はない", "改ざんされた領域はありません", "改ざん箇所はありません", "ninguna zona ha sido manipulada", "ninguna zona fue manipulada", "ningún área", "ninguna región", "aucune zone n'a été", "aucune région n'a été", "nessuna area è stata", "nessuna zona è stata", "nenhuma área foi", "nenhuma região foi", "ни одна область не", "没有区域被篡改", "没有被篡改的区域", "没有篡改区域", "조작된 영역이 없", "조작된 영역은 없", "hiçbir bölge"),
+    "no frame was manipulated.": ("ningún fotograma", "aucune image n'a été", "kein frame wurde", "nessun fotogramma", "nenhum quadro", "ни один кадр не", "没有帧被篡改", "改ざんされたフレームはない"),
+}  # fmt: skip
+"""The same option texts in the other languages the rules know (French, Spanish, German,
+Italian, Portuguese, Russian, Polish, Turkish, Swedish, Chinese, Japanese, Korean): merged into
+:data:`PARAPHRASES`."""
+
+for _key, _forms in OTHER_LANGUAGES.items():
+    PARAPHRASES[_key] = PARAPHRASES.get(_key, ()) + _forms

@@ -66,3 +66,32 @@ MASKS = {
 )
 def test_other_languages_wordings(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+FRAMES8 = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a correction or an overturned first thought: what follows wins
+        ("Antwort: A. Korrektur: B passt besser.", FOUR, "B"),
+        ("C, mejor dicho D.", FOUR, "D"),
+        ("答えはCです。失礼しました、正しくはDです。", FOUR, "D"),
+        ("उत्तर: C। माफ़ कीजिए, मेरा मतलब B था।", FOUR, "B"),
+        ("一开始我以为是左上，但其实是右下。", REGIONS, "D"),
+        ("最初は左上だと思いましたが、右下です。", REGIONS, "D"),
+        ("Zuerst dachte ich an Splicing, aber es ist Copy-Move.", KINDS, "B"),
+        ("Сначала я думал, что это A, но на самом деле C.", FOUR, "C"),
+        # frame lists; a negated one never joins the others
+        ("Los fotogramas 3, 4 y 5.", FRAMES8, "A"),
+        ("被篡改的是第6帧和第7帧。", FRAMES8, "C"),
+        ("フレーム0と1が改ざんされています。", FRAMES8, "B"),
+        ("不是第0帧，是第1帧。", FRAMES8, "Z"),
+        ("No los fotogramas 6 y 7, sino los fotogramas 0 y 1.", FRAMES8, "B"),
+    ],
+)
+def test_other_languages_corrections_and_frames(
+    answer: str, options: dict[str, str], letter: str
+) -> None:
+    assert extract_option(answer, options).letter == letter

@@ -7,7 +7,8 @@
   AI-generated ... Answer: B") blanked;
 - :func:`scopes`: the parts to read, after each self-correction ("B... actually, C", "A. Wait,
   no - the answer is B", "I'll change my answer to C") or overturned first impression ("at first
-  glance real, but ..."), last first, then the whole answer.
+  glance real, but ..."), last first, then the whole answer; the other languages' corrections
+  and first thoughts: :mod:`.other_languages`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from forgebench.suites.forensics.other_languages import CORRECTION_OTHER, FIRST_THOUGHT_OTHER
 
 _REASONING = re.compile(
     r"<(think|thinking|reasoning|thought)>.*?</\1>|◁think▷.*?◁/think▷", re.S | re.I
@@ -25,13 +28,15 @@ _CORRECTION = re.compile(
     r"reflection)|wait|correction|i\s+mean|i\s+meant|apolog(?:y|ies|ise|ize)|my\s+mistake|"
     r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
     r"(?:\s+to)?|scratch\s+that|just\s+kidding|no\s+wait|pardon|je\s+voulais\s+dire|perdón|"
-    r"quise\s+decir|anzi|desculpe|quis\s+dizer|извините|すみません|죄송합니다|抱歉)\b",
+    r"quise\s+decir|anzi|desculpe|quis\s+dizer|извините|すみません|죄송합니다|抱歉)\b|"
+    + CORRECTION_OTHER,
     re.I,
 )
 
 
 _FIRST_GLANCE = re.compile(
-    r"\b(?:at\s+first(?:\s+(?:glance|sight))?|initially|superficially)\b[^.;\n]*?\b(?:but|however)\b",
+    r"\b(?:at\s+first(?:\s+(?:glance|sight))?|initially|superficially)\b[^.;\n]*?\b(?:but|however)\b|"
+    + FIRST_THOUGHT_OTHER,
     re.I,
 )
 """An impression the answer then overturns: "It looks real at first glance, but it is ..."."""

@@ -55,6 +55,7 @@ from forgebench.suites.forensics.other_languages import (
     NEGATOR_AFTER,
     NEGATOR_ZH,
     each_numbered,
+    frame_words,
 )
 from forgebench.suites.forensics.wordings import NEGATIVE, PARAPHRASES, POSITIVE
 
@@ -321,7 +322,7 @@ def _expanded(m: re.Match[str]) -> str:
 def _frames(text: str) -> list[frozenset[int]]:
     """Index sets the answer names: bracketed lists, runs of numbers (or number words) after
     "frame(s)" or "index/indices", ranges ("frames 3 through 5") and an answer of bare numbers."""
-    text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], text)
+    text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], frame_words(text))
     text = _FIRST_FRAMES.sub(_first_frames, text)
     text = _FRAME_RANGE.sub(_expanded, text)
     out = [frozenset(int(x) for x in _NUM.findall(m.group(0))) for m in _LIST.finditer(text)]

@@ -1,5 +1,8 @@
-"""What :mod:`.option_text` reads differently in the languages other than English: negators,
-clause breaks and runs of numbered options ("candidats 1 et 3").
+"""What the rules read differently in the languages other than English: negators, clause
+breaks, runs of numbered options ("candidats 1 et 3") and frame lists ("los fotogramas 0 y 1",
+"第0帧和第1帧") for :mod:`.option_text`; self-corrections ("Korrektur:", "mejor dicho",
+"失礼しました、正しくは", "मेरा मतलब") and overturned first thoughts ("一开始我以为是X，但其实是Y",
+"最初はXだと思いましたが") for :mod:`.answer_text`.
 
 A wording the rules know in a language is read with that language's negation, or a negated
 claim ("ليست حقيقية", "non è generata", "nicht verändert") would count as the claim itself: a
@@ -46,6 +49,27 @@ BUT_OTHER = (
 )
 """Clause breaks of the other languages, as a regex alternation."""
 
+CORRECTION_OTHER = (
+    r"(?<!\w)(?:korrektur|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"
+    r"en\s+fait|mejor\s+dicho|corrijo|me\s+corrijo|corrección|correzione|volevo\s+dire|mi\s+correggo|"
+    r"correção|me\s+corrijo|исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
+    r"düzeltme|demek\s+istedim|poprawka|miałem\s+na\s+myśli|xin\s+lỗi|ý\s+tôi\s+là|"
+    r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार)(?!\w)|"
+    r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
+    r"정확히는|제\s*말은"
+)
+"""Self-corrections in the other languages ("Korrektur:", "mejor dicho", "失礼しました、正しくは",
+"मेरा मतलब", "我是说"): what follows wins over what they correct (:mod:`.answer_text`)."""
+FIRST_THOUGHT_OTHER = (
+    r"(?<!\w)(?:au\s+début|d'abord|al\s+principio|inicialmente|zuerst|anfangs|all'inizio|"
+    r"inizialmente|no\s+início|a\s+princípio|сначала|поначалу|ilk\s+başta|początkowo|ban\s+đầu)"
+    r"(?!\w)[^.;\n]*?(?<!\w)(?:mais|pero|aber|ma|mas|но|ama|ale|nhưng)(?!\w)|"
+    r"(?:一开始|起初|最初|刚开始)[^。；\n]*?(?:但|不过|可是)|最初は[^。\n]*?(?:が、|けど|けれど)|"
+    r"처음에는[^.\n]*?(?:지만|는데)"
+)
+"""A first thought the answer then overturns ("zuerst dachte ich X, aber ...", "一开始我以为是X，
+但其实是Y", "最初はXだと思いましたが、Y"): what follows the contrast is read first."""
+
 
 _NUMBERED_RUN = re.compile(
     r"(?<!\w)([^\W\d_]{4,})\s+(\d+)((?:\s*(?:,|&|and|et|und|y|e|i|и|ve|en|och|a)\s*\d+)+)(?![\d\w])"
@@ -59,3 +83,35 @@ def each_numbered(text: str) -> str:
         lambda m: m.group(1) + " " + m.group(2) + re.sub(r"(\d+)", m.group(1) + r" \1", m.group(3)),
         text,
     )
+
+
+_FRAME_WORD = re.compile(
+    r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
+    r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices)(?!\w)|フレーム|프레임",
+    re.I,
+)
+_AND_BETWEEN = re.compile(
+    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a)\s|和|与|及|、|と|과|와)\s*(?=\d)"
+)
+_ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*第\s*\d+\s*帧)*)")
+
+
+_NEGATED_FRAMES = re.compile(
+    r"(?:不是|并非|没有|非|不)\s*第\s*\d+\s*帧(?:\s*(?:和|与|及|、)\s*第\s*\d+\s*帧)*|"
+    r"(?<!\w)(?:no|not|não|nicht|pas|non|не|nie)\s+(?:(?:los|las|les|die|i|gli|le|os|as|the)\s+)?"
+    r"(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|frames?|kadry|klatki|кадры|кадр[аыов]*)"
+    r"\s+\d+(?:\s*(?:,|y|e|et|und|и|i|and)\s*\d+)*",
+    re.I,
+)
+
+
+def frame_words(text: str) -> str:
+    """Frame lists in the other languages as English ("los fotogramas 0 y 1", "第0帧和第1帧",
+    "フレーム0と1") for :mod:`.option_text`'s frame reading; a negated list ("不是第0帧",
+    "no los fotogramas 2 y 3") is dropped, so that it never joins the others."""
+    text = _NEGATED_FRAMES.sub(" ", text)
+    text = _ZH_FRAMES.sub(
+        lambda m: " frames " + ", ".join(re.findall(r"\d+", m.group(0))) + " ", text
+    )
+    text = _FRAME_WORD.sub(" frames ", text)
+    return _AND_BETWEEN.sub(" and ", text)

@@ -95,3 +95,38 @@ def test_other_languages_corrections_and_frames(
     answer: str, options: dict[str, str], letter: str
 ) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # each added wording with its negation: the other side or Z, never the wording's side
+        ("この動画は加工されていません。", MANIP, "A"),
+        ("이 사진은 편집되지 않았습니다.", MANIP, "A"),
+        ("Фото не было отредактировано.", MANIP, "A"),
+        ("这不是人工智能生成的。", BINARY, "B"),
+        ("La foto n'a pas été truquée.", MANIP, "A"),
+        ("O vídeo não foi adulterado.", MANIP, "A"),
+        ("Není to skutečná fotografie.", BINARY, "A"),
+        ("Das Bild ist nicht unverändert.", MANIP, "B"),
+        ("휴대폰으로 찍은 사진이 아닙니다.", BINARY, "A"),
+        ("手机拍的？不是。", BINARY, "A"),
+        ("Não está no canto inferior direito.", REGIONS, "Z"),
+        ("Не в правом верхнем углу.", REGIONS, "Z"),
+        ("右上角没有被篡改。", REGIONS, "Z"),
+        ("Rien n'a été effacé.", KINDS, "Z"),
+        ("Nichts wurde gelöscht.", KINDS, "Z"),
+        ("아무것도 지워지지 않았습니다.", KINDS, "Z"),
+        ("拡散モデルではありません。", GENS, "Z"),
+        ("Não foi feita por uma rede adversária generativa.", GENS, "Z"),
+        # hedges in Swedish and Czech, and a contrast after one that states a side
+        ("Svårt att säga, kanske AI-genererad.", BINARY, "Z"),
+        ("Nejsem si jistý, jestli je to skutečná fotografie.", BINARY, "Z"),
+        ("Možná skutečná, možná vygenerovaná.", BINARY, "Z"),
+        ("Těžko říct, ale vypadá to jako skutečná fotografie.", BINARY, "B"),
+    ],
+)
+def test_other_languages_negation_and_hedges(
+    answer: str, options: dict[str, str], letter: str
+) -> None:
+    assert extract_option(answer, options).letter == letter

@@ -21,12 +21,12 @@ FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG = 201, 0
 FRESH_TEST_RIGHT, FRESH_TEST_WRONG = 190, 10
 # the h39-fresh3 batch (traps that produce wrong letters), per half (of 154, 161), measured at the
 # end of the h39-r3 round; its test part was never tuned on (59.0%, 22 wrong letters before it)
-FRESH3_TUNING_RIGHT, FRESH3_TUNING_WRONG = 131, 0
+FRESH3_TUNING_RIGHT, FRESH3_TUNING_WRONG = 135, 0
 FRESH3_TEST_RIGHT, FRESH3_TEST_WRONG = 120, 17
 # the h39-fresh4 batch (420 answers by three independent writers: chat assistants, open-weight
 # models, other languages and paraphrases), per half (of 202, 218); test: as written (before any
 # rule change); tuning: raised by the other languages' wordings (h39-lang)
-FRESH4_TUNING_RIGHT, FRESH4_TUNING_WRONG = 182, 7
+FRESH4_TUNING_RIGHT, FRESH4_TUNING_WRONG = 186, 7
 FRESH4_TEST_RIGHT, FRESH4_TEST_WRONG = 190, 7
 
 

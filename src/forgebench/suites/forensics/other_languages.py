@@ -10,13 +10,14 @@ wrong letter. Three kinds:
 
 - :data:`NEG_WORDS_OTHER`: negators written before the words they negate, on whole words ("не"
   inside "стороне" is none): German, Portuguese, French, Dutch, Polish, Russian, Swedish,
-  Czech, Spanish, Italian (including "none of" forms: "ninguna", "aucune", "nessuna",
-  "nenhuma", "keinerlei"), Arabic ("ليس", "ليست", "لا", "غير", "لم"), Vietnamese ("không",
+  Czech, Spanish, Italian (including "none of" and "nothing" forms: "ninguna", "aucune",
+  "nessuna", "nenhuma", "keinerlei", "rien", "nada", "nichts", "nulla", "ничего"), Arabic ("ليس", "ليست", "لا", "غير", "لم"), Vietnamese ("không",
   "chưa"), Hungarian/Portuguese "nem"; :data:`NEGATOR_ZH`: Chinese "非", "不是", "没有", "未",
   "无", and "比起"/"与其说" (the side compared against);
 - :data:`NEGATOR_AFTER`: negators written after the words they negate: Japanese
-  ("ではありません", "はない", "がない", "されていません"), Korean ("아니", "않", "없"),
-  Turkish "değil", Hindi "नहीं"; the compared-against side of "closer to X than Y" (Korean
+  ("ではありません", "はない", "がない", "されていません", "いません"), Korean ("아니", "않",
+  "없"), Turkish "değil", Hindi "नहीं", Chinese "没有被", "不是" ("右上角没有被篡改"); a "No"
+  answering the answer's own question ("手机拍的？不是。"); the compared-against side of "closer to X than Y" (Korean
   "보다", Japanese "より"); an object "nothing" after the verb ("eliminado nada", "nichts",
   "niente", "ничего");
 - :data:`BUT_OTHER`: the other languages' "but" ("aber", "sondern", "mais", "pero", "sino",
@@ -32,14 +33,16 @@ import re
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
     r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
-    r"không|chưa|nem"
+    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
 """A Chinese negator at most three characters before the negated words."""
 NEGATOR_AFTER = re.compile(
     r"[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
-    r"はありません|がありません|はない|がない|아닙니다|아니|않|없|değil|नहीं)"
+    r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니|않|없|değil|नहीं|"
+    r"没有被|没被|未被|并未|不是)"
+    r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
 )
 """Matched right after the negated words (``re.match`` at their end)."""

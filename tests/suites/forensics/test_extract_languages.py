@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from forgebench.suites.forensics.extract import extract_option
+from forgebench.suites.forensics.option_text import _phrase_pattern
+from forgebench.suites.forensics.other_languages import needle
 
 BINARY = {"A": "AI-generated", "B": "non AI-generated"}
 MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
@@ -119,6 +121,14 @@ def test_other_languages_corrections_and_frames(
         ("아무것도 지워지지 않았습니다.", KINDS, "Z"),
         ("拡散モデルではありません。", GENS, "Z"),
         ("Não foi feita por uma rede adversária generativa.", GENS, "Z"),
+        ("加工されたに違いありません。", MANIP, "B"),
+        ("AI生成の特徴は見られない。", BINARY, "B"),
+        ("Фото не было изменено.", MANIP, "A"),
+        ("L'image n'a pas été altérée.", MANIP, "A"),
+        ("Ninguna zona parece natural; el candidato 2 cubre la boca.", MASKS, "A"),
+        ("Hiçbir bölge doğal görünmüyor.", MASKS, "Z"),
+        ("No es una GAN sino un modelo de difusión.", GENS, "B"),
+        ("与其说是AI生成的，不如说是实拍。", BINARY, "B"),
         # hedges in Swedish and Czech, and a contrast after one that states a side
         ("Svårt att säga, kanske AI-genererad.", BINARY, "Z"),
         ("Nejsem si jistý, jestli je to skutečná fotografie.", BINARY, "Z"),
@@ -130,3 +140,14 @@ def test_other_languages_negation_and_hedges(
     answer: str, options: dict[str, str], letter: str
 ) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("phrase", "literal"),
+    [("Candidate 2", "candidate"), ("top left", "top"), ("échange de visage", "échange"),
+     ("ai生成", "ai生成"), ("сгенерирован", "сгенерирован")],
+)  # fmt: skip
+def test_a_phrase_is_tried_only_where_its_first_literal_is(phrase: str, literal: str) -> None:
+    """The substring gate before each wording's regex: the literal it needs, never more (an
+    optional plural "s" is left out, or "top left" would never be tried)."""
+    assert needle(_phrase_pattern(phrase)) == literal

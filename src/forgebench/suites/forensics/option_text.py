@@ -49,14 +49,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
-from forgebench.suites.forensics.other_languages import (
-    BUT_OTHER,
-    NEG_WORDS_OTHER,
-    NEGATOR_AFTER,
-    NEGATOR_ZH,
-    each_numbered,
-    frame_words,
-)
+from forgebench.suites.forensics import other_languages as other
 from forgebench.suites.forensics.wordings import NEGATIVE, PARAPHRASES, POSITIVE
 
 _NEG_WORDS = (
@@ -65,7 +58,7 @@ _NEG_WORDS = (
     r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike"
 )
 _NEGATOR = re.compile(
-    rf"(?:(?:^|[^a-z'])(?:{_NEG_WORDS})|(?<![\w'])(?:{NEG_WORDS_OTHER}))(?:\s+[\w']+){{0,5}}\s*$"
+    rf"(?:(?:^|[^a-z'])(?:{_NEG_WORDS})|(?<![\w'])(?:{other.NEG_WORDS_OTHER}))(?:\s+[\w']+){{0,5}}\s*$"
 )
 _HYPOTHETICAL = re.compile(
     r"(?:^|[^a-z])(?:whether|if|to\s+(?:determine|decide|judge|tell|assess|check|detect))"
@@ -82,7 +75,7 @@ _PART_SUBJECT = re.compile(
 the rest is then a photograph, and a partly generated image takes neither side."""
 _CLAUSE_BREAK = re.compile(
     r"[,;:.!?()\n，。；：！？،؛]|\b(?:but|however|although|though|while|whereas|and|so|because|since)\b|"
-    + BUT_OTHER
+    + other.BUT_OTHER
 )
 
 _WORD_FIX = {"upper": "top", "lower": "bottom", "autoencoders": "autoencoder"}
@@ -134,7 +127,7 @@ def _clause_before(hay: str, start: int) -> str:
 
 def _negated(hay: str, start: int) -> bool:
     clause = _clause_before(hay, start)
-    return bool(_NEGATOR.search(clause) or NEGATOR_ZH.search(clause))
+    return bool(_NEGATOR.search(clause) or other.NEGATOR_ZH.search(clause))
 
 
 def _hypothetical(hay: str, start: int) -> bool:
@@ -264,6 +257,8 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
     taken: list[tuple[int, int]] = []
     for terms, sign in _terms(spec.wording):
         for term in terms:
+            if other.needle(_phrase_regex(term).pattern) not in hay:
+                continue
             for m in _phrase_regex(term).finditer(hay):
                 if any(a < m.end() and m.start() < b for a, b in taken):
                     continue
@@ -278,7 +273,7 @@ def _polarity(hay: str, spec: OptionTexts) -> set[str]:
                 ):
                     found.update((spec.positive, spec.negative))  # "partly AI-generated": both
                     continue
-                negated = _negated(hay, m.start()) or bool(NEGATOR_AFTER.match(hay, m.end()))
+                negated = _negated(hay, m.start()) or bool(other.NEGATOR_AFTER.match(hay, m.end()))
                 positive = sign != negated
                 found.add(spec.positive if positive else spec.negative)
     return found
@@ -322,7 +317,7 @@ def _expanded(m: re.Match[str]) -> str:
 def _frames(text: str) -> list[frozenset[int]]:
     """Index sets the answer names: bracketed lists, runs of numbers (or number words) after
     "frame(s)" or "index/indices", ranges ("frames 3 through 5") and an answer of bare numbers."""
-    text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], frame_words(text))
+    text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], other.frame_words(text))
     text = _FIRST_FRAMES.sub(_first_frames, text)
     text = _FRAME_RANGE.sub(_expanded, text)
     out = [frozenset(int(x) for x in _NUM.findall(m.group(0))) for m in _LIST.finditer(text)]
@@ -381,16 +376,20 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
             if ob == boxes and (forged is None or of is None or of == forged):
                 matched.add(k)
         return matched
-    hay = each_numbered(norm(text))
+    hay = other.each_numbered(norm(text))
     taken: list[tuple[int, int]] = []
     found: set[str] = set()
     for letter, pattern in spec.phrases:
+        if other.needle(pattern.pattern) not in hay:
+            continue
         for m in pattern.finditer(hay):
             inside = any(a <= m.start() and m.end() <= b for a, b in taken)
             taken.append((m.start(), m.end()))
             if inside or _negated(hay, m.start()) or _hypothetical(hay, m.start()):
                 continue
-            if NEGATOR_AFTER.match(hay, m.end()):  # "右上ではありません", "오른쪽 위가 아닙니다"
+            if other.NEGATOR_AFTER.match(
+                hay, m.end()
+            ):  # "右上ではありません", "오른쪽 위가 아닙니다"
                 continue
             if not _generic(hay, m.start(), m.end()):
                 found.add(letter)

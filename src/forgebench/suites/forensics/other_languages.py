@@ -15,7 +15,8 @@ wrong letter. Three kinds:
   "chưa"), Hungarian/Portuguese "nem"; :data:`NEGATOR_ZH`: Chinese "非", "不是", "没有", "未",
   "无", and "比起"/"与其说" (the side compared against);
 - :data:`NEGATOR_AFTER`: negators written after the words they negate: Japanese
-  ("ではありません", "はない", "がない", "されていません", "いません"), Korean ("아니", "않",
+  ("ではありません", "はない", "がない", "いません", "見当たりません", "見られない"; not
+  "違いありません", "must be"), Korean ("아니", "않",
   "없"), Turkish "değil", Hindi "नहीं", Chinese "没有被", "不是" ("右上角没有被篡改"); a "No"
   answering the answer's own question ("手机拍的？不是。"); the compared-against side of "closer to X than Y" (Korean
   "보다", Japanese "より"); an object "nothing" after the verb ("eliminado nada", "nichts",
@@ -29,6 +30,7 @@ wrong letter. Three kinds:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
@@ -41,7 +43,7 @@ NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与
 NEGATOR_AFTER = re.compile(
     r"[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
     r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니|않|없|değil|नहीं|"
-    r"没有被|没被|未被|并未|不是)"
+    r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
 )
@@ -118,3 +120,18 @@ def frame_words(text: str) -> str:
     )
     text = _FRAME_WORD.sub(" frames ", text)
     return _AND_BETWEEN.sub(" and ", text)
+
+
+@lru_cache(maxsize=8192)
+def needle(pattern: str) -> str:
+    """The literal text a phrase pattern of :mod:`.option_text` starts with ("candidate" of
+    ``(?<![a-z0-9])candidate(?:s|es)?\\s+2``): where the answer lacks it, the pattern cannot
+    match, and the hundreds of other-language wordings cost a substring test each."""
+    body = re.sub(r"^\(\?<!(?:\[a-z0-9\]|\\w)\)", "", pattern)
+    lit = re.match(r"(?:\\[^sdwSDWbBAZ0-9]|[^\\()\[\]?*+|.^${}])+", body)
+    if lit is None:
+        return ""
+    text = lit.group(0)
+    if body[lit.end() : lit.end() + 1] in ("?", "*", "{"):  # "tops?": the "s" is optional
+        text = text[:-2] if re.search(r"\\.$", text) else text[:-1]
+    return re.sub(r"\\(.)", r"\1", text)

@@ -12,6 +12,7 @@ from forgebench.suites.forensics.other_languages import needle
 BINARY = {"A": "AI-generated", "B": "non AI-generated"}
 MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
+SHUFFLED = {"A": "Candidate 3", "B": "Candidate 1", "C": "Candidate 4", "D": "Candidate 2"}
 REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
 KINDS = {"A": "Splicing", "B": "Copy-Move", "C": "Removal", "D": "Face Swap (Single Face)"}
 GENS = {
@@ -85,6 +86,13 @@ FRAMES8 = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
         ("最初は左上だと思いましたが、右下です。", REGIONS, "D"),
         ("Zuerst dachte ich an Splicing, aber es ist Copy-Move.", KINDS, "B"),
         ("Сначала я думал, что это A, но на самом деле C.", FOUR, "C"),
+        # ordinals over the options: that option where the numbers agree, Z where shuffled
+        ("La tercera máscara es la mejor.", FOUR, "C"),
+        ("La tercera máscara es la mejor.", SHUFFLED, "Z"),
+        ("2番目のマスクが最も正確です。", FOUR, "B"),
+        ("Direi la seconda maschera o forse la quarta.", FOUR, "Z"),
+        ("第二个掩码，不是第三个。", FOUR, "B"),
+        ("Die letzte Option.", FOUR, "D"),
         # frame lists; a negated one never joins the others
         ("Los fotogramas 3, 4 y 5.", FRAMES8, "A"),
         ("被篡改的是第6帧和第7帧。", FRAMES8, "C"),
@@ -93,7 +101,7 @@ FRAMES8 = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
         ("No los fotogramas 6 y 7, sino los fotogramas 0 y 1.", FRAMES8, "B"),
     ],
 )
-def test_other_languages_corrections_and_frames(
+def test_other_languages_corrections_ordinals_and_frames(
     answer: str, options: dict[str, str], letter: str
 ) -> None:
     assert extract_option(answer, options).letter == letter

@@ -2,7 +2,8 @@
 
 - :func:`normalise`: reasoning blocks (``<think>...</think>``, ``◁think▷``) dropped, full-width
   forms and curly quotes made plain, markdown emphasis and ``</s>`` removed, a ``\\boxed{}``
-  answer made a cue;
+  answer made a cue, an ordinal over the options in another language put in English ("la
+  tercera máscara": "the third option", :mod:`.other_languages`);
 - :func:`restatements_removed`: a restatement of the option list ("A. AI-generated B. non
   AI-generated ... Answer: B") blanked;
 - :func:`scopes`: the parts to read, after each self-correction ("B... actually, C", "A. Wait,
@@ -17,7 +18,11 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from forgebench.suites.forensics.other_languages import CORRECTION_OTHER, FIRST_THOUGHT_OTHER
+from forgebench.suites.forensics.other_languages import (
+    CORRECTION_OTHER,
+    FIRST_THOUGHT_OTHER,
+    ordinals_in_english,
+)
 
 _REASONING = re.compile(
     r"<(think|thinking|reasoning|thought)>.*?</\1>|◁think▷.*?◁/think▷", re.S | re.I
@@ -55,7 +60,7 @@ def normalise(answer: str) -> str:
     t = unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " ")
     t = re.sub(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}", r" answer: \1 ", t)
     t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
-    return t
+    return ordinals_in_english(t)
 
 
 def scopes(text: str) -> list[str]:

@@ -1,8 +1,10 @@
 """What the rules read differently in the languages other than English: negators, clause
 breaks, runs of numbered options ("candidats 1 et 3") and frame lists ("los fotogramas 0 y 1",
 "第0帧和第1帧") for :mod:`.option_text`; self-corrections ("Korrektur:", "mejor dicho",
-"失礼しました、正しくは", "मेरा मतलब") and overturned first thoughts ("一开始我以为是X，但其实是Y",
-"最初はXだと思いましたが") for :mod:`.answer_text`.
+"失礼しました、正しくは", "मेरा मतलब"), overturned first thoughts ("一开始我以为是X，但其实是Y",
+"最初はXだと思いましたが") and ordinals over the options ("la tercera máscara", "2番目のマスク",
+"세 번째 마스크", in French, Spanish, Italian, Portuguese, German, Russian, Japanese, Korean and
+Chinese) for :mod:`.answer_text`.
 
 A wording the rules know in a language is read with that language's negation, or a negated
 claim ("ليست حقيقية", "non è generata", "nicht verändert") would count as the claim itself: a
@@ -135,3 +137,51 @@ def needle(pattern: str) -> str:
     if body[lit.end() : lit.end() + 1] in ("?", "*", "{"):  # "tops?": the "s" is optional
         text = text[:-2] if re.search(r"\\.$", text) else text[:-1]
     return re.sub(r"\\(.)", r"\1", text)
+
+
+_ORDINAL_WORDS = {
+    "first": r"premier|première|primer|primera|primero|primo|prima|primeiro|primeira|erste[nrs]?|"
+             r"первая|первый|первую|первой|1番目の|最初の|첫\s*번째|第一(?:个|张|幅)?",
+    "second": r"deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
+              r"2番目の|두\s*번째|第二(?:个|张|幅)?",
+    "third": r"troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
+             r"третьей|3番目の|세\s*번째|第三(?:个|张|幅)?",
+    "fourth": r"quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
+              r"четвертый|четвёртую|четвертую|4番目の|네\s*번째|第四(?:个|张|幅)?",
+    "last": r"dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
+            r"最後の|마지막|最后一?(?:个|张|幅)?",
+}  # fmt: skip
+_OPTION_NOUN = (
+    r"(?:masque|máscara|maschera|maske|маск[аиуы]|マスク|마스크|掩码|掩膜|蒙版|"
+    r"(?:segmentierungs)?karte|carte|mapa|mappa|карт[аиуы]|"
+    r"option|opción|opzione|opção|вариант|選択肢|옵션|선택지|选项|"
+    r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보)"
+)
+_ORDINAL_OPTION = re.compile(
+    r"(?<!\w)(?:(" + ")|(".join(_ORDINAL_WORDS.values()) + r"))\s*" + _OPTION_NOUN + r"\w*",
+    re.I,
+)
+
+
+_BARE_ORDINAL = re.compile(
+    r"(?<!\w)(?:(?:la|le|il|el|lo|l'|die|der|das|den|a|o|the)\s+)?(?:("
+    + ")|(".join(_ORDINAL_WORDS.values())
+    + r"))(?!\w)",
+    re.I,
+)
+
+
+def _english(m: re.Match[str]) -> str:
+    return " the " + list(_ORDINAL_WORDS)[next(i for i, g in enumerate(m.groups()) if g)]
+
+
+def ordinals_in_english(text: str) -> str:
+    """An ordinal over the options in the other languages ("le deuxième masque", "die vierte
+    Karte", "1番目のマスク", "세 번째 마스크", "第二个选项") as English ("the second option"),
+    which the reading of ordinals then takes (options with numbers of their own in another
+    order: ``Z``); where there is one, the other ordinals too ("la prima maschera oppure la
+    terza": "the first option oppure the third", two options)."""
+    if not _ORDINAL_OPTION.search(text):
+        return text
+    text = _ORDINAL_OPTION.sub(lambda m: _english(m) + " option ", text)
+    return _BARE_ORDINAL.sub(lambda m: _english(m) + " ", text)

@@ -93,6 +93,14 @@ FRAMES8 = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
         ("Direi la seconda maschera o forse la quarta.", FOUR, "Z"),
         ("第二个掩码，不是第三个。", FOUR, "B"),
         ("Die letzte Option.", FOUR, "D"),
+        # two option numbers after one noun are two options; a negated number rules it out
+        ("Kandidat 1 und 3 sind beide plausibel.", FOUR, "Z"),
+        ("候选1和候选3都有可能。", FOUR, "Z"),
+        ("候補1と候補3のどちらもありえます。", FOUR, "Z"),
+        ("Nicht Kandidat 3.", FOUR, "Z"),
+        ("不是候选3。", FOUR, "Z"),
+        ("Ни GAN, ни диффузия.", GENS, "Z"),
+        ("Candidate 1 - No\nCandidate 2 - No\nCandidate 3 - Yes", FOUR, "C"),
         # frame lists; a negated one never joins the others
         ("Los fotogramas 3, 4 y 5.", FRAMES8, "A"),
         ("被篡改的是第6帧和第7帧。", FRAMES8, "C"),

@@ -3,7 +3,8 @@
 - :func:`normalise`: reasoning blocks (``<think>...</think>``, ``◁think▷``) dropped, full-width
   forms and curly quotes made plain, markdown emphasis and ``</s>`` removed, a ``\\boxed{}``
   answer made a cue, an ordinal over the options in another language put in English ("la
-  tercera máscara": "the third option", :mod:`.other_languages`);
+  tercera máscara": "the third option", :mod:`.other_languages`), and each option number after
+  another language's noun given its noun ("Kandidat 1 und 3", "候选1和候选3");
 - :func:`restatements_removed`: a restatement of the option list ("A. AI-generated B. non
   AI-generated ... Answer: B") blanked;
 - :func:`scopes`: the parts to read, after each self-correction ("B... actually, C", "A. Wait,
@@ -21,6 +22,7 @@ from functools import lru_cache
 from forgebench.suites.forensics.other_languages import (
     CORRECTION_OTHER,
     FIRST_THOUGHT_OTHER,
+    numbered_options,
     ordinals_in_english,
 )
 
@@ -60,7 +62,7 @@ def normalise(answer: str) -> str:
     t = unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " ")
     t = re.sub(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}", r" answer: \1 ", t)
     t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
-    return ordinals_in_english(t)
+    return numbered_options(ordinals_in_english(t))
 
 
 def scopes(text: str) -> list[str]:

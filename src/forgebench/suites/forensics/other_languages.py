@@ -37,7 +37,7 @@ from functools import lru_cache
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
     r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
-    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting"
+    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|ni|ни|weder|né"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
@@ -173,6 +173,42 @@ _BARE_ORDINAL = re.compile(
 
 def _english(m: re.Match[str]) -> str:
     return " the " + list(_ORDINAL_WORDS)[next(i for i, g in enumerate(m.groups()) if g)]
+
+
+_NUMBERED_NOUN = (
+    r"kandidat(?:en)?|candidats?|candidat[oiae]s?|кандидат[ыа]?|optionen|opci[oó]n(?:es)?|"
+    r"opzion[ei]|op[cç][aã]o|op[cç][oõ]es|masken?|masques?|m[aá]scaras?|mascher[ae]|маск[аи]|"
+    r"候选|候選|候補|候补|후보|选项|選択肢"
+)
+_OPTION_RUN = re.compile(
+    r"(?<!\w)(" + _NUMBERED_NOUN + r")[ \t]*(\d)((?:[ \t]*(?:,|、|&|und|oder|et|ou|y|o|e|i|и|или|"
+    r"veya|ve|和|与|或|と|か|과|와|또는)[ \t]*\d(?!\d))+)",
+    re.I,
+)
+
+
+_NEGATED_OPTION = re.compile(
+    r"(?:(?<!\w)(?:nicht|pas|não|non|не|nie|niet|inte|ليس)|不是|并非)[ \t]*"
+    r"(?:(?:la|le|el|il|lo|o|a|der|den|die|das|l')[ \t]*)?(?:"
+    + _NUMBERED_NOUN
+    + r")[ \t]*(\d)(?!\d)",
+    re.I,
+)
+
+
+def numbered_options(text: str) -> str:
+    """Option numbers after another language's noun, each with its noun ("Kandidat 1 und 3":
+    "Kandidat 1 und Kandidat 3", "候选1和候选3": "候选 1和 候选 3"), so that the reading of option
+    numbers sees every one (two named: two options, not the first); a negated one in English
+    ("nicht Kandidat 3": "not candidate 3"), which that reading rules out."""
+
+    def each(m: re.Match[str]) -> str:
+        rest = re.sub(r"(\d)", lambda d: " " + m.group(1) + " " + d.group(1), m.group(3))
+        return " " + m.group(1) + " " + m.group(2) + rest
+
+    text = _NEGATED_OPTION.sub(lambda m: " not candidate " + m.group(1) + " ", text)
+    text = _OPTION_RUN.sub(each, text)
+    return re.sub(r"(?<=[和与或、及と])(候选|候選|候補|候补|选项|選択肢)(?=\s*\d)", r" \1 ", text)
 
 
 def ordinals_in_english(text: str) -> str:

@@ -145,6 +145,15 @@ def test_other_languages_corrections_ordinals_and_frames(
         ("Hiçbir bölge doğal görünmüyor.", MASKS, "Z"),
         ("No es una GAN sino un modelo de difusión.", GENS, "B"),
         ("与其说是AI生成的，不如说是实拍。", BINARY, "B"),
+        # "I don't think" / "I doubt" reach past a comma; Korean "아니면" ("or") negates nothing
+        ("No creo que esté en la esquina superior izquierda.", REGIONS, "Z"),
+        ("Ich glaube nicht, dass es oben links ist.", REGIONS, "Z"),
+        ("Не думаю, что это верхний левый угол.", REGIONS, "Z"),
+        ("Dudo que sea un modelo de difusión.", GENS, "Z"),
+        ("Kein Diffusionsmodell.", GENS, "Z"),
+        ("왼쪽 위는 아닌 것 같습니다.", REGIONS, "Z"),
+        ("아마 왼쪽 위 아니면 오른쪽 아래.", REGIONS, "Z"),
+        ("No creo que sea real, sino generada por IA.", BINARY, "A"),
         # hedges in Swedish and Czech, and a contrast after one that states a side
         ("Svårt att säga, kanske AI-genererad.", BINARY, "Z"),
         ("Nejsem si jistý, jestli je to skutečná fotografie.", BINARY, "Z"),

@@ -127,7 +127,9 @@ def _clause_before(hay: str, start: int) -> str:
 
 def _negated(hay: str, start: int) -> bool:
     clause = _clause_before(hay, start)
-    return bool(_NEGATOR.search(clause) or other.NEGATOR_ZH.search(clause))
+    return bool(_NEGATOR.search(clause) or other.NEGATOR_ZH.search(clause)) or other.doubted(
+        hay, start
+    )
 
 
 def _hypothetical(hay: str, start: int) -> bool:

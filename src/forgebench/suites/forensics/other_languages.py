@@ -23,6 +23,9 @@ wrong letter. Three kinds:
   answering the answer's own question ("手机拍的？不是。"); the compared-against side of "closer to X than Y" (Korean
   "보다", Japanese "より"); an object "nothing" after the verb ("eliminado nada", "nichts",
   "niente", "ничего");
+- :func:`doubted`: "I don't think" and "I doubt" ("no creo que", "ich glaube nicht, dass",
+  "не думаю", "dudo", "我不认为", "とは思いません"), which negate the rest of their sentence up to
+  a "but", past commas;
 - :data:`BUT_OTHER`: the other languages' "but" ("aber", "sondern", "mais", "pero", "sino",
   "però", "mas", "maar", "ale", "но", "а", "ama", "nhưng", "بل", "لكن", "लेकिन", "但", "而是",
   "でも", "しかし", "하지만"), which end a negator's reach as English "but" does ("ليست حقيقية،
@@ -44,7 +47,7 @@ NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与
 """A Chinese negator at most three characters before the negated words."""
 NEGATOR_AFTER = re.compile(
     r"[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
-    r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니|않|없|değil|नहीं|"
+    r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니(?!면)|아닌|아닐|않|없|değil|नहीं|"
     r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
@@ -55,6 +58,25 @@ BUT_OTHER = (
     r"بل|لكن|ولكن|लेकिन|बल्कि)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
 )
 """Clause breaks of the other languages, as a regex alternation."""
+_DOUBTED = re.compile(
+    r"(?<!\w)(?:no\s+creo|no\s+pienso|dudo|je\s+ne\s+(?:pense|crois)\s+pas|je\s+doute|"
+    r"ich\s+(?:glaube|denke)\s+nicht|ich\s+bezweifle|non\s+(?:credo|penso)|dubito|"
+    r"não\s+(?:acho|creio|penso)|duvido|(?:я\s+)?не\s+(?:думаю|считаю|верю)|сомневаюсь|"
+    r"nie\s+(?:sądzę|myślę)|wątpię|sanmıyorum|düşünmüyorum|tror\s+inte|nemyslím)(?!\w)|"
+    r"我不认为|我不觉得|我怀疑|不太可能是|とは思いません|とは思わない|"
+    r"(?:라고|다고)\s*(?:생각하지\s*않|보지\s*않)"
+)
+_SENTENCE_END = re.compile(r"[.;!?。；！？\n]|" + BUT_OTHER + r"|\bbut\b")
+
+
+def doubted(hay: str, start: int) -> bool:
+    """Whether the words at ``start`` follow, in the same sentence and before any "but", an "I
+    don't think" or "I doubt" of another language ("No creo que esté en la esquina superior
+    izquierda", "Ich glaube nicht, dass es oben links ist"): a negation reaching past commas."""
+    before = hay[:start]
+    cut = max((m.end() for m in _SENTENCE_END.finditer(before)), default=0)
+    return bool(_DOUBTED.search(before[cut:]))
+
 
 CORRECTION_OTHER = (
     r"(?<!\w)(?:korrektur|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"

@@ -154,6 +154,14 @@ def test_other_languages_corrections_ordinals_and_frames(
         ("왼쪽 위는 아닌 것 같습니다.", REGIONS, "Z"),
         ("아마 왼쪽 위 아니면 오른쪽 아래.", REGIONS, "Z"),
         ("No creo que sea real, sino generada por IA.", BINARY, "A"),
+        # a conceded side ("although it looks real, ...") and a first impression overturned
+        ("Aunque a primera vista parece real, la imagen fue generada por IA.", BINARY, "A"),
+        ("Obwohl das Bild echt wirkt, ist es KI-generiert.", BINARY, "A"),
+        ("虽然看起来很真实，但这是AI生成的。", BINARY, "A"),
+        ("本物のように見えますが、AI生成です。", BINARY, "A"),
+        ("AI生成ですが、背景は本物です。", BINARY, "Z"),
+        ("진짜처럼 보이지만 AI가 만든 이미지입니다.", BINARY, "A"),
+        ("Au premier abord on dirait une image générée, mais c'est une vraie photo.", BINARY, "B"),
         # hedges in Swedish and Czech, and a contrast after one that states a side
         ("Svårt att säga, kanske AI-genererad.", BINARY, "Z"),
         ("Nejsem si jistý, jestli je to skutečná fotografie.", BINARY, "Z"),

@@ -249,7 +249,8 @@ _QUALITY_NEXT = re.compile(
     r"footage|shots?|snapshots?|frames?|pair|media|content|capture)\b)"
 )
 _CONCESSIVE = re.compile(
-    r"\b(?:although|though|even\s+though|despite|while|whereas|apart\s+from|except\s+for)\b[^,.;]*[,;]"
+    r"\b(?:although|though|even\s+though|despite|while|whereas|apart\s+from|except\s+for)\b[^,.;]*[,;]|"
+    + other.CONCESSIVE_OTHER
 )
 
 

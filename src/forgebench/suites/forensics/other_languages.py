@@ -8,21 +8,23 @@ Chinese) for :mod:`.answer_text`.
 
 A wording the rules know in a language is read with that language's negation, or a negated
 claim ("ليست حقيقية", "non è generata", "nicht verändert") would count as the claim itself: a
-wrong letter. Three kinds:
+wrong letter. Five kinds:
 
 - :data:`NEG_WORDS_OTHER`: negators written before the words they negate, on whole words ("не"
   inside "стороне" is none): German, Portuguese, French, Dutch, Polish, Russian, Swedish,
-  Czech, Spanish, Italian (including "none of" and "nothing" forms: "ninguna", "aucune",
-  "nessuna", "nenhuma", "keinerlei", "rien", "nada", "nichts", "nulla", "ничего"), Arabic ("ليس", "ليست", "لا", "غير", "لم"), Vietnamese ("không",
-  "chưa"), Hungarian/Portuguese "nem"; :data:`NEGATOR_ZH`: Chinese "非", "不是", "没有", "未",
-  "无", and "比起"/"与其说" (the side compared against);
+  Czech, Spanish, Italian (with their "none of", "nothing" and "neither" forms: "ninguna",
+  "aucune", "nessuna", "nenhuma", "keinerlei", "rien", "nada", "nichts", "ничего", "ni",
+  "ни", "weder"), Arabic ("ليس", "ليست", "لا", "غير", "لم"), Vietnamese ("không", "chưa"),
+  "nem"; :data:`NEGATOR_ZH`: Chinese "非", "不是", "没有", "未", "无", and "比起"/"与其说" (the
+  side compared against);
 - :data:`NEGATOR_AFTER`: negators written after the words they negate: Japanese
   ("ではありません", "はない", "がない", "いません", "見当たりません", "見られない"; not
-  "違いありません", "must be"), Korean ("아니", "않",
-  "없"), Turkish "değil", Hindi "नहीं", Chinese "没有被", "不是" ("右上角没有被篡改"); a "No"
-  answering the answer's own question ("手机拍的？不是。"); the compared-against side of "closer to X than Y" (Korean
-  "보다", Japanese "より"); an object "nothing" after the verb ("eliminado nada", "nichts",
-  "niente", "ничего");
+  "違いありません", "must be"), Korean ("아니", "아닌", "않", "없"; not "아니면", "or"),
+  Turkish "değil", Hindi "नहीं", Chinese "没有被", "不是" ("右上角没有被篡改"); a "No" answering
+  the answer's own question ("手机拍的？不是。"); the compared-against side of "closer to X than
+  Y" (Korean "보다", Japanese "より"); an object "nothing" after the verb ("eliminado nada");
+- :data:`CONCESSIVE_OTHER`: a conceded side ("aunque parece real, ...", "虽然...，"), blanked
+  before a binary pair is read, as English "although ...,";
 - :func:`doubted`: "I don't think" and "I doubt" ("no creo que", "ich glaube nicht, dass",
   "не думаю", "dudo", "我不认为", "とは思いません"), which negate the rest of their sentence up to
   a "but", past commas;
@@ -58,6 +60,17 @@ BUT_OTHER = (
     r"بل|لكن|ولكن|लेकिन|बल्कि)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
 )
 """Clause breaks of the other languages, as a regex alternation."""
+CONCESSIVE_OTHER = (
+    r"(?<!\w)(?:aunque|obwohl|auch\s+wenn|bien\s+que?|quoique|même\s+si|anche\s+se|sebbene|benché|"
+    r"embora|ainda\s+que|mesmo\s+que|хотя|chociaż|mặc\s+dù|även\s+om|i\s+když|přestože)(?!\w)"
+    r"[^,.;，。；]*[,;，；]|(?:虽然|尽管)[^，,。；;]*[，,]|"
+    r"(?:^|(?<=[。！？\n]))[^。、！？\n]*?(?:ように見え|に見え|みたい|っぽい)[^。、！？\n]{0,4}?"
+    r"(?:が|けれども|けれど|けど)[、,]|"
+    r"(?:^|(?<=[.!?\n]))[^.!?\n]*?(?:처럼\s*보이|것\s*같|듯\s*보이)[^.!?\n\s]{0,3}(?:지만|는데도)(?=\s)"
+)
+"""A conceded side in the other languages ("aunque parece real, ...", "虽然看起来很真实，",
+"本物のように見えますが、", "진짜처럼 보이지만": a "but" in Japanese and Korean only after "looks
+like"): blanked before a binary pair is read."""
 _DOUBTED = re.compile(
     r"(?<!\w)(?:no\s+creo|no\s+pienso|dudo|je\s+ne\s+(?:pense|crois)\s+pas|je\s+doute|"
     r"ich\s+(?:glaube|denke)\s+nicht|ich\s+bezweifle|non\s+(?:credo|penso)|dubito|"
@@ -91,9 +104,11 @@ CORRECTION_OTHER = (
 "मेरा मतलब", "我是说"): what follows wins over what they correct (:mod:`.answer_text`)."""
 FIRST_THOUGHT_OTHER = (
     r"(?<!\w)(?:au\s+début|d'abord|al\s+principio|inicialmente|zuerst|anfangs|all'inizio|"
-    r"inizialmente|no\s+início|a\s+princípio|сначала|поначалу|ilk\s+başta|początkowo|ban\s+đầu)"
+    r"inizialmente|no\s+início|a\s+princípio|сначала|поначалу|ilk\s+başta|początkowo|ban\s+đầu|"
+    r"a\s+primera\s+vista|au\s+premier\s+abord|à\s+première\s+vue|auf\s+den\s+ersten\s+blick|"
+    r"a\s+prima\s+vista|à\s+primeira\s+vista|на\s+первый\s+взгляд)"
     r"(?!\w)[^.;\n]*?(?<!\w)(?:mais|pero|aber|ma|mas|но|ama|ale|nhưng)(?!\w)|"
-    r"(?:一开始|起初|最初|刚开始)[^。；\n]*?(?:但|不过|可是)|最初は[^。\n]*?(?:が、|けど|けれど)|"
+    r"(?:一开始|起初|最初|刚开始|乍一看|乍看)[^。；\n]*?(?:但|不过|可是)|最初は[^。\n]*?(?:が、|けど|けれど)|"
     r"처음에는[^.\n]*?(?:지만|는데)"
 )
 """A first thought the answer then overturns ("zuerst dachte ich X, aber ...", "一开始我以为是X，

@@ -167,6 +167,12 @@ def test_other_languages_corrections_ordinals_and_frames(
         ("Nejsem si jistý, jestli je to skutečná fotografie.", BINARY, "Z"),
         ("Možná skutečná, možná vygenerovaná.", BINARY, "Z"),
         ("Těžko říct, ale vypadá to jako skutečná fotografie.", BINARY, "B"),
+        # a pick followed by "but I'm not sure" takes it back
+        ("Je dirais B, mais je ne suis pas sûr.", FOUR, "Z"),
+        ("Direi B, ma non ne sono sicuro.", FOUR, "Z"),
+        ("たぶんBですが、自信はありません。", FOUR, "Z"),
+        ("아마 B인 것 같지만 확실하지 않습니다.", FOUR, "Z"),
+        ("Acho que é B, mas não estou seguro.", FOUR, "Z"),
     ],
 )
 def test_other_languages_negation_and_hedges(

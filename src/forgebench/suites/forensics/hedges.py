@@ -76,14 +76,15 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "en": (r"i\s+can(?:no|')?t\s+decide", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea"),
     "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:le\s+)?(?:dire|savoir|déterminer|décider|trancher)",
            r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
-           r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)"),
+           r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)",
+           r"(?:je\s+ne\s+suis\s+)?pas\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+)?(?:sûre?|certaine?)"),
     "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+)?(?:saber|decir|determinar|decidir)", r"no\s+sé\b", r"no\s+estoy\s+segur[oa]",
            r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
     "de": (r"(?:ich\s+)?kann\s+(?:ich\s+)?(?:mich\s+)?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen)",
            r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:es\s+)?nicht", r"nicht\s+sicher"),
     "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+)?(?:dire|sapere|determinare|decidere|capire)", r"non\s+so\b",
-           r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+sono\s+sicur[oa]"),
-    "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+)?(?:dizer|saber|determinar|decidir)", r"não\s+sei\b", r"não\s+tenho\s+certeza",
+           r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+)?(?:sicur[oa]|cert[oa])"),
+    "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+)?(?:dizer|saber|determinar|decidir)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
            r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)"),
     "nl": (r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
            r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker"),
@@ -104,8 +105,10 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "cs": (r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
            r"(?:nemohu|nedokážu|nelze)\s+(?:\w+\s+)?(?:určit|říct|rozhodnout|posoudit)"),
     "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
-           r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません)",),
-    "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵)",),
+           r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません|"
+           r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない))",),
+    "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지\s*않|"
+           r"(?:확신|자신)(?:이|은)?\s*없)",),
     "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道)",),
 }  # fmt: skip
 """Per language: "I can't tell / say / decide", "hard to say", "I don't know", "not sure"."""

@@ -44,6 +44,9 @@ MASKS = {
         ("AI 생성보다는 실제 사진에 가깝습니다.", BINARY, "B"),
         ("Это изображение создано нейросетью.", BINARY, "A"),
         ("Non è una foto scattata, è sintetica.", BINARY, "A"),
+        ("Это фейк.", BINARY, "A"),
+        ("Bu gerçek bir fotoğraf değil.", BINARY, "A"),
+        ("Bu sahte değil, gerçek bir fotoğraf.", BINARY, "B"),
         # regions
         ("Il falso è nell'angolo inferiore destro.", REGIONS, "D"),
         ("Nicht im oberen linken Bereich, sondern im unteren rechten.", REGIONS, "D"),

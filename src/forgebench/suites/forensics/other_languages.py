@@ -20,7 +20,7 @@ wrong letter. Five kinds:
 - :data:`NEGATOR_AFTER`: negators written after the words they negate: Japanese
   ("ではありません", "はない", "がない", "いません", "見当たりません", "見られない"; not
   "違いありません", "must be"), Korean ("아니", "아닌", "않", "없"; not "아니면", "or"),
-  Turkish "değil", Hindi "नहीं", Chinese "没有被", "不是" ("右上角没有被篡改"); a "No" answering
+  Turkish "değil" (to the end of its clause: "gerçek bir fotoğraf değil"), Hindi "नहीं", Chinese "没有被", "不是" ("右上角没有被篡改"); a "No" answering
   the answer's own question ("手机拍的？不是。"); the compared-against side of "closer to X than
   Y" (Korean "보다", Japanese "より"); an object "nothing" after the verb ("eliminado nada");
 - :data:`CONCESSIVE_OTHER`: a conceded side ("aunque parece real, ...", "虽然...，"), blanked
@@ -52,7 +52,7 @@ NEGATOR_AFTER = re.compile(
     r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니(?!면)|아닌|아닐|않|없|değil|नहीं|"
     r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
-    r"|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
+    r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
 )
 """Matched right after the negated words (``re.match`` at their end)."""
 BUT_OTHER = (

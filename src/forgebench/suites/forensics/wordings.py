@@ -60,6 +60,7 @@ GENERATED_POSITIVE = (
     "gerada por inteligência artificial", "feita por ia", "produzida por ia", "aiが生成", "aiで生成",
     "aiによって作", "ai画像", "合成画像", "ai로 만든", "인공지능이 만든", "인공지능으로 생성",
     "생성된 이미지", "합성 이미지", "создано ии", "синтетическ", "ai制作", "ai创作", "ai画的", "由ai",
+    "фейк", "подделка", "フェイク", "do ai tạo", "ai tạo ra",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
@@ -77,7 +78,7 @@ MANIPULATED_POSITIVE = (
     "altérée", "éditée", "trafiquée", "retouché", "modifié", "manipulé", "modificada",
     "modificado", "gefälscht", "retuschiert", "nachbearbeitet", "modificato", "ritoccata",
     "ritoccato", "contraffatta", "falsificata", "retocada", "改竄された", "加工済み", "합성된", "변조", "изменен", "изменён", "обработан", "смонтирован", "фальсифицирован",
-    "被编辑", "处理过", "ps过",
+    "被编辑", "处理过", "ps过", "фейк", "подделка",
 )  # fmt: skip
 NEGATIVE = (
     "real", "authentic", "genuine", "unedited", "unaltered", "untampered", "unmanipulated",

@@ -86,7 +86,7 @@ def test_per_option_verdicts(answer: str, options: dict[str, str], letter: str) 
         ("Manipulated rather than untouched.", MANIP, "A"),
         # only the disfavoured half names a side: not read as that side
         ("AI 생성보다는 실제에 가깝습니다.", BINARY, "Z"),
-        ("与其说是AI生成的，不如说是实拍。", BINARY, "Z"),
+        ("与其说是AI生成的，不如说是油画。", BINARY, "Z"),
     ],
 )
 def test_binary_comparisons(answer: str, options: dict[str, str], letter: str) -> None:

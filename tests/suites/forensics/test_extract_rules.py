@@ -15,18 +15,20 @@ MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
 FRAMES = {"A": "[ 0, 1, 5 ]", "B": "[ 1 ]", "C": "[ 0 ]", "D": "[ 0, 1 ]"}
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
-TEST_HALF_RIGHT, TEST_HALF_WRONG = 691, 6  # of 733, benchmarks/extraction_accuracy.py
+TEST_HALF_RIGHT, TEST_HALF_WRONG = 695, 5  # of 733, benchmarks/extraction_accuracy.py (h39-lang)
 # the h39-fresh batch (styles the corpus had little of), per half: right, wrong letters (of 210, 223)
-FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG = 200, 0
-FRESH_TEST_RIGHT, FRESH_TEST_WRONG = 190, 10
+FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG = 201, 0
+FRESH_TEST_RIGHT, FRESH_TEST_WRONG = 203, 5
 # the h39-fresh3 batch (traps that produce wrong letters), per half (of 154, 161), measured at the
 # end of the h39-r3 round; its test part was never tuned on (59.0%, 22 wrong letters before it)
-FRESH3_TUNING_RIGHT, FRESH3_TUNING_WRONG = 128, 0
-FRESH3_TEST_RIGHT, FRESH3_TEST_WRONG = 120, 17
+FRESH3_TUNING_RIGHT, FRESH3_TUNING_WRONG = 135, 0
+FRESH3_TEST_RIGHT, FRESH3_TEST_WRONG = 126, 17
 # the h39-fresh4 batch (420 answers by three independent writers: chat assistants, open-weight
-# models, other languages and paraphrases), per half (of 202, 218), as written (before any rule change)
-FRESH4_TUNING_RIGHT, FRESH4_TUNING_WRONG = 175, 8
-FRESH4_TEST_RIGHT, FRESH4_TEST_WRONG = 190, 7
+# models, other languages and paraphrases), per half (of 202, 218); test: 190, 7 as written
+# (before any rule change), measured once at the end of h39-lang; tuning: raised by the other
+# languages' wordings
+FRESH4_TUNING_RIGHT, FRESH4_TUNING_WRONG = 186, 7
+FRESH4_TEST_RIGHT, FRESH4_TEST_WRONG = 197, 4
 # the h39-fresh5 batch (426 answers, all test half: harness outputs, long reasoning, 20 other
 # languages, non-native English), written after the fourth round's rules, never tuned on
 FRESH5_TEST_RIGHT, FRESH5_TEST_WRONG = 362, 23
@@ -257,8 +259,8 @@ FRAMES8 = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
         # "0, 1, and 5"; "#0-#1"
         ("frames 0, 1, and 5 are forged", FRAMES, "A", ""),
         ("frames #0-#1", FRAMES8, "B", ""),
-        # an article before a non-ASCII word; "No - it is": an interjection, no negator
-        ("A área falsificada está no canto inferior direito.", REGIONS, "Z", "nothing"),
+        # an article before a non-ASCII word ("no canto": Portuguese "in the", no negator); "No - it is": an interjection
+        ("A área falsificada está no canto inferior direito.", REGIONS, "D", ""),
         (
             "Non AI-generated? No - it is AI-generated.",
             {"A": "non AI-generated", "B": "AI-generated"},

@@ -26,6 +26,7 @@ from difflib import SequenceMatcher
 
 from forgebench.suites.forensics.answer_forms import probabilities
 from forgebench.suites.forensics.option_text import OptionTexts, polarity_of, text_letters
+from forgebench.suites.forensics.other_languages import NEG_WORDS_OTHER
 from forgebench.suites.forensics.reading import YES_NO_QUESTION, Reading
 
 _SENTENCES = re.compile(r"(?<=[.!?。！？])\s+|\n+")
@@ -193,7 +194,10 @@ def binary_comparison(text: str, spec: OptionTexts) -> Reading | None:
 
 
 _CUE = re.compile(r"^\W*(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:)|it['’]?s|it\s+is)\s*", re.I)
-_NEGATING = re.compile(r"\b(?:not|no|non|never|neither|nor|isn['’]?t|without)\b", re.I)
+_NEGATING = re.compile(
+    rf"\b(?:not|no|non|never|neither|nor|isn['’]?t|without)\b|(?<!\w)(?:{NEG_WORDS_OTHER})(?!\w)",
+    re.I,
+)
 
 
 def _letters_only(text: str) -> str:

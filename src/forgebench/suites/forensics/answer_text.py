@@ -2,12 +2,15 @@
 
 - :func:`normalise`: reasoning blocks (``<think>...</think>``, ``◁think▷``) dropped, full-width
   forms and curly quotes made plain, markdown emphasis and ``</s>`` removed, a ``\\boxed{}``
-  answer made a cue;
+  answer made a cue, an ordinal over the options in another language put in English ("la
+  tercera máscara": "the third option", :mod:`.other_languages`), and each option number after
+  another language's noun given its noun ("Kandidat 1 und 3", "候选1和候选3");
 - :func:`restatements_removed`: a restatement of the option list ("A. AI-generated B. non
   AI-generated ... Answer: B") blanked;
 - :func:`scopes`: the parts to read, after each self-correction ("B... actually, C", "A. Wait,
   no - the answer is B", "I'll change my answer to C") or overturned first impression ("at first
-  glance real, but ..."), last first, then the whole answer.
+  glance real, but ..."), last first, then the whole answer; the other languages' corrections
+  and first thoughts: :mod:`.other_languages`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from forgebench.suites.forensics.other_languages import (
+    CORRECTION_OTHER,
+    FIRST_THOUGHT_OTHER,
+    numbered_options,
+    ordinals_in_english,
+)
 
 _REASONING = re.compile(
     r"<(think|thinking|reasoning|thought)>.*?</\1>|◁think▷.*?◁/think▷", re.S | re.I
@@ -25,13 +35,15 @@ _CORRECTION = re.compile(
     r"reflection)|wait|correction|i\s+mean|i\s+meant|apolog(?:y|ies|ise|ize)|my\s+mistake|"
     r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
     r"(?:\s+to)?|scratch\s+that|just\s+kidding|no\s+wait|pardon|je\s+voulais\s+dire|perdón|"
-    r"quise\s+decir|anzi|desculpe|quis\s+dizer|извините|すみません|죄송합니다|抱歉)\b",
+    r"quise\s+decir|anzi|desculpe|quis\s+dizer|извините|すみません|죄송합니다|抱歉)\b|"
+    + CORRECTION_OTHER,
     re.I,
 )
 
 
 _FIRST_GLANCE = re.compile(
-    r"\b(?:at\s+first(?:\s+(?:glance|sight))?|initially|superficially)\b[^.;\n]*?\b(?:but|however)\b",
+    r"\b(?:at\s+first(?:\s+(?:glance|sight))?|initially|superficially)\b[^.;\n]*?\b(?:but|however)\b|"
+    + FIRST_THOUGHT_OTHER,
     re.I,
 )
 """An impression the answer then overturns: "It looks real at first glance, but it is ..."."""
@@ -50,7 +62,7 @@ def normalise(answer: str) -> str:
     t = unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " ")
     t = re.sub(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}", r" answer: \1 ", t)
     t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
-    return t
+    return numbered_options(ordinals_in_english(t))
 
 
 def scopes(text: str) -> list[str]:

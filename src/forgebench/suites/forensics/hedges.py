@@ -3,8 +3,8 @@
 The rules (:mod:`.extract`) read no letter from these; each gives ``Z`` with its reason
 (``refusal`` or ``hedge``). English first (VLMEvalKit's refusal strings, refusal openings,
 "I can't tell", conditionals such as "if X then C, otherwise B"), then the same kinds in the
-fifteen other languages the rules know (fr, es, de, it, pt, ja, ko, ru, zh, nl, tr, pl, vi, ar,
-hi), in :data:`CANT_TELL` ("I can't tell", "I don't know": ``refusal`` where it opens the answer
+seventeen other languages the rules know (fr, es, de, it, pt, ja, ko, ru, zh, nl, tr, pl, vi, ar,
+hi, sv, cs), in :data:`CANT_TELL` ("I can't tell", "I don't know": ``refusal`` where it opens the answer
 or follows an apology; "hard to say", "I can't decide", "not sure": ``hedge``) and
 :data:`MAYBE` / :data:`EITHER` ("maybe X, maybe Y", "either X or Y").
 
@@ -106,14 +106,15 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:cannot|can't|unable\s+to)\s+(?:single\s+out|pick|choose|commit\s+to)\s+(?:one|a\s+single|either|between)\b"),
     "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:le\s+)?(?:dire|savoir|déterminer|décider|trancher)",
            r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
-           r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)"),
+           r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)",
+           r"(?:je\s+ne\s+suis\s+)?pas\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+)?(?:sûre?|certaine?)"),
     "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+)?(?:saber|decir|determinar|decidir)", r"no\s+sé\b", r"no\s+estoy\s+segur[oa]",
            r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
     "de": (r"(?:ich\s+)?kann\s+(?:ich\s+)?(?:mich\s+)?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen)",
            r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:es\s+)?nicht", r"nicht\s+sicher"),
     "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+)?(?:dire|sapere|determinare|decidere|capire)", r"non\s+so\b",
-           r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+sono\s+sicur[oa]"),
-    "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+)?(?:dizer|saber|determinar|decidir)", r"não\s+sei\b", r"não\s+tenho\s+certeza",
+           r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+)?(?:sicur[oa]|cert[oa])"),
+    "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+)?(?:dizer|saber|determinar|decidir)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
            r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)"),
     "nl": (r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
            r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker"),
@@ -129,18 +130,24 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"لا\s+أعرف", r"غير\s+متأكد"),
     "hi": (r"कहना\s+मुश्किल", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
            r"नहीं\s+बता\s+(?:सकता|सकती)"),
+    "sv": (r"svårt\s+att\s+(?:säga|avgöra|bedöma)", r"(?:jag\s+)?vet\s+inte", r"inte\s+säker",
+           r"kan\s+inte\s+(?:\w+\s+)?(?:avgöra|säga|bedöma|bestämma)"),
+    "cs": (r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
+           r"(?:nemohu|nedokážu|nelze)\s+(?:\w+\s+)?(?:určit|říct|rozhodnout|posoudit)"),
     "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
-           r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません)",),
-    "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵)",),
+           r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません|"
+           r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない))",),
+    "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지\s*않|"
+           r"(?:확신|자신)(?:이|은)?\s*없)",),
     "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道)",),
 }  # fmt: skip
 """Per language: "I can't tell / say / decide", "hard to say", "I don't know", "not sure"."""
 
 MAYBE = (
     r"maybe|perhaps|possibly|peut[\s-]être|quizás?|tal\s+vez|talvez|vielleicht|möglicherweise|forse|"
-    r"misschien|belki|może|có\s+lẽ|ربما|शायद|也许|或许|可能|たぶん|多分|かもしれ|아마|어쩌면|возможно|может\s+быть"
+    r"misschien|belki|może|có\s+lẽ|kanske|možná|ربما|शायद|也许|或许|可能|たぶん|多分|かもしれ|아마|어쩌면|возможно|может\s+быть"
 )
-""""Maybe" in the sixteen languages: twice, each before another option, is a hedge."""
+""""Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
     r"\b(?:either|entweder|ya\s+sea|ya\s+da|hoặc\s+là)\b|\bsoit\b[^.;]*\bsoit\b|"
     r"\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|إما|या\s+तो|要么",
@@ -195,7 +202,7 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
 
 _WEIGHS = re.compile(
     r"hard|difficult|difficile|difícil|schwer|moeilijk|zor|trudno|khó|трудно|сложно|الصعب|मुश्किल|難し|"
-    r"어렵|很难|难以|不好说|说不准|拿不准|decid|décid|entscheid|beslis|karar|zdecyd|quyết|решить|決め|"
+    r"어렵|很难|难以|不好说|说不准|拿不准|svårt|těžko|säker|jist|decid|décid|entscheid|beslis|karar|zdecyd|quyết|решить|決め|"
     r"결정|决定|sure|sûr|sicher|segur|sicur|certeza|zeker|emin|pew|chắc|уверен|متأكد|निश्चित|不确定|तय",
     re.I,
 )

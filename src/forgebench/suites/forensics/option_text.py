@@ -28,12 +28,17 @@ not count.
 
 Chinese renderings covered: the binary wordings (AI生成 / 非AI生成, AI篡改 / 非AI篡改, 真实,
 伪造, 合成, 篡改, 未被篡改...), diffusion models and GANs. Other languages, standard wordings
-only: the binary wordings in French, Spanish, German, Italian, Portuguese, Dutch, Japanese,
-Korean, Russian, Turkish, Polish, Vietnamese, Arabic and Hindi (single words too: "echt",
-"generiert", "gerada", "sahte", ...); splicing and copy-move in French, Spanish, German,
-Italian and Portuguese; the four corners in French, Spanish, German,
-Italian, Portuguese, Dutch, Vietnamese, Japanese, Chinese, Korean and Russian; negators "não",
-"pas", "niet", "nie", "не" beside the English and German ones.
+only (:mod:`.wordings`): the binary wordings in French, Spanish, German, Italian, Portuguese,
+Dutch, Japanese, Korean, Russian, Turkish, Polish, Vietnamese, Arabic, Hindi, Swedish and Czech
+(single words too: "echt", "generiert", "gerada", "sahte", "truquée", "verfälscht",
+"skutečná", ...; "created by an AI", "edited", "a photo taken with a phone"); the manipulation
+kinds, the generators, "Candidate n" and "no area was manipulated" in French, Spanish,
+German, Italian, Portuguese, Russian, Chinese, Japanese and Korean (most in Polish and Turkish
+too); the four corners in French, Spanish, German, Italian, Portuguese, Dutch, Vietnamese,
+Japanese, Chinese, Korean, Russian, Polish, Turkish and Swedish.
+
+Negators and clause breaks of those languages: :mod:`.other_languages`. Portuguese "no canto" ("in
+the corner") is no negator.
 """
 
 from __future__ import annotations
@@ -44,25 +49,21 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import cast
 
+from forgebench.suites.forensics import other_languages as other
 from forgebench.suites.forensics.wordings import NEGATIVE, PARAPHRASES, POSITIVE
 
 _NEG_WORDS = (
-    r"(?<!than )not|non|never|no(?!\s+(?:it|this|that|i|we|you)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
+    r"(?<!than )not|non|never|no(?!\s+(?:it|this|that|i|we|you|canto|lado|centro|meio|topo|fundo|quadro|vídeo|quadrante)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
     r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|couldn't|wouldn't|won't|neither|nor|nothing|none of|"
-    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|"
-    r"nicht|kein|keine|não|nao|pas|niet|nie|не"
+    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike"
 )
-_NEGATOR = re.compile(rf"(?:^|[^a-z'])(?:{_NEG_WORDS})(?:\s+[\w']+){{0,5}}\s*$")
+_NEGATOR = re.compile(
+    rf"(?:(?:^|[^a-z'])(?:{_NEG_WORDS})|(?<![\w'])(?:{other.NEG_WORDS_OTHER}))(?:\s+[\w']+){{0,5}}\s*$"
+)
 _HYPOTHETICAL = re.compile(
     r"(?:^|[^a-z])(?:whether|if|to\s+(?:determine|decide|judge|tell|assess|check|detect))"
     r"(?:\s+[\w']+){0,6}\s*$"
 )
-_NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无)[^，。；,.;]{0,3}$")
-_NEGATOR_AFTER = re.compile(
-    r"[^.,;!?。，；！？]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
-    r"아닙니다|아니|않|değil|नहीं)"
-)
-"""Negators written after the words they negate (Japanese, Korean, Turkish, Hindi)."""
 DISMISSED_AFTER = (
     r"\s*(?:\([^)]{0,40}\)\s*)?(?:(?:is|are|was|seems?|looks?|appears?|would\s+be)\s+)?"
     r"(?:(?:far|much|a\s+lot|even|also|clearly|quite)\s+)?(?:less\s+(?:likely|plausible|probable|"
@@ -88,7 +89,8 @@ _PART_SUBJECT = re.compile(
 """A part of the image as the subject of "generated" ("but the background has been AI-generated"):
 the rest is then a photograph, and a partly generated image takes neither side."""
 _CLAUSE_BREAK = re.compile(
-    r"[,;:.!?()\n，。；：！？]|\b(?:but|however|although|though|while|whereas|and|so|because|since)\b"
+    r"[,;:.!?()\n，。；：！？،؛]|\b(?:but|however|although|though|while|whereas|and|so|because|since)\b|"
+    + other.BUT_OTHER
 )
 
 _WORD_FIX = {"upper": "top", "lower": "bottom", "autoencoders": "autoencoder"}
@@ -126,6 +128,8 @@ def _phrase_pattern(phrase: str) -> str:
             parts.append(re.escape(w))
     body = r"\s+".join(parts)
     left = r"(?<![a-z0-9])" if parts and re.match(r"[a-z0-9]", norm(phrase)) else ""
+    if parts and re.match(r"[\u00c0-\u024f\u0400-\u04ff]", norm(phrase)):
+        left = r"(?<!\w)"  # "стер" is no word of "мастер"
     right = r"(?![a-z0-9])" if re.search(r"[a-z0-9.]$", norm(phrase)) else ""
     return left + body + right
 
@@ -155,7 +159,9 @@ def _compared(hay: str, start: int, end: int) -> bool:
 
 def _negated(hay: str, start: int) -> bool:
     clause = _clause_before(hay, start)
-    return bool(_NEGATOR.search(clause) or _NEGATOR_ZH.search(clause))
+    return bool(_NEGATOR.search(clause) or other.NEGATOR_ZH.search(clause)) or other.doubted(
+        hay, start
+    )
 
 
 def _hypothetical(hay: str, start: int) -> bool:
@@ -298,7 +304,8 @@ _QUALITY_NEXT = re.compile(
     r"footage|shots?|snapshots?|frames?|pair|media|content|capture)\b)"
 )
 _CONCESSIVE = re.compile(
-    r"\b(?:although|though|even\s+though|despite|while|whereas|apart\s+from|except\s+for)\b[^,.;]*[,;]"
+    r"\b(?:although|though|even\s+though|despite|while|whereas|apart\s+from|except\s+for)\b[^,.;]*[,;]|"
+    + other.CONCESSIVE_OTHER
 )
 
 
@@ -311,6 +318,8 @@ def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:
     taken: list[tuple[int, int]] = []
     for terms, sign in _terms(spec.wording):
         for term in terms:
+            if other.needle(_phrase_regex(term).pattern) not in hay:
+                continue
             for m in _phrase_regex(term).finditer(hay):
                 if any(a < m.end() and m.start() < b for a, b in taken):
                     continue
@@ -330,7 +339,7 @@ def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:
                 negated = (
                     _negated(hay, m.start())
                     or _compared(hay, m.start(), m.end())
-                    or bool(_NEGATOR_AFTER.match(hay, m.end()))
+                    or bool(other.NEGATOR_AFTER.match(hay, m.end()))
                     or bool(_DISMISSED.match(hay, m.end()))
                 )
                 positive = sign != negated
@@ -398,7 +407,7 @@ def last_frames(text: str, count: int) -> str:
 def _frames(text: str) -> list[frozenset[int]]:
     """Index sets the answer names: bracketed lists, runs of numbers (or number words) after
     "frame(s)" or "index/indices", ranges ("frames 3 through 5") and an answer of bare numbers."""
-    text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], text)
+    text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], other.frame_words(text))
     text = _FIRST_FRAMES.sub(_first_frames, text)
     text = _FRAME_RANGE.sub(_expanded, text)
     out = [frozenset(int(x) for x in _NUM.findall(m.group(0))) for m in _LIST.finditer(text)]
@@ -448,7 +457,7 @@ def named_letters(text: str, spec: OptionTexts) -> set[str]:
         return _polarity(norm(text), spec, loose=True)
     if spec.kind != "text":
         return text_letters(text, spec)
-    return _phrase_letters(norm(text), spec, claims=False)[0]
+    return _phrase_letters(other.each_numbered(norm(text)), spec, claims=False)[0]
 
 
 def ruled_out(text: str, spec: OptionTexts) -> set[str]:
@@ -456,7 +465,7 @@ def ruled_out(text: str, spec: OptionTexts) -> set[str]:
     the losing side of a comparison): mentioned, never named."""
     if spec.kind != "text":
         return set()
-    named, mentioned = _phrase_letters(norm(text), spec, claims=False)
+    named, mentioned = _phrase_letters(other.each_numbered(norm(text)), spec, claims=False)
     return mentioned - named
 
 
@@ -469,6 +478,8 @@ def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> tuple[set[str]
     compared: set[str] = set()
     mentioned: set[str] = set()
     for letter, pattern in spec.phrases:
+        if other.needle(pattern.pattern) not in hay:
+            continue
         for m in pattern.finditer(hay):
             inside = any(a <= m.start() and m.end() <= b for a, b in taken)
             taken.append((m.start(), m.end()))
@@ -477,7 +488,9 @@ def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> tuple[set[str]
             mentioned.add(letter)
             if _negated(hay, m.start()) or (claims and _hypothetical(hay, m.start())):
                 continue
-            if _NEGATOR_AFTER.match(hay, m.end()):  # "右上ではありません", "오른쪽 위가 아닙니다"
+            if other.NEGATOR_AFTER.match(
+                hay, m.end()
+            ):  # "右上ではありません", "오른쪽 위가 아닙니다"
                 continue
             if _DISMISSED.match(hay, m.end()):  # "copy move is out of the question"
                 continue
@@ -516,7 +529,7 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
             if ob == boxes and (forged is None or of is None or of == forged):
                 matched.add(k)
         return matched
-    hay = norm(text)
+    hay = other.each_numbered(norm(text))
     found = _phrase_letters(hay, spec, claims=True)[0]
     return found or _corner(hay, spec)
 

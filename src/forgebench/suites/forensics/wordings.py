@@ -6,13 +6,16 @@ Data only; :mod:`.option_text` matches them (negation-aware, on whole words) and
 
 - :data:`GENERATED_POSITIVE` / :data:`MANIPULATED_POSITIVE`: the positive option of each release
   wording ("AI-generated", "AI-manipulated") and its paraphrases ("synthetic", "fake", "deepfake",
-  "générée par l'IA", "generiert", "sahte", "偽物", ...); :data:`POSITIVE` maps the wording to
-  them;
-- :data:`NEGATIVE`: the negative side ("real", "authentic", "echt", "verdadeira", "真实", ...);
+  "générée par l'IA", "generiert", "sahte", "偽物", "created by an AI" and "edited" in the other
+  languages, Swedish and Czech included, ...); :data:`POSITIVE` maps the wording to them;
+- :data:`NEGATIVE`: the negative side ("real", "authentic", "echt", "verdadeira", "真实", "a
+  photo taken with a phone", "äkta", "skutečná", ...);
 - :data:`PARAPHRASES`: per option text (lower case), the forgery model names of seed 002's
-  Table 5, the four corners in twelve languages, the manipulation kinds (and their French,
-  Spanish, German, Italian and Portuguese names) and the answer of real media in the
-  localization tasks;
+  Table 5, the four corners, the manipulation kinds and the answer of real media in the
+  localization tasks; :data:`OTHER_LANGUAGES` adds the same in French, Spanish, German,
+  Italian, Portuguese, Russian, Chinese, Japanese and Korean (corners also in Polish, Turkish
+  and Swedish, built from each language's words for top, bottom, left and right; "Candidate n"
+  as "Kandidat n", "candidato n", "候选n", "후보 n", "кандидат n"...) and is merged in;
 - :data:`LETTER_NEGATED_BEFORE` / :data:`LETTER_NEGATED_AFTER`: "not" before or after an
   option letter in the other languages ("nicht C, sondern A", "ce n'est pas C", "C가 아니라",
   "Cではありません", "不是C"): the letter is ruled out, as English "not C" is.
@@ -38,6 +41,26 @@ GENERATED_POSITIVE = (
     "wygenerowany", "wygenerowane", "wygenerowana", "syntetyczny", "fałszywy", "fałszywe",
     "сгенерированное", "сгенерирована", "сгенерирован", "синтетическое", "фальшивка", "مولدة",
     "مزيفة", "नकली", "偽物", "가짜",
+    "créée par une intelligence artificielle", "créée par l'ia", "créée par une ia", "créé par une ia",
+    "générée par une intelligence artificielle", "creada por una ia", "creado por una ia",
+    "creada por ia", "creado por ia", "creada por inteligencia artificial", "bildgenerator",
+    "von einer ki", "ki erzeugt", "ki generiert", "prodotta da un'intelligenza artificiale",
+    "prodotto da un'intelligenza artificiale", "criada por ia", "criada por uma ia",
+    "画像生成ai", "aiで作られた", "aiが作", "aiによって生成", "ai가 만든", "ai가 생성", "ai 생성",
+    "нейросетью", "искусственным интеллектом", "由人工智能", "人工智能生成", "人工智能模型",
+    "ai genererad",
+    "genererad", "vygenerovaný", "vygenerovaná", "vygenerované", "umělou inteligencí",
+    "بالذكاء الاصطناعي", "بواسطة الذكاء الاصطناعي",
+    "générée par une ia", "générée par intelligence artificielle", "produite par une ia",
+    "fabriquée par une ia", "générateur d'images", "generada por una ia",
+    "generada por inteligencia artificial", "hecha por una ia", "hecha con ia", "creada con ia",
+    "generador de imágenes", "von einer ki erstellt", "mit ki erstellt", "von ki erzeugt",
+    "von einer ki generiert", "creata da un'intelligenza artificiale", "creata dall'ia",
+    "generata da un'ia", "prodotta dall'ia", "criada por inteligência artificial",
+    "gerada por inteligência artificial", "feita por ia", "produzida por ia", "aiが生成", "aiで生成",
+    "aiによって作", "ai画像", "合成画像", "ai로 만든", "인공지능이 만든", "인공지능으로 생성",
+    "생성된 이미지", "합성 이미지", "создано ии", "синтетическ", "ai制作", "ai创作", "ai画的", "由ai",
+    "фейк", "подделка", "フェイク", "do ai tạo", "ai tạo ra",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
@@ -45,6 +68,17 @@ MANIPULATED_POSITIVE = (
     "fake", "deepfake", "forged", "forgery", "ai篡改", "篡改", "伪造", "被修改", "深度伪造", "假的",
     "manipulée", "retouchée", "manipulada", "manipuliert", "bearbeitet", "manipolata",
     "改ざんされています", "改ざんされた", "조작된", "манипулировано",
+    "truquée", "truqué", "falsifiée", "falsifié", "modifiée", "manipulado", "retocada",
+    "retocado", "retocó", "alterada", "alterado", "editada", "editado", "verfälscht",
+    "verändert", "gefälscht", "alterata", "alterato", "manipolato", "modificata", "adulterada",
+    "adulterado", "editou", "falsificada", "falsificado", "加工されて", "加工された", "編集しました",
+    "編集された", "조작되었", "조작됐", "편집했", "편집된", "편집되", "подделано", "подделана", "подделан",
+    "отредактировал", "отредактирована", "отредактировано", "编辑过", "修改过", "p过",
+    "manipulerad", "upravená", "upravený",
+    "altérée", "éditée", "trafiquée", "retouché", "modifié", "manipulé", "modificada",
+    "modificado", "gefälscht", "retuschiert", "nachbearbeitet", "modificato", "ritoccata",
+    "ritoccato", "contraffatta", "falsificata", "retocada", "改竄された", "加工済み", "합성된", "변조", "изменен", "изменён", "обработан", "смонтирован", "фальсифицирован",
+    "被编辑", "处理过", "ps过", "фейк", "подделка",
 )  # fmt: skip
 NEGATIVE = (
     "real", "authentic", "genuine", "unedited", "unaltered", "untampered", "unmanipulated",
@@ -56,6 +90,14 @@ NEGATIVE = (
     "authentisch", "reale", "autentica", "autentico", "verdadeira", "autêntica", "echte",
     "gerçek", "prawdziwe", "prawdziwy", "prawdziwa", "autentyczne", "настоящее", "настоящая",
     "подлинное", "подлинная", "реальное", "حقيقية", "असली", "वास्तविक", "実写", "진짜",
+    "vrai appareil", "vraie photographie", "photographie réelle", "foto originale", "integra",
+    "foto scattata", "unverändert", "unbearbeitet", "で撮った", "で撮影", "普通の写真", "찍은",
+    "평범한 사진", "обычная фотография", "снятая на", "снятое на", "手机拍", "拍的", "普通照片",
+    "äkta", "verklig", "skutečná", "skutečný", "skutečné",
+    "photo réelle", "prise avec un appareil", "appareil photo", "photographie authentique",
+    "tomada con una cámara", "kamera aufgenommen", "vera foto", "foto vera", "scattata con",
+    "tirada com", "実際の写真", "本物の写真", "реальн", "подлинн", "实拍", "拍摄的", "相机拍",
+    "originale", "originales", "intacte", "intacto", "intacta", "intatta", "オリジナル", "원본",
 )  # fmt: skip
 POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE}
 """Paraphrases of the positive option of each release wording (its own text included)."""
@@ -94,3 +136,67 @@ LETTER_NEGATED_AFTER = (
     r"이\s*아닙니다|가\s*아니고|değil|नहीं"
 )
 """What follows an option letter and rules it out ("C가 아니라 A", "C değil, B", "C नहीं")."""
+
+_CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str]] = {
+    "fr": (("supérieur", "supérieure", "haut"), ("inférieur", "inférieure", "bas"), ("gauche",), ("droit", "droite"), "vh"),
+    "es": (("superior",), ("inferior",), ("izquierda", "izquierdo"), ("derecha", "derecho"), "vh"),
+    "it": (("superiore",), ("inferiore",), ("sinistro", "sinistra"), ("destro", "destra"), "vh"),
+    "pt": (("superior",), ("inferior",), ("esquerdo", "esquerda"), ("direito", "direita"), "vh"),
+    "de": (("oberen", "obere", "oberer"), ("unteren", "untere", "unterer"), ("linken", "linke", "linker"), ("rechten", "rechte", "rechter"), "vh hv"),
+    "ru": (("верхний", "верхнем", "верхней", "верхняя"), ("нижний", "нижнем", "нижней", "нижняя"), ("левый", "левом", "левой", "левая"), ("правый", "правом", "правой", "правая"), "vh hv"),
+    "pl": (("górny", "górnym", "górnej", "górna"), ("dolny", "dolnym", "dolnej", "dolna"), ("lewy", "lewym", "lewej", "lewa"), ("prawy", "prawym", "prawej", "prawa"), "vh hv"),
+    "tr": (("üst",), ("alt",), ("sol",), ("sağ",), "hv"),
+    "sv": (("övre",), ("nedre",), ("vänstra",), ("högra",), "vh"),
+    "ko": (("상단",), ("하단",), ("왼쪽", "좌측"), ("오른쪽", "우측"), "hv"),
+}  # fmt: skip
+"""Per language: the words for top, bottom, left and right (the inflections models write), and
+the orders they combine in (``vh``: "superior izquierda", ``hv``: "sağ üst")."""
+
+
+def _corners() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {
+        k: [] for k in ("top left", "top right", "bottom left", "bottom right")
+    }
+    for top, bottom, left, right, orders in _CORNER_WORDS.values():
+        for key, vs, hs in (("top left", top, left), ("top right", top, right),
+                            ("bottom left", bottom, left), ("bottom right", bottom, right)):  # fmt: skip
+            for v in vs:
+                for h in hs:
+                    out[key] += [f"{v} {h}" if o == "vh" else f"{h} {v}" for o in orders.split()]
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _candidates() -> dict[str, tuple[str, ...]]:
+    """ "Candidate n" in other languages ("Kandidat 2", "候选2", "후보 2"): the option's own number."""
+    words = ("kandidat", "candidato", "candidata", "candidat", "kandydat", "kandidaat", "кандидат")
+    cjk = ("候选", "候選", "候補", "후보")
+    return {
+        f"candidate {n}": tuple(f"{w} {n}" for w in words) + tuple(f"{w}{s}{n}" for w in cjk for s in ("", " "))
+        for n in range(1, 10)
+    }  # fmt: skip
+
+
+OTHER_LANGUAGES: dict[str, tuple[str, ...]] = {
+    **_corners(),
+    **_candidates(),
+    "splicing": ("photomontage", "fotomontaje", "fotomontaggio", "fotomontagem", "fotomontage", "d'une autre photo", "dans une autre photo", "d'une autre image", "de otra foto", "de otra imagen", "aus einem anderen foto", "aus einem anderen bild", "da un'altra foto", "da un'altra immagine", "de outra foto", "de outra imagem", "из другой фотографии", "из другого изображения", "从另一张", "拼接", "別の写真から", "別の画像から", "スプライシング", "다른 사진에서", "다른 이미지에서", "스플라이싱", "сплайсинг", "de otra fotografía", "aus einer anderen aufnahme", "从其他图片", "别的图片", "另一张图", "另一幅", "composición"),
+    "copy-move": ("copiada y pegada", "copiado y pegado", "misma imagen", "même image", "stessa immagine", "selben bild", "gleichen bild", "mesma imagem", "того же изображения", "同一张", "同じ画像", "같은 이미지", "clonado", "clonada", "clonato", "clonata", "cloné", "clonée", "geklont", "dupliziert", "dupliqué", "dupliquée", "скопирован", "клонирован", "复制 移动", "复制移动", "コピー移動", "コピー 移動", "복사 이동", "clonage", "clonación", "clonazione", "clonagem", "klonen", "kopiert und verschoben", "copiado e movido", "copiato e spostato", "copié et déplacé", "同一图像", "同一幅", "コピーアンドムーブ", "복제"),
+    "removal": ("gommé", "gommée", "effacé", "effacée", "supprimé", "supprimée", "borrado", "borrada", "wegretuschiert", "wurde entfernt", "wurden entfernt", "gelöscht", "rimosso", "rimossa", "cancellato", "cancellata", "apagado", "apagada", "removido", "removida", "стёр", "стер", "стёрт", "стерт", "удалён", "удалена", "удалено", "抹掉", "擦除", "删除", "移除", "去除", "消去", "消され", "削除", "除去", "지워", "지웠", "제거", "消除", "被删", "抹去", "去掉", "取り除", "삭제", "지운", "retirée", "retirado"),
+    "face swap (single face)": ("échange de visage", "échange de visages", "cambio de cara", "intercambio de caras", "cambiaron la cara", "gesichtstausch", "gesicht ausgetauscht", "scambio di volti", "scambio di volto", "troca de rosto", "troca de rostos", "замена лица", "заменили лицо", "换脸", "人脸替换", "顔の入れ替え", "顔が別人", "顔を入れ替", "얼굴 교체", "얼굴을 바꾼", "visage remplacé", "visage a été remplacé", "cara reemplazada", "rostro reemplazado", "cambio de rostro", "intercambio de rostros", "gesicht getauscht", "gesicht ersetzt", "volto sostituito", "viso sostituito", "rosto substituído", "rosto trocado", "лицо заменено", "подмена лица", "换了脸", "脸被替换", "人脸交换", "顔交換", "フェイススワップ", "페이스 스왑", "얼굴이 바뀌"),
+    "generative adversarial networks": ("red generativa antagónica", "red generativa adversaria", "redes generativas antagónicas", "rede adversária generativa", "rede generativa adversária", "réseau antagoniste génératif", "réseaux antagonistes génératifs", "rete generativa avversaria", "reti generative avversarie", "generatives gegnerisches netz", "генеративно состязательн", "생성적 적대", "对抗网络", "敵対的生成"),
+    "diffusion models": ("modello di diffusione", "modelli di diffusione", "modelo de difusión", "modelos de difusión", "modelo de difusão", "modèle de diffusion", "modèles de diffusion", "diffusionsmodell", "диффузион", "디퓨전", "확산", "扩散", "拡散", "ディフュージョン", "difusión", "difusão", "diffusione"),
+    "graphics-based methods": ("3d 그래픽", "렌더링", "rendu 3d", "renderizado", "renderizada", "gerendert", "рендер", "レンダリング", "computergrafik", "компьютерная графика", "计算机图形", "gráficos por computadora", "gráficos por computador", "computação gráfica", "infographie", "images de synthèse", "grafica computerizzata", "コンピュータグラフィックス"),
+    "variational auto-encoders": ("autoencoder variazionale", "autoencoder variacional", "autocodificador variacional", "autoencodeur variationnel", "auto encodeur variationnel", "variationaler autoencoder", "вариационн", "变分自编码", "変分オートエンコーダ", "변분 오토인코더"),
+    "recurrent neural networks": ("再帰型ニューラルネットワーク", "リカレントニューラルネットワーク", "循环神经网络", "递归神经网络", "rete neurale ricorrente", "red neuronal recurrente", "rede neural recorrente", "réseau de neurones récurrent", "réseau neuronal récurrent", "rekurrentes neuronales netz", "рекуррентн", "순환 신경망"),
+    "encoder-decoder": ("codificador decodificador", "encodeur décodeur", "kodierer dekodierer", "кодировщик декодер", "编码器 解码器", "编码器解码器", "エンコーダ デコーダ", "인코더 디코더"),
+    "auto-regressive models": ("autorregresivo", "autorégressif", "autoregressivo", "autoregressiv", "авторегрессионн", "自回归", "自己回帰", "자기회귀"),
+    "proprietary": ("propriétaire", "propietario", "propietaria", "proprietario", "proprietaria", "proprietário", "proprietária", "proprietär", "проприетарн", "коммерческ", "商业", "闭源", "商用", "상용", "générateur commercial", "gerador comercial", "generador comercial", "generatore commerciale", "kommerziell"),
+    "no area was manipulated.": ("keiner der bereiche wurde manipuliert", "kein bereich wurde manipuliert", "kein bereich ist manipuliert", "keine region wurde manipuliert", "kein manipulierter bereich", "改ざんされた領域はない", "改ざんされた領域はありません", "改ざん箇所はありません", "改ざん箇所はない", "ninguna zona ha sido manipulada", "ninguna zona fue manipulada", "ninguna zona está manipulada", "ninguna región ha sido manipulada", "ninguna región fue manipulada", "ningún área fue manipulada", "ninguna área fue manipulada", "aucune zone n'a été", "aucune région n'a été", "aucune zone n'est manipulée", "aucune zone manipulée", "nessuna area è stata", "nessuna zona è stata", "nessuna area è manipolata", "nessuna area manipolata", "nessuna zona manipolata", "nenhuma área foi", "nenhuma região foi", "nenhuma área manipulada", "nenhuma área está manipulada", "ни одна область не была", "ни одна область не подверглась", "没有区域被篡改", "没有被篡改的区域", "没有篡改区域", "没有任何区域被篡改", "没有区域被修改", "조작된 영역이 없", "조작된 영역은 없", "조작된 부분이 없", "hiçbir bölge manipüle edilmemiş", "hiçbir bölge değiştirilmemiş", "rien n'a été manipulé", "nada fue manipulado", "nada ha sido manipulado", "nichts wurde manipuliert", "nulla è stato manipolato", "niente è stato manipolato", "nada foi manipulado"),
+    "no frame was manipulated.": ("ningún fotograma", "aucune image n'a été", "kein frame wurde", "nessun fotogramma", "nenhum quadro", "ни один кадр не", "没有帧被篡改", "改ざんされたフレームはない"),
+}  # fmt: skip
+"""The same option texts in the other languages the rules know (French, Spanish, German,
+Italian, Portuguese, Russian, Polish, Turkish, Swedish, Chinese, Japanese, Korean): merged into
+:data:`PARAPHRASES`."""
+
+for _key, _forms in OTHER_LANGUAGES.items():
+    PARAPHRASES[_key] = PARAPHRASES.get(_key, ()) + _forms

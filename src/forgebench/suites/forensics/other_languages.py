@@ -1,0 +1,260 @@
+"""What the rules read differently in the languages other than English: negators, clause
+breaks, runs of numbered options ("candidats 1 et 3") and frame lists ("los fotogramas 0 y 1",
+"第0帧和第1帧") for :mod:`.option_text`; self-corrections ("Korrektur:", "mejor dicho",
+"失礼しました、正しくは", "मेरा मतलब"), overturned first thoughts ("一开始我以为是X，但其实是Y",
+"最初はXだと思いましたが") and ordinals over the options ("la tercera máscara", "2番目のマスク",
+"세 번째 마스크", in French, Spanish, Italian, Portuguese, German, Russian, Japanese, Korean and
+Chinese) for :mod:`.answer_text`.
+
+A wording the rules know in a language is read with that language's negation, or a negated
+claim ("ليست حقيقية", "non è generata", "nicht verändert") would count as the claim itself: a
+wrong letter. Five kinds:
+
+- :data:`NEG_WORDS_OTHER`: negators written before the words they negate, on whole words ("не"
+  inside "стороне" is none): German, Portuguese, French, Dutch, Polish, Russian, Swedish,
+  Czech, Spanish, Italian (with their "none of", "nothing" and "neither" forms: "ninguna",
+  "aucune", "nessuna", "nenhuma", "keinerlei", "rien", "nada", "nichts", "ничего", "ni",
+  "ни", "weder"), Arabic ("ليس", "ليست", "لا", "غير", "لم"), Vietnamese ("không", "chưa"),
+  "nem"; :data:`NEGATOR_ZH`: Chinese "非", "不是", "没有", "未", "无", and "比起"/"与其说" (the
+  side compared against);
+- :data:`NEGATOR_AFTER`: negators written after the words they negate: Japanese
+  ("ではありません", "はない", "がない", "いません", "見当たりません", "見られない"; not
+  "違いありません", "must be"), Korean ("아니", "아닌", "않", "없"; not "아니면", "or"),
+  Turkish "değil" (to the end of its clause: "gerçek bir fotoğraf değil"), Hindi "नहीं", Chinese "没有被", "不是" ("右上角没有被篡改"); a "No" answering
+  the answer's own question ("手机拍的？不是。"); the compared-against side of "closer to X than
+  Y" (Korean "보다", Japanese "より"); an object "nothing" after the verb ("eliminado nada");
+- :data:`CONCESSIVE_OTHER`: a conceded side ("aunque parece real, ...", "虽然...，"), blanked
+  before a binary pair is read, as English "although ...,";
+- :func:`doubted`: "I don't think" and "I doubt" ("no creo que", "ich glaube nicht, dass",
+  "не думаю", "dudo", "我不认为", "とは思いません"), which negate the rest of their sentence up to
+  a "but", past commas;
+- :data:`BUT_OTHER`: the other languages' "but" ("aber", "sondern", "mais", "pero", "sino",
+  "però", "mas", "maar", "ale", "но", "а", "ama", "nhưng", "بل", "لكن", "लेकिन", "但", "而是",
+  "でも", "しかし", "하지만"), which end a negator's reach as English "but" does ("ليست حقيقية،
+  بل ..."). Italian "ma" is left out: Polish "nie ma" ("there is no") would lose its "nie".
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+NEG_WORDS_OTHER = (
+    r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
+    r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
+    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|ni|ни|weder|né"
+)
+"""Negators before the negated words, as a regex alternation (matched on whole words)."""
+NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
+"""A Chinese negator at most three characters before the negated words."""
+NEGATOR_AFTER = re.compile(
+    r"[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
+    r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니(?!면)|아닌|아닐|않|없|değil|नहीं|"
+    r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない)"
+    r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
+    r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
+)
+"""Matched right after the negated words (``re.match`` at their end)."""
+BUT_OTHER = (
+    r"(?<!\w)(?:aber|sondern|mais|pero|sino|però|mas|porém|maar|ale|но|а|ama|fakat|ancak|nhưng|"
+    r"بل|لكن|ولكن|लेकिन|बल्कि)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
+)
+"""Clause breaks of the other languages, as a regex alternation."""
+CONCESSIVE_OTHER = (
+    r"(?<!\w)(?:aunque|obwohl|auch\s+wenn|bien\s+que?|quoique|même\s+si|anche\s+se|sebbene|benché|"
+    r"embora|ainda\s+que|mesmo\s+que|хотя|chociaż|mặc\s+dù|även\s+om|i\s+když|přestože)(?!\w)"
+    r"[^,.;，。；]*[,;，；]|(?:虽然|尽管)[^，,。；;]*[，,]|"
+    r"(?:^|(?<=[。！？\n]))[^。、！？\n]*?(?:ように見え|に見え|みたい|っぽい)[^。、！？\n]{0,4}?"
+    r"(?:が|けれども|けれど|けど)[、,]|"
+    r"(?:^|(?<=[.!?\n]))[^.!?\n]*?(?:처럼\s*보이|것\s*같|듯\s*보이)[^.!?\n\s]{0,3}(?:지만|는데도)(?=\s)"
+)
+"""A conceded side in the other languages ("aunque parece real, ...", "虽然看起来很真实，",
+"本物のように見えますが、", "진짜처럼 보이지만": a "but" in Japanese and Korean only after "looks
+like"): blanked before a binary pair is read."""
+_DOUBTED = re.compile(
+    r"(?<!\w)(?:no\s+creo|no\s+pienso|dudo|je\s+ne\s+(?:pense|crois)\s+pas|je\s+doute|"
+    r"ich\s+(?:glaube|denke)\s+nicht|ich\s+bezweifle|non\s+(?:credo|penso)|dubito|"
+    r"não\s+(?:acho|creio|penso)|duvido|(?:я\s+)?не\s+(?:думаю|считаю|верю)|сомневаюсь|"
+    r"nie\s+(?:sądzę|myślę)|wątpię|sanmıyorum|düşünmüyorum|tror\s+inte|nemyslím)(?!\w)|"
+    r"我不认为|我不觉得|我怀疑|不太可能是|とは思いません|とは思わない|"
+    r"(?:라고|다고)\s*(?:생각하지\s*않|보지\s*않)"
+)
+_SENTENCE_END = re.compile(r"[.;!?。；！？\n]|" + BUT_OTHER + r"|\bbut\b")
+
+
+def doubted(hay: str, start: int) -> bool:
+    """Whether the words at ``start`` follow, in the same sentence and before any "but", an "I
+    don't think" or "I doubt" of another language ("No creo que esté en la esquina superior
+    izquierda", "Ich glaube nicht, dass es oben links ist"): a negation reaching past commas."""
+    before = hay[:start]
+    cut = max((m.end() for m in _SENTENCE_END.finditer(before)), default=0)
+    return bool(_DOUBTED.search(before[cut:]))
+
+
+CORRECTION_OTHER = (
+    r"(?<!\w)(?:korrektur|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"
+    r"en\s+fait|mejor\s+dicho|corrijo|me\s+corrijo|corrección|correzione|volevo\s+dire|mi\s+correggo|"
+    r"correção|me\s+corrijo|исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
+    r"düzeltme|demek\s+istedim|poprawka|miałem\s+na\s+myśli|xin\s+lỗi|ý\s+tôi\s+là|"
+    r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार)(?!\w)|"
+    r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
+    r"정확히는|제\s*말은"
+)
+"""Self-corrections in the other languages ("Korrektur:", "mejor dicho", "失礼しました、正しくは",
+"मेरा मतलब", "我是说"): what follows wins over what they correct (:mod:`.answer_text`)."""
+FIRST_THOUGHT_OTHER = (
+    r"(?<!\w)(?:au\s+début|d'abord|al\s+principio|inicialmente|zuerst|anfangs|all'inizio|"
+    r"inizialmente|no\s+início|a\s+princípio|сначала|поначалу|ilk\s+başta|początkowo|ban\s+đầu|"
+    r"a\s+primera\s+vista|au\s+premier\s+abord|à\s+première\s+vue|auf\s+den\s+ersten\s+blick|"
+    r"a\s+prima\s+vista|à\s+primeira\s+vista|на\s+первый\s+взгляд)"
+    r"(?!\w)[^.;\n]*?(?<!\w)(?:mais|pero|aber|ma|mas|но|ama|ale|nhưng)(?!\w)|"
+    r"(?:一开始|起初|最初|刚开始|乍一看|乍看)[^。；\n]*?(?:但|不过|可是)|最初は[^。\n]*?(?:が、|けど|けれど)|"
+    r"처음에는[^.\n]*?(?:지만|는데)"
+)
+"""A first thought the answer then overturns ("zuerst dachte ich X, aber ...", "一开始我以为是X，
+但其实是Y", "最初はXだと思いましたが、Y"): what follows the contrast is read first."""
+
+
+_NUMBERED_RUN = re.compile(
+    r"(?<!\w)([^\W\d_]{4,})\s+(\d+)((?:\s*(?:,|&|and|et|und|y|e|i|и|ve|en|och|a)\s*\d+)+)(?![\d\w])"
+)
+
+
+def each_numbered(text: str) -> str:
+    """ "candidats 1 et 3" as "candidats 1 et candidats 3" (in any language): each number then
+    names its option, and two named options are two, not the first one."""
+    return _NUMBERED_RUN.sub(
+        lambda m: m.group(1) + " " + m.group(2) + re.sub(r"(\d+)", m.group(1) + r" \1", m.group(3)),
+        text,
+    )
+
+
+_FRAME_WORD = re.compile(
+    r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
+    r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices)(?!\w)|フレーム|프레임",
+    re.I,
+)
+_AND_BETWEEN = re.compile(
+    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a)\s|和|与|及|、|と|과|와)\s*(?=\d)"
+)
+_ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*第\s*\d+\s*帧)*)")
+
+
+_NEGATED_FRAMES = re.compile(
+    r"(?:不是|并非|没有|非|不)\s*第\s*\d+\s*帧(?:\s*(?:和|与|及|、)\s*第\s*\d+\s*帧)*|"
+    r"(?<!\w)(?:no|not|não|nicht|pas|non|не|nie)\s+(?:(?:los|las|les|die|i|gli|le|os|as|the)\s+)?"
+    r"(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|frames?|kadry|klatki|кадры|кадр[аыов]*)"
+    r"\s+\d+(?:\s*(?:,|y|e|et|und|и|i|and)\s*\d+)*",
+    re.I,
+)
+
+
+def frame_words(text: str) -> str:
+    """Frame lists in the other languages as English ("los fotogramas 0 y 1", "第0帧和第1帧",
+    "フレーム0と1") for :mod:`.option_text`'s frame reading; a negated list ("不是第0帧",
+    "no los fotogramas 2 y 3") is dropped, so that it never joins the others."""
+    text = _NEGATED_FRAMES.sub(" ", text)
+    text = _ZH_FRAMES.sub(
+        lambda m: " frames " + ", ".join(re.findall(r"\d+", m.group(0))) + " ", text
+    )
+    text = _FRAME_WORD.sub(" frames ", text)
+    return _AND_BETWEEN.sub(" and ", text)
+
+
+@lru_cache(maxsize=8192)
+def needle(pattern: str) -> str:
+    """The literal text a phrase pattern of :mod:`.option_text` starts with ("candidate" of
+    ``(?<![a-z0-9])candidate(?:s|es)?\\s+2``): where the answer lacks it, the pattern cannot
+    match, and the hundreds of other-language wordings cost a substring test each."""
+    body = re.sub(r"^\(\?<!(?:\[a-z0-9\]|\\w)\)", "", pattern)
+    lit = re.match(r"(?:\\[^sdwSDWbBAZ0-9]|[^\\()\[\]?*+|.^${}])+", body)
+    if lit is None:
+        return ""
+    text = lit.group(0)
+    if body[lit.end() : lit.end() + 1] in ("?", "*", "{"):  # "tops?": the "s" is optional
+        text = text[:-2] if re.search(r"\\.$", text) else text[:-1]
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+_ORDINAL_WORDS = {
+    "first": r"premier|première|primer|primera|primero|primo|prima|primeiro|primeira|erste[nrs]?|"
+             r"первая|первый|первую|первой|1番目の|最初の|첫\s*번째|第一(?:个|张|幅)?",
+    "second": r"deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
+              r"2番目の|두\s*번째|第二(?:个|张|幅)?",
+    "third": r"troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
+             r"третьей|3番目の|세\s*번째|第三(?:个|张|幅)?",
+    "fourth": r"quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
+              r"четвертый|четвёртую|четвертую|4番目の|네\s*번째|第四(?:个|张|幅)?",
+    "last": r"dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
+            r"最後の|마지막|最后一?(?:个|张|幅)?",
+}  # fmt: skip
+_OPTION_NOUN = (
+    r"(?:masque|máscara|maschera|maske|маск[аиуы]|マスク|마스크|掩码|掩膜|蒙版|"
+    r"(?:segmentierungs)?karte|carte|mapa|mappa|карт[аиуы]|"
+    r"option|opción|opzione|opção|вариант|選択肢|옵션|선택지|选项|"
+    r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보)"
+)
+_ORDINAL_OPTION = re.compile(
+    r"(?<!\w)(?:(" + ")|(".join(_ORDINAL_WORDS.values()) + r"))\s*" + _OPTION_NOUN + r"\w*",
+    re.I,
+)
+
+
+_BARE_ORDINAL = re.compile(
+    r"(?<!\w)(?:(?:la|le|il|el|lo|l'|die|der|das|den|a|o|the)\s+)?(?:("
+    + ")|(".join(_ORDINAL_WORDS.values())
+    + r"))(?!\w)",
+    re.I,
+)
+
+
+def _english(m: re.Match[str]) -> str:
+    return " the " + list(_ORDINAL_WORDS)[next(i for i, g in enumerate(m.groups()) if g)]
+
+
+_NUMBERED_NOUN = (
+    r"kandidat(?:en)?|candidats?|candidat[oiae]s?|кандидат[ыа]?|optionen|opci[oó]n(?:es)?|"
+    r"opzion[ei]|op[cç][aã]o|op[cç][oõ]es|masken?|masques?|m[aá]scaras?|mascher[ae]|маск[аи]|"
+    r"候选|候選|候補|候补|후보|选项|選択肢"
+)
+_OPTION_RUN = re.compile(
+    r"(?<!\w)(" + _NUMBERED_NOUN + r")[ \t]*(\d)((?:[ \t]*(?:,|、|&|und|oder|et|ou|y|o|e|i|и|или|"
+    r"veya|ve|和|与|或|と|か|과|와|또는)[ \t]*\d(?!\d))+)",
+    re.I,
+)
+
+
+_NEGATED_OPTION = re.compile(
+    r"(?:(?<!\w)(?:nicht|pas|não|non|не|nie|niet|inte|ليس)|不是|并非)[ \t]*"
+    r"(?:(?:la|le|el|il|lo|o|a|der|den|die|das|l')[ \t]*)?(?:"
+    + _NUMBERED_NOUN
+    + r")[ \t]*(\d)(?!\d)",
+    re.I,
+)
+
+
+def numbered_options(text: str) -> str:
+    """Option numbers after another language's noun, each with its noun ("Kandidat 1 und 3":
+    "Kandidat 1 und Kandidat 3", "候选1和候选3": "候选 1和 候选 3"), so that the reading of option
+    numbers sees every one (two named: two options, not the first); a negated one in English
+    ("nicht Kandidat 3": "not candidate 3"), which that reading rules out."""
+
+    def each(m: re.Match[str]) -> str:
+        rest = re.sub(r"(\d)", lambda d: " " + m.group(1) + " " + d.group(1), m.group(3))
+        return " " + m.group(1) + " " + m.group(2) + rest
+
+    text = _NEGATED_OPTION.sub(lambda m: " not candidate " + m.group(1) + " ", text)
+    text = _OPTION_RUN.sub(each, text)
+    return re.sub(r"(?<=[和与或、及と])(候选|候選|候補|候补|选项|選択肢)(?=\s*\d)", r" \1 ", text)
+
+
+def ordinals_in_english(text: str) -> str:
+    """An ordinal over the options in the other languages ("le deuxième masque", "die vierte
+    Karte", "1番目のマスク", "세 번째 마스크", "第二个选项") as English ("the second option"),
+    which the reading of ordinals then takes (options with numbers of their own in another
+    order: ``Z``); where there is one, the other ordinals too ("la prima maschera oppure la
+    terza": "the first option oppure the third", two options)."""
+    if not _ORDINAL_OPTION.search(text):
+        return text
+    text = _ORDINAL_OPTION.sub(lambda m: _english(m) + " option ", text)
+    return _BARE_ORDINAL.sub(lambda m: _english(m) + " ", text)

@@ -1,0 +1,195 @@
+"""The rules on answers in other languages: their standard option wordings, their negators
+and their corrections (:mod:`.wordings`, :mod:`.option_text`, :mod:`.answer_text`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from forgebench.suites.forensics.extract import extract_option
+from forgebench.suites.forensics.option_text import _phrase_pattern
+from forgebench.suites.forensics.other_languages import needle
+
+BINARY = {"A": "AI-generated", "B": "non AI-generated"}
+MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
+FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
+SHUFFLED = {"A": "Candidate 3", "B": "Candidate 1", "C": "Candidate 4", "D": "Candidate 2"}
+REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
+KINDS = {"A": "Splicing", "B": "Copy-Move", "C": "Removal", "D": "Face Swap (Single Face)"}
+GENS = {
+    "A": "Generative Adversarial Networks",
+    "B": "Diffusion models",
+    "C": "Encoder-Decoder",
+    "D": "Graphics-based methods",
+}
+MASKS = {
+    "A": "Candidate 2",
+    "B": "No area was manipulated.",
+    "C": "Candidate 1",
+    "D": "Candidate 3",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # binary wordings and their negators (a wording without its negation is a trap)
+        ("هذه الصورة غير حقيقية.", BINARY, "A"),
+        ("الصورة ليست مولدة بالذكاء الاصطناعي.", BINARY, "B"),
+        ("La foto fue creada por una IA.", BINARY, "A"),
+        ("No fue creada por una IA.", BINARY, "B"),
+        ("Das Foto ist unverändert und echt.", MANIP, "A"),
+        ("Das Bild wurde nicht verändert.", MANIP, "A"),
+        ("Bilden är inte AI-genererad.", BINARY, "B"),
+        ("Snímek je skutečná fotografie, není vygenerovaný.", BINARY, "B"),
+        ("AI 생성보다는 실제 사진에 가깝습니다.", BINARY, "B"),
+        ("Это изображение создано нейросетью.", BINARY, "A"),
+        ("Non è una foto scattata, è sintetica.", BINARY, "A"),
+        ("Это фейк.", BINARY, "A"),
+        ("Bu gerçek bir fotoğraf değil.", BINARY, "A"),
+        ("Bu sahte değil, gerçek bir fotoğraf.", BINARY, "B"),
+        # regions
+        ("Il falso è nell'angolo inferiore destro.", REGIONS, "D"),
+        ("Nicht im oberen linken Bereich, sondern im unteren rechten.", REGIONS, "D"),
+        ("Sahte bölge sol alt köşede.", REGIONS, "C"),
+        ("Подделка в правом нижнем углу.", REGIONS, "D"),
+        ("Falsyfikat jest w lewym górnym rogu.", REGIONS, "A"),
+        # manipulation kinds and generators
+        ("L'objet a été effacé.", KINDS, "C"),
+        ("Das Schild wurde gelöscht.", KINDS, "C"),
+        ("Ничего не было удалено.", KINDS, "Z"),
+        ("La montaña fue copiada y pegada dentro de la misma imagen.", KINDS, "B"),
+        ("这个人是从另一张照片贴进来的。", KINDS, "A"),
+        ("Фото сделано в мастерской.", KINDS, "Z"),
+        ("Probablemente un modelo de difusión.", GENS, "B"),
+        ("Generato da una rete generativa avversaria.", GENS, "A"),
+        ("Нет, это не диффузионная модель.", GENS, "Z"),
+        # candidates and "no area was manipulated"
+        ("候选2最准确。", FOUR, "B"),
+        ("Les candidats 2 et 4 conviennent.", FOUR, "Z"),
+        ("Ninguna zona fue manipulada.", MASKS, "B"),
+        ("Kein Bereich wurde manipuliert.", MASKS, "B"),
+    ],
+)
+def test_other_languages_wordings(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter
+
+
+FRAMES8 = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a correction or an overturned first thought: what follows wins
+        ("Antwort: A. Korrektur: B passt besser.", FOUR, "B"),
+        ("C, mejor dicho D.", FOUR, "D"),
+        ("答えはCです。失礼しました、正しくはDです。", FOUR, "D"),
+        ("उत्तर: C। माफ़ कीजिए, मेरा मतलब B था।", FOUR, "B"),
+        ("一开始我以为是左上，但其实是右下。", REGIONS, "D"),
+        ("最初は左上だと思いましたが、右下です。", REGIONS, "D"),
+        ("Zuerst dachte ich an Splicing, aber es ist Copy-Move.", KINDS, "B"),
+        ("Сначала я думал, что это A, но на самом деле C.", FOUR, "C"),
+        # ordinals over the options: that option where the numbers agree, Z where shuffled
+        ("La tercera máscara es la mejor.", FOUR, "C"),
+        ("La tercera máscara es la mejor.", SHUFFLED, "Z"),
+        ("2番目のマスクが最も正確です。", FOUR, "B"),
+        ("Direi la seconda maschera o forse la quarta.", FOUR, "Z"),
+        ("第二个掩码，不是第三个。", FOUR, "B"),
+        ("Die letzte Option.", FOUR, "D"),
+        # two option numbers after one noun are two options; a negated number rules it out
+        ("Kandidat 1 und 3 sind beide plausibel.", FOUR, "Z"),
+        ("候选1和候选3都有可能。", FOUR, "Z"),
+        ("候補1と候補3のどちらもありえます。", FOUR, "Z"),
+        ("Nicht Kandidat 3.", FOUR, "Z"),
+        ("不是候选3。", FOUR, "Z"),
+        ("Ни GAN, ни диффузия.", GENS, "Z"),
+        ("Candidate 1 - No\nCandidate 2 - No\nCandidate 3 - Yes", FOUR, "C"),
+        # frame lists; a negated one never joins the others
+        ("Los fotogramas 3, 4 y 5.", FRAMES8, "A"),
+        ("被篡改的是第6帧和第7帧。", FRAMES8, "C"),
+        ("フレーム0と1が改ざんされています。", FRAMES8, "B"),
+        ("不是第0帧，是第1帧。", FRAMES8, "Z"),
+        ("No los fotogramas 6 y 7, sino los fotogramas 0 y 1.", FRAMES8, "B"),
+    ],
+)
+def test_other_languages_corrections_ordinals_and_frames(
+    answer: str, options: dict[str, str], letter: str
+) -> None:
+    assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # each added wording with its negation: the other side or Z, never the wording's side
+        ("この動画は加工されていません。", MANIP, "A"),
+        ("이 사진은 편집되지 않았습니다.", MANIP, "A"),
+        ("Фото не было отредактировано.", MANIP, "A"),
+        ("这不是人工智能生成的。", BINARY, "B"),
+        ("La foto n'a pas été truquée.", MANIP, "A"),
+        ("O vídeo não foi adulterado.", MANIP, "A"),
+        ("Není to skutečná fotografie.", BINARY, "A"),
+        ("Das Bild ist nicht unverändert.", MANIP, "B"),
+        ("휴대폰으로 찍은 사진이 아닙니다.", BINARY, "A"),
+        ("手机拍的？不是。", BINARY, "A"),
+        ("Não está no canto inferior direito.", REGIONS, "Z"),
+        ("Не в правом верхнем углу.", REGIONS, "Z"),
+        ("右上角没有被篡改。", REGIONS, "Z"),
+        ("Rien n'a été effacé.", KINDS, "Z"),
+        ("Nichts wurde gelöscht.", KINDS, "Z"),
+        ("아무것도 지워지지 않았습니다.", KINDS, "Z"),
+        ("拡散モデルではありません。", GENS, "Z"),
+        ("Não foi feita por uma rede adversária generativa.", GENS, "Z"),
+        ("加工されたに違いありません。", MANIP, "B"),
+        ("AI生成の特徴は見られない。", BINARY, "B"),
+        ("Фото не было изменено.", MANIP, "A"),
+        ("L'image n'a pas été altérée.", MANIP, "A"),
+        ("Ninguna zona parece natural; el candidato 2 cubre la boca.", MASKS, "A"),
+        ("Hiçbir bölge doğal görünmüyor.", MASKS, "Z"),
+        ("No es una GAN sino un modelo de difusión.", GENS, "B"),
+        ("与其说是AI生成的，不如说是实拍。", BINARY, "B"),
+        # "I don't think" / "I doubt" reach past a comma; Korean "아니면" ("or") negates nothing
+        ("No creo que esté en la esquina superior izquierda.", REGIONS, "Z"),
+        ("Ich glaube nicht, dass es oben links ist.", REGIONS, "Z"),
+        ("Не думаю, что это верхний левый угол.", REGIONS, "Z"),
+        ("Dudo que sea un modelo de difusión.", GENS, "Z"),
+        ("Kein Diffusionsmodell.", GENS, "Z"),
+        ("왼쪽 위는 아닌 것 같습니다.", REGIONS, "Z"),
+        ("아마 왼쪽 위 아니면 오른쪽 아래.", REGIONS, "Z"),
+        ("No creo que sea real, sino generada por IA.", BINARY, "A"),
+        # a conceded side ("although it looks real, ...") and a first impression overturned
+        ("Aunque a primera vista parece real, la imagen fue generada por IA.", BINARY, "A"),
+        ("Obwohl das Bild echt wirkt, ist es KI-generiert.", BINARY, "A"),
+        ("虽然看起来很真实，但这是AI生成的。", BINARY, "A"),
+        ("本物のように見えますが、AI生成です。", BINARY, "A"),
+        ("AI生成ですが、背景は本物です。", BINARY, "Z"),
+        ("진짜처럼 보이지만 AI가 만든 이미지입니다.", BINARY, "A"),
+        ("Au premier abord on dirait une image générée, mais c'est une vraie photo.", BINARY, "B"),
+        # hedges in Swedish and Czech, and a contrast after one that states a side
+        ("Svårt att säga, kanske AI-genererad.", BINARY, "Z"),
+        ("Nejsem si jistý, jestli je to skutečná fotografie.", BINARY, "Z"),
+        ("Možná skutečná, možná vygenerovaná.", BINARY, "Z"),
+        ("Těžko říct, ale vypadá to jako skutečná fotografie.", BINARY, "B"),
+        # a pick followed by "but I'm not sure" takes it back
+        ("Je dirais B, mais je ne suis pas sûr.", FOUR, "Z"),
+        ("Direi B, ma non ne sono sicuro.", FOUR, "Z"),
+        ("たぶんBですが、自信はありません。", FOUR, "Z"),
+        ("아마 B인 것 같지만 확실하지 않습니다.", FOUR, "Z"),
+        ("Acho que é B, mas não estou seguro.", FOUR, "Z"),
+    ],
+)
+def test_other_languages_negation_and_hedges(
+    answer: str, options: dict[str, str], letter: str
+) -> None:
+    assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("phrase", "literal"),
+    [("Candidate 2", "candidate"), ("top left", "top"), ("échange de visage", "échange"),
+     ("ai生成", "ai生成"), ("сгенерирован", "сгенерирован")],
+)  # fmt: skip
+def test_a_phrase_is_tried_only_where_its_first_literal_is(phrase: str, literal: str) -> None:
+    """The substring gate before each wording's regex: the literal it needs, never more (an
+    optional plural "s" is left out, or "top left" would never be tried)."""
+    assert needle(_phrase_pattern(phrase)) == literal

@@ -83,6 +83,7 @@ from forgebench.suites.forensics.final_cue import (
     settles,
     verdict_forms,
 )
+from forgebench.suites.forensics.frames_boxes import FRAME_COUNT, last_frames
 from forgebench.suites.forensics.hedges import (
     APOLOGY,
     CONDITIONAL,
@@ -95,9 +96,7 @@ from forgebench.suites.forensics.hedges import (
     undecided_rest,
 )
 from forgebench.suites.forensics.option_text import (
-    FRAME_COUNT,
     OptionTexts,
-    last_frames,
     named_letters,
     option_texts,
     text_letters,

@@ -37,6 +37,8 @@ German, Italian, Portuguese, Russian, Chinese, Japanese and Korean (most in Poli
 too); the four corners in French, Spanish, German, Italian, Portuguese, Dutch, Vietnamese,
 Japanese, Chinese, Korean, Russian, Polish, Turkish and Swedish.
 
+What the words around a mention say of it (negated, dismissed, compared, hypothetical, generic,
+a part): :mod:`.mention_context`; frame lists and boxes: :mod:`.frames_boxes`.
 Negators and clause breaks of those languages: :mod:`.other_languages`. Portuguese "no canto" ("in
 the corner") is no negator.
 """
@@ -50,54 +52,27 @@ from functools import lru_cache
 from typing import cast
 
 from forgebench.suites.forensics import other_languages as other
+from forgebench.suites.forensics.frames_boxes import (
+    CLEAN_BOX,
+    LIST,
+    NUM,
+    boxes_of,
+    frames,
+    loose_boxes,
+)
+from forgebench.suites.forensics.mention_context import (
+    DISMISSED,
+    PART_SUBJECT,
+    PARTIAL,
+    clause_before,
+    compared,
+    generic,
+    hypothetical,
+    negated,
+)
 from forgebench.suites.forensics.wordings import NEGATIVE, PARAPHRASES, POSITIVE
 
-_NEG_WORDS = (
-    r"(?<!than )not|non|never|no(?!\s+(?:it|this|that|i|we|you|canto|lado|centro|meio|topo|fundo|quadro|vídeo|quadrante)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
-    r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|couldn't|wouldn't|won't|neither|nor|nothing|none of|"
-    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike"
-)
-_NEGATOR = re.compile(
-    rf"(?:(?:^|[^a-z'])(?:{_NEG_WORDS})|(?<![\w'])(?:{other.NEG_WORDS_OTHER}))(?:\s+[\w']+){{0,5}}\s*$"
-)
-_HYPOTHETICAL = re.compile(
-    r"(?:^|[^a-z])(?:whether|if|to\s+(?:determine|decide|judge|tell|assess|check|detect))"
-    r"(?:\s+[\w']+){0,6}\s*$"
-)
-DISMISSED_AFTER = (
-    r"\s*(?:\([^)]{0,40}\)\s*)?(?:(?:is|are|was|seems?|looks?|appears?|would\s+be)\s+)?"
-    r"(?:(?:far|much|a\s+lot|even|also|clearly|quite)\s+)?(?:less\s+(?:likely|plausible|probable|"
-    r"convincing)(?!\s+than)|unlikely|implausible|improbable|out(?:\s+of\s+the\s+question)?(?=\s*(?:[,.;:!)]|$|"
-    r"\s(?:and|but|since|because|as)\b))|ruled\s+out|excluded|wrong|incorrect|impossible|"
-    r"not\s+(?:it|correct|right|the\s+answer|likely|plausible|possible|applicable)|"
-    r"(?:the\s+|a\s+)?(?:runner[\s-]up|(?:distant|close)\s+second|second\s+choice))\b|"
-    r"\s*(?:\([^)]{0,40}\)\s*)?(?:does|do|did)\s*(?:n't|not)\s+(?:really\s+|quite\s+|even\s+)?"
-    r"(?:fit|apply|match|work|hold)\b|\s*(?:can|could)\s+be\s+(?:ruled\s+out|excluded|dismissed|"
-    r"discarded)\b"
-)
-"""English words after an option (its letter or its words) that dismiss it ("A GAN is less
-plausible", "Option B (non AI-manipulated) doesn't fit", "removal is out of the question")."""
-_DISMISSED = re.compile(DISMISSED_AFTER, re.I)
-_PARTIAL = re.compile(r"(?:^|[^a-z])(?:partially|partly|partial|in\s+part)(?:\s+[\w']+){0,2}\s*$")
-_PART_SUBJECT = re.compile(
-    r"(?:^|[^a-z])(?:the|its|some|one|a)\s+(?:background|foreground|sky|object|objects|logo|"
-    r"element|elements|part|parts|portion|portions|section|sections|text)"
-    r"(?:\s+(?:of\s+)?[\w']+){0,3}\s+(?:has|have|had|was|were|is|are|looks?|seems?|appears?)"
-    r"(?:\s+(?:been|likely|clearly|"
-    r"probably|partly|also))*\s*$"
-)
-"""A part of the image as the subject of "generated" ("but the background has been AI-generated"):
-the rest is then a photograph, and a partly generated image takes neither side."""
-_CLAUSE_BREAK = re.compile(
-    r"[,;:.!?()\n，。；：！？،؛]|\b(?:but|however|although|though|while|whereas|and|so|because|since)\b|"
-    + other.BUT_OTHER
-)
-
 _WORD_FIX = {"upper": "top", "lower": "bottom", "autoencoders": "autoencoder"}
-_NUM = re.compile(r"-?\d+")
-_LIST = re.compile(r"\[[\s\d,]*\]")
-_BOX = re.compile(r"\[\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*\]")
-_FORGED_TEXT = re.compile(r"forged[ _]text\W+\[([\s\d,]*)\]")
 
 
 def norm(text: str) -> str:
@@ -132,82 +107,6 @@ def _phrase_pattern(phrase: str) -> str:
         left = r"(?<!\w)"  # "стер" is no word of "мастер"
     right = r"(?![a-z0-9])" if re.search(r"[a-z0-9.]$", norm(phrase)) else ""
     return left + body + right
-
-
-def _clause_before(hay: str, start: int) -> str:
-    before = hay[:start]
-    cut = max((m.end() for m in _CLAUSE_BREAK.finditer(before)), default=0)
-    return before[cut:]
-
-
-_COMPARED = re.compile(r"(?:^|[^a-z'])(?:more \w+ than(?! not)|better than)(?:\s+[\w']+){0,5}\s*$")
-"""An option after "more likely than" / "better than": ruled out beside a binary pair's other
-side; among more options only where the answer names every option ("far more likely than
-copy-move, removal is out of the question, face swap doesn't apply"), else still named (among
-four options "A is more likely than B" alone picks none)."""
-
-
-_LESS_THAN = re.compile(
-    r"\s*(?:(?:is|are|was|seems?|looks?|appears?)\s+)?(?:(?:far|much|a\s+lot|even)\s+)?less\s+\w+\s+than\b"
-)
-"""After an option: "splicing is less likely than removal", the losing side of a comparison."""
-
-
-def _compared(hay: str, start: int, end: int) -> bool:
-    return bool(_COMPARED.search(_clause_before(hay, start)) or _LESS_THAN.match(hay, end))
-
-
-def _negated(hay: str, start: int) -> bool:
-    clause = _clause_before(hay, start)
-    return bool(_NEGATOR.search(clause) or other.NEGATOR_ZH.search(clause)) or other.doubted(
-        hay, start
-    )
-
-
-def _hypothetical(hay: str, start: int) -> bool:
-    """A mention that asserts nothing ("to decide whether it is AI-generated")."""
-    return bool(_HYPOTHETICAL.search(hay[max(0, start - 80) : start]))
-
-
-_GENERIC_BEFORE = re.compile(
-    r"(?:typical|characteristic|common|frequent|usual|known|seen|found|classic)\s+(?:of|in|for|with|among)"
-    r"(?:\s+(?:many|most|some|other))?\s*$|(?:consistent|in\s+line)\s+with\s+(?:an?\s+|the\s+)?$|"
-    r"like\s+(?:those|the\s+ones|that)\s+(?:in|of|from)\s+(?:an?\s+|the\s+)?$|"
-    r"(?:reminiscent|suggestive|indicative)\s+of\s+(?:an?\s+)?$|"
-    r"(?:similar|comparable)\s+to\s+(?:an?\s+|the\s+)?$|resembl\w*\s+(?:an?\s+|the\s+)?$"
-)
-_GENERIC_AFTER = re.compile(
-    r"\s*(?:images?|photos?|photographs?|pictures?|videos?|content|media|models?|methods?|edits?|"
-    r"forger(?:y|ies)|manipulations?|fakes?|arte?facts?|networks?|pipelines?|generators?|techniques?|"
-    r"tools?)?(?:\s+(?:such\s+as|like)\s+[^,.;]{1,30}?)?\s+(?:are\s+|is\s+)?"
-    r"(?:often|usually|normally|typically|commonly|generally|frequently|tend\s+to|can|may|sometimes|"
-    r"rarely)\b"
-)
-_SENTENCE_END = re.compile(r"[.!?;\n]")
-_GENERIC_SENTENCE = re.compile(
-    r"\b(?:you|we|one)\s+(?:would\s+)?(?:normally|usually|typically|often|generally)\s+(?:find|see|get|"
-    r"expect|notice)\b|\b(?:usually|typically|normally|commonly|generally|tend\s+to)\s+(?:show|leave|"
-    r"produce|create|cause|exhibit|introduce|have)s?\b"
-)
-"""A sentence about what a kind of forgery usually looks like, not about this image."""
-_GENERIC_IN = re.compile(r"(?:^|[^a-z])in\s+(?:most\s+|many\s+|typical\s+|other\s+|real\s+)?$")
-_GENERIC_IN_AFTER = re.compile(
-    r"\s*(?:images|photos|photographs|pictures|videos|content|media|forgeries|fakes)\b"
-)
-
-
-def _generic(hay: str, start: int, end: int) -> bool:
-    """A mention about a class of media, not this one ("typical of AI-generated images", "real
-    photos usually have more noise", "copy-move forgeries usually show ...", "in AI-manipulated
-    images you normally find ..."): it implies a side at most, and an implication is no claim."""
-    before = hay[max(0, start - 60) : start]
-    if _GENERIC_IN.search(before) and _GENERIC_IN_AFTER.match(hay, end):
-        return True  # "in AI-manipulated images you normally find ..."
-    a = max((m.end() for m in _SENTENCE_END.finditer(hay, 0, start)), default=0)
-    b = _SENTENCE_END.search(hay, end)
-    if _GENERIC_SENTENCE.search(hay[a : b.start() if b else len(hay)]):
-        return True  # "... usually show duplicated regions", "you normally find an edited region"
-    return bool(_GENERIC_BEFORE.search(before)) or bool(_GENERIC_AFTER.match(hay, end))
 
 
 @dataclass(frozen=True)
@@ -246,32 +145,24 @@ def _binary(items: Mapping[str, str]) -> tuple[str, str, str] | None:
     return None
 
 
-def _boxes(text: str) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...] | None]:
-    t = text.lower()
-    boxes = tuple(sorted(tuple(int(x) for x in m.groups()) for m in _BOX.finditer(t)))
-    ft = _FORGED_TEXT.search(t)
-    forged = tuple(sorted(int(x) for x in _NUM.findall(ft.group(1)))) if ft else None
-    return boxes, forged
-
-
 @lru_cache(maxsize=4096)
 def option_texts(items: tuple[tuple[str, str], ...]) -> OptionTexts:
     opts = dict(items)
     letters = tuple(opts)
     digits_ok = all(
-        all(int(n) == i + 1 for n in _NUM.findall(str(v))) for i, v in enumerate(opts.values())
+        all(int(n) == i + 1 for n in NUM.findall(str(v))) for i, v in enumerate(opts.values())
     )
     pair = _binary(opts)
     if pair is not None:
         return OptionTexts("binary", letters, pair[0], pair[1], pair[2], number_safe=digits_ok)
-    if opts and all(_LIST.fullmatch(str(v).strip()) for v in opts.values()):
-        vals = tuple((k, frozenset(int(x) for x in _NUM.findall(v))) for k, v in opts.items())
+    if opts and all(LIST.fullmatch(str(v).strip()) for v in opts.values()):
+        vals = tuple((k, frozenset(int(x) for x in NUM.findall(v))) for k, v in opts.items())
         return OptionTexts("lists", letters, values=vals, number_safe=False)
     if opts and all("forged area" in str(v).lower() for v in opts.values()):
         return OptionTexts(
             "boxes",
             letters,
-            values=tuple((k, _boxes(v)) for k, v in opts.items()),
+            values=tuple((k, boxes_of(v)) for k, v in opts.items()),
             number_safe=False,
         )
     phrases: list[tuple[int, str, re.Pattern[str]]] = []
@@ -326,23 +217,21 @@ def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:
                 taken.append((m.start(), m.end()))
                 if term in _QUALITY and not _QUALITY_NEXT.match(hay, m.end()):
                     continue  # "a real human", "the original image had": not about the image
-                if not loose and (
-                    _hypothetical(hay, m.start()) or _generic(hay, m.start(), m.end())
-                ):
+                if not loose and (hypothetical(hay, m.start()) or generic(hay, m.start(), m.end())):
                     continue
-                clause = _clause_before(hay, m.start())
-                if _PARTIAL.search(clause) or (
-                    sign and spec.wording == "generated" and _PART_SUBJECT.search(clause)
+                clause = clause_before(hay, m.start())
+                if PARTIAL.search(clause) or (
+                    sign and spec.wording == "generated" and PART_SUBJECT.search(clause)
                 ):
                     found.update((spec.positive, spec.negative))  # "partly AI-generated": both
                     continue
-                negated = (
-                    _negated(hay, m.start())
-                    or _compared(hay, m.start(), m.end())
+                said_not = (
+                    negated(hay, m.start())
+                    or compared(hay, m.start(), m.end())
                     or bool(other.NEGATOR_AFTER.match(hay, m.end()))
-                    or bool(_DISMISSED.match(hay, m.end()))
+                    or bool(DISMISSED.match(hay, m.end()))
                 )
-                positive = sign != negated
+                positive = sign != said_not
                 found.add(spec.positive if positive else spec.negative)
     return found
 
@@ -350,103 +239,6 @@ def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:
 def polarity_of(text: str, spec: OptionTexts) -> set[str]:
     """Binary pair: the letters ``text``'s claims point to (both: a contradiction)."""
     return _polarity(norm(text), spec) if spec.kind == "binary" else set()
-
-
-_FRAME_RUN = re.compile(
-    r"\b(?:frames?|ind(?:ex|exes|ices))\s*(?:index(?:es)?|indices|numbers?)?\s*(?:are|is|:|=|#)?\s*"
-    r"(\d+(?:\s*(?:,\s*and|,|and|&)\s*\d+)*)(?!\d|\.\d)",
-    re.IGNORECASE,
-)
-
-
-_FRAME_RANGE = re.compile(
-    r"\bframes?\s*#?\s*(\d+)\s*(?:-|–|to|through|thru|until)\s*#?\s*(\d+)(?!\d|\.\d)", re.I
-)
-_BARE_NUMBERS = re.compile(r"[^\w\[]*(?:only\s+)?(\d+(?:\s*(?:,\s*and|,|and|&|\s)\s*\d+)*)[\W]*")
-_DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5",
-                "six": "6", "seven": "7", "eight": "8", "nine": "9"}  # fmt: skip
-_DIGIT_WORD = re.compile(r"\b(" + "|".join(_DIGIT_WORDS) + r")\b", re.I)
-
-
-_FIRST_FRAMES = re.compile(r"\b(?:the\s+)?first\s+(?:(\d+)\s+frames|frame)\b", re.I)
-
-
-def _first_frames(m: re.Match[str]) -> str:
-    """ "the first two frames": frames 0 and 1 (indexes start at 0)."""
-    n = int(m.group(1) or 1)
-    return "frames " + ", ".join(map(str, range(n))) if 1 <= n <= 64 else m.group(0)
-
-
-def _expanded(m: re.Match[str]) -> str:
-    a, b = int(m.group(1)), int(m.group(2))
-    return "frames " + ", ".join(map(str, range(a, b + 1))) if 0 <= b - a <= 64 else m.group(0)
-
-
-_LAST_FRAMES = re.compile(
-    r"\b(?:the\s+)?(?:last|final)\s+(?:(\d+|" + "|".join(_DIGIT_WORDS) + r")\s+frames|frame)\b",
-    re.I,
-)
-FRAME_COUNT = re.compile(r"\bset\s+of\s+(\d+)\s+frames\b", re.I)
-"""The number of frames a question gives ("in the given set of 8 frames")."""
-
-
-def last_frames(text: str, count: int) -> str:
-    """ "the last two frames" as the indexes they are, where the question gives the count."""
-
-    def indexes(m: re.Match[str]) -> str:
-        n = int(_DIGIT_WORDS.get((m.group(1) or "1").lower(), m.group(1) or "1"))
-        return (
-            "frames " + ", ".join(map(str, range(count - n, count)))
-            if 1 <= n <= count
-            else m.group(0)
-        )
-
-    return _LAST_FRAMES.sub(indexes, text)
-
-
-def _frames(text: str) -> list[frozenset[int]]:
-    """Index sets the answer names: bracketed lists, runs of numbers (or number words) after
-    "frame(s)" or "index/indices", ranges ("frames 3 through 5") and an answer of bare numbers."""
-    text = _DIGIT_WORD.sub(lambda m: _DIGIT_WORDS[m.group(1).lower()], other.frame_words(text))
-    text = _FIRST_FRAMES.sub(_first_frames, text)
-    text = _FRAME_RANGE.sub(_expanded, text)
-    out = [frozenset(int(x) for x in _NUM.findall(m.group(0))) for m in _LIST.finditer(text)]
-    bare = _BARE_NUMBERS.fullmatch(text)
-    if bare:
-        out.append(frozenset(int(x) for x in _NUM.findall(bare.group(1))))
-    out += [frozenset(int(x) for x in _NUM.findall(m.group(1))) for m in _FRAME_RUN.finditer(text)]
-    return out
-
-
-_CORNERS = re.compile(
-    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and|,)\s*(?:bottom[\s-]*right\s*[:=]?\s*)?"
-    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)",
-    re.I,
-)
-
-
-def _loose_boxes(text: str) -> tuple[tuple[int, ...], ...]:
-    """Boxes written without brackets: corner pairs "(x1, y1) to (x2, y2)" (as x, y, w, h), or
-    the answer's integers in fours ("x=186, y=122, w=333, h=196", "1, 120, 295, 192")."""
-    corners = list(_CORNERS.finditer(text))
-    if corners:
-        out = []
-        for m in corners:
-            x1, y1, x2, y2 = (int(g) for g in m.groups())
-            out.append((x1, y1, x2 - x1, y2 - y1))
-        return tuple(sorted(out))
-    nums = [int(n) for n in re.findall(r"(?<![\d.])\d+(?![\d.]\d)", text)]
-    if not nums or len(nums) % 4:
-        return ()
-    return tuple(sorted(tuple(nums[i : i + 4]) for i in range(0, len(nums), 4)))
-
-
-_CLEAN_BOX = re.compile(
-    r"[^.;\n]*\[[\d\s,]+\][^.;\n]*?\b(?:looks?|seems?|appears?|is|are)\s+(?:\w+\s+)?(?:normal|clean|"
-    r"natural|original|authentic|untouched|fine|unaltered|genuine|consistent)\b[^.;\n]*",
-    re.I,
-)
-"""A sentence that calls the box it gives untouched."""
 
 
 def named_letters(text: str, spec: OptionTexts) -> set[str]:
@@ -475,7 +267,7 @@ def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> tuple[set[str]
     "more likely than" counts as ruled out only where every option is mentioned (:data:`_COMPARED`)."""
     taken: list[tuple[int, int]] = []
     found: set[str] = set()
-    compared: set[str] = set()
+    losing: set[str] = set()
     mentioned: set[str] = set()
     for letter, pattern in spec.phrases:
         if other.needle(pattern.pattern) not in hay:
@@ -486,20 +278,20 @@ def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> tuple[set[str]
             if inside:
                 continue
             mentioned.add(letter)
-            if _negated(hay, m.start()) or (claims and _hypothetical(hay, m.start())):
+            if negated(hay, m.start()) or (claims and hypothetical(hay, m.start())):
                 continue
             if other.NEGATOR_AFTER.match(
                 hay, m.end()
             ):  # "右上ではありません", "오른쪽 위가 아닙니다"
                 continue
-            if _DISMISSED.match(hay, m.end()):  # "copy move is out of the question"
+            if DISMISSED.match(hay, m.end()):  # "copy move is out of the question"
                 continue
-            if _compared(hay, m.start(), m.end()):
-                compared.add(letter)
-            elif not (claims and _generic(hay, m.start(), m.end())):
+            if compared(hay, m.start(), m.end()):
+                losing.add(letter)
+            elif not (claims and generic(hay, m.start(), m.end())):
                 found.add(letter)
     if set(spec.letters) - mentioned:  # "copy move is more likely than splicing" alone: both
-        found |= compared
+        found |= losing
     return found, mentioned
 
 
@@ -508,7 +300,7 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
     if spec.kind == "binary":
         return polarity_of(text, spec)
     if spec.kind == "lists":
-        sets = set(_frames(text))
+        sets = set(frames(text))
         named = {k for k, v in spec.values if any(s == v for s in sets)}
         if len(sets) > 1 and len(named) <= 1:  # "the first frame and frame 5": taken together
             union = frozenset().union(*sets)
@@ -517,10 +309,10 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
                 return whole
         return named
     if spec.kind == "boxes":
-        text = _CLEAN_BOX.sub(" ", text)  # "[120, 88, 210, 190] looks normal": not forged
-        boxes, forged = _boxes(text)
+        text = CLEAN_BOX.sub(" ", text)  # "[120, 88, 210, 190] looks normal": not forged
+        boxes, forged = boxes_of(text)
         if not boxes:
-            boxes = _loose_boxes(text)
+            boxes = loose_boxes(text)
         if not boxes:
             return set()
         matched: set[str] = set()
@@ -561,7 +353,7 @@ def _corner(hay: str, spec: OptionTexts) -> set[str]:
         found = _phrase_letters(turned, spec, claims=True)[0]
         if found:
             return found
-    sides = [m for m in _SIDE.finditer(hay) if not _negated(hay, m.start())]
+    sides = [m for m in _SIDE.finditer(hay) if not negated(hay, m.start())]
     vertical = {m.group(1) for m in sides if m.group(1)}
     horizontal = {m.group(2) for m in sides if m.group(2)}  # "the left or the right side": both
     on_side = [m for m in sides if m.group(2) and _SIDE_NAMED.search(m.group(0))]

@@ -30,9 +30,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from forgebench.suites.forensics.mention_context import DISMISSED_AFTER
 from forgebench.suites.forensics.option_numbers import CONCLUDES, ORDINAL_WORD, option_numbers
 from forgebench.suites.forensics.option_text import (
-    DISMISSED_AFTER,
     OptionTexts,
     polarity_of,
     text_letters,

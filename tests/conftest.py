@@ -53,6 +53,39 @@ def _native_threads_per_worker() -> None:
 _native_threads_per_worker()
 
 
+def _bytecode_cache() -> None:
+    """Where byte code is not written (``PYTHONDONTWRITEBYTECODE``, as in many shells), every
+    pytest-xdist worker and every process the tests start (``forgebench`` commands, Ray's
+    workers, the demo's build) compiled each module it imported from source again: about 0.6
+    CPU-s for the CLI and Ray alone, a tenth of the suite's CPU in all. Then the test session
+    and the processes it starts (they inherit the environment) write and read byte code in a
+    folder of their own (``PYTHONPYCACHEPREFIX``), outside the source tree as that setting
+    wants: ``$TMPDIR/forgebench-test-pycache-<uid>``, made private to this user and used only
+    when it is (another user's byte code there could run as this one's). Kept from one session
+    to the next; a changed source file is compiled again, as in ``__pycache__``. Where byte code
+    is written already, or a prefix is set, nothing changes (CI writes it: ``.ci/run``)."""
+    import stat
+    import tempfile
+
+    if not _sys.dont_write_bytecode or _sys.pycache_prefix is not None:
+        return
+    folder = _Path(tempfile.gettempdir()) / f"forgebench-test-pycache-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        st = folder.lstat()
+    except OSError:
+        return
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
+    _sys.pycache_prefix = str(folder)
+    _sys.dont_write_bytecode = False
+
+
+_bytecode_cache()
+
+
 def _freeze_after_full_collections() -> None:
     """After each full (generation 2) garbage collection the objects left are moved out of the
     collector's reach (``gc.freeze``): a worker accumulates modules (torch, pandas, Ray, ...)

@@ -199,6 +199,26 @@ def demo_dataset(tmp_path_factory: pytest.TempPathFactory) -> _Iterator[_Path]:
     frozen.check()
 
 
+@pytest.fixture(scope="session")
+def demo_forensics(
+    demo_dataset: _Path, tmp_path_factory: pytest.TempPathFactory
+) -> _Iterator[_Path]:
+    """The demo's Forensics set (``build_forensics_demo`` of ``demo_dataset``, as ``forgebench
+    demo`` makes ``OUT/forensics``), built once per session like ``demo_dataset``, with the
+    record beside it that lets a demo keep it (``support.shared_builds.copy_built``). Read it,
+    or change a copy."""
+    from forgebench.suites.forensics.demo import build_forensics_demo
+
+    def build(folder: _Path) -> _Path:
+        build_forensics_demo(demo_dataset, folder / "forensics")
+        return folder / "forensics"
+
+    root = _session_root(tmp_path_factory.getbasetemp())
+    frozen = _built_once(root, "shared-demo-forensics", build)
+    yield frozen.root
+    frozen.check()
+
+
 def _uses_ray(item: pytest.Item | None) -> bool:
     return item is not None and "local_ray" in getattr(item, "fixturenames", ())
 

@@ -230,6 +230,7 @@ _SETUP_GROUPS = (
     ("docs/test_docs_runnable.py", "docs"),  # its module fixture: the demo's Forensics, PIXAR
     # inspect_ai (4 CPU-s to import): the Inspect log tests beside the Inspect view's browser test
     ("interop/test_inspect_log.py", "browser"),
+    ("run/test_epochs.py", "browser"),  # its Inspect log of two epochs
     # torch (3 CPU-s to import; transformers, sentence-transformers and diffusers on top): the
     # tiny LLaVA, the UFD detector, MiniLM sentence embeddings, the tiny diffusers pipeline
     ("models/test_hf_local.py", "torch"),
@@ -243,6 +244,8 @@ _SETUP_GROUPS = (
     # the hosted APIs' SDKs (anthropic 2.9 CPU-s to import, google-genai 1.7)
     ("models/test_anthropic.py", "sdk"),
     ("models/test_google.py", "sdk"),
+    ("hostile/test_reply_limit.py", "sdk"),  # both SDKs read under the reply limit
+    ("suites/forensics/test_choice.py", "sdk"),  # google-genai's enum form
 )
 """Test folders and files whose tests share a costly setup or import, kept on one xdist worker so
 that it is made once (pytest-xdist runs groups with the most tests first); the browser tests (marked

@@ -53,6 +53,39 @@ def _native_threads_per_worker() -> None:
 _native_threads_per_worker()
 
 
+def _bytecode_cache() -> None:
+    """Where byte code is not written (``PYTHONDONTWRITEBYTECODE``, as in many shells), every
+    pytest-xdist worker and every process the tests start (``forgebench`` commands, Ray's
+    workers, the demo's build) compiled each module it imported from source again: about 0.6
+    CPU-s for the CLI and Ray alone, a tenth of the suite's CPU in all. Then the test session
+    and the processes it starts (they inherit the environment) write and read byte code in a
+    folder of their own (``PYTHONPYCACHEPREFIX``), outside the source tree as that setting
+    wants: ``$TMPDIR/forgebench-test-pycache-<uid>``, made private to this user and used only
+    when it is (another user's byte code there could run as this one's). Kept from one session
+    to the next; a changed source file is compiled again, as in ``__pycache__``. Where byte code
+    is written already, or a prefix is set, nothing changes (CI writes it: ``.ci/run``)."""
+    import stat
+    import tempfile
+
+    if not _sys.dont_write_bytecode or _sys.pycache_prefix is not None:
+        return
+    folder = _Path(tempfile.gettempdir()) / f"forgebench-test-pycache-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        st = folder.lstat()
+    except OSError:
+        return
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(folder)
+    _sys.pycache_prefix = str(folder)
+    _sys.dont_write_bytecode = False
+
+
+_bytecode_cache()
+
+
 def _freeze_after_full_collections() -> None:
     """After each full (generation 2) garbage collection the objects left are moved out of the
     collector's reach (``gc.freeze``): a worker accumulates modules (torch, pandas, Ray, ...)
@@ -166,6 +199,26 @@ def demo_dataset(tmp_path_factory: pytest.TempPathFactory) -> _Iterator[_Path]:
     frozen.check()
 
 
+@pytest.fixture(scope="session")
+def demo_forensics(
+    demo_dataset: _Path, tmp_path_factory: pytest.TempPathFactory
+) -> _Iterator[_Path]:
+    """The demo's Forensics set (``build_forensics_demo`` of ``demo_dataset``, as ``forgebench
+    demo`` makes ``OUT/forensics``), built once per session like ``demo_dataset``, with the
+    record beside it that lets a demo keep it (``support.shared_builds.copy_built``). Read it,
+    or change a copy."""
+    from forgebench.suites.forensics.demo import build_forensics_demo
+
+    def build(folder: _Path) -> _Path:
+        build_forensics_demo(demo_dataset, folder / "forensics")
+        return folder / "forensics"
+
+    root = _session_root(tmp_path_factory.getbasetemp())
+    frozen = _built_once(root, "shared-demo-forensics", build)
+    yield frozen.root
+    frozen.check()
+
+
 def _uses_ray(item: pytest.Item | None) -> bool:
     return item is not None and "local_ray" in getattr(item, "fixturenames", ())
 
@@ -177,6 +230,7 @@ _SETUP_GROUPS = (
     ("docs/test_docs_runnable.py", "docs"),  # its module fixture: the demo's Forensics, PIXAR
     # inspect_ai (4 CPU-s to import): the Inspect log tests beside the Inspect view's browser test
     ("interop/test_inspect_log.py", "browser"),
+    ("run/test_epochs.py", "browser"),  # its Inspect log of two epochs
     # torch (3 CPU-s to import; transformers, sentence-transformers and diffusers on top): the
     # tiny LLaVA, the UFD detector, MiniLM sentence embeddings, the tiny diffusers pipeline
     ("models/test_hf_local.py", "torch"),
@@ -190,6 +244,8 @@ _SETUP_GROUPS = (
     # the hosted APIs' SDKs (anthropic 2.9 CPU-s to import, google-genai 1.7)
     ("models/test_anthropic.py", "sdk"),
     ("models/test_google.py", "sdk"),
+    ("hostile/test_reply_limit.py", "sdk"),  # both SDKs read under the reply limit
+    ("suites/forensics/test_choice.py", "sdk"),  # google-genai's enum form
 )
 """Test folders and files whose tests share a costly setup or import, kept on one xdist worker so
 that it is made once (pytest-xdist runs groups with the most tests first); the browser tests (marked

@@ -44,13 +44,14 @@ NOT_RUNNABLE = {
 
 
 @pytest.fixture(scope="module")
-def demo_data(demo_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``demo_out/`` as ``make demo`` leaves what the pages read: the dataset (the session's,
-    linked), the Forensics questions made from it and PIXAR label and score maps of three of its
-    forgeries (the demo's detector), each made the way the demo makes them."""
+def demo_data(
+    demo_dataset: Path, demo_forensics: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """``demo_out/`` as ``make demo`` leaves what the pages read: the dataset and the Forensics
+    questions made from it (the session's, linked) and PIXAR label and score maps of three of
+    its forgeries (the demo's detector), each made the way the demo makes them."""
     from forgebench import suites
     from forgebench.models.builtin.artefact import score_map
-    from forgebench.suites.forensics.demo import build_forensics_demo
     from forgebench.suites.mandela.demo_part import PART as MANDELA
     from forgebench.suites.pixar.demo_part import PART as PIXAR
 
@@ -58,7 +59,7 @@ def demo_data(demo_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     out = tmp_path_factory.mktemp("docs-demo") / "demo_out"
     out.mkdir()
     (out / "dataset").symlink_to(demo_dataset, target_is_directory=True)
-    build_forensics_demo(demo_dataset, out / "forensics")
+    (out / "forensics").symlink_to(demo_forensics, target_is_directory=True)
     pairs = MANDELA.forgery_pairs(demo_dataset)[:3]
     PIXAR.score(pairs, out / "run", score_map, model="builtin/artefact")
     return out

@@ -24,16 +24,16 @@ from forgebench.cli import app
 from forgebench.interop.layout import DatasetLayout
 from forgebench.suites import get
 from forgebench.suites.base import Dataset, Selection
-from forgebench.suites.forensics.demo import build_forensics_demo
 from support.pixar_loc import BOXES, box_pairs
 
 
 @pytest.fixture(scope="module")
-def demo(demo_dataset: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def demo(
+    demo_dataset: Path, demo_forensics: Path, tmp_path_factory: pytest.TempPathFactory
+) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("demo")
     mandela = demo_dataset  # read only; the session's one build (tests/conftest.py)
-    forensics = root / "forensics"
-    build_forensics_demo(mandela, forensics)
+    forensics = demo_forensics  # read only too: the demo's Forensics set, built once
     pairs = root / "pairs"
     box_pairs(pairs)  # the demo's PIXAR part reads pairs from the Mandela folder; a pairs folder
     return {"mandela": mandela, "forensics": forensics, "pixar": pairs}

@@ -34,6 +34,17 @@ def copy_of(shared: Path, into: Path) -> Path:
     return target
 
 
+def copy_built(shared: Path, into: Path) -> Path:
+    """:func:`copy_of` with the record a build leaves beside its folder
+    (``.NAME.built.json``, :mod:`forgebench.util.built`): a command that builds ``into /
+    shared.name`` finds the copy exactly as built and keeps it, as a second ``forgebench demo``
+    keeps what the first built."""
+    target = copy_of(shared, into)
+    record = shared.with_name(f".{shared.name}.built.json")
+    shutil.copy2(record, target.with_name(record.name))
+    return target
+
+
 class Frozen:
     """A shared build and the digest it had when built; :meth:`check` says which files changed."""
 

@@ -181,10 +181,18 @@ def build_demo(out: Path) -> Path:
     :class:`DemoError`.
     """
     out = Path(out)
-    target = out / "dataset"
+    refuse_other_folder(out)
+    out.mkdir(parents=True, exist_ok=True)
+    return build_pipeline(out)
+
+
+def refuse_other_folder(out: Path) -> None:
+    """:class:`DemoError` when ``out/dataset`` exists and is not a dataset folder (a file, or a
+    folder holding things but no ``items.jsonl``): the demo writes nothing there. The demo
+    checks this before it starts its build process and loads the verifier's models (about two
+    CPU-seconds for an answer known at once); :func:`build_demo` checks it again."""
+    target = Path(out) / "dataset"
     if target.exists() and (
         not target.is_dir() or (any(target.iterdir()) and not (target / "items.jsonl").is_file())
     ):
         raise DemoError(f"{target}: exists and is not a dataset folder; choose another --out")
-    out.mkdir(parents=True, exist_ok=True)
-    return build_pipeline(out)

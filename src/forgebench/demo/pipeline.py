@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from forgebench import api
 from forgebench.demo.background import Ahead, giving_way
-from forgebench.demo.build import build_demo
+from forgebench.demo.build import build_demo, refuse_other_folder
 from forgebench.demo.kb import build_demo_kb
 from forgebench.models.builtin.artefact import score_map
 from forgebench.models.spec import ModelConfig
@@ -166,6 +166,7 @@ class Demo:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        refuse_other_folder(self.out)  # at once, before the child and the models' loading
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
             built = pool.submit(_build, self.out)
             _preload()  # on the core the child leaves free

@@ -28,7 +28,9 @@ corpus). The ``h39-fresh5`` batch (426 answers in the fifth round, by three more
 what evaluation harnesses get back, long reasoning, 20 other languages and non-native English) was
 written after the fourth round's rules and is all test half: the unseen figure at the end. The
 ``h39-fresh6`` and ``h39-fresh7`` batches (450 answers each, by six more such writers) are all
-tuning half: what the fifth and sixth rounds were fitted on.
+tuning half: what the fifth and sixth rounds were fitted on. ``h39-fresh8`` (450 answers by three
+more writers: a mixed run, prose, 31 other languages and non-native English), written after the
+sixth round, is all test half: the second unseen figure.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

@@ -36,6 +36,8 @@ FRESH5_TEST_RIGHT, FRESH5_TEST_WRONG = 362, 23
 FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG = 396, 10
 # the h39-fresh7 batch (450 answers, all tuning half), written after the fifth round's rules
 FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 386, 24
+# the h39-fresh8 batch (450 answers, all test half), written after the sixth round, never tuned on
+FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG = 396, 15
 
 
 @pytest.mark.parametrize(
@@ -199,6 +201,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh5", "test", FRESH5_TEST_RIGHT, FRESH5_TEST_WRONG),
         ("h39-fresh6", "tuning", FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG),
         ("h39-fresh7", "tuning", FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG),
+        ("h39-fresh8", "test", FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

@@ -175,6 +175,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh5",
         "h39-fresh6",
         "h39-fresh7",
+        "h39-fresh8",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]

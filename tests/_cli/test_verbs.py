@@ -80,8 +80,8 @@ def test_export_writes_one_file_per_benchmark_with_the_shared_columns_first(
     assert by_id.loc["0", "letter"] == "A" and by_id.loc["0", "found_by"] == "letter"
     assert by_id.loc["1", "found_by"] == "text" and by_id.loc["1", "correct"] == "True"
     assert by_id.loc["2", "letter"] == "Z" and by_id.loc["3", "correct"] == "False"
-    # a Z of the rules says why: a refusal; "Either A or B, hard to say." names two options
-    assert (by_id.loc["2", "found_by"], by_id.loc["3", "found_by"]) == ("refusal", "two_options")
+    # a Z of the rules says why: a refusal; "Either A or B, hard to say." hedges (between two)
+    assert (by_id.loc["2", "found_by"], by_id.loc["3", "found_by"]) == ("refusal", "hedge")
     code = by_id.loc["0", "type_code"].split("-")
     assert [
         by_id.loc["0", f"persp_{p}"] for p in ("semantic", "modality", "task", "type", "model")

@@ -143,7 +143,7 @@ def test_mixed_run_filters_by_a_forensics_letter_and_shows_the_step(mixed_run: P
     ]
     page.locator("#list li[data-id='3']").click()
     page.wait_for_function("document.getElementById('detail-title').textContent === '3'")
-    assert page.locator("td.found-by").inner_text() == "no option chosen → Z (two options)"
+    assert page.locator("td.found-by").inner_text() == "no option chosen → Z (hedge)"
 
     page.select_option("#f-verdict", "FAKE")  # a Mandela item: its table has no "found by"
     page.locator("#list li[data-id='s0-k1']").click()

@@ -363,6 +363,13 @@ def test_restated_scores_corners_closest(answer: str, options: dict[str, str], l
         ("I'd probably call it real, but I really can't verify that.", BINARY, "Z", "hedge"),
         ("Some cues say GAN, others diffusion, so I can't call it either way.", GENS, "Z", "hedge"),
         ("It's hard to say for certain; my best guess is B.", FOUR, "B", ""),
+        ("D. Ah sorry, D is wrong, I don't know which one is correct.", FOUR, "Z", "hedge"),
+        (
+            "It could be [3, 4, 5] or [2]; neither fits exactly, so I can't choose.",
+            FRAMES8,
+            "Z",
+            "hedge",
+        ),
         (
             "I can't verify the source. That said, nothing looks edited: a genuine photo.",
             BINARY,

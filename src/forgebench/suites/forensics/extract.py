@@ -33,7 +33,7 @@ The paper's order, each stage deciding only what the previous ones left undecide
    Bottom right |"), ``{"choice": 4}``, a ranking given as a numbered list on the next lines.
 
    Precision (h39-r2): an "I can't tell", "hard to say", "can't decide", "maybe X, maybe Y" or
-   "either X or Y" in any of the sixteen languages of :mod:`.hedges` is ``Z`` (``refusal``,
+   "either X or Y" in any language of :mod:`.hedges` is ``Z`` (``refusal``,
    ``hedge`` or ``two_options``) unless a contrast after it ("..., but it looks real") states
    one option; a leading "No," whose statement affirms the positive side of a binary pair,
    where no yes/no question makes it an answer, is ``Z`` (``two_options``).

@@ -38,6 +38,8 @@ FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG = 396, 10
 FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 386, 24
 # the h39-fresh8 batch (450 answers, all test half), written after the sixth round, never tuned on
 FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG = 396, 15
+# the h39-fresh9 batch (300 English answers, all tuning half), written after round 6
+FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG = 267, 15
 
 
 @pytest.mark.parametrize(
@@ -176,6 +178,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh6",
         "h39-fresh7",
         "h39-fresh8",
+        "h39-fresh9",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -203,6 +206,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh6", "tuning", FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG),
         ("h39-fresh7", "tuning", FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG),
         ("h39-fresh8", "test", FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG),
+        ("h39-fresh9", "tuning", FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

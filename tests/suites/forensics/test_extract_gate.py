@@ -365,6 +365,41 @@ def test_restated_scores_corners_closest(answer: str, options: dict[str, str], l
         ("It's hard to say for certain; my best guess is B.", FOUR, "B", ""),
         ("D. Ah sorry, D is wrong, I don't know which one is correct.", FOUR, "Z", "hedge"),
         (
+            "I'd put it at roughly 50/50: the face looks real, the ears AI-generated.",
+            BINARY,
+            "Z",
+            "hedge",
+        ),
+        (
+            "The water top right looks smooth. Though honestly, could be any quadrant really.",
+            REGIONS,
+            "Z",
+            "hedge",
+        ),
+        (
+            "It has diffusion gloss and GAN texture, so I can't attribute it with confidence.",
+            GENS,
+            "Z",
+            "hedge",
+        ),
+        ("I won't label this clip as manipulated or as genuine on this basis.", MANIP, "Z", ""),
+        (
+            "It could point to splicing, but it could also simply be the camera's processing.",
+            KINDS,
+            "Z",
+            "",
+        ),
+        ("N/A", SHUFFLED, "Z", ""),
+        ("Answer: A, C", KINDS, "Z", ""),
+        ("Answer: B and D", FOUR, "Z", ""),
+        (
+            "I'd say frames 0 and 1, where the mouth is blurred. That's my answer, although frame 5 "
+            "is also slightly soft - not enough to include it.",
+            FRAMES,
+            "D",
+            "",
+        ),
+        (
             "It could be [3, 4, 5] or [2]; neither fits exactly, so I can't choose.",
             FRAMES8,
             "Z",

@@ -39,7 +39,7 @@ FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 386, 24
 # the h39-fresh8 batch (450 answers, all test half), written after the sixth round, never tuned on
 FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG = 396, 15
 # the h39-fresh9 batch (300 English answers, all tuning half), written after round 6
-FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG = 267, 15
+FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG = 276, 6
 
 
 @pytest.mark.parametrize(

@@ -124,6 +124,9 @@ _QUESTION = re.compile(r"(?:^|(?<=[.!?:\n]))[^.!?:\n]*\?(?=\s+\S)")
 """A question the answer asks before answering it ("Non AI-generated? No - it is ...")."""
 
 
+_NOT_APPLICABLE = re.compile(r"(?<![A-Za-z])N\s*/\s*A(?![A-Za-z])", re.I)
+
+
 @dataclass(frozen=True)
 class Extraction:
     """The letter an answer chose, the stage that decided it and the rule that read it."""
@@ -259,7 +262,7 @@ def _as_extraction(r: Reading, step: Step, text: str = "") -> Extraction:
 def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str) -> Extraction:
     spec = option_texts(items)
     opts = dict(items)
-    text = normalise(answer)
+    text = _NOT_APPLICABLE.sub("not applicable", normalise(answer))  # "N/A" names no option A
     bare = text.strip().strip(BARE)
     if len(bare) == 1 and bare.upper() in spec.letters:
         return Extraction(bare.upper(), "letter", "bare-letter")

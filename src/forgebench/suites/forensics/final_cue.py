@@ -30,7 +30,12 @@ from __future__ import annotations
 import re
 
 from forgebench.suites.forensics.answer_text import scopes
-from forgebench.suites.forensics.option_text import OptionTexts, named_letters, text_letters
+from forgebench.suites.forensics.option_text import (
+    OptionTexts,
+    concessions_removed,
+    named_letters,
+    text_letters,
+)
 from forgebench.suites.forensics.reading import Reading, mentions
 
 BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
@@ -175,7 +180,8 @@ def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:
     last = sentences[-1:] if sentences and not CONCLUDING.search(sentences[-1]) else []
     concluding = [s for s in sentences if CONCLUDING.search(s)] + last
     for s in reversed(concluding):
-        said = named_letters(s, spec) | {ch for _, ch in mentions(s, letters)}
+        kept = concessions_removed(s)  # "That's my answer, although frame 4 is also soft."
+        said = named_letters(kept, spec) | {ch for _, ch in mentions(kept, letters)}
         if said:
             return said, s not in last
     return set(), False

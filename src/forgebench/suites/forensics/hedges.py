@@ -58,7 +58,7 @@ UNDETERMINED = re.compile(
     r"\b(?:i'm|i\s+am)\s+not\s+(?:very\s+|fully\s+|entirely\s+|too\s+|at\s+all\s+)?confident\b|"
     r"\b(?:cannot|can't|can not)\s+rule\s+(?:it|this|that|them)\s+out\b|"
     r"\b(?:please\s+)?(?:don't|do\s+not)\s+rely\s+on\s+(?:this|it|that|my\s+\w+)\b|"
-    r"\b(?:could|might|may)\s+(?:well\s+)?be\b[^.;\n]*\b(?:but|or)\b[^.;\n]*\b(?:might|could|may)\s+"
+    r"\b(?:could|might|may)\s+(?:well\s+)?(?:be|point|indicate|suggest|mean)\b[^.;\n]*\b(?:but|or)\b[^.;\n]*\b(?:might|could|may)\s+"
     r"(?:also|equally|just\s+as\s+well|simply|just)\b",
     re.IGNORECASE,
 )
@@ -104,7 +104,10 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:don't|do\s+not)\s+have\s+enough\s+(?:information|detail|evidence|context|resolution)\b",
            r"(?:cannot|can't|unable\s+to)\s+(?:make|give|reach)\s+(?:a|an|any)\s+(?:\w+\s+)?(?:call|verdict|decision)\b",
            r"(?:cannot|can't|unable\s+to)\s+(?:single\s+out|pick|choose|commit\s+to)\s+(?:one|a\s+single|either|between)\b",
-           r"(?:cannot|can't|unable\s+to)\s+(?:pick|choose)\s*[.!]", r"(?:don't|do\s+not)\s+know\s+(?:which|whether|if)\b"),
+           r"(?:cannot|can't|unable\s+to)\s+(?:pick|choose)\s*[.!]", r"(?:don't|do\s+not)\s+know\s+(?:which|whether|if)\b",
+           r"(?:cannot|can't|unable\s+to)\s+(?:attribute|identify|pinpoint|assign)\b", r"\b50\s*/\s*50\b|fifty[\s-]fifty|toss[\s-]up",
+           r"could\s+be\s+any\s+(?:of\s+them|one|quadrant|option|region|of\s+the\s+\w+)",
+           r"(?:won't|will\s+not|cannot|can't)\s+(?:label|classify|call)\s+(?:it|this|the)\b[^.\n]*\bor\b"),
     "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:le\s+)?(?:dire|savoir|déterminer|décider|trancher)",
            r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
            r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)",

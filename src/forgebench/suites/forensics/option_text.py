@@ -195,9 +195,15 @@ _QUALITY_NEXT = re.compile(
     r"footage|shots?|snapshots?|frames?|pair|media|content|capture)\b)"
 )
 _CONCESSIVE = re.compile(
-    r"\b(?:although|though|even\s+though|despite|while|whereas|apart\s+from|except\s+for)\b[^,.;]*[,;]|"
-    + other.CONCESSIVE_OTHER
+    r"\b(?:although|though|even\s+though|despite|while|whereas|apart\s+from|except\s+for)\b[^,.;!?\n]*"
+    r"(?:[,;]|(?=[.!?\n]|$))|" + other.CONCESSIVE_OTHER
 )
+"""A conceded side ("although X,", "..., though X."): named, not claimed."""
+
+
+def concessions_removed(text: str) -> str:
+    """``text`` with its conceded clauses blanked ("That's my answer, although frame 4 is soft.")."""
+    return _CONCESSIVE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:

@@ -306,6 +306,11 @@ def _hedged_alternative(rest: str, letter: str, letters: frozenset[str], spec: O
     return False
 
 
+_LISTED = re.compile(
+    r"[)\]]?\s*(?:,|/|&|\band\b|\bor\b|\+)\s*(?:option\s+)?[(\[]?([A-Y])(?![A-Za-z])"
+)
+
+
 def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | None:
     """The stated letter of one scope (see the module docstring); None: it states none."""
     letters = frozenset(spec.letters)
@@ -316,6 +321,9 @@ def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | N
         pos, letter, rule = claims[-1]
         window = _window(text, pos)
         if any(ch != letter for _, ch in _mentions(window, letters, _negated(window))):
+            return Reading("Z", "conflict")
+        listed = _LISTED.match(text, pos + 1)  # "Answer: A, C", "A and C", "A/C": two letters
+        if listed and listed.group(1) in letters and listed.group(1) != letter:
             return Reading("Z", "conflict")
         if _hedged_alternative(text[pos + 1 :], letter, letters, spec):
             return Reading("Z", "hedged-alternative")

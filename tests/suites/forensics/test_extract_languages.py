@@ -193,3 +193,53 @@ def test_a_phrase_is_tried_only_where_its_first_literal_is(phrase: str, literal:
     """The substring gate before each wording's regex: the literal it needs, never more (an
     optional plural "s" is left out, or "top left" would never be tried)."""
     assert needle(_phrase_pattern(phrase)) == literal
+
+
+FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 ]"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a pick, then "but I can't confirm / verify it" (more words between, more verbs)
+        ("Sembra generata dall'IA, ma non posso confermarlo.", BINARY, "Z"),
+        ("Parece gerada por IA, mas não posso confirmá-lo.", BINARY, "Z"),
+        ("Wirkt KI-generiert, aber ich kann das leider nicht sicher bestätigen.", BINARY, "Z"),
+        ("Snímek vypadá vygenerovaný, ale nemůžu to spolehlivě ověřit.", BINARY, "Z"),
+        ("Wygląda na wygenerowane, ale nie mogę tego potwierdzić.", BINARY, "Z"),
+        ("Nem tudom megmondani, melyik a helyes.", FOUR, "Z"),
+        ("Non è possibile determinarlo: forse B.", FOUR, "Z"),
+        # a refusal in another language quotes a side's word: no side
+        ("Я не могу оценить подлинность этого снимка.", BINARY, "Z"),
+        ("No puedo analizar si la foto es falsa.", BINARY, "Z"),
+        # "X or not", "may be X or may not", both sides plausible, "как X, так и Y"
+        ("Peut-être générée par l'IA ou non.", BINARY, "Z"),
+        ("Puede ser generada por IA o no.", BINARY, "Z"),
+        ("Kann KI-generiert sein oder auch nicht.", BINARY, "Z"),
+        ("Может быть сгенерировано, а может и нет.", BINARY, "Z"),
+        ("可能是AI生成的，也可能不是。", BINARY, "Z"),
+        ("AI生成かもしれないし、そうでないかもしれません。", BINARY, "Z"),
+        ("AI 생성일 수도 있고 아닐 수도 있습니다.", BINARY, "Z"),
+        ("Beide Varianten sind plausibel.", BINARY, "Z"),
+        ("Снимок может быть как сгенерированным, так и оригинальным.", BINARY, "Z"),
+        ("Có thể là GAN hoặc mô hình khuếch tán.", GENS, "Z"),
+        # a contrast after a hedge that only offers the other side too settles nothing
+        ("Difficile à dire, mais elle pourrait aussi être réelle.", BINARY, "Z"),
+        # ... one that states a side does
+        ("No sé si es real o no, pero me inclino por generada por IA.", BINARY, "A"),
+        # a letter, an admitted mistake, then the corrected answer
+        ("C. Przepraszam, pomyliłam się: to jest A.", FOUR, "A"),
+        ("D. Me equivoqué, la respuesta es B.", FOUR, "B"),
+        ("B. Ich habe mich geirrt, richtig ist C.", FOUR, "C"),
+        ("选A。不对，应该是C。", FOUR, "C"),
+        ("C. 제가 잘못 봤습니다. 프레임(0, 1, 2, 3)이 위조되었습니다.", FRAMES, "D"),
+        # "correcta" / "corretta" is no cue before the letter "a"
+        ("La segunda opción, la B, es la correcta.", FOUR, "B"),
+    ],
+)
+def test_other_languages_hedges_refusals_and_corrections_round7(
+    answer: str, options: dict[str, str], letter: str
+) -> None:
+    """Round 7 (h39-fresh6/7 tuning): wrong letters from hedges after a pick, refusals, "or
+    not", "both", and corrections after an admitted mistake, in the standard words."""
+    assert extract_option(answer, options).letter == letter

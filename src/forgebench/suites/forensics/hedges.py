@@ -3,10 +3,12 @@
 The rules (:mod:`.extract`) read no letter from these; each gives ``Z`` with its reason
 (``refusal`` or ``hedge``). English first (VLMEvalKit's refusal strings, refusal openings,
 "I can't tell", conditionals such as "if X then C, otherwise B"), then the same kinds in the
-seventeen other languages the rules know (fr, es, de, it, pt, ja, ko, ru, zh, nl, tr, pl, vi, ar,
-hi, sv, cs), in :data:`CANT_TELL` ("I can't tell", "I don't know": ``refusal`` where it opens the answer
-or follows an apology; "hard to say", "I can't decide", "not sure": ``hedge``) and
-:data:`MAYBE` / :data:`EITHER` ("maybe X, maybe Y", "either X or Y").
+eighteen other languages the rules know (fr, es, de, it, pt, ja, ko, ru, zh, nl, tr, pl, vi, ar,
+hi, sv, cs, hu), in :data:`CANT_TELL` ("I can't tell", "I don't know", "I can't confirm / verify /
+analyse it", "both are plausible": ``refusal`` where it opens the answer or follows an apology;
+"hard to say", "I can't decide", "not sure": ``hedge``), :data:`OR_NOT` ("X or not", "may be X
+or may not": a binary pair's two sides at once) and :data:`MAYBE` / :data:`EITHER` ("maybe X,
+maybe Y", "either X or Y", "как X, так и Y").
 
 English "I can't tell" (h39-r5): "can't tell / say / determine / verify / confirm / settle /
 distinguish / call it / narrow it down", "hard to say", "not (really) sure / certain /
@@ -16,7 +18,8 @@ on, before).
 
 A hedge followed by a contrast ("hard to say, but it looks real", "that said, ...", "my best
 guess is B"; "mais", "aber", "pero",
-"但", "でも", "하지만", "но" ...) that names one option is no hedge: what follows is read.
+"但", "でも", "하지만", "но" ...) that names one option is no hedge: what follows is read; one
+that only offers another option too ("but it could also be real", :data:`ALSO_POSSIBLE`) is.
 """
 
 from __future__ import annotations
@@ -104,27 +107,46 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:don't|do\s+not)\s+have\s+enough\s+(?:information|detail|evidence|context|resolution)\b",
            r"(?:cannot|can't|unable\s+to)\s+(?:make|give|reach)\s+(?:a|an|any)\s+(?:\w+\s+)?(?:call|verdict|decision)\b",
            r"(?:cannot|can't|unable\s+to)\s+(?:single\s+out|pick|choose|commit\s+to)\s+(?:one|a\s+single|either|between)\b"),
-    "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:le\s+)?(?:dire|savoir|déterminer|décider|trancher)",
+    "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:l['’]|le\s+|la\s+)?(?:\w+\s+){0,2}?(?:dire|savoir|déterminer|décider|trancher|"
+           r"confirmer|vérifier|affirmer|analyser|évaluer|juger)",
+           r"(?:il\s+est\s+|c['’]est\s+)?impossible\s+(?:de\s+)?(?:l['’]|le\s+)?(?:dire|savoir|déterminer|trancher|affirmer|confirmer)",
+           r"les\s+deux\s+(?:\w+\s+){0,2}?(?:sont|semblent|paraissent)\s+(?:\w+\s+)?(?:plausibles|possibles)",
            r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
            r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)",
            r"(?:je\s+ne\s+suis\s+)?pas\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+)?(?:sûre?|certaine?)"),
-    "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+)?(?:saber|decir|determinar|decidir)", r"no\s+sé\b", r"no\s+estoy\s+segur[oa]",
+    "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+){0,3}?(?:saber|decir|determinar|decidir|confirmar|verificar|afirmar|"
+           r"asegurar|analizar|evaluar|juzgar)\w*", r"no\s+es\s+posible\s+(?:\w+\s+)?(?:saber|decir|determinar|afirmar|confirmar)\w*",
+           r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:son|parecen)\s+(?:\w+\s+)?(?:plausibles|posibles)", r"no\s+sé\b", r"no\s+estoy\s+segur[oa]",
            r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
-    "de": (r"(?:ich\s+)?kann\s+(?:ich\s+)?(?:mich\s+)?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen)",
+    "de": (r"(?:ich\s+)?kann\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen|"
+           r"feststellen|bestätigen|überprüfen|verifizieren|analysieren)",
+           r"lässt\s+sich\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+)?(?:sagen|feststellen|beurteilen|bestimmen|entscheiden|erkennen)",
+           r"beide\s+(?:\w+\s+){0,2}?(?:sind|scheinen|wirken)\s+(?:\w+\s+)?(?:plausibel|möglich|denkbar)",
            r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:es\s+)?nicht", r"nicht\s+sicher"),
-    "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+)?(?:dire|sapere|determinare|decidere|capire)", r"non\s+so\b",
+    "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,3}?(?:dir|saper|determinar|decider|capir|confermar|verificar|"
+           r"stabilir|valutar|analizzar|giudicar)(?:e|lo|la|li|ne)\b", r"non\s+so\b",
+           r"non\s+è\s+possibile\s+(?:\w+\s+)?(?:dir|saper|stabilir|determinar|capir|decider|confermar|valutar)\w*",
+           r"impossibile\s+(?:da\s+)?(?:dir|stabilir|determinar|capir)\w*",
+           r"entramb[ei]\s+(?:\w+\s+){0,2}?(?:sono|sembrano)\s+(?:\w+\s+)?(?:plausibili|possibili)",
            r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+)?(?:sicur[oa]|cert[oa])"),
-    "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+)?(?:dizer|saber|determinar|decidir)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
+    "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+){0,3}?(?:dizer|saber|determin|decidir|confirm|verific|afirm|"
+           r"analis|avali)\w*", r"não\s+é\s+possível\s+(?:\w+\s+)?(?:dizer|saber|determinar|afirmar|confirmar)\w*",
+           r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:são|parecem)\s+(?:\w+\s+)?(?:plausíveis|possíveis)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
            r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)"),
     "nl": (r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
            r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker"),
     "tr": (r"söylemek\s+zor", r"emin\s+değilim", r"karar\s+veremiyorum", r"bilmiyorum",
            r"(?:belirleyemiyorum|anlayamıyorum|söyleyemem)"),
-    "pl": (r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+)?(?:powiedzieć|określić|zdecydować|ocenić)",
+    "pl": (r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
+           r"zdecydować|ocenić|potwierdzić|zweryfikować|stwierdzić|przeanalizować|analizować)",
            r"nie\s+wiem", r"nie\s+jestem\s+pew(?:ien|na)"),
-    "vi": (r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định)", r"không\s+chắc",
+    "vi": (r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định|xác\s+nhận|khẳng\s+định|phân\s+tích)",
+           r"không\s+chắc",
            r"không\s+biết"),
-    "ru": (r"не\s+могу\s+(?:\w+\s+)?(?:сказать|определить|решить|понять)", r"(?:трудно|сложно)\s+(?:сказать|определить)",
+    "ru": (r"не\s+могу\s+(?:\w+\s+){0,3}?(?:сказать|определить|решить|понять|анализировать|проанализировать|оценить|"
+           r"подтвердить|проверить|судить|установить)", r"(?:трудно|сложно)\s+(?:сказать|определить)",
+           r"(?:невозможно|нельзя)\s+(?:\w+\s+){0,2}?(?:сказать|определить|установить|судить)",
+           r"об[аеи]\s+(?:\w+\s+){0,2}?(?:возможны|правдоподобны|вероятны|допустимы)",
            r"не\s+знаю", r"не\s+уверен[аы]?"),
     "ar": (r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
            r"لا\s+أعرف", r"غير\s+متأكد"),
@@ -133,7 +155,9 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "sv": (r"svårt\s+att\s+(?:säga|avgöra|bedöma)", r"(?:jag\s+)?vet\s+inte", r"inte\s+säker",
            r"kan\s+inte\s+(?:\w+\s+)?(?:avgöra|säga|bedöma|bestämma)"),
     "cs": (r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
-           r"(?:nemohu|nedokážu|nelze)\s+(?:\w+\s+)?(?:určit|říct|rozhodnout|posoudit)"),
+           r"(?:nemohu|nemůžu|nedokážu|nelze)\s+(?:\w+\s+){0,3}?(?:určit|říct|říci|rozhodnout|posoudit|potvrdit|ověřit|analyzovat)"),
+    "hu": (r"nem\s+tudom\s+(?:\w+\s+)?(?:eldönteni|megmondani|megállapítani|megítélni)", r"nehéz\s+(?:megmondani|eldönteni|megállapítani)",
+           r"nem\s+vagyok\s+biztos", r"nem\s+lehet\s+(?:\w+\s+)?(?:megállapítani|eldönteni|megmondani)"),
     "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
            r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません|"
            r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない))",),
@@ -150,7 +174,7 @@ MAYBE = (
 """"Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
     r"\b(?:either|entweder|ya\s+sea|ya\s+da|hoặc\s+là)\b|\bsoit\b[^.;]*\bsoit\b|"
-    r"\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|إما|या\s+तो|要么",
+    r"\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|\bкак\b[^.;]*,\s*так\s+и\b|إما|या\s+तो|要么",
     re.I,
 )
 """"Either X or Y" openers: an answer that names two options after one of them is a hedge."""
@@ -161,11 +185,37 @@ CONTRAST = re.compile(
     re.I,
 )
 
+_END = r"(?=\s*(?:[.;,!?:)]|$))"
+OR_NOT: dict[str, tuple[str, ...]] = {
+    "fr": (rf"ou\s+(?:peut-être\s+)?(?:pas|non){_END}",), "es": (rf"o\s+(?:tal\s+vez\s+|quizás?\s+)?no{_END}",),
+    "it": (rf"o\s+(?:forse\s+)?(?:no|meno){_END}",), "pt": (rf"ou\s+(?:talvez\s+)?não{_END}",),
+    "de": (rf"oder\s+(?:auch\s+|vielleicht\s+)?nicht{_END}",), "nl": (rf"of\s+(?:misschien\s+)?niet{_END}",),
+    "ru": (rf"или\s+нет{_END}", r"а\s+может\s+(?:и\s+)?(?:нет|не\s+быть)"), "pl": (rf"(?:czy|lub|albo)\s+nie{_END}",),
+    "cs": (rf"nebo\s+ne{_END}",), "sv": (rf"eller\s+(?:kanske\s+)?inte{_END}",), "hu": (rf"vagy\s+nem{_END}",),
+    "tr": (r"ya\s+da\s+değil", r"olabilir\s+de\s+olmayabilir"), "vi": (rf"hoặc\s+không{_END}",),
+    "zh": (r"也(?:有)?可能不是|或者不是|也可能没有",), "ja": (r"そう(?:では|じゃ|で)ない(?:かもしれ|可能性)",),
+    "ko": (r"아닐\s*수도\s*있", r"그렇지\s*않을\s*수도"),
+}  # fmt: skip
+"""Per language: "X or not", "may be X or may not" (a binary pair's two sides at once): a hedge."""
+
 _CANT_TELL = re.compile(
     "|".join(rf"{_W}(?:{p})" if lang not in ("ja", "ko", "zh") else p
-             for lang, ps in CANT_TELL.items() for p in ps),
+             for table in (CANT_TELL, OR_NOT) for lang, ps in table.items() for p in ps),
     re.I,
 )  # fmt: skip
+ALSO_POSSIBLE = re.compile(
+    r"\b(?:could|might|may)\s+(?:also|equally|just\s+as\s+well)\b|"
+    r"\bpourrai(?:t|ent)\s+(?:aussi|également)\b|\bpeut\s+(?:aussi|également)\s+être\b|"
+    r"\b(?:podría|puede)\s+(?:también|igualmente)\b|\btambién\s+(?:podría|puede)\b|"
+    r"\b(?:potrebbe|può|possa)\s+(?:anche|pure)\b|\b(?:poderia|pode)\s+(?:também|igualmente)\b|"
+    r"\btambém\s+(?:poderia|pode)\b|\b(?:könnte|kann)\s+(?:\w+\s+)?(?:auch|ebenso|genauso)\b|"
+    r"\bможет\s+(?:быть\s+)?(?:и|также|тоже)\b|\bтакже\s+может\b|"
+    r"\b(?:może|mogłoby)\s+(?:też|także|również)\b|\b(?:kan|zou|kunnen)\s+(?:\w+\s+)?ook\b|"
+    r"\bcũng\s+có\s+thể\b|也可能|也有可能|수도\s*있",
+    re.I,
+)
+"""After a hedge's "but": "it could also be B" (in the languages above) offers a second option,
+it does not settle the hedge."""
 _MAYBE = re.compile(rf"{_W}(?:{MAYBE})", re.I)
 
 
@@ -193,6 +243,8 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
     )
     contrast = CONTRAST.search(text, at)
     rest = text[contrast.end() :] if contrast else ""
+    if ALSO_POSSIBLE.search(rest):  # "hard to say, but it could also be real"
+        rest = ""
     if hedge is not None:
         why = "refusal" if _refuses(text, hedge) else "hedge"
     else:  # "either A or D" names two options; "maybe A, maybe D" hedges between them

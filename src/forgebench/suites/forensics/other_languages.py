@@ -1,7 +1,8 @@
 """What the rules read differently in the languages other than English: negators, clause
 breaks, runs of numbered options ("candidats 1 et 3") and frame lists ("los fotogramas 0 y 1",
 "第0帧和第1帧") for :mod:`.option_text`; self-corrections ("Korrektur:", "mejor dicho",
-"失礼しました、正しくは", "मेरा मतलब"), overturned first thoughts ("一开始我以为是X，但其实是Y",
+"失礼しました、正しくは", "मेरा मतलब", and admitted mistakes: "me equivoqué", "pomyliłem się",
+"我看错了", "不对，", "잘못 봤습니다"), overturned first thoughts ("一开始我以为是X，但其实是Y",
 "最初はXだと思いましたが") and ordinals over the options ("la tercera máscara", "2番目のマスク",
 "세 번째 마스크", in French, Spanish, Italian, Portuguese, German, Russian, Japanese, Korean and
 Chinese) for :mod:`.answer_text`.
@@ -96,9 +97,15 @@ CORRECTION_OTHER = (
     r"en\s+fait|mejor\s+dicho|corrijo|me\s+corrijo|corrección|correzione|volevo\s+dire|mi\s+correggo|"
     r"correção|me\s+corrijo|исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
     r"düzeltme|demek\s+istedim|poprawka|miałem\s+na\s+myśli|xin\s+lỗi|ý\s+tôi\s+là|"
-    r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार)(?!\w)|"
+    r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
+    r"me\s+equivoqu[ée]|me\s+he\s+equivocado|je\s+me\s+suis\s+trompée?|mi\s+sono\s+sbagliat[oa]|"
+    r"enganei-me|me\s+enganei|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+lag\s+falsch|entschuldigung|"
+    r"przepraszam|pomylił(?:em|am)\s+się|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
+    r"özür\s+dilerim|spletl(?:a)?\s+jsem\s+se|omlouvám\s+se|tévedtem|bocsánat|ik\s+vergiste\s+me|"
+    r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm)(?!\w)|"
     r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
-    r"정확히는|제\s*말은"
+    r"정확히는|제\s*말은|不对[，,。！!\s]|我再看一下|我看错了|我搞错了|間違えました|"
+    r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸"
 )
 """Self-corrections in the other languages ("Korrektur:", "mejor dicho", "失礼しました、正しくは",
 "मेरा मतलब", "我是说"): what follows wins over what they correct (:mod:`.answer_text`)."""
@@ -140,6 +147,7 @@ _AND_BETWEEN = re.compile(
 _ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*第\s*\d+\s*帧)*)")
 
 
+_FRAMES_IN_BRACKETS = re.compile(r" frames \s*\(\s*(\d+(?:\s*,\s*\d+)*)\s*\)")
 _NEGATED_FRAMES = re.compile(
     r"(?:不是|并非|没有|非|不)\s*第\s*\d+\s*帧(?:\s*(?:和|与|及|、)\s*第\s*\d+\s*帧)*|"
     r"(?<!\w)(?:no|not|não|nicht|pas|non|не|nie)\s+(?:(?:los|las|les|die|i|gli|le|os|as|the)\s+)?"
@@ -151,13 +159,14 @@ _NEGATED_FRAMES = re.compile(
 
 def frame_words(text: str) -> str:
     """Frame lists in the other languages as English ("los fotogramas 0 y 1", "第0帧和第1帧",
-    "フレーム0と1") for :mod:`.option_text`'s frame reading; a negated list ("不是第0帧",
+    "フレーム0と1", "프레임(5, 6, 7)") for :mod:`.option_text`'s frame reading; a negated list ("不是第0帧",
     "no los fotogramas 2 y 3") is dropped, so that it never joins the others."""
     text = _NEGATED_FRAMES.sub(" ", text)
     text = _ZH_FRAMES.sub(
         lambda m: " frames " + ", ".join(re.findall(r"\d+", m.group(0))) + " ", text
     )
     text = _FRAME_WORD.sub(" frames ", text)
+    text = _FRAMES_IN_BRACKETS.sub(r" frames \1 ", text)  # "마지막 세 프레임(5, 6, 7)이"
     return _AND_BETWEEN.sub(" and ", text)
 
 

@@ -235,6 +235,18 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("C. 제가 잘못 봤습니다. 프레임(0, 1, 2, 3)이 위조되었습니다.", FRAMES, "D"),
         # "correcta" / "corretta" is no cue before the letter "a"
         ("La segunda opción, la B, es la correcta.", FOUR, "B"),
+        # Polish, Ukrainian, Turkish, Romanian and Persian binary wordings with their negators
+        ("Obraz został zmanipulowany przez AI.", MANIP, "B"),
+        ("Videoclipul nu a fost manipulat de IA.", MANIP, "A"),
+        ("Görüntü manipüle edilmemiş.", MANIP, "A"),
+        ("Фото справжнє.", BINARY, "B"),
+        ("Bu görüntü yapay zeka tarafından üretilmiştir.", BINARY, "A"),
+        ("این تصویر واقعی است.", BINARY, "B"),
+        # corners in Arabic, Persian and Greek; "候选图n"
+        ("Η περιοχή είναι κάτω δεξιά.", REGIONS, "D"),
+        ("المنطقة في الزاوية السفلية اليسرى.", REGIONS, "C"),
+        ("پایین سمت چپ", REGIONS, "C"),
+        ("候选图2最准确。", FOUR, "B"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

@@ -13,7 +13,7 @@ wrong letter. Five kinds:
 
 - :data:`NEG_WORDS_OTHER`: negators written before the words they negate, on whole words ("не"
   inside "стороне" is none): German, Portuguese, French, Dutch, Polish, Russian, Swedish,
-  Czech, Spanish, Italian (with their "none of", "nothing" and "neither" forms: "ninguna",
+  Czech, Spanish, Italian, Romanian ("nu") (with their "none of", "nothing" and "neither" forms: "ninguna",
   "aucune", "nessuna", "nenhuma", "keinerlei", "rien", "nada", "nichts", "ничего", "ni",
   "ни", "weder"), Arabic ("ليس", "ليست", "لا", "غير", "لم"), Vietnamese ("không", "chưa"),
   "nem"; :data:`NEGATOR_ZH`: Chinese "非", "不是", "没有", "未", "无", and "比起"/"与其说" (the
@@ -43,7 +43,7 @@ from functools import lru_cache
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
     r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
-    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|ni|ни|weder|né"
+    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|ni|ни|weder|né|nu"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")

@@ -7,14 +7,14 @@ Data only; :mod:`.option_text` matches them (negation-aware, on whole words) and
 - :data:`GENERATED_POSITIVE` / :data:`MANIPULATED_POSITIVE`: the positive option of each release
   wording ("AI-generated", "AI-manipulated") and its paraphrases ("synthetic", "fake", "deepfake",
   "générée par l'IA", "generiert", "sahte", "偽物", "created by an AI" and "edited" in the other
-  languages, Swedish and Czech included, ...); :data:`POSITIVE` maps the wording to them;
+  languages, Swedish, Czech, Polish, Ukrainian, Romanian and Persian included, ...); :data:`POSITIVE` maps the wording to them;
 - :data:`NEGATIVE`: the negative side ("real", "authentic", "echt", "verdadeira", "真实", "a
-  photo taken with a phone", "äkta", "skutečná", ...);
+  photo taken with a phone", "äkta", "skutečná", Turkish "üretilmemiş", Persian "تولید نشده", ...);
 - :data:`PARAPHRASES`: per option text (lower case), the forgery model names of seed 002's
   Table 5, the four corners, the manipulation kinds and the answer of real media in the
   localization tasks; :data:`OTHER_LANGUAGES` adds the same in French, Spanish, German,
-  Italian, Portuguese, Russian, Chinese, Japanese and Korean (corners also in Polish, Turkish
-  and Swedish, built from each language's words for top, bottom, left and right; "Candidate n"
+  Italian, Portuguese, Russian, Chinese, Japanese and Korean (corners also in Polish, Turkish,
+  Swedish, Arabic, Persian and Greek, built from each language's words for top, bottom, left and right; "Candidate n"
   as "Kandidat n", "candidato n", "候选n", "후보 n", "кандидат n"...) and is merged in;
 - :data:`LETTER_NEGATED_BEFORE` / :data:`LETTER_NEGATED_AFTER`: "not" before or after an
   option letter in the other languages ("nicht C, sondern A", "ce n'est pas C", "C가 아니라",
@@ -61,6 +61,8 @@ GENERATED_POSITIVE = (
     "aiによって作", "ai画像", "合成画像", "ai로 만든", "인공지능이 만든", "인공지능으로 생성",
     "생성된 이미지", "합성 이미지", "создано ии", "синтетическ", "ai制作", "ai创作", "ai画的", "由ai",
     "фейк", "подделка", "フェイク", "do ai tạo", "ai tạo ra",
+    "згенерован", "штучним інтелектом", "підробк", "generat de ia", "generată de ia", "generată",
+    "توسط هوش مصنوعی تولید شده", "تولید شده توسط هوش مصنوعی", "ساخته شده با هوش مصنوعی", "جعلی",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
@@ -79,6 +81,9 @@ MANIPULATED_POSITIVE = (
     "modificado", "gefälscht", "retuschiert", "nachbearbeitet", "modificato", "ritoccata",
     "ritoccato", "contraffatta", "falsificata", "retocada", "改竄された", "加工済み", "합성된", "변조", "изменен", "изменён", "обработан", "смонтирован", "фальсифицирован",
     "被编辑", "处理过", "ps过", "фейк", "подделка",
+    "zmanipulowany", "zmanipulowana", "zmanipulowane", "zmodyfikowany", "zmodyfikowana",
+    "zmodyfikowane", "manipulat", "manipulată", "manipüle edilmiş", "değiştirilmiş", "змінен",
+    "підроблен",
 )  # fmt: skip
 NEGATIVE = (
     "real", "authentic", "genuine", "unedited", "unaltered", "untampered", "unmanipulated",
@@ -99,6 +104,8 @@ NEGATIVE = (
     "tirada com", "実際の写真", "本物の写真", "реальн", "подлинн", "实拍", "拍摄的", "相机拍",
     "originale", "originales", "intacte", "intacto", "intacta", "intatta", "オリジナル", "원본",
     "оригинальн", "nguyên bản", "ảnh thật", "eredeti", "valódi", "originální",
+    "справжн", "оригінальн", "üretilmemiş", "oluşturulmamış", "manipüle edilmemiş",
+    "değiştirilmemiş", "düzenlenmemiş", "reală", "autentică", "تولید نشده", "ساخته نشده", "واقعی",
 )  # fmt: skip
 POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE}
 """Paraphrases of the positive option of each release wording (its own text included)."""
@@ -149,6 +156,9 @@ _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "tr": (("üst",), ("alt",), ("sol",), ("sağ",), "hv"),
     "sv": (("övre",), ("nedre",), ("vänstra",), ("högra",), "vh"),
     "ko": (("상단",), ("하단",), ("왼쪽", "좌측"), ("오른쪽", "우측"), "hv"),
+    "ar": (("العلوي", "العلوية"), ("السفلي", "السفلية"), ("الأيسر", "اليسرى"), ("الأيمن", "اليمنى"), "vh"),
+    "fa": (("بالا", "بالای", "بالایی"), ("پایین", "پایینی"), ("سمت چپ", "چپ"), ("سمت راست", "راست"), "vh"),
+    "el": (("πάνω",), ("κάτω",), ("αριστερά",), ("δεξιά",), "vh hv"),
 }  # fmt: skip
 """Per language: the words for top, bottom, left and right (the inflections models write), and
 the orders they combine in (``vh``: "superior izquierda", ``hv``: "sağ üst")."""
@@ -170,7 +180,7 @@ def _corners() -> dict[str, tuple[str, ...]]:
 def _candidates() -> dict[str, tuple[str, ...]]:
     """ "Candidate n" in other languages ("Kandidat 2", "候选2", "후보 2"): the option's own number."""
     words = ("kandidat", "candidato", "candidata", "candidat", "kandydat", "kandidaat", "кандидат")
-    cjk = ("候选", "候選", "候補", "후보")
+    cjk = ("候选图", "候選圖", "候选", "候選", "候補", "후보")
     return {
         f"candidate {n}": tuple(f"{w} {n}" for w in words) + tuple(f"{w}{s}{n}" for w in cjk for s in ("", " "))
         for n in range(1, 10)

@@ -247,6 +247,15 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("المنطقة في الزاوية السفلية اليسرى.", REGIONS, "C"),
         ("پایین سمت چپ", REGIONS, "C"),
         ("候选图2最准确。", FOUR, "B"),
+        # ordinals in Hungarian and Ukrainian, a Ukrainian correction, Korean options' own words
+        ("A harmadik jelölt a legpontosabb.", FOUR, "C"),
+        ("Найточніша друга маска.", FOUR, "B"),
+        ("Відповідь: A. Перепрошую, точніше C.", FOUR, "C"),
+        ("조작된 곳은 왼쪽 하단입니다.", {"A": "왼쪽 위", "B": "오른쪽 위", "C": "왼쪽 아래"}, "C"),
+        # a bracketed gloss between an option's words and the negator after them
+        ("複製（Copy-Move）ではありません。除去です。", KINDS, "C"),
+        ("Si tratta di un metodo basato sulla grafica.", GENS, "D"),
+        ("नकली फ्रेम इंडेक्स 4 है।", FRAMES, "C"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

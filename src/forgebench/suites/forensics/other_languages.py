@@ -4,7 +4,7 @@ breaks, runs of numbered options ("candidats 1 et 3") and frame lists ("los foto
 "失礼しました、正しくは", "मेरा मतलब", and admitted mistakes: "me equivoqué", "pomyliłem się",
 "我看错了", "不对，", "잘못 봤습니다"), overturned first thoughts ("一开始我以为是X，但其实是Y",
 "最初はXだと思いましたが") and ordinals over the options ("la tercera máscara", "2番目のマスク",
-"세 번째 마스크", in French, Spanish, Italian, Portuguese, German, Russian, Japanese, Korean and
+"세 번째 마스크", "a harmadik jelölt", "друга маска", in French, Spanish, Italian, Portuguese, German, Russian, Japanese, Korean and
 Chinese) for :mod:`.answer_text`.
 
 A wording the rules know in a language is read with that language's negation, or a negated
@@ -49,13 +49,14 @@ NEG_WORDS_OTHER = (
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
 """A Chinese negator at most three characters before the negated words."""
 NEGATOR_AFTER = re.compile(
-    r"[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
+    r"(?:\s*\([^()]{1,30}\))?[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
     r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니(?!면)|아닌|아닐|않|없|değil|नहीं|"
     r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
     r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
 )
-"""Matched right after the negated words (``re.match`` at their end)."""
+"""Matched right after the negated words (``re.match`` at their end), past a bracketed gloss
+("除去（Removal）ではありません")."""
 BUT_OTHER = (
     r"(?<!\w)(?:aber|sondern|mais|pero|sino|però|mas|porém|maar|ale|но|а|ama|fakat|ancak|nhưng|"
     r"بل|لكن|ولكن|लेकिन|बल्कि)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
@@ -102,7 +103,7 @@ CORRECTION_OTHER = (
     r"enganei-me|me\s+enganei|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+lag\s+falsch|entschuldigung|"
     r"przepraszam|pomylił(?:em|am)\s+się|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
     r"özür\s+dilerim|spletl(?:a)?\s+jsem\s+se|omlouvám\s+se|tévedtem|bocsánat|ik\s+vergiste\s+me|"
-    r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm)(?!\w)|"
+    r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm|перепрошую|вибачте|точніше)(?!\w)|"
     r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
     r"정확히는|제\s*말은|不对[，,。！!\s]|我再看一下|我看错了|我搞错了|間違えました|"
     r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸"
@@ -138,7 +139,7 @@ def each_numbered(text: str) -> str:
 
 _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
-    r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices)(?!\w)|フレーム|프레임",
+    r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices)(?!\w)|フレーム|프레임|इंडेक्स",
     re.I,
 )
 _AND_BETWEEN = re.compile(
@@ -187,21 +188,21 @@ def needle(pattern: str) -> str:
 
 _ORDINAL_WORDS = {
     "first": r"premier|première|primer|primera|primero|primo|prima|primeiro|primeira|erste[nrs]?|"
-             r"первая|первый|первую|первой|1番目の|最初の|첫\s*번째|第一(?:个|张|幅)?",
-    "second": r"deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
+             r"első|перша|перший|першу|первая|первый|первую|первой|1番目の|最初の|첫\s*번째|第一(?:个|张|幅)?",
+    "second": r"második|друга|другий|другу|deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
               r"2番目の|두\s*번째|第二(?:个|张|幅)?",
-    "third": r"troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
+    "third": r"harmadik|третя|третій|третю|troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
              r"третьей|3番目の|세\s*번째|第三(?:个|张|幅)?",
-    "fourth": r"quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
+    "fourth": r"negyedik|четверта|четвертий|четверту|quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
               r"четвертый|четвёртую|четвертую|4番目の|네\s*번째|第四(?:个|张|幅)?",
-    "last": r"dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
+    "last": r"utolsó|остання|останній|останню|dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
             r"最後の|마지막|最后一?(?:个|张|幅)?",
 }  # fmt: skip
 _OPTION_NOUN = (
     r"(?:masque|máscara|maschera|maske|маск[аиуы]|マスク|마스크|掩码|掩膜|蒙版|"
     r"(?:segmentierungs)?karte|carte|mapa|mappa|карт[аиуы]|"
     r"option|opción|opzione|opção|вариант|選択肢|옵션|선택지|选项|"
-    r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보)"
+    r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보|jelölt|maszk|opció|lehetőség|варіант)"
 )
 _ORDINAL_OPTION = re.compile(
     r"(?<!\w)(?:(" + ")|(".join(_ORDINAL_WORDS.values()) + r"))\s*" + _OPTION_NOUN + r"\w*",

@@ -7,7 +7,7 @@ import pytest
 
 from forgebench.suites.forensics.extract import extract_option
 from forgebench.suites.forensics.option_text import _phrase_pattern
-from forgebench.suites.forensics.other_languages import needle
+from forgebench.suites.forensics.other_languages import needle, numbers_in_digits
 
 BINARY = {"A": "AI-generated", "B": "non AI-generated"}
 MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
@@ -256,6 +256,15 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("複製（Copy-Move）ではありません。除去です。", KINDS, "C"),
         ("Si tratta di un metodo basato sulla grafica.", GENS, "D"),
         ("नकली फ्रेम इंडेक्स 4 है।", FRAMES, "C"),
+        # number words that count frames or indexes
+        ("Gefälscht sind die Frames zwei und drei.", FRAMES, "B"),
+        ("伪造帧的索引是五、六、七。", FRAMES, "A"),
+        ("偽造されたフレームはインデックス四だけです。", FRAMES, "C"),
+        # Arabic option letters and digits, a Cyrillic "А" that stands for A
+        ("الإجابة: (ج)", FOUR, "C"),
+        ("الاحتمالات: أ) ٢٠٪، ب) ١٠٪، ج) ٥٠٪، د) ٢٠٪", FOUR, "C"),
+        ("Ответ: «А».", FOUR, "A"),
+        ("В левом верхнем углу.", REGIONS, "A"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(
@@ -264,3 +273,11 @@ def test_other_languages_hedges_refusals_and_corrections_round7(
     """Round 7 (h39-fresh6/7 tuning): wrong letters from hedges after a pick, refusals, "or
     not", "both", and corrections after an admitted mistake, in the standard words."""
     assert extract_option(answer, options).letter == letter
+
+
+def test_number_words_become_digits_only_after_a_frame_or_index_word() -> None:
+    """ "zwei" after "Frames" is 2; English words that are number words elsewhere ("due",
+    "um") and number words with no frame or index before them stay words."""
+    assert numbers_in_digits("die Frames zwei und drei") == "die Frames 2 und 3"
+    assert numbers_in_digits("the frames due to, um, flicker") == "the frames due to, um, flicker"
+    assert numbers_in_digits("zwei Kandidaten") == "zwei Kandidaten"

@@ -158,11 +158,66 @@ _NEGATED_FRAMES = re.compile(
 )
 
 
+_NUMBER_WORDS = {
+    "0": "null|cero|zero|ноль|нуль|零", "1": "eins|uno|один|一", "2": "zwei|dos|dois|два|二",
+    "3": "drei|tres|tre|três|три|三", "4": "vier|cuatro|quattro|quatro|четыре|чотири|四",
+    "5": "fünf|cinco|cinque|пять|п'ять|五", "6": "sechs|seis|шесть|шість|六",
+    "7": "sieben|siete|sette|sete|семь|сім|七", "8": "acht|ocho|otto|oito|восемь|вісім|八",
+    "9": "neun|nueve|nove|девять|дев'ять|九",
+}  # fmt: skip
+_NUMBER_WORD = re.compile(
+    r"(?<![^\W\d_])(?:"
+    + "|".join(f"(?P<n{d}>{w})" for d, w in _NUMBER_WORDS.items())
+    + r")(?![^\W\d_])|(?:"
+    + "|".join(f"(?P<c{d}>{w.rsplit('|', 1)[1]})" for d, w in _NUMBER_WORDS.items())
+    + ")",
+    re.I,
+)
+_COUNTED = re.compile(
+    r"(?<!\w)(frames?|indices|index)(?!\w)([^.;:!?。；\n]{0,40})|"
+    r"(索引|インデックス)(?:为|是|は)?([^.;:!?。；\n]{0,24})",
+    re.I,
+)
+
+
+def _digits(m: re.Match[str]) -> str:
+    """Number words after a frame or index word as digits ("Frames zwei und drei", "索引是三、四")."""
+    head, rest = (" indices ", m.group(4)) if m.group(3) else (m.group(1), m.group(2))
+
+    def digit(w: re.Match[str]) -> str:
+        return next(k[1:] for k, v in w.groupdict().items() if v)
+
+    return head + _NUMBER_WORD.sub(digit, rest)
+
+
+def numbers_in_digits(text: str) -> str:
+    """Number words of the other languages as digits where they count frames or indexes ("die
+    Frames zwei und drei", "索引为三、四、五", "インデックス一"): the frame-list reading takes
+    digits (a few words that are also English or articles, "due", "um", "sei", are left out)."""
+    return _COUNTED.sub(_digits, text)
+
+
+_EASTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،", "01234567890123456789%,")
+_ARABIC_LETTER = re.compile(r"(?<![\u0600-\u06ff])(\(?)([أبجد])\)")
+_CYRILLIC_A = re.compile(
+    r"(?<=[«\"'(\[])А(?=[»\"')\]])|((?i:ответ|відповідь|вариант|варіант)\s*[:—–-]?\s*)А(?![^\W\d_])"
+)
+
+
+def letters_in_latin(text: str) -> str:
+    """Arabic and Persian digits as ASCII ("١٠٪": "10%"), the Arabic option letters in brackets
+    as Latin ("(ب)": "(B)", "ج)": "C)", the abjad order), and a Cyrillic "А" that stands for the
+    letter A ("Ответ — «А»"; not "В", which is C in the Cyrillic order and B to the eye)."""
+    text = text.translate(_EASTERN_DIGITS)
+    text = _ARABIC_LETTER.sub(lambda m: m.group(1) + "ABCD"["أبجد".index(m.group(2))] + ")", text)
+    return _CYRILLIC_A.sub(lambda m: (m.group(1) or "") + "A", text)
+
+
 def frame_words(text: str) -> str:
     """Frame lists in the other languages as English ("los fotogramas 0 y 1", "第0帧和第1帧",
     "フレーム0と1", "프레임(5, 6, 7)") for :mod:`.option_text`'s frame reading; a negated list ("不是第0帧",
     "no los fotogramas 2 y 3") is dropped, so that it never joins the others."""
-    text = _NEGATED_FRAMES.sub(" ", text)
+    text = _NEGATED_FRAMES.sub(" ", numbers_in_digits(text))
     text = _ZH_FRAMES.sub(
         lambda m: " frames " + ", ".join(re.findall(r"\d+", m.group(0))) + " ", text
     )

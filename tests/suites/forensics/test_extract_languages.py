@@ -265,6 +265,26 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("الاحتمالات: أ) ٢٠٪، ب) ١٠٪، ج) ٥٠٪، د) ٢٠٪", FOUR, "C"),
         ("Ответ: «А».", FOUR, "A"),
         ("В левом верхнем углу.", REGIONS, "A"),
+        ("结论：伪造帧为 2、3。", FRAMES, "B"),
+        # the standard "I'm not in a position to say", "I can't be certain of it", "both possible"
+        ("Je ne suis pas en mesure de dire si elle est générée par l'IA.", BINARY, "Z"),
+        ("No tengo forma de saber si es real.", BINARY, "Z"),
+        ("Ich bin nicht in der Lage zu sagen, ob es KI-generiert ist.", BINARY, "Z"),
+        ("Non saprei dire se è reale.", BINARY, "Z"),
+        ("Não dá para saber se é real.", BINARY, "Z"),
+        ("Я не в состоянии определить, сгенерировано ли изображение.", BINARY, "Z"),
+        ("Wahrscheinlich echt, aber sicher bin ich mir nicht.", BINARY, "Z"),
+        ("Скорее всего настоящее, но точно сказать не могу.", BINARY, "Z"),
+        ("大概是真实的，但我不敢肯定。", BINARY, "Z"),
+        ("真实和AI生成都有可能。", BINARY, "Z"),
+        ("おそらく本物ですが、確かではありません。", BINARY, "Z"),
+        ("아마 진짜 사진이지만 장담할 수는 없습니다.", BINARY, "Z"),
+        ("Bunun gerçek olup olmadığını bilemiyorum.", BINARY, "Z"),
+        ("لا يمكنني تحديد ما إذا كانت الصورة حقيقية.", BINARY, "Z"),
+        # ... and the side a contrast after it states
+        ("確かではありませんが、本物だと思います。", BINARY, "B"),
+        ("장담할 수는 없지만 진짜 사진 같습니다.", BINARY, "B"),
+        ("Sicher bin ich mir nicht, aber es wirkt echt.", BINARY, "B"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

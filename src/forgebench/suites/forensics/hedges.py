@@ -18,7 +18,7 @@ on, before).
 
 A hedge followed by a contrast ("hard to say, but it looks real", "that said, ...", "my best
 guess is B"; "mais", "aber", "pero",
-"但", "でも", "하지만", "но" ...) that names one option is no hedge: what follows is read; one
+"但", "でも", "하지만", "но", Japanese "...ませんが、", Korean "...없지만") that names one option is no hedge: what follows is read; one
 that only offers another option too ("but it could also be real", :data:`ALSO_POSSIBLE`) is.
 """
 
@@ -111,31 +111,38 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"confirmer|vérifier|affirmer|analyser|évaluer|juger)",
            r"(?:il\s+est\s+|c['’]est\s+)?impossible\s+(?:de\s+)?(?:l['’]|le\s+)?(?:dire|savoir|déterminer|trancher|affirmer|confirmer)",
            r"les\s+deux\s+(?:\w+\s+){0,2}?(?:sont|semblent|paraissent)\s+(?:\w+\s+)?(?:plausibles|possibles)",
+           r"(?:je\s+ne\s+suis\s+)?pas\s+en\s+mesure\s+de", r"je\s+ne\s+saurais\s+(?:pas\s+)?(?:dire|trancher)",
            r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
            r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)",
            r"(?:je\s+ne\s+suis\s+)?pas\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+)?(?:sûre?|certaine?)"),
     "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+){0,3}?(?:saber|decir|determinar|decidir|confirmar|verificar|afirmar|"
            r"asegurar|analizar|evaluar|juzgar)\w*", r"no\s+es\s+posible\s+(?:\w+\s+)?(?:saber|decir|determinar|afirmar|confirmar)\w*",
-           r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:son|parecen)\s+(?:\w+\s+)?(?:plausibles|posibles)", r"no\s+sé\b", r"no\s+estoy\s+segur[oa]",
+           r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:son|parecen)\s+(?:\w+\s+)?(?:plausibles|posibles)",
+           r"no\s+tengo\s+(?:forma|manera|modo|cómo)\s+de\s+(?:saber|determinar|decir|confirmar)",
+           r"no\s+(?:estoy\s+en\s+condiciones|soy\s+capaz|estoy\s+en\s+posición)\s+de", r"no\s+sé\b", r"no\s+estoy\s+segur[oa]",
            r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
     "de": (r"(?:ich\s+)?kann\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen|"
            r"feststellen|bestätigen|überprüfen|verifizieren|analysieren)",
            r"lässt\s+sich\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+)?(?:sagen|feststellen|beurteilen|bestimmen|entscheiden|erkennen)",
            r"beide\s+(?:\w+\s+){0,2}?(?:sind|scheinen|wirken)\s+(?:\w+\s+)?(?:plausibel|möglich|denkbar)",
+           r"nicht\s+in\s+der\s+lage", r"sicher\s+bin\s+ich\s+(?:mir\s+)?(?:da\s+)?nicht",
            r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:es\s+)?nicht", r"nicht\s+sicher"),
     "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,3}?(?:dir|saper|determinar|decider|capir|confermar|verificar|"
            r"stabilir|valutar|analizzar|giudicar)(?:e|lo|la|li|ne)\b", r"non\s+so\b",
            r"non\s+è\s+possibile\s+(?:\w+\s+)?(?:dir|saper|stabilir|determinar|capir|decider|confermar|valutar)\w*",
            r"impossibile\s+(?:da\s+)?(?:dir|stabilir|determinar|capir)\w*",
            r"entramb[ei]\s+(?:\w+\s+){0,2}?(?:sono|sembrano)\s+(?:\w+\s+)?(?:plausibili|possibili)",
+           r"non\s+saprei", r"non\s+sono\s+in\s+grado\s+di", r"(?:esserne|esserlo)\s+(?:del\s+tutto\s+)?(?:cert|sicur)[oa]",
            r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+)?(?:sicur[oa]|cert[oa])"),
     "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+){0,3}?(?:dizer|saber|determin|decidir|confirm|verific|afirm|"
            r"analis|avali)\w*", r"não\s+é\s+possível\s+(?:\w+\s+)?(?:dizer|saber|determinar|afirmar|confirmar)\w*",
-           r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:são|parecem)\s+(?:\w+\s+)?(?:plausíveis|possíveis)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
+           r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:são|parecem)\s+(?:\w+\s+)?(?:plausíveis|possíveis)",
+           r"não\s+sou\s+capaz\s+de", r"não\s+dá\s+para\s+(?:saber|dizer|determinar|afirmar)",
+           r"não\s+tenho\s+como\s+(?:saber|dizer|determinar|confirmar|afirmar|verificar)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
            r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)"),
     "nl": (r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
            r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker"),
-    "tr": (r"söylemek\s+zor", r"emin\s+değilim", r"karar\s+veremiyorum", r"bilmiyorum",
+    "tr": (r"söylemek\s+zor", r"emin\s+değilim", r"bilemiyorum", r"emin\s+olamıyorum", r"karar\s+veremiyorum", r"bilmiyorum",
            r"(?:belirleyemiyorum|anlayamıyorum|söyleyemem)"),
     "pl": (r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
            r"zdecydować|ocenić|potwierdzić|zweryfikować|stwierdzić|przeanalizować|analizować)",
@@ -146,11 +153,12 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "ru": (r"не\s+могу\s+(?:\w+\s+){0,3}?(?:сказать|определить|решить|понять|анализировать|проанализировать|оценить|"
            r"подтвердить|проверить|судить|установить)", r"(?:трудно|сложно)\s+(?:сказать|определить)",
            r"(?:невозможно|нельзя)\s+(?:\w+\s+){0,2}?(?:сказать|определить|установить|судить)",
+           r"не\s+в\s+состоянии", r"не\s+берусь", r"(?:сказать|определить|утверждать)\s+не\s+могу",
            r"об[аеи]\s+(?:\w+\s+){0,2}?(?:возможны|правдоподобны|вероятны|допустимы)",
            r"не\s+знаю", r"не\s+уверен[аы]?"),
-    "ar": (r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
+    "ar": (r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+(?:يمكنني|يمكن)\s+(?:\S+\s+)?(?:تحديد|القول|الجزم|التأكد)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
            r"لا\s+أعرف", r"غير\s+متأكد"),
-    "hi": (r"कहना\s+मुश्किल", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
+    "hi": (r"कहना\s+मुश्किल", r"नहीं\s+कह\s+(?:सकता|सकती)", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
            r"नहीं\s+बता\s+(?:सकता|सकती)"),
     "sv": (r"svårt\s+att\s+(?:säga|avgöra|bedöma)", r"(?:jag\s+)?vet\s+inte", r"inte\s+säker",
            r"kan\s+inte\s+(?:\w+\s+)?(?:avgöra|säga|bedöma|bestämma)"),
@@ -160,10 +168,12 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"nem\s+vagyok\s+biztos", r"nem\s+lehet\s+(?:\w+\s+)?(?:megállapítani|eldönteni|megmondani)"),
     "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
            r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません|"
-           r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない))",),
+           r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない)|確かではありません|確かではない|"
+           r"断言できません|断言はできません|言い切れません|言い切れない)",),
     "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지\s*않|"
-           r"(?:확신|자신)(?:이|은)?\s*없)",),
-    "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道)",),
+           r"(?:확신|자신)(?:이|은)?\s*없|(?:장담|단정|확신)할\s*수(?:는|가)?\s*없)",),
+    "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道|"
+           r"说不好|不敢肯定|不能肯定|无法肯定|不好判断|都有可能|皆有可能)",),
 }  # fmt: skip
 """Per language: "I can't tell / say / decide", "hard to say", "I don't know", "not sure"."""
 
@@ -174,14 +184,15 @@ MAYBE = (
 """"Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
     r"\b(?:either|entweder|ya\s+sea|ya\s+da|hoặc\s+là)\b|\bsoit\b[^.;]*\bsoit\b|"
-    r"\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|\bкак\b[^.;]*,\s*так\s+и\b|إما|या\s+तो|要么",
+    r"\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|\btanto\b[^.;]*\b(?:quanto|como)\b|\bsowohl\b[^.;]*\bals\s+auch\b|\bкак\b[^.;]*,\s*так\s+и\b|إما|या\s+तो|要么",
     re.I,
 )
 """"Either X or Y" openers: an answer that names two options after one of them is a hedge."""
 CONTRAST = re.compile(
     r"\b(?:but|however|that\s+said|still|nonetheless|nevertheless|even\s+so|(?:my\s+)?best\s+guess|"
     r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
-    r"ama|fakat|ale|jednak|nhưng|но|однако)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나",
+    r"ama|fakat|ale|jednak|nhưng|но|однако)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
+    r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않])지만",
     re.I,
 )
 

@@ -148,6 +148,7 @@ _AND_BETWEEN = re.compile(
 _ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*第\s*\d+\s*帧)*)")
 
 
+_ZH_FRAMES_ARE = re.compile(r"帧(?:的索引|索引)?\s*(?:为|是|有|:)\s*(?=\d)")
 _FRAMES_IN_BRACKETS = re.compile(r" frames \s*\(\s*(\d+(?:\s*,\s*\d+)*)\s*\)")
 _NEGATED_FRAMES = re.compile(
     r"(?:不是|并非|没有|非|不)\s*第\s*\d+\s*帧(?:\s*(?:和|与|及|、)\s*第\s*\d+\s*帧)*|"
@@ -215,13 +216,13 @@ def letters_in_latin(text: str) -> str:
 
 def frame_words(text: str) -> str:
     """Frame lists in the other languages as English ("los fotogramas 0 y 1", "第0帧和第1帧",
-    "フレーム0と1", "프레임(5, 6, 7)") for :mod:`.option_text`'s frame reading; a negated list ("不是第0帧",
+    "フレーム0と1", "프레임(5, 6, 7)", "伪造帧为3、4、5") for :mod:`.option_text`'s frame reading; a negated list ("不是第0帧",
     "no los fotogramas 2 y 3") is dropped, so that it never joins the others."""
     text = _NEGATED_FRAMES.sub(" ", numbers_in_digits(text))
     text = _ZH_FRAMES.sub(
         lambda m: " frames " + ", ".join(re.findall(r"\d+", m.group(0))) + " ", text
     )
-    text = _FRAME_WORD.sub(" frames ", text)
+    text = _FRAME_WORD.sub(" frames ", _ZH_FRAMES_ARE.sub(" frames ", text))
     text = _FRAMES_IN_BRACKETS.sub(r" frames \1 ", text)  # "마지막 세 프레임(5, 6, 7)이"
     return _AND_BETWEEN.sub(" and ", text)
 

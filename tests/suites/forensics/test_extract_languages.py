@@ -285,6 +285,16 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("確かではありませんが、本物だと思います。", BINARY, "B"),
         ("장담할 수는 없지만 진짜 사진 같습니다.", BINARY, "B"),
         ("Sicher bin ich mir nicht, aber es wirkt echt.", BINARY, "B"),
+        # refusals that quote a side's words
+        ("Lo siento, no puedo ayudar con la detección de imágenes generadas por IA.", BINARY, "Z"),
+        ("Извините, я не могу помочь с определением, сгенерировано ли изображение.", BINARY, "Z"),
+        ("申し訳ありませんが、画像がAI生成かどうかの分析はできません。", BINARY, "Z"),
+        ("죄송하지만 이미지가 AI로 생성되었는지 분석할 수 없습니다.", BINARY, "Z"),
+        ("Als KI kann ich keine Bilder sehen; ob es generiert ist, weiß ich nicht.", BINARY, "Z"),
+        # both halves of a paired "either ... or" name two sides, even where one is unread
+        ("Это либо сплайсинг, либо что-то ещё.", KINDS, "Z"),
+        ("Entweder ein Gesichtstausch oder etwas anderes.", KINDS, "Z"),
+        ("要么是拼接，要么是别的手法。", KINDS, "Z"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

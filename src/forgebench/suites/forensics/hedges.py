@@ -7,8 +7,10 @@ eighteen other languages the rules know (fr, es, de, it, pt, ja, ko, ru, zh, nl,
 hi, sv, cs, hu), in :data:`CANT_TELL` ("I can't tell", "I don't know", "I can't confirm / verify /
 analyse it", "both are plausible": ``refusal`` where it opens the answer or follows an apology;
 "hard to say", "I can't decide", "not sure": ``hedge``), :data:`OR_NOT` ("X or not", "may be X
-or may not": a binary pair's two sides at once) and :data:`MAYBE` / :data:`EITHER` ("maybe X,
-maybe Y", "either X or Y", "как X, так и Y").
+or may not": a binary pair's two sides at once), :data:`MAYBE` / :data:`EITHER` ("maybe X,
+maybe Y", "either X or Y") and :data:`PAIRED` ("entweder X oder Y", "либо X, либо Y", "как X,
+так и Y": two sides even where one is unread). Refusals in the other languages' words ("no puedo
+ayudar", "не могу помочь", "分析はできません", "분석할 수 없") are among the "I can't tell".
 
 English "I can't tell" (h39-r5): "can't tell / say / determine / verify / confirm / settle /
 distinguish / call it / narrow it down", "hard to say", "not (really) sure / certain /
@@ -116,7 +118,7 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)",
            r"(?:je\s+ne\s+suis\s+)?pas\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+)?(?:sûre?|certaine?)"),
     "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+){0,3}?(?:saber|decir|determinar|decidir|confirmar|verificar|afirmar|"
-           r"asegurar|analizar|evaluar|juzgar)\w*", r"no\s+es\s+posible\s+(?:\w+\s+)?(?:saber|decir|determinar|afirmar|confirmar)\w*",
+           r"asegurar|analizar|evaluar|juzgar|ayudar)\w*", r"no\s+es\s+posible\s+(?:\w+\s+)?(?:saber|decir|determinar|afirmar|confirmar)\w*",
            r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:son|parecen)\s+(?:\w+\s+)?(?:plausibles|posibles)",
            r"no\s+tengo\s+(?:forma|manera|modo|cómo)\s+de\s+(?:saber|determinar|decir|confirmar)",
            r"no\s+(?:estoy\s+en\s+condiciones|soy\s+capaz|estoy\s+en\s+posición)\s+de", r"no\s+sé\b", r"no\s+estoy\s+segur[oa]",
@@ -126,7 +128,7 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"lässt\s+sich\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+)?(?:sagen|feststellen|beurteilen|bestimmen|entscheiden|erkennen)",
            r"beide\s+(?:\w+\s+){0,2}?(?:sind|scheinen|wirken)\s+(?:\w+\s+)?(?:plausibel|möglich|denkbar)",
            r"nicht\s+in\s+der\s+lage", r"sicher\s+bin\s+ich\s+(?:mir\s+)?(?:da\s+)?nicht",
-           r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:es\s+)?nicht", r"nicht\s+sicher"),
+           r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:ich\s+)?(?:es\s+)?nicht", r"nicht\s+sicher"),
     "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,3}?(?:dir|saper|determinar|decider|capir|confermar|verificar|"
            r"stabilir|valutar|analizzar|giudicar)(?:e|lo|la|li|ne)\b", r"non\s+so\b",
            r"non\s+è\s+possibile\s+(?:\w+\s+)?(?:dir|saper|stabilir|determinar|capir|decider|confermar|valutar)\w*",
@@ -151,7 +153,7 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"không\s+chắc",
            r"không\s+biết"),
     "ru": (r"не\s+могу\s+(?:\w+\s+){0,3}?(?:сказать|определить|решить|понять|анализировать|проанализировать|оценить|"
-           r"подтвердить|проверить|судить|установить)", r"(?:трудно|сложно)\s+(?:сказать|определить)",
+           r"подтвердить|проверить|судить|установить|помочь)", r"(?:трудно|сложно)\s+(?:сказать|определить)",
            r"(?:невозможно|нельзя)\s+(?:\w+\s+){0,2}?(?:сказать|определить|установить|судить)",
            r"не\s+в\s+состоянии", r"не\s+берусь", r"(?:сказать|определить|утверждать)\s+не\s+могу",
            r"об[аеи]\s+(?:\w+\s+){0,2}?(?:возможны|правдоподобны|вероятны|допустимы)",
@@ -169,9 +171,10 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
            r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません|"
            r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない)|確かではありません|確かではない|"
-           r"断言できません|断言はできません|言い切れません|言い切れない)",),
+           r"断言できません|断言はできません|言い切れません|言い切れない|"
+           r"(?:分析|判定|判別|特定|回答|お答え)(?:は|が|を)?(?:できません|できかねます|いたしかねます))",),
     "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지\s*않|"
-           r"(?:확신|자신)(?:이|은)?\s*없|(?:장담|단정|확신)할\s*수(?:는|가)?\s*없)",),
+           r"(?:확신|자신)(?:이|은)?\s*없|(?:장담|단정|확신|분석|답변|판별|판정)할\s*수(?:는|가)?\s*없)",),
     "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道|"
            r"说不好|不敢肯定|不能肯定|无法肯定|不好判断|都有可能|皆有可能)",),
 }  # fmt: skip
@@ -183,11 +186,19 @@ MAYBE = (
 )
 """"Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
-    r"\b(?:either|entweder|ya\s+sea|ya\s+da|hoặc\s+là)\b|\bsoit\b[^.;]*\bsoit\b|"
-    r"\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|\btanto\b[^.;]*\b(?:quanto|como)\b|\bsowohl\b[^.;]*\bals\s+auch\b|\bкак\b[^.;]*,\s*так\s+и\b|إما|या\s+तो|要么",
+    r"\b(?:either|ya\s+sea|ya\s+da|hoặc\s+là)\b|إما|या\s+तो",
     re.I,
 )
 """"Either X or Y" openers: an answer that names two options after one of them is a hedge."""
+PAIRED = re.compile(
+    r"\bentweder\b[^.;]*\boder\b|\bsoit\b[^.;]*\bsoit\b|\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|"
+    r"\btanto\b[^.;]*\b(?:quanto|como)\b|\bsowohl\b[^.;]*\bals\s+auch\b|\bкак\b[^.;]*,\s*так\s+и\b|"
+    r"要么[^。；;]*要么",
+    re.I,
+)
+"""Both halves of a paired "either X or Y" / "both X and Y" in the other languages ("entweder
+... oder", "soit ... soit", "либо ... либо", "как ..., так и", "要么 ... 要么"): two sides named
+even where only one is read (``two_options``), unless a contrast after it states one."""
 CONTRAST = re.compile(
     r"\b(?:but|however|that\s+said|still|nonetheless|nevertheless|even\s+so|(?:my\s+)?best\s+guess|"
     r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
@@ -245,12 +256,14 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
     hedge = cant_tell_span(text)
     maybes = list(_MAYBE.finditer(text))
     either = EITHER.search(text)
-    if hedge is None and len(maybes) < 2 and either is None:
+    paired = PAIRED.search(text)
+    if hedge is None and len(maybes) < 2 and either is None and paired is None:
         return None
     at = max(
         hedge.end() if hedge else 0,
         maybes[-1].end() if len(maybes) >= 2 else 0,
         either.end() if either else 0,
+        paired.end() if paired else 0,
     )
     contrast = CONTRAST.search(text, at)
     rest = text[contrast.end() :] if contrast else ""
@@ -260,7 +273,7 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
         why = "refusal" if _refuses(text, hedge) else "hedge"
     else:  # "either A or D" names two options; "maybe A, maybe D" hedges between them
         why = "hedge" if len(maybes) >= 2 else "two_options"
-    return why, rest, hedge is None
+    return why, rest, hedge is None and paired is None
 
 
 _WEIGHS = re.compile(

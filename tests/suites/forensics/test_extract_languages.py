@@ -295,6 +295,18 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("Это либо сплайсинг, либо что-то ещё.", KINDS, "Z"),
         ("Entweder ein Gesichtstausch oder etwas anderes.", KINDS, "Z"),
         ("要么是拼接，要么是别的手法。", KINDS, "Z"),
+        # "wait, no" after a letter, and "or rather": the corrected letter
+        ("D. Espera, no: es la A.", FOUR, "A"),
+        ("D. Attendez, non, c'est A.", FOUR, "A"),
+        ("D. Подождите, нет — A.", FOUR, "A"),
+        ("D。等等，是A。", FOUR, "A"),
+        ("D. 잠깐만요, A입니다.", FOUR, "A"),
+        ("D, o meglio A.", FOUR, "A"),
+        ("Se espera que la respuesta sea clara: A.", FOUR, "A"),
+        # "X, or maybe Y": a second answer offered
+        ("D. Ou talvez A.", FOUR, "Z"),
+        ("D. Oder vielleicht A.", FOUR, "Z"),
+        ("D. Или, может быть, A.", FOUR, "Z"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

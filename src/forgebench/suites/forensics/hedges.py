@@ -217,8 +217,12 @@ OR_NOT: dict[str, tuple[str, ...]] = {
     "tr": (r"ya\s+da\s+değil", r"olabilir\s+de\s+olmayabilir"), "vi": (rf"hoặc\s+không{_END}",),
     "zh": (r"也(?:有)?可能不是|或者不是|也可能没有",), "ja": (r"そう(?:では|じゃ|で)ない(?:かもしれ|可能性)",),
     "ko": (r"아닐\s*수도\s*있", r"그렇지\s*않을\s*수도"),
+    "or maybe": (r"ou\s+peut-être(?!\s+pas)", r"o\s+(?:quizás?|tal\s+vez)(?!\s+no)", r"oder\s+vielleicht(?!\s+nicht)",
+                 r"o\s+forse(?!\s+no)", r"ou\s+talvez(?!\s+não)", r"или,?\s+может\s+быть", r"of\s+misschien",
+                 r"albo\s+może", r"ya\s+da\s+belki", r"hoặc\s+có\s+thể"),
 }  # fmt: skip
-"""Per language: "X or not", "may be X or may not" (a binary pair's two sides at once): a hedge."""
+"""Per language: "X or not", "may be X or may not" (a binary pair's two sides at once), "X, or
+maybe Y" (a second answer offered): a hedge."""
 
 _CANT_TELL = re.compile(
     "|".join(rf"{_W}(?:{p})" if lang not in ("ja", "ko", "zh") else p

@@ -2,7 +2,8 @@
 breaks, runs of numbered options ("candidats 1 et 3") and frame lists ("los fotogramas 0 y 1",
 "第0帧和第1帧") for :mod:`.option_text`; self-corrections ("Korrektur:", "mejor dicho",
 "失礼しました、正しくは", "मेरा मतलब", and admitted mistakes: "me equivoqué", "pomyliłem się",
-"我看错了", "不对，", "잘못 봤습니다"), overturned first thoughts ("一开始我以为是X，但其实是Y",
+"我看错了", "不对，", "잘못 봤습니다"; "wait": "espera,", "attends,", "等等", "잠깐만요"; "or rather":
+"ou plutôt", "o meglio"), overturned first thoughts ("一开始我以为是X，但其实是Y",
 "最初はXだと思いましたが") and ordinals over the options ("la tercera máscara", "2番目のマスク",
 "세 번째 마스크", "a harmadik jelölt", "друга маска", in French, Spanish, Italian, Portuguese, German, Russian, Japanese, Korean and
 Chinese) for :mod:`.answer_text`.
@@ -103,7 +104,10 @@ CORRECTION_OTHER = (
     r"enganei-me|me\s+enganei|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+lag\s+falsch|entschuldigung|"
     r"przepraszam|pomylił(?:em|am)\s+się|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
     r"özür\s+dilerim|spletl(?:a)?\s+jsem\s+se|omlouvám\s+se|tévedtem|bocsánat|ik\s+vergiste\s+me|"
-    r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm|перепрошую|вибачте|точніше)(?!\w)|"
+    r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm|перепрошую|вибачте|точніше|ou\s+plutôt|o\s+mejor\s+dicho|"
+    r"oder\s+besser\s+gesagt|o\s+meglio|ou\s+melhor|или\s+скорее)(?!\w)|"
+    r"(?<!\w)(?:espera|attends|attendez|moment\s+mal|einen\s+moment|warte|aspetta|aspetti|подожди(?:те)?|"
+    r"chwila|czekaj|bekle|khoan\s+đã|wacht|vänta)(?=\s*[,.:;!—–-])|等等|等一下|待って|잠깐(?:만요)?|"
     r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
     r"정확히는|제\s*말은|不对[，,。！!\s]|我再看一下|我看错了|我搞错了|間違えました|"
     r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸"

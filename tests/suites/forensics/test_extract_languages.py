@@ -307,6 +307,14 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("D. Ou talvez A.", FOUR, "Z"),
         ("D. Oder vielleicht A.", FOUR, "Z"),
         ("D. Или, может быть, A.", FOUR, "Z"),
+        # a choice made conditional: "it depends", "if X then C, otherwise B"
+        ("如果阴影是原始的，选C，否则选B。", FOUR, "Z"),
+        ("Depende de la resolución: podría ser real.", BINARY, "Z"),
+        ("Es hängt davon ab, ob Metadaten vorhanden sind; vermutlich echt.", BINARY, "Z"),
+        ("Dipende dalla compressione, forse generata.", BINARY, "Z"),
+        ("Зависит от качества: возможно, настоящее.", BINARY, "Z"),
+        ("Ni real ni generada: no lo sé.", BINARY, "Z"),
+        ("我们需要看一下细节：这是AI生成的。", BINARY, "A"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

@@ -315,6 +315,12 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("Зависит от качества: возможно, настоящее.", BINARY, "Z"),
         ("Ni real ni generada: no lo sé.", BINARY, "Z"),
         ("我们需要看一下细节：这是AI生成的。", BINARY, "A"),
+        # "more X than Y" in Spanish, French, Russian and Swedish: X
+        ("Más real que generada.", BINARY, "B"),
+        ("Más bien generada que real.", BINARY, "A"),
+        ("Plus probablement réelle que générée.", BINARY, "B"),
+        ("Более вероятно сгенерировано, чем реально.", BINARY, "A"),
+        ("Bilden är mer sannolikt äkta än AI-genererad.", BINARY, "B"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

@@ -35,7 +35,7 @@ FRESH5_TEST_RIGHT, FRESH5_TEST_WRONG = 362, 23
 # the h39-fresh6 batch (450 answers, all tuning half), written after h39-fresh5 to tune on
 FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG = 423, 4
 # the h39-fresh7 batch (450 answers, all tuning half), written after the fifth round's rules
-FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 428, 3
+FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 429, 3
 
 
 @pytest.mark.parametrize(

@@ -321,6 +321,10 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("Plus probablement réelle que générée.", BINARY, "B"),
         ("Более вероятно сгенерировано, чем реально.", BINARY, "A"),
         ("Bilden är mer sannolikt äkta än AI-genererad.", BINARY, "B"),
+        # "as an AI, I can't verify ..." in Chinese, Japanese and Korean
+        ("作为AI，我无法验证这张图片是否真实。", BINARY, "Z"),
+        ("AIとして、この画像が本物かどうかを検証することはできません。", BINARY, "Z"),
+        ("AI로서 이 이미지가 진짜인지 검증할 수 없습니다.", BINARY, "Z"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

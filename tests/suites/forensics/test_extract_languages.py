@@ -325,6 +325,12 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("作为AI，我无法验证这张图片是否真实。", BINARY, "Z"),
         ("AIとして、この画像が本物かどうかを検証することはできません。", BINARY, "Z"),
         ("AI로서 이 이미지가 진짜인지 검증할 수 없습니다.", BINARY, "Z"),
+        # a letter called wrong is ruled out: the other one is the answer
+        ("A è sbagliata, C è giusta.", FOUR, "C"),
+        ("A неверно, C верно.", FOUR, "C"),
+        ("A是错的，C是对的。", FOUR, "C"),
+        ("Aは間違いで、Cが正しいです。", FOUR, "C"),
+        ("La A es incorrecta; la C es la buena.", FOUR, "C"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

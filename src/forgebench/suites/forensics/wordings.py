@@ -141,9 +141,13 @@ LETTER_NEGATED_BEFORE = (
 """A word before an option letter that rules it out ("no es la A; ...", "Не C, а D")."""
 LETTER_NEGATED_AFTER = (
     r"ではありません|ではない|じゃない|じゃなく|ではなく|가\s*아니라|이\s*아니라|가\s*아닙니다|"
-    r"이\s*아닙니다|가\s*아니고|değil|नहीं"
+    r"이\s*아닙니다|가\s*아니고|değil|नहीं|\s+(?:es|est|ist|è|é|sono|son|sind)\s+(?:(?:claramente|clairement|"
+    r"eindeutig|chiaramente|claramente)\s+)?(?:incorrect[ao]s?|incorrecte|falsch|sbagliat[aoe]|errad[ao]s?|"
+    r"fausses?|faux|errat[aoe]|equivocad[ao]s?)(?!\w)|\s*(?:[-—–:]\s*)?неверн\w*|\s*(?:是)?错(?:的|误)|"
+    r"\s*(?:は|が)(?:間違い|誤り)|\s*(?:는|은|가|이)\s*틀(?:렸|린)"
 )
-"""What follows an option letter and rules it out ("C가 아니라 A", "C değil, B", "C नहीं")."""
+"""What follows an option letter and rules it out ("C가 아니라 A", "C değil, B", "C नहीं", "A è
+sbagliata", "A неверно", "A是错的", "Aは間違い")."""
 
 _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str]] = {
     "fr": (("supérieur", "supérieure", "haut"), ("inférieur", "inférieure", "bas"), ("gauche",), ("droit", "droite"), "vh"),

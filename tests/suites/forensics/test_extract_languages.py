@@ -331,6 +331,9 @@ FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 
         ("A是错的，C是对的。", FOUR, "C"),
         ("Aは間違いで、Cが正しいです。", FOUR, "C"),
         ("La A es incorrecta; la C es la buena.", FOUR, "C"),
+        # "no, rather ..." after a letter corrects it
+        ("D. Non, plutôt A.", FOUR, "A"),
+        ("Antwort: D. Nein, doch A.", FOUR, "A"),
     ],
 )
 def test_other_languages_hedges_refusals_and_corrections_round7(

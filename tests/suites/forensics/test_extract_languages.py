@@ -7,7 +7,7 @@ import pytest
 
 from forgebench.suites.forensics.extract import extract_option
 from forgebench.suites.forensics.option_text import _phrase_pattern
-from forgebench.suites.forensics.other_languages import needle
+from forgebench.suites.forensics.other_languages import needle, numbers_in_digits
 
 BINARY = {"A": "AI-generated", "B": "non AI-generated"}
 MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
@@ -193,3 +193,160 @@ def test_a_phrase_is_tried_only_where_its_first_literal_is(phrase: str, literal:
     """The substring gate before each wording's regex: the literal it needs, never more (an
     optional plural "s" is left out, or "top left" would never be tried)."""
     assert needle(_phrase_pattern(phrase)) == literal
+
+
+FRAMES = {"A": "[ 5, 6, 7 ]", "B": "[ 2, 3 ]", "C": "[ 4 ]", "D": "[ 0, 1, 2, 3 ]"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a pick, then "but I can't confirm / verify it" (more words between, more verbs)
+        ("Sembra generata dall'IA, ma non posso confermarlo.", BINARY, "Z"),
+        ("Parece gerada por IA, mas não posso confirmá-lo.", BINARY, "Z"),
+        ("Wirkt KI-generiert, aber ich kann das leider nicht sicher bestätigen.", BINARY, "Z"),
+        ("Snímek vypadá vygenerovaný, ale nemůžu to spolehlivě ověřit.", BINARY, "Z"),
+        ("Wygląda na wygenerowane, ale nie mogę tego potwierdzić.", BINARY, "Z"),
+        ("Nem tudom megmondani, melyik a helyes.", FOUR, "Z"),
+        ("Non è possibile determinarlo: forse B.", FOUR, "Z"),
+        # a refusal in another language quotes a side's word: no side
+        ("Я не могу оценить подлинность этого снимка.", BINARY, "Z"),
+        ("No puedo analizar si la foto es falsa.", BINARY, "Z"),
+        # "X or not", "may be X or may not", both sides plausible, "как X, так и Y"
+        ("Peut-être générée par l'IA ou non.", BINARY, "Z"),
+        ("Puede ser generada por IA o no.", BINARY, "Z"),
+        ("Kann KI-generiert sein oder auch nicht.", BINARY, "Z"),
+        ("Может быть сгенерировано, а может и нет.", BINARY, "Z"),
+        ("可能是AI生成的，也可能不是。", BINARY, "Z"),
+        ("AI生成かもしれないし、そうでないかもしれません。", BINARY, "Z"),
+        ("AI 생성일 수도 있고 아닐 수도 있습니다.", BINARY, "Z"),
+        ("Beide Varianten sind plausibel.", BINARY, "Z"),
+        ("Снимок может быть как сгенерированным, так и оригинальным.", BINARY, "Z"),
+        ("Có thể là GAN hoặc mô hình khuếch tán.", GENS, "Z"),
+        # a contrast after a hedge that only offers the other side too settles nothing
+        ("Difficile à dire, mais elle pourrait aussi être réelle.", BINARY, "Z"),
+        # ... one that states a side does
+        ("No sé si es real o no, pero me inclino por generada por IA.", BINARY, "A"),
+        # a letter, an admitted mistake, then the corrected answer
+        ("C. Przepraszam, pomyliłam się: to jest A.", FOUR, "A"),
+        ("D. Me equivoqué, la respuesta es B.", FOUR, "B"),
+        ("B. Ich habe mich geirrt, richtig ist C.", FOUR, "C"),
+        ("选A。不对，应该是C。", FOUR, "C"),
+        ("C. 제가 잘못 봤습니다. 프레임(0, 1, 2, 3)이 위조되었습니다.", FRAMES, "D"),
+        # "correcta" / "corretta" is no cue before the letter "a"
+        ("La segunda opción, la B, es la correcta.", FOUR, "B"),
+        # Polish, Ukrainian, Turkish, Romanian and Persian binary wordings with their negators
+        ("Obraz został zmanipulowany przez AI.", MANIP, "B"),
+        ("Videoclipul nu a fost manipulat de IA.", MANIP, "A"),
+        ("Görüntü manipüle edilmemiş.", MANIP, "A"),
+        ("Фото справжнє.", BINARY, "B"),
+        ("Bu görüntü yapay zeka tarafından üretilmiştir.", BINARY, "A"),
+        ("این تصویر واقعی است.", BINARY, "B"),
+        # corners in Arabic, Persian and Greek; "候选图n"
+        ("Η περιοχή είναι κάτω δεξιά.", REGIONS, "D"),
+        ("المنطقة في الزاوية السفلية اليسرى.", REGIONS, "C"),
+        ("پایین سمت چپ", REGIONS, "C"),
+        ("候选图2最准确。", FOUR, "B"),
+        # ordinals in Hungarian and Ukrainian, a Ukrainian correction, Korean options' own words
+        ("A harmadik jelölt a legpontosabb.", FOUR, "C"),
+        ("Найточніша друга маска.", FOUR, "B"),
+        ("Відповідь: A. Перепрошую, точніше C.", FOUR, "C"),
+        ("조작된 곳은 왼쪽 하단입니다.", {"A": "왼쪽 위", "B": "오른쪽 위", "C": "왼쪽 아래"}, "C"),
+        # a bracketed gloss between an option's words and the negator after them
+        ("複製（Copy-Move）ではありません。除去です。", KINDS, "C"),
+        ("Si tratta di un metodo basato sulla grafica.", GENS, "D"),
+        ("नकली फ्रेम इंडेक्स 4 है।", FRAMES, "C"),
+        # number words that count frames or indexes
+        ("Gefälscht sind die Frames zwei und drei.", FRAMES, "B"),
+        ("伪造帧的索引是五、六、七。", FRAMES, "A"),
+        ("偽造されたフレームはインデックス四だけです。", FRAMES, "C"),
+        # Arabic option letters and digits, a Cyrillic "А" that stands for A
+        ("الإجابة: (ج)", FOUR, "C"),
+        ("الاحتمالات: أ) ٢٠٪، ب) ١٠٪، ج) ٥٠٪، د) ٢٠٪", FOUR, "C"),
+        ("Ответ: «А».", FOUR, "A"),
+        ("В левом верхнем углу.", REGIONS, "A"),
+        ("结论：伪造帧为 2、3。", FRAMES, "B"),
+        # the standard "I'm not in a position to say", "I can't be certain of it", "both possible"
+        ("Je ne suis pas en mesure de dire si elle est générée par l'IA.", BINARY, "Z"),
+        ("No tengo forma de saber si es real.", BINARY, "Z"),
+        ("Ich bin nicht in der Lage zu sagen, ob es KI-generiert ist.", BINARY, "Z"),
+        ("Non saprei dire se è reale.", BINARY, "Z"),
+        ("Não dá para saber se é real.", BINARY, "Z"),
+        ("Я не в состоянии определить, сгенерировано ли изображение.", BINARY, "Z"),
+        ("Wahrscheinlich echt, aber sicher bin ich mir nicht.", BINARY, "Z"),
+        ("Скорее всего настоящее, но точно сказать не могу.", BINARY, "Z"),
+        ("大概是真实的，但我不敢肯定。", BINARY, "Z"),
+        ("真实和AI生成都有可能。", BINARY, "Z"),
+        ("おそらく本物ですが、確かではありません。", BINARY, "Z"),
+        ("아마 진짜 사진이지만 장담할 수는 없습니다.", BINARY, "Z"),
+        ("Bunun gerçek olup olmadığını bilemiyorum.", BINARY, "Z"),
+        ("لا يمكنني تحديد ما إذا كانت الصورة حقيقية.", BINARY, "Z"),
+        # ... and the side a contrast after it states
+        ("確かではありませんが、本物だと思います。", BINARY, "B"),
+        ("장담할 수는 없지만 진짜 사진 같습니다.", BINARY, "B"),
+        ("Sicher bin ich mir nicht, aber es wirkt echt.", BINARY, "B"),
+        # refusals that quote a side's words
+        ("Lo siento, no puedo ayudar con la detección de imágenes generadas por IA.", BINARY, "Z"),
+        ("Извините, я не могу помочь с определением, сгенерировано ли изображение.", BINARY, "Z"),
+        ("申し訳ありませんが、画像がAI生成かどうかの分析はできません。", BINARY, "Z"),
+        ("죄송하지만 이미지가 AI로 생성되었는지 분석할 수 없습니다.", BINARY, "Z"),
+        ("Als KI kann ich keine Bilder sehen; ob es generiert ist, weiß ich nicht.", BINARY, "Z"),
+        # both halves of a paired "either ... or" name two sides, even where one is unread
+        ("Это либо сплайсинг, либо что-то ещё.", KINDS, "Z"),
+        ("Entweder ein Gesichtstausch oder etwas anderes.", KINDS, "Z"),
+        ("要么是拼接，要么是别的手法。", KINDS, "Z"),
+        # "wait, no" after a letter, and "or rather": the corrected letter
+        ("D. Espera, no: es la A.", FOUR, "A"),
+        ("D. Attendez, non, c'est A.", FOUR, "A"),
+        ("D. Подождите, нет — A.", FOUR, "A"),
+        ("D。等等，是A。", FOUR, "A"),
+        ("D. 잠깐만요, A입니다.", FOUR, "A"),
+        ("D, o meglio A.", FOUR, "A"),
+        ("Se espera que la respuesta sea clara: A.", FOUR, "A"),
+        # "X, or maybe Y": a second answer offered
+        ("D. Ou talvez A.", FOUR, "Z"),
+        ("D. Oder vielleicht A.", FOUR, "Z"),
+        ("D. Или, может быть, A.", FOUR, "Z"),
+        # a choice made conditional: "it depends", "if X then C, otherwise B"
+        ("如果阴影是原始的，选C，否则选B。", FOUR, "Z"),
+        ("Depende de la resolución: podría ser real.", BINARY, "Z"),
+        ("Es hängt davon ab, ob Metadaten vorhanden sind; vermutlich echt.", BINARY, "Z"),
+        ("Dipende dalla compressione, forse generata.", BINARY, "Z"),
+        ("Зависит от качества: возможно, настоящее.", BINARY, "Z"),
+        ("Ni real ni generada: no lo sé.", BINARY, "Z"),
+        ("我们需要看一下细节：这是AI生成的。", BINARY, "A"),
+        # "more X than Y" in Spanish, French, Russian and Swedish: X
+        ("Más real que generada.", BINARY, "B"),
+        ("Más bien generada que real.", BINARY, "A"),
+        ("Plus probablement réelle que générée.", BINARY, "B"),
+        ("Более вероятно сгенерировано, чем реально.", BINARY, "A"),
+        ("Bilden är mer sannolikt äkta än AI-genererad.", BINARY, "B"),
+        # "as an AI, I can't verify ..." in Chinese, Japanese and Korean
+        ("作为AI，我无法验证这张图片是否真实。", BINARY, "Z"),
+        ("AIとして、この画像が本物かどうかを検証することはできません。", BINARY, "Z"),
+        ("AI로서 이 이미지가 진짜인지 검증할 수 없습니다.", BINARY, "Z"),
+        # a letter called wrong is ruled out: the other one is the answer
+        ("A è sbagliata, C è giusta.", FOUR, "C"),
+        ("A неверно, C верно.", FOUR, "C"),
+        ("A是错的，C是对的。", FOUR, "C"),
+        ("Aは間違いで、Cが正しいです。", FOUR, "C"),
+        ("La A es incorrecta; la C es la buena.", FOUR, "C"),
+        # "no, rather ..." after a letter corrects it
+        ("D. Non, plutôt A.", FOUR, "A"),
+        ("Antwort: D. Nein, doch A.", FOUR, "A"),
+    ],
+)
+def test_other_languages_hedges_refusals_and_corrections_round7(
+    answer: str, options: dict[str, str], letter: str
+) -> None:
+    """Round 7 (h39-fresh6/7 tuning): wrong letters from hedges after a pick, refusals, "or
+    not", "both", and corrections after an admitted mistake, in the standard words."""
+    assert extract_option(answer, options).letter == letter
+
+
+def test_number_words_become_digits_only_after_a_frame_or_index_word() -> None:
+    """ "zwei" after "Frames" is 2; English words that are number words elsewhere ("due",
+    "um") and number words with no frame or index before them stay words."""
+    assert numbers_in_digits("die Frames zwei und drei") == "die Frames 2 und 3"
+    assert numbers_in_digits("the frames due to, um, flicker") == "the frames due to, um, flicker"
+    assert numbers_in_digits("zwei Kandidaten") == "zwei Kandidaten"

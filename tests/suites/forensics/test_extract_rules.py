@@ -33,9 +33,9 @@ FRESH4_TEST_RIGHT, FRESH4_TEST_WRONG = 197, 4
 # languages, non-native English), written after the fourth round's rules, never tuned on
 FRESH5_TEST_RIGHT, FRESH5_TEST_WRONG = 362, 23
 # the h39-fresh6 batch (450 answers, all tuning half), written after h39-fresh5 to tune on
-FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG = 396, 10
+FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG = 423, 4
 # the h39-fresh7 batch (450 answers, all tuning half), written after the fifth round's rules
-FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 386, 24
+FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 429, 3
 # the h39-fresh8 batch (450 answers, all test half), written after the sixth round, never tuned on
 FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG = 396, 15
 # the h39-fresh9 batch (300 English answers, all tuning half), written after round 6

@@ -12,7 +12,8 @@ Read by the rules (:mod:`.extract`) before letters, since each names more than o
   text misspelt ("Splcing", "Candiate 3", "Propietary", "The answer is Bottm left."): that
   option, where it is far nearer to it than to any other;
 - :func:`binary_comparison`: a binary pair compared ("more likely real than generated",
-  "plutôt X que Y", "eher X als Y", "Y보다는 X", "与其说Y不如说X"): the favoured side, read
+  "plutôt X que Y", "eher X als Y", "más X que Y", "более вероятно X, чем Y", "mer sannolikt X
+  än Y", "Y보다는 X", "与其说Y不如说X"): the favoured side, read
   where its half names one side and the other half the other side or none; where only the
   disfavoured half names a side, ``Z`` (the rules would read that side);
 - :func:`contradicting_no`: a leading "No," whose statement affirms the positive side of a
@@ -161,8 +162,10 @@ def letter_text_cognate(text: str, letter: str, items: dict[str, str]) -> bool:
 
 _FAVOURED_FIRST = re.compile(
     r"(?:more\s+(?:likely|probabl[ey])|likelier|rather|(?:más|mas)\s+probable\s+que|"
-    r"mais\s+provável\s+que|plutôt|eher|più\s+(?:probabilmente)?|eerder|raczej|скорее)\s+"
-    r"(?P<f>.+?)\s*,?\s+(?:than|rather\s+than|que|do\s+que|als|che|di|dan|niż|чем)\s+(?P<o>.+)",
+    r"mais\s+provável\s+que|plutôt|eher|più\s+(?:probabilmente)?|eerder|raczej|скорее|(?:más|mas)\s+bien|"
+    r"más(?=\s+\S+(?:\s+\S+)?\s+que\s)|plus\s+(?:probablement|vraisemblablement)|более\s+вероятно,?|"
+    r"mer\s+sannolikt)\s+"
+    r"(?P<f>.+?)\s*,?\s+(?:than|rather\s+than|que|do\s+que|als|che|di|dan|niż|чем|än)\s+(?P<o>.+)",
     re.I | re.S,
 )
 _FAVOURED_LAST = re.compile(

@@ -1,7 +1,8 @@
 """An answer's text made ready for reading (:mod:`.reading`, :mod:`.embed_extract`).
 
 - :func:`normalise`: reasoning blocks (``<think>...</think>``, ``◁think▷``) dropped, full-width
-  forms and curly quotes made plain, markdown emphasis and ``</s>`` removed, a ``\\boxed{}``
+  forms and curly quotes made plain, Arabic digits and option letters and a Cyrillic "А" in
+  Latin (:func:`.other_languages.letters_in_latin`), markdown emphasis and ``</s>`` removed, a ``\\boxed{}``
   answer made a cue, an ordinal over the options in another language put in English ("la
   tercera máscara": "the third option", :mod:`.other_languages`), and each option number after
   another language's noun given its noun ("Kandidat 1 und 3", "候选1和候选3");
@@ -22,6 +23,7 @@ from functools import lru_cache
 from forgebench.suites.forensics.other_languages import (
     CORRECTION_OTHER,
     FIRST_THOUGHT_OTHER,
+    letters_in_latin,
     numbered_options,
     ordinals_in_english,
 )
@@ -59,7 +61,7 @@ def normalise(answer: str) -> str:
     opened = re.search(r"<(?:think|thinking|reasoning|thought)>", t, re.I)
     if opened:
         t = t[: opened.start()]
-    t = unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " ")
+    t = letters_in_latin(unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " "))
     t = re.sub(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}", r" answer: \1 ", t)
     t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
     return numbered_options(ordinals_in_english(t))

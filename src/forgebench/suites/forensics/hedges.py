@@ -3,10 +3,14 @@
 The rules (:mod:`.extract`) read no letter from these; each gives ``Z`` with its reason
 (``refusal`` or ``hedge``). English first (VLMEvalKit's refusal strings, refusal openings,
 "I can't tell", conditionals such as "if X then C, otherwise B"), then the same kinds in the
-seventeen other languages the rules know (fr, es, de, it, pt, ja, ko, ru, zh, nl, tr, pl, vi, ar,
-hi, sv, cs), in :data:`CANT_TELL` ("I can't tell", "I don't know": ``refusal`` where it opens the answer
-or follows an apology; "hard to say", "I can't decide", "not sure": ``hedge``) and
-:data:`MAYBE` / :data:`EITHER` ("maybe X, maybe Y", "either X or Y").
+eighteen other languages the rules know (fr, es, de, it, pt, ja, ko, ru, zh, nl, tr, pl, vi, ar,
+hi, sv, cs, hu), in :data:`CANT_TELL` ("I can't tell", "I don't know", "I can't confirm / verify /
+analyse it", "both are plausible": ``refusal`` where it opens the answer or follows an apology;
+"hard to say", "I can't decide", "not sure": ``hedge``), :data:`OR_NOT` ("X or not", "may be X
+or may not": a binary pair's two sides at once), :data:`MAYBE` / :data:`EITHER` ("maybe X,
+maybe Y", "either X or Y") and :data:`PAIRED` ("entweder X oder Y", "либо X, либо Y", "как X,
+так и Y": two sides even where one is unread). Refusals in the other languages' words ("no puedo
+ayudar", "не могу помочь", "分析はできません", "분석할 수 없") are among the "I can't tell".
 
 English "I can't tell" (h39-r5): "can't tell / say / determine / verify / confirm / settle /
 distinguish / call it / narrow it down", "hard to say", "not (really) sure / certain /
@@ -16,7 +20,8 @@ on, before).
 
 A hedge followed by a contrast ("hard to say, but it looks real", "that said, ...", "my best
 guess is B"; "mais", "aber", "pero",
-"但", "でも", "하지만", "но" ...) that names one option is no hedge: what follows is read.
+"但", "でも", "하지만", "но", Japanese "...ませんが、", Korean "...없지만") that names one option is no hedge: what follows is read; one
+that only offers another option too ("but it could also be real", :data:`ALSO_POSSIBLE`) is.
 """
 
 from __future__ import annotations
@@ -82,7 +87,15 @@ CONDITIONAL = re.compile(
     r"\bif\s+not\s*[.!]?\s*$|\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
     re.I,
 )
-"""An answer that makes its choice conditional ("if X then C, otherwise B"): ``Z``."""
+CONDITIONAL = re.compile(
+    CONDITIONAL.pattern + r"|(?<!\w)(?:depende\s+d[eao]\w*|ça\s+dépend|cela\s+dépend|dépend\s+d\w*|"
+    r"hängt\s+(?:davon\s+)?ab|hängt\s+(?:\w+\s+){0,3}?ab|kommt\s+(?:ganz\s+)?darauf\s+an|dipende\s+da\w*|"
+    r"зависит\s+от|zależy\s+od|afhankelijk\s+van|hangt\s+af\s+van)(?!\w)|取决于|"
+    r"如果[^。；\n]*(?:否则|不然|要不然)|(?:에\s*따라\s*(?:다르|달라))",
+    re.I,
+)
+"""An answer that makes its choice conditional ("if X then C, otherwise B", "depende de",
+"hängt davon ab", "зависит от", "如果...否则"): ``Z``."""
 RETRACTION = re.compile(
     r"^\W*(?:no|nope|hmm+|i\s*(?:'?m|\s+am)\s+not\s+(?:sure|certain)|not\s+sure|unsure)\b[^A-Za-z]*"
     r"(?:(?:i\s*(?:'?m|\s+am)\s+)?not\s+(?:sure|certain)[^A-Za-z]*)?$",
@@ -108,42 +121,74 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:cannot|can't|unable\s+to)\s+(?:attribute|identify|pinpoint|assign)\b", r"\b50\s*/\s*50\b|fifty[\s-]fifty|toss[\s-]up",
            r"could\s+be\s+any\s+(?:of\s+them|one|quadrant|option|region|of\s+the\s+\w+)",
            r"(?:won't|will\s+not|cannot|can't)\s+(?:label|classify|call)\s+(?:it|this|the)\b[^.\n]*\bor\b"),
-    "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:le\s+)?(?:dire|savoir|déterminer|décider|trancher)",
+    "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:l['’]|le\s+|la\s+)?(?:\w+\s+){0,2}?(?:dire|savoir|déterminer|décider|trancher|"
+           r"confirmer|vérifier|affirmer|analyser|évaluer|juger)",
+           r"(?:il\s+est\s+|c['’]est\s+)?impossible\s+(?:de\s+)?(?:l['’]|le\s+)?(?:dire|savoir|déterminer|trancher|affirmer|confirmer)",
+           r"les\s+deux\s+(?:\w+\s+){0,2}?(?:sont|semblent|paraissent)\s+(?:\w+\s+)?(?:plausibles|possibles)",
+           r"(?:je\s+ne\s+suis\s+)?pas\s+en\s+mesure\s+de", r"je\s+ne\s+saurais\s+(?:pas\s+)?(?:dire|trancher)",
            r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
            r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)",
            r"(?:je\s+ne\s+suis\s+)?pas\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+)?(?:sûre?|certaine?)"),
-    "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+)?(?:saber|decir|determinar|decidir)", r"no\s+sé\b", r"no\s+estoy\s+segur[oa]",
+    "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+){0,3}?(?:saber|decir|determinar|decidir|confirmar|verificar|afirmar|"
+           r"asegurar|analizar|evaluar|juzgar|ayudar)\w*", r"no\s+es\s+posible\s+(?:\w+\s+)?(?:saber|decir|determinar|afirmar|confirmar)\w*",
+           r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:son|parecen)\s+(?:\w+\s+)?(?:plausibles|posibles)",
+           r"no\s+tengo\s+(?:forma|manera|modo|cómo)\s+de\s+(?:saber|determinar|decir|confirmar)",
+           r"no\s+(?:estoy\s+en\s+condiciones|soy\s+capaz|estoy\s+en\s+posición)\s+de", r"no\s+(?:lo\s+)?sé\b", r"no\s+estoy\s+segur[oa]",
            r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
-    "de": (r"(?:ich\s+)?kann\s+(?:ich\s+)?(?:mich\s+)?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen)",
-           r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:es\s+)?nicht", r"nicht\s+sicher"),
-    "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+)?(?:dire|sapere|determinare|decidere|capire)", r"non\s+so\b",
+    "de": (r"(?:ich\s+)?kann\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen|"
+           r"feststellen|bestätigen|überprüfen|verifizieren|analysieren)",
+           r"lässt\s+sich\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+)?(?:sagen|feststellen|beurteilen|bestimmen|entscheiden|erkennen)",
+           r"beide\s+(?:\w+\s+){0,2}?(?:sind|scheinen|wirken)\s+(?:\w+\s+)?(?:plausibel|möglich|denkbar)",
+           r"nicht\s+in\s+der\s+lage", r"sicher\s+bin\s+ich\s+(?:mir\s+)?(?:da\s+)?nicht",
+           r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:ich\s+)?(?:es\s+)?nicht", r"nicht\s+sicher"),
+    "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,3}?(?:dir|saper|determinar|decider|capir|confermar|verificar|"
+           r"stabilir|valutar|analizzar|giudicar)(?:e|lo|la|li|ne)\b", r"non\s+(?:lo\s+)?so\b",
+           r"non\s+è\s+possibile\s+(?:\w+\s+)?(?:dir|saper|stabilir|determinar|capir|decider|confermar|valutar)\w*",
+           r"impossibile\s+(?:da\s+)?(?:dir|stabilir|determinar|capir)\w*",
+           r"entramb[ei]\s+(?:\w+\s+){0,2}?(?:sono|sembrano)\s+(?:\w+\s+)?(?:plausibili|possibili)",
+           r"non\s+saprei", r"non\s+sono\s+in\s+grado\s+di", r"(?:esserne|esserlo)\s+(?:del\s+tutto\s+)?(?:cert|sicur)[oa]",
            r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+)?(?:sicur[oa]|cert[oa])"),
-    "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+)?(?:dizer|saber|determinar|decidir)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
+    "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+){0,3}?(?:dizer|saber|determin|decidir|confirm|verific|afirm|"
+           r"analis|avali)\w*", r"não\s+é\s+possível\s+(?:\w+\s+)?(?:dizer|saber|determinar|afirmar|confirmar)\w*",
+           r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:são|parecem)\s+(?:\w+\s+)?(?:plausíveis|possíveis)",
+           r"não\s+sou\s+capaz\s+de", r"não\s+dá\s+para\s+(?:saber|dizer|determinar|afirmar)",
+           r"não\s+tenho\s+como\s+(?:saber|dizer|determinar|confirmar|afirmar|verificar)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
            r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)"),
     "nl": (r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
            r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker"),
-    "tr": (r"söylemek\s+zor", r"emin\s+değilim", r"karar\s+veremiyorum", r"bilmiyorum",
+    "tr": (r"söylemek\s+zor", r"emin\s+değilim", r"bilemiyorum", r"emin\s+olamıyorum", r"karar\s+veremiyorum", r"bilmiyorum",
            r"(?:belirleyemiyorum|anlayamıyorum|söyleyemem)"),
-    "pl": (r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+)?(?:powiedzieć|określić|zdecydować|ocenić)",
+    "pl": (r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
+           r"zdecydować|ocenić|potwierdzić|zweryfikować|stwierdzić|przeanalizować|analizować)",
            r"nie\s+wiem", r"nie\s+jestem\s+pew(?:ien|na)"),
-    "vi": (r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định)", r"không\s+chắc",
+    "vi": (r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định|xác\s+nhận|khẳng\s+định|phân\s+tích)",
+           r"không\s+chắc",
            r"không\s+biết"),
-    "ru": (r"не\s+могу\s+(?:\w+\s+)?(?:сказать|определить|решить|понять)", r"(?:трудно|сложно)\s+(?:сказать|определить)",
+    "ru": (r"не\s+могу\s+(?:\w+\s+){0,3}?(?:сказать|определить|решить|понять|анализировать|проанализировать|оценить|"
+           r"подтвердить|проверить|судить|установить|помочь)", r"(?:трудно|сложно)\s+(?:сказать|определить)",
+           r"(?:невозможно|нельзя)\s+(?:\w+\s+){0,2}?(?:сказать|определить|установить|судить)",
+           r"не\s+в\s+состоянии", r"не\s+берусь", r"(?:сказать|определить|утверждать)\s+не\s+могу",
+           r"об[аеи]\s+(?:\w+\s+){0,2}?(?:возможны|правдоподобны|вероятны|допустимы)",
            r"не\s+знаю", r"не\s+уверен[аы]?"),
-    "ar": (r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
+    "ar": (r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+(?:يمكنني|يمكن)\s+(?:\S+\s+)?(?:تحديد|القول|الجزم|التأكد)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
            r"لا\s+أعرف", r"غير\s+متأكد"),
-    "hi": (r"कहना\s+मुश्किल", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
+    "hi": (r"कहना\s+मुश्किल", r"नहीं\s+कह\s+(?:सकता|सकती)", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
            r"नहीं\s+बता\s+(?:सकता|सकती)"),
     "sv": (r"svårt\s+att\s+(?:säga|avgöra|bedöma)", r"(?:jag\s+)?vet\s+inte", r"inte\s+säker",
            r"kan\s+inte\s+(?:\w+\s+)?(?:avgöra|säga|bedöma|bestämma)"),
     "cs": (r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
-           r"(?:nemohu|nedokážu|nelze)\s+(?:\w+\s+)?(?:určit|říct|rozhodnout|posoudit)"),
+           r"(?:nemohu|nemůžu|nedokážu|nelze)\s+(?:\w+\s+){0,3}?(?:určit|říct|říci|rozhodnout|posoudit|potvrdit|ověřit|analyzovat)"),
+    "hu": (r"nem\s+tudom\s+(?:\w+\s+)?(?:eldönteni|megmondani|megállapítani|megítélni)", r"nehéz\s+(?:megmondani|eldönteni|megállapítani)",
+           r"nem\s+vagyok\s+biztos", r"nem\s+lehet\s+(?:\w+\s+)?(?:megállapítani|eldönteni|megmondani)"),
     "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
            r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません|"
-           r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない))",),
+           r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない)|確かではありません|確かではない|"
+           r"断言できません|断言はできません|言い切れません|言い切れない|"
+           r"(?:分析|判定|判別|特定|回答|お答え|検証)(?:は|が|を)?(?:することは)?(?:できません|できかねます|いたしかねます))",),
     "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지\s*않|"
-           r"(?:확신|자신)(?:이|은)?\s*없)",),
-    "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道)",),
+           r"(?:확신|자신)(?:이|은)?\s*없|(?:장담|단정|확신|분석|답변|판별|판정|검증)할\s*수(?:는|가)?\s*없)",),
+    "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道|"
+           r"说不好|不敢肯定|不能肯定|无法肯定|不好判断|都有可能|皆有可能|(?:无法|不能)(?:验证|核实|分析))",),
 }  # fmt: skip
 """Per language: "I can't tell / say / decide", "hard to say", "I don't know", "not sure"."""
 
@@ -153,23 +198,62 @@ MAYBE = (
 )
 """"Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
-    r"\b(?:either|entweder|ya\s+sea|ya\s+da|hoặc\s+là)\b|\bsoit\b[^.;]*\bsoit\b|"
-    r"\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|إما|या\s+तो|要么",
+    r"\b(?:either|ya\s+sea|ya\s+da|hoặc\s+là)\b|إما|या\s+तो",
     re.I,
 )
 """"Either X or Y" openers: an answer that names two options after one of them is a hedge."""
+PAIRED = re.compile(
+    r"\bentweder\b[^.;]*\boder\b|\bsoit\b[^.;]*\bsoit\b|\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|"
+    r"\btanto\b[^.;]*\b(?:quanto|como)\b|\bsowohl\b[^.;]*\bals\s+auch\b|\bкак\b[^.;]*,\s*так\s+и\b|"
+    r"要么[^。；;]*要么",
+    re.I,
+)
+"""Both halves of a paired "either X or Y" / "both X and Y" in the other languages ("entweder
+... oder", "soit ... soit", "либо ... либо", "как ..., так и", "要么 ... 要么"): two sides named
+even where only one is read (``two_options``), unless a contrast after it states one."""
 CONTRAST = re.compile(
     r"\b(?:but|however|that\s+said|still|nonetheless|nevertheless|even\s+so|(?:my\s+)?best\s+guess|"
     r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
-    r"ama|fakat|ale|jednak|nhưng|но|однако)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나",
+    r"ama|fakat|ale|jednak|nhưng|но|однако)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
+    r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않])지만",
     re.I,
 )
 
+_END = r"(?=\s*(?:[.;,!?:)]|$))"
+OR_NOT: dict[str, tuple[str, ...]] = {
+    "fr": (rf"ou\s+(?:peut-être\s+)?(?:pas|non){_END}",), "es": (rf"o\s+(?:tal\s+vez\s+|quizás?\s+)?no{_END}",),
+    "it": (rf"o\s+(?:forse\s+)?(?:no|meno){_END}",), "pt": (rf"ou\s+(?:talvez\s+)?não{_END}",),
+    "de": (rf"oder\s+(?:auch\s+|vielleicht\s+)?nicht{_END}",), "nl": (rf"of\s+(?:misschien\s+)?niet{_END}",),
+    "ru": (rf"или\s+нет{_END}", r"а\s+может\s+(?:и\s+)?(?:нет|не\s+быть)"), "pl": (rf"(?:czy|lub|albo)\s+nie{_END}",),
+    "cs": (rf"nebo\s+ne{_END}",), "sv": (rf"eller\s+(?:kanske\s+)?inte{_END}",), "hu": (rf"vagy\s+nem{_END}",),
+    "tr": (r"ya\s+da\s+değil", r"olabilir\s+de\s+olmayabilir"), "vi": (rf"hoặc\s+không{_END}",),
+    "zh": (r"也(?:有)?可能不是|或者不是|也可能没有",), "ja": (r"そう(?:では|じゃ|で)ない(?:かもしれ|可能性)",),
+    "ko": (r"아닐\s*수도\s*있", r"그렇지\s*않을\s*수도"),
+    "or maybe": (r"ou\s+peut-être(?!\s+pas)", r"o\s+(?:quizás?|tal\s+vez)(?!\s+no)", r"oder\s+vielleicht(?!\s+nicht)",
+                 r"o\s+forse(?!\s+no)", r"ou\s+talvez(?!\s+não)", r"или,?\s+может\s+быть", r"of\s+misschien",
+                 r"albo\s+może", r"ya\s+da\s+belki", r"hoặc\s+có\s+thể"),
+}  # fmt: skip
+"""Per language: "X or not", "may be X or may not" (a binary pair's two sides at once), "X, or
+maybe Y" (a second answer offered): a hedge."""
+
 _CANT_TELL = re.compile(
     "|".join(rf"{_W}(?:{p})" if lang not in ("ja", "ko", "zh") else p
-             for lang, ps in CANT_TELL.items() for p in ps),
+             for table in (CANT_TELL, OR_NOT) for lang, ps in table.items() for p in ps),
     re.I,
 )  # fmt: skip
+ALSO_POSSIBLE = re.compile(
+    r"\b(?:could|might|may)\s+(?:also|equally|just\s+as\s+well)\b|"
+    r"\bpourrai(?:t|ent)\s+(?:aussi|également)\b|\bpeut\s+(?:aussi|également)\s+être\b|"
+    r"\b(?:podría|puede)\s+(?:también|igualmente)\b|\btambién\s+(?:podría|puede)\b|"
+    r"\b(?:potrebbe|può|possa)\s+(?:anche|pure)\b|\b(?:poderia|pode)\s+(?:também|igualmente)\b|"
+    r"\btambém\s+(?:poderia|pode)\b|\b(?:könnte|kann)\s+(?:\w+\s+)?(?:auch|ebenso|genauso)\b|"
+    r"\bможет\s+(?:быть\s+)?(?:и|также|тоже)\b|\bтакже\s+может\b|"
+    r"\b(?:może|mogłoby)\s+(?:też|także|również)\b|\b(?:kan|zou|kunnen)\s+(?:\w+\s+)?ook\b|"
+    r"\bcũng\s+có\s+thể\b|也可能|也有可能|수도\s*있",
+    re.I,
+)
+"""After a hedge's "but": "it could also be B" (in the languages above) offers a second option,
+it does not settle the hedge."""
 _MAYBE = re.compile(rf"{_W}(?:{MAYBE})", re.I)
 
 
@@ -188,20 +272,24 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
     hedge = cant_tell_span(text)
     maybes = list(_MAYBE.finditer(text))
     either = EITHER.search(text)
-    if hedge is None and len(maybes) < 2 and either is None:
+    paired = PAIRED.search(text)
+    if hedge is None and len(maybes) < 2 and either is None and paired is None:
         return None
     at = max(
         hedge.end() if hedge else 0,
         maybes[-1].end() if len(maybes) >= 2 else 0,
         either.end() if either else 0,
+        paired.end() if paired else 0,
     )
     contrast = CONTRAST.search(text, at)
     rest = text[contrast.end() :] if contrast else ""
+    if ALSO_POSSIBLE.search(rest):  # "hard to say, but it could also be real"
+        rest = ""
     if hedge is not None:
         why = "refusal" if _refuses(text, hedge) else "hedge"
     else:  # "either A or D" names two options; "maybe A, maybe D" hedges between them
         why = "hedge" if len(maybes) >= 2 else "two_options"
-    return why, rest, hedge is None
+    return why, rest, hedge is None and paired is None
 
 
 _WEIGHS = re.compile(

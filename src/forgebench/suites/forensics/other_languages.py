@@ -1,9 +1,11 @@
 """What the rules read differently in the languages other than English: negators, clause
 breaks, runs of numbered options ("candidats 1 et 3") and frame lists ("los fotogramas 0 y 1",
 "第0帧和第1帧") for :mod:`.option_text`; self-corrections ("Korrektur:", "mejor dicho",
-"失礼しました、正しくは", "मेरा मतलब"), overturned first thoughts ("一开始我以为是X，但其实是Y",
+"失礼しました、正しくは", "मेरा मतलब", and admitted mistakes: "me equivoqué", "pomyliłem się",
+"我看错了", "不对，", "잘못 봤습니다"; "wait": "espera,", "attends,", "等等", "잠깐만요"; "or rather":
+"ou plutôt", "o meglio"), overturned first thoughts ("一开始我以为是X，但其实是Y",
 "最初はXだと思いましたが") and ordinals over the options ("la tercera máscara", "2番目のマスク",
-"세 번째 마스크", in French, Spanish, Italian, Portuguese, German, Russian, Japanese, Korean and
+"세 번째 마스크", "a harmadik jelölt", "друга маска", in French, Spanish, Italian, Portuguese, German, Russian, Japanese, Korean and
 Chinese) for :mod:`.answer_text`.
 
 A wording the rules know in a language is read with that language's negation, or a negated
@@ -12,7 +14,7 @@ wrong letter. Five kinds:
 
 - :data:`NEG_WORDS_OTHER`: negators written before the words they negate, on whole words ("не"
   inside "стороне" is none): German, Portuguese, French, Dutch, Polish, Russian, Swedish,
-  Czech, Spanish, Italian (with their "none of", "nothing" and "neither" forms: "ninguna",
+  Czech, Spanish, Italian, Romanian ("nu") (with their "none of", "nothing" and "neither" forms: "ninguna",
   "aucune", "nessuna", "nenhuma", "keinerlei", "rien", "nada", "nichts", "ничего", "ni",
   "ни", "weder"), Arabic ("ليس", "ليست", "لا", "غير", "لم"), Vietnamese ("không", "chưa"),
   "nem"; :data:`NEGATOR_ZH`: Chinese "非", "不是", "没有", "未", "无", and "比起"/"与其说" (the
@@ -42,19 +44,20 @@ from functools import lru_cache
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
     r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
-    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|ni|ни|weder|né"
+    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|ni|ни|weder|né|nu"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
 """A Chinese negator at most three characters before the negated words."""
 NEGATOR_AFTER = re.compile(
-    r"[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
+    r"(?:\s*\([^()]{1,30}\))?[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
     r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니(?!면)|아닌|아닐|않|없|değil|नहीं|"
     r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
     r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
 )
-"""Matched right after the negated words (``re.match`` at their end)."""
+"""Matched right after the negated words (``re.match`` at their end), past a bracketed gloss
+("除去（Removal）ではありません")."""
 BUT_OTHER = (
     r"(?<!\w)(?:aber|sondern|mais|pero|sino|però|mas|porém|maar|ale|но|а|ama|fakat|ancak|nhưng|"
     r"بل|لكن|ولكن|लेकिन|बल्कि)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
@@ -96,9 +99,19 @@ CORRECTION_OTHER = (
     r"en\s+fait|mejor\s+dicho|corrijo|me\s+corrijo|corrección|correzione|volevo\s+dire|mi\s+correggo|"
     r"correção|me\s+corrijo|исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
     r"düzeltme|demek\s+istedim|poprawka|miałem\s+na\s+myśli|xin\s+lỗi|ý\s+tôi\s+là|"
-    r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार)(?!\w)|"
+    r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
+    r"me\s+equivoqu[ée]|me\s+he\s+equivocado|je\s+me\s+suis\s+trompée?|mi\s+sono\s+sbagliat[oa]|"
+    r"enganei-me|me\s+enganei|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+lag\s+falsch|entschuldigung|"
+    r"przepraszam|pomylił(?:em|am)\s+się|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
+    r"özür\s+dilerim|spletl(?:a)?\s+jsem\s+se|omlouvám\s+se|tévedtem|bocsánat|ik\s+vergiste\s+me|"
+    r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm|перепрошую|вибачте|точніше|ou\s+plutôt|o\s+mejor\s+dicho|"
+    r"oder\s+besser\s+gesagt|o\s+meglio|ou\s+melhor|или\s+скорее|(?:non|nein|no|não|нет)\s*,\s*(?:plutôt|doch|"
+    r"mejor|piuttosto|melhor|скорее))(?!\w)|"
+    r"(?<!\w)(?:espera|attends|attendez|moment\s+mal|einen\s+moment|warte|aspetta|aspetti|подожди(?:те)?|"
+    r"chwila|czekaj|bekle|khoan\s+đã|wacht|vänta)(?=\s*[,.:;!—–-])|等等|等一下|待って|잠깐(?:만요)?|"
     r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
-    r"정확히는|제\s*말은"
+    r"정확히는|제\s*말은|不对[，,。！!\s]|我再看一下|我看错了|我搞错了|間違えました|"
+    r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸"
 )
 """Self-corrections in the other languages ("Korrektur:", "mejor dicho", "失礼しました、正しくは",
 "मेरा मतलब", "我是说"): what follows wins over what they correct (:mod:`.answer_text`)."""
@@ -131,7 +144,7 @@ def each_numbered(text: str) -> str:
 
 _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
-    r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices)(?!\w)|フレーム|프레임",
+    r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices)(?!\w)|フレーム|프레임|इंडेक्स",
     re.I,
 )
 _AND_BETWEEN = re.compile(
@@ -140,6 +153,8 @@ _AND_BETWEEN = re.compile(
 _ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*第\s*\d+\s*帧)*)")
 
 
+_ZH_FRAMES_ARE = re.compile(r"帧(?:的索引|索引)?\s*(?:为|是|有|:)\s*(?=\d)")
+_FRAMES_IN_BRACKETS = re.compile(r" frames \s*\(\s*(\d+(?:\s*,\s*\d+)*)\s*\)")
 _NEGATED_FRAMES = re.compile(
     r"(?:不是|并非|没有|非|不)\s*第\s*\d+\s*帧(?:\s*(?:和|与|及|、)\s*第\s*\d+\s*帧)*|"
     r"(?<!\w)(?:no|not|não|nicht|pas|non|не|nie)\s+(?:(?:los|las|les|die|i|gli|le|os|as|the)\s+)?"
@@ -149,15 +164,71 @@ _NEGATED_FRAMES = re.compile(
 )
 
 
+_NUMBER_WORDS = {
+    "0": "null|cero|zero|ноль|нуль|零", "1": "eins|uno|один|一", "2": "zwei|dos|dois|два|二",
+    "3": "drei|tres|tre|três|три|三", "4": "vier|cuatro|quattro|quatro|четыре|чотири|四",
+    "5": "fünf|cinco|cinque|пять|п'ять|五", "6": "sechs|seis|шесть|шість|六",
+    "7": "sieben|siete|sette|sete|семь|сім|七", "8": "acht|ocho|otto|oito|восемь|вісім|八",
+    "9": "neun|nueve|nove|девять|дев'ять|九",
+}  # fmt: skip
+_NUMBER_WORD = re.compile(
+    r"(?<![^\W\d_])(?:"
+    + "|".join(f"(?P<n{d}>{w})" for d, w in _NUMBER_WORDS.items())
+    + r")(?![^\W\d_])|(?:"
+    + "|".join(f"(?P<c{d}>{w.rsplit('|', 1)[1]})" for d, w in _NUMBER_WORDS.items())
+    + ")",
+    re.I,
+)
+_COUNTED = re.compile(
+    r"(?<!\w)(frames?|indices|index)(?!\w)([^.;:!?。；\n]{0,40})|"
+    r"(索引|インデックス)(?:为|是|は)?([^.;:!?。；\n]{0,24})",
+    re.I,
+)
+
+
+def _digits(m: re.Match[str]) -> str:
+    """Number words after a frame or index word as digits ("Frames zwei und drei", "索引是三、四")."""
+    head, rest = (" indices ", m.group(4)) if m.group(3) else (m.group(1), m.group(2))
+
+    def digit(w: re.Match[str]) -> str:
+        return next(k[1:] for k, v in w.groupdict().items() if v)
+
+    return head + _NUMBER_WORD.sub(digit, rest)
+
+
+def numbers_in_digits(text: str) -> str:
+    """Number words of the other languages as digits where they count frames or indexes ("die
+    Frames zwei und drei", "索引为三、四、五", "インデックス一"): the frame-list reading takes
+    digits (a few words that are also English or articles, "due", "um", "sei", are left out)."""
+    return _COUNTED.sub(_digits, text)
+
+
+_EASTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،", "01234567890123456789%,")
+_ARABIC_LETTER = re.compile(r"(?<![\u0600-\u06ff])(\(?)([أبجد])\)")
+_CYRILLIC_A = re.compile(
+    r"(?<=[«\"'(\[])А(?=[»\"')\]])|((?i:ответ|відповідь|вариант|варіант)\s*[:—–-]?\s*)А(?![^\W\d_])"
+)
+
+
+def letters_in_latin(text: str) -> str:
+    """Arabic and Persian digits as ASCII ("١٠٪": "10%"), the Arabic option letters in brackets
+    as Latin ("(ب)": "(B)", "ج)": "C)", the abjad order), and a Cyrillic "А" that stands for the
+    letter A ("Ответ — «А»"; not "В", which is C in the Cyrillic order and B to the eye)."""
+    text = text.translate(_EASTERN_DIGITS)
+    text = _ARABIC_LETTER.sub(lambda m: m.group(1) + "ABCD"["أبجد".index(m.group(2))] + ")", text)
+    return _CYRILLIC_A.sub(lambda m: (m.group(1) or "") + "A", text)
+
+
 def frame_words(text: str) -> str:
     """Frame lists in the other languages as English ("los fotogramas 0 y 1", "第0帧和第1帧",
-    "フレーム0と1") for :mod:`.option_text`'s frame reading; a negated list ("不是第0帧",
+    "フレーム0と1", "프레임(5, 6, 7)", "伪造帧为3、4、5") for :mod:`.option_text`'s frame reading; a negated list ("不是第0帧",
     "no los fotogramas 2 y 3") is dropped, so that it never joins the others."""
-    text = _NEGATED_FRAMES.sub(" ", text)
+    text = _NEGATED_FRAMES.sub(" ", numbers_in_digits(text))
     text = _ZH_FRAMES.sub(
         lambda m: " frames " + ", ".join(re.findall(r"\d+", m.group(0))) + " ", text
     )
-    text = _FRAME_WORD.sub(" frames ", text)
+    text = _FRAME_WORD.sub(" frames ", _ZH_FRAMES_ARE.sub(" frames ", text))
+    text = _FRAMES_IN_BRACKETS.sub(r" frames \1 ", text)  # "마지막 세 프레임(5, 6, 7)이"
     return _AND_BETWEEN.sub(" and ", text)
 
 
@@ -178,21 +249,21 @@ def needle(pattern: str) -> str:
 
 _ORDINAL_WORDS = {
     "first": r"premier|première|primer|primera|primero|primo|prima|primeiro|primeira|erste[nrs]?|"
-             r"первая|первый|первую|первой|1番目の|最初の|첫\s*번째|第一(?:个|张|幅)?",
-    "second": r"deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
+             r"első|перша|перший|першу|первая|первый|первую|первой|1番目の|最初の|첫\s*번째|第一(?:个|张|幅)?",
+    "second": r"második|друга|другий|другу|deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
               r"2番目の|두\s*번째|第二(?:个|张|幅)?",
-    "third": r"troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
+    "third": r"harmadik|третя|третій|третю|troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
              r"третьей|3番目の|세\s*번째|第三(?:个|张|幅)?",
-    "fourth": r"quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
+    "fourth": r"negyedik|четверта|четвертий|четверту|quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
               r"четвертый|четвёртую|четвертую|4番目の|네\s*번째|第四(?:个|张|幅)?",
-    "last": r"dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
+    "last": r"utolsó|остання|останній|останню|dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
             r"最後の|마지막|最后一?(?:个|张|幅)?",
 }  # fmt: skip
 _OPTION_NOUN = (
     r"(?:masque|máscara|maschera|maske|маск[аиуы]|マスク|마스크|掩码|掩膜|蒙版|"
     r"(?:segmentierungs)?karte|carte|mapa|mappa|карт[аиуы]|"
     r"option|opción|opzione|opção|вариант|選択肢|옵션|선택지|选项|"
-    r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보)"
+    r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보|jelölt|maszk|opció|lehetőség|варіант)"
 )
 _ORDINAL_OPTION = re.compile(
     r"(?<!\w)(?:(" + ")|(".join(_ORDINAL_WORDS.values()) + r"))\s*" + _OPTION_NOUN + r"\w*",

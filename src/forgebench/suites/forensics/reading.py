@@ -92,7 +92,7 @@ _PRE_CUE = re.compile(
     r"\bgo(?:ing)?\s+with|\blean(?:ing)?\s+towards?|\bopt\s+for|\b(?:would|'d|will|'ll)\s+say|\bcorrect|"
     r"最终答案|正确答案|正确选项|答案|选择|选项|应该选|选)"
     + _CONNECT
-    + r"[\(\[\"']?\s*([A-Za-z])(?![A-Za-z0-9])",
+    + r"[\(\[\"']?\s*(?<![A-Za-z])([A-Za-z])(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 _POST_CUE = re.compile(

@@ -7,14 +7,14 @@ Data only; :mod:`.option_text` matches them (negation-aware, on whole words) and
 - :data:`GENERATED_POSITIVE` / :data:`MANIPULATED_POSITIVE`: the positive option of each release
   wording ("AI-generated", "AI-manipulated") and its paraphrases ("synthetic", "fake", "deepfake",
   "générée par l'IA", "generiert", "sahte", "偽物", "created by an AI" and "edited" in the other
-  languages, Swedish and Czech included, ...); :data:`POSITIVE` maps the wording to them;
+  languages, Swedish, Czech, Polish, Ukrainian, Romanian and Persian included, ...); :data:`POSITIVE` maps the wording to them;
 - :data:`NEGATIVE`: the negative side ("real", "authentic", "echt", "verdadeira", "真实", "a
-  photo taken with a phone", "äkta", "skutečná", ...);
+  photo taken with a phone", "äkta", "skutečná", Turkish "üretilmemiş", Persian "تولید نشده", ...);
 - :data:`PARAPHRASES`: per option text (lower case), the forgery model names of seed 002's
   Table 5, the four corners, the manipulation kinds and the answer of real media in the
   localization tasks; :data:`OTHER_LANGUAGES` adds the same in French, Spanish, German,
-  Italian, Portuguese, Russian, Chinese, Japanese and Korean (corners also in Polish, Turkish
-  and Swedish, built from each language's words for top, bottom, left and right; "Candidate n"
+  Italian, Portuguese, Russian, Chinese, Japanese and Korean (corners also in Polish, Turkish,
+  Swedish, Arabic, Persian and Greek, built from each language's words for top, bottom, left and right; "Candidate n"
   as "Kandidat n", "candidato n", "候选n", "후보 n", "кандидат n"...) and is merged in;
 - :data:`LETTER_NEGATED_BEFORE` / :data:`LETTER_NEGATED_AFTER`: "not" before or after an
   option letter in the other languages ("nicht C, sondern A", "ce n'est pas C", "C가 아니라",
@@ -61,6 +61,8 @@ GENERATED_POSITIVE = (
     "aiによって作", "ai画像", "合成画像", "ai로 만든", "인공지능이 만든", "인공지능으로 생성",
     "생성된 이미지", "합성 이미지", "создано ии", "синтетическ", "ai制作", "ai创作", "ai画的", "由ai",
     "фейк", "подделка", "フェイク", "do ai tạo", "ai tạo ra",
+    "згенерован", "штучним інтелектом", "підробк", "generat de ia", "generată de ia", "generată",
+    "توسط هوش مصنوعی تولید شده", "تولید شده توسط هوش مصنوعی", "ساخته شده با هوش مصنوعی", "جعلی",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
@@ -79,6 +81,9 @@ MANIPULATED_POSITIVE = (
     "modificado", "gefälscht", "retuschiert", "nachbearbeitet", "modificato", "ritoccata",
     "ritoccato", "contraffatta", "falsificata", "retocada", "改竄された", "加工済み", "합성된", "변조", "изменен", "изменён", "обработан", "смонтирован", "фальсифицирован",
     "被编辑", "处理过", "ps过", "фейк", "подделка",
+    "zmanipulowany", "zmanipulowana", "zmanipulowane", "zmodyfikowany", "zmodyfikowana",
+    "zmodyfikowane", "manipulat", "manipulată", "manipüle edilmiş", "değiştirilmiş", "змінен",
+    "підроблен",
 )  # fmt: skip
 NEGATIVE = (
     "real", "authentic", "genuine", "unedited", "unaltered", "untampered", "unmanipulated",
@@ -98,6 +103,9 @@ NEGATIVE = (
     "tomada con una cámara", "kamera aufgenommen", "vera foto", "foto vera", "scattata con",
     "tirada com", "実際の写真", "本物の写真", "реальн", "подлинн", "实拍", "拍摄的", "相机拍",
     "originale", "originales", "intacte", "intacto", "intacta", "intatta", "オリジナル", "원본",
+    "оригинальн", "nguyên bản", "ảnh thật", "eredeti", "valódi", "originální",
+    "справжн", "оригінальн", "üretilmemiş", "oluşturulmamış", "manipüle edilmemiş",
+    "değiştirilmemiş", "düzenlenmemiş", "reală", "autentică", "تولید نشده", "ساخته نشده", "واقعی",
 )  # fmt: skip
 POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE}
 """Paraphrases of the positive option of each release wording (its own text included)."""
@@ -133,9 +141,13 @@ LETTER_NEGATED_BEFORE = (
 """A word before an option letter that rules it out ("no es la A; ...", "Не C, а D")."""
 LETTER_NEGATED_AFTER = (
     r"ではありません|ではない|じゃない|じゃなく|ではなく|가\s*아니라|이\s*아니라|가\s*아닙니다|"
-    r"이\s*아닙니다|가\s*아니고|değil|नहीं"
+    r"이\s*아닙니다|가\s*아니고|değil|नहीं|\s+(?:es|est|ist|è|é|sono|son|sind)\s+(?:(?:claramente|clairement|"
+    r"eindeutig|chiaramente|claramente)\s+)?(?:incorrect[ao]s?|incorrecte|falsch|sbagliat[aoe]|errad[ao]s?|"
+    r"fausses?|faux|errat[aoe]|equivocad[ao]s?)(?!\w)|\s*(?:[-—–:]\s*)?неверн\w*|\s*(?:是)?错(?:的|误)|"
+    r"\s*(?:は|が)(?:間違い|誤り)|\s*(?:는|은|가|이)\s*틀(?:렸|린)"
 )
-"""What follows an option letter and rules it out ("C가 아니라 A", "C değil, B", "C नहीं")."""
+"""What follows an option letter and rules it out ("C가 아니라 A", "C değil, B", "C नहीं", "A è
+sbagliata", "A неверно", "A是错的", "Aは間違い")."""
 
 _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], str]] = {
     "fr": (("supérieur", "supérieure", "haut"), ("inférieur", "inférieure", "bas"), ("gauche",), ("droit", "droite"), "vh"),
@@ -148,6 +160,9 @@ _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "tr": (("üst",), ("alt",), ("sol",), ("sağ",), "hv"),
     "sv": (("övre",), ("nedre",), ("vänstra",), ("högra",), "vh"),
     "ko": (("상단",), ("하단",), ("왼쪽", "좌측"), ("오른쪽", "우측"), "hv"),
+    "ar": (("العلوي", "العلوية"), ("السفلي", "السفلية"), ("الأيسر", "اليسرى"), ("الأيمن", "اليمنى"), "vh"),
+    "fa": (("بالا", "بالای", "بالایی"), ("پایین", "پایینی"), ("سمت چپ", "چپ"), ("سمت راست", "راست"), "vh"),
+    "el": (("πάνω",), ("κάτω",), ("αριστερά",), ("δεξιά",), "vh hv"),
 }  # fmt: skip
 """Per language: the words for top, bottom, left and right (the inflections models write), and
 the orders they combine in (``vh``: "superior izquierda", ``hv``: "sağ üst")."""
@@ -169,7 +184,7 @@ def _corners() -> dict[str, tuple[str, ...]]:
 def _candidates() -> dict[str, tuple[str, ...]]:
     """ "Candidate n" in other languages ("Kandidat 2", "候选2", "후보 2"): the option's own number."""
     words = ("kandidat", "candidato", "candidata", "candidat", "kandydat", "kandidaat", "кандидат")
-    cjk = ("候选", "候選", "候補", "후보")
+    cjk = ("候选图", "候選圖", "候选", "候選", "候補", "후보")
     return {
         f"candidate {n}": tuple(f"{w} {n}" for w in words) + tuple(f"{w}{s}{n}" for w in cjk for s in ("", " "))
         for n in range(1, 10)
@@ -178,14 +193,16 @@ def _candidates() -> dict[str, tuple[str, ...]]:
 
 OTHER_LANGUAGES: dict[str, tuple[str, ...]] = {
     **_corners(),
+    "왼쪽 위": ("왼쪽 상단", "좌측 상단", "상단 왼쪽"), "오른쪽 위": ("오른쪽 상단", "우측 상단", "상단 오른쪽"),
+    "왼쪽 아래": ("왼쪽 하단", "좌측 하단", "하단 왼쪽"), "오른쪽 아래": ("오른쪽 하단", "우측 하단", "하단 오른쪽"),
     **_candidates(),
     "splicing": ("photomontage", "fotomontaje", "fotomontaggio", "fotomontagem", "fotomontage", "d'une autre photo", "dans une autre photo", "d'une autre image", "de otra foto", "de otra imagen", "aus einem anderen foto", "aus einem anderen bild", "da un'altra foto", "da un'altra immagine", "de outra foto", "de outra imagem", "из другой фотографии", "из другого изображения", "从另一张", "拼接", "別の写真から", "別の画像から", "スプライシング", "다른 사진에서", "다른 이미지에서", "스플라이싱", "сплайсинг", "de otra fotografía", "aus einer anderen aufnahme", "从其他图片", "别的图片", "另一张图", "另一幅", "composición"),
-    "copy-move": ("copiada y pegada", "copiado y pegado", "misma imagen", "même image", "stessa immagine", "selben bild", "gleichen bild", "mesma imagem", "того же изображения", "同一张", "同じ画像", "같은 이미지", "clonado", "clonada", "clonato", "clonata", "cloné", "clonée", "geklont", "dupliziert", "dupliqué", "dupliquée", "скопирован", "клонирован", "复制 移动", "复制移动", "コピー移動", "コピー 移動", "복사 이동", "clonage", "clonación", "clonazione", "clonagem", "klonen", "kopiert und verschoben", "copiado e movido", "copiato e spostato", "copié et déplacé", "同一图像", "同一幅", "コピーアンドムーブ", "복제"),
+    "copy-move": ("コピー・ムーブ", "コピームーブ", "copiada y pegada", "copiado y pegado", "misma imagen", "même image", "stessa immagine", "selben bild", "gleichen bild", "mesma imagem", "того же изображения", "同一张", "同じ画像", "같은 이미지", "clonado", "clonada", "clonato", "clonata", "cloné", "clonée", "geklont", "dupliziert", "dupliqué", "dupliquée", "скопирован", "клонирован", "复制 移动", "复制移动", "コピー移動", "コピー 移動", "복사 이동", "clonage", "clonación", "clonazione", "clonagem", "klonen", "kopiert und verschoben", "copiado e movido", "copiato e spostato", "copié et déplacé", "同一图像", "同一幅", "コピーアンドムーブ", "복제"),
     "removal": ("gommé", "gommée", "effacé", "effacée", "supprimé", "supprimée", "borrado", "borrada", "wegretuschiert", "wurde entfernt", "wurden entfernt", "gelöscht", "rimosso", "rimossa", "cancellato", "cancellata", "apagado", "apagada", "removido", "removida", "стёр", "стер", "стёрт", "стерт", "удалён", "удалена", "удалено", "抹掉", "擦除", "删除", "移除", "去除", "消去", "消され", "削除", "除去", "지워", "지웠", "제거", "消除", "被删", "抹去", "去掉", "取り除", "삭제", "지운", "retirée", "retirado"),
     "face swap (single face)": ("échange de visage", "échange de visages", "cambio de cara", "intercambio de caras", "cambiaron la cara", "gesichtstausch", "gesicht ausgetauscht", "scambio di volti", "scambio di volto", "troca de rosto", "troca de rostos", "замена лица", "заменили лицо", "换脸", "人脸替换", "顔の入れ替え", "顔が別人", "顔を入れ替", "얼굴 교체", "얼굴을 바꾼", "visage remplacé", "visage a été remplacé", "cara reemplazada", "rostro reemplazado", "cambio de rostro", "intercambio de rostros", "gesicht getauscht", "gesicht ersetzt", "volto sostituito", "viso sostituito", "rosto substituído", "rosto trocado", "лицо заменено", "подмена лица", "换了脸", "脸被替换", "人脸交换", "顔交換", "フェイススワップ", "페이스 스왑", "얼굴이 바뀌"),
     "generative adversarial networks": ("red generativa antagónica", "red generativa adversaria", "redes generativas antagónicas", "rede adversária generativa", "rede generativa adversária", "réseau antagoniste génératif", "réseaux antagonistes génératifs", "rete generativa avversaria", "reti generative avversarie", "generatives gegnerisches netz", "генеративно состязательн", "생성적 적대", "对抗网络", "敵対的生成"),
-    "diffusion models": ("modello di diffusione", "modelli di diffusione", "modelo de difusión", "modelos de difusión", "modelo de difusão", "modèle de diffusion", "modèles de diffusion", "diffusionsmodell", "диффузион", "디퓨전", "확산", "扩散", "拡散", "ディフュージョン", "difusión", "difusão", "diffusione"),
-    "graphics-based methods": ("3d 그래픽", "렌더링", "rendu 3d", "renderizado", "renderizada", "gerendert", "рендер", "レンダリング", "computergrafik", "компьютерная графика", "计算机图形", "gráficos por computadora", "gráficos por computador", "computação gráfica", "infographie", "images de synthèse", "grafica computerizzata", "コンピュータグラフィックス"),
+    "diffusion models": ("mô hình khuếch tán", "khuếch tán", "modello di diffusione", "modelli di diffusione", "modelo de difusión", "modelos de difusión", "modelo de difusão", "modèle de diffusion", "modèles de diffusion", "diffusionsmodell", "диффузион", "디퓨전", "확산", "扩散", "拡散", "ディフュージョン", "difusión", "difusão", "diffusione"),
+    "graphics-based methods": ("basato sulla grafica", "basati sulla grafica", "basado en gráficos", "baseado em gráficos", "3d 그래픽", "렌더링", "rendu 3d", "renderizado", "renderizada", "gerendert", "рендер", "レンダリング", "computergrafik", "компьютерная графика", "计算机图形", "gráficos por computadora", "gráficos por computador", "computação gráfica", "infographie", "images de synthèse", "grafica computerizzata", "コンピュータグラフィックス"),
     "variational auto-encoders": ("autoencoder variazionale", "autoencoder variacional", "autocodificador variacional", "autoencodeur variationnel", "auto encodeur variationnel", "variationaler autoencoder", "вариационн", "变分自编码", "変分オートエンコーダ", "변분 오토인코더"),
     "recurrent neural networks": ("再帰型ニューラルネットワーク", "リカレントニューラルネットワーク", "循环神经网络", "递归神经网络", "rete neurale ricorrente", "red neuronal recurrente", "rede neural recorrente", "réseau de neurones récurrent", "réseau neuronal récurrent", "rekurrentes neuronales netz", "рекуррентн", "순환 신경망"),
     "encoder-decoder": ("codificador decodificador", "encodeur décodeur", "kodierer dekodierer", "кодировщик декодер", "编码器 解码器", "编码器解码器", "エンコーダ デコーダ", "인코더 디코더"),

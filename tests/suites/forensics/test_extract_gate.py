@@ -390,6 +390,7 @@ def test_restated_scores_corners_closest(answer: str, options: dict[str, str], l
             "",
         ),
         ("N/A", SHUFFLED, "Z", ""),
+        ("C. Sorry, I misread the options: it should be B.", GENS, "B", ""),
         ("Answer: A, C", KINDS, "Z", ""),
         ("Answer: B and D", FOUR, "Z", ""),
         (

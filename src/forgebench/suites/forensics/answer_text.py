@@ -35,6 +35,7 @@ _QUOTES = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"
 _CORRECTION = re.compile(
     r"\b(?:actually|on\s+second\s+thoughts?|(?:on|upon|after)\s+(?:closer|further)\s+(?:inspection|look|"
     r"reflection)|wait|correction|i\s+mean|i\s+meant|apolog(?:y|ies|ise|ize)|my\s+mistake|"
+    r"sorry,?\s+i\s+(?:misread|misspoke|was\s+wrong|got\s+(?:it|that)\s+wrong)|i\s+misread|"
     r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
     r"(?:\s+to)?|scratch\s+that|just\s+kidding|no\s+wait|pardon|je\s+voulais\s+dire|perdón|"
     r"quise\s+decir|anzi|desculpe|quis\s+dizer|извините|すみません|죄송합니다|抱歉)\b|"

@@ -15,31 +15,34 @@ MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
 FRAMES = {"A": "[ 0, 1, 5 ]", "B": "[ 1 ]", "C": "[ 0 ]", "D": "[ 0, 1 ]"}
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
-TEST_HALF_RIGHT, TEST_HALF_WRONG = 695, 5  # of 733, benchmarks/extraction_accuracy.py (h39-lang)
+TEST_HALF_RIGHT, TEST_HALF_WRONG = (
+    697,
+    5,
+)  # of 733, benchmarks/extraction_accuracy.py (end of h39-r7)
 # the h39-fresh batch (styles the corpus had little of), per half: right, wrong letters (of 210, 223)
-FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG = 201, 0
-FRESH_TEST_RIGHT, FRESH_TEST_WRONG = 203, 5
+FRESH_TUNING_RIGHT, FRESH_TUNING_WRONG = 204, 0
+FRESH_TEST_RIGHT, FRESH_TEST_WRONG = 208, 2
 # the h39-fresh3 batch (traps that produce wrong letters), per half (of 154, 161), measured at the
 # end of the h39-r3 round; its test part was never tuned on (59.0%, 22 wrong letters before it)
-FRESH3_TUNING_RIGHT, FRESH3_TUNING_WRONG = 135, 0
-FRESH3_TEST_RIGHT, FRESH3_TEST_WRONG = 126, 17
+FRESH3_TUNING_RIGHT, FRESH3_TUNING_WRONG = 138, 0
+FRESH3_TEST_RIGHT, FRESH3_TEST_WRONG = 133, 10
 # the h39-fresh4 batch (420 answers by three independent writers: chat assistants, open-weight
 # models, other languages and paraphrases), per half (of 202, 218); test: 190, 7 as written
 # (before any rule change), measured once at the end of h39-lang; tuning: raised by the other
 # languages' wordings
-FRESH4_TUNING_RIGHT, FRESH4_TUNING_WRONG = 186, 7
-FRESH4_TEST_RIGHT, FRESH4_TEST_WRONG = 197, 4
+FRESH4_TUNING_RIGHT, FRESH4_TUNING_WRONG = 199, 0
+FRESH4_TEST_RIGHT, FRESH4_TEST_WRONG = 201, 3
 # the h39-fresh5 batch (426 answers, all test half: harness outputs, long reasoning, 20 other
 # languages, non-native English), written after the fourth round's rules, never tuned on
-FRESH5_TEST_RIGHT, FRESH5_TEST_WRONG = 362, 23
+FRESH5_TEST_RIGHT, FRESH5_TEST_WRONG = 393, 12  # as written: 362, 23
 # the h39-fresh6 batch (450 answers, all tuning half), written after h39-fresh5 to tune on
 FRESH6_TUNING_RIGHT, FRESH6_TUNING_WRONG = 423, 4
 # the h39-fresh7 batch (450 answers, all tuning half), written after the fifth round's rules
-FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 429, 3
+FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 431, 1
 # the h39-fresh8 batch (450 answers, all test half), written after the sixth round, never tuned on
-FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG = 396, 15
+FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG = 402, 12  # as written: 396, 15
 # the h39-fresh9 batch (300 English answers, all tuning half), written after round 6
-FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG = 276, 6
+FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG = 277, 5
 
 
 @pytest.mark.parametrize(

@@ -277,8 +277,9 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
             if got.letter != NO_OPTION
             else Extraction(NO_OPTION, "none", got.rule, "two_options")
         )
-    scored = probabilities(text, spec)  # "A (Candidate 3): 20%" restates each option: first
-    text = restatements_removed(text, opts)
+    restated = restatements_removed(text, opts)  # "A (Candidate 3): 20%" restates each option:
+    scored = probabilities(text, spec) if restated != text else None  # its scores read first
+    text = restated
     text = verdict_forms(text)
     count = FRAME_COUNT.search(question) if spec.kind == "lists" else None
     text = last_frames(text, int(count.group(1))) if count else text  # "the last two frames"

@@ -236,11 +236,19 @@ OR_NOT: dict[str, tuple[str, ...]] = {
 """Per language: "X or not", "may be X or may not" (a binary pair's two sides at once), "X, or
 maybe Y" (a second answer offered): a hedge."""
 
-_CANT_TELL = re.compile(
-    "|".join(rf"{_W}(?:{p})" if lang not in ("ja", "ko", "zh") else p
-             for table in (CANT_TELL, OR_NOT) for lang, ps in table.items() for p in ps),
+_CANT_TELL_WORDS = re.compile(
+    "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
+             if lang not in ("ja", "ko", "zh") for p in ps),
     re.I,
 )  # fmt: skip
+"""The alphabetic languages' phrases; each must start a word (checked on the match, not in the
+pattern: a lookbehind before every alternative made the engine try them all at every position)."""
+_CANT_TELL_CJK = re.compile(
+    "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
+             if lang in ("ja", "ko", "zh") for p in ps),
+    re.I,
+)  # fmt: skip
+_LETTER_BEFORE = re.compile(r"[^\W\d_]")
 ALSO_POSSIBLE = re.compile(
     r"\b(?:could|might|may)\s+(?:also|equally|just\s+as\s+well)\b|"
     r"\bpourrai(?:t|ent)\s+(?:aussi|également)\b|\bpeut\s+(?:aussi|également)\s+être\b|"
@@ -259,8 +267,13 @@ _MAYBE = re.compile(rf"{_W}(?:{MAYBE})", re.I)
 
 def cant_tell_span(text: str) -> re.Match[str] | None:
     """The last "I can't tell"-like phrase of any language the rules know; None: none."""
-    found = list(_CANT_TELL.finditer(text))
-    return found[-1] if found else None
+    found = [
+        m
+        for m in _CANT_TELL_WORDS.finditer(text)
+        if m.start() == 0 or not _LETTER_BEFORE.match(text, m.start() - 1)
+    ]
+    found += list(_CANT_TELL_CJK.finditer(text))
+    return max(found, key=lambda m: m.start()) if found else None
 
 
 def undecided_rest(text: str) -> tuple[str, str, bool] | None:

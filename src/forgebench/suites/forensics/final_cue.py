@@ -28,6 +28,7 @@ answer that asks back).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from forgebench.suites.forensics.answer_text import scopes
 from forgebench.suites.forensics.option_text import (
@@ -85,7 +86,7 @@ _FINAL_CUE_RULES = frozenset(
     ["bare-letter", "json", "json-text", "cue", "conclusion", "leading-letter", "yes-no"]
 )
 """Readings that rest on a final cue of their own (an "Answer:", a leading letter, a
-concluding sentence); the others (a letter or an option's words somewhere) pass :func:`_gated`."""
+concluding sentence); the others (a letter or an option's words somewhere) pass :func:`gated`."""
 _SEVERAL = frozenset(["conflict", "several-letters"])
 CONCLUDING = re.compile(
     r"^\W*(?:therefore|thus|so|hence|overall|finally|in\s+(?:conclusion|summary|short)|to\s+sum\s+up|"
@@ -121,21 +122,19 @@ def _cut_off(text: str) -> str | None:
     t = text.rstrip()
     if not t or not re.search(r"[\w,]$", t):
         return None
-    ends = list(re.finditer(r"[.!?。！？](?=\s|$)|\n", t))
-    fragment = t[ends[-1].end() :] if ends else ""
-    whole = [
-        x
-        for x in re.split(r"[.!?。！？](?=\s|$)|\n", t[: ends[-1].end()] if ends else "")
-        if x.strip()
-    ]
-    short = len(fragment.split()) < (2 if len(whole) >= 2 else 4)  # "... Candidate 3" after a list
+    ends = [0] + [m.end() for m in re.finditer(r"[.!?。！？](?=\s|$)|\n", t)]
+    if len(ends) == 1:  # no whole sentence before it
+        return None
+    fragment = t[ends[-1] :]
+    whole = sum(1 for a, b in pairwise(ends) if t[a : b - 1].strip())  # the sentences before it
+    short = len(fragment.split()) < (2 if whole >= 2 else 4)  # "... Candidate 3" after a list
     if (
         short
         or re.search(r"(?<![A-Za-z])[A-Y]$|\|", fragment)
         or VERDICT_LINE.match(fragment.strip())
     ):
         return None  # "Answer: D" without its period, a table row: whole
-    return t[: ends[-1].end()]
+    return t[: ends[-1]]
 
 
 def _describes_only(text: str, spec: OptionTexts) -> bool:
@@ -171,17 +170,21 @@ def _last_is_item(text: str) -> bool:
     return labelled or parts[-2].rstrip().endswith(";")
 
 
+def _named(text: str, spec: OptionTexts) -> set[str]:
+    """Every option ``text`` names, claimed or not: by its words or by its letter."""
+    return named_letters(text, spec) | {ch for _, ch in mentions(text, frozenset(spec.letters))}
+
+
 def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:
     """What the answer's last concluding sentence (or its last sentence) that names an option
     names, letters and option words, claimed or not (:func:`.option_text.named_letters`); and whether that sentence concludes ("Therefore ...",
     "Answer: ...")."""
-    letters = frozenset(spec.letters)
     sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", text.strip()) if s.strip(BARE)]
     last = sentences[-1:] if sentences and not CONCLUDING.search(sentences[-1]) else []
     concluding = [s for s in sentences if CONCLUDING.search(s)] + last
     for s in reversed(concluding):
         kept = concessions_removed(s)  # "That's my answer, although frame 4 is also soft."
-        said = named_letters(kept, spec) | {ch for _, ch in mentions(kept, letters)}
+        said = _named(kept, spec)
         if said:
             return said, s not in last
     return set(), False
@@ -203,20 +206,18 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
         return Reading(best.pop(), "best") if len(best) == 1 else read
     if read.rule in _FINAL_CUE_RULES:
         return read
+    letters = frozenset(spec.letters)
     if _CUT_TURNING.search(text) and not re.search(r"[.!?)\]\"'。！？*`>|}]\s*$", text):
         return Reading("Z", "cut-turning")  # "..., however the lighting could point to"
     if _describes_only(text, spec):
         return Reading("Z", "description")
     complete = _cut_off(text)
     if complete is not None:  # "... Candidate 2 misses the legs. Candidate 3" (the token limit)
-        said = text_letters(complete, spec) | {
-            ch for _, ch in mentions(complete, frozenset(spec.letters))
-        }
+        said = text_letters(complete, spec) | {ch for _, ch in mentions(complete, letters)}
         if read.letter not in said:  # read in the unfinished part only
             return Reading("Z", "cut-off")
         text = complete  # the whole sentences pass the gate below
-    named = named_letters(text, spec) | {ch for _, ch in mentions(text, frozenset(spec.letters))}
-    if not named - {read.letter}:
+    if not _named(text, spec) - {read.letter}:
         return read
     final, concludes = _final_pick(text, spec)
     if final == {read.letter} and (concludes or not _last_is_item(text)):
@@ -244,9 +245,8 @@ _CLAUSE = re.compile(r"[,;:.!?\n]|\b(?:but|though|although|while|whereas|however
 def _best(text: str, spec: OptionTexts) -> set[str]:
     """The options named in the clauses that call an option the best ("Candidate 3 seems to
     match best, though Candidate 1 also covers part"): one alone is the pick."""
-    letters = frozenset(spec.letters)
     out: set[str] = set()
     for clause in _CLAUSE.split(text):
         if clause and _BEST.search(clause):
-            out |= named_letters(clause, spec) | {ch for _, ch in mentions(clause, letters)}
+            out |= _named(clause, spec)
     return out

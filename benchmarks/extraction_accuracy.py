@@ -31,6 +31,11 @@ written after the fourth round's rules and is all test half: the unseen figure a
 tuning half: what the fifth and sixth rounds were fitted on. ``h39-fresh8`` (450 answers by three
 more writers: a mixed run, prose, 31 other languages and non-native English), written after the
 sixth round, is all test half: the second unseen figure.
+``h39-fresh9`` (300 English answers, all tuning half) was written after the sixth round too.
+``h39-fresh10`` (450 answers by three more writers: reasoning and harness outputs, 24 other
+languages, raw output formats), written after the seventh round, is all test half: the third
+unseen figure; ``h39-fresh11`` (450, English prose, 22 other languages, a run's spread), written
+at the same time, is all tuning half: what the eighth round is fitted on.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

@@ -43,6 +43,12 @@ FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG = 431, 1
 FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG = 402, 12  # as written: 396, 15
 # the h39-fresh9 batch (300 English answers, all tuning half), written after round 6
 FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG = 277, 5
+# the h39-fresh10 batch (450 answers, all test half: reasoning and harness outputs, 24 other
+# languages, raw output formats), written after round 7 by three more writers, never tuned on
+FRESH10_TEST_RIGHT, FRESH10_TEST_WRONG = 385, 9  # as written
+# the h39-fresh11 batch (450 answers, all tuning half: English prose, 22 other languages, a run's
+# spread), written after round 7, to tune round 8 on
+FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG = 387, 7  # as written
 
 
 @pytest.mark.parametrize(
@@ -182,6 +188,8 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh7",
         "h39-fresh8",
         "h39-fresh9",
+        "h39-fresh10",
+        "h39-fresh11",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -210,6 +218,8 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh7", "tuning", FRESH7_TUNING_RIGHT, FRESH7_TUNING_WRONG),
         ("h39-fresh8", "test", FRESH8_TEST_RIGHT, FRESH8_TEST_WRONG),
         ("h39-fresh9", "tuning", FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG),
+        ("h39-fresh10", "test", FRESH10_TEST_RIGHT, FRESH10_TEST_WRONG),
+        ("h39-fresh11", "tuning", FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

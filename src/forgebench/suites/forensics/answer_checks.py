@@ -26,6 +26,7 @@ import re
 from difflib import SequenceMatcher
 
 from forgebench.suites.forensics.answer_forms import probabilities
+from forgebench.suites.forensics.mention_context import PREFERRED
 from forgebench.suites.forensics.option_text import OptionTexts, polarity_of, text_letters
 from forgebench.suites.forensics.other_languages import NEG_WORDS_OTHER
 from forgebench.suites.forensics.reading import YES_NO_QUESTION, Reading
@@ -161,7 +162,9 @@ def letter_text_cognate(text: str, letter: str, items: dict[str, str]) -> bool:
 
 
 _FAVOURED_FIRST = re.compile(
-    r"(?:more\s+(?:likely|probabl[ey])|likelier|rather|(?:más|mas)\s+probable\s+que|"
+    r"(?:more\s+(?:likely|probabl[ey])|likelier|rather|(?:más|mas)\s+probable\s+que|closer\s+to|"
+    r"more\s+(?:consistent|compatible|in\s+line)\s+with|more\s+(?:typical|indicative|suggestive|"
+    r"characteristic)\s+of|more\s+(?:like|similar\s+to)|"
     r"mais\s+provável\s+que|plutôt|eher|più\s+(?:probabilmente)?|eerder|raczej|скорее|(?:más|mas)\s+bien|"
     r"más(?=\s+\S+(?:\s+\S+)?\s+que\s)|plus\s+(?:probablement|vraisemblablement)|более\s+вероятно,?|"
     r"mer\s+sannolikt)\s+"
@@ -176,12 +179,15 @@ _FAVOURED_LAST = re.compile(
 )
 
 
+_COMPARED_END = re.compile(r"[.!?;\n]|,\s*(?:so|and|but|which|hence|thus|therefore)\b", re.I)
+
+
 def binary_comparison(text: str, spec: OptionTexts) -> Reading | None:
     """A binary pair's two sides compared: the favoured one where each half names one side and
     they differ; ``Z`` where the comparison cannot be read that way. None: no comparison."""
     if spec.kind != "binary":
         return None
-    m = _FAVOURED_FIRST.search(text)
+    m = _FAVOURED_FIRST.search(text) or PREFERRED.search(text)
     if m is not None:
         favoured, other = m.group("f"), m.group("o")
     else:
@@ -190,6 +196,7 @@ def binary_comparison(text: str, spec: OptionTexts) -> Reading | None:
             return None
         groups = [(m.group(f"f{k}"), m.group(f"o{k}")) for k in ("", "2", "3", "4", "5")]
         favoured, other = next(g for g in groups if g[0] is not None)
+    other = _COMPARED_END.split(other, maxsplit=1)[0]  # the compared side: up to its clause's end
     f, o = polarity_of(favoured, spec), polarity_of(other, spec)
     if len(f) == 1 and f != o and len(o) <= 1:  # the other half names the other side, or none
         return Reading(f.pop(), "comparison")

@@ -9,7 +9,10 @@ and only its form says which one is chosen:
 - :func:`ranking`: "best to worst: D, B, A, C" (or a numbered list after "Ranked by
   likelihood:"): its first, its last where it runs from worst to best; a tie at the top: ``Z``
   (``tied-ranking``);
-- :func:`elimination`: every option but one ruled out ("rule out A, B and C"): that one.
+- :func:`elimination`: every option but one ruled out ("rule out A, B and C", "eliminating top
+  left, top right and bottom left, the answer is ...", "splicing, copy-move and removal are ruled
+  out"): that one; each ruling-out clause counts up to its end, so the pick that follows it ("...,
+  so A") is not ruled out with the others.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from forgebench.suites.forensics.reading import Reading
 
 _PROBABILITY = re.compile(
     r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?(?:[.:]?\s*(?:\([^)\n]{1,40}\)|\[[^\]\n]{1,40}\]))?"
-    r"\s*(?:[:=|—–]\s*|\(\s*|\s+)(\d+(?:\.\d+)?)(\s*%)?"
+    r"\s*(?:[:=|—–]\s*|\(\s*|\s+)(\d+(?:\.\d+|,\d+(?=\s*[;%|\n]|\s*$))?)(\s*%)?"
 )
 _ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
 _SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")
@@ -29,12 +32,12 @@ _RANKING = re.compile(
     r"\b(best\s+to\s+worst|most\s+to\s+least(?:\s+(?:likely|plausible|probable))?|"
     r"most\s+(?:likely|plausible)\s+first|(?:ranked|ordered|sorted)\s+by\s+\w+|ranking|ranked|rank|"
     r"order\s+of\s+(?:plausibility|likelihood|preference)|(?:likelihood|preference)\s+order|"
-    r"worst\s+to\s+best|least\s+to\s+most(?:\s+likely)?)"
+    r"worst\s+to\s+best|least\s+to\s+most(?:\s+likely)?|most\s+(?:likely|plausible)\b[^:\n]{0,40}?\bin\s+order)"
     r"[ \t]*\)?[ \t]*[:\-]?[ \t]*([^\n]*)",
     re.I,
 )
 _ELIMINATE = re.compile(
-    r"\b(?:rule\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*|can\s+be\s+excluded|"
+    r"\b(?:rules?\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*|can\s+be\s+excluded|"
     r"impossible|wrong|incorrect|none\s+of|not)\b",
     re.I,
 )
@@ -47,7 +50,8 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
         if m.group(1) in spec.letters:
             if spec.kind in ("lists", "boxes") and not (m.group(3) or "." in m.group(2)):
                 continue  # "A: 0.55" is a score; "A: 2" may be a frame index
-            scores[m.group(1)] = float(m.group(2)) / (100 if m.group(3) else 1)
+            value = float(m.group(2).replace(",", "."))  # "B 0,7": a decimal comma
+            scores[m.group(1)] = value / (100 if m.group(3) else 1)
     if len(scores) < 2 and spec.kind in ("lists", "boxes"):
         return None
     unread = 0.0  # the highest score on a "label: score" line whose label names no option
@@ -136,7 +140,7 @@ def ranking(text: str, spec: OptionTexts) -> Reading | None:
     if not body.strip():  # "Ranked by likelihood:" then one option a line ("1. Diffusion")
         lines = re.split(r"\n\s*\n", text[m.end() :].lstrip("\n"))[0].splitlines()
         body = ";".join(_ENUMERATOR.sub(" ", line) for line in lines)
-    parts = [p for p in re.split(r",|>|\bthen\b|\d\)|;", body) if p.strip()]
+    parts = [p for p in re.split(r",(?![^\[]*\])|>|\bthen\b|\d\)|;", body) if p.strip()]
     order: list[set[str]] = []
     for part in parts:
         said = {ch for ch in re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z])", part)}
@@ -154,7 +158,20 @@ def ranking(text: str, spec: OptionTexts) -> Reading | None:
     return Reading(next(iter(top)), "ranking")
 
 
-_RULE_OUT = re.compile(r"\b(?:rule\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*)\b", re.I)
+_RULE_OUT = re.compile(r"\b(?:rules?\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*)\b", re.I)
+_LIST_END = re.compile(
+    r"[.!?\n;:]|,\s*(?:so|the\s+(?:answer|remaining|only)|which|leaving|that\s+leaves|hence|thus|"
+    r"therefore|only|what)\b",
+    re.I,
+)
+"""Where the list of ruled-out options after "eliminating" ends ("Eliminating top left, top
+right and bottom left, the answer is bottom right")."""
+_RULED_OUT_AFTER = re.compile(
+    r"([^.!?\n;:]*?)\s+(?:are|is|can\s+be|have\s+been|were)\s+(?:all\s+)?(?:ruled\s+out|excluded|"
+    r"eliminated)\b",
+    re.I,
+)
+"""A list of options before "are ruled out" ("Splicing, copy-move and removal are ruled out")."""
 
 
 def elimination(text: str, spec: OptionTexts) -> Reading | None:
@@ -162,12 +179,16 @@ def elimination(text: str, spec: OptionTexts) -> Reading | None:
     m = _ELIMINATE.search(text)
     if m is None or (spec.kind != "text" and not re.search(r"\b[A-Y]\b", text)):
         return None
-    out = set(re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])", text[m.start() :])) & set(
-        spec.letters
-    )
+    out: set[str] = set()
+    for word in _ELIMINATE.finditer(text):  # each ruling-out clause, up to its end ("..., so D")
+        clause = _LIST_END.split(text[word.start() :], maxsplit=1)[0]
+        out |= set(re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])", clause)) & set(spec.letters)
     if not out and spec.kind == "text":
         verb = _RULE_OUT.search(text)  # "rule out splicing, removal and face swap": the list after
-        listed = re.split(r"[.!?\n]", text[verb.end() :])[0] if verb else ""
+        listed = _LIST_END.split(text[verb.end() :])[0] if verb else ""
+        before = _RULED_OUT_AFTER.search(text)
+        if before is not None:
+            listed += " , " + before.group(1)
         out = text_letters(listed, spec) | ruled_out(text[m.start() :], spec)  # "not X, not Y"
     rest = [k for k in spec.letters if k not in out]
     if len(out) >= 2 and len(rest) == 1:

@@ -74,9 +74,20 @@ def settles(after: list[str]) -> bool:
     return len(scopes(rest)) == 1 and not CONCLUDING.search(rest)
 
 
+_COUNTERFACTUAL = re.compile(
+    r"(?:^|(?<=[.!?]\s))\s*if\b(?!\s+(?:i|forced|you)\b)[^.!?\n]*\b(?:were|had\s+been)\b[^.!?\n]*"
+    r"\bwould\b[^.!?\n]*[.!?]\s*(?=(?:instead|but|however|in\s+fact|in\s+reality|actually|here)\b)",
+    re.I,
+)
+"""A counterfactual the next sentence sets aside ("If only the last frame were forged, the face
+would jump at frame 7. Instead ..."): it claims nothing."""
+
+
 def verdict_forms(text: str) -> str:
     """Verdicts written in markdown made plain: a table row naming the verdict and a heading
-    alone on its line ("## Verdict") become "Answer: ..."; other two-column rows "X: Y."."""
+    alone on its line ("## Verdict") become "Answer: ..."; other two-column rows "X: Y."; a
+    counterfactual set aside by the next sentence is blanked (:data:`_COUNTERFACTUAL`)."""
+    text = _COUNTERFACTUAL.sub(lambda m: " " * len(m.group(0)), text)
     text = _TABLE_VERDICT.sub(lambda m: "Answer: " + m.group(1) + ".", text)
     text = _HEADING_VERDICT.sub("Answer: ", text)
     return _TABLE_ROW.sub(r"\1: \2.", text)  # "| Top left | no |": "Top left: no."
@@ -90,7 +101,7 @@ concluding sentence); the others (a letter or an option's words somewhere) pass 
 _SEVERAL = frozenset(["conflict", "several-letters"])
 CONCLUDING = re.compile(
     r"^\W*(?:therefore|thus|so|hence|overall|finally|in\s+(?:conclusion|summary|short)|to\s+sum\s+up|"
-    r"on\s+balance|all\s+in\s+all|taken\s+together)\b|"
+    r"on\s+balance|all\s+in\s+all|taken\s+together|by\s+(?:elimination|process\s+of\s+elimination))\b|"
     r"\b(?:answer|verdict|conclu\w*|points?\s+(?:to|towards)|most\s+likely|commit\s+to|(?:i'm|i\s+am)\s+going\s+with|"
     r"i(?:\s+would|'d|\s+will|'ll)\s+"
     r"(?:go|pick|choose|say|select))\b",

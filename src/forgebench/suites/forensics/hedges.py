@@ -77,6 +77,10 @@ HEDGE = re.compile(
 """Words that make a ``Z`` of several options a hedge rather than a plain two-option answer."""
 CONDITIONAL = re.compile(
     r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
+    r"\bif\b[^.;?!\n]*[.;]\s+(?:otherwise|else|if\s+not)\b|"
+    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b|anything\s*,|only\b)[^.;\n]*,\s*[^.;\n]{1,60}?"
+    r"\bwould\s+be\s+(?:the\s+)?(?:closest|best|most\s+(?:likely|accurate|plausible)|likeliest|right|"
+    r"correct)\b|"
     r"\bonly\s+if\b|\bprovided\s+that\b|(?:^\s*|[,;.?!]\s*)if\s+(?:not|so)\b\s*,|\bassuming\b|"
     r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
     r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
@@ -198,10 +202,12 @@ MAYBE = (
 )
 """"Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
-    r"\b(?:either|ya\s+sea|ya\s+da|hoặc\s+là)\b|إما|या\s+तो",
+    r"\b(?:either(?!\s*(?:[,.;:!?)]|$))|(?<=\bbe\s)either|ya\s+sea|ya\s+da|hoặc\s+là)\b|إما|या\s+तो",
     re.I,
 )
-""""Either X or Y" openers: an answer that names two options after one of them is a hedge."""
+""""Either X or Y" openers: an answer that names two options after one of them is a hedge (an
+"either" that ends its clause is the negative "too", "no face swapped either", unless after "be":
+"it could be either")."""
 PAIRED = re.compile(
     r"\bentweder\b[^.;]*\boder\b|\bsoit\b[^.;]*\bsoit\b|\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|"
     r"\btanto\b[^.;]*\b(?:quanto|como)\b|\bsowohl\b[^.;]*\bals\s+auch\b|\bкак\b[^.;]*,\s*так\s+и\b|"

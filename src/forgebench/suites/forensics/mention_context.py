@@ -23,7 +23,8 @@ _NEGATOR = re.compile(
     rf"(?:(?:^|[^a-z'])(?:{_NEG_WORDS})|(?<![\w'])(?:{other.NEG_WORDS_OTHER}))(?:\s+[\w']+){{0,5}}\s*$"
 )
 _HYPOTHETICAL = re.compile(
-    r"(?:^|[^a-z])(?:whether|if|to\s+(?:determine|decide|judge|tell|assess|check|detect))"
+    r"(?:^|[^a-z])(?:whether|if|to\s+(?:determine|decide|judge|tell|assess|check|detect)|"
+    r"(?:look|check|search|scan|analy[sz]|inspect|examin)\w*(?:\s+[\w']+){0,4}?\s+for)"
     r"(?:\s+[\w']+){0,6}\s*$"
 )
 DISMISSED_AFTER = (
@@ -79,6 +80,27 @@ def compared(hay: str, start: int, end: int) -> bool:
     return bool(_COMPARED.search(clause_before(hay, start)) or _LESS_THAN.match(hay, end))
 
 
+_PREFER = (
+    r"(?:choose|chose|choosing|pick|picked|picking|prefer|preferred|go\s+with|going\s+with|select|"
+    r"selected|favou?r|favou?ring|opt\s+for|lean\s+towards?|leaning\s+towards?)"
+)
+_PASSED_OVER = re.compile(
+    rf"(?:^|[^a-z']){_PREFER}\b[^,.;:!?\n]{{1,60}}?\s(?:over|rather\s+than|instead\s+of)"
+    r"(?:\s+(?:the|a|an))?\s*$"
+)
+PREFERRED = re.compile(
+    rf"\b{_PREFER}\s+(?P<f>[^.;!?\n]+?)\s+(?:over|rather\s+than|instead\s+of)\s+(?P<o>.+)",
+    re.I | re.S,
+)
+"""A choice stated against another option ("I'd choose GANs over diffusion models", "between
+the two I'd pick AI-generated over non AI-generated"): the other one is passed over."""
+
+
+def passed_over(hay: str, start: int) -> bool:
+    """The option after "I'd choose X over ...": not chosen (:data:`PREFERRED`)."""
+    return bool(_PASSED_OVER.search(hay, max(0, start - 120), start))
+
+
 def negated(hay: str, start: int) -> bool:
     clause = clause_before(hay, start)
     return bool(_NEGATOR.search(clause) or other.NEGATOR_ZH.search(clause)) or other.doubted(
@@ -93,7 +115,7 @@ def hypothetical(hay: str, start: int) -> bool:
 
 _GENERIC_BEFORE = re.compile(
     r"(?:typical|characteristic|common|frequent|usual|known|seen|found|classic)\s+(?:of|in|for|with|among)"
-    r"(?:\s+(?:many|most|some|other))?\s*$|(?:consistent|in\s+line)\s+with\s+(?:an?\s+|the\s+)?$|"
+    r"(?:\s+(?:many|most|some|other))?\s*$|(?<!most\s)(?:consistent|in\s+line)\s+with\s+(?:an?\s+|the\s+)?$|"
     r"like\s+(?:those|the\s+ones|that)\s+(?:in|of|from)\s+(?:an?\s+|the\s+)?$|"
     r"(?:reminiscent|suggestive|indicative)\s+of\s+(?:an?\s+)?$|"
     r"(?:similar|comparable)\s+to\s+(?:an?\s+|the\s+)?$|resembl\w*\s+(?:an?\s+|the\s+)?$"

@@ -69,6 +69,7 @@ from forgebench.suites.forensics.mention_context import (
     generic,
     hypothetical,
     negated,
+    passed_over,
 )
 from forgebench.suites.forensics.wordings import NEGATIVE, PARAPHRASES, POSITIVE
 
@@ -290,8 +291,8 @@ def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> tuple[set[str]
                 hay, m.end()
             ):  # "右上ではありません", "오른쪽 위가 아닙니다"
                 continue
-            if DISMISSED.match(hay, m.end()):  # "copy move is out of the question"
-                continue
+            if DISMISSED.match(hay, m.end()) or passed_over(hay, m.start()):
+                continue  # "copy move is out of the question", "I'd pick X over copy move"
             if compared(hay, m.start(), m.end()):
                 losing.add(letter)
             elif not (claims and generic(hay, m.start(), m.end())):

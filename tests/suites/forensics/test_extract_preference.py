@@ -1,0 +1,129 @@
+"""The eighth round of the rules (issue 39, the h39-fresh11 batch's tuning half): a choice stated
+against another option, eliminations written in words, rankings and scores in other notations,
+conditionals over two sentences, counterfactuals, and mentions that only say what is looked for."""
+
+from __future__ import annotations
+
+import pytest
+
+from forgebench.suites.forensics.extract import extract_option
+
+BINARY = {"A": "AI-generated", "B": "non AI-generated"}
+MANIP = {"A": "AI-manipulated", "B": "non AI-manipulated"}
+REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
+KINDS = {"A": "Splicing", "B": "Copy-Move", "C": "Removal", "D": "Face Swap (Single Face)"}
+GENS = {
+    "A": "Generative Adversarial Networks",
+    "B": "Diffusion models",
+    "C": "Encoder-Decoder",
+    "D": "Graphics-based methods",
+}
+FRAMES = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 2 ]"}
+FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a choice against another option: the other one is passed over
+        ("I'd choose GANs over diffusion models here: the grid artifacts give it away.", GENS, "A"),
+        ("I'd go with the top left rather than the bottom right.", REGIONS, "A"),
+        ("Between the two I'd pick AI-generated over non AI-generated.", BINARY, "A"),
+        # "more consistent with X than with Y" on a binary pair: X; the compared side ends with
+        # its clause ("..., so the pair is AI-manipulated" is not part of it)
+        (
+            "The bokeh is more consistent with an AI-generated image than with a real photograph.",
+            BINARY,
+            "A",
+        ),
+        (
+            "That mismatch is more consistent with a swapped word than with an authentic pairing, "
+            "so the pair is AI-manipulated.",
+            MANIP,
+            "A",
+        ),
+        # a superlative "most consistent with" claims, even cut off after it
+        ("The edit is most consistent with Splicing, since the lighting on the person", KINDS, "A"),
+        # eliminations in words: the list ends where the answer turns to its pick
+        (
+            "Eliminating top left, top right and bottom left, the answer is bottom right.",
+            REGIONS,
+            "D",
+        ),
+        ("Splicing, copy-move and removal are ruled out, so face swap remains.", KINDS, "D"),
+        (
+            "Frame 0 is clean, which rules out B, C and D at once. Only frame 1 is swapped.",
+            FOUR,
+            "A",
+        ),
+        # a concluding letter after several eliminations is not itself eliminated
+        (
+            "B is out. The edges rule out C. Frame 2 looks clean, eliminating D. So A.",
+            FRAMES,
+            "A",
+        ),
+        # "by elimination" concludes; "no face swapped either" is no "either X or Y"
+        (
+            "A VAE would be blurrier. There's no source face being swapped either, which rules out "
+            "the encoder-decoder. By elimination: Graphics-based methods.",
+            GENS,
+            "D",
+        ),
+        # a ranking after "most likely ..., in order:", lists kept whole
+        ("Most likely forged sets, in order: [ 2 ], [ 3, 4, 5 ], [ 0, 1 ], [ 6, 7 ]", FRAMES, "D"),
+        # scores with a decimal comma
+        ("Probabilités : A 0,2 ; B 0,7 ; C 0,05 ; D 0,05", GENS, "B"),
+    ],
+)
+def test_a_choice_written_against_the_others_is_read(
+    answer: str, options: dict[str, str], letter: str
+) -> None:
+    assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "options"),
+    [
+        # a conditional over two sentences
+        (
+            "If the shadow under the vase is original, then the pasted object is in the bottom "
+            "left. Otherwise the edited area is the window in the top right.",
+            REGIONS,
+        ),
+        # "if anything was edited, X would be the closest": a conditional pick
+        (
+            "If anything was manipulated, Candidate 2 would be the closest match, but I don't see "
+            "clear evidence of tampering.",
+            FOUR,
+        ),
+        # a preference that a doubt takes back
+        ("I lean towards bottom right over top left, but I'm not sure.", REGIONS),
+        # "it could be either" still hedges
+        (
+            "Frame 2 stands out. However, frames 6 and 7 also have a colour shift, so it could be "
+            "either.",
+            FRAMES,
+        ),
+        # what the answer says it will look for is no claim
+        (
+            "I'll analyze the video frames for common deepfake artifacts. Frames 1-3: natural. "
+            "Frames 4-6: slight jitter. Frames 7-8: The",
+            BINARY,
+        ),
+        # "more likely X than Y" among four options alone picks nothing (LABELLING.md)
+        ("Removal is more likely than splicing.", KINDS),
+    ],
+)
+def test_conditionals_hedges_and_searches_pick_nothing(
+    answer: str, options: dict[str, str]
+) -> None:
+    assert extract_option(answer, options).letter == "Z"
+
+
+def test_a_counterfactual_set_aside_names_nothing() -> None:
+    """'If only the last frame were forged, ... Instead ...': the last frame is no pick."""
+    answer = (
+        "If only the last two frames were forged, the face would jump at frame 6. Instead the "
+        "jump happens at frame 3 and lasts until frame 5, so the forged frames are 3, 4 and 5."
+    )
+    assert extract_option(answer, FRAMES).letter == "A"

@@ -127,3 +127,34 @@ def test_a_counterfactual_set_aside_names_nothing() -> None:
         "jump happens at frame 3 and lasts until frame 5, so the forged frames are 3, 4 and 5."
     )
     assert extract_option(answer, FRAMES).letter == "A"
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # an option's words alone open the answer as its verdict; what follows explains it
+        (
+            "Candidate 3. It covers the full face and the blending boundary at the forehead; "
+            "Candidate 4 stops at the eyebrows.",
+            FOUR,
+            "C",
+        ),
+        (
+            "Diffusion models, in my opinion. The hands are correct. I'm reasonably confident, "
+            "although the newest GANs have gotten good at this too.",
+            GENS,
+            "B",
+        ),
+        ("**Splicing.** The light differs; copy-move would show duplicated texture.", KINDS, "A"),
+        # not when a later sentence turns to another option, or the opening is a list's label
+        ("Top left. Actually, bottom right.", REGIONS, "D"),
+        ("Splicing. Or maybe copy-move.", KINDS, "Z"),
+        ("Top left. That said, if the shadow is natural, it is the bottom right.", REGIONS, "Z"),
+        ("- Splicing: possible. - Copy-move: possible.", KINDS, "Z"),
+        ("**Splicing**: the light differs. **Copy-Move**: duplicated texture.", KINDS, "Z"),
+    ],
+)
+def test_an_opening_verdict_in_words_stands(
+    answer: str, options: dict[str, str], letter: str
+) -> None:
+    assert extract_option(answer, options).letter == letter

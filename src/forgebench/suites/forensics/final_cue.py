@@ -17,7 +17,10 @@ or where its last concluding sentence names this option alone. Otherwise:
 - else the answer names two options and none is picked: ``Z`` (``two-named``).
 
 A verdict line ("**Verdict:** only frame 1 is forged.") stands where the lines after it only
-explain it (:func:`settles`: no correction, no other conclusion).
+explain it (:func:`settles`: no correction, no other conclusion). So does an option's words
+alone opening the answer ("Candidate 3. It covers ...; Candidate 4 stops at the eyebrows.":
+``leading-text``), where no later sentence turns to another option and no concluding sentence
+names another.
 
 Measured on the corpus's tuning half (``benchmarks/extraction_accuracy.py``): the h39-fresh4
 batch's tuning part had 8 wrong letters as written, h39-fresh6 (all tuning) 30; with the gate and
@@ -35,6 +38,7 @@ from forgebench.suites.forensics.option_text import (
     OptionTexts,
     concessions_removed,
     named_letters,
+    norm,
     text_letters,
 )
 from forgebench.suites.forensics.reading import Reading, mentions
@@ -201,6 +205,47 @@ def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:
     return set(), False
 
 
+_LEAD = re.compile(
+    r"^(?:\*\*|[^\w\-*•])*([^\W\d][^.:;!?\n—–()]{0,59}?)\s*(?:\([A-Y]\)\s*)?(?:[.!\n—–]|\s-\s|$)"
+)
+"""An opening sentence (not a list item nor a "label:" line) that may be one option's words."""
+_LEAD_FILLER = re.compile(
+    r",?\s*(?:in\s+my\s+(?:opinion|view)|i\s+(?:think|believe)|probably|most\s+likely|clearly)\s*$|"
+    r"(?:,\s*|\s+)(?-i:\(?[A-Y]\)?)\s*$|^\s*(?:probably|most\s+likely|clearly|answer)\s*[:,]?\s+",
+    re.I,
+)
+_TURN = re.compile(
+    r"^\W*(?:but|however|actually|wait|hmm+|on\s+second\s+thought|looking\s+(?:again|closer)|no\b|"
+    r"then\s+again|although|though|or\b|alternatively|correction|sorry|apologies|that\s+said|if\b|"
+    r"unless|still|otherwise)",
+    re.I,
+)
+
+
+def _lead(text: str, spec: OptionTexts) -> str | None:
+    """The option whose words alone open the answer as its verdict ("Candidate 3. It covers the
+    full face ...; Candidate 4 stops at the eyebrows.", "Diffusion models, in my opinion. ..."),
+    where no later sentence turns to another option ("But ...", "Actually, ...", "That said, if
+    ..."); None: no such opening."""
+    m = _LEAD.match(text)
+    if m is None or m.end() >= len(text.rstrip()):
+        return None
+    head = _LEAD_FILLER.sub("", m.group(1)).strip(BARE)
+    if not head or len(head.split()) > 6:
+        return None
+    named = _named(head, spec)
+    if len(named) != 1:
+        return None
+    said = norm(head)
+    if len(said) < 3 or not any(t == said or t.startswith(said + " ") for t in spec.texts):
+        return None  # the option's words themselves, not a sentence that mentions them
+    letter = next(iter(named))
+    for sentence in re.split(r"(?<=[.!?;])\s+|\n+", text[m.end() :]):
+        if _TURN.match(sentence) and _named(sentence, spec) - {letter}:
+            return None
+    return letter
+
+
 def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
     """Precision first (issue 39): a letter read without a final cue of its own (the only letter
     mentioned, an option's words in the answer) stands only where the answer names no other
@@ -213,6 +258,9 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
         final, concludes = _final_pick(text, spec)
         if concludes:  # a concluding sentence that names one option alone, else none
             return Reading(final.pop(), "conclusion") if len(final) == 1 else read
+        lead = _lead(text, spec)
+        if lead is not None:
+            return Reading(lead, "leading-text")
         best = _best(text, spec)
         return Reading(best.pop(), "best") if len(best) == 1 else read
     if read.rule in _FINAL_CUE_RULES:
@@ -231,6 +279,9 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
     if not _named(text, spec) - {read.letter}:
         return read
     final, concludes = _final_pick(text, spec)
+    lead = _lead(text, spec)
+    if lead is not None and (not concludes or final == {lead}):
+        return Reading(lead, "leading-text")  # its verdict first, then why
     if final == {read.letter} and (concludes or not _last_is_item(text)):
         return read  # (the last item of a list that comments on each option concludes nothing)
     if concludes:  # "... so D is out. ... Therefore it is Removal."

@@ -36,6 +36,8 @@ sixth round, is all test half: the second unseen figure.
 languages, raw output formats), written after the seventh round, is all test half: the third
 unseen figure; ``h39-fresh11`` (450, English prose, 22 other languages, a run's spread), written
 at the same time, is all tuning half: what the eighth round is fitted on.
+``h39-fresh12`` (450: chat models' English prose, open-weight models' quirks, explanations in
+23 other languages), written during the eighth round, is all tuning half too.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

@@ -49,6 +49,9 @@ FRESH10_TEST_RIGHT, FRESH10_TEST_WRONG = 385, 9  # as written
 # the h39-fresh11 batch (450 answers, all tuning half: English prose, 22 other languages, a run's
 # spread), written after round 7, to tune round 8 on
 FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG = 400, 4  # as written: 387, 7
+# the h39-fresh12 batch (450 answers, all tuning half: chat models' English prose, open-weight
+# models' quirks, explanations in 23 other languages), written during round 8
+FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG = 414, 9  # as written
 
 
 @pytest.mark.parametrize(
@@ -190,6 +193,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh9",
         "h39-fresh10",
         "h39-fresh11",
+        "h39-fresh12",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -220,6 +224,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh9", "tuning", FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG),
         ("h39-fresh10", "test", FRESH10_TEST_RIGHT, FRESH10_TEST_WRONG),
         ("h39-fresh11", "tuning", FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG),
+        ("h39-fresh12", "tuning", FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

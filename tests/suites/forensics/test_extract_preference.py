@@ -158,3 +158,79 @@ def test_an_opening_verdict_in_words_stands(
     answer: str, options: dict[str, str], letter: str
 ) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+BOXES = {
+    "A": '{ "forged area": [ [ 274, 46, 358, 167 ] ] }',
+    "B": '{ "forged area": [ [ 274, 46, 358, 167 ], [ 220, 35, 330, 169 ] ] }',
+    "C": '{ "forged area": [ [ 186, 122, 333, 196 ] ] }',
+    "D": '{ "forged area": [ [ 1, 120, 295, 192 ] ] }',
+}
+VIDEO_GENS = {
+    "A": "Proprietary",
+    "B": "Variational Auto-Encoders",
+    "C": "Recurrent Neural Networks",
+    "D": "Encoder-Decoder&Graphics-based methods",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a runner-up named after the pick: the pick
+        (
+            "C; B is the runner-up. The texture could also hint at B, but the intent is removal.",
+            KINDS,
+            "C",
+        ),
+        (
+            "My pick is Encoder-Decoder&Graphics-based methods, with Variational Auto-Encoders as a "
+            "second choice.",
+            VIDEO_GENS,
+            "D",
+        ),
+        ("I'd choose C over A. The face has a rigid, rendered look.", GENS, "C"),
+        ("A rather than B.", KINDS, "A"),
+        ("Candidate 3, not Candidate 2. Candidate 2 also takes in a strip of wall.", FOUR, "C"),
+        # a binary verdict first, then why
+        (
+            "AI-manipulated — a close call against non AI-manipulated, but the caption reads edited.",
+            MANIP,
+            "A",
+        ),
+        # "nothing about it suggests X": not X
+        (
+            "A genuine photograph — nothing about it suggests it was made by a generative model.",
+            BINARY,
+            "B",
+        ),
+        # a bare number over options numbered in order
+        ("1", FOUR, "A"),
+        # a verdict in bold with a tick, then a list; "either ... or" between verbs weighs nothing
+        (
+            "**Candidate 1** ✔️\n\n- Follows the region\n- Candidates 2-4 either overshoot or miss",
+            FOUR,
+            "A",
+        ),
+        # "adversarial or diffusion-based": two options named
+        (
+            "Some neural generator, adversarial or diffusion-based, not a graphics pipeline.",
+            GENS,
+            "Z",
+        ),
+        # a letter followed by another option's box; a box list cut off inside
+        ('A. { "forged area": [ [ 186, 122, 333, 196 ] ] } is the inserted man.', BOXES, "Z"),
+        ('{ "forged area": [ [ 274, 46, 358, 167 ]', BOXES, "Z"),
+        # not verdicts: a statement that contradicts itself, a letter list, a sarcastic opening
+        ("It is real. It is AI-generated. It is real. It is", BINARY, "Z"),
+        ("C; D", FOUR, "Z"),
+    ],
+)
+def test_runner_ups_and_openings(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter
+
+
+def test_a_sarcastic_opening_is_no_verdict() -> None:
+    """'Totally untouched, sure... if you ignore ...': the opening is not the answer."""
+    answer = "Totally untouched, sure... if you ignore the floating shadow. It's manipulated."
+    assert extract_option(answer, MANIP).letter != "B"

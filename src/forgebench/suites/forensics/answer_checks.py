@@ -59,9 +59,18 @@ def trailing_doubt(text: str) -> bool:
     sentences = [s for s in _SENTENCES.split(text.strip()) if s.strip()]
     if _OR_MAYBE.search(text):
         return True
-    return len(sentences) > 1 and (
-        _DOUBT.match(sentences[-1]) is not None or _ALSO.search(sentences[-1]) is not None
-    )
+    if len(sentences) < 2 or _DOUBT.match(sentences[-1]):
+        return len(sentences) > 1
+    also = _ALSO.search(sentences[-1])
+    if also is None:
+        return False
+    turn = _TURN_BACK.search(sentences[-1], also.end())  # "could also hint at X, but ..."
+    return turn is None or bool(_ALSO.search(turn.group(0)) or _UNSURE.search(turn.group(0)))
+
+
+_TURN_BACK = re.compile(r"\b(?:but|however|yet)\b.*", re.I | re.S)
+"""The turn after an "it could also be X" that answers it ("..., but the intent seems ...")."""
+_UNSURE = re.compile(r"\b(?:sure|certain|tell|say|know|confident)\b", re.I)
 
 
 _YES = r"yes|yep|likely|true|correct|oui|sí|si|ja|sì|sim|tak|evet|có|да|是|はい|예|네"

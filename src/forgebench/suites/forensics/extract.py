@@ -231,9 +231,9 @@ def _undecided(text: str, why: str, rest: str, two: bool, spec: OptionTexts, que
     if two:  # "either the first two or the last two frames": two sides, one read or not
         named = text_letters(text, spec) | (set(_NAMED_LETTER.findall(text)) & set(spec.letters))
         either = re.search(r"\beither\b[^.;\n]*\bor\b[^.;\n]*", text, re.I)
-        return len(named) != 1 or (
-            either is not None and bool(named_letters(either.group(0), spec))
-        )
+        if either is not None and not named_letters(either.group(0), spec):
+            return not named  # "Candidates 2-4 either overshoot or miss": no options weighed
+        return len(named) != 1 or either is not None
     return True
 
 
@@ -268,6 +268,8 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         return Extraction(bare.upper(), "letter", "bare-letter")
     if not bare:
         return Extraction(NO_OPTION, "none", "empty", "nothing")
+    if bare.isdigit() and spec.kind == "text" and spec.number_safe and 0 < int(bare) <= len(items):
+        return Extraction(spec.letters[int(bare) - 1], "letter", "option-number")  # "1"
     if is_refusal(text, spec):
         return Extraction(NO_OPTION, "refusal", "refusal", "refusal")
     got = _json(text, opts, spec)

@@ -39,6 +39,7 @@ from forgebench.suites.forensics.option_text import (
     concessions_removed,
     named_letters,
     norm,
+    polarity_of,
     text_letters,
 )
 from forgebench.suites.forensics.reading import Reading, mentions
@@ -107,6 +108,7 @@ CONCLUDING = re.compile(
     r"^\W*(?:therefore|thus|so|hence|overall|finally|in\s+(?:conclusion|summary|short)|to\s+sum\s+up|"
     r"on\s+balance|all\s+in\s+all|taken\s+together|by\s+(?:elimination|process\s+of\s+elimination))\b|"
     r"\b(?:answer|verdict|conclu\w*|points?\s+(?:to|towards)|most\s+likely|commit\s+to|(?:i'm|i\s+am)\s+going\s+with|"
+    r"my\s+(?:pick|choice|guess|vote)\s+(?:is|would\s+be|goes\s+to)|"
     r"i(?:\s+would|'d|\s+will|'ll)\s+"
     r"(?:go|pick|choose|say|select))\b",
     re.I,
@@ -211,9 +213,13 @@ _LEAD = re.compile(
 """An opening sentence (not a list item nor a "label:" line) that may be one option's words."""
 _LEAD_FILLER = re.compile(
     r",?\s*(?:in\s+my\s+(?:opinion|view)|i\s+(?:think|believe)|probably|most\s+likely|clearly)\s*$|"
+    r",?\s+(?:not|rather\s+than|instead\s+of|over)\s+[^,]{1,40}$|"
     r"(?:,\s*|\s+)(?-i:\(?[A-Y]\)?)\s*$|^\s*(?:probably|most\s+likely|clearly|answer)\s*[:,]?\s+",
     re.I,
 )
+_LABELLED = re.compile(r"(?:^|\n|[.!?]\s+)([^.!?\n]{1,40}?)\s[—–]\s|\n\s*([^.!?\n:]{1,40}):\s")
+"""A later line or sentence that is a labelled comment ("AI-manipulated — the iris ...")."""
+_VERB = re.compile(r"\b(?:is|are|was|were|be|looks?|seems?|appears?|i)\b")
 _TURN = re.compile(
     r"^\W*(?:but|however|actually|wait|hmm+|on\s+second\s+thought|looking\s+(?:again|closer)|no\b|"
     r"then\s+again|although|though|or\b|alternatively|correction|sorry|apologies|that\s+said|if\b|"
@@ -228,18 +234,24 @@ def _lead(text: str, spec: OptionTexts) -> str | None:
     where no later sentence turns to another option ("But ...", "Actually, ...", "That said, if
     ..."); None: no such opening."""
     m = _LEAD.match(text)
-    if m is None or m.end() >= len(text.rstrip()):
-        return None
-    head = _LEAD_FILLER.sub("", m.group(1)).strip(BARE)
+    if m is None or m.end() >= len(text.rstrip()) or text.startswith("..", m.end() - 1):
+        return None  # ("Totally untouched, sure... if you ignore the shadow": no verdict)
+    labels = [x.group(1) or x.group(2) for x in _LABELLED.finditer(text, m.end())]
+    head = re.sub(r"^[\W_]+|[\W_]+$", "", _LEAD_FILLER.sub("", m.group(1)))  # "**X** ✔️"
     if not head or len(head.split()) > 6:
         return None
     named = _named(head, spec)
     if len(named) != 1:
         return None
     said = norm(head)
-    if len(said) < 3 or not any(t == said or t.startswith(said + " ") for t in spec.texts):
+    if spec.kind == "binary":  # "Real. ...", "AI-manipulated — it's a close call ..."
+        if len(said.split()) > 3 or _VERB.search(said) or not polarity_of(head, spec):
+            return None  # ("A. non AI-generated": a letter; "It is real.": a statement)
+    elif len(said) < 3 or not any(t == said or t.startswith(said + " ") for t in spec.texts):
         return None  # the option's words themselves, not a sentence that mentions them
     letter = next(iter(named))
+    if any(_named(label, spec) - {letter} for label in labels):
+        return None  # "X — plausible ... Y — the iris differs": a comment on each option
     for sentence in re.split(r"(?<=[.!?;])\s+|\n+", text[m.end() :]):
         if _TURN.match(sentence) and _named(sentence, spec) - {letter}:
             return None
@@ -265,6 +277,11 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
         return Reading(best.pop(), "best") if len(best) == 1 else read
     if read.rule in _FINAL_CUE_RULES:
         return read
+    lead = _lead(text, spec)
+    if lead is not None:  # its verdict first, then why (before a cut-off: the verdict is whole)
+        final, concludes = _final_pick(text, spec)
+        if not concludes or final == {lead}:
+            return Reading(lead, "leading-text")
     letters = frozenset(spec.letters)
     if _CUT_TURNING.search(text) and not re.search(r"[.!?)\]\"'。！？*`>|}]\s*$", text):
         return Reading("Z", "cut-turning")  # "..., however the lighting could point to"
@@ -279,9 +296,6 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
     if not _named(text, spec) - {read.letter}:
         return read
     final, concludes = _final_pick(text, spec)
-    lead = _lead(text, spec)
-    if lead is not None and (not concludes or final == {lead}):
-        return Reading(lead, "leading-text")  # its verdict first, then why
     if final == {read.letter} and (concludes or not _last_is_item(text)):
         return read  # (the last item of a list that comments on each option concludes nothing)
     if concludes:  # "... so D is out. ... Therefore it is Removal."

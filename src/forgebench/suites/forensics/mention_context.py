@@ -17,7 +17,8 @@ from forgebench.suites.forensics import other_languages as other
 _NEG_WORDS = (
     r"(?<!than )not|non|never|no(?!\s+(?:it|this|that|i|we|you|canto|lado|centro|meio|topo|fundo|quadro|vídeo|quadrante)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
     r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|couldn't|wouldn't|won't|neither|nor|nothing|none of|"
-    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike"
+    r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|"
+    r"nothing (?:about (?:it|this|the \w+) |here |in (?:it|this|the \w+) )?(?:suggests|indicates|points to|hints at)"
 )
 _NEGATOR = re.compile(
     rf"(?:(?:^|[^a-z'])(?:{_NEG_WORDS})|(?<![\w'])(?:{other.NEG_WORDS_OTHER}))(?:\s+[\w']+){{0,5}}\s*$"
@@ -28,12 +29,13 @@ _HYPOTHETICAL = re.compile(
     r"(?:\s+[\w']+){0,6}\s*$"
 )
 DISMISSED_AFTER = (
-    r"\s*(?:\([^)]{0,40}\)\s*)?(?:(?:is|are|was|seems?|looks?|appears?|would\s+be)\s+)?"
+    r"\s*(?:\([^)]{0,40}\)\s*)?(?:(?:is|are|was|seems?|looks?|appears?|would\s+be|as)\s+)?"
     r"(?:(?:far|much|a\s+lot|even|also|clearly|quite)\s+)?(?:less\s+(?:likely|plausible|probable|"
     r"convincing)(?!\s+than)|unlikely|implausible|improbable|out(?:\s+of\s+the\s+question)?(?=\s*(?:[,.;:!)]|$|"
     r"\s(?:and|but|since|because|as)\b))|ruled\s+out|excluded|wrong|incorrect|impossible|"
     r"not\s+(?:it|correct|right|the\s+answer|likely|plausible|possible|applicable)|"
-    r"(?:the\s+|a\s+)?(?:runner[\s-]up|(?:distant|close)\s+second|second\s+choice))\b|"
+    r"(?:the\s+|a\s+|my\s+)?(?:runner[\s-]up|(?:distant|close)\s+second|second\s+(?:choice|pick|best)|"
+    r"(?:next|second)\s+best|closest\s+alternative))\b|"
     r"\s*(?:\([^)]{0,40}\)\s*)?(?:does|do|did)\s*(?:n't|not)\s+(?:really\s+|quite\s+|even\s+)?"
     r"(?:fit|apply|match|work|hold)\b|\s*(?:can|could)\s+be\s+(?:ruled\s+out|excluded|dismissed|"
     r"discarded)\b"

@@ -16,9 +16,10 @@ _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
              "2nd": 2, "3rd": 3, "4th": 4}  # fmt: skip
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6"}
 _NOUNS = r"(?:option|choice|one|candidate|mask|map|segmentation\s+map|box|region)"
-"""Nouns an ordinal picks an option with ("answer" is not one: "final answer", "my first answer")."""
+"""Nouns an ordinal picks an option with ("answer" is not one: "final answer", "my first answer";
+"a second choice", "my second choice" are a runner-up, not option B)."""
 _ORDINAL = re.compile(
-    r"\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last|final|penultimate|"
+    r"(?<!\ba\s)(?<!\bmy\s)\b(first|second|third|fourth|fifth|sixth|1st|2nd|3rd|4th|last|final|penultimate|"
     r"second[\s-]+to[\s-]+last)\s+(?:(?:listed|given)\s+)?"
     + _NOUNS
     + r"|^\W*(?:(?:between|of)\s+(?:the|these|those)\s+(?:two|options|choices)\W*|"

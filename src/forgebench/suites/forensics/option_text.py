@@ -323,10 +323,15 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
         if not boxes:
             return set()
         matched: set[str] = set()
+        begun: set[str] = set()  # options whose boxes include the ones read
         for k, value in spec.values:
             ob, of = cast(tuple[object, object], value)
             if ob == boxes and (forged is None or of is None or of == forged):
                 matched.add(k)
+            if isinstance(ob, tuple) and set(boxes) <= set(ob):
+                begun.add(k)
+        if text.count("[") > text.count("]") and len(begun) > 1:
+            return set()  # cut off inside the list: '[ [ 274, 46, 358, 167 ]' may go on
         return matched
     hay = other.each_numbered(norm(text))
     found = _phrase_letters(hay, spec, claims=True)[0]

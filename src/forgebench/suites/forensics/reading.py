@@ -104,7 +104,11 @@ _ENDS = re.compile(
     r"\b(?:is|are|be|was|so|thus|hence|therefore)\s*,?\s+(?:in\s+)?(?:option\s+|choice\s+)?"
     r"[\(\[\"']?([A-Y])[\)\]\"']?\s*[.!]?\s*$"
 )
-_LEADING = re.compile(r"^[\s>*-]*[\(\[\"']?([A-Y])(?:[\)\]\"']|\s*[.:\-–—\n]|\s*$)")
+_LEADING = re.compile(
+    r"^[\s>*-]*[\(\[\"']?([A-Y])(?:[\)\]\"']|\s*[.:\-–—\n]|\s*;(?![\s(]*[A-Y][\s).;,]*$)|\s*$|\s+\((?![A-Y]\))|"
+    r"(?=,?\s+(?:rather\s+than|instead\s+of|not|over)\s+[\(\[\"']?[A-Y](?![A-Za-z])))"
+)
+"""A letter opening the answer ("B.", "(C)", "A rather than B.", "C, not D.")."""
 _ENUM_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?[\(\[]?([A-Y])(?:[\)\].:]|[ \t]*$)", re.M)
 _MENTION = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_]|['’][A-Za-z]|-[A-Za-z])")
 _OPTION_LOWER = re.compile(r"\b(?:option|choice)\s*[\(\[\"']?([a-y])(?![A-Za-z0-9])", re.I)
@@ -125,6 +129,10 @@ _NEGATIONS = (
         r"the\s+answer)|ruled\s+out|unlikely|excluded)"
     ),
     re.compile(r"\b(?i:rather\s+than|instead\s+of|not)\s[^,.;]{0,40}?\(([A-Y])\)"),
+    re.compile(  # "I'd choose C over A": A is passed over
+        r"\b(?i:choose|chose|pick|prefer|go\s+with|select|opt\s+for)\s+(?:(?i:option)\s+)?[A-Y]\s+"
+        r"(?i:over|rather\s+than|instead\s+of)\s+(?:(?i:option)\s+)?(" + _LIST + r")\b"
+    ),
     re.compile(  # "nicht C, sondern A", "no es la A;", "不是C，": a letter before a stop or a but
         rf"(?<![^\W\d_])(?i:{LETTER_NEGATED_BEFORE})\s*(?:la\s+|le\s+|a\s+|l')?[(\"']?([A-Y])"
         r"(?![A-Za-z])[)\"']?(?=\s*(?:[,;.。，、]|$|\s(?:sondern|mais|sino|ma|mas|maar|tylko|ale|а|"
@@ -255,7 +263,10 @@ def _clause(text: str, pos: int) -> str:
 
 
 def _checked(text: str, pos: int, letter: str, rule: str, spec: OptionTexts) -> Reading:
-    said = text_letters(_clause(text, pos), spec)
+    clause = _clause(text, pos)
+    if spec.kind == "boxes" and clause.count("{") > clause.count("}"):
+        clause = _sentence(text, pos)  # 'A. { "forged area": [ ... ] }': the box it quotes
+    said = text_letters(clause, spec)
     if said and letter not in said:
         return Reading("Z", "conflict")
     if rule != "option-number":  # "The last one, C.": a position that names another option
@@ -319,8 +330,9 @@ def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | N
     mentions = _mentions(text, letters, negated)
     if claims:
         pos, letter, rule = claims[-1]
-        window = _window(text, pos)
-        if any(ch != letter for _, ch in _mentions(window, letters, _negated(window))):
+        window = _window(text, pos)  # (a letter negated in the whole text: "choose C over A")
+        found = _mentions(window, letters, _negated(window))
+        if any(ch != letter and pos + 1 + p not in negated for p, ch in found):
             return Reading("Z", "conflict")
         listed = _LISTED.match(text, pos + 1)  # "Answer: A, C", "A and C", "A/C": two letters
         if listed and listed.group(1) in letters and listed.group(1) != letter:

@@ -111,7 +111,7 @@ POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE
 """Paraphrases of the positive option of each release wording (its own text included)."""
 
 PARAPHRASES: dict[str, tuple[str, ...]] = {
-    "generative adversarial networks": ("gan", "生成对抗网络", "敵対的生成ネットワーク", "trained adversarially", "stylegan", "stylegan2", "stylegan3", "progan", "biggan", "adversarial network", "adversarial generator", "adversarially trained"),
+    "generative adversarial networks": ("gan", "生成对抗网络", "敵対的生成ネットワーク", "trained adversarially", "stylegan", "stylegan2", "stylegan3", "progan", "biggan", "adversarial network", "adversarial generator", "adversarially trained", "adversarial"),
     "diffusion models": ("diffusion", "扩散模型", "拡散モデル", "확산 모델", "stable diffusion", "ddpm", "latent diffusion", "dall e", "midjourney", "text to image model", "text to image diffusion", "denoising"),
     "encoder-decoder": ("encoder decoder", "autoencoder based face swap"),
     "graphics-based methods": ("graphics based", "computer graphics", "graphics", "faceswap", "face2face", "3d engine", "3d render", "3d rendering", "rendered", "render", "cgi", "game engine", "unreal engine", "blender", "渲染"),

@@ -38,6 +38,8 @@ unseen figure; ``h39-fresh11`` (450, English prose, 22 other languages, a run's 
 at the same time, is all tuning half: what the eighth round is fitted on.
 ``h39-fresh12`` (450: chat models' English prose, open-weight models' quirks, explanations in
 23 other languages), written during the eighth round, is all tuning half too.
+``h39-fresh13`` (450: the kinds issue 39 lists, in English; French, Spanish, German, Italian,
+Japanese and Korean; what a harness gets back) is all tuning half too.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

@@ -52,6 +52,9 @@ FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG = 400, 4  # as written: 387, 7
 # the h39-fresh12 batch (450 answers, all tuning half: chat models' English prose, open-weight
 # models' quirks, explanations in 23 other languages), written during round 8
 FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG = 427, 5  # as written: 414, 9
+# the h39-fresh13 batch (450 answers, all tuning half: the kinds issue 39 lists in English, six
+# languages, what a harness gets back), written after round 8's English part
+FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG = 375, 11  # as written
 
 
 @pytest.mark.parametrize(
@@ -194,6 +197,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh10",
         "h39-fresh11",
         "h39-fresh12",
+        "h39-fresh13",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -225,6 +229,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh10", "test", FRESH10_TEST_RIGHT, FRESH10_TEST_WRONG),
         ("h39-fresh11", "tuning", FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG),
         ("h39-fresh12", "tuning", FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG),
+        ("h39-fresh13", "tuning", FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

@@ -163,6 +163,18 @@ _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "ar": (("العلوي", "العلوية"), ("السفلي", "السفلية"), ("الأيسر", "اليسرى"), ("الأيمن", "اليمنى"), "vh"),
     "fa": (("بالا", "بالای", "بالایی"), ("پایین", "پایینی"), ("سمت چپ", "چپ"), ("سمت راست", "راست"), "vh"),
     "el": (("πάνω",), ("κάτω",), ("αριστερά",), ("δεξιά",), "vh hv"),
+    "hu": (("felső", "fent", "felül"), ("alsó", "lent", "alul"), ("bal",), ("jobb",), "hv vh"),
+    "fi": (("yläkulma", "yläkulmassa", "yläosa", "yläosassa", "ylhäällä"), ("alakulma", "alakulmassa", "alaosa", "alaosassa", "alhaalla"),
+           ("vasen", "vasemmassa", "vasemmalla"), ("oikea", "oikeassa", "oikealla"), "hv vh"),
+    "id": (("atas",), ("bawah",), ("kiri",), ("kanan",), "hv vh"),
+    "sw": (("juu",), ("chini",), ("kushoto",), ("kulia",), "vh hv"),
+    "ta": (("மேல்", "மேல்புற", "மேற்புற"), ("கீழ்", "கீழ்புற"), ("இடது",), ("வலது",), "vh"),
+    "ar2": (("أعلى",), ("أسفل",), ("اليسار", "يسار"), ("اليمين", "يمين"), "vh"),
+    "hi": (("ऊपर", "ऊपरी"), ("नीचे", "निचले", "निचला", "निचली"), ("बाईं", "बाएं", "बाएँ", "बायें", "बाएँ"),
+           ("दाईं", "दाएं", "दाएँ", "दायें"), "vh hv"),
+    "ro": (("sus", "superior", "superioară"), ("jos", "inferior", "inferioară"), ("stânga", "stâng"), ("dreapta", "drept"), "hv vh"),
+    "vi": (("trên",), ("dưới",), ("bên trái", "trái"), ("bên phải", "phải"), "vh"),
+    "cs": (("horní", "nahoře"), ("dolní", "dole"), ("levý", "levém", "vlevo"), ("pravý", "pravém", "vpravo"), "vh hv"),
 }  # fmt: skip
 """Per language: the words for top, bottom, left and right (the inflections models write), and
 the orders they combine in (``vh``: "superior izquierda", ``hv``: "sağ üst")."""
@@ -183,7 +195,25 @@ def _corners() -> dict[str, tuple[str, ...]]:
 
 def _candidates() -> dict[str, tuple[str, ...]]:
     """ "Candidate n" in other languages ("Kandidat 2", "候选2", "후보 2"): the option's own number."""
-    words = ("kandidat", "candidato", "candidata", "candidat", "kandydat", "kandidaat", "кандидат")
+    words = (
+        "kandidat",
+        "candidato",
+        "candidata",
+        "candidat",
+        "kandydat",
+        "kandidaat",
+        "кандидат",
+        "candidatul",
+        "calon",
+        "kandidaatti",
+        "ứng viên",
+        "mgombea",
+        "aday",
+        "jelölt",
+        "उम्मीदवार",
+        "வேட்பாளர்",
+        "المرشح",
+    )
     cjk = ("候选图", "候選圖", "候选", "候選", "候補", "후보")
     return {
         f"candidate {n}": tuple(f"{w} {n}" for w in words) + tuple(f"{w}{s}{n}" for w in cjk for s in ("", " "))

@@ -49,7 +49,7 @@ from forgebench.suites.forensics.other_numbers import ordinals_in_english as ord
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
     r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
-    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|ni|ни|weder|né|nu|"
+    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
     r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
     r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
     r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin"
@@ -160,7 +160,7 @@ _FRAME_WORD = re.compile(
 )
 _AND_BETWEEN = re.compile(
     r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்)\s"
-    r"(?:(?:el|la|il|lo|le|der|die|den|o)\s+)?|和|与|及|、|と|과|와)\s*(?=\d)"
+    r"(?:(?:el|la|il|lo|le|der|die|den|o)\s+)?|,\s*(?:el|la|il|lo|le|der|die|den|o)\s|和|与|及|、|と|과|와)\s*(?=\d)"
 )
 _RANGE_BETWEEN = re.compile(
     r"(?<=\d)\s*(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới)\s+"
@@ -277,3 +277,23 @@ def needle(pattern: str) -> str:
     if body[lit.end() : lit.end() + 1] in ("?", "*", "{"):  # "tops?": the "s" is optional
         text = text[:-2] if re.search(r"\\.$", text) else text[:-1]
     return re.sub(r"\\(.)", r"\1", text)
+
+
+_RANKING_OTHER = re.compile(
+    r"(?:(?<!\w)(?:rangfolge|reihenfolge|classement|clasificación|orden\s+de\s+probabilidad|classifica|"
+    r"classificação|ordem\s+de\s+probabilidade|kolejność|rangschikking|volgorde|sıralama|peringkat|urutan|"
+    r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità)|"
+    r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]",
+    re.I,
+)
+
+
+def forms_in_english(text: str) -> str:
+    """A ranking's heading in another language ("可能性排序：B > C > A > D", "Reihenfolge: D, B,
+    A, C") as English "ranking:", and scores listed with "、" ("候補1: 10%、候補2: 15%") with
+    commas, for the readers of answers that weigh every option (:mod:`.answer_forms`)."""
+    if "%、" in text:
+        text = text.replace("%、", "%, ")
+    if ":" not in text and "：" not in text:
+        return text
+    return _RANKING_OTHER.sub(" ranking: ", text)

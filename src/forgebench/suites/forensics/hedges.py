@@ -257,12 +257,13 @@ OR_NOT: dict[str, tuple[str, ...]] = {
 maybe Y" (a second answer offered): a hedge."""
 
 _CANT_TELL_WORDS = re.compile(
-    "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
-             if lang not in ("ja", "ko", "zh") for p in ps),
+    r"\b(?:" + "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
+                        if lang not in ("ja", "ko", "zh") for p in ps) + ")",
     re.I,
 )  # fmt: skip
 """The alphabetic languages' phrases; each must start a word (checked on the match, not in the
-pattern: a lookbehind before every alternative made the engine try them all at every position)."""
+pattern: a lookbehind before every alternative made the engine try them all at every position;
+one ``\b`` before the whole alternation skips the positions inside words before any is tried)."""
 _CANT_TELL_CJK = re.compile(
     "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
              if lang in ("ja", "ko", "zh") for p in ps),

@@ -434,6 +434,24 @@ RANKED = {
         ("候補1: 40%、候補2: 40%、候補3: 10%、候補4: 10%", FOUR, "Z"),
         ("可能性排序：B > C > A > D。", RANKED, "B"),
         ("Reihenfolge: D, B, A, C.", RANKED, "D"),
+        ("Probabilités : A 0,2 ; B 0,7 ; C 0,05 ; D 0,05", GENS, "B"),
+        ("Probabilités : A 0,4 ; B 0,4 ; C 0,1 ; D 0,1", GENS, "Z"),
+        # option texts in another language: "Non généré par IA" makes a generated pair
+        (
+            "Verdict : l'image est générée par IA.",
+            {"A": "Généré par IA", "B": "Non généré par IA"},
+            "A",
+        ),
+        ("Ce n'est pas généré par IA.", {"A": "Généré par IA", "B": "Non généré par IA"}, "B"),
+        (
+            "O vídeo não foi manipulado por IA.",
+            {"A": "Manipulado por IA", "B": "Não manipulado por IA"},
+            "B",
+        ),
+        ("Наиболее точной выглядит маска номер три.", FOUR, "C"),
+        ("Os quadros forjados são o segundo e o terceiro, ou seja, 2 e 3.", FRAMES, "B"),
+        ("Il volto è stato sostituito con quello di un'altra persona.", KINDS, "D"),
+        ("D ist ausgeschlossen, es ist C.", FOUR, "C"),
     ],
 )
 def test_round8_languages(answer: str, options: dict[str, str], letter: str) -> None:

@@ -181,6 +181,12 @@ _FRAMES_ARE = re.compile(
 _ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*第\s*\d+\s*帧)*)")
 
 
+_THAT_IS = re.compile(
+    r"(?<!\w)(?:ou\s+seja|o\s+sea|es\s+decir|c'est-à-dire|cioè|d\.\s*h\.|das\s+heißt|то\s+есть|тобто|czyli|"
+    r"yaitu|yakni|yani|tức\s+là|adică|eli|dus)\s*[,:]?\s*(?=\d)|即\s*(?=\d)",
+    re.I,
+)
+"""A list restated after "that is" ("ou seja, 3, 4 e 5"): the frames it gives."""
 _ZH_FRAMES_ARE = re.compile(r"帧(?:的索引|索引)?\s*(?:为|是|有|:)\s*(?=\d)")
 _FRAMES_IN_BRACKETS = re.compile(r" frames \s*\(\s*(\d+(?:\s*,\s*\d+)*)\s*\)")
 _NEGATED_FRAMES = re.compile(
@@ -257,9 +263,8 @@ def frame_words(text: str) -> str:
     )
     text = _FRAME_WORD.sub(" frames ", _ZH_FRAMES_ARE.sub(" frames ", text))
     text = _FRAMES_IN_BRACKETS.sub(r" frames \1 ", text)  # "마지막 세 프레임(5, 6, 7)이"
-    text = _FRAMES_ARE.sub(
-        " ", text
-    )  # "frames sind 4 bis 7", "fotogrammi 0 e 1 oppure il 6 e il 7"
+    # "frames sind 4 bis 7", "ou seja, 3, 4 e 5", "fotogrammi 0 e 1 oppure il 6 e il 7"
+    text = _THAT_IS.sub(" frames ", _FRAMES_ARE.sub(" ", text))
     text = _OR_BETWEEN.sub(" or frames ", _RANGE_BETWEEN.sub(" to ", text))
     return _AND_BETWEEN.sub(" and ", text)
 
@@ -288,12 +293,22 @@ _RANKING_OTHER = re.compile(
 )
 
 
+_PROBABILITY_WORD = re.compile(
+    r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|"
+    r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet",
+    re.I,
+)
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])0,(\d{1,3})(?![\d,])")
+
+
 def forms_in_english(text: str) -> str:
     """A ranking's heading in another language ("可能性排序：B > C > A > D", "Reihenfolge: D, B,
     A, C") as English "ranking:", and scores listed with "、" ("候補1: 10%、候補2: 15%") with
     commas, for the readers of answers that weigh every option (:mod:`.answer_forms`)."""
     if "%、" in text:
         text = text.replace("%、", "%, ")
+    if "0," in text and _PROBABILITY_WORD.search(text):  # "B 0,7": a decimal comma
+        text = _DECIMAL_COMMA.sub(r"0.\1", text)
     if ":" not in text and "：" not in text:
         return text
     return _RANKING_OTHER.sub(" ranking: ", text)

@@ -88,8 +88,9 @@ _NAMED_NUMBERS = {
 _NUMBERED_BY_WORD = re.compile(
     r"(?<!\w)(kandidat(?:en)?|kandidaat|kandidaatti|kandydat|candidat[eoa]?|candidatul|calon|ứng\s+viên|"
     r"mgombea|aday|jelölt|кандидат|उम्मीदवार|வேட்பாளர்|المرشح|masken?|masque|m[aá]scara|maschera|maska|"
+    r"маска|маски|вариант|варіант|"
     r"opción|opzione|opção|opcja|opsi|pilihan|seçenek|phương\s+án|vaihtoehto|opțiunea|varianta)"
-    r"\s+(?:(?:numero|número|nummer|nr\.?|no\.?|n\.|số|nomor|nomer|numărul|numer)\s*)?(?:"
+    r"\s+(?:(?:numero|número|nummer|nr\.?|no\.?|n\.|số|nomor|nomer|numărul|numer|номер)\s*)?(?:"
     + "|".join(f"(?P<w{d}>{w})" for d, w in _NAMED_NUMBERS.items())
     + r"|(?P<d>\d))(?!\w)|(候选|候選|候補|候补|选项|選択肢)([一二三四])",
     re.I,
@@ -98,7 +99,7 @@ _NUMBERED_BY_WORD = re.compile(
 _NOUN_STEMS = ("kandi", "candi", "kandy", "calon", "viên", "mgombea", "aday", "jelölt", "кандидат",
                "उम्मीदवार", "வேட்பாளர்", "المرشح", "mask", "masque", "scara", "maschera", "opci",
                "opzione", "opção", "opsi", "pilihan", "seçenek", "phương", "vaihtoehto", "opțiunea",
-               "varianta", "候", "选项", "選択肢")  # fmt: skip
+               "varianta", "候", "选项", "選択肢", "маск", "вариант", "варіант")  # fmt: skip
 """A substring of each noun: the answers without one skip the regex (most of them)."""
 
 

@@ -158,7 +158,7 @@ model names (seed 002 Table 5) and the answer of real media in the localization 
 
 LETTER_NEGATED_BEFORE = (
     r"ce\s+n'est\s+pas|n'est\s+pas|pas|no\s+es|no\s+era|nicht|kein|non\s+è|não\s+é|não|не|нет|"
-    r"niet|nie|inte|không\s+phải|ليست|ليس|bukan|ne|no|non|不是|并非|而不是|wala"
+    r"niet|nie|inte|không\s+phải|ليست|ليس|bukan|ne|no|non|不是|并非|而不是|wala|scheidet|schließe|verwerfe"
 )
 """A word before an option letter that rules it out ("no es la A; ...", "Не C, а D")."""
 LETTER_NEGATED_AFTER = (
@@ -166,7 +166,10 @@ LETTER_NEGATED_AFTER = (
     r"이\s*아닙니다|가\s*아니고|değil|नहीं|\s+(?:es|est|ist|è|é|sono|son|sind)\s+(?:(?:claramente|clairement|"
     r"eindeutig|chiaramente|claramente)\s+)?(?:incorrect[ao]s?|incorrecte|falsch|sbagliat[aoe]|errad[ao]s?|"
     r"fausses?|faux|errat[aoe]|equivocad[ao]s?)(?!\w)|\s*(?:[-—–:]\s*)?неверн\w*|\s*(?:是)?错(?:的|误)|"
-    r"\s*(?:は|が)(?:間違い|誤り)|\s*(?:는|은|가|이)\s*틀(?:렸|린)"
+    r"\s*(?:は|が)(?:間違い|誤り)|\s*(?:는|은|가|이)\s*틀(?:렸|린)|"
+    r"\s+(?:fällt|fallen|scheidet|scheiden)\s+(?:weg|raus|heraus|aus)|\s+(?:ist|sind)\s+ausgeschlossen|"
+    r"\s+(?:est|sont)\s+(?:exclue?s?|éliminée?s?)|\s+(?:queda|quedan)\s+descartad[ao]s?|"
+    r"\s+(?:è|sono)\s+(?:esclus[aoe]|scartat[aoe])|\s+(?:odpada|odpadają)"
 )
 """What follows an option letter and rules it out ("C가 아니라 A", "C değil, B", "C नहीं", "A è
 sbagliata", "A неверно", "A是错的", "Aは間違い")."""
@@ -255,7 +258,9 @@ OTHER_LANGUAGES: dict[str, tuple[str, ...]] = {
     "removal": ("gommé", "gommée", "effacé", "effacée", "supprimé", "supprimée", "borrado", "borrada", "wegretuschiert", "wurde entfernt", "wurden entfernt", "gelöscht", "rimosso", "rimossa", "cancellato", "cancellata", "apagado", "apagada", "removido", "removida", "стёр", "стер", "стёрт", "стерт", "удалён", "удалена", "удалено", "抹掉", "擦除", "删除", "移除", "去除", "消去", "消され", "削除", "除去", "지워", "지웠", "제거", "消除", "被删", "抹去", "去掉", "取り除", "삭제", "지운", "retirée", "retirado", "poisto", "poistettu", "penghapusan", "dihapus", "usunięcie", "usunięto",
                 "usunięty", "eltávolítás", "eltávolították", "verwijderd", "verwijdering", "îndepărtare", "eliminat",
                 "kaldırma", "kaldırılmış", "silinmiş", "xóa bỏ", "odstranění", "odstraněn", "إزالة", "हटाया", "imeondolewa"),
-    "face swap (single face)": ("échange de visage", "échange de visages", "cambio de cara", "intercambio de caras", "cambiaron la cara", "gesichtstausch", "gesicht ausgetauscht", "scambio di volti", "scambio di volto", "troca de rosto", "troca de rostos", "замена лица", "заменили лицо", "换脸", "人脸替换", "顔の入れ替え", "顔が別人", "顔を入れ替", "얼굴 교체", "얼굴을 바꾼", "visage remplacé", "visage a été remplacé", "cara reemplazada", "rostro reemplazado", "cambio de rostro", "intercambio de rostros", "gesicht getauscht", "gesicht ersetzt", "volto sostituito", "viso sostituito", "rosto substituído", "rosto trocado", "лицо заменено", "подмена лица", "换了脸", "脸被替换", "人脸交换", "顔交換", "フェイススワップ", "페이스 스왑", "얼굴이 바뀌",
+    "face swap (single face)": ("échange de visage", "échange de visages", "cambio de cara", "intercambio de caras", "cambiaron la cara", "gesichtstausch", "gesicht ausgetauscht", "scambio di volti", "scambio di volto", "troca de rosto", "troca de rostos", "замена лица", "заменили лицо", "换脸", "人脸替换", "顔の入れ替え", "顔が別人", "顔を入れ替", "얼굴 교체", "얼굴을 바꾼", "visage remplacé", "visage a été remplacé", "cara reemplazada", "rostro reemplazado", "cambio de rostro", "intercambio de rostros", "gesicht getauscht", "gesicht ersetzt", "volto sostituito", "viso sostituito", "rosto substituído", "rosto trocado", "лицо заменено", "подмена лица", "换了脸", "脸被替换", "人脸交换", "顔交換", "フェイススワップ", "페이스 스왑", "얼굴이 바뀌", "viso è stato sostituito", "con quello di un'altra persona", "por el de otra persona", "par celui d'une autre personne",
+                                "durch das einer anderen person", "pelo de outra pessoa", "volto è stato sostituito", "viso sostituito", "rostro fue reemplazado",
+                                "cara fue reemplazada", "rosto foi substituído", "gesicht wurde ersetzt", "gesicht wurde ausgetauscht",
                                 "zamiana twarzy", "podmiana twarzy", "gezichtswissel", "yüz değiştirme", "pertukaran wajah",
                                 "hoán đổi khuôn mặt", "arccsere"),
     "generative adversarial networks": ("red generativa antagónica", "red generativa adversaria", "redes generativas antagónicas", "rede adversária generativa", "rede generativa adversária", "réseau antagoniste génératif", "réseaux antagonistes génératifs", "rete generativa avversaria", "reti generative avversarie", "generatives gegnerisches netz", "генеративно состязательн", "생성적 적대", "对抗网络", "敵対的生成"),

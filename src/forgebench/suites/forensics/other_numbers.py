@@ -13,22 +13,23 @@ from __future__ import annotations
 import re
 
 _ORDINAL_WORDS = {
-    "first": r"premier|première|primer|primera|primero|primo|prima|primeiro|primeira|erste[nrs]?|"
+    "first": r"pierwsz[yaeą]|eerste|birinci|první|primul|första|premier|première|primer|primera|primero|primo|prima|primeiro|primeira|erste[nrs]?|"
              r"első|перша|перший|першу|первая|первый|первую|первой|1番目の|最初の|첫\s*번째|第一(?:个|张|幅)?",
-    "second": r"második|друга|другий|другу|deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
+    "second": r"drug[iaą]|tweede|ikinci|druh[áýé]|al\s+doilea|második|друга|другий|другу|deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
               r"2番目の|두\s*번째|第二(?:个|张|幅)?",
-    "third": r"harmadik|третя|третій|третю|troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
+    "third": r"trzeci[aeą]?|derde|üçüncü|třetí|al\s+treilea|tredje|harmadik|третя|третій|третю|troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
              r"третьей|3番目の|세\s*번째|第三(?:个|张|幅)?",
-    "fourth": r"negyedik|четверта|четвертий|четверту|quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
+    "fourth": r"czwart[yaeą]|vierde|dördüncü|čtvrt[áýé]|al\s+patrulea|fjärde|negyedik|четверта|четвертий|четверту|quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
               r"четвертый|четвёртую|четвертую|4番目の|네\s*번째|第四(?:个|张|幅)?",
-    "last": r"utolsó|остання|останній|останню|dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
+    "last": r"ostatni[aeą]?|laatste|poslední|ultimul|ultima|sista|utolsó|остання|останній|останню|dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
             r"最後の|마지막|最后一?(?:个|张|幅)?",
 }  # fmt: skip
 _OPTION_NOUN = (
     r"(?:masque|máscara|maschera|maske|маск[аиуы]|マスク|마스크|掩码|掩膜|蒙版|"
     r"(?:segmentierungs)?karte|carte|mapa|mappa|карт[аиуы]|"
     r"option|opción|opzione|opção|вариант|選択肢|옵션|선택지|选项|"
-    r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보|jelölt|maszk|opció|lehetőség|варіант)"
+    r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보|jelölt|maszk|opció|lehetőség|варіант|"
+    r"mask|masca|mască|kandyd|kandidá|opcj|optie|opțiun|seçenek|aday|možnost|alternativ)"
 )
 _ORDINAL_OPTION = re.compile(
     r"(?<!\w)(?:(" + ")|(".join(_ORDINAL_WORDS.values()) + r"))\s*" + _OPTION_NOUN + r"\w*",
@@ -72,27 +73,30 @@ _NEGATED_OPTION = re.compile(
 
 
 _NAMED_NUMBERS = {
-    "1": r"eins|uno|jeden|unu|yksi|satu|moja|một|één|один|एक|ஒன்று|واحد|"
-         r"erste[nrs]?|primer[oa]?|prim[oa]|premier|première|primeir[oa]|pierwsz[yae]|primul|első|ensimmäinen|"
-         r"pertama|wa\s+kwanza|thứ\s+nhất|birinci|eerste|первый|पहला|முதல்|الأول",
-    "2": r"zwei|dos|due|deux|dois|dwa|doi|kettő|kaksi|dua|mbili|hai|iki|twee|два|दो|இரண்டு|اثنان|"
-         r"zweite[nrs]?|segund[oa]|second[oa]|deuxième|drug[iaie]|al\s+doilea|második|toinen|kedua|"
-         r"wa\s+pili|thứ\s+hai|ikinci|tweede|второй|दूसरा|இரண்டாவது|الثاني",
-    "3": r"drei|tres|tre|trois|três|trzy|trei|három|kolme|tiga|tatu|ba|üç|drie|три|तीन|மூன்று|ثلاثة|"
-         r"dritte[nrs]?|tercer[oa]?|terz[oa]|troisième|terceir[oa]|trzec(?:i|ia|ie)|al\s+treilea|harmadik|"
-         r"kolmas|ketiga|wa\s+tatu|thứ\s+ba|üçüncü|derde|третий|तीसरा|மூன்றாவது|الثالث",
-    "4": r"vier|cuatro|quattro|quatre|quatro|cztery|patru|négy|neljä|empat|nne|bốn|dört|четыре|चार|நான்கு|أربعة|"
-         r"vierte[nrs]?|cuart[oa]|quart[oa]|quatrième|czwart(?:y|a|e)|al\s+patrulea|negyedik|neljäs|keempat|"
-         r"wa\s+nne|thứ\s+tư|dördüncü|vierde|четвёртый|четвертый|चौथा|நான்காவது|الرابع",
+    "c1": r"eins|uno|jeden|unu|yksi|satu|moja|một|één|один|एक|ஒன்று|واحد",
+    "c2": r"zwei|dos|due|deux|dois|dwa|doi|kettő|kaksi|dua|mbili|hai|iki|twee|два|दो|இரண்டு|اثنان",
+    "c3": r"drei|tres|tre|trois|três|trzy|trei|három|kolme|tiga|tatu|ba|üç|drie|три|तीन|மூன்று|ثلاثة",
+    "c4": r"vier|cuatro|quattro|quatre|quatro|cztery|patru|négy|neljä|empat|nne|bốn|dört|четыре|चार|நான்கு|أربعة",
+    "o1": r"erste[nrs]?|primer[oa]?|prim[oa]|premier|première|primeir[oa]|pierwsz[yae]|primul|első|ensimmäinen|"
+          r"pertama|wa\s+kwanza|thứ\s+nhất|birinci|eerste|первый|पहला|முதல்|الأول",
+    "o2": r"zweite[nrs]?|segund[oa]|second[oa]|deuxième|drug[iaie]|al\s+doilea|második|toinen|kedua|"
+          r"wa\s+pili|thứ\s+hai|ikinci|tweede|второй|दूसरा|இரண்டாவது|الثاني",
+    "o3": r"dritte[nrs]?|tercer[oa]?|terz[oa]|troisième|terceir[oa]|trzec(?:i|ia|ie)|al\s+treilea|harmadik|"
+          r"kolmas|ketiga|wa\s+tatu|thứ\s+ba|üçüncü|derde|третий|तीसरा|மூன்றாவது|الثالث",
+    "o4": r"vierte[nrs]?|cuart[oa]|quart[oa]|quatrième|czwart(?:y|a|e)|al\s+patrulea|negyedik|neljäs|keempat|"
+          r"wa\s+nne|thứ\s+tư|dördüncü|vierde|четвёртый|четвертый|चौथा|நான்காவது|الرابع",
 }  # fmt: skip
+"""After an option noun, per number 1-4: its cardinals (``c``: "Kandidat drei", the option's
+own number) and its ordinals (``o``: "Kandydat czwarty", "Mgombea wa pili", "kandidat kedua",
+where the ordinal follows the noun: a position, as "the fourth candidate")."""
 _NUMBERED_BY_WORD = re.compile(
     r"(?<!\w)(kandidat(?:en)?|kandidaat|kandidaatti|kandydat|candidat[eoa]?|candidatul|calon|ứng\s+viên|"
     r"mgombea|aday|jelölt|кандидат|उम्मीदवार|வேட்பாளர்|المرشح|masken?|masque|m[aá]scara|maschera|maska|"
     r"маска|маски|вариант|варіант|"
     r"opción|opzione|opção|opcja|opsi|pilihan|seçenek|phương\s+án|vaihtoehto|opțiunea|varianta)"
     r"\s+(?:(?:numero|número|nummer|nr\.?|no\.?|n\.|số|nomor|nomer|numărul|numer|номер)\s*)?(?:"
-    + "|".join(f"(?P<w{d}>{w})" for d, w in _NAMED_NUMBERS.items())
-    + r"|(?P<d>\d))(?!\w)|(候选|候選|候補|候补|选项|選択肢)([一二三四])",
+    + "|".join(f"(?P<{k}>{w})" for k, w in _NAMED_NUMBERS.items())
+    + r"|(?P<d>\d))(?!\w)|(?P<zh>候选|候選|候補|候补|选项|選択肢)(?P<zhn>[一二三四])",
     re.I,
 )
 
@@ -105,15 +109,21 @@ _NOUN_STEMS = ("kandi", "candi", "kandy", "calon", "viên", "mgombea", "aday", "
 
 def named_numbers(text: str) -> str:
     """An option noun with its number in words or after "number" ("Kandidat drei", "Candidatul
-    patru", "Kandydat czwarty", "Mgombea wa pili", "Ứng viên số 4", "la maschera numero quattro",
-    "候选二") as the noun and the digit ("Kandidat 3"), which the option texts' wordings and the
-    reading of option numbers take: after the noun, an ordinal names as a cardinal does."""
+    patru", "Ứng viên số 4", "la maschera numero quattro", "候选二") as the noun and the digit
+    ("Kandidat 3"), which the option texts' wordings and the reading of option numbers take; an
+    ordinal after the noun ("Kandydat czwarty", "Mgombea wa pili") as the English ordinal ("the
+    fourth option"): a position, ``Z`` over options whose numbers of their own are in another
+    order."""
 
     def digit(m: re.Match[str]) -> str:
-        if m.group(7):
-            return m.group(7) + " " + str("一二三四".index(m.group(8)) + 1)
-        n = m.group("d") or next(k[1:] for k, v in m.groupdict().items() if v and k[0] == "w")
-        return m.group(1) + " " + n
+        if m.group("zh"):
+            return m.group("zh") + " " + str("一二三四".index(m.group("zhn")) + 1)
+        if m.group("d"):
+            return m.group(1) + " " + m.group("d")
+        k = next(k for k, v in m.groupdict().items() if v and k in _NAMED_NUMBERS)
+        if k[0] == "c":
+            return m.group(1) + " " + k[1]
+        return " the " + ("first", "second", "third", "fourth")[int(k[1]) - 1] + " option "
 
     low = text.lower()
     if not any(stem in low for stem in _NOUN_STEMS):

@@ -423,6 +423,12 @@ RANKED = {
         ("Sukar untuk dipastikan sama ada gambar ini dijana oleh AI atau tidak.", BINARY, "Z"),
         ("சொல்ல முடியவில்லை.", BINARY, "Z"),
         ("Mungkin kiri atas, mungkin kanan bawah.", REGIONS, "Z"),
+        # "both are possible" names two options: Z
+        ("Kandydat 1 i kandydat 3 – oba są możliwe.", FOUR, "Z"),
+        ("Linksboven en rechtsonder: beide zijn mogelijk.", REGIONS, "Z"),
+        ("Sol üst ve sağ alt, ikisi de olası.", REGIONS, "Z"),
+        ("Ứng viên 1 và ứng viên 3, cả hai đều có thể.", FOUR, "Z"),
+        ("Bal felső vagy jobb alsó, mindkettő lehetséges.", REGIONS, "Z"),
         # manipulation kinds, generators; an elimination that leaves one
         ("Kohde on poistettu ja tausta täytetty, eli kyseessä on poisto.", KINDS, "C"),
         ("Yüz düzenleme: kişinin yaşı değiştirilmiş.", GEN_KINDS, "B"),

@@ -154,14 +154,14 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"não\s+sou\s+capaz\s+de", r"não\s+dá\s+para\s+(?:saber|dizer|determinar|afirmar)",
            r"não\s+tenho\s+como\s+(?:saber|dizer|determinar|confirmar|afirmar|verificar)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
            r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)"),
-    "nl": (r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
+    "nl": (r"beide\s+(?:\w+\s+){0,2}?(?:zijn|lijken)\s+(?:\w+\s+)?(?:mogelijk|plausibel|aannemelijk|even\s+waarschijnlijk)", r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
            r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker"),
-    "tr": (r"söylemek\s+zor", r"emin\s+değilim", r"bilemiyorum", r"emin\s+olamıyorum", r"karar\s+veremiyorum", r"bilmiyorum",
+    "tr": (r"(?:ikisi|her\s+ikisi)\s+de\s+(?:\w+\s+)?(?:olası|mümkün|makul|olabilir)", r"söylemek\s+zor", r"emin\s+değilim", r"bilemiyorum", r"emin\s+olamıyorum", r"karar\s+veremiyorum", r"bilmiyorum",
            r"(?:belirleyemiyorum|anlayamıyorum|söyleyemem)"),
-    "pl": (r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
+    "pl": (r"(?:oba|obie|obydwa|obydwie)\s+(?:\w+\s+){0,2}?(?:są|wydają\s+się)\s+(?:\w+\s+)?(?:możliwe|prawdopodobne|wiarygodne)", r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
            r"zdecydować|ocenić|potwierdzić|zweryfikować|stwierdzić|przeanalizować|analizować)",
            r"nie\s+wiem", r"nie\s+jestem\s+pew(?:ien|na)"),
-    "vi": (r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định|xác\s+nhận|khẳng\s+định|phân\s+tích)",
+    "vi": (r"cả\s+hai\s+(?:\w+\s+){0,2}?(?:đều\s+)?(?:có\s+thể|hợp\s+lý|khả\s+thi)", r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định|xác\s+nhận|khẳng\s+định|phân\s+tích)",
            r"không\s+chắc",
            r"không\s+biết"),
     "ru": (r"не\s+могу\s+(?:\w+\s+){0,3}?(?:сказать|определить|решить|понять|анализировать|проанализировать|оценить|"
@@ -170,16 +170,16 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"не\s+в\s+состоянии", r"не\s+берусь", r"(?:сказать|определить|утверждать)\s+не\s+могу",
            r"об[аеи]\s+(?:\w+\s+){0,2}?(?:возможны|правдоподобны|вероятны|допустимы)",
            r"не\s+знаю", r"не\s+уверен[аы]?"),
-    "ar": (r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+(?:يمكنني|يمكن)\s+(?:\S+\s+)?(?:تحديد|القول|الجزم|التأكد)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
+    "ar": (r"كلاهما\s+(?:\S+\s+)?(?:محتمل|ممكن|وارد)", r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+(?:يمكنني|يمكن)\s+(?:\S+\s+)?(?:تحديد|القول|الجزم|التأكد)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
            r"لا\s+أعرف", r"غير\s+متأكد"),
     "hi": (r"कहना\s+मुश्किल", r"नहीं\s+कह\s+(?:सकता|सकती)", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
            r"नहीं\s+बता\s+(?:सकता|सकती)",
            r"दोनों\s+(?:\S+\s+){0,2}?(?:समान|बराबर|संभव)", r"(?:विश्लेषण|निर्धारण)\s+नहीं\s+कर\s+(?:सकता|सकती)"),
-    "sv": (r"svårt\s+att\s+(?:säga|avgöra|bedöma)", r"(?:jag\s+)?vet\s+inte", r"inte\s+säker",
+    "sv": (r"båda\s+(?:\w+\s+){0,2}?(?:är|verkar)\s+(?:\w+\s+)?(?:möjliga|rimliga|troliga)", r"svårt\s+att\s+(?:säga|avgöra|bedöma)", r"(?:jag\s+)?vet\s+inte", r"inte\s+säker",
            r"kan\s+inte\s+(?:\w+\s+)?(?:avgöra|säga|bedöma|bestämma)"),
-    "cs": (r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
+    "cs": (r"ob[aě]\s+(?:\w+\s+){0,2}?(?:jsou|se\s+zdají)\s+(?:\w+\s+)?(?:možné|pravděpodobné|věrohodné)", r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
            r"(?:nemohu|nemůžu|nedokážu|nelze)\s+(?:\w+\s+){0,3}?(?:určit|říct|říci|rozhodnout|posoudit|potvrdit|ověřit|analyzovat)"),
-    "hu": (r"nem\s+tudom\s+(?:\w+\s+)?(?:eldönteni|megmondani|megállapítani|megítélni)", r"nehéz\s+(?:megmondani|eldönteni|megállapítani)",
+    "hu": (r"mindkett(?:ő|ő\s+\w+)\s+(?:\w+\s+)?(?:lehetséges|valószínű|elképzelhető)", r"nem\s+tudom\s+(?:\w+\s+)?(?:eldönteni|megmondani|megállapítani|megítélni)", r"nehéz\s+(?:megmondani|eldönteni|megállapítani)",
            r"nem\s+vagyok\s+biztos", r"nem\s+lehet\s+(?:\w+\s+)?(?:megállapítani|eldönteni|megmondani)"),
     "ro": (r"nu\s+(?:pot|putem)\s+(?:să\s+)?(?:\w+\s+){0,2}?(?:spune|spun|determina|determin|stabili|stabilesc|decide|"
            r"afirma|confirma|verifica|analiza|evalua)", r"greu\s+de\s+(?:spus|determinat|stabilit)", r"nu\s+știu",
@@ -192,9 +192,9 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:di)?(?:katakan|kata|tentukan|pastikan|nilai|bedakan)\w*", r"(?:tidak|tak)\s+(?:dapat|bisa|boleh|mampu)\s+"
            r"(?:\w+\s+){0,2}?(?:menentukan|memastikan|mengatakan|menilai|membedakan|menganalisis|memutuskan|mengetahui)",
            r"(?:saya\s+)?tidak\s+tahu", r"kedua(?:nya)?\s+(?:\w+\s+){0,2}?(?:sama[\s-]+sama\s+)?(?:mungkin|masuk\s+akal)"),
-    "sw": (r"siwezi\s+(?:\w+\s+){0,2}?(?:kubaini|kusema|kujua|kuamua|kutambua|kuthibitisha|kuchambua)", r"ni\s+vigumu\s+kusema",
+    "sw": (r"(?:zote|yote)\s+mbili\s+(?:\w+\s+)?(?:zinawezekana|inawezekana)", r"siwezi\s+(?:\w+\s+){0,2}?(?:kubaini|kusema|kujua|kuamua|kutambua|kuthibitisha|kuchambua)", r"ni\s+vigumu\s+kusema",
            r"sina\s+uhakika", r"sijui"),
-    "ta": (r"சொல்ல\s+முடியவில்லை", r"தீர்மானிக்க\s+முடியவில்லை", r"உறுதியாக\s+(?:சொல்ல|கூற)\s+முடியாது", r"தெரியவில்லை",
+    "ta": (r"இரண்டும்\s+(?:\S+\s+)?(?:சாத்தியம்|சாத்தியமே)", r"சொல்ல\s+முடியவில்லை", r"தீர்மானிக்க\s+முடியவில்லை", r"உறுதியாக\s+(?:சொல்ல|கூற)\s+முடியாது", r"தெரியவில்லை",
            r"உறுதியாக\s+தெரியவில்லை", r"கண்டறிய\s+முடியவில்லை"),
     "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
            r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません|"

@@ -350,3 +350,125 @@ def test_number_words_become_digits_only_after_a_frame_or_index_word() -> None:
     assert numbers_in_digits("die Frames zwei und drei") == "die Frames 2 und 3"
     assert numbers_in_digits("the frames due to, um, flicker") == "the frames due to, um, flicker"
     assert numbers_in_digits("zwei Kandidaten") == "zwei Kandidaten"
+
+
+GEN_KINDS = {
+    "A": "Face Reenactment",
+    "B": "Face Editing",
+    "C": "Face Transfer",
+    "D": "Face Swap (Multiple Faces)",
+}
+RANKED = {
+    "A": "Proprietary",
+    "B": "Variational Auto-Encoders",
+    "C": "Encoder-Decoder",
+    "D": "Recurrent Neural Networks",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # corners: each language's words for top, bottom, left and right, in its order
+        ("Jobb alsó sarok.", REGIONS, "D"),
+        ("Vasen yläkulma.", REGIONS, "A"),
+        ("Kiri bawah.", REGIONS, "C"),
+        ("Area palsu berada di kanan atas.", REGIONS, "B"),
+        ("Juu kulia.", REGIONS, "B"),
+        ("மேல் இடது.", REGIONS, "A"),
+        ("المنطقة المزورة في أعلى اليسار.", REGIONS, "A"),
+        ("जाली क्षेत्र ऊपर बाईं ओर है।", REGIONS, "A"),
+        ("Zona falsificată este în dreapta sus.", REGIONS, "B"),
+        ("Nu în stânga jos.", REGIONS, "Z"),
+        ("Bukan kiri bawah.", REGIONS, "Z"),
+        # a candidate's number in words or after "number"; an ordinal after the noun names it
+        ("Kandidat drei zeigt die Region am genauesten.", SHUFFLED, "A"),
+        ("Candidatul patru.", SHUFFLED, "C"),
+        ("Kandydat czwarty.", FOUR, "D"),
+        ("Mgombea wa pili.", FOUR, "B"),
+        # an ordinal after the noun is a position, as before it: Z over shuffled numbers
+        ("Kandydat czwarty.", SHUFFLED, "Z"),
+        ("Kandidat kedua paling akurat.", SHUFFLED, "Z"),
+        ("Ứng viên thứ hai.", FOUR, "B"),
+        ("Druga maska jest najdokładniejsza.", FOUR, "B"),
+        ("Het derde masker.", FOUR, "C"),
+        ("Üçüncü maske en doğru.", SHUFFLED, "Z"),
+        ("Pierwsza maska lub trzecia.", FOUR, "Z"),
+        ("Ứng viên số 4.", SHUFFLED, "C"),
+        ("Calon 3.", SHUFFLED, "A"),
+        ("La risposta corretta è la maschera numero quattro.", FOUR, "D"),
+        ("候选二最准确。", FOUR, "B"),
+        ("Le candidat un peu flou est le 3.", FOUR, "Z"),
+        # two numbers after one noun ("2 या 4"), and "not sure" after a pick: Z
+        ("उम्मीदवार 2 या 4 — दोनों लगभग समान दिखते हैं।", FOUR, "Z"),
+        ("Kandidat dua, tapi saya kurang yakin.", FOUR, "Z"),
+        ("Calon 1 atau 3.", FOUR, "Z"),
+        # binary wordings and their negations
+        ("Gambar ini bukan buatan AI.", BINARY, "B"),
+        ("Imej ini dijana oleh AI.", BINARY, "A"),
+        ("Nem MI által generált.", BINARY, "B"),
+        ("A kép nem manipulált.", MANIP, "A"),
+        ("Kuvaa ei ole muokattu tekoälyllä.", MANIP, "A"),
+        ("Kuva on tekoälyn luoma.", BINARY, "A"),
+        ("Picha hii imetengenezwa na AI.", BINARY, "A"),
+        ("Picha hii ni halisi.", BINARY, "B"),
+        ("Hii ni picha iliyotengenezwa na AI.", BINARY, "A"),
+        ("இது AI உருவாக்கிய படம் அல்ல.", BINARY, "B"),
+        ("Niet door AI gemanipuleerd.", MANIP, "A"),
+        ("Imaginea nu este modificată.", MANIP, "A"),
+        # "I can't say", "or not", "maybe X, maybe Y"
+        ("Nu pot spune cu certitudine dacă imaginea este generată de AI sau nu.", BINARY, "Z"),
+        ("En pysty sanomaan, onko kuva aito.", BINARY, "Z"),
+        ("Siwezi kusema kama picha hii ni halisi.", BINARY, "Z"),
+        ("Sukar untuk dipastikan sama ada gambar ini dijana oleh AI atau tidak.", BINARY, "Z"),
+        ("சொல்ல முடியவில்லை.", BINARY, "Z"),
+        ("Mungkin kiri atas, mungkin kanan bawah.", REGIONS, "Z"),
+        # "both are possible" names two options: Z
+        ("Kandydat 1 i kandydat 3 – oba są możliwe.", FOUR, "Z"),
+        ("Linksboven en rechtsonder: beide zijn mogelijk.", REGIONS, "Z"),
+        ("Sol üst ve sağ alt, ikisi de olası.", REGIONS, "Z"),
+        ("Ứng viên 1 và ứng viên 3, cả hai đều có thể.", FOUR, "Z"),
+        ("Bal felső vagy jobb alsó, mindkettő lehetséges.", REGIONS, "Z"),
+        # manipulation kinds, generators; an elimination that leaves one
+        ("Kohde on poistettu ja tausta täytetty, eli kyseessä on poisto.", KINDS, "C"),
+        ("Yüz düzenleme: kişinin yaşı değiştirilmiş.", GEN_KINDS, "B"),
+        ("Ein Face Swap mit mehreren Gesichtern.", GEN_KINDS, "D"),
+        ("Wykluczam splicing, więc zostaje Copy-Move.", KINDS, "B"),
+        # frame lists: "and", "to", "the frames are", two lists offered
+        ("Die manipulierten Frames sind 4 bis 7.", FRAMES, "Z"),
+        ("Die manipulierten Frames sind 5 bis 7.", FRAMES, "A"),
+        ("Frame yang dipalsukan adalah frame 2 dan 3.", FRAMES, "B"),
+        ("A hamisított képkockák: 2 és 3.", FRAMES, "B"),
+        ("Los fotogramas falsificados son el 5, el 6 y el 7.", FRAMES, "A"),
+        ("الإطار المزور هو الإطار ذو الفهرس 4 فقط.", FRAMES, "C"),
+        ("போலியான சட்டகம் 4 மட்டுமே.", FRAMES, "C"),
+        ("Potrebbero essere i fotogrammi 2 e 3 oppure il 5, il 6 e il 7.", FRAMES, "Z"),
+        # scores and rankings written in other languages
+        ("候補1: 10%、候補2: 15%、候補3: 60%、候補4: 15%", FOUR, "C"),
+        ("候補1: 40%、候補2: 40%、候補3: 10%、候補4: 10%", FOUR, "Z"),
+        ("可能性排序：B > C > A > D。", RANKED, "B"),
+        ("Reihenfolge: D, B, A, C.", RANKED, "D"),
+        ("Probabilités : A 0,2 ; B 0,7 ; C 0,05 ; D 0,05", GENS, "B"),
+        ("Probabilités : A 0,4 ; B 0,4 ; C 0,1 ; D 0,1", GENS, "Z"),
+        # option texts in another language: "Non généré par IA" makes a generated pair
+        (
+            "Verdict : l'image est générée par IA.",
+            {"A": "Généré par IA", "B": "Non généré par IA"},
+            "A",
+        ),
+        ("Ce n'est pas généré par IA.", {"A": "Généré par IA", "B": "Non généré par IA"}, "B"),
+        (
+            "O vídeo não foi manipulado por IA.",
+            {"A": "Manipulado por IA", "B": "Não manipulado por IA"},
+            "B",
+        ),
+        ("Наиболее точной выглядит маска номер три.", FOUR, "C"),
+        ("Os quadros forjados são o segundo e o terceiro, ou seja, 2 e 3.", FRAMES, "B"),
+        ("Il volto è stato sostituito con quello di un'altra persona.", KINDS, "D"),
+        ("D ist ausgeschlossen, es ist C.", FOUR, "C"),
+    ],
+)
+def test_round8_languages(answer: str, options: dict[str, str], letter: str) -> None:
+    """Each language's standard forms added in round 8 (h39-fresh11's tuning half), with the
+    negated, hedged and two-option forms that must stay ``Z`` or take the other side."""
+    assert extract_option(answer, options).letter == letter

@@ -48,7 +48,7 @@ FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG = 277, 5
 FRESH10_TEST_RIGHT, FRESH10_TEST_WRONG = 385, 9  # as written
 # the h39-fresh11 batch (450 answers, all tuning half: English prose, 22 other languages, a run's
 # spread), written after round 7, to tune round 8 on
-FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG = 400, 4  # as written: 387, 7
+FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG = 438, 2  # as written: 387, 7
 # the h39-fresh12 batch (450 answers, all tuning half: chat models' English prose, open-weight
 # models' quirks, explanations in 23 other languages), written during round 8
 FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG = 427, 5  # as written: 414, 9

@@ -23,6 +23,7 @@ from functools import lru_cache
 from forgebench.suites.forensics.other_languages import (
     CORRECTION_OTHER,
     FIRST_THOUGHT_OTHER,
+    forms_in_english,
     letters_in_latin,
     numbered_options,
     ordinals_in_english,
@@ -65,7 +66,7 @@ def normalise(answer: str) -> str:
     t = letters_in_latin(unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " "))
     t = re.sub(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}", r" answer: \1 ", t)
     t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
-    return numbered_options(ordinals_in_english(t))
+    return forms_in_english(numbered_options(ordinals_in_english(t)))
 
 
 def scopes(text: str) -> list[str]:

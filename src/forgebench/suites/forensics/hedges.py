@@ -149,7 +149,7 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"stabilir|valutar|analizzar|giudicar)(?:e|lo|la|li|ne)\b", r"non\s+(?:lo\s+)?so\b",
            r"non\s+è\s+possibile\s+(?:\w+\s+)?(?:dir|saper|stabilir|determinar|capir|decider|confermar|valutar)\w*",
            r"impossibile\s+(?:da\s+)?(?:dir|stabilir|determinar|capir)\w*",
-           r"entramb[ei]\s+(?:\w+\s+){0,2}?(?:sono|sembrano)\s+(?:\w+\s+)?(?:plausibili|possibili)",
+           r"entramb[ei]\s+(?:\w+\s+){0,2}?(?:sono|sembrano)\s+(?:\w+\s+)?(?:plausibili|possibili|compatibili|valide|verosimili)",
            r"non\s+saprei", r"non\s+sono\s+in\s+grado\s+di", r"(?:esserne|esserlo)\s+(?:del\s+tutto\s+)?(?:cert|sicur)[oa]",
            r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+)?(?:sicur[oa]|cert[oa])"),
     "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+){0,3}?(?:dizer|saber|determin|decidir|confirm|verific|afirm|"
@@ -158,14 +158,14 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"não\s+sou\s+capaz\s+de", r"não\s+dá\s+para\s+(?:saber|dizer|determinar|afirmar)",
            r"não\s+tenho\s+como\s+(?:saber|dizer|determinar|confirmar|afirmar|verificar)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
            r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)"),
-    "nl": (r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
+    "nl": (r"beide\s+(?:\w+\s+){0,2}?(?:zijn|lijken)\s+(?:\w+\s+)?(?:mogelijk|plausibel|aannemelijk|even\s+waarschijnlijk)", r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
            r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker"),
-    "tr": (r"söylemek\s+zor", r"emin\s+değilim", r"bilemiyorum", r"emin\s+olamıyorum", r"karar\s+veremiyorum", r"bilmiyorum",
+    "tr": (r"(?:ikisi|her\s+ikisi)\s+de\s+(?:\w+\s+)?(?:olası|mümkün|makul|olabilir)", r"söylemek\s+zor", r"emin\s+değilim", r"bilemiyorum", r"emin\s+olamıyorum", r"karar\s+veremiyorum", r"bilmiyorum",
            r"(?:belirleyemiyorum|anlayamıyorum|söyleyemem)"),
-    "pl": (r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
+    "pl": (r"(?:oba|obie|obydwa|obydwie)\s+(?:\w+\s+){0,2}?(?:są|wydają\s+się)\s+(?:\w+\s+)?(?:możliwe|prawdopodobne|wiarygodne)", r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
            r"zdecydować|ocenić|potwierdzić|zweryfikować|stwierdzić|przeanalizować|analizować)",
            r"nie\s+wiem", r"nie\s+jestem\s+pew(?:ien|na)"),
-    "vi": (r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định|xác\s+nhận|khẳng\s+định|phân\s+tích)",
+    "vi": (r"cả\s+hai\s+(?:\w+\s+){0,2}?(?:đều\s+)?(?:có\s+thể|hợp\s+lý|khả\s+thi)", r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định|xác\s+nhận|khẳng\s+định|phân\s+tích)",
            r"không\s+chắc",
            r"không\s+biết"),
     "ru": (r"не\s+могу\s+(?:\w+\s+){0,3}?(?:сказать|определить|решить|понять|анализировать|проанализировать|оценить|"
@@ -174,16 +174,32 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"не\s+в\s+состоянии", r"не\s+берусь", r"(?:сказать|определить|утверждать)\s+не\s+могу",
            r"об[аеи]\s+(?:\w+\s+){0,2}?(?:возможны|правдоподобны|вероятны|допустимы)",
            r"не\s+знаю", r"не\s+уверен[аы]?"),
-    "ar": (r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+(?:يمكنني|يمكن)\s+(?:\S+\s+)?(?:تحديد|القول|الجزم|التأكد)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
+    "ar": (r"كلاهما\s+(?:\S+\s+)?(?:محتمل|ممكن|وارد)", r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+(?:يمكنني|يمكن)\s+(?:\S+\s+)?(?:تحديد|القول|الجزم|التأكد)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
            r"لا\s+أعرف", r"غير\s+متأكد"),
     "hi": (r"कहना\s+मुश्किल", r"नहीं\s+कह\s+(?:सकता|सकती)", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
-           r"नहीं\s+बता\s+(?:सकता|सकती)"),
-    "sv": (r"svårt\s+att\s+(?:säga|avgöra|bedöma)", r"(?:jag\s+)?vet\s+inte", r"inte\s+säker",
+           r"नहीं\s+बता\s+(?:सकता|सकती)",
+           r"दोनों\s+(?:\S+\s+){0,2}?(?:समान|बराबर|संभव)", r"(?:विश्लेषण|निर्धारण)\s+नहीं\s+कर\s+(?:सकता|सकती)"),
+    "sv": (r"båda\s+(?:\w+\s+){0,2}?(?:är|verkar)\s+(?:\w+\s+)?(?:möjliga|rimliga|troliga)", r"svårt\s+att\s+(?:säga|avgöra|bedöma)", r"(?:jag\s+)?vet\s+inte", r"inte\s+säker",
            r"kan\s+inte\s+(?:\w+\s+)?(?:avgöra|säga|bedöma|bestämma)"),
-    "cs": (r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
+    "cs": (r"ob[aě]\s+(?:\w+\s+){0,2}?(?:jsou|se\s+zdají)\s+(?:\w+\s+)?(?:možné|pravděpodobné|věrohodné)", r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
            r"(?:nemohu|nemůžu|nedokážu|nelze)\s+(?:\w+\s+){0,3}?(?:určit|říct|říci|rozhodnout|posoudit|potvrdit|ověřit|analyzovat)"),
-    "hu": (r"nem\s+tudom\s+(?:\w+\s+)?(?:eldönteni|megmondani|megállapítani|megítélni)", r"nehéz\s+(?:megmondani|eldönteni|megállapítani)",
+    "hu": (r"mindkett(?:ő|ő\s+\w+)\s+(?:\w+\s+)?(?:lehetséges|valószínű|elképzelhető)", r"nem\s+tudom\s+(?:\w+\s+)?(?:eldönteni|megmondani|megállapítani|megítélni)", r"nehéz\s+(?:megmondani|eldönteni|megállapítani)",
            r"nem\s+vagyok\s+biztos", r"nem\s+lehet\s+(?:\w+\s+)?(?:megállapítani|eldönteni|megmondani)"),
+    "ro": (r"nu\s+(?:pot|putem)\s+(?:să\s+)?(?:\w+\s+){0,2}?(?:spune|spun|determina|determin|stabili|stabilesc|decide|"
+           r"afirma|confirma|verifica|analiza|evalua)", r"greu\s+de\s+(?:spus|determinat|stabilit)", r"nu\s+știu",
+           r"nu\s+sunt\s+(?:\w+\s+)?sigur[ăa]?", r"ambele\s+(?:\w+\s+){0,2}?(?:sunt|par)\s+(?:\w+\s+)?(?:plauzibile|posibile)"),
+    "fi": (r"(?:en|emme)\s+(?:\w+\s+)?(?:pysty|osaa|voi)\s+(?:\w+\s+){0,2}?(?:sanomaan|sanoa|arvioimaan|arvioida|"
+           r"määrittämään|määrittää|päättämään|päättää|varmistamaan|tunnistamaan|erottamaan)",
+           r"vaikea\s+(?:sanoa|arvioida|määrittää|päättää)", r"en\s+tiedä", r"en\s+ole\s+(?:\w+\s+)?varma",
+           r"molemmat\s+(?:\w+\s+){0,2}?(?:ovat|vaikuttavat)\s+(?:\w+\s+)?(?:mahdollisia|uskottavia)"),
+    "id": (r"(?:saya\s+)?(?:tidak|kurang|belum)\s+(?:terlalu\s+|begitu\s+)?yakin", r"(?:sulit|sukar|susah)\s+(?:untuk\s+)?"
+           r"(?:di)?(?:katakan|kata|tentukan|pastikan|nilai|bedakan)\w*", r"(?:tidak|tak)\s+(?:dapat|bisa|boleh|mampu)\s+"
+           r"(?:\w+\s+){0,2}?(?:menentukan|memastikan|mengatakan|menilai|membedakan|menganalisis|memutuskan|mengetahui)",
+           r"(?:saya\s+)?tidak\s+tahu", r"kedua(?:nya)?\s+(?:\w+\s+){0,2}?(?:sama[\s-]+sama\s+)?(?:mungkin|masuk\s+akal)"),
+    "sw": (r"(?:zote|yote)\s+mbili\s+(?:\w+\s+)?(?:zinawezekana|inawezekana)", r"siwezi\s+(?:\w+\s+){0,2}?(?:kubaini|kusema|kujua|kuamua|kutambua|kuthibitisha|kuchambua)", r"ni\s+vigumu\s+kusema",
+           r"sina\s+uhakika", r"sijui"),
+    "ta": (r"இரண்டும்\s+(?:\S+\s+)?(?:சாத்தியம்|சாத்தியமே)", r"சொல்ல\s+முடியவில்லை", r"தீர்மானிக்க\s+முடியவில்லை", r"உறுதியாக\s+(?:சொல்ல|கூற)\s+முடியாது", r"தெரியவில்லை",
+           r"உறுதியாக\s+தெரியவில்லை", r"கண்டறிய\s+முடியவில்லை"),
     "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
            r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません|"
            r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない)|確かではありません|確かではない|"
@@ -198,11 +214,12 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
 
 MAYBE = (
     r"maybe|perhaps|possibly|peut[\s-]être|quizás?|tal\s+vez|talvez|vielleicht|möglicherweise|forse|"
-    r"misschien|belki|może|có\s+lẽ|kanske|možná|ربما|शायद|也许|或许|可能|たぶん|多分|かもしれ|아마|어쩌면|возможно|может\s+быть"
+    r"misschien|belki|może|có\s+lẽ|kanske|možná|ربما|शायद|也许|或许|可能|たぶん|多分|かもしれ|아마|어쩌면|возможно|может\s+быть|"
+    r"mungkin|ehkä|labda|talán|ஒருவேளை"
 )
 """"Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
-    r"\b(?:either(?!\s*(?:[,.;:!?)]|$))|(?<=\bbe\s)either|ya\s+sea|ya\s+da|hoặc\s+là)\b|إما|या\s+तो",
+    r"\b(?:either(?!\s*(?:[,.;:!?)]|$))|(?<=\bbe\s)either|ya\s+sea|ya\s+da|hoặc\s+là|sama\s+ada)\b|إما|या\s+तो",
     re.I,
 )
 """"Either X or Y" openers: an answer that names two options after one of them is a hedge (an
@@ -233,22 +250,26 @@ OR_NOT: dict[str, tuple[str, ...]] = {
     "ru": (rf"или\s+нет{_END}", r"а\s+может\s+(?:и\s+)?(?:нет|не\s+быть)"), "pl": (rf"(?:czy|lub|albo)\s+nie{_END}",),
     "cs": (rf"nebo\s+ne{_END}",), "sv": (rf"eller\s+(?:kanske\s+)?inte{_END}",), "hu": (rf"vagy\s+nem{_END}",),
     "tr": (r"ya\s+da\s+değil", r"olabilir\s+de\s+olmayabilir"), "vi": (rf"hoặc\s+không{_END}",),
+    "ro": (rf"sau\s+(?:poate\s+)?nu{_END}",), "fi": (rf"vai\s+(?:ei|ei\s+ole){_END}",),
+    "id": (rf"atau\s+(?:tidak|bukan){_END}",), "sw": (rf"au\s+(?:la|sivyo|hapana){_END}",),
     "zh": (r"也(?:有)?可能不是|或者不是|也可能没有",), "ja": (r"そう(?:では|じゃ|で)ない(?:かもしれ|可能性)",),
     "ko": (r"아닐\s*수도\s*있", r"그렇지\s*않을\s*수도"),
     "or maybe": (r"ou\s+peut-être(?!\s+pas)", r"o\s+(?:quizás?|tal\s+vez)(?!\s+no)", r"oder\s+vielleicht(?!\s+nicht)",
                  r"o\s+forse(?!\s+no)", r"ou\s+talvez(?!\s+não)", r"или,?\s+может\s+быть", r"of\s+misschien",
-                 r"albo\s+może", r"ya\s+da\s+belki", r"hoặc\s+có\s+thể"),
+                 r"albo\s+może", r"ya\s+da\s+belki", r"hoặc\s+có\s+thể",
+                 r"sau\s+poate(?!\s+nu)", r"atau\s+mungkin(?!\s+(?:tidak|bukan))", r"tai\s+ehkä"),
 }  # fmt: skip
 """Per language: "X or not", "may be X or may not" (a binary pair's two sides at once), "X, or
 maybe Y" (a second answer offered): a hedge."""
 
 _CANT_TELL_WORDS = re.compile(
-    "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
-             if lang not in ("ja", "ko", "zh") for p in ps),
+    r"\b(?:" + "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
+                        if lang not in ("ja", "ko", "zh") for p in ps) + ")",
     re.I,
 )  # fmt: skip
 """The alphabetic languages' phrases; each must start a word (checked on the match, not in the
-pattern: a lookbehind before every alternative made the engine try them all at every position)."""
+pattern: a lookbehind before every alternative made the engine try them all at every position;
+one ``\b`` before the whole alternation skips the positions inside words before any is tried)."""
 _CANT_TELL_CJK = re.compile(
     "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
              if lang in ("ja", "ko", "zh") for p in ps),
@@ -314,7 +335,7 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
 _WEIGHS = re.compile(
     r"hard|difficult|difficile|difícil|schwer|moeilijk|zor|trudno|khó|трудно|сложно|الصعب|मुश्किल|難し|"
     r"어렵|很难|难以|不好说|说不准|拿不准|svårt|těžko|säker|jist|decid|décid|entscheid|beslis|karar|zdecyd|quyết|решить|決め|"
-    r"결정|决定|sure|sûr|sicher|segur|sicur|certeza|zeker|emin|pew|chắc|уверен|متأكد|निश्चित|不确定|तय",
+    r"결정|决定|yakin|sigur|varma|uhakika|vigumu|sulit|sukar|greu|vaikea|समान|sure|sûr|sicher|segur|sicur|certeza|zeker|emin|pew|chắc|уверен|متأكد|निश्चित|不确定|तय",
     re.I,
 )
 """Words that make an "I can't tell" a hedge (the answer weighs the options) over a refusal."""

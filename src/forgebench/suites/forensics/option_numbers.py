@@ -35,7 +35,8 @@ CONCLUDES = re.compile(
 )
 _NUMBER = re.compile(
     r"\b(option|choice|candidate|answer|number|mask|map|masque|maske|m[aá]scara|maschera|маска|"
-    r"candidat|kandidat|candidato|opci[oó]n|opzione|op[cç][aã]o|候補|候选|후보)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
+    r"candidat|kandidat|candidato|opci[oó]n|opzione|op[cç][aã]o|候補|候选|후보|maska|opcja|opsi|pilihan|seçenek|"
+    r"vaihtoehto|opțiunea|varianta|kandydat|kandidaat|candidatul|calon|aday|mgombea|jelölt)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
     r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d|\s+of\b)",
     re.I,
 )

@@ -139,9 +139,9 @@ def _binary(items: Mapping[str, str]) -> tuple[str, str, str] | None:
         return None
     (la, ta), (lb, tb) = ((k, norm(v).rstrip(".")) for k, v in items.items())
     for pos, neg, lp, ln in ((ta, tb, la, lb), (tb, ta, lb, la)):
-        m = re.fullmatch(r"(?:non|not|非|不是)\s*(.+)", neg)
-        if m and m.group(1) == pos:
-            wording = "generated" if ("generat" in pos or "生成" in pos) else "manipulated"
+        m = re.fullmatch(r"(?:non|not|não|no|nicht|nie|niet|не|非|不是)\s*(.+)", neg)
+        if m and m.group(1) == pos:  # "Généré par IA" / "Non généré par IA": a generated pair
+            wording = "generated" if re.search(r"gener|génér|生成|сгенер", pos) else "manipulated"
             return lp, ln, wording
     return None
 

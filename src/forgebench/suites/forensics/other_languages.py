@@ -6,7 +6,8 @@ breaks, runs of numbered options ("candidats 1 et 3") and frame lists ("los foto
 "ou plutôt", "o meglio"), overturned first thoughts ("一开始我以为是X，但其实是Y",
 "最初はXだと思いましたが") and ordinals over the options ("la tercera máscara", "2番目のマスク",
 "세 번째 마스크", "a harmadik jelölt", "друга маска", in French, Spanish, Italian, Portuguese, German, Russian, Japanese, Korean and
-Chinese) for :mod:`.answer_text`.
+Chinese; held in :mod:`.other_numbers` with the option nouns' numbers in words, "Kandidat
+drei", "Ứng viên số 4", and re-exported here) for :mod:`.answer_text`.
 
 A wording the rules know in a language is read with that language's negation, or a negated
 claim ("ليست حقيقية", "non è generata", "nicht verändert") would count as the claim itself: a
@@ -41,10 +42,17 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from forgebench.suites.forensics.other_numbers import named_numbers as named_numbers
+from forgebench.suites.forensics.other_numbers import numbered_options as numbered_options
+from forgebench.suites.forensics.other_numbers import ordinals_in_english as ordinals_in_english
+
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
     r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
-    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|ni|ни|weder|né|nu"
+    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
+    r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
+    r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
+    r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
@@ -52,7 +60,8 @@ NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与
 NEGATOR_AFTER = re.compile(
     r"(?:\s*\([^()]{1,30}\))?[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
     r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니(?!면)|아닌|아닐|않|없|değil|नहीं|"
-    r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない)"
+    r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない|"
+    r"அல்ல|இல்லை)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
     r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
 )
@@ -144,15 +153,40 @@ def each_numbered(text: str) -> str:
 
 _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
-    r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices)(?!\w)|フレーム|프레임|इंडेक्स",
+    r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices|képkock\w*|kehy\w*|ruudu\w*|ruutu\w*|"
+    r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|khung\s+hình|"
+    r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|इंडेक्स|फ्रेम|சட்டக[\w\u0b80-\u0bff]*",
     re.I,
 )
 _AND_BETWEEN = re.compile(
-    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a)\s|和|与|及|、|と|과|와)\s*(?=\d)"
+    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்)\s"
+    r"(?:(?:el|la|il|lo|le|der|die|den|o)\s+)?|,\s*(?:el|la|il|lo|le|der|die|den|o)\s|和|与|及|、|と|과|와)\s*(?=\d)"
+)
+_RANGE_BETWEEN = re.compile(
+    r"(?<=\d)\s*(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới)\s+"
+    r"(?=\d)",
+    re.I,
+)
+_OR_BETWEEN = re.compile(
+    r"(?<=\d)\s+(?:oppure|o|oder|ou|of|или|lub|albo|atau|hoặc|veya|sau|vagy|tai|أو|या)\s+"
+    r"(?:il|el|la|le|los|les|die|der|den|i|gli|os|o)\s+(?=\d)",
+    re.I,
+)
+_FRAMES_ARE = re.compile(
+    r"(?<=frames)\s+(?:[^\W\d_]+\s+){0,2}?(?:son|sont|sind|sono|são|są|jsou|adalah|ialah|ni|ovat|olivat|"
+    r"sunt|zijn|är|là|dal|del|von|od|từ|dari)\s+(?:(?:el|los|la|las|les|il|i|gli|lo|le|die|der|o|os|as)\s+)?"
+    r"(?=\d)",
+    re.I,
 )
 _ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*第\s*\d+\s*帧)*)")
 
 
+_THAT_IS = re.compile(
+    r"(?<!\w)(?:ou\s+seja|o\s+sea|es\s+decir|c'est-à-dire|cioè|d\.\s*h\.|das\s+heißt|то\s+есть|тобто|czyli|"
+    r"yaitu|yakni|yani|tức\s+là|adică|eli|dus)\s*[,:]?\s*(?=\d)|即\s*(?=\d)",
+    re.I,
+)
+"""A list restated after "that is" ("ou seja, 3, 4 e 5"): the frames it gives."""
 _ZH_FRAMES_ARE = re.compile(r"帧(?:的索引|索引)?\s*(?:为|是|有|:)\s*(?=\d)")
 _FRAMES_IN_BRACKETS = re.compile(r" frames \s*\(\s*(\d+(?:\s*,\s*\d+)*)\s*\)")
 _NEGATED_FRAMES = re.compile(
@@ -229,6 +263,9 @@ def frame_words(text: str) -> str:
     )
     text = _FRAME_WORD.sub(" frames ", _ZH_FRAMES_ARE.sub(" frames ", text))
     text = _FRAMES_IN_BRACKETS.sub(r" frames \1 ", text)  # "마지막 세 프레임(5, 6, 7)이"
+    # "frames sind 4 bis 7", "ou seja, 3, 4 e 5", "fotogrammi 0 e 1 oppure il 6 e il 7"
+    text = _THAT_IS.sub(" frames ", _FRAMES_ARE.sub(" ", text))
+    text = _OR_BETWEEN.sub(" or frames ", _RANGE_BETWEEN.sub(" to ", text))
     return _AND_BETWEEN.sub(" and ", text)
 
 
@@ -247,85 +284,31 @@ def needle(pattern: str) -> str:
     return re.sub(r"\\(.)", r"\1", text)
 
 
-_ORDINAL_WORDS = {
-    "first": r"premier|première|primer|primera|primero|primo|prima|primeiro|primeira|erste[nrs]?|"
-             r"első|перша|перший|першу|первая|первый|первую|первой|1番目の|最初の|첫\s*번째|第一(?:个|张|幅)?",
-    "second": r"második|друга|другий|другу|deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
-              r"2番目の|두\s*번째|第二(?:个|张|幅)?",
-    "third": r"harmadik|третя|третій|третю|troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
-             r"третьей|3番目の|세\s*번째|第三(?:个|张|幅)?",
-    "fourth": r"negyedik|четверта|четвертий|четверту|quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
-              r"четвертый|четвёртую|четвертую|4番目の|네\s*번째|第四(?:个|张|幅)?",
-    "last": r"utolsó|остання|останній|останню|dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
-            r"最後の|마지막|最后一?(?:个|张|幅)?",
-}  # fmt: skip
-_OPTION_NOUN = (
-    r"(?:masque|máscara|maschera|maske|маск[аиуы]|マスク|마스크|掩码|掩膜|蒙版|"
-    r"(?:segmentierungs)?karte|carte|mapa|mappa|карт[аиуы]|"
-    r"option|opción|opzione|opção|вариант|選択肢|옵션|선택지|选项|"
-    r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보|jelölt|maszk|opció|lehetőség|варіант)"
-)
-_ORDINAL_OPTION = re.compile(
-    r"(?<!\w)(?:(" + ")|(".join(_ORDINAL_WORDS.values()) + r"))\s*" + _OPTION_NOUN + r"\w*",
+_RANKING_OTHER = re.compile(
+    r"(?:(?<!\w)(?:rangfolge|reihenfolge|classement|clasificación|orden\s+de\s+probabilidad|classifica|"
+    r"classificação|ordem\s+de\s+probabilidade|kolejność|rangschikking|volgorde|sıralama|peringkat|urutan|"
+    r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità)|"
+    r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]",
     re.I,
 )
 
 
-_BARE_ORDINAL = re.compile(
-    r"(?<!\w)(?:(?:la|le|il|el|lo|l'|die|der|das|den|a|o|the)\s+)?(?:("
-    + ")|(".join(_ORDINAL_WORDS.values())
-    + r"))(?!\w)",
+_PROBABILITY_WORD = re.compile(
+    r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|"
+    r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet",
     re.I,
 )
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])0,(\d{1,3})(?![\d,])")
 
 
-def _english(m: re.Match[str]) -> str:
-    return " the " + list(_ORDINAL_WORDS)[next(i for i, g in enumerate(m.groups()) if g)]
-
-
-_NUMBERED_NOUN = (
-    r"kandidat(?:en)?|candidats?|candidat[oiae]s?|кандидат[ыа]?|optionen|opci[oó]n(?:es)?|"
-    r"opzion[ei]|op[cç][aã]o|op[cç][oõ]es|masken?|masques?|m[aá]scaras?|mascher[ae]|маск[аи]|"
-    r"候选|候選|候補|候补|후보|选项|選択肢"
-)
-_OPTION_RUN = re.compile(
-    r"(?<!\w)(" + _NUMBERED_NOUN + r")[ \t]*(\d)((?:[ \t]*(?:,|、|&|und|oder|et|ou|y|o|e|i|и|или|"
-    r"veya|ve|和|与|或|と|か|과|와|또는)[ \t]*\d(?!\d))+)",
-    re.I,
-)
-
-
-_NEGATED_OPTION = re.compile(
-    r"(?:(?<!\w)(?:nicht|pas|não|non|не|nie|niet|inte|ليس)|不是|并非)[ \t]*"
-    r"(?:(?:la|le|el|il|lo|o|a|der|den|die|das|l')[ \t]*)?(?:"
-    + _NUMBERED_NOUN
-    + r")[ \t]*(\d)(?!\d)",
-    re.I,
-)
-
-
-def numbered_options(text: str) -> str:
-    """Option numbers after another language's noun, each with its noun ("Kandidat 1 und 3":
-    "Kandidat 1 und Kandidat 3", "候选1和候选3": "候选 1和 候选 3"), so that the reading of option
-    numbers sees every one (two named: two options, not the first); a negated one in English
-    ("nicht Kandidat 3": "not candidate 3"), which that reading rules out."""
-
-    def each(m: re.Match[str]) -> str:
-        rest = re.sub(r"(\d)", lambda d: " " + m.group(1) + " " + d.group(1), m.group(3))
-        return " " + m.group(1) + " " + m.group(2) + rest
-
-    text = _NEGATED_OPTION.sub(lambda m: " not candidate " + m.group(1) + " ", text)
-    text = _OPTION_RUN.sub(each, text)
-    return re.sub(r"(?<=[和与或、及と])(候选|候選|候補|候补|选项|選択肢)(?=\s*\d)", r" \1 ", text)
-
-
-def ordinals_in_english(text: str) -> str:
-    """An ordinal over the options in the other languages ("le deuxième masque", "die vierte
-    Karte", "1番目のマスク", "세 번째 마스크", "第二个选项") as English ("the second option"),
-    which the reading of ordinals then takes (options with numbers of their own in another
-    order: ``Z``); where there is one, the other ordinals too ("la prima maschera oppure la
-    terza": "the first option oppure the third", two options)."""
-    if not _ORDINAL_OPTION.search(text):
+def forms_in_english(text: str) -> str:
+    """A ranking's heading in another language ("可能性排序：B > C > A > D", "Reihenfolge: D, B,
+    A, C") as English "ranking:", and scores listed with "、" ("候補1: 10%、候補2: 15%") with
+    commas, for the readers of answers that weigh every option (:mod:`.answer_forms`)."""
+    if "%、" in text:
+        text = text.replace("%、", "%, ")
+    if "0," in text and _PROBABILITY_WORD.search(text):  # "B 0,7": a decimal comma
+        text = _DECIMAL_COMMA.sub(r"0.\1", text)
+    if ":" not in text and "：" not in text:
         return text
-    text = _ORDINAL_OPTION.sub(lambda m: _english(m) + " option ", text)
-    return _BARE_ORDINAL.sub(lambda m: _english(m) + " ", text)
+    return _RANKING_OTHER.sub(" ranking: ", text)

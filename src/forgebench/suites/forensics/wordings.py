@@ -63,6 +63,18 @@ GENERATED_POSITIVE = (
     "фейк", "подделка", "フェイク", "do ai tạo", "ai tạo ra",
     "згенерован", "штучним інтелектом", "підробк", "generat de ia", "generată de ia", "generată",
     "توسط هوش مصنوعی تولید شده", "تولید شده توسط هوش مصنوعی", "ساخته شده با هوش مصنوعی", "جعلی",
+    "buatan ai", "dibuat oleh ai", "dibuat dengan ai", "dihasilkan oleh ai", "dihasilkan ai", "dijana oleh ai",
+    "dijana ai", "hasil ai", "dibuat oleh kecerdasan buatan", "dihasilkan oleh kecerdasan buatan",
+    "mi által generált", "ai által generált", "mi által készített", "ai által készített", "mi generálta",
+    "mesterséges intelligencia által", "generált",
+    "tekoälyn luoma", "tekoälyn tekemä", "tekoälyn tuottama", "tekoälyllä luotu", "tekoälyllä tehty",
+    "tekoälyllä generoitu", "luotu tekoälyllä", "generoitu",
+    "imetengenezwa na ai", "imetengenezwa kwa ai", "imeundwa na ai", "iliyotengenezwa na ai",
+    "imezalishwa na ai", "imetengenezwa na akili bandia",
+    "ai உருவாக்கிய", "ai ஆல் உருவாக்கப்பட்ட", "ai உருவாக்கப்பட்ட", "செயற்கை நுண்ணறிவு உருவாக்கிய",
+    "செயற்கை நுண்ணறிவால் உருவாக்கப்பட்ட",
+    "door ai gemaakt", "gemaakt door ai", "generată de inteligența artificială", "creată de ai",
+    "ai द्वारा जनरेट", "ai से बनी", "ai से बनाई", "yapay zeka tarafından üretilmiş", "yapay zekâ tarafından üretilmiş",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
@@ -84,6 +96,13 @@ MANIPULATED_POSITIVE = (
     "zmanipulowany", "zmanipulowana", "zmanipulowane", "zmodyfikowany", "zmodyfikowana",
     "zmodyfikowane", "manipulat", "manipulată", "manipüle edilmiş", "değiştirilmiş", "змінен",
     "підроблен",
+    "dimanipulasi", "diedit", "direkayasa", "diubah", "disunting", "dimanipulasi oleh ai",
+    "manipulált", "módosított", "szerkesztett", "hamisított", "megváltoztatott", "mi által manipulált",
+    "muokattu", "manipuloitu", "muokattu tekoälyllä", "väärennetty",
+    "imehaririwa", "imebadilishwa", "imechezewa", "iliyohaririwa",
+    "மாற்றியமைக்கப்பட்ட", "திருத்தப்பட்ட", "மாற்றப்பட்ட",
+    "gemanipuleerd", "door ai gemanipuleerd", "bewerkt", "vervalst",
+    "modificată", "editată", "falsificată", "alterată", "chỉnh sửa", "संपादित", "बदली गई", "छेड़छाड़",
 )  # fmt: skip
 NEGATIVE = (
     "real", "authentic", "genuine", "unedited", "unaltered", "untampered", "unmanipulated",
@@ -106,6 +125,9 @@ NEGATIVE = (
     "оригинальн", "nguyên bản", "ảnh thật", "eredeti", "valódi", "originální",
     "справжн", "оригінальн", "üretilmemiş", "oluşturulmamış", "manipüle edilmemiş",
     "değiştirilmemiş", "düzenlenmemiş", "reală", "autentică", "تولید نشده", "ساخته نشده", "واقعی",
+    "foto asli", "gambar asli", "asli", "hiteles", "valós", "aito", "aitoa", "todellinen", "alkuperäinen",
+    "muokkaamaton", "halisi", "haijatengenezwa na ai", "haijahaririwa", "haijabadilishwa",
+    "உண்மையான", "அசல்", "authentiek", "origineel", "onbewerkt", "originală", "nemodificată",
 )  # fmt: skip
 POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE}
 """Paraphrases of the positive option of each release wording (its own text included)."""
@@ -136,7 +158,7 @@ model names (seed 002 Table 5) and the answer of real media in the localization 
 
 LETTER_NEGATED_BEFORE = (
     r"ce\s+n'est\s+pas|n'est\s+pas|pas|no\s+es|no\s+era|nicht|kein|non\s+è|não\s+é|não|не|нет|"
-    r"niet|nie|inte|không\s+phải|ليست|ليس|bukan|ne|no|non|不是|并非|而不是|wala"
+    r"niet|nie|inte|không\s+phải|ليست|ليس|bukan|ne|no|non|不是|并非|而不是|wala|scheidet|schließe|verwerfe"
 )
 """A word before an option letter that rules it out ("no es la A; ...", "Не C, а D")."""
 LETTER_NEGATED_AFTER = (
@@ -144,7 +166,10 @@ LETTER_NEGATED_AFTER = (
     r"이\s*아닙니다|가\s*아니고|değil|नहीं|\s+(?:es|est|ist|è|é|sono|son|sind)\s+(?:(?:claramente|clairement|"
     r"eindeutig|chiaramente|claramente)\s+)?(?:incorrect[ao]s?|incorrecte|falsch|sbagliat[aoe]|errad[ao]s?|"
     r"fausses?|faux|errat[aoe]|equivocad[ao]s?)(?!\w)|\s*(?:[-—–:]\s*)?неверн\w*|\s*(?:是)?错(?:的|误)|"
-    r"\s*(?:は|が)(?:間違い|誤り)|\s*(?:는|은|가|이)\s*틀(?:렸|린)"
+    r"\s*(?:は|が)(?:間違い|誤り)|\s*(?:는|은|가|이)\s*틀(?:렸|린)|"
+    r"\s+(?:fällt|fallen|scheidet|scheiden)\s+(?:weg|raus|heraus|aus)|\s+(?:ist|sind)\s+ausgeschlossen|"
+    r"\s+(?:est|sont)\s+(?:exclue?s?|éliminée?s?)|\s+(?:queda|quedan)\s+descartad[ao]s?|"
+    r"\s+(?:è|sono)\s+(?:esclus[aoe]|scartat[aoe])|\s+(?:odpada|odpadają)"
 )
 """What follows an option letter and rules it out ("C가 아니라 A", "C değil, B", "C नहीं", "A è
 sbagliata", "A неверно", "A是错的", "Aは間違い")."""
@@ -163,6 +188,18 @@ _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "ar": (("العلوي", "العلوية"), ("السفلي", "السفلية"), ("الأيسر", "اليسرى"), ("الأيمن", "اليمنى"), "vh"),
     "fa": (("بالا", "بالای", "بالایی"), ("پایین", "پایینی"), ("سمت چپ", "چپ"), ("سمت راست", "راست"), "vh"),
     "el": (("πάνω",), ("κάτω",), ("αριστερά",), ("δεξιά",), "vh hv"),
+    "hu": (("felső", "fent", "felül"), ("alsó", "lent", "alul"), ("bal",), ("jobb",), "hv vh"),
+    "fi": (("yläkulma", "yläkulmassa", "yläosa", "yläosassa", "ylhäällä"), ("alakulma", "alakulmassa", "alaosa", "alaosassa", "alhaalla"),
+           ("vasen", "vasemmassa", "vasemmalla"), ("oikea", "oikeassa", "oikealla"), "hv vh"),
+    "id": (("atas",), ("bawah",), ("kiri",), ("kanan",), "hv vh"),
+    "sw": (("juu",), ("chini",), ("kushoto",), ("kulia",), "vh hv"),
+    "ta": (("மேல்", "மேல்புற", "மேற்புற"), ("கீழ்", "கீழ்புற"), ("இடது",), ("வலது",), "vh"),
+    "ar2": (("أعلى",), ("أسفل",), ("اليسار", "يسار"), ("اليمين", "يمين"), "vh"),
+    "hi": (("ऊपर", "ऊपरी"), ("नीचे", "निचले", "निचला", "निचली"), ("बाईं", "बाएं", "बाएँ", "बायें", "बाएँ"),
+           ("दाईं", "दाएं", "दाएँ", "दायें"), "vh hv"),
+    "ro": (("sus", "superior", "superioară"), ("jos", "inferior", "inferioară"), ("stânga", "stâng"), ("dreapta", "drept"), "hv vh"),
+    "vi": (("trên",), ("dưới",), ("bên trái", "trái"), ("bên phải", "phải"), "vh"),
+    "cs": (("horní", "nahoře"), ("dolní", "dole"), ("levý", "levém", "vlevo"), ("pravý", "pravém", "vpravo"), "vh hv"),
 }  # fmt: skip
 """Per language: the words for top, bottom, left and right (the inflections models write), and
 the orders they combine in (``vh``: "superior izquierda", ``hv``: "sağ üst")."""
@@ -183,7 +220,25 @@ def _corners() -> dict[str, tuple[str, ...]]:
 
 def _candidates() -> dict[str, tuple[str, ...]]:
     """ "Candidate n" in other languages ("Kandidat 2", "候选2", "후보 2"): the option's own number."""
-    words = ("kandidat", "candidato", "candidata", "candidat", "kandydat", "kandidaat", "кандидат")
+    words = (
+        "kandidat",
+        "candidato",
+        "candidata",
+        "candidat",
+        "kandydat",
+        "kandidaat",
+        "кандидат",
+        "candidatul",
+        "calon",
+        "kandidaatti",
+        "ứng viên",
+        "mgombea",
+        "aday",
+        "jelölt",
+        "उम्मीदवार",
+        "வேட்பாளர்",
+        "المرشح",
+    )
     cjk = ("候选图", "候選圖", "候选", "候選", "候補", "후보")
     return {
         f"candidate {n}": tuple(f"{w} {n}" for w in words) + tuple(f"{w}{s}{n}" for w in cjk for s in ("", " "))
@@ -197,18 +252,37 @@ OTHER_LANGUAGES: dict[str, tuple[str, ...]] = {
     "왼쪽 아래": ("왼쪽 하단", "좌측 하단", "하단 왼쪽"), "오른쪽 아래": ("오른쪽 하단", "우측 하단", "하단 오른쪽"),
     **_candidates(),
     "splicing": ("photomontage", "fotomontaje", "fotomontaggio", "fotomontagem", "fotomontage", "d'une autre photo", "dans une autre photo", "d'une autre image", "de otra foto", "de otra imagen", "aus einem anderen foto", "aus einem anderen bild", "da un'altra foto", "da un'altra immagine", "de outra foto", "de outra imagem", "из другой фотографии", "из другого изображения", "从另一张", "拼接", "別の写真から", "別の画像から", "スプライシング", "다른 사진에서", "다른 이미지에서", "스플라이싱", "сплайсинг", "de otra fotografía", "aus einer anderen aufnahme", "从其他图片", "别的图片", "另一张图", "另一幅", "composición"),
-    "copy-move": ("コピー・ムーブ", "コピームーブ", "copiada y pegada", "copiado y pegado", "misma imagen", "même image", "stessa immagine", "selben bild", "gleichen bild", "mesma imagem", "того же изображения", "同一张", "同じ画像", "같은 이미지", "clonado", "clonada", "clonato", "clonata", "cloné", "clonée", "geklont", "dupliziert", "dupliqué", "dupliquée", "скопирован", "клонирован", "复制 移动", "复制移动", "コピー移動", "コピー 移動", "복사 이동", "clonage", "clonación", "clonazione", "clonagem", "klonen", "kopiert und verschoben", "copiado e movido", "copiato e spostato", "copié et déplacé", "同一图像", "同一幅", "コピーアンドムーブ", "복제"),
-    "removal": ("gommé", "gommée", "effacé", "effacée", "supprimé", "supprimée", "borrado", "borrada", "wegretuschiert", "wurde entfernt", "wurden entfernt", "gelöscht", "rimosso", "rimossa", "cancellato", "cancellata", "apagado", "apagada", "removido", "removida", "стёр", "стер", "стёрт", "стерт", "удалён", "удалена", "удалено", "抹掉", "擦除", "删除", "移除", "去除", "消去", "消され", "削除", "除去", "지워", "지웠", "제거", "消除", "被删", "抹去", "去掉", "取り除", "삭제", "지운", "retirée", "retirado"),
-    "face swap (single face)": ("échange de visage", "échange de visages", "cambio de cara", "intercambio de caras", "cambiaron la cara", "gesichtstausch", "gesicht ausgetauscht", "scambio di volti", "scambio di volto", "troca de rosto", "troca de rostos", "замена лица", "заменили лицо", "换脸", "人脸替换", "顔の入れ替え", "顔が別人", "顔を入れ替", "얼굴 교체", "얼굴을 바꾼", "visage remplacé", "visage a été remplacé", "cara reemplazada", "rostro reemplazado", "cambio de rostro", "intercambio de rostros", "gesicht getauscht", "gesicht ersetzt", "volto sostituito", "viso sostituito", "rosto substituído", "rosto trocado", "лицо заменено", "подмена лица", "换了脸", "脸被替换", "人脸交换", "顔交換", "フェイススワップ", "페이스 스왑", "얼굴이 바뀌"),
+    "copy-move": ("コピー・ムーブ", "コピームーブ", "copiada y pegada", "copiado y pegado", "misma imagen", "même image", "stessa immagine", "selben bild", "gleichen bild", "mesma imagem", "того же изображения", "同一张", "同じ画像", "같은 이미지", "clonado", "clonada", "clonato", "clonata", "cloné", "clonée", "geklont", "dupliziert", "dupliqué", "dupliquée", "скопирован", "клонирован", "复制 移动", "复制移动", "コピー移動", "コピー 移動", "복사 이동", "clonage", "clonación", "clonazione", "clonagem", "klonen", "kopiert und verschoben", "copiado e movido", "copiato e spostato", "copié et déplacé", "同一图像", "同一幅", "コピーアンドムーブ", "복제",
+                  "kopiuj przenieś", "skopiowany", "salin pindah", "kopyala taşı", "gekloond", "másolás mozgatás", "klónozott",
+                  "sao chép di chuyển", "copiere mutare"),
+    "removal": ("gommé", "gommée", "effacé", "effacée", "supprimé", "supprimée", "borrado", "borrada", "wegretuschiert", "wurde entfernt", "wurden entfernt", "gelöscht", "rimosso", "rimossa", "cancellato", "cancellata", "apagado", "apagada", "removido", "removida", "стёр", "стер", "стёрт", "стерт", "удалён", "удалена", "удалено", "抹掉", "擦除", "删除", "移除", "去除", "消去", "消され", "削除", "除去", "지워", "지웠", "제거", "消除", "被删", "抹去", "去掉", "取り除", "삭제", "지운", "retirée", "retirado", "poisto", "poistettu", "penghapusan", "dihapus", "usunięcie", "usunięto",
+                "usunięty", "eltávolítás", "eltávolították", "verwijderd", "verwijdering", "îndepărtare", "eliminat",
+                "kaldırma", "kaldırılmış", "silinmiş", "xóa bỏ", "odstranění", "odstraněn", "إزالة", "हटाया", "imeondolewa"),
+    "face swap (single face)": ("échange de visage", "échange de visages", "cambio de cara", "intercambio de caras", "cambiaron la cara", "gesichtstausch", "gesicht ausgetauscht", "scambio di volti", "scambio di volto", "troca de rosto", "troca de rostos", "замена лица", "заменили лицо", "换脸", "人脸替换", "顔の入れ替え", "顔が別人", "顔を入れ替", "얼굴 교체", "얼굴을 바꾼", "visage remplacé", "visage a été remplacé", "cara reemplazada", "rostro reemplazado", "cambio de rostro", "intercambio de rostros", "gesicht getauscht", "gesicht ersetzt", "volto sostituito", "viso sostituito", "rosto substituído", "rosto trocado", "лицо заменено", "подмена лица", "换了脸", "脸被替换", "人脸交换", "顔交換", "フェイススワップ", "페이스 스왑", "얼굴이 바뀌", "viso è stato sostituito", "con quello di un'altra persona", "por el de otra persona", "par celui d'une autre personne",
+                                "durch das einer anderen person", "pelo de outra pessoa", "volto è stato sostituito", "viso sostituito", "rostro fue reemplazado",
+                                "cara fue reemplazada", "rosto foi substituído", "gesicht wurde ersetzt", "gesicht wurde ausgetauscht",
+                                "zamiana twarzy", "podmiana twarzy", "gezichtswissel", "yüz değiştirme", "pertukaran wajah",
+                                "hoán đổi khuôn mặt", "arccsere"),
     "generative adversarial networks": ("red generativa antagónica", "red generativa adversaria", "redes generativas antagónicas", "rede adversária generativa", "rede generativa adversária", "réseau antagoniste génératif", "réseaux antagonistes génératifs", "rete generativa avversaria", "reti generative avversarie", "generatives gegnerisches netz", "генеративно состязательн", "생성적 적대", "对抗网络", "敵対的生成"),
     "diffusion models": ("mô hình khuếch tán", "khuếch tán", "modello di diffusione", "modelli di diffusione", "modelo de difusión", "modelos de difusión", "modelo de difusão", "modèle de diffusion", "modèles de diffusion", "diffusionsmodell", "диффузион", "디퓨전", "확산", "扩散", "拡散", "ディフュージョン", "difusión", "difusão", "diffusione"),
     "graphics-based methods": ("basato sulla grafica", "basati sulla grafica", "basado en gráficos", "baseado em gráficos", "3d 그래픽", "렌더링", "rendu 3d", "renderizado", "renderizada", "gerendert", "рендер", "レンダリング", "computergrafik", "компьютерная графика", "计算机图形", "gráficos por computadora", "gráficos por computador", "computação gráfica", "infographie", "images de synthèse", "grafica computerizzata", "コンピュータグラフィックス"),
     "variational auto-encoders": ("autoencoder variazionale", "autoencoder variacional", "autocodificador variacional", "autoencodeur variationnel", "auto encodeur variationnel", "variationaler autoencoder", "вариационн", "变分自编码", "変分オートエンコーダ", "변분 오토인코더"),
     "recurrent neural networks": ("再帰型ニューラルネットワーク", "リカレントニューラルネットワーク", "循环神经网络", "递归神经网络", "rete neurale ricorrente", "red neuronal recurrente", "rede neural recorrente", "réseau de neurones récurrent", "réseau neuronal récurrent", "rekurrentes neuronales netz", "рекуррентн", "순환 신경망"),
-    "encoder-decoder": ("codificador decodificador", "encodeur décodeur", "kodierer dekodierer", "кодировщик декодер", "编码器 解码器", "编码器解码器", "エンコーダ デコーダ", "인코더 디코더"),
+    "encoder-decoder": ("codificador decodificador", "encodeur décodeur", "kodierer dekodierer", "кодировщик декодер", "编码器 解码器", "编码器解码器", "エンコーダ デコーダ", "인코더 디코더",
+                        "encoder decoderarchitectuur", "encoder decodermodel", "encoder decoderarchitektur"),
     "auto-regressive models": ("autorregresivo", "autorégressif", "autoregressivo", "autoregressiv", "авторегрессионн", "自回归", "自己回帰", "자기회귀"),
     "proprietary": ("propriétaire", "propietario", "propietaria", "proprietario", "proprietaria", "proprietário", "proprietária", "proprietär", "проприетарн", "коммерческ", "商业", "闭源", "商用", "상용", "générateur commercial", "gerador comercial", "generador comercial", "generatore commerciale", "kommerziell"),
     "no area was manipulated.": ("keiner der bereiche wurde manipuliert", "kein bereich wurde manipuliert", "kein bereich ist manipuliert", "keine region wurde manipuliert", "kein manipulierter bereich", "改ざんされた領域はない", "改ざんされた領域はありません", "改ざん箇所はありません", "改ざん箇所はない", "ninguna zona ha sido manipulada", "ninguna zona fue manipulada", "ninguna zona está manipulada", "ninguna región ha sido manipulada", "ninguna región fue manipulada", "ningún área fue manipulada", "ninguna área fue manipulada", "aucune zone n'a été", "aucune région n'a été", "aucune zone n'est manipulée", "aucune zone manipulée", "nessuna area è stata", "nessuna zona è stata", "nessuna area è manipolata", "nessuna area manipolata", "nessuna zona manipolata", "nenhuma área foi", "nenhuma região foi", "nenhuma área manipulada", "nenhuma área está manipulada", "ни одна область не была", "ни одна область не подверглась", "没有区域被篡改", "没有被篡改的区域", "没有篡改区域", "没有任何区域被篡改", "没有区域被修改", "조작된 영역이 없", "조작된 영역은 없", "조작된 부분이 없", "hiçbir bölge manipüle edilmemiş", "hiçbir bölge değiştirilmemiş", "rien n'a été manipulé", "nada fue manipulado", "nada ha sido manipulado", "nichts wurde manipuliert", "nulla è stato manipolato", "niente è stato manipolato", "nada foi manipulado"),
+    "face swap (multiple faces)": ("face swap mit mehreren gesichtern", "gesichter mehrerer personen", "mehrere gesichter ausgetauscht",
+                                   "plusieurs visages", "varios rostros", "varias caras", "più volti", "vários rostos", "多张人脸", "多人换脸",
+                                   "複数の顔", "여러 얼굴", "несколько лиц", "wielu twarzy", "birden fazla yüz", "meerdere gezichten",
+                                   "multiple faces", "several faces"),
+    "face editing": ("yüz düzenleme", "gesichtsbearbeitung", "edición facial", "edición del rostro", "édition du visage",
+                     "édition faciale", "modifica del volto", "editing del volto", "edição facial", "edycja twarzy",
+                     "gezichtsbewerking", "pengeditan wajah", "chỉnh sửa khuôn mặt", "редактирование лица", "人脸编辑",
+                     "面部编辑", "顔の編集", "顔編集", "얼굴 편집", "arc szerkesztése", "kasvojen muokkaus"),
+    "encoder-decoder&graphics-based methods": ("인코더 디코더와 그래픽 기반", "编码器 解码器与图形", "encoder decoder und grafik",
+                                               "encoder decoder e grafica", "codificador decodificador y gráficos"),
     "no frame was manipulated.": ("ningún fotograma", "aucune image n'a été", "kein frame wurde", "nessun fotogramma", "nenhum quadro", "ни один кадр не", "没有帧被篡改", "改ざんされたフレームはない"),
 }  # fmt: skip
 """The same option texts in the other languages the rules know (French, Spanish, German,

@@ -234,3 +234,74 @@ def test_a_sarcastic_opening_is_no_verdict() -> None:
     """'Totally untouched, sure... if you ignore ...': the opening is not the answer."""
     answer = "Totally untouched, sure... if you ignore the floating shadow. It's manipulated."
     assert extract_option(answer, MANIP).letter != "B"
+
+
+KINDS_FACE = {
+    "A": "Face Reenactment",
+    "B": "Image Enhancement",
+    "C": "Face Editing",
+    "D": "Style Translation",
+}
+BOX_SET = {
+    "A": '{ "forged area": [ [ 512, 0, 300, 260 ] ] }',
+    "B": '{ "forged area": [ [ 96, 410, 220, 300 ] ] }',
+    "C": '{ "forged area": [ [ 600, 420, 350, 300 ] ] }',
+    "D": '{ "forged area": [ [ 1, 120, 295, 192 ] ] }',
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # paraphrases of the kinds, generators and sides
+        (
+            "It's been retouched for quality, sharpened and denoised, nothing added.",
+            KINDS_FACE,
+            "B",
+        ),
+        ("The expressions are driven by another actor's facial motion.", KINDS_FACE, "A"),
+        ("Only attributes were altered: he looks older and wears glasses.", KINDS_FACE, "C"),
+        ("A photo re-rendered to look like a Van Gogh painting.", KINDS_FACE, "D"),
+        ("An autoencoder with a shared encoder and per-identity decoders.", GENS, "C"),
+        ("Made by a machine.", BINARY, "A"),
+        ("This clip was captured by a real camera; the motion blur is plausible.", BINARY, "B"),
+        ("The person on the right was cut from a different photograph.", KINDS, "A"),
+        # corner pairs with words between them
+        ("Top-left corner at (600, 420), bottom-right corner at (950, 720).", BOX_SET, "C"),
+        # a numbered list of every option in another order ranks them; in the question's order
+        # it only restates them
+        (
+            "1. Diffusion models\n2. Generative Adversarial Networks\n3. Encoder-Decoder\n"
+            "4. Graphics-based methods",
+            GENS,
+            "B",
+        ),
+        (
+            "1. Generative Adversarial Networks\n2. Diffusion models\n3. Encoder-Decoder\n"
+            "4. Graphics-based methods",
+            GENS,
+            "Z",
+        ),
+        # a score per frame list
+        ("[3,4,5]: 0.30\n[0,1]: 0.10\n[6,7]: 0.45\n[2]: 0.15", FRAMES, "C"),
+        # ticks after a restated option list
+        ("A. Candidate 1 ✗\nB. Candidate 2 ✗\nC. Candidate 3 ✓\nD. Candidate 4 ✗", FOUR, "C"),
+        # a conditional that the last sentence settles; one left open
+        (
+            "If the shadow is part of the forgery, Candidate 2; if not, Candidate 4. Looking "
+            "closely, the shadow is clearly painted in, so Candidate 2.",
+            FOUR,
+            "B",
+        ),
+        ("If the shadow is part of the forgery, Candidate 2; if not, Candidate 4.", FOUR, "Z"),
+        # Cyrillic and Greek capitals alone
+        ("С.", REGIONS, "C"),
+        ("Β", BINARY, "B"),
+        # hedges: "can't pin down", "X or not", "not actually able to tell" after a correction
+        ("Frames 0 and 1, possibly also 2 — I can't pin down whether 2 is tampered.", FRAMES, "Z"),
+        ("Fake or not, I'd need the original file and its metadata to check.", MANIP, "Z"),
+        ("C. Sorry, that's wrong — I'm not actually able to tell from this image.", FOUR, "Z"),
+    ],
+)
+def test_round_nine_forms(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

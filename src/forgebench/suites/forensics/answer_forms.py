@@ -52,12 +52,12 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
                 continue  # "A: 0.55" is a score; "A: 2" may be a frame index
             value = float(m.group(2).replace(",", "."))  # "B 0,7": a decimal comma
             scores[m.group(1)] = value / (100 if m.group(3) else 1)
-    if len(scores) < 2 and spec.kind in ("lists", "boxes"):
-        return None
+    if len(scores) < 2 and spec.kind in ("lists", "boxes") and not _LIST_SCORE.search(text):
+        return None  # ("[6,7]: 0.45" on lines of their own: a score per list, read below)
     unread = 0.0  # the highest score on a "label: score" line whose label names no option
     if len(scores) < 2:
         scores = {}
-        for part in re.split(r"[,;\n|]|\band\b", text):
+        for part in re.split(r",(?![^\[]*\])|[;\n|]|\band\b", text):  # (a list's commas kept)
             part = _ENUMERATOR.sub(" ", part)  # "1. Splicing - ...": a list number, no score
             found = list(_SCORE.finditer(part))
             if not found:
@@ -70,7 +70,7 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
             value = float(score.group(1)) / (100 if score.group(2) else 1)
             rest = part[: score.start()] + " " + part[score.end() :]
             said = text_letters(rest, spec)
-            if len(said) == 1 and _numbers_are_options(rest, spec):
+            if len(said) == 1 and (spec.kind == "lists" or _numbers_are_options(rest, spec)):
                 scores[said.pop()] = value
             elif not said and score.group(2) and _LABELLED.match(part):
                 unread = max(unread, value)  # "- Encoder-Decoder & Graphics-based: 60%"
@@ -87,6 +87,9 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
     return Reading(top[0], "probabilities")
 
 
+_LIST_SCORE = re.compile(
+    r"^\s*[\[{][^\]\n]*[\]}]?\]?\s*[:=]\s*\d*\.\d+|^\s*\[[^\]\n]*\]\s*[:=]\s*\d+\s*%", re.M
+)
 _NOT_A_SCORE = re.compile(r"(?:step|frame|point|no\.|#|stage|phase|part|item)\s*$", re.I)
 _LABELLED = re.compile(r"^\W*[A-Za-z][^:=\d]{2,60}[:=]\s*\d")
 """A "label: score" line ("Encoder-Decoder & Graphics-based: 60%")."""
@@ -132,7 +135,7 @@ def ranking(text: str, spec: OptionTexts) -> Reading | None:
     from worst to best)."""
     m = _RANKING.search(text)
     if m is None:
-        return None
+        return _numbered_order(text, spec)
     body = re.split(r"(?<=[a-z)\]])[.!?](?:\s|$)", m.group(2), maxsplit=1)[0]  # its sentence only
     lead, colon, listed = body.partition(":")
     direction = m.group(1) + " " + (lead if colon else "")  # "Ranking from least to most likely:"
@@ -156,6 +159,28 @@ def ranking(text: str, spec: OptionTexts) -> Reading | None:
     if len(top) > 1:  # "B = C > A > D": two options share the top
         return Reading("Z", "tied-ranking")
     return Reading(next(iter(top)), "ranking")
+
+
+_NUMBERED = re.compile(r"^\s*(\d)[.)]\s+(.+?)\s*$")
+
+
+def _numbered_order(text: str, spec: OptionTexts) -> Reading | None:
+    """An answer that is only a numbered list of every option, each once, in an order other
+    than the question's ("1. Proprietary\n2. Variational Auto-Encoders\n..."): a ranking, its
+    first (in the question's order it only restates the options)."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    if len(lines) != len(spec.letters) or len(lines) < 3:
+        return None
+    order: list[str] = []
+    for k, line in enumerate(lines, 1):
+        m = _NUMBERED.match(line)
+        said = text_letters(m.group(2), spec) if m and int(m.group(1)) == k else set()
+        if len(said) != 1 or len(m.group(2).split()) > 6:  # type: ignore[union-attr]
+            return None
+        order += said
+    if sorted(order) != sorted(spec.letters) or order == list(spec.letters):
+        return None
+    return Reading(order[0], "ranking")
 
 
 _RULE_OUT = re.compile(r"\b(?:rules?\s+out|ruled\s+out|ruling\s+out|eliminat\w*|exclud\w*)\b", re.I)

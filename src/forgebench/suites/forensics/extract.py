@@ -80,6 +80,7 @@ from forgebench.suites.forensics.final_cue import (
     TEXT_WHOLE,
     VERDICT_LINE,
     gated,
+    settled_condition,
     settles,
     verdict_forms,
 )
@@ -95,6 +96,7 @@ from forgebench.suites.forensics.hedges import (
     UNDETERMINED,
     undecided_rest,
 )
+from forgebench.suites.forensics.json_answer import json_answer
 from forgebench.suites.forensics.option_text import (
     OptionTexts,
     named_letters,
@@ -109,17 +111,6 @@ STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "n
 NO_OPTION = "Z"
 PARSER_VERSION = "forensics-extract/v3"
 
-_JSON_ANSWER = re.compile(
-    r"[\"']?(?:final[_ ]answer|answer|choice|option|prediction|selected[_ ]option)[\"']?\s*:\s*"
-    r"([\"'])(.*?)\1",
-    re.IGNORECASE | re.S,
-)
-_JSON_STRING = re.compile(r"([\"'])((?:(?!\1).){3,})\1", re.S)
-"""A JSON string value (a key is too; keys name no option)."""
-_JSON_NUMBER = re.compile(
-    r"[\"']?(?:final[_ ]answer|answer|choice|option|selected[_ ]option)[\"']?\s*:\s*(\d)\s*[,}]",
-    re.I,
-)
 _QUESTION = re.compile(r"(?:^|(?<=[.!?:\n]))[^.!?:\n]*\?(?=\s+\S)")
 """A question the answer asks before answering it ("Non AI-generated? No - it is ...")."""
 
@@ -162,34 +153,6 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
         return True
     rest = text[hedge.end() :]
     return is_refusal(rest, spec) or _text(rest, {}, spec) is None
-
-
-def _json(text: str, items: Mapping[str, str], spec: OptionTexts) -> Extraction | None:
-    if "{" not in text:
-        return None
-    found = list(_JSON_ANSWER.finditer(text))
-    if not found:
-        number = _JSON_NUMBER.search(text)  # {"choice": 4}: the fourth option
-        if number and spec.number_safe and 1 <= int(number.group(1)) <= len(spec.letters):
-            return Extraction(spec.letters[int(number.group(1)) - 1], "letter", "json")
-        return None
-    value = found[-1].group(2).strip()
-    if value.upper() in spec.letters and len(value) == 1:
-        others = [m.group(2) for m in _JSON_STRING.finditer(text) if m.group(2) != value]
-        said = set().union(*(text_letters(o, spec) for o in others)) if others else set()
-        if said and value.upper() not in said:  # {"answer": "A", "explanation": "... B's text"}
-            return Extraction(NO_OPTION, "none", "conflict")
-        return Extraction(value.upper(), "letter", "json")
-    lead = re.match(r"^[\(\[]?([A-Y])[\)\].:]\s*(.*)$", value, re.S)
-    if lead and lead.group(1) in spec.letters:
-        said = text_letters(lead.group(2), spec)
-        if said and lead.group(1) not in said:
-            return Extraction(NO_OPTION, "none", "conflict")
-        return Extraction(lead.group(1), "letter", "json")
-    said = text_letters(value, spec)
-    if len(said) == 1:
-        return Extraction(said.pop(), "text", "json-text")
-    return None
 
 
 def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | None:
@@ -259,26 +222,32 @@ def _as_extraction(r: Reading, step: Step, text: str = "") -> Extraction:
     return Extraction(r.letter, step, r.rule)
 
 
+_LOOK_ALIKE = {"А": "A", "С": "C", "Α": "A", "Β": "B", "Γ": "C", "Δ": "D"}
+"""A bare Cyrillic or Greek capital standing for an option letter: the Cyrillic look-alikes of A
+and C, the Greek letters by their place (which agrees with the look-alikes); Cyrillic "В" is left
+alone (it looks like B and stands third)."""
+
+
 def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str) -> Extraction:
     spec = option_texts(items)
     opts = dict(items)
     text = _NOT_APPLICABLE.sub("not applicable", normalise(answer))  # "N/A" names no option A
     bare = text.strip().strip(BARE)
-    if len(bare) == 1 and bare.upper() in spec.letters:
-        return Extraction(bare.upper(), "letter", "bare-letter")
+    if len(bare) == 1 and _LOOK_ALIKE.get(bare, bare.upper()) in spec.letters:
+        return Extraction(_LOOK_ALIKE.get(bare, bare.upper()), "letter", "bare-letter")
     if not bare:
         return Extraction(NO_OPTION, "none", "empty", "nothing")
     if bare.isdigit() and spec.kind == "text" and spec.number_safe and 0 < int(bare) <= len(items):
         return Extraction(spec.letters[int(bare) - 1], "letter", "option-number")  # "1"
     if is_refusal(text, spec):
         return Extraction(NO_OPTION, "refusal", "refusal", "refusal")
-    got = _json(text, opts, spec)
+    got = json_answer(text, spec)
     if got is not None:
-        return (
-            got
-            if got.letter != NO_OPTION
-            else Extraction(NO_OPTION, "none", got.rule, "two_options")
-        )
+        said, by = got
+        if said.letter == NO_OPTION:
+            return Extraction(NO_OPTION, "none", said.rule, "two_options")
+        return Extraction(said.letter, "letter" if by == "letter" else "text", said.rule)
+    unrestated = text
     restated = restatements_removed(text, opts)  # "A (Candidate 3): 20%" restates each option:
     scored = probabilities(text, spec) if restated != text else None  # its scores read first
     text = restated
@@ -292,13 +261,19 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     listed = per_option_verdicts(
         text, spec, opts
     )  # "GAN? No. Diffusion? Yes.": before questions go
+    if listed is None and restated != unrestated:  # "A. Candidate 1 ✗ ... C. Candidate 3 ✓"
+        listed = per_option_verdicts(unrestated, spec, opts)
     if listed is not None:
         return _as_extraction(listed, "letter", text)
     asked = _QUESTION.sub(" ", text)  # "Real or fake? Fake.": the question states nothing
     if asked.strip(BARE):
         text = asked
-    if CONDITIONAL.search(text):
-        return Extraction(NO_OPTION, "none", "conditional", "hedge")
+    condition = CONDITIONAL.search(text)
+    if condition is not None:  # unless a last sentence settles it ("..., so Candidate 2.")
+        settled = settled_condition(text, condition.end(), spec)
+        if settled is None:
+            return Extraction(NO_OPTION, "none", "conditional", "hedge")
+        return Extraction(settled, "text", "settled-condition")
     undecided = undecided_rest(text)
     if undecided is not None and _undecided(text, *undecided, spec, question):
         return Extraction(NO_OPTION, "none", "undecided", undecided[0])

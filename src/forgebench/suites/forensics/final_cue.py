@@ -258,6 +258,25 @@ def _lead(text: str, spec: OptionTexts) -> str | None:
     return letter
 
 
+_SETTLES = re.compile(r"\b(?:so|therefore|thus|hence|which\s+means)\b", re.I)
+
+
+def settled_condition(text: str, at: int, spec: OptionTexts) -> str | None:
+    """A conditional choice that the answer's last sentence, after it, settles ("If the shadow is
+    part of the forgery, Candidate 2; if not, Candidate 4. Looking closely, the shadow is painted
+    in, so Candidate 2."): the one option that sentence names; None: not settled."""
+    sentences = [m for m in re.finditer(r"[^.!?\n]+[.!?]*", text) if m.group(0).strip(BARE)]
+    if len(sentences) < 2 or sentences[-1].start() < at:
+        return None
+    last = sentences[-1].group(0)
+    if re.search(r"\b(?:if|unless|otherwise)\b", last, re.I) or not (
+        _SETTLES.search(last) or CONCLUDING.search(last)
+    ):
+        return None
+    named = _named(last, spec)
+    return next(iter(named)) if len(named) == 1 else None
+
+
 def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
     """Precision first (issue 39): a letter read without a final cue of its own (the only letter
     mentioned, an option's words in the answer) stands only where the answer names no other

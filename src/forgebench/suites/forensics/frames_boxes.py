@@ -91,7 +91,8 @@ def frames(text: str) -> list[frozenset[int]]:
 
 
 _CORNERS = re.compile(
-    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and|,)\s*(?:bottom[\s-]*right\s*[:=]?\s*)?"
+    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and|,)\s*(?:(?:the\s+)?(?:bottom[\s-]*right|lower[\s-]*right)"
+    r"(?:\s+corner)?\s*(?:at|is|[:=])?\s*)?"
     r"\(\s*(\d+)\s*,\s*(\d+)\s*\)",
     re.I,
 )

@@ -112,7 +112,9 @@ _W = r"(?<![^\W\d_])"
 
 CANT_TELL: dict[str, tuple[str, ...]] = {
     "en": (r"i\s+can(?:no|')?t\s+decide", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea",
-           r"(?:cannot|can't|can\s+not|unable\s+to|not\s+able\s+to)\s+(?:\w+\s+){0,2}?(?:determine|tell|say|verify|"
+           r"(?:can(?:no|')?t|unable\s+to)\s+pin\s+(?:it\s+|this\s+|that\s+)?down",
+           r"i(?:'d|\s+would)\s+need\s+(?:the\s+original|more|additional|higher)",
+           r"(?:cannot|can't|can\s+not|unable\s+to|not\s+(?:actually\s+|really\s+)?able\s+to)\s+(?:\w+\s+){0,2}?(?:determine|tell|say|verify|"
            r"confirm|settle|distinguish|call\s+it|narrow\s+it\s+down|be\s+(?:sure|certain))\b",
            r"(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|judge)\b",
            r"not\s+(?:entirely\s+|really\s+|totally\s+|fully\s+|100%\s+)?(?:sure|certain|confident)\b",
@@ -244,6 +246,7 @@ CONTRAST = re.compile(
 
 _END = r"(?=\s*(?:[.;,!?:)]|$))"
 OR_NOT: dict[str, tuple[str, ...]] = {
+    "en": (rf"or\s+not{_END}",),
     "fr": (rf"ou\s+(?:peut-être\s+)?(?:pas|non){_END}",), "es": (rf"o\s+(?:tal\s+vez\s+|quizás?\s+)?no{_END}",),
     "it": (rf"o\s+(?:forse\s+)?(?:no|meno){_END}",), "pt": (rf"ou\s+(?:talvez\s+)?não{_END}",),
     "de": (rf"oder\s+(?:auch\s+|vielleicht\s+)?nicht{_END}",), "nl": (rf"of\s+(?:misschien\s+)?niet{_END}",),

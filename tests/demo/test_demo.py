@@ -186,3 +186,42 @@ def test_build_refuses_to_clobber_a_folder_that_is_not_a_dataset(tmp_path: Path)
     with pytest.raises(DemoError, match="not a dataset folder"):
         build_demo(tmp_path)
     assert (target / "thesis.tex").read_text() == "precious"
+
+
+def test_a_resumed_demo_keeps_its_dataset_and_kb_without_a_build_process(tmp_path: Path) -> None:
+    """``Demo.build`` starts its build process only when the dataset or the KB must be built:
+    both kept as their last complete builds wrote them is found in the demo's own process
+    (``pipeline._kept``, under ``OUT/work``'s lock); a changed file, a missing record or another
+    process holding the lock leaves it to the build process."""
+    import os
+    import subprocess
+    import sys
+
+    from forgebench.demo.pipeline import _kept
+    from forgebench.util import built
+
+    out = tmp_path / "out"
+    for name in ("dataset", "kb"):
+        (out / name).mkdir(parents=True)
+        (out / name / "items.jsonl").write_text(f"{name}\n")
+    assert _kept(out) is None  # no record: never completely built
+    built.remember(out / "dataset")
+    assert _kept(out) is None  # the KB has none
+    built.remember(out / "kb")
+    assert _kept(out) == (out / "dataset", out / "kb")
+    (out / "kb" / "items.jsonl").write_text("changed\n")
+    assert _kept(out) is None
+    built.remember(out / "kb")
+    hold = "import sys, time\nfrom forgebench.run.lock import run_lock\nwith run_lock(sys.argv[1], 'demo'):\n    print('held', flush=True)\n    time.sleep(30)\n"  # fmt: skip
+    src = str(Path(__file__).parents[2] / "src")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", hold, str(out / "work")],
+        env={**os.environ, "PYTHONPATH": src}, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        assert _kept(out) is None  # the build process says who holds it
+    finally:
+        holder.kill()
+        holder.wait()
+    assert _kept(out) == (out / "dataset", out / "kb")

@@ -88,6 +88,26 @@ def _build(out: Path) -> tuple[Path, Path]:
     return build_demo(out), build_demo_kb(out)
 
 
+def _kept(out: Path) -> tuple[Path, Path] | None:
+    """``OUT/dataset`` and ``OUT/kb`` when both are exactly what their last complete builds
+    wrote, with this recipe (:mod:`forgebench.util.built`): what :func:`_build` would return
+    without building anything, found without starting its process (about a CPU-second and a
+    half of wall time on every resumed demo). None otherwise, and when another process holds
+    ``OUT/work`` (the build process then says so, as ever). Checked under that lock, as
+    :func:`~forgebench.demo.build.build_pipeline` checks the dataset."""
+    from forgebench.run.lock import RunLocked, run_lock
+    from forgebench.util import built
+
+    dataset, kb = out / "dataset", out / "kb"
+    if not (dataset.is_dir() and kb.is_dir()):
+        return None
+    try:
+        with run_lock(out / "work", "demo"):
+            return (dataset, kb) if built.unchanged(dataset) and built.unchanged(kb) else None
+    except RunLocked:
+        return None
+
+
 ENGINE_PRELOAD = (
     "forgebench.run.generate",
     "forgebench.run.send.sending",
@@ -161,12 +181,17 @@ class Demo:
 
         Built in a child process: construction leaves about 200 MB behind (its libraries and the
         allocator's retained buffers), which would otherwise sit under the verifier's models for
-        the rest of the demo; a fresh interpreter costs about a second.
+        the rest of the demo; a fresh interpreter costs about a second. Where both are kept as
+        built (a resumed demo), no process is started (:func:`_kept`).
         """
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
         refuse_other_folder(self.out)  # at once, before the child and the models' loading
+        kept = _kept(self.out)
+        if kept is not None:  # a resumed demo: nothing to build
+            _preload()
+            return kept
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
             built = pool.submit(_build, self.out)
             _preload()  # on the core the child leaves free

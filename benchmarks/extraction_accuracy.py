@@ -40,6 +40,8 @@ at the same time, is all tuning half: what the eighth round is fitted on.
 23 other languages), written during the eighth round, is all tuning half too.
 ``h39-fresh13`` (450: the kinds issue 39 lists, in English; French, Spanish, German, Italian,
 Japanese and Korean; what a harness gets back) is all tuning half too.
+``h39-fresh14`` (450: reasoning models, the boundary between a hedged pick and none, 27 rarer
+languages) is all tuning half too.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

@@ -55,6 +55,9 @@ FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG = 427, 5  # as written: 414, 9
 # the h39-fresh13 batch (450 answers, all tuning half: the kinds issue 39 lists in English, six
 # languages, what a harness gets back), written after round 8's English part
 FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG = 406, 8  # as written: 375, 11
+# the h39-fresh14 batch (450 answers, all tuning half: reasoning models, the boundary between a
+# hedged pick and none, 27 rarer languages), written after round 9's English part
+FRESH14_TUNING_RIGHT, FRESH14_TUNING_WRONG = 351, 25  # as written
 
 
 @pytest.mark.parametrize(
@@ -198,6 +201,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh11",
         "h39-fresh12",
         "h39-fresh13",
+        "h39-fresh14",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -230,6 +234,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh11", "tuning", FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG),
         ("h39-fresh12", "tuning", FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG),
         ("h39-fresh13", "tuning", FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG),
+        ("h39-fresh14", "tuning", FRESH14_TUNING_RIGHT, FRESH14_TUNING_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

@@ -305,3 +305,67 @@ BOX_SET = {
 )
 def test_round_nine_forms(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a pick that the answer itself takes back, or never makes
+        (
+            "Slight lean towards AI-generated, but it's marginal and I wouldn't commit to it.",
+            BINARY,
+            "Z",
+        ),
+        ("I'd go with GANs. On second thought, I'll refrain from picking.", GENS, "Z"),
+        ("Non AI-manipulated... or is it? I'll leave it undecided.", MANIP, "Z"),
+        (
+            "AI-manipulated, I think, but I wouldn't put much weight on that. I genuinely don't know.",
+            MANIP,
+            "Z",
+        ),
+        (
+            "Both are plausible: the light could be natural or edited. Neither fits clearly better.",
+            MANIP,
+            "Z",
+        ),
+        (
+            "For one side: a flicker. For the other: natural blinking. I weigh these about equally.",
+            MANIP,
+            "Z",
+        ),
+        (
+            "My best guess would be D, though I'm genuinely unsure whether frame 5 belongs.",
+            FRAMES,
+            "Z",
+        ),
+        (
+            "If only one region was altered, the answer is A; if both people were edited, it's B.",
+            FOUR,
+            "Z",
+        ),
+        # cut off while reconsidering after a conclusion; a check that then concludes stands
+        (
+            "So Graphics-based methods (D) is my leading hypothesis. But wait, the hair. That's",
+            GENS,
+            "Z",
+        ),
+        (
+            "So the plane in the top right. B.\n\nWait, the grass? Hmm, not convincing.\n\nFinal: B",
+            REGIONS,
+            "B",
+        ),
+        # a letter that glosses another option's words
+        ("So the answer is non AI-generated, i.e. \\boxed{A}.", BINARY, "Z"),
+        ("So the answer is non AI-generated, i.e. \\boxed{B}.", BINARY, "B"),
+        # a pick forced after a hedge, a score "at", a "Best:" line, "either way"
+        ("I can't tell for sure. If I had to choose, I'd say AI-generated.", BINARY, "A"),
+        ("Given the choice, top left. That corner has less sensor noise.", REGIONS, "A"),
+        ("My estimate: C at 65%, A at 20%, B at 10%, D at 5%.", GENS, "C"),
+        ("Candidate 1 covers half. Candidate 2 takes in the wall. Best: Candidate 3.", FOUR, "C"),
+        ("Whether or not you think so, either way it is the top left. So A.", REGIONS, "A"),
+        # a tool named by a kind of forgery claims nothing
+        ("I can't determine this. I'd recommend a dedicated deepfake detector.", MANIP, "Z"),
+    ],
+)
+def test_round_ten_hedged_picks(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

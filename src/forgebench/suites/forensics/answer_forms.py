@@ -24,7 +24,7 @@ from forgebench.suites.forensics.reading import Reading
 
 _PROBABILITY = re.compile(
     r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?(?:[.:]?\s*(?:\([^)\n]{1,40}\)|\[[^\]\n]{1,40}\]))?"
-    r"\s*(?:[:=|—–]\s*|\(\s*|\s+)(\d+(?:\.\d+|,\d+(?=\s*[;%|\n]|\s*$))?)(\s*%)?"
+    r"\s*(?:[:=|—–]\s*|\(\s*|\s+(?:at|with|~|≈)\s+|\s+)(\d+(?:\.\d+|,\d+(?=\s*[;%|\n]|\s*$))?)(\s*%)?"
 )
 _ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
 _SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")

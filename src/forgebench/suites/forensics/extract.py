@@ -80,6 +80,7 @@ from forgebench.suites.forensics.final_cue import (
     TEXT_WHOLE,
     VERDICT_LINE,
     gated,
+    reconsidering_cut,
     settled_condition,
     settles,
     verdict_forms,
@@ -145,7 +146,8 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
     if read_letter(text, spec) is not None:
         return False
     hedge = re.search(
-        r"(?:,|;|\.|—)\s*(?:but|however|though|that\s+said|still|nonetheless|nevertheless|even\s+so)\b,?",
+        r"(?:,|;|\.|—)\s*(?:but|however|though|that\s+said|still|nonetheless|nevertheless|even\s+so|"
+        r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|given\s+the\s+choice)\b,?",
         text,
         re.I,
     )
@@ -258,6 +260,8 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         return Extraction(NO_OPTION, "none", "conflict", "two_options")
     if trailing_doubt(text):  # "So D? Not sure.": the last sentence takes the choice back
         return Extraction(NO_OPTION, "none", "trailing-doubt", "hedge")
+    if reconsidering_cut(text):  # "So D. But wait, ... Let me look at the hair. That's"
+        return Extraction(NO_OPTION, "none", "cut-turning", "hedge")
     listed = per_option_verdicts(
         text, spec, opts
     )  # "GAN? No. Diffusion? Yes.": before questions go

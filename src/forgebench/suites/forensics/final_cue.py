@@ -108,7 +108,8 @@ CONCLUDING = re.compile(
     r"^\W*(?:therefore|thus|so|hence|overall|finally|in\s+(?:conclusion|summary|short)|to\s+sum\s+up|"
     r"on\s+balance|all\s+in\s+all|taken\s+together|by\s+(?:elimination|process\s+of\s+elimination))\b|"
     r"\b(?:answer|verdict|conclu\w*|points?\s+(?:to|towards)|most\s+likely|commit\s+to|(?:i'm|i\s+am)\s+going\s+with|"
-    r"my\s+(?:pick|choice|guess|vote)\s+(?:is|would\s+be|goes\s+to)|"
+    r"my\s+(?:pick|choice|guess|vote)\s+(?:is|would\s+be|goes\s+to)|^\W*best(?:\s+(?:match|fit|option|guess))?(?=\s*:)|"
+    r"given\s+the\s+choice|if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|"
     r"i(?:\s+would|'d|\s+will|'ll)\s+"
     r"(?:go|pick|choose|say|select))\b",
     re.I,
@@ -121,6 +122,25 @@ _CUT_TURNING = re.compile(
     re.I,
 )
 """An answer cut off (by the token limit) in a sentence that turns to another view."""
+_RECONSIDER = re.compile(
+    r"\b(?:but\s+wait|wait\s*[,.!]|hmm+|let\s+me\s+(?:reconsider|rethink)|on\s+second\s+thought|actually,?\s+no)",
+    re.I,
+)
+_SO = re.compile(r"\b(?:so|therefore|thus|hence|answer|final)\b", re.I)
+
+
+def reconsidering_cut(text: str) -> bool:
+    """An answer cut off (no final stop) while reconsidering: a "but wait", "hmm" or "let me look
+    again" after its last "so"/"therefore"/"answer" ("So D is my leading hypothesis. But wait,
+    ... Let me look at the hair. That's"): the choice before it was not final."""
+    t = text.rstrip()
+    if not t or re.search(r"[.!?)\]\"'。！？*`>|}]$", t):
+        return False
+    turns = list(_RECONSIDER.finditer(t))
+    conclusions = list(_SO.finditer(t))
+    return bool(turns) and bool(conclusions) and turns[-1].start() > conclusions[-1].end()
+
+
 _ENGLISH = re.compile(r"\b(?:the|is|are|of|in|on|and|there|this|with|a|an)\b")
 _REGION_WORDS = re.compile(r"(?:top|bottom|upper|lower|left|right|cent(?:er|re)|middle|\s|-)+")
 _FORGERY_WORD = re.compile(
@@ -128,7 +148,7 @@ _FORGERY_WORD = re.compile(
     r"clon|remov|eras|artifact|artefact|inconsisten|suspicious|unnatural|odd|seam|modif|chang|"
     r"add|wrong|anomal|mismatch|blur|smudg|retouch|photoshop|fabricat|swap|replac|composit|distort|"
     r"warp|differ|n't\s+match|not\s+match|repeat|duplicat|missing|strange|weird|unusual|irregular|"
-    r"broken|discontinu|halo|bent|bend|doubl|flicker|jitter|glitch|unrealistic|impossible",
+    r"broken|discontinu|halo|bent|bend|doubl|flicker|jitter|glitch|unrealistic|impossible|break|agree",
     re.I,
 )
 
@@ -192,11 +212,15 @@ def _named(text: str, spec: OptionTexts) -> set[str]:
     return named_letters(text, spec) | {ch for _, ch in mentions(text, frozenset(spec.letters))}
 
 
+_SENTENCE_GAP = re.compile(r"(?<=[.!?。！？;])(?<!i\.e\.)(?<!e\.g\.)\s+|\n+")
+"""Where one sentence ends and the next begins ("i.e." and "e.g." end none)."""
+
+
 def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:
     """What the answer's last concluding sentence (or its last sentence) that names an option
     names, letters and option words, claimed or not (:func:`.option_text.named_letters`); and whether that sentence concludes ("Therefore ...",
     "Answer: ...")."""
-    sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", text.strip()) if s.strip(BARE)]
+    sentences = [s for s in _SENTENCE_GAP.split(text.strip()) if s.strip(BARE)]
     last = sentences[-1:] if sentences and not CONCLUDING.search(sentences[-1]) else []
     concluding = [s for s in sentences if CONCLUDING.search(s)] + last
     for s in reversed(concluding):
@@ -214,7 +238,8 @@ _LEAD = re.compile(
 _LEAD_FILLER = re.compile(
     r",?\s*(?:in\s+my\s+(?:opinion|view)|i\s+(?:think|believe)|probably|most\s+likely|clearly)\s*$|"
     r",?\s+(?:not|rather\s+than|instead\s+of|over)\s+[^,]{1,40}$|"
-    r"(?:,\s*|\s+)(?-i:\(?[A-Y]\)?)\s*$|^\s*(?:probably|most\s+likely|clearly|answer)\s*[:,]?\s+",
+    r"(?:,\s*|\s+)(?-i:\(?[A-Y]\)?)\s*$|^\s*(?:probably|most\s+likely|clearly|answer|given\s+the\s+choice|"
+    r"if\s+i\s+had\s+to\s+(?:choose|pick|guess)|(?:my\s+)?best\s+guess)\s*[:,]?\s+",
     re.I,
 )
 _LABELLED = re.compile(r"(?:^|\n|[.!?]\s+)([^.!?\n]{1,40}?)\s[—–]\s|\n\s*([^.!?\n:]{1,40}):\s")

@@ -78,6 +78,8 @@ HEDGE = re.compile(
 CONDITIONAL = re.compile(
     r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
     r"\bif\b[^.;?!\n]*[.;]\s+(?:otherwise|else|if\s+not)\b|"
+    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b)[^.;?!\n]{3,80}[;,]\s*(?:but\s+|and\s+)?"
+    r"if\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b)[^.;?!\n]{3,80}[,:]|"
     r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b|anything\s*,|only\b)[^.;\n]*,\s*[^.;\n]{1,60}?"
     r"\bwould\s+be\s+(?:the\s+)?(?:closest|best|most\s+(?:likely|accurate|plausible)|likeliest|right|"
     r"correct)\b|"
@@ -126,7 +128,17 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:cannot|can't|unable\s+to)\s+(?:pick|choose)\s*[.!]", r"(?:don't|do\s+not)\s+know\s+(?:which|whether|if)\b",
            r"(?:cannot|can't|unable\s+to)\s+(?:attribute|identify|pinpoint|assign)\b", r"\b50\s*/\s*50\b|fifty[\s-]fifty|toss[\s-]up",
            r"could\s+be\s+any\s+(?:of\s+them|one|quadrant|option|region|of\s+the\s+\w+)",
-           r"(?:won't|will\s+not|cannot|can't)\s+(?:label|classify|call)\s+(?:it|this|the)\b[^.\n]*\bor\b"),
+           r"(?:won't|will\s+not|cannot|can't)\s+(?:label|classify|call)\s+(?:it|this|the)\b[^.\n]*\bor\b",
+           r"(?:wouldn't|would\s+not|won't|will\s+not|can't|cannot)\s+(?:\w+\s+)?commit\b",
+           r"(?:refrain|abstain)\s+from\s+(?:picking|choosing|answering|committing)\b",
+           r"(?:leave|leaving)\s+it\s+(?:undecided|open|unanswered)\b",
+           r"(?:don't|do\s+not)\s+want\s+to\s+(?:give|pick|commit|guess)\b",
+           r"i\s+(?:really\s+|genuinely\s+|honestly\s+|just\s+)?(?:don't|do\s+not)\s+know\b",
+           r"(?:weigh|rate|score)\s+(?:these|them|both|the\s+two)\s+(?:about\s+|roughly\s+)?(?:equally|the\s+same)\b",
+           r"neither\s+(?:one\s+)?(?:fits|is)\s+(?:clearly\s+|obviously\s+)?(?:better|more\s+likely)\b",
+           r"(?:both|either)\s+(?:are|is|seem|look)\s+(?:equally\s+)?(?:plausible|possible|likely)\s*[:;.,]",
+           r"wouldn't\s+put\s+(?:much|any)\s+weight\s+on\b",
+           r"(?:i'?m|i\s+am)\s+(?:now\s+|genuinely\s+|really\s+|honestly\s+|still\s+|quite\s+)?unsure\b"),
     "fr": (r"je\s+ne\s+(?:peux|sais)\s+pas\s+(?:l['’]|le\s+|la\s+)?(?:\w+\s+){0,2}?(?:dire|savoir|déterminer|décider|trancher|"
            r"confirmer|vérifier|affirmer|analyser|évaluer|juger)",
            r"(?:il\s+est\s+|c['’]est\s+)?impossible\s+(?:de\s+)?(?:l['’]|le\s+)?(?:dire|savoir|déterminer|trancher|affirmer|confirmer)",
@@ -221,7 +233,7 @@ MAYBE = (
 )
 """"Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
-    r"\b(?:either(?!\s*(?:[,.;:!?)]|$))|(?<=\bbe\s)either|ya\s+sea|ya\s+da|hoặc\s+là|sama\s+ada)\b|إما|या\s+तो",
+    r"\b(?:either(?!\s*(?:[,.;:!?)]|$)|\s+way)|(?<=\bbe\s)either|ya\s+sea|ya\s+da|hoặc\s+là|sama\s+ada)\b|إما|या\s+तो",
     re.I,
 )
 """"Either X or Y" openers: an answer that names two options after one of them is a hedge (an
@@ -238,7 +250,7 @@ PAIRED = re.compile(
 even where only one is read (``two_options``), unless a contrast after it states one."""
 CONTRAST = re.compile(
     r"\b(?:but|however|that\s+said|still|nonetheless|nevertheless|even\s+so|(?:my\s+)?best\s+guess|"
-    r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
+    r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|given\s+the\s+choice|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
     r"ama|fakat|ale|jednak|nhưng|но|однако)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
     r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않])지만",
     re.I,

@@ -129,6 +129,10 @@ _GENERIC_AFTER = re.compile(
     r"(?:often|usually|normally|typically|commonly|generally|frequently|tend\s+to|can|may|sometimes|"
     r"rarely)\b"
 )
+_TOOL_AFTER = re.compile(
+    r"[\s-]*(?:detectors?|detection|classifiers?|checkers?|analysis\s+tools?)\b"
+)
+"""A kind of forgery naming a tool ("a dedicated deepfake detector"): no claim about the image."""
 _SENTENCE_END = re.compile(r"[.!?;\n]")
 _GENERIC_SENTENCE = re.compile(
     r"\b(?:you|we|one)\s+(?:would\s+)?(?:normally|usually|typically|often|generally)\s+(?:find|see|get|"
@@ -153,4 +157,8 @@ def generic(hay: str, start: int, end: int) -> bool:
     b = _SENTENCE_END.search(hay, end)
     if _GENERIC_SENTENCE.search(hay[a : b.start() if b else len(hay)]):
         return True  # "... usually show duplicated regions", "you normally find an edited region"
-    return bool(_GENERIC_BEFORE.search(before)) or bool(_GENERIC_AFTER.match(hay, end))
+    return (
+        bool(_GENERIC_BEFORE.search(before))
+        or bool(_GENERIC_AFTER.match(hay, end))
+        or bool(_TOOL_AFTER.match(hay, end))
+    )

@@ -262,8 +262,18 @@ def _clause(text: str, pos: int) -> str:
     return text[start : stop.start() if stop else len(text)]
 
 
+_GLOSS = re.compile(
+    r"[,;:]?\s*(?:i\.\s?e\.|that\s+is|namely|aka|→|=|:)\s*,?\s*(?:\\boxed\{|(?:option|choice)\s+|answer\s*:\s*)?[\(\[\"']?$",
+    re.I,
+)
+"""What joins an option's words to the letter that glosses them ("non AI-generated, i.e. \\boxed{B}")."""
+
+
 def _checked(text: str, pos: int, letter: str, rule: str, spec: OptionTexts) -> Reading:
     clause = _clause(text, pos)
+    gloss = _GLOSS.search(text, max(0, pos - 40), pos)
+    if gloss is not None and gloss.start() > 0:  # the words it glosses must be this option's
+        clause = _clause(text, gloss.start() - 1) + " " + clause
     if spec.kind == "boxes" and clause.count("{") > clause.count("}"):
         clause = _sentence(text, pos)  # 'A. { "forged area": [ ... ] }': the box it quotes
     said = text_letters(clause, spec)

@@ -157,7 +157,7 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "no frame was manipulated.": ("no frame was manipulated", "no frames were manipulated", "nothing was manipulated"),
     "image enhancement": ("enhanced", "enhancement", "retouched for quality", "upscaled", "upscaling", "super resolution", "sharpened and denoised", "denoised and sharpened"),
     "face reenactment": ("reenactment", "reenacted", "re enacted", "expression transfer", "expressions are driven", "expressions driven", "driven by another", "puppeteered", "puppeteering"),
-    "face editing": ("facial attribute", "face attribute", "attribute editing", "attributes were altered", "attributes were changed", "attributes altered", "attributes changed", "only attributes"),
+    "face editing": ("facial attribute", "face attribute", "attribute editing", "attributes were altered", "attributes were changed", "attributes altered", "attributes changed", "only attributes", "attributes were edited", "attributes were modified"),
     "style translation": ("style transfer", "style translated", "restyled", "in the style of", "re rendered to look like", "rendered to look like a painting", "painterly style"),
     "entire synthesis": ("entirely synthesized", "entirely synthesised", "fully synthesized", "fully synthesised", "synthesized from scratch", "wholly generated", "entirely generated", "fully generated"),
     "center": ("centre", "dead center", "dead centre", "central region", "central area", "middle of the image", "middle of the picture", "middle of the frame"),

@@ -151,3 +151,21 @@ def test_scoring_and_judging_import_no_embedding_model() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_options_that_differ_only_in_brackets_are_not_told_apart() -> None:
+    """'Face Swap (Single Face)' and 'Face Swap (Multiple Faces)' as the two closest options:
+    no letter, however clear the margin (a sentence's similarity cannot count faces)."""
+    kinds = {
+        "A": "Face Reenactment",
+        "B": "Face Swap (Multiple Faces)",
+        "C": "Face Editing",
+        "D": "Face Swap (Single Face)",
+    }
+    twins = embed_extract._twins(tuple(kinds.items()))
+    assert twins == {frozenset("BD")}
+    scores = {"A": 0.85, "B": 0.90, "C": 0.84, "D": 0.96, NEUTRAL_KEY: 0.8}
+    assert decide(EmbedChoice("Z", scores, "scored", twins)).why == "twins"
+    # the same scores with other runner-ups: chosen
+    apart = {"A": 0.85, "B": 0.80, "C": 0.84, "D": 0.96, NEUTRAL_KEY: 0.8}
+    assert decide(EmbedChoice("Z", apart, "scored", twins)).letter == "D"

@@ -18,7 +18,10 @@ negation (:data:`_NEGATION`: "not", "non", "pas", "nicht", "não", "не", 不, 
 between options ("hard to say", "entweder", "또는", 也可能...) is left alone, since embeddings
 barely see either, and so are frame lists and boxes (numbers are the rules' business) and
 answers that name two options or more anywhere (:func:`.option_text.named_letters`; similarity
-of one sentence cannot tell which of two named options was chosen). Otherwise ``Z``.
+of one sentence cannot tell which of two named options was chosen), and answers closest to two
+options whose texts differ only by a bracketed qualifier ("Face Swap (Single Face)" / "(Multiple
+Faces)": ``twins``; in the tuning half's later batches e5 chose the single-face option for "the
+faces of both people have been replaced"). Otherwise ``Z``.
 
 Model: e5 alone, for every language, rather than MiniLM for English and e5 for the rest. On the
 tuning half's English answers the rules leave undecided, all-MiniLM-L6-v2 with its own threshold
@@ -169,7 +172,11 @@ class EmbedChoice:
     """Each option's best similarity (and the no-side descriptions', under :data:`NEUTRAL_KEY`)."""
     why: str
     """``chosen``, ``negation``, ``unsure``, ``numbers``, ``two``, ``empty``, ``neutral`` (closest to a
-    description that takes no side), ``below-threshold`` or ``below-margin``."""
+    description that takes no side), ``below-threshold``, ``below-margin`` or ``twins`` (the two
+    closest options differ only by a qualifier in brackets)."""
+    twins: frozenset[frozenset[str]] = frozenset()
+    """Pairs of options whose texts differ only by a bracketed qualifier ("Face Swap (Single
+    Face)", "Face Swap (Multiple Faces)"): a sentence's similarity cannot tell them apart."""
 
 
 _VECTORS: dict[str, np.ndarray] = {}
@@ -212,7 +219,15 @@ def scored(answer: str, options: Mapping[str, str]) -> EmbedChoice:
     vec = _embed([sentence])[0]
     sets = [*_wording_vectors(items), (NEUTRAL_KEY, _vectors(NEUTRAL))]
     scores = {letter: round(float(np.max(vecs @ vec)), 4) for letter, vecs in sets}
-    return EmbedChoice("Z", scores, "scored")
+    return EmbedChoice("Z", scores, "scored", _twins(items))
+
+
+def _twins(items: tuple[tuple[str, str], ...]) -> frozenset[frozenset[str]]:
+    """The option pairs whose texts are the same outside brackets (see :class:`EmbedChoice`)."""
+    stem = {k: re.sub(r"\s*\([^)]*\)", "", v).strip().lower() for k, v in items}
+    return frozenset(
+        frozenset((a, b)) for a in stem for b in stem if a < b and stem[a] == stem[b] and stem[a]
+    )
 
 
 def decide(got: EmbedChoice, threshold: float = THRESHOLD, margin: float = MARGIN) -> EmbedChoice:
@@ -222,13 +237,15 @@ def decide(got: EmbedChoice, threshold: float = THRESHOLD, margin: float = MARGI
     ranked = sorted(got.scores.items(), key=lambda kv: -kv[1])
     best_letter, best = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else -1.0
+    if len(ranked) > 1 and frozenset((best_letter, ranked[1][0])) in got.twins:
+        return EmbedChoice("Z", got.scores, "twins", got.twins)
     if best_letter == NEUTRAL_KEY:
-        return EmbedChoice("Z", got.scores, "neutral")
+        return EmbedChoice("Z", got.scores, "neutral", got.twins)
     if best < threshold:
-        return EmbedChoice("Z", got.scores, "below-threshold")
+        return EmbedChoice("Z", got.scores, "below-threshold", got.twins)
     if best - second < margin:
-        return EmbedChoice("Z", got.scores, "below-margin")
-    return EmbedChoice(best_letter, got.scores, "chosen")
+        return EmbedChoice("Z", got.scores, "below-margin", got.twins)
+    return EmbedChoice(best_letter, got.scores, "chosen", got.twins)
 
 
 def choose(answer: str, options: Mapping[str, str]) -> EmbedChoice:

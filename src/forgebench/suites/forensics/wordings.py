@@ -290,7 +290,8 @@ OTHER_LANGUAGES: dict[str, tuple[str, ...]] = {
                      "édition faciale", "modifica del volto", "editing del volto", "edição facial", "edycja twarzy",
                      "gezichtsbewerking", "pengeditan wajah", "chỉnh sửa khuôn mặt", "редактирование лица", "人脸编辑",
                      "面部编辑", "顔の編集", "顔編集", "얼굴 편집", "arc szerkesztése", "kasvojen muokkaus"),
-    "encoder-decoder&graphics-based methods": ("인코더 디코더와 그래픽 기반", "编码器 解码器与图形", "encoder decoder und grafik",
+    "encoder-decoder&graphics-based methods": ("encoder decoder & graphics", "encoder decoder and graphics", "encoder decoder with graphics", "encoder decoder plus graphics",
+                                               "인코더 디코더와 그래픽 기반", "编码器 解码器与图形", "encoder decoder und grafik",
                                                "encoder decoder e grafica", "codificador decodificador y gráficos"),
     "no frame was manipulated.": ("ningún fotograma", "aucune image n'a été", "kein frame wurde", "nessun fotogramma", "nenhum quadro", "ни один кадр не", "没有帧被篡改", "改ざんされたフレームはない"),
 }  # fmt: skip

@@ -42,6 +42,8 @@ at the same time, is all tuning half: what the eighth round is fitted on.
 Japanese and Korean; what a harness gets back) is all tuning half too.
 ``h39-fresh14`` (450: reasoning models, the boundary between a hedged pick and none, 27 rarer
 languages) is all tuning half too.
+``h39-fresh15`` (450: 30 English styles, a multilingual run, a 36-model run's raw outputs),
+written after the tenth round, is all test half: the fourth unseen figure.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

@@ -58,6 +58,9 @@ FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG = 406, 8  # as written: 375, 11
 # the h39-fresh14 batch (450 answers, all tuning half: reasoning models, the boundary between a
 # hedged pick and none, 27 rarer languages), written after round 9's English part
 FRESH14_TUNING_RIGHT, FRESH14_TUNING_WRONG = 371, 12  # as written: 351, 25
+# the h39-fresh15 batch (450 answers, all test half: 30 English styles, a multilingual run, a
+# 36-model run's raw outputs), written after round 10's English part, never tuned on
+FRESH15_TEST_RIGHT, FRESH15_TEST_WRONG = 411, 10  # as written
 
 
 @pytest.mark.parametrize(
@@ -202,6 +205,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh12",
         "h39-fresh13",
         "h39-fresh14",
+        "h39-fresh15",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -235,6 +239,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh12", "tuning", FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG),
         ("h39-fresh13", "tuning", FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG),
         ("h39-fresh14", "tuning", FRESH14_TUNING_RIGHT, FRESH14_TUNING_WRONG),
+        ("h39-fresh15", "test", FRESH15_TEST_RIGHT, FRESH15_TEST_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

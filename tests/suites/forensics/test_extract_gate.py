@@ -268,9 +268,14 @@ VIDEO_GENS = {
             "B",
         ),
         (
-            "- Recurrent Neural Networks: 5%\n- Encoder-Decoder & Graphics-based: 60%\n- Proprietary: 30%",
+            "- Recurrent Neural Networks: 5%\n- Hybrid pipeline: 60%\n- Proprietary: 30%",
             VIDEO_GENS,
             "Z",
+        ),
+        (  # read since round 10: "Encoder-Decoder & graphics" names the option
+            "- Recurrent Neural Networks: 5%\n- Encoder-Decoder & Graphics-based: 60%\n- Proprietary: 30%",
+            VIDEO_GENS,
+            "B",
         ),
         # ruling out by negation, and a list after "rule out"
         (

@@ -369,3 +369,23 @@ def test_round_nine_forms(answer: str, options: dict[str, str], letter: str) -> 
 )
 def test_round_ten_hedged_picks(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+FACES = {
+    "A": "Face Swap (Multiple Faces)",
+    "B": "Face Reenactment",
+    "C": "Face Editing",
+    "D": "Face Swap (Single Face)",
+}
+FRAMES8_Q = (
+    "Please locate the forged frames in the given set of 8 frames, which are sampled from a "
+    "video. The output format should be the a list of indexes indicating the forged frames."
+)
+
+
+def test_several_faces_swapped_and_frames_named_as_a_boundary() -> None:
+    """'Every face ... swapped' is the multiple-faces option; 'past frame 5' names no frame."""
+    assert extract_option("Every face in the group photo has been swapped.", FACES).letter == "A"
+    assert extract_option("The faces of both people have been replaced.", FACES).letter == "A"
+    answer = "The last two frames are the forged ones, once we get past frame 5."
+    assert extract_option(answer, FRAMES, FRAMES8_Q).letter == "C"

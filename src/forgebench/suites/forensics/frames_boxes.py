@@ -86,8 +86,16 @@ def frames(text: str) -> list[frozenset[int]]:
     bare = _BARE_NUMBERS.fullmatch(text)
     if bare:
         out.append(frozenset(int(x) for x in NUM.findall(bare.group(1))))
-    out += [frozenset(int(x) for x in NUM.findall(m.group(1))) for m in _FRAME_RUN.finditer(text)]
+    out += [
+        frozenset(int(x) for x in NUM.findall(m.group(1)))
+        for m in _FRAME_RUN.finditer(text)
+        if not _BOUNDARY.search(text, max(0, m.start() - 12), m.start())
+    ]
     return out
+
+
+_BOUNDARY = re.compile(r"\b(?:past|after|before|until|beyond|since)\s+$", re.I)
+"""A frame named as a boundary ("once we get past frame 5"), not as forged."""
 
 
 _CORNERS = re.compile(

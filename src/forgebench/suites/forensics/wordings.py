@@ -155,6 +155,7 @@ PARAPHRASES: dict[str, tuple[str, ...]] = {
     "face swap (single face)": ("face swap", "face swapped", "face was swapped", "swapped face", "face was replaced", "face replaced"),
     "no area was manipulated.": ("no area was manipulated", "none of the regions were manipulated", "none of the areas were manipulated", "nothing has been manipulated", "nothing has been tampered", "nothing was tampered", "nothing was manipulated", "no area is manipulated", "no region was manipulated", "no area looks edited", "nothing was edited"),
     "no frame was manipulated.": ("no frame was manipulated", "no frames were manipulated", "nothing was manipulated"),
+    "face swap (multiple faces)": ("every face", "all faces", "both faces", "faces of both", "faces of all", "multiple faces", "several faces", "more than one face", "faces were swapped", "faces have been swapped", "faces were replaced", "faces have been replaced"),
     "image enhancement": ("enhanced", "enhancement", "retouched for quality", "upscaled", "upscaling", "super resolution", "sharpened and denoised", "denoised and sharpened"),
     "face reenactment": ("reenactment", "reenacted", "re enacted", "expression transfer", "expressions are driven", "expressions driven", "driven by another", "puppeteered", "puppeteering"),
     "face editing": ("facial attribute", "face attribute", "attribute editing", "attributes were altered", "attributes were changed", "attributes altered", "attributes changed", "only attributes", "attributes were edited", "attributes were modified"),

@@ -52,26 +52,55 @@ NEG_WORDS_OTHER = (
     r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
     r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
     r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
-    r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin"
+    r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin|δεν|όχι"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
 """A Chinese negator at most three characters before the negated words."""
+COMPARED_AFTER = r"[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)"
+"""The compared-against side of "closer to Y than X" in Korean and Japanese ("GAN보다는 확산 모델",
+"GANよりも拡散モデル"): ruled out beside a binary pair's other side; among more options only
+where every option is mentioned, as English "more likely than" (:mod:`.option_text`)."""
 NEGATOR_AFTER = re.compile(
     r"(?:\s*\([^()]{1,30}\))?[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
     r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니(?!면)|아닌|아닐|않|없|değil|नहीं|"
     r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない|"
     r"அல்ல|இல்லை)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
-    r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
+    r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|"
+    + COMPARED_AFTER
+    + r"|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
 )
 """Matched right after the negated words (``re.match`` at their end), past a bracketed gloss
 ("除去（Removal）ではありません")."""
 BUT_OTHER = (
     r"(?<!\w)(?:aber|sondern|mais|pero|sino|però|mas|porém|maar|ale|но|а|ama|fakat|ancak|nhưng|"
-    r"بل|لكن|ولكن|लेकिन|बल्कि)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
+    r"بل|لكن|ولكن|लेकिन|बल्कि|αλλά)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
 )
 """Clause breaks of the other languages, as a regex alternation."""
+CONDITIONAL_OTHER = (
+    r"(?<!\w)(?:se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
+    r"en\s+caso\s+contrario|si\s+no\s*,)|(?:wenn|falls|sofern)\s[^.\n]*(?:sonst|andernfalls|ansonsten)|"
+    r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
+    r"(?:если|якщо)\s[^.\n]*(?:иначе|інакше|в\s+противном\s+случае|в\s+іншому\s+разі|если\s+нет)|"
+    r"(?:jeśli|jeżeli)\s[^.\n]*(?:w\s+przeciwnym\s+razie|inaczej|jeśli\s+nie)|eğer\s[^.\n]*(?:aksi\s+(?:halde|takdirde)|değilse)|"
+    r"αν\s[^.\n]*αλλιώς|nếu\s[^.\n]*(?:nếu\s+không|ngược\s+lại)|(?:jika|kalau|apabila)\s[^.\n]*(?:jika\s+tidak|"
+    r"kalau\s+tidak|sebaliknya)|إذا\s[^.\n]*وإلا|اگر\s[^.\n]*وگرنه|אם\s[^.\n]*אחרת|"
+    r"(?:अगर|यदि)\s[^।.\n]*(?:वरना|नहीं\s+तो|अन्यथा)|หาก[^.\n]*ไม่เช่นนั้น|ถ้า[^.\n]*ไม่เช่นนั้น)(?!\w)|"
+    r"(?:もし|なら|ならば|であれば|場合は)[^。\n]*(?:そうでなければ|でなければ|そうでない場合|違う場合|でない場合)|"
+    r"(?:다면|라면)\s[^.\n]*(?:지만|그렇지\s*않|아니면|아니라면)"
+)
+"""Conditional choices in the other languages ("se ..., altrimenti A", "si ..., sinon C",
+"wenn ..., sonst B", "如果" is in :data:`.hedges.CONDITIONAL`, "もし...でなければ", Korean
+"...다면 후보 2가 ...지만": a pick under a condition, then a turn): ``Z``, as English "if X then C,
+otherwise B"."""
+AFTER_LETTER_OTHER = frozenset(
+    ["ist", "est", "es", "è", "é", "wäre", "sería", "serait", "sarebbe", "seria", "scheint", "semble",
+     "parece", "sembra", "passt", "correspond", "corresponde", "corrisponde", "y", "e", "o", "und", "oder", "ou",
+     "et", "oppure", "lub", "veya", "hoặc", "är", "jest", "je", "или", "и"]
+)  # fmt: skip
+"""Words that make a Latin "A" before them the option letter in the other languages ("A ist
+wahrscheinlicher als D", "A est plus probable"), not an article (read by :mod:`.reading`)."""
 CONCESSIVE_OTHER = (
     r"(?<!\w)(?:aunque|obwohl|auch\s+wenn|bien\s+que?|quoique|même\s+si|anche\s+se|sebbene|benché|"
     r"embora|ainda\s+que|mesmo\s+que|хотя|chociaż|mặc\s+dù|även\s+om|i\s+když|přestože)(?!\w)"

@@ -86,7 +86,7 @@ MANIPULATED_POSITIVE = (
     "retocado", "retocó", "alterada", "alterado", "editada", "editado", "verfälscht",
     "verändert", "gefälscht", "alterata", "alterato", "manipolato", "modificata", "adulterada",
     "adulterado", "editou", "falsificada", "falsificado", "加工されて", "加工された", "編集しました",
-    "編集された", "조작되었", "조작됐", "편집했", "편집된", "편집되", "подделано", "подделана", "подделан",
+    "編集された", "조작되었", "조작됐", "조작됨", "편집했", "편집된", "편집되", "подделано", "подделана", "подделан",
     "отредактировал", "отредактирована", "отредактировано", "编辑过", "修改过", "p过",
     "manipulerad", "upravená", "upravený",
     "altérée", "éditée", "trafiquée", "retouché", "modifié", "manipulé", "modificada",

@@ -1,0 +1,65 @@
+"""The rules on answers in other languages, round 9 (h39-fresh12 and h39-fresh13's tuning
+half): conditionals, hedges and refusals, comparisons among four options and letters before a
+verb in the other languages (:mod:`.other_languages`, :mod:`.hedges`, :mod:`.wordings`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from forgebench.suites.forensics.extract import extract_option
+
+BINARY = {"A": "AI-generated", "B": "non AI-generated"}
+MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
+FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
+REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
+GENS = {
+    "A": "Generative Adversarial Networks",
+    "B": "Diffusion models",
+    "C": "Encoder-Decoder",
+    "D": "Graphics-based methods",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # conditionals: "if ..., otherwise X" in each language is no choice
+        ("Se l'ombra è originale, C; altrimenti sceglierei B.", FOUR, "Z"),
+        ("Si l'ombre est d'origine, C ; sinon B.", FOUR, "Z"),
+        ("Si la sombra es original, C; de lo contrario, B.", FOUR, "Z"),
+        ("Wenn der Schatten echt ist, C, sonst B.", FOUR, "Z"),
+        ("Falls der Schatten echt ist, dann C; andernfalls B.", FOUR, "Z"),
+        ("Se a sombra for original, C; caso contrário, B.", FOUR, "Z"),
+        ("Если тень настоящая, то C, иначе B.", FOUR, "Z"),
+        ("Jeśli cień jest oryginalny, to C, w przeciwnym razie B.", FOUR, "Z"),
+        ("Eğer gölge orijinalse C, aksi halde B.", FOUR, "Z"),
+        ("もし影が本物ならC、そうでなければBです。", FOUR, "Z"),
+        ("조작된 영역이 있다면 후보 2가 가장 정확하지만, 조작이 없을 수도 있습니다.", FOUR, "Z"),
+        ("Wenn ich mich entscheiden muss: C.", FOUR, "C"),
+        # hedges and refusals
+        ("Δεν είμαι σίγουρος. Θα μπορούσε να είναι GAN ή μοντέλο διάχυσης.", GENS, "Z"),
+        ("Πιθανώς A, αλλά δεν μπορώ να το επιβεβαιώσω.", FOUR, "Z"),
+        ("Δεν είμαι σίγουρος, αλλά μάλλον είναι η απάντηση C.", FOUR, "C"),
+        ("Yeterli bilgiye sahip değilim. Hem GAN hem de difüzyon olabilir.", GENS, "Z"),
+        ("Hem GAN hem de difüzyon modelleri bu sonuçları üretebilir.", GENS, "Z"),
+        ("Es tut mir leid, aber ich kann keine Aussagen darüber treffen.", MANIP, "Z"),
+        ("Ich kann keine Einschätzung dazu abgeben, ob das Bild echt ist.", MANIP, "Z"),
+        ("판단하기 어렵지만, 실제 사진처럼 보입니다.", BINARY, "B"),
+        ("Zarówno GAN, jak i dyfuzja są możliwe.", GENS, "Z"),
+        # "A is more likely than D" among four names two options; on a binary pair, one
+        ("A ist wahrscheinlicher als D.", REGIONS, "Z"),
+        ("A est plus probable que D.", REGIONS, "Z"),
+        ("A è più probabile di D.", REGIONS, "Z"),
+        ("GAN보다는 확산 모델일 가능성이 높습니다.", GENS, "Z"),
+        ("GANよりも拡散モデルの可能性が高いと思います。", GENS, "Z"),
+        ("GAN보다는 확산 모델일 가능성이 높습니다. 답: B", GENS, "B"),
+        ("Ist A wahr? A ist die Antwort.", FOUR, "A"),
+        # a letter that contradicts the option text it quotes
+        ("A: AI로 조작됨", MANIP, "Z"),
+        ("B: AI로 조작됨", MANIP, "B"),
+    ],
+)
+def test_round9_languages(answer: str, options: dict[str, str], letter: str) -> None:
+    """Each language's standard forms added in round 9, with the hedged, conditional and
+    two-option forms that must stay ``Z``."""
+    assert extract_option(answer, options).letter == letter

@@ -54,6 +54,19 @@ GENS = {
         ("GANよりも拡散モデルの可能性が高いと思います。", GENS, "Z"),
         ("GAN보다는 확산 모델일 가능성이 높습니다. 답: B", GENS, "B"),
         ("Ist A wahr? A ist die Antwort.", FOUR, "A"),
+        # concluding cues of the other languages pick among options discussed before
+        ("Kandidat 1 ist zu groß, Kandidat 3 passt. Meine Antwort lautet C.", FOUR, "C"),
+        ("Le candidat 1 est trop grand. Donc, le candidat 3.", FOUR, "C"),
+        ("El candidato 1 es demasiado grande. Respuesta: C", FOUR, "C"),
+        ("Il candidato 1 è troppo grande; quindi il candidato 3.", FOUR, "C"),
+        (
+            "候補1と候補3はどちらも顔を覆っていますが、より正確なのは候補1です。答えはAです。",
+            FOUR,
+            "A",
+        ),
+        ("후보 1은 너무 큽니다. 따라서 후보 3입니다.", FOUR, "C"),
+        ("Kandidat 1 ist zu groß. Daher Kandidat 1 oder Kandidat 3.", FOUR, "Z"),
+        ("Antwort: (A) Diffusionsmodelle.", GENS, "Z"),
         # a letter that contradicts the option text it quotes
         ("A: AI로 조작됨", MANIP, "Z"),
         ("B: AI로 조작됨", MANIP, "B"),

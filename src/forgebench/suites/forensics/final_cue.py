@@ -42,6 +42,7 @@ from forgebench.suites.forensics.option_text import (
     polarity_of,
     text_letters,
 )
+from forgebench.suites.forensics.other_languages import CONCLUDING_OTHER
 from forgebench.suites.forensics.reading import Reading, mentions
 
 BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
@@ -113,6 +114,7 @@ CONCLUDING = re.compile(
     r"(?:go|pick|choose|say|select))\b",
     re.I,
 )
+CONCLUDING = re.compile(CONCLUDING.pattern + "|" + CONCLUDING_OTHER, re.I)  # "Respuesta:"
 
 
 _CUT_TURNING = re.compile(
@@ -196,7 +198,9 @@ def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:
     """What the answer's last concluding sentence (or its last sentence) that names an option
     names, letters and option words, claimed or not (:func:`.option_text.named_letters`); and whether that sentence concludes ("Therefore ...",
     "Answer: ...")."""
-    sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", text.strip()) if s.strip(BARE)]
+    sentences = [
+        s for s in re.split(r"(?<=[.!?;])\s+|(?<=[。！？])\s*|\n+", text.strip()) if s.strip(BARE)
+    ]
     last = sentences[-1:] if sentences and not CONCLUDING.search(sentences[-1]) else []
     concluding = [s for s in sentences if CONCLUDING.search(s)] + last
     for s in reversed(concluding):

@@ -94,6 +94,24 @@ CONDITIONAL_OTHER = (
 "wenn ..., sonst B", "如果" is in :data:`.hedges.CONDITIONAL`, "もし...でなければ", Korean
 "...다면 후보 2가 ...지만": a pick under a condition, then a turn): ``Z``, as English "if X then C,
 otherwise B"."""
+CONCLUDING_OTHER = (
+    r"(?:^|(?<=[\s*>]))(?i:respuesta|réponse|antwort|risposta|resposta|ответ|відповідь|odpowiedź|antwoord|"
+    r"cevap|yanıt|svar|odpověď|απάντηση|đáp\s+án|câu\s+trả\s+lời|jawaban|jawapan)(?![^\W\d_])|"
+    r"(?:^|(?<=[\s*>]))(?i:por\s+(?:lo\s+)?tanto|en\s+conclusión|concluyo|elijo|me\s+quedo\s+con|"
+    r"donc|par\s+conséquent|en\s+conclusion|je\s+(?:choisis|retiens|opte)|daher|deshalb|folglich|fazit|"
+    r"ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)|quindi|pertanto|dunque|in\s+conclusione|scelgo|"
+    r"portanto|em\s+conclusão|escolho|поэтому|следовательно|итак|выбираю|тому|отже|обираю|dlatego|"
+    r"zatem|wybieram|daarom|ik\s+kies|bu\s+nedenle|dolayısıyla|sonuç\s+olarak|därför|jag\s+väljer|"
+    r"proto|vybírám|επομένως|συνεπώς|επιλέγω|vì\s+vậy|do\s+đó|tôi\s+chọn|oleh\s+karena\s+itu|"
+    r"saya\s+(?:pilih|memilih))(?![^\W\d_])|"
+    r"الإجابة|الجواب|لذلك|أختار|پاسخ|بنابراین|תשובה|לכן|उत्तर|इसलिए|คำตอบ|ดังนั้น|"
+    r"答え|回答[:：は]|正解|したがって|よって|結論|選びます|정답|답[:：은]|따라서|그러므로|결론|"
+    r"선택합니다|고르겠습니다|答案|因此|所以|结论|综上|我选"
+)
+"""Concluding cues of the other languages ("Respuesta:", "Meine Antwort lautet", "donc",
+"quindi", "ich wähle", "答えは", "정답은", "因此"): a sentence holding one concludes, as English
+"Therefore ..." and "Answer: ..." (:mod:`.final_cue`); a sentence connective only where it
+starts a word (German "also", Portuguese "logo" are left out: English words)."""
 AFTER_LETTER_OTHER = frozenset(
     ["ist", "est", "es", "è", "é", "wäre", "sería", "serait", "sarebbe", "seria", "scheint", "semble",
      "parece", "sembra", "passt", "correspond", "corresponde", "corrisponde", "y", "e", "o", "und", "oder", "ou",

@@ -234,10 +234,10 @@ EITHER = re.compile(
 "either" that ends its clause is the negative "too", "no face swapped either", unless after "be":
 "it could be either")."""
 PAIRED = re.compile(
-    r"\bentweder\b[^.;]*\boder\b|\bsoit\b[^.;]*\bsoit\b|\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|"
-    r"\btanto\b[^.;]*\b(?:quanto|como)\b|\bsowohl\b[^.;]*\bals\s+auch\b|\bкак\b[^.;]*,\s*так\s+и\b|"
-    r"\bhem\b[^.;]*\bhem\s+de\b|\bείτε\b[^.;]*\bείτε\b|\bzarówno\b[^.;]*\bjak\s+i\b|\bzowel\b[^.;]*\bals\b|"
-    r"\bbåde\b[^.;]*\boch\b|\bantingen\b[^.;]*\beller\b|\bbaik\b[^.;]*\bmaupun\b|要么[^。；;]*要么",
+    r"\b(?:entweder\b[^.;]*\boder|soit\b[^.;]*\bsoit|albo\b[^.;]*\balbo|либо\b[^.;]*\bлибо|"
+    r"tanto\b[^.;]*\b(?:quanto|como)|sowohl\b[^.;]*\bals\s+auch|как\b[^.;]*,\s*так\s+и|"
+    r"hem\b[^.;]*\bhem\s+de|είτε\b[^.;]*\bείτε|zarówno\b[^.;]*\bjak\s+i|zowel\b[^.;]*\bals|"
+    r"både\b[^.;]*\boch|antingen\b[^.;]*\beller|baik\b[^.;]*\bmaupun)\b|要么[^。；;]*要么",
     re.I,
 )
 """Both halves of a paired "either X or Y" / "both X and Y" in the other languages ("entweder
@@ -246,8 +246,8 @@ even where only one is read (``two_options``), unless a contrast after it states
 CONTRAST = re.compile(
     r"\b(?:but|however|that\s+said|still|nonetheless|nevertheless|even\s+so|(?:my\s+)?best\s+guess|"
     r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
-    r"ama|fakat|ale|jednak|nhưng|но|однако)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
-    r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않렵])지만|(?<!\w)(?:αλλά|ωστόσο|όμως)(?!\w)",
+    r"ama|fakat|ale|jednak|nhưng|но|однако|αλλά|ωστόσο|όμως)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
+    r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않렵])지만",
     re.I,
 )
 

@@ -79,7 +79,7 @@ BUT_OTHER = (
 )
 """Clause breaks of the other languages, as a regex alternation."""
 CONDITIONAL_OTHER = (
-    r"(?<!\w)(?:se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
+    r"\b(?:se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
     r"en\s+caso\s+contrario|si\s+no\s*,)|(?:wenn|falls|sofern)\s[^.\n]*(?:sonst|andernfalls|ansonsten)|"
     r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
     r"(?:если|якщо)\s[^.\n]*(?:иначе|інакше|в\s+противном\s+случае|в\s+іншому\s+разі|если\s+нет)|"
@@ -87,26 +87,26 @@ CONDITIONAL_OTHER = (
     r"αν\s[^.\n]*αλλιώς|nếu\s[^.\n]*(?:nếu\s+không|ngược\s+lại)|(?:jika|kalau|apabila)\s[^.\n]*(?:jika\s+tidak|"
     r"kalau\s+tidak|sebaliknya)|إذا\s[^.\n]*وإلا|اگر\s[^.\n]*وگرنه|אם\s[^.\n]*אחרת|"
     r"(?:अगर|यदि)\s[^।.\n]*(?:वरना|नहीं\s+तो|अन्यथा)|หาก[^.\n]*ไม่เช่นนั้น|ถ้า[^.\n]*ไม่เช่นนั้น)(?!\w)|"
-    r"(?:もし|なら|ならば|であれば|場合は)[^。\n]*(?:そうでなければ|でなければ|そうでない場合|違う場合|でない場合)|"
-    r"(?:다면|라면)\s[^.\n]*(?:지만|그렇지\s*않|아니면|아니라면)"
+    r"(?=[もなで場])(?:もし|なら|ならば|であれば|場合は)[^。\n]*(?:そうでなければ|でなければ|そうでない場合|違う場合|でない場合)|"
+    r"[다라]면\s[^.\n]*(?:지만|그렇지\s*않|아니면|아니라면)"
 )
 """Conditional choices in the other languages ("se ..., altrimenti A", "si ..., sinon C",
 "wenn ..., sonst B", "如果" is in :data:`.hedges.CONDITIONAL`, "もし...でなければ", Korean
 "...다면 후보 2가 ...지만": a pick under a condition, then a turn): ``Z``, as English "if X then C,
 otherwise B"."""
 CONCLUDING_OTHER = (
-    r"(?:^|(?<=[\s*>]))(?i:respuesta|réponse|antwort|risposta|resposta|ответ|відповідь|odpowiedź|antwoord|"
-    r"cevap|yanıt|svar|odpověď|απάντηση|đáp\s+án|câu\s+trả\s+lời|jawaban|jawapan)(?![^\W\d_])|"
-    r"(?:^|(?<=[\s*>]))(?i:por\s+(?:lo\s+)?tanto|en\s+conclusión|concluyo|elijo|me\s+quedo\s+con|"
-    r"donc|par\s+conséquent|en\s+conclusion|je\s+(?:choisis|retiens|opte)|daher|deshalb|folglich|fazit|"
-    r"ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)|quindi|pertanto|dunque|in\s+conclusione|scelgo|"
-    r"portanto|em\s+conclusão|escolho|поэтому|следовательно|итак|выбираю|тому|отже|обираю|dlatego|"
-    r"zatem|wybieram|daarom|ik\s+kies|bu\s+nedenle|dolayısıyla|sonuç\s+olarak|därför|jag\s+väljer|"
-    r"proto|vybírám|επομένως|συνεπώς|επιλέγω|vì\s+vậy|do\s+đó|tôi\s+chọn|oleh\s+karena\s+itu|"
-    r"saya\s+(?:pilih|memilih))(?![^\W\d_])|"
-    r"الإجابة|الجواب|لذلك|أختار|پاسخ|بنابراین|תשובה|לכן|उत्तर|इसलिए|คำตอบ|ดังนั้น|"
-    r"答え|回答[:：は]|正解|したがって|よって|結論|選びます|정답|답[:：은]|따라서|그러므로|결론|"
-    r"선택합니다|고르겠습니다|答案|因此|所以|结论|综上|我选"
+    r"\b(?=[rRaAoOcCyYsSđĐjJpPeEmMdDfFiIqQtTbBzZvVwWкКвВоОпПсСиИтТαΑεΕσΣ])(?:"
+    r"respuesta|réponse|antwort|risposta|resposta|ответ|відповідь|odpowiedź|antwoord|cevap|yanıt|svar|"
+    r"odpověď|απάντηση|đáp\s+án|câu\s+trả\s+lời|jawaban|jawapan|por\s+(?:lo\s+)?tanto|en\s+conclusión|"
+    r"concluyo|elijo|me\s+quedo\s+con|donc|par\s+conséquent|en\s+conclusion|je\s+(?:choisis|retiens|opte)|"
+    r"daher|deshalb|folglich|fazit|ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)|quindi|pertanto|dunque|"
+    r"in\s+conclusione|scelgo|portanto|em\s+conclusão|escolho|поэтому|следовательно|итак|выбираю|тому|"
+    r"отже|обираю|dlatego|zatem|wybieram|daarom|ik\s+kies|bu\s+nedenle|dolayısıyla|sonuç\s+olarak|därför|"
+    r"jag\s+väljer|proto|vybírám|επομένως|συνεπώς|επιλέγω|vì\s+vậy|do\s+đó|tôi\s+chọn|"
+    r"oleh\s+karena\s+itu|saya\s+(?:pilih|memilih))(?![^\W\d_])|"
+    r"(?=[الأپبתלउइคด答回正しよ結選정답따그결선고因所结综我])(?:الإجابة|الجواب|لذلك|أختار|پاسخ|بنابراین|תשובה|לכן|"
+    r"उत्तर|इसलिए|คำตอบ|ดังนั้น|答え|回答[:：は]|正解|したがって|よって|結論|選びます|정답|답[:：은]|따라서|"
+    r"그러므로|결론|선택합니다|고르겠습니다|答案|因此|所以|结论|综上|我选)"
 )
 """Concluding cues of the other languages ("Respuesta:", "Meine Antwort lautet", "donc",
 "quindi", "ich wähle", "答えは", "정답은", "因此"): a sentence holding one concludes, as English

@@ -12,6 +12,7 @@ BINARY = {"A": "AI-generated", "B": "non AI-generated"}
 MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
 REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
+FRAMES = {"A": "[ 2, 3, 4 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 4, 5, 6, 7 ]"}
 GENS = {
     "A": "Generative Adversarial Networks",
     "B": "Diffusion models",
@@ -67,6 +68,22 @@ GENS = {
         ("후보 1은 너무 큽니다. 따라서 후보 3입니다.", FOUR, "C"),
         ("Kandidat 1 ist zu groß. Daher Kandidat 1 oder Kandidat 3.", FOUR, "Z"),
         ("Antwort: (A) Diffusionsmodelle.", GENS, "Z"),
+        # rankings "from most to least likely" (the first); "from least to most" is not read
+        ("Ordenando las opciones de más a menos probable: D, A, C, B.", FOUR, "D"),
+        ("Classement du plus probable au moins probable : D, C, A, B.", FOUR, "D"),
+        ("Classifica dalla migliore alla peggiore: C, A, D, B.", FOUR, "C"),
+        ("Vom wahrscheinlichsten zum unwahrscheinlichsten: B, D, A, C.", FOUR, "B"),
+        ("可能性の高い順に：GAN ＞ 拡散モデル ＞ エンコーダ・デコーダ", GENS, "A"),
+        ("Classement du moins probable au plus probable : D, C, A, B.", FOUR, "Z"),
+        # corrections: "on second look" wins over what it corrects
+        ("정답은 A입니다. 아니, 다시 보니 D가 맞습니다.", FOUR, "D"),
+        ("La respuesta es A. Pensándolo mejor, es D.", FOUR, "D"),
+        ("答えはAです。よく見ると、Dです。", FOUR, "D"),
+        # frame lists and ranges in Japanese, Korean and French
+        ("偽造フレームは6と7です。", FRAMES, "C"),
+        ("위조된 프레임은 인덱스 2부터 4까지입니다.", FRAMES, "A"),
+        ("Les trames falsifiées vont de 4 à 7.", FRAMES, "D"),
+        ("偽造フレームは6か7です。", FRAMES, "Z"),
         # a letter that contradicts the option text it quotes
         ("A: AI로 조작됨", MANIP, "Z"),
         ("B: AI로 조작됨", MANIP, "B"),

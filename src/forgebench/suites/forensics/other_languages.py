@@ -167,7 +167,10 @@ CORRECTION_OTHER = (
     r"chwila|czekaj|bekle|khoan\s+đã|wacht|vänta)(?=\s*[,.:;!—–-])|等等|等一下|待って|잠깐(?:만요)?|"
     r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
     r"정확히는|제\s*말은|不对[，,。！!\s]|我再看一下|我看错了|我搞错了|間違えました|"
-    r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸"
+    r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸|다시\s*(?:보니|생각해\s*보니)|よく見ると|見直すと|"
+    r"改めて見ると|仔细(?:一)?看|再看一下|(?<!\w)(?:pensándolo\s+mejor|mirándolo\s+mejor|à\s+la\s+réflexion|"
+    r"bei\s+genauerem\s+hinsehen|ripensandoci|a\s+pensarci\s+bene|pensando\s+melhor|po\s+namyśle|"
+    r"если\s+присмотреться|присмотревшись|tekrar\s+bakınca|bij\s+nader\s+inzien)(?!\w)"
 )
 """Self-corrections in the other languages ("Korrektur:", "mejor dicho", "失礼しました、正しくは",
 "मेरा मतलब", "我是说"): what follows wins over what they correct (:mod:`.answer_text`)."""
@@ -202,7 +205,7 @@ _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
     r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices|képkock\w*|kehy\w*|ruudu\w*|ruutu\w*|"
     r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|khung\s+hình|"
-    r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|इंडेक्स|फ्रेम|சட்டக[\w\u0b80-\u0bff]*",
+    r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|சட்டக[\w\u0b80-\u0bff]*",
     re.I,
 )
 _AND_BETWEEN = re.compile(
@@ -210,8 +213,8 @@ _AND_BETWEEN = re.compile(
     r"(?:(?:el|la|il|lo|le|der|die|den|o)\s+)?|,\s*(?:el|la|il|lo|le|der|die|den|o)\s|和|与|及|、|と|과|와)\s*(?=\d)"
 )
 _RANGE_BETWEEN = re.compile(
-    r"(?<=\d)\s*(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới)\s+"
-    r"(?=\d)",
+    r"(?<=\d)\s*(?:(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới)\s+|"
+    r"(?:부터|から|到|至|〜|～)\s*)(?=\d)",
     re.I,
 )
 _OR_BETWEEN = re.compile(
@@ -221,8 +224,8 @@ _OR_BETWEEN = re.compile(
 )
 _FRAMES_ARE = re.compile(
     r"(?<=frames)\s+(?:[^\W\d_]+\s+){0,2}?(?:son|sont|sind|sono|são|są|jsou|adalah|ialah|ni|ovat|olivat|"
-    r"sunt|zijn|är|là|dal|del|von|od|từ|dari)\s+(?:(?:el|los|la|las|les|il|i|gli|lo|le|die|der|o|os|as)\s+)?"
-    r"(?=\d)",
+    r"sunt|zijn|är|là|dal|del|von|od|từ|dari|de)\s+(?:(?:el|los|la|las|les|il|i|gli|lo|le|die|der|o|os|as)\s+)?"
+    r"(?=\d)|(?<=frames)\s*(?:は|が|은|는|이|가)\s*(?=\d)",
     re.I,
 )
 _ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*第\s*\d+\s*帧)*)")
@@ -335,7 +338,11 @@ _RANKING_OTHER = re.compile(
     r"(?:(?<!\w)(?:rangfolge|reihenfolge|classement|clasificación|orden\s+de\s+probabilidad|classifica|"
     r"classificação|ordem\s+de\s+probabilidade|kolejność|rangschikking|volgorde|sıralama|peringkat|urutan|"
     r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità)|"
-    r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]",
+    r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]|"
+    r"(?:(?<!\w)(?:de\s+(?:la\s+|lo\s+)?más\s+(?:\w+\s+)?a\s+(?:la\s+|lo\s+)?menos|du\s+plus\s+\w+\s+au\s+moins|dalla?\s+(?:più|migliore)\s+"
+    r"alla?\s+(?:meno|peggiore)|vom\s+(?:wahrscheinlichsten|besten)\s+zum|do\s+mais\s+\w+\s+ao\s+menos|"
+    r"от\s+наиболее|от\s+самого|od\s+najbardziej|van\s+meest|en\s+olasıdan|från\s+mest|od\s+nejv)|"
+    r"可能性の高い順|可能性が高い順|가능성이?\s*높은\s*순)[^:：\n]{0,60}[:：]",
     re.I,
 )
 

@@ -13,6 +13,13 @@ MANIP = {"A": "non AI-manipulated", "B": "AI-manipulated"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
 REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
 FRAMES = {"A": "[ 2, 3, 4 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 4, 5, 6, 7 ]"}
+KINDS = {
+    "A": "Face Reenactment",
+    "B": "Splicing",
+    "C": "Face Swap (Multiple Faces)",
+    "D": "Removal",
+}
+SHUFFLED = {"A": "Candidate 3", "B": "Candidate 1", "C": "Candidate 4", "D": "Candidate 2"}
 GENS = {
     "A": "Generative Adversarial Networks",
     "B": "Diffusion models",
@@ -84,6 +91,18 @@ GENS = {
         ("위조된 프레임은 인덱스 2부터 4까지입니다.", FRAMES, "A"),
         ("Les trames falsifiées vont de 4 à 7.", FRAMES, "D"),
         ("偽造フレームは6か7です。", FRAMES, "Z"),
+        # option nouns with a number in Russian, Greek, Hebrew; the option text "Candidate n"
+        ("Вариант 3.", KINDS, "C"),
+        ("Υποψήφιος 2.", KINDS, "B"),
+        ("Απάντηση: Υποψήφιος 3.", SHUFFLED, "A"),
+        ("לכן אני בוחר במועמד 2.", SHUFFLED, "D"),
+        ("Ο υποψήφιος 3 ή ο υποψήφιος 1 ταιριάζουν.", SHUFFLED, "Z"),
+        # Japanese and Korean binary wordings, with their negations
+        ("AIによる改ざんはされていないと判断します。", MANIP, "A"),
+        ("AIによる改ざんが行われています。", MANIP, "B"),
+        ("改ざんの痕跡は見当たりません。", MANIP, "A"),
+        ("改ざんされているかどうかは判断できません。", MANIP, "Z"),
+        ("실제 영상", BINARY, "B"),
         # a letter that contradicts the option text it quotes
         ("A: AI로 조작됨", MANIP, "Z"),
         ("B: AI로 조작됨", MANIP, "B"),

@@ -51,10 +51,10 @@ FRESH10_TEST_RIGHT, FRESH10_TEST_WRONG = 385, 9  # as written
 FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG = 438, 2  # as written: 387, 7
 # the h39-fresh12 batch (450 answers, all tuning half: chat models' English prose, open-weight
 # models' quirks, explanations in 23 other languages), written during round 8
-FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG = 435, 2  # as written: 414, 9
+FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG = 438, 2  # as written: 414, 9
 # the h39-fresh13 batch (450 answers, all tuning half: the kinds issue 39 lists in English, six
 # languages, what a harness gets back), written after round 8's English part
-FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG = 398, 5  # as written: 375, 11
+FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG = 402, 5  # as written: 375, 11
 
 
 @pytest.mark.parametrize(

@@ -36,7 +36,8 @@ CONCLUDES = re.compile(
 _NUMBER = re.compile(
     r"\b(option|choice|candidate|answer|number|mask|map|masque|maske|m[aá]scara|maschera|маска|"
     r"candidat|kandidat|candidato|opci[oó]n|opzione|op[cç][aã]o|候補|候选|후보|maska|opcja|opsi|pilihan|seçenek|"
-    r"vaihtoehto|opțiunea|varianta|kandydat|kandidaat|candidatul|calon|aday|mgombea|jelölt)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
+    r"vaihtoehto|opțiunea|varianta|kandydat|kandidaat|candidatul|calon|aday|mgombea|jelölt|вариант|варіант|"
+    r"επιλογή|υποψήφι(?:ος|ο|ου)|[בהושל]?מועמד|optie|možnost|ứng\s+viên|phương\s+án|lựa\s+chọn)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
     r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d|\s+of\b)",
     re.I,
 )

@@ -86,7 +86,7 @@ MANIPULATED_POSITIVE = (
     "retocado", "retocó", "alterada", "alterado", "editada", "editado", "verfälscht",
     "verändert", "gefälscht", "alterata", "alterato", "manipolato", "modificata", "adulterada",
     "adulterado", "editou", "falsificada", "falsificado", "加工されて", "加工された", "編集しました",
-    "編集された", "조작되었", "조작됐", "조작됨", "편집했", "편집된", "편집되", "подделано", "подделана", "подделан",
+    "編集された", "조작되었", "조작됐", "조작됨", "aiによる改ざん", "aiによる操作", "改ざん", "편집했", "편집된", "편집되", "подделано", "подделана", "подделан",
     "отредактировал", "отредактирована", "отредактировано", "编辑过", "修改过", "p过",
     "manipulerad", "upravená", "upravený",
     "altérée", "éditée", "trafiquée", "retouché", "modifié", "manipulé", "modificada",
@@ -108,7 +108,7 @@ NEGATIVE = (
     "real", "authentic", "genuine", "unedited", "unaltered", "untampered", "unmanipulated",
     "untouched", "original", "human made", "camera photo", "真实", "真的", "原始",
     "vraie photo", "authentique", "foto real", "auténtica", "echtes foto", "echt", "foto reale",
-    "autentica", "foto autentica", "本物", "실제 사진", "настоящая фотография",
+    "autentica", "foto autentica", "本物", "실제 사진", "실제 영상", "실제 동영상", "진짜 영상", "настоящая фотография",
     "改ざんされていません", "조작되지 않",
     "réelle", "réel", "authentique", "verdadera", "verdadero", "auténtica", "auténtico",
     "authentisch", "reale", "autentica", "autentico", "verdadeira", "autêntica", "echte",
@@ -238,6 +238,10 @@ def _candidates() -> dict[str, tuple[str, ...]]:
         "उम्मीदवार",
         "வேட்பாளர்",
         "المرشح",
+        "υποψήφιος",
+        "υποψήφιο",
+        "υποψήφιου",
+        *(p + "מועמד" for p in ("", "ב", "ה", "ו", "ש", "ל", "שה", "וה")),
     )
     cjk = ("候选图", "候選圖", "候选", "候選", "候補", "후보")
     return {
@@ -271,7 +275,7 @@ OTHER_LANGUAGES: dict[str, tuple[str, ...]] = {
     "encoder-decoder": ("codificador decodificador", "encodeur décodeur", "kodierer dekodierer", "кодировщик декодер", "编码器 解码器", "编码器解码器", "エンコーダ デコーダ", "인코더 디코더",
                         "encoder decoderarchitectuur", "encoder decodermodel", "encoder decoderarchitektur"),
     "auto-regressive models": ("autorregresivo", "autorégressif", "autoregressivo", "autoregressiv", "авторегрессионн", "自回归", "自己回帰", "자기회귀"),
-    "proprietary": ("propriétaire", "propietario", "propietaria", "proprietario", "proprietaria", "proprietário", "proprietária", "proprietär", "проприетарн", "коммерческ", "商业", "闭源", "商用", "상용", "générateur commercial", "gerador comercial", "generador comercial", "generatore commerciale", "kommerziell"),
+    "proprietary": ("プロプライエタリ", "独自の手法", "独自手法", "독점", "独有", "专有", "propriétaire", "propietario", "propietaria", "proprietario", "proprietaria", "proprietário", "proprietária", "proprietär", "проприетарн", "коммерческ", "商业", "闭源", "商用", "상용", "générateur commercial", "gerador comercial", "generador comercial", "generatore commerciale", "kommerziell"),
     "no area was manipulated.": ("keiner der bereiche wurde manipuliert", "kein bereich wurde manipuliert", "kein bereich ist manipuliert", "keine region wurde manipuliert", "kein manipulierter bereich", "改ざんされた領域はない", "改ざんされた領域はありません", "改ざん箇所はありません", "改ざん箇所はない", "ninguna zona ha sido manipulada", "ninguna zona fue manipulada", "ninguna zona está manipulada", "ninguna región ha sido manipulada", "ninguna región fue manipulada", "ningún área fue manipulada", "ninguna área fue manipulada", "aucune zone n'a été", "aucune région n'a été", "aucune zone n'est manipulée", "aucune zone manipulée", "nessuna area è stata", "nessuna zona è stata", "nessuna area è manipolata", "nessuna area manipolata", "nessuna zona manipolata", "nenhuma área foi", "nenhuma região foi", "nenhuma área manipulada", "nenhuma área está manipulada", "ни одна область не была", "ни одна область не подверглась", "没有区域被篡改", "没有被篡改的区域", "没有篡改区域", "没有任何区域被篡改", "没有区域被修改", "조작된 영역이 없", "조작된 영역은 없", "조작된 부분이 없", "hiçbir bölge manipüle edilmemiş", "hiçbir bölge değiştirilmemiş", "rien n'a été manipulé", "nada fue manipulado", "nada ha sido manipulado", "nichts wurde manipuliert", "nulla è stato manipolato", "niente è stato manipolato", "nada foi manipulado"),
     "face swap (multiple faces)": ("face swap mit mehreren gesichtern", "gesichter mehrerer personen", "mehrere gesichter ausgetauscht",
                                    "plusieurs visages", "varios rostros", "varias caras", "più volti", "vários rostos", "多张人脸", "多人换脸",

@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from forgebench.suites.forensics.other_forms import forms_in_english as forms_in_english
 from forgebench.suites.forensics.other_numbers import named_numbers as named_numbers
 from forgebench.suites.forensics.other_numbers import numbered_options as numbered_options
 from forgebench.suites.forensics.other_numbers import ordinals_in_english as ordinals_in_english
@@ -158,7 +159,7 @@ CORRECTION_OTHER = (
     r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
     r"me\s+equivoqu[ée]|me\s+he\s+equivocado|je\s+me\s+suis\s+trompée?|mi\s+sono\s+sbagliat[oa]|"
     r"enganei-me|me\s+enganei|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+lag\s+falsch|entschuldigung|"
-    r"przepraszam|pomylił(?:em|am)\s+się|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
+    r"przepraszam|pomylił(?:em|am)\s+się|scusa|scusami|scusate|chiedo\s+scusa|mi\s+scuso|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
     r"özür\s+dilerim|spletl(?:a)?\s+jsem\s+se|omlouvám\s+se|tévedtem|bocsánat|ik\s+vergiste\s+me|"
     r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm|перепрошую|вибачте|точніше|ou\s+plutôt|o\s+mejor\s+dicho|"
     r"oder\s+besser\s+gesagt|o\s+meglio|ou\s+melhor|или\s+скорее|(?:non|nein|no|não|нет)\s*,\s*(?:plutôt|doch|"
@@ -332,37 +333,3 @@ def needle(pattern: str) -> str:
     if body[lit.end() : lit.end() + 1] in ("?", "*", "{"):  # "tops?": the "s" is optional
         text = text[:-2] if re.search(r"\\.$", text) else text[:-1]
     return re.sub(r"\\(.)", r"\1", text)
-
-
-_RANKING_OTHER = re.compile(
-    r"(?:(?<!\w)(?:rangfolge|reihenfolge|classement|clasificación|orden\s+de\s+probabilidad|classifica|"
-    r"classificação|ordem\s+de\s+probabilidade|kolejność|rangschikking|volgorde|sıralama|peringkat|urutan|"
-    r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità)|"
-    r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]|"
-    r"(?:(?<!\w)(?:de\s+(?:la\s+|lo\s+)?más\s+(?:\w+\s+)?a\s+(?:la\s+|lo\s+)?menos|du\s+plus\s+\w+\s+au\s+moins|dalla?\s+(?:più|migliore)\s+"
-    r"alla?\s+(?:meno|peggiore)|vom\s+(?:wahrscheinlichsten|besten)\s+zum|do\s+mais\s+\w+\s+ao\s+menos|"
-    r"от\s+наиболее|от\s+самого|od\s+najbardziej|van\s+meest|en\s+olasıdan|från\s+mest|od\s+nejv)|"
-    r"可能性の高い順|可能性が高い順|가능성이?\s*높은\s*순)[^:：\n]{0,60}[:：]",
-    re.I,
-)
-
-
-_PROBABILITY_WORD = re.compile(
-    r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|"
-    r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet",
-    re.I,
-)
-_DECIMAL_COMMA = re.compile(r"(?<![\d,.])0,(\d{1,3})(?![\d,])")
-
-
-def forms_in_english(text: str) -> str:
-    """A ranking's heading in another language ("可能性排序：B > C > A > D", "Reihenfolge: D, B,
-    A, C") as English "ranking:", and scores listed with "、" ("候補1: 10%、候補2: 15%") with
-    commas, for the readers of answers that weigh every option (:mod:`.answer_forms`)."""
-    if "%、" in text:
-        text = text.replace("%、", "%, ")
-    if "0," in text and _PROBABILITY_WORD.search(text):  # "B 0,7": a decimal comma
-        text = _DECIMAL_COMMA.sub(r"0.\1", text)
-    if ":" not in text and "：" not in text:
-        return text
-    return _RANKING_OTHER.sub(" ranking: ", text)

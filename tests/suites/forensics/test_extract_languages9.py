@@ -124,6 +124,14 @@ GENS = {
         ("排除A、B和C，剩下D。", FOUR, "D"),
         ("Descarto A y B; entre C y D no sabría decir.", FOUR, "Z"),
         ("B. Scusa, la risposta corretta è C.", FOUR, "C"),
+        # letters written in another script, with a Turkish suffix, after "answer:" in lower case
+        ("С.", REGIONS, "C"),
+        ("Β", BINARY, "B"),
+        ("В", FOUR, "Z"),
+        ("Doğru seçenek B'dir.", KINDS, "B"),
+        ("Cevap C'dir, ama emin değilim.", FOUR, "Z"),
+        ("antwoord: b", MANIP, "B"),
+        ("respuesta: a o b", FOUR, "Z"),
         # a letter that contradicts the option text it quotes
         ("A: AI로 조작됨", MANIP, "Z"),
         ("B: AI로 조작됨", MANIP, "B"),

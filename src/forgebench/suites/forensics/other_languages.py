@@ -294,14 +294,33 @@ _CYRILLIC_A = re.compile(
     r"(?<=[«\"'(\[])А(?=[»\"')\]])|((?i:ответ|відповідь|вариант|варіант)\s*[:—–-]?\s*)А(?![^\W\d_])"
 )
 
+_BARE_LOOKALIKE = re.compile(r"^\W*([АСΑΒ])\W*$")
+_TURKISH_SUFFIX = re.compile(
+    r"(?<![A-Za-z])([A-Y])'(?:d[ıiuü]r|t[ıiuü]r|y[ıiuü]|y[ea]|d[ea]n?|t[ea]n?|n[ıiuü]n)(?![^\W\d_])"
+)
+_ANSWER_OTHER = re.compile(
+    r"\b(?=[rRaAoOcCyYsSвВjJđĐ])(?:respuesta|réponse|antwort|antwoord|risposta|resposta|odpowiedź|cevap|yanıt|"
+    r"svar|odpověď|ответ|відповідь|jawaban|đáp\s+án)\s*[:：]\s*(?=[a-dA-D](?![^\W\d_]))",
+    re.I,
+)
+
 
 def letters_in_latin(text: str) -> str:
     """Arabic and Persian digits as ASCII ("١٠٪": "10%"), the Arabic option letters in brackets
-    as Latin ("(ب)": "(B)", "ج)": "C)", the abjad order), and a Cyrillic "А" that stands for the
-    letter A ("Ответ — «А»"; not "В", which is C in the Cyrillic order and B to the eye)."""
+    as Latin ("(ب)": "(B)", "ج)": "C)", the abjad order), a Cyrillic "А" that stands for the
+    letter A ("Ответ — «А»"; not "В", which is C in the Cyrillic order and B to the eye), a bare
+    look-alike ("С.", Greek "Β"), a Turkish case suffix after a letter ("Doğru seçenek B'dir")
+    and another language's "answer:" before a letter ("antwoord: b")."""
     text = text.translate(_EASTERN_DIGITS)
     text = _ARABIC_LETTER.sub(lambda m: m.group(1) + "ABCD"["أبجد".index(m.group(2))] + ")", text)
-    return _CYRILLIC_A.sub(lambda m: (m.group(1) or "") + "A", text)
+    text = _CYRILLIC_A.sub(lambda m: (m.group(1) or "") + "A", text)
+    if len(text) < 8:  # a bare Cyrillic "А" or "С", Greek "Α" or "Β": the letter it looks like
+        text = _BARE_LOOKALIKE.sub(lambda m: "ACAB"["АСΑΒ".index(m.group(1))], text)
+    if "'" in text:  # Turkish "B'dir", "C'yi": the letter without its suffix
+        text = _TURKISH_SUFFIX.sub(r"\1", text)
+    if ":" in text or "：" in text:  # "antwoord: b": English "answer:", read in lower case too
+        text = _ANSWER_OTHER.sub(" answer: ", text)
+    return text
 
 
 def frame_words(text: str) -> str:

@@ -132,6 +132,15 @@ GENS = {
         ("Cevap C'dir, ama emin değilim.", FOUR, "Z"),
         ("antwoord: b", MANIP, "B"),
         ("respuesta: a o b", FOUR, "Z"),
+        # two letters joined by another language's "and": both named, no article "A"
+        ("A ve D eşit derecede olası.", FOUR, "Z"),
+        ("A och D är lika troliga.", FOUR, "Z"),
+        ("A en D zijn even waarschijnlijk.", FOUR, "Z"),
+        ("A và D đều có khả năng như nhau.", FOUR, "Z"),
+        ("A dan D sama-sama mungkin.", FOUR, "Z"),
+        ("Диффузия вероятнее, чем GAN.", GENS, "Z"),
+        ("Αν είναι συμπίεση, καμία· αλλιώς A.", FOUR, "Z"),
+        ("압축 때문이라면 해당 없음, 아니라면 A입니다.", FOUR, "Z"),
         # a letter that contradicts the option text it quotes
         ("A: AI로 조작됨", MANIP, "Z"),
         ("B: AI로 조작됨", MANIP, "B"),

@@ -230,7 +230,7 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
 MAYBE = (
     r"maybe|perhaps|possibly|peut[\s-]être|quizás?|tal\s+vez|talvez|vielleicht|möglicherweise|forse|"
     r"misschien|belki|może|có\s+lẽ|kanske|možná|ربما|शायद|也许|或许|可能|たぶん|多分|かもしれ|아마|어쩌면|возможно|может\s+быть|"
-    r"mungkin|ehkä|labda|talán|ஒருவேளை|ίσως"
+    r"mungkin|ehkä|labda|talán|ஒருவேளை|ίσως|אולי|ייתכן|יתכן|شاید"
 )
 """"Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
@@ -270,6 +270,8 @@ OR_NOT: dict[str, tuple[str, ...]] = {
     "id": (rf"atau\s+(?:tidak|bukan){_END}",), "sw": (rf"au\s+(?:la|sivyo|hapana){_END}",),
     "zh": (r"也(?:有)?可能不是|或者不是|也可能没有",), "ja": (r"そう(?:では|じゃ|で)ない(?:かもしれ|可能性)",),
     "ko": (r"아닐\s*수도\s*있", r"그렇지\s*않을\s*수도"),
+    "he": (r"ו?י?יתכן\s+שלא", r"או\s+שלא", rf"או\s+לא{_END}"), "el": (rf"ή\s+όχι{_END}", r"ή\s+μπορεί\s+και\s+όχι"),
+    "fa": (rf"یا\s+نه{_END}",),
     "or maybe": (r"ou\s+peut-être(?!\s+pas)", r"o\s+(?:quizás?|tal\s+vez)(?!\s+no)", r"oder\s+vielleicht(?!\s+nicht)",
                  r"o\s+forse(?!\s+no)", r"ou\s+talvez(?!\s+não)", r"или,?\s+может\s+быть", r"of\s+misschien",
                  r"albo\s+może", r"ya\s+da\s+belki", r"hoặc\s+có\s+thể",
@@ -351,7 +353,7 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
 _WEIGHS = re.compile(
     r"hard|difficult|difficile|difícil|schwer|moeilijk|zor|trudno|khó|трудно|сложно|الصعب|मुश्किल|難し|"
     r"어렵|很难|难以|不好说|说不准|拿不准|svårt|těžko|säker|jist|decid|décid|entscheid|beslis|karar|zdecyd|quyết|решить|決め|"
-    r"결정|决定|yakin|sigur|varma|uhakika|vigumu|sulit|sukar|greu|vaikea|समान|sure|sûr|sicher|segur|sicur|certeza|zeker|emin|pew|chắc|уверен|متأكد|निश्चित|不确定|तय",
+    r"결정|决定|yakin|sigur|varma|uhakika|vigumu|sulit|sukar|greu|vaikea|समान|sure|sûr|sicher|segur|sicur|certeza|zeker|emin|pew|chắc|уверен|متأكد|निश्चित|不确定|तय|σίγουρ|βέβαι|בטוח|مطمئن|แน่ใจ|впевнен",
     re.I,
 )
 """Words that make an "I can't tell" a hedge (the answer weighs the options) over a refusal."""

@@ -53,7 +53,7 @@ NEG_WORDS_OTHER = (
     r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
     r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
     r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
-    r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin|δεν|όχι"
+    r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin|δεν|όχι|לא|אינה|אינו|אין"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")

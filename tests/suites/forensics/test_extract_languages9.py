@@ -150,6 +150,10 @@ GENS = {
         ("זו לא תמונה אמיתית.", BINARY, "A"),
         ("קשה לומר. ייתכן שהתמונה נוצרה על ידי בינה מלאכותית, וייתכן שלא.", BINARY, "Z"),
         ("Δεν είμαι σίγουρος αν είναι δημιουργημένη από AI ή όχι.", BINARY, "Z"),
+        # a negated option number names no option ("it is not candidate 1")
+        ("No es el candidato 1.", GENS, "Z"),
+        ("It is not candidate 1.", GENS, "Z"),
+        ("Non è il candidato 1; è il candidato 3.", GENS, "C"),
         # a letter that contradicts the option text it quotes
         ("A: AI로 조작됨", MANIP, "Z"),
         ("B: AI로 조작됨", MANIP, "B"),

@@ -41,6 +41,7 @@ _NUMBER = re.compile(
     r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d|\s+of\b)",
     re.I,
 )
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|isn't|is\s+not)\s+(?:(?:the|a)\s+)?$", re.I)
 _PLURAL_NUMBERS = re.compile(
     r"\b(?:options|choices|candidates|masks|maps|segmentation\s+maps)\s+(\d)"
     r"((?:\s*(?:,|and|&|or)\s*\d)+)(?!\d)",
@@ -68,6 +69,8 @@ def option_numbers(text: str, spec: OptionTexts) -> list[tuple[int, str]]:
     for m in _NUMBER.finditer(text):
         if norm(m.group(0)) in spec.texts:
             continue  # "Candidate 3" is an option's text: the text rule reads it
+        if _NEGATED_BEFORE.search(text, max(0, m.start() - 20), m.start()):
+            continue  # "it is not candidate 1" ("no es el candidato 1") names no option
         k = int(_NUMBER_WORDS.get(m.group(2).lower(), m.group(2)))
         if spec.number_safe and 1 <= k <= len(letters):
             out.append((m.start(), letters[k - 1]))

@@ -80,7 +80,7 @@ BUT_OTHER = (
 )
 """Clause breaks of the other languages, as a regex alternation."""
 CONDITIONAL_OTHER = (
-    r"\b(?:se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
+    r"\b(?=[sSwWfFaAoOiIpPjJeEnNkKеЕяЯαΑإاאअयหถ])(?:se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
     r"en\s+caso\s+contrario|si\s+no\s*,)|(?:wenn|falls|sofern)\s[^.\n]*(?:sonst|andernfalls|ansonsten)|"
     r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
     r"(?:если|якщо)\s[^.\n]*(?:иначе|інакше|в\s+противном\s+случае|в\s+іншому\s+разі|если\s+нет)|"
@@ -95,16 +95,22 @@ CONDITIONAL_OTHER = (
 "wenn ..., sonst B", "如果" is in :data:`.hedges.CONDITIONAL`, "もし...でなければ", Korean
 "...다면 후보 2가 ...지만": a pick under a condition, then a turn): ``Z``, as English "if X then C,
 otherwise B"."""
+_CONCLUDING_WORDS = (
+    "respuesta", "réponse", "antwort", "risposta", "resposta", "ответ", "відповідь", "odpowiedź", "antwoord",
+    "cevap", "yanıt", "svar", "odpověď", "απάντηση", r"đáp\s+án", r"câu\s+trả\s+lời", "jawaban", "jawapan",
+    r"por\s+(?:lo\s+)?tanto", r"en\s+conclusión", "concluyo", "elijo", r"me\s+quedo\s+con", "donc",
+    r"par\s+conséquent", r"en\s+conclusion", r"je\s+(?:choisis|retiens|opte)", "daher", "deshalb", "folglich",
+    "fazit", r"ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)", "quindi", "pertanto", "dunque",
+    r"in\s+conclusione", "scelgo", "portanto", r"em\s+conclusão", "escolho", "поэтому", "следовательно", "итак",
+    "выбираю", "тому", "отже", "обираю", "dlatego", "zatem", "wybieram", "daarom", r"ik\s+kies", r"bu\s+nedenle",
+    "dolayısıyla", r"sonuç\s+olarak", "därför", r"jag\s+väljer", "proto", "vybírám", "επομένως", "συνεπώς",
+    "επιλέγω", r"vì\s+vậy", r"do\s+đó", r"tôi\s+chọn", r"oleh\s+karena\s+itu", r"saya\s+(?:pilih|memilih)",
+)  # fmt: skip
+_FIRST = "".join(sorted({c for w in _CONCLUDING_WORDS for c in (w[0], w[0].upper())}))
 CONCLUDING_OTHER = (
-    r"\b(?=[rRaAoOcCyYsSđĐjJpPeEmMdDfFiIqQtTbBzZvVwWкКвВоОпПсСиИтТαΑεΕσΣ])(?:"
-    r"respuesta|réponse|antwort|risposta|resposta|ответ|відповідь|odpowiedź|antwoord|cevap|yanıt|svar|"
-    r"odpověď|απάντηση|đáp\s+án|câu\s+trả\s+lời|jawaban|jawapan|por\s+(?:lo\s+)?tanto|en\s+conclusión|"
-    r"concluyo|elijo|me\s+quedo\s+con|donc|par\s+conséquent|en\s+conclusion|je\s+(?:choisis|retiens|opte)|"
-    r"daher|deshalb|folglich|fazit|ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)|quindi|pertanto|dunque|"
-    r"in\s+conclusione|scelgo|portanto|em\s+conclusão|escolho|поэтому|следовательно|итак|выбираю|тому|"
-    r"отже|обираю|dlatego|zatem|wybieram|daarom|ik\s+kies|bu\s+nedenle|dolayısıyla|sonuç\s+olarak|därför|"
-    r"jag\s+väljer|proto|vybírám|επομένως|συνεπώς|επιλέγω|vì\s+vậy|do\s+đó|tôi\s+chọn|"
-    r"oleh\s+karena\s+itu|saya\s+(?:pilih|memilih))(?![^\W\d_])|"
+    rf"\b(?-i:(?=[{_FIRST}])(?:"
+    + "|".join(f"[{w[0].upper()}{w[0]}]{w[1:]}" for w in _CONCLUDING_WORDS)
+    + r"))(?![^\W\d_])|"
     r"(?=[الأپبתלउइคด答回正しよ結選정답따그결선고因所结综我])(?:الإجابة|الجواب|لذلك|أختار|پاسخ|بنابراین|תשובה|לכן|"
     r"उत्तर|इसलिए|คำตอบ|ดังนั้น|答え|回答[:：は]|正解|したがって|よって|結論|選びます|정답|답[:：은]|따라서|"
     r"그러므로|결론|선택합니다|고르겠습니다|答案|因此|所以|结论|综上|我选)"
@@ -112,7 +118,9 @@ CONCLUDING_OTHER = (
 """Concluding cues of the other languages ("Respuesta:", "Meine Antwort lautet", "donc",
 "quindi", "ich wähle", "答えは", "정답은", "因此"): a sentence holding one concludes, as English
 "Therefore ..." and "Answer: ..." (:mod:`.final_cue`); a sentence connective only where it
-starts a word (German "also", Portuguese "logo" are left out: English words)."""
+starts a word (German "also", Portuguese "logo" are left out: English words); matched in lower
+case or capitalised only, past a check of the first letter (an alternation tried without case
+folding is far cheaper)."""
 AFTER_LETTER_OTHER = frozenset(
     ["ist", "est", "es", "è", "é", "wäre", "sería", "serait", "sarebbe", "seria", "scheint", "semble",
      "parece", "sembra", "passt", "correspond", "corresponde", "corrisponde", "y", "e", "o", "und", "oder", "ou",

@@ -48,16 +48,16 @@ FRESH9_TUNING_RIGHT, FRESH9_TUNING_WRONG = 277, 5
 FRESH10_TEST_RIGHT, FRESH10_TEST_WRONG = 385, 9  # as written
 # the h39-fresh11 batch (450 answers, all tuning half: English prose, 22 other languages, a run's
 # spread), written after round 7, to tune round 8 on
-FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG = 438, 2  # as written: 387, 7
+FRESH11_TUNING_RIGHT, FRESH11_TUNING_WRONG = 439, 2  # as written: 387, 7
 # the h39-fresh12 batch (450 answers, all tuning half: chat models' English prose, open-weight
 # models' quirks, explanations in 23 other languages), written during round 8
-FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG = 429, 5  # as written: 414, 9
+FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG = 440, 2  # as written: 414, 9
 # the h39-fresh13 batch (450 answers, all tuning half: the kinds issue 39 lists in English, six
 # languages, what a harness gets back), written after round 8's English part
-FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG = 408, 7  # as written: 375, 11
+FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG = 431, 1  # as written: 375, 11
 # the h39-fresh14 batch (450 answers, all tuning half: reasoning models, the boundary between a
 # hedged pick and none, 27 rarer languages), written after round 9's English part
-FRESH14_TUNING_RIGHT, FRESH14_TUNING_WRONG = 372, 12  # as written: 351, 25
+FRESH14_TUNING_RIGHT, FRESH14_TUNING_WRONG = 373, 12  # as written: 351, 25
 # the h39-fresh15 batch (450 answers, all test half: 30 English styles, a multilingual run, a
 # 36-model run's raw outputs), written after round 10's English part, never tuned on
 FRESH15_TEST_RIGHT, FRESH15_TEST_WRONG = 411, 10  # as written

@@ -42,6 +42,7 @@ from forgebench.suites.forensics.option_text import (
     polarity_of,
     text_letters,
 )
+from forgebench.suites.forensics.other_languages import CONCLUDING_OTHER
 from forgebench.suites.forensics.reading import Reading, mentions
 
 BARE = " \t\n.:;,!?()[]{}\"'<>。，：；！？-"
@@ -114,6 +115,7 @@ CONCLUDING = re.compile(
     r"(?:go|pick|choose|say|select))\b",
     re.I,
 )
+CONCLUDING = re.compile(CONCLUDING.pattern + "|" + CONCLUDING_OTHER, re.I)  # "Respuesta:"
 
 
 _CUT_TURNING = re.compile(
@@ -212,8 +214,9 @@ def _named(text: str, spec: OptionTexts) -> set[str]:
     return named_letters(text, spec) | {ch for _, ch in mentions(text, frozenset(spec.letters))}
 
 
-_SENTENCE_GAP = re.compile(r"(?<=[.!?。！？;])(?<!i\.e\.)(?<!e\.g\.)\s+|\n+")
-"""Where one sentence ends and the next begins ("i.e." and "e.g." end none)."""
+_SENTENCE_GAP = re.compile(r"(?<=[.!?;])(?<!i\.e\.)(?<!e\.g\.)\s+|(?<=[。！？])\s*|\n+")
+"""Where one sentence ends and the next begins ("i.e." and "e.g." end none; a CJK full stop needs
+no space after it)."""
 
 
 def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:

@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import re
 
+from forgebench.suites.forensics.other_languages import CONDITIONAL_OTHER
+
 RELEASE_REFUSALS = (
     "Sorry, I can't help with images of people yet.",
     "I can't process this file.",
@@ -97,11 +99,11 @@ CONDITIONAL = re.compile(
     CONDITIONAL.pattern + r"|(?<!\w)(?:depende\s+d[eao]\w*|ça\s+dépend|cela\s+dépend|dépend\s+d\w*|"
     r"hängt\s+(?:davon\s+)?ab|hängt\s+(?:\w+\s+){0,3}?ab|kommt\s+(?:ganz\s+)?darauf\s+an|dipende\s+da\w*|"
     r"зависит\s+от|zależy\s+od|afhankelijk\s+van|hangt\s+af\s+van)(?!\w)|取决于|"
-    r"如果[^。；\n]*(?:否则|不然|要不然)|(?:에\s*따라\s*(?:다르|달라))",
+    r"如果[^。；\n]*(?:否则|不然|要不然)|(?:에\s*따라\s*(?:다르|달라))|" + CONDITIONAL_OTHER,
     re.I,
 )
 """An answer that makes its choice conditional ("if X then C, otherwise B", "depende de",
-"hängt davon ab", "зависит от", "如果...否则"): ``Z``."""
+"hängt davon ab", "зависит от", "如果...否则", "se ..., altrimenti A", :data:`.other_languages.CONDITIONAL_OTHER`): ``Z``."""
 RETRACTION = re.compile(
     r"^\W*(?:no|nope|hmm+|i\s*(?:'?m|\s+am)\s+not\s+(?:sure|certain)|not\s+sure|unsure)\b[^A-Za-z]*"
     r"(?:(?:i\s*(?:'?m|\s+am)\s+)?not\s+(?:sure|certain)[^A-Za-z]*)?$",
@@ -158,7 +160,9 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"lässt\s+sich\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+)?(?:sagen|feststellen|beurteilen|bestimmen|entscheiden|erkennen)",
            r"beide\s+(?:\w+\s+){0,2}?(?:sind|scheinen|wirken)\s+(?:\w+\s+)?(?:plausibel|möglich|denkbar)",
            r"nicht\s+in\s+der\s+lage", r"sicher\s+bin\s+ich\s+(?:mir\s+)?(?:da\s+)?nicht",
-           r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:ich\s+)?(?:es\s+)?nicht", r"nicht\s+sicher"),
+           r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:ich\s+)?(?:es\s+)?nicht", r"nicht\s+sicher",
+           r"(?:kann|könnte)\s+(?:\w+\s+){0,2}?keine\s+(?:\w+\s+)?(?:aussagen?|angaben|einschätzung|beurteilung|bewertung)\s+"
+           r"(?:\w+\s+){0,2}?(?:treffen|machen|abgeben|geben)", r"nicht\s+genug\s+(?:informationen|hinweise|anhaltspunkte)"),
     "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,3}?(?:dir|saper|determinar|decider|capir|confermar|verificar|"
            r"stabilir|valutar|analizzar|giudicar)(?:e|lo|la|li|ne)\b", r"non\s+(?:lo\s+)?so\b",
            r"non\s+è\s+possibile\s+(?:\w+\s+)?(?:dir|saper|stabilir|determinar|capir|decider|confermar|valutar)\w*",
@@ -172,10 +176,11 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"não\s+sou\s+capaz\s+de", r"não\s+dá\s+para\s+(?:saber|dizer|determinar|afirmar)",
            r"não\s+tenho\s+como\s+(?:saber|dizer|determinar|confirmar|afirmar|verificar)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
            r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)"),
-    "nl": (r"beide\s+(?:\w+\s+){0,2}?(?:zijn|lijken)\s+(?:\w+\s+)?(?:mogelijk|plausibel|aannemelijk|even\s+waarschijnlijk)", r"(?:ik\s+)?kan\s+(?:ik\s+)?niet\s+(?:\w+\s+)?(?:zeggen|bepalen|beslissen|kiezen)", r"moeilijk\s+te\s+zeggen",
+    "nl": (r"beide\s+(?:\w+\s+){0,2}?(?:zijn|lijken)\s+(?:\w+\s+)?(?:mogelijk|plausibel|aannemelijk|even\s+waarschijnlijk)", r"kan\s+(?:\w+\s+){0,3}?niet\s+(?:\w+\s+){0,2}?(?:zeggen|bepalen|beslissen|kiezen|bevestigen|verifiëren|controleren|analyseren|beoordelen)", r"moeilijk\s+te\s+zeggen",
            r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker"),
     "tr": (r"(?:ikisi|her\s+ikisi)\s+de\s+(?:\w+\s+)?(?:olası|mümkün|makul|olabilir)", r"söylemek\s+zor", r"emin\s+değilim", r"bilemiyorum", r"emin\s+olamıyorum", r"karar\s+veremiyorum", r"bilmiyorum",
-           r"(?:belirleyemiyorum|anlayamıyorum|söyleyemem)"),
+           r"(?:belirleyemiyorum|anlayamıyorum|söyleyemem|doğrulayamam|doğrulayamıyorum|teyit\s+edemem|teyit\s+edemiyorum)",
+           r"yeterli\s+(?:bilgi|veri|kanıt)\w*\s+(?:sahip\s+değilim|yok)"),
     "pl": (r"(?:oba|obie|obydwa|obydwie)\s+(?:\w+\s+){0,2}?(?:są|wydają\s+się)\s+(?:\w+\s+)?(?:możliwe|prawdopodobne|wiarygodne)", r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
            r"zdecydować|ocenić|potwierdzić|zweryfikować|stwierdzić|przeanalizować|analizować)",
            r"nie\s+wiem", r"nie\s+jestem\s+pew(?:ien|na)"),
@@ -191,10 +196,10 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "ar": (r"كلاهما\s+(?:\S+\s+)?(?:محتمل|ممكن|وارد)", r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+(?:يمكنني|يمكن)\s+(?:\S+\s+)?(?:تحديد|القول|الجزم|التأكد)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
            r"لا\s+أعرف", r"غير\s+متأكد"),
     "hi": (r"कहना\s+मुश्किल", r"नहीं\s+कह\s+(?:सकता|सकती)", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
-           r"नहीं\s+बता\s+(?:सकता|सकती)",
+           r"नहीं\s+बता\s+(?:सकता|सकती)", r"पुष्टि\s+नहीं\s+कर\s+(?:सकता|सकती|पा)",
            r"दोनों\s+(?:\S+\s+){0,2}?(?:समान|बराबर|संभव)", r"(?:विश्लेषण|निर्धारण)\s+नहीं\s+कर\s+(?:सकता|सकती)"),
     "sv": (r"båda\s+(?:\w+\s+){0,2}?(?:är|verkar)\s+(?:\w+\s+)?(?:möjliga|rimliga|troliga)", r"svårt\s+att\s+(?:säga|avgöra|bedöma)", r"(?:jag\s+)?vet\s+inte", r"inte\s+säker",
-           r"kan\s+inte\s+(?:\w+\s+)?(?:avgöra|säga|bedöma|bestämma)"),
+           r"kan\s+inte\s+(?:\w+\s+)?(?:avgöra|säga|bedöma|bestämma|bekräfta|verifiera|analysera|fastställa)"),
     "cs": (r"ob[aě]\s+(?:\w+\s+){0,2}?(?:jsou|se\s+zdají)\s+(?:\w+\s+)?(?:možné|pravděpodobné|věrohodné)", r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
            r"(?:nemohu|nemůžu|nedokážu|nelze)\s+(?:\w+\s+){0,3}?(?:určit|říct|říci|rozhodnout|posoudit|potvrdit|ověřit|analyzovat)"),
     "hu": (r"mindkett(?:ő|ő\s+\w+)\s+(?:\w+\s+)?(?:lehetséges|valószínű|elképzelhető)", r"nem\s+tudom\s+(?:\w+\s+)?(?:eldönteni|megmondani|megállapítani|megítélni)", r"nehéz\s+(?:megmondani|eldönteni|megállapítani)",
@@ -219,17 +224,27 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない)|確かではありません|確かではない|"
            r"断言できません|断言はできません|言い切れません|言い切れない|"
            r"(?:分析|判定|判別|特定|回答|お答え|検証)(?:は|が|を)?(?:することは)?(?:できません|できかねます|いたしかねます))",),
+    "uk": (r"не\s+можу\s+(?:\w+\s+){0,3}?(?:сказати|визначити|підтвердити|перевірити|проаналізувати|аналізувати|оцінити|"
+           r"допомогти|судити)", r"(?:важко|складно)\s+(?:сказати|визначити)", r"не\s+впевнен\w*", r"обидва\s+(?:\w+\s+)?(?:можливі|ймовірні)"),
+    "he": (r"(?:לא|אינני|איני)\s+(?:יכול|יכולה|מסוגל|מסוגלת)?\s*(?:\w+\s+)?(?:לאשר|לקבוע|לדעת|לומר|להגיד|לנתח|לזהות)",
+           r"לא\s+בטוח\w*", r"קשה\s+(?:לומר|לקבוע|להגיד)", r"(?:אני\s+)?לא\s+יודע\w*", r"שניהם\s+(?:\w+\s+)?אפשרי\w*"),
+    "fa": (r"نمی[\u200c\s]?توانم\s+(?:\S+\s+){0,3}?(?:تأیید|تایید|تعیین|تشخیص|تحلیل|بگویم)", r"مطمئن\s+نیستم",
+           r"سخت\s+است\s+(?:بگویم|گفتن)", r"نمی[\u200c\s]?دانم", r"هر\s+دو\s+(?:\S+\s+)?ممکن"),
+    "el": (r"δεν\s+είμαι\s+(?:\w+\s+)?(?:σίγουρ|βέβαι)\w*", r"δύσκολο\s+να\s+(?:το\s+)?(?:πω|πει|κρίνω|προσδιορ\w*)", r"δεν\s+ξέρω",
+           r"δεν\s+(?:μπορώ|είναι\s+δυνατόν)\s+να\s+(?:το\s+)?(?:\w+\s+){0,2}?(?:πω|προσδιορίσω|επιβεβαιώσω|καθορίσω|διακρίνω|"
+           r"αποφασίσω|κρίνω|αναλύσω|επαληθεύσω|ξέρω)", r"και\s+τα\s+δύο\s+(?:\w+\s+){0,2}?(?:πιθαν|δυνατ|εύλογ)\w*"),
     "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지\s*않|"
            r"(?:확신|자신)(?:이|은)?\s*없|(?:장담|단정|확신|분석|답변|판별|판정|검증)할\s*수(?:는|가)?\s*없)",),
+    "th": (r"(?:ไม่แน่ใจ|ไม่สามารถ(?:ระบุ|วิเคราะห์|ยืนยัน|บอก|ตัดสิน)|บอกไม่ได้|ยากที่จะ(?:บอก|ระบุ|ตัดสิน)|ไม่ทราบ)",),
     "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道|"
-           r"说不好|不敢肯定|不能肯定|无法肯定|不好判断|都有可能|皆有可能|(?:无法|不能)(?:验证|核实|分析))",),
+           r"说不好|不敢肯定|不能肯定|无法肯定|无法确认|不能确认|没法确认|无法判定|不好判断|都有可能|皆有可能|(?:无法|不能)(?:验证|核实|分析))",),
 }  # fmt: skip
 """Per language: "I can't tell / say / decide", "hard to say", "I don't know", "not sure"."""
 
 MAYBE = (
     r"maybe|perhaps|possibly|peut[\s-]être|quizás?|tal\s+vez|talvez|vielleicht|möglicherweise|forse|"
     r"misschien|belki|może|có\s+lẽ|kanske|možná|ربما|शायद|也许|或许|可能|たぶん|多分|かもしれ|아마|어쩌면|возможно|может\s+быть|"
-    r"mungkin|ehkä|labda|talán|ஒருவேளை"
+    r"mungkin|ehkä|labda|talán|ஒருவேளை|ίσως|אולי|ייתכן|יתכן|شاید"
 )
 """"Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
 EITHER = re.compile(
@@ -240,9 +255,10 @@ EITHER = re.compile(
 "either" that ends its clause is the negative "too", "no face swapped either", unless after "be":
 "it could be either")."""
 PAIRED = re.compile(
-    r"\bentweder\b[^.;]*\boder\b|\bsoit\b[^.;]*\bsoit\b|\balbo\b[^.;]*\balbo\b|\bлибо\b[^.;]*\bлибо\b|"
-    r"\btanto\b[^.;]*\b(?:quanto|como)\b|\bsowohl\b[^.;]*\bals\s+auch\b|\bкак\b[^.;]*,\s*так\s+и\b|"
-    r"要么[^。；;]*要么",
+    r"\b(?:entweder\b[^.;]*\boder|soit\b[^.;]*\bsoit|albo\b[^.;]*\balbo|либо\b[^.;]*\bлибо|"
+    r"tanto\b[^.;]*\b(?:quanto|como)|sowohl\b[^.;]*\bals\s+auch|как\b[^.;]*,\s*так\s+и|"
+    r"hem\b[^.;]*\bhem\s+de|είτε\b[^.;]*\bείτε|zarówno\b[^.;]*\bjak\s+i|zowel\b[^.;]*\bals|"
+    r"både\b[^.;]*\boch|antingen\b[^.;]*\beller|baik\b[^.;]*\bmaupun)\b|要么[^。；;]*要么",
     re.I,
 )
 """Both halves of a paired "either X or Y" / "both X and Y" in the other languages ("entweder
@@ -251,8 +267,8 @@ even where only one is read (``two_options``), unless a contrast after it states
 CONTRAST = re.compile(
     r"\b(?:but|however|that\s+said|still|nonetheless|nevertheless|even\s+so|(?:my\s+)?best\s+guess|"
     r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|given\s+the\s+choice|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
-    r"ama|fakat|ale|jednak|nhưng|но|однако)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
-    r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않])지만",
+    r"ama|fakat|ale|jednak|nhưng|но|однако|αλλά|ωστόσο|όμως)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
+    r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않렵])지만|(?<!\w)(?:אבל|אך|اما|ولی)(?!\w)|แต่",
     re.I,
 )
 
@@ -269,6 +285,8 @@ OR_NOT: dict[str, tuple[str, ...]] = {
     "id": (rf"atau\s+(?:tidak|bukan){_END}",), "sw": (rf"au\s+(?:la|sivyo|hapana){_END}",),
     "zh": (r"也(?:有)?可能不是|或者不是|也可能没有",), "ja": (r"そう(?:では|じゃ|で)ない(?:かもしれ|可能性)",),
     "ko": (r"아닐\s*수도\s*있", r"그렇지\s*않을\s*수도"),
+    "he": (r"ו?י?יתכן\s+שלא", r"או\s+שלא", rf"או\s+לא{_END}"), "el": (rf"ή\s+όχι{_END}", r"ή\s+μπορεί\s+και\s+όχι"),
+    "fa": (rf"یا\s+نه{_END}",),
     "or maybe": (r"ou\s+peut-être(?!\s+pas)", r"o\s+(?:quizás?|tal\s+vez)(?!\s+no)", r"oder\s+vielleicht(?!\s+nicht)",
                  r"o\s+forse(?!\s+no)", r"ou\s+talvez(?!\s+não)", r"или,?\s+может\s+быть", r"of\s+misschien",
                  r"albo\s+może", r"ya\s+da\s+belki", r"hoặc\s+có\s+thể",
@@ -279,7 +297,7 @@ maybe Y" (a second answer offered): a hedge."""
 
 _CANT_TELL_WORDS = re.compile(
     r"\b(?:" + "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
-                        if lang not in ("ja", "ko", "zh") for p in ps) + ")",
+                        if lang not in ("ja", "ko", "zh", "th") for p in ps) + ")",
     re.I,
 )  # fmt: skip
 """The alphabetic languages' phrases; each must start a word (checked on the match, not in the
@@ -287,7 +305,7 @@ pattern: a lookbehind before every alternative made the engine try them all at e
 one ``\b`` before the whole alternation skips the positions inside words before any is tried)."""
 _CANT_TELL_CJK = re.compile(
     "|".join(p for table in (CANT_TELL, OR_NOT) for lang, ps in table.items()
-             if lang in ("ja", "ko", "zh") for p in ps),
+             if lang in ("ja", "ko", "zh", "th") for p in ps),
     re.I,
 )  # fmt: skip
 _LETTER_BEFORE = re.compile(r"[^\W\d_]")
@@ -350,7 +368,7 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
 _WEIGHS = re.compile(
     r"hard|difficult|difficile|difícil|schwer|moeilijk|zor|trudno|khó|трудно|сложно|الصعب|मुश्किल|難し|"
     r"어렵|很难|难以|不好说|说不准|拿不准|svårt|těžko|säker|jist|decid|décid|entscheid|beslis|karar|zdecyd|quyết|решить|決め|"
-    r"결정|决定|yakin|sigur|varma|uhakika|vigumu|sulit|sukar|greu|vaikea|समान|sure|sûr|sicher|segur|sicur|certeza|zeker|emin|pew|chắc|уверен|متأكد|निश्चित|不确定|तय",
+    r"결정|决定|yakin|sigur|varma|uhakika|vigumu|sulit|sukar|greu|vaikea|समान|sure|sûr|sicher|segur|sicur|certeza|zeker|emin|pew|chắc|уверен|متأكد|निश्चित|不确定|तय|σίγουρ|βέβαι|בטוח|مطمئن|แน่ใจ|впевнен",
     re.I,
 )
 """Words that make an "I can't tell" a hedge (the answer weighs the options) over a refusal."""

@@ -36,10 +36,12 @@ CONCLUDES = re.compile(
 _NUMBER = re.compile(
     r"\b(option|choice|candidate|answer|number|mask|map|masque|maske|m[aá]scara|maschera|маска|"
     r"candidat|kandidat|candidato|opci[oó]n|opzione|op[cç][aã]o|候補|候选|후보|maska|opcja|opsi|pilihan|seçenek|"
-    r"vaihtoehto|opțiunea|varianta|kandydat|kandidaat|candidatul|calon|aday|mgombea|jelölt)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
+    r"vaihtoehto|opțiunea|varianta|kandydat|kandidaat|candidatul|calon|aday|mgombea|jelölt|вариант|варіант|"
+    r"επιλογή|υποψήφι(?:ος|ο|ου)|[בהושל]?מועמד|optie|možnost|ứng\s+viên|phương\s+án|lựa\s+chọn)\s*(?:is\s+)?(?:#|no\.?|number)?\s*:?\s*\(?"
     r"(\d|one|two|three|four|five|six)\)?(?!\d|[.,]\d|\s+of\b)",
     re.I,
 )
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|isn't|is\s+not)\s+(?:(?:the|a)\s+)?$", re.I)
 _PLURAL_NUMBERS = re.compile(
     r"\b(?:options|choices|candidates|masks|maps|segmentation\s+maps)\s+(\d)"
     r"((?:\s*(?:,|and|&|or)\s*\d)+)(?!\d)",
@@ -67,6 +69,8 @@ def option_numbers(text: str, spec: OptionTexts) -> list[tuple[int, str]]:
     for m in _NUMBER.finditer(text):
         if norm(m.group(0)) in spec.texts:
             continue  # "Candidate 3" is an option's text: the text rule reads it
+        if _NEGATED_BEFORE.search(text, max(0, m.start() - 20), m.start()):
+            continue  # "it is not candidate 1" ("no es el candidato 1") names no option
         k = int(_NUMBER_WORDS.get(m.group(2).lower(), m.group(2)))
         if spec.number_safe and 1 <= k <= len(letters):
             out.append((m.start(), letters[k - 1]))

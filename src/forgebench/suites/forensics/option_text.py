@@ -191,6 +191,8 @@ def _terms(wording: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
 
 
 _QUALITY = frozenset({"real", "authentic", "genuine", "original", "真实", "真的", "原始"})
+_COMPARED_AFTER = re.compile(other.COMPARED_AFTER)
+
 _QUALITY_NEXT = re.compile(
     r"\s*(?:$|[.,;:!?)\n，。；！？的]|(?:and|or|o|ou|oder|of|oppure|ya|veya|lub|albo|или|hay|to|one|photos?|photographs?|images?|pictures?|videos?|"
     r"footage|shots?|snapshots?|frames?|pair|media|content|capture)\b)"
@@ -286,6 +288,9 @@ def _phrase_letters(hay: str, spec: OptionTexts, claims: bool) -> tuple[set[str]
                 continue
             mentioned.add(letter)
             if negated(hay, m.start()) or (claims and hypothetical(hay, m.start())):
+                continue
+            if _COMPARED_AFTER.match(hay, m.end()):  # "GAN보다는 확산 모델": as "than GAN"
+                losing.add(letter)
                 continue
             if other.NEGATOR_AFTER.match(
                 hay, m.end()

@@ -42,6 +42,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from forgebench.suites.forensics.other_forms import forms_in_english as forms_in_english
 from forgebench.suites.forensics.other_numbers import named_numbers as named_numbers
 from forgebench.suites.forensics.other_numbers import numbered_options as numbered_options
 from forgebench.suites.forensics.other_numbers import ordinals_in_english as ordinals_in_english
@@ -52,26 +53,82 @@ NEG_WORDS_OTHER = (
     r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
     r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
     r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
-    r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin"
+    r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin|δεν|όχι|לא|אינה|אינו|אין"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
 """A Chinese negator at most three characters before the negated words."""
+COMPARED_AFTER = r"[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)"
+"""The compared-against side of "closer to Y than X" in Korean and Japanese ("GAN보다는 확산 모델",
+"GANよりも拡散モデル"): ruled out beside a binary pair's other side; among more options only
+where every option is mentioned, as English "more likely than" (:mod:`.option_text`)."""
 NEGATOR_AFTER = re.compile(
     r"(?:\s*\([^()]{1,30}\))?[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
     r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니(?!면)|아닌|아닐|않|없|değil|नहीं|"
     r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない|"
     r"அல்ல|இல்லை)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
-    r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|[^\s.,;!?。，；！？、]{0,3}\s?(?:보다|より)|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
+    r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|"
+    + COMPARED_AFTER
+    + r"|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
 )
 """Matched right after the negated words (``re.match`` at their end), past a bracketed gloss
 ("除去（Removal）ではありません")."""
 BUT_OTHER = (
     r"(?<!\w)(?:aber|sondern|mais|pero|sino|però|mas|porém|maar|ale|но|а|ama|fakat|ancak|nhưng|"
-    r"بل|لكن|ولكن|लेकिन|बल्कि)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
+    r"بل|لكن|ولكن|लेकिन|बल्कि|αλλά)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
 )
 """Clause breaks of the other languages, as a regex alternation."""
+CONDITIONAL_OTHER = (
+    r"\b(?=[sSwWfFaAoOiIpPjJeEnNkKеЕяЯαΑإاאअयหถ])(?:se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
+    r"en\s+caso\s+contrario|si\s+no\s*,)|(?:wenn|falls|sofern)\s[^.\n]*(?:sonst|andernfalls|ansonsten)|"
+    r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
+    r"(?:если|якщо)\s[^.\n]*(?:иначе|інакше|в\s+противном\s+случае|в\s+іншому\s+разі|если\s+нет)|"
+    r"(?:jeśli|jeżeli)\s[^.\n]*(?:w\s+przeciwnym\s+razie|inaczej|jeśli\s+nie)|eğer\s[^.\n]*(?:aksi\s+(?:halde|takdirde)|değilse)|"
+    r"αν\s[^.\n]*αλλιώς|nếu\s[^.\n]*(?:nếu\s+không|ngược\s+lại)|(?:jika|kalau|apabila)\s[^.\n]*(?:jika\s+tidak|"
+    r"kalau\s+tidak|sebaliknya)|إذا\s[^.\n]*وإلا|اگر\s[^.\n]*وگرنه|אם\s[^.\n]*אחרת|"
+    r"(?:अगर|यदि)\s[^।.\n]*(?:वरना|नहीं\s+तो|अन्यथा)|หาก[^.\n]*ไม่เช่นนั้น|ถ้า[^.\n]*ไม่เช่นนั้น)(?!\w)|"
+    r"(?=[もなで場])(?:もし|なら|ならば|であれば|場合は)[^。\n]*(?:そうでなければ|でなければ|そうでない場合|違う場合|でない場合)|"
+    r"[다라]면\s[^.\n]*(?:지만|그렇지\s*않|아니면|아니라면)"
+)
+"""Conditional choices in the other languages ("se ..., altrimenti A", "si ..., sinon C",
+"wenn ..., sonst B", "如果" is in :data:`.hedges.CONDITIONAL`, "もし...でなければ", Korean
+"...다면 후보 2가 ...지만": a pick under a condition, then a turn): ``Z``, as English "if X then C,
+otherwise B"."""
+_CONCLUDING_WORDS = (
+    "respuesta", "réponse", "antwort", "risposta", "resposta", "ответ", "відповідь", "odpowiedź", "antwoord",
+    "cevap", "yanıt", "svar", "odpověď", "απάντηση", r"đáp\s+án", r"câu\s+trả\s+lời", "jawaban", "jawapan",
+    r"por\s+(?:lo\s+)?tanto", r"en\s+conclusión", "concluyo", "elijo", r"me\s+quedo\s+con", "donc",
+    r"par\s+conséquent", r"en\s+conclusion", r"je\s+(?:choisis|retiens|opte)", "daher", "deshalb", "folglich",
+    "fazit", r"ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)", "quindi", "pertanto", "dunque",
+    r"in\s+conclusione", "scelgo", "portanto", r"em\s+conclusão", "escolho", "поэтому", "следовательно", "итак",
+    "выбираю", "тому", "отже", "обираю", "dlatego", "zatem", "wybieram", "daarom", r"ik\s+kies", r"bu\s+nedenle",
+    "dolayısıyla", r"sonuç\s+olarak", "därför", r"jag\s+väljer", "proto", "vybírám", "επομένως", "συνεπώς",
+    "επιλέγω", r"vì\s+vậy", r"do\s+đó", r"tôi\s+chọn", r"oleh\s+karena\s+itu", r"saya\s+(?:pilih|memilih)",
+)  # fmt: skip
+_FIRST = "".join(sorted({c for w in _CONCLUDING_WORDS for c in (w[0], w[0].upper())}))
+CONCLUDING_OTHER = (
+    rf"\b(?-i:(?=[{_FIRST}])(?:"
+    + "|".join(f"[{w[0].upper()}{w[0]}]{w[1:]}" for w in _CONCLUDING_WORDS)
+    + r"))(?![^\W\d_])|"
+    r"(?=[الأپبתלउइคด答回正しよ結選정답따그결선고因所结综我])(?:الإجابة|الجواب|لذلك|أختار|پاسخ|بنابراین|תשובה|לכן|"
+    r"उत्तर|इसलिए|คำตอบ|ดังนั้น|答え|回答[:：は]|正解|したがって|よって|結論|選びます|정답|답[:：은]|따라서|"
+    r"그러므로|결론|선택합니다|고르겠습니다|答案|因此|所以|结论|综上|我选)"
+)
+"""Concluding cues of the other languages ("Respuesta:", "Meine Antwort lautet", "donc",
+"quindi", "ich wähle", "答えは", "정답은", "因此"): a sentence holding one concludes, as English
+"Therefore ..." and "Answer: ..." (:mod:`.final_cue`); a sentence connective only where it
+starts a word (German "also", Portuguese "logo" are left out: English words); matched in lower
+case or capitalised only, past a check of the first letter (an alternation tried without case
+folding is far cheaper)."""
+AFTER_LETTER_OTHER = frozenset(
+    ["ist", "est", "es", "è", "é", "wäre", "sería", "serait", "sarebbe", "seria", "scheint", "semble",
+     "parece", "sembra", "passt", "correspond", "corresponde", "corrisponde", "y", "e", "o", "und", "oder", "ou",
+     "et", "oppure", "lub", "veya", "hoặc", "är", "jest", "je", "или", "и", "ve", "ya", "och", "eller", "en",
+     "và", "dan", "atau", "nebo", "sau", "vagy", "és", "albo", "oraz", "ili", "tai", "ή", "και"]
+)  # fmt: skip
+"""Words that make a Latin "A" before them the option letter in the other languages ("A ist
+wahrscheinlicher als D", "A est plus probable"), not an article (read by :mod:`.reading`)."""
 CONCESSIVE_OTHER = (
     r"(?<!\w)(?:aunque|obwohl|auch\s+wenn|bien\s+que?|quoique|même\s+si|anche\s+se|sebbene|benché|"
     r"embora|ainda\s+que|mesmo\s+que|хотя|chociaż|mặc\s+dù|även\s+om|i\s+když|přestože)(?!\w)"
@@ -111,7 +168,7 @@ CORRECTION_OTHER = (
     r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
     r"me\s+equivoqu[ée]|me\s+he\s+equivocado|je\s+me\s+suis\s+trompée?|mi\s+sono\s+sbagliat[oa]|"
     r"enganei-me|me\s+enganei|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+lag\s+falsch|entschuldigung|"
-    r"przepraszam|pomylił(?:em|am)\s+się|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
+    r"przepraszam|pomylił(?:em|am)\s+się|scusa|scusami|scusate|chiedo\s+scusa|mi\s+scuso|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
     r"özür\s+dilerim|spletl(?:a)?\s+jsem\s+se|omlouvám\s+se|tévedtem|bocsánat|ik\s+vergiste\s+me|"
     r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm|перепрошую|вибачте|точніше|ou\s+plutôt|o\s+mejor\s+dicho|"
     r"oder\s+besser\s+gesagt|o\s+meglio|ou\s+melhor|или\s+скорее|(?:non|nein|no|não|нет)\s*,\s*(?:plutôt|doch|"
@@ -120,7 +177,10 @@ CORRECTION_OTHER = (
     r"chwila|czekaj|bekle|khoan\s+đã|wacht|vänta)(?=\s*[,.:;!—–-])|等等|等一下|待って|잠깐(?:만요)?|"
     r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
     r"정확히는|제\s*말은|不对[，,。！!\s]|我再看一下|我看错了|我搞错了|間違えました|"
-    r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸"
+    r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸|다시\s*(?:보니|생각해\s*보니)|よく見ると|見直すと|"
+    r"改めて見ると|仔细(?:一)?看|再看一下|(?<!\w)(?:pensándolo\s+mejor|mirándolo\s+mejor|à\s+la\s+réflexion|"
+    r"bei\s+genauerem\s+hinsehen|ripensandoci|a\s+pensarci\s+bene|pensando\s+melhor|po\s+namyśle|"
+    r"если\s+присмотреться|присмотревшись|tekrar\s+bakınca|bij\s+nader\s+inzien)(?!\w)"
 )
 """Self-corrections in the other languages ("Korrektur:", "mejor dicho", "失礼しました、正しくは",
 "मेरा मतलब", "我是说"): what follows wins over what they correct (:mod:`.answer_text`)."""
@@ -155,7 +215,7 @@ _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
     r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices|képkock\w*|kehy\w*|ruudu\w*|ruutu\w*|"
     r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|khung\s+hình|"
-    r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|इंडेक्स|फ्रेम|சட்டக[\w\u0b80-\u0bff]*",
+    r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|சட்டக[\w\u0b80-\u0bff]*",
     re.I,
 )
 _AND_BETWEEN = re.compile(
@@ -163,8 +223,8 @@ _AND_BETWEEN = re.compile(
     r"(?:(?:el|la|il|lo|le|der|die|den|o)\s+)?|,\s*(?:el|la|il|lo|le|der|die|den|o)\s|和|与|及|、|と|과|와)\s*(?=\d)"
 )
 _RANGE_BETWEEN = re.compile(
-    r"(?<=\d)\s*(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới)\s+"
-    r"(?=\d)",
+    r"(?<=\d)\s*(?:(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới)\s+|"
+    r"(?:부터|から|到|至|〜|～)\s*)(?=\d)",
     re.I,
 )
 _OR_BETWEEN = re.compile(
@@ -174,8 +234,8 @@ _OR_BETWEEN = re.compile(
 )
 _FRAMES_ARE = re.compile(
     r"(?<=frames)\s+(?:[^\W\d_]+\s+){0,2}?(?:son|sont|sind|sono|são|są|jsou|adalah|ialah|ni|ovat|olivat|"
-    r"sunt|zijn|är|là|dal|del|von|od|từ|dari)\s+(?:(?:el|los|la|las|les|il|i|gli|lo|le|die|der|o|os|as)\s+)?"
-    r"(?=\d)",
+    r"sunt|zijn|är|là|dal|del|von|od|từ|dari|de)\s+(?:(?:el|los|la|las|les|il|i|gli|lo|le|die|der|o|os|as)\s+)?"
+    r"(?=\d)|(?<=frames)\s*(?:は|が|은|는|이|가)\s*(?=\d)",
     re.I,
 )
 _ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*第\s*\d+\s*帧)*)")
@@ -243,14 +303,33 @@ _CYRILLIC_A = re.compile(
     r"(?<=[«\"'(\[])А(?=[»\"')\]])|((?i:ответ|відповідь|вариант|варіант)\s*[:—–-]?\s*)А(?![^\W\d_])"
 )
 
+_BARE_LOOKALIKE = re.compile(r"^\W*([АСΑΒ])\W*$")
+_TURKISH_SUFFIX = re.compile(
+    r"(?<![A-Za-z])([A-Y])'(?:d[ıiuü]r|t[ıiuü]r|y[ıiuü]|y[ea]|d[ea]n?|t[ea]n?|n[ıiuü]n)(?![^\W\d_])"
+)
+_ANSWER_OTHER = re.compile(
+    r"\b(?=[rRaAoOcCyYsSвВjJđĐ])(?:respuesta|réponse|antwort|antwoord|risposta|resposta|odpowiedź|cevap|yanıt|"
+    r"svar|odpověď|ответ|відповідь|jawaban|đáp\s+án)\s*[:：]\s*(?=[a-dA-D](?![^\W\d_]))",
+    re.I,
+)
+
 
 def letters_in_latin(text: str) -> str:
     """Arabic and Persian digits as ASCII ("١٠٪": "10%"), the Arabic option letters in brackets
-    as Latin ("(ب)": "(B)", "ج)": "C)", the abjad order), and a Cyrillic "А" that stands for the
-    letter A ("Ответ — «А»"; not "В", which is C in the Cyrillic order and B to the eye)."""
+    as Latin ("(ب)": "(B)", "ج)": "C)", the abjad order), a Cyrillic "А" that stands for the
+    letter A ("Ответ — «А»"; not "В", which is C in the Cyrillic order and B to the eye), a bare
+    look-alike ("С.", Greek "Β"), a Turkish case suffix after a letter ("Doğru seçenek B'dir")
+    and another language's "answer:" before a letter ("antwoord: b")."""
     text = text.translate(_EASTERN_DIGITS)
     text = _ARABIC_LETTER.sub(lambda m: m.group(1) + "ABCD"["أبجد".index(m.group(2))] + ")", text)
-    return _CYRILLIC_A.sub(lambda m: (m.group(1) or "") + "A", text)
+    text = _CYRILLIC_A.sub(lambda m: (m.group(1) or "") + "A", text)
+    if len(text) < 8:  # a bare Cyrillic "А" or "С", Greek "Α" or "Β": the letter it looks like
+        text = _BARE_LOOKALIKE.sub(lambda m: "ACAB"["АСΑΒ".index(m.group(1))], text)
+    if "'" in text:  # Turkish "B'dir", "C'yi": the letter without its suffix
+        text = _TURKISH_SUFFIX.sub(r"\1", text)
+    if ":" in text or "：" in text:  # "antwoord: b": English "answer:", read in lower case too
+        text = _ANSWER_OTHER.sub(" answer: ", text)
+    return text
 
 
 def frame_words(text: str) -> str:
@@ -282,33 +361,3 @@ def needle(pattern: str) -> str:
     if body[lit.end() : lit.end() + 1] in ("?", "*", "{"):  # "tops?": the "s" is optional
         text = text[:-2] if re.search(r"\\.$", text) else text[:-1]
     return re.sub(r"\\(.)", r"\1", text)
-
-
-_RANKING_OTHER = re.compile(
-    r"(?:(?<!\w)(?:rangfolge|reihenfolge|classement|clasificación|orden\s+de\s+probabilidad|classifica|"
-    r"classificação|ordem\s+de\s+probabilidade|kolejność|rangschikking|volgorde|sıralama|peringkat|urutan|"
-    r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità)|"
-    r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]",
-    re.I,
-)
-
-
-_PROBABILITY_WORD = re.compile(
-    r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|"
-    r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet",
-    re.I,
-)
-_DECIMAL_COMMA = re.compile(r"(?<![\d,.])0,(\d{1,3})(?![\d,])")
-
-
-def forms_in_english(text: str) -> str:
-    """A ranking's heading in another language ("可能性排序：B > C > A > D", "Reihenfolge: D, B,
-    A, C") as English "ranking:", and scores listed with "、" ("候補1: 10%、候補2: 15%") with
-    commas, for the readers of answers that weigh every option (:mod:`.answer_forms`)."""
-    if "%、" in text:
-        text = text.replace("%、", "%, ")
-    if "0," in text and _PROBABILITY_WORD.search(text):  # "B 0,7": a decimal comma
-        text = _DECIMAL_COMMA.sub(r"0.\1", text)
-    if ":" not in text and "：" not in text:
-        return text
-    return _RANKING_OTHER.sub(" ranking: ", text)

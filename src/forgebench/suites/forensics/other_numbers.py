@@ -64,7 +64,8 @@ _OPTION_RUN = re.compile(
 
 
 _NEGATED_OPTION = re.compile(
-    r"(?:(?<!\w)(?:nicht|pas|não|non|не|nie|niet|inte|ليس)|不是|并非)[ \t]*"
+    r"(?:(?<!\w)(?:nicht|pas|não|non|no|не|nie|niet|inte|ليس)|不是|并非)[ \t]*"
+    r"(?:(?:es|est|ist|è|é|sea|sia|seja|sei|jest|is|är|это|je)[ \t]+)?"
     r"(?:(?:la|le|el|il|lo|o|a|der|den|die|das|l')[ \t]*)?(?:"
     + _NUMBERED_NOUN
     + r")[ \t]*(\d)(?!\d)",

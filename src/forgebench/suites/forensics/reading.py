@@ -37,6 +37,7 @@ from forgebench.suites.forensics.option_text import (
     polarity_of,
     text_letters,
 )
+from forgebench.suites.forensics.other_languages import AFTER_LETTER_OTHER
 from forgebench.suites.forensics.wordings import LETTER_NEGATED_AFTER, LETTER_NEGATED_BEFORE
 
 _AFTER_LETTER = frozenset(
@@ -75,6 +76,7 @@ _AFTER_LETTER = frozenset(
         "nor",
     ]
 )
+_AFTER_LETTER |= AFTER_LETTER_OTHER  # "A ist wahrscheinlicher als D", "A est ..."
 _LATIN = r"[A-Za-zÀ-ÖØ-öø-ÿ]"
 _ARTICLE_NEXT = re.compile(
     rf"[ \t]+(\d*{_LATIN}(?:(?![A-Z]){_LATIN})+|\d+[A-Za-z]+|(?!AI\b)[A-Z]{{2,5}}s?)\b"

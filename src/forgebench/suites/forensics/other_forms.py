@@ -1,0 +1,79 @@
+"""Answers that weigh every option, written in the other languages: a ranking's heading
+("Reihenfolge: D, B, A, C", "du plus probable au moins probable : ..."), scores with a decimal
+comma or listed with "、", and eliminations ("Descarto A, B y C, así que queda D", "A、B、Cを
+除外すると、残るのはD"), as the English forms :mod:`.answer_forms` reads (re-exported by
+:mod:`.other_languages`)."""
+
+from __future__ import annotations
+
+import re
+
+_RANKING_OTHER = re.compile(
+    r"(?:(?<!\w)(?:rangfolge|reihenfolge|classement|clasificación|orden\s+de\s+probabilidad|classifica|"
+    r"classificação|ordem\s+de\s+probabilidade|kolejność|rangschikking|volgorde|sıralama|peringkat|urutan|"
+    r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità)|"
+    r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]|"
+    r"(?:\b(?=[dDvVoOeEfFоО])(?:de\s+(?:la\s+|lo\s+)?más\s+(?:\w+\s+)?a\s+(?:la\s+|lo\s+)?menos|du\s+plus\s+\w+\s+au\s+moins|dalla?\s+(?:più|migliore)\s+"
+    r"alla?\s+(?:meno|peggiore)|vom\s+(?:wahrscheinlichsten|besten)\s+zum|do\s+mais\s+\w+\s+ao\s+menos|"
+    r"от\s+наиболее|от\s+самого|od\s+najbardziej|van\s+meest|en\s+olasıdan|från\s+mest|od\s+nejv)|"
+    r"(?=[可가])(?:可能性の高い順|可能性が高い順|가능성이?\s*높은\s*순))[^:：\n]{0,60}[:：]",
+    re.I,
+)
+
+
+_PROBABILITY_WORD = re.compile(
+    r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|"
+    r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet",
+    re.I,
+)
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])0,(\d{1,3})(?![\d,])")
+
+
+def forms_in_english(text: str) -> str:
+    """A ranking's heading in another language ("可能性排序：B > C > A > D", "Reihenfolge: D, B,
+    A, C") as English "ranking:", scores listed with "、" ("候補1: 10%、候補2: 15%") with
+    commas and eliminations (:func:`eliminations_in_english`), for the readers of answers that weigh every option (:mod:`.answer_forms`)."""
+    if "%、" in text:
+        text = text.replace("%、", "%, ")
+    if "0," in text and _PROBABILITY_WORD.search(text):  # "B 0,7": a decimal comma
+        text = _DECIMAL_COMMA.sub(r"0.\1", text)
+    text = eliminations_in_english(text)
+    if ":" not in text and "：" not in text:
+        return text
+    return _RANKING_OTHER.sub(" ranking: ", text)
+
+
+_RULE_OUT_OTHER = re.compile(
+    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВ])(?:descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
+    r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
+    r"eleme|vylučuji|utesluter)\b|排除|除外(?:すると|して)?|제외하면|제외하고",
+    re.I,
+)
+"""Ruling-out verbs of the other languages ("Descarto A, B y C", "Ich schließe A, B und C
+aus", "排除A、B和C"), read as English "rule out"."""
+_LEAVES_OTHER = re.compile(
+    r"\s*[,;，、]?\s*(?:(?:así\s+que|por\s+lo\s+que|donc|alors|also|daher|quindi|perciò|então|"
+    r"поэтому|więc|dus|yani)\s+)?\b(?=[qQiIbBrRoOzZkKfFåÅsSpPоОзЗ])(?:queda|quedan|il\s+reste|reste|bleibt|resta|rimane|"
+    r"fica|sobra|остаётся|остается|залишається|zostaje|pozostaje|blijft\s+over|blijft|kalır|zbývá|återstår)\b|"
+    r"\s*[,，、]?\s*(?:残るのは|残りは|剩下|剩余|남는\s*것은)",
+    re.I,
+)
+"""What is left after them ("así que queda D", "also bleibt D", "残るのは"), read as ", leaving"."""
+_LEFT_KO = re.compile(r"\s*(?<![A-Za-z])([A-Y])\s*(?:가|이|만)\s*남(?:습니다|는다|아요|음)")
+_CJK_RULED_LIST = re.compile(
+    r"((?<![A-Za-z])[A-Y](?:\s*[、,，和与及과와]\s*[A-Y](?![A-Za-z]))+)\s*(?:를|을|を|は)?\s*"
+    r"(?:除外(?:すると|して|し)?|제외하면|제외하고)"
+)
+
+
+def eliminations_in_english(text: str) -> str:
+    """An elimination in another language ("Descarto A, B y C, así que queda D", "A、B、Cを除外
+    すると、残るのはDです") as English ("rule out A, B y C, leaving D") for the reading of
+    eliminations (:mod:`.answer_forms`); letters ruled out before a Japanese or Korean verb are
+    put after it."""
+    if not _RULE_OUT_OTHER.search(text):
+        return text
+    text = _CJK_RULED_LIST.sub(r" rule out \1 ", text)
+    text = _RULE_OUT_OTHER.sub(" rule out ", text)
+    text = _LEFT_KO.sub(r", leaving \1 ", text)  # "D가 남습니다"
+    return _LEAVES_OTHER.sub(", leaving ", text)

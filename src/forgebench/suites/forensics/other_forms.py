@@ -44,17 +44,20 @@ def forms_in_english(text: str) -> str:
 
 
 _RULE_OUT_OTHER = re.compile(
-    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВ])(?:descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
+    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкК])(?:descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
     r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
-    r"eleme|vylučuji|utesluter)\b|排除|除外(?:すると|して)?|제외하면|제외하고",
+    r"eleme|vylučuji|vylučujem|utesluter|utelukker|isključujem|искључујем|изключвам|αποκλείω|αποκλείουμε|kizárom|"
+    r"exclou|exclouc|saya\s+tolak|ondoa)\b|排除|除外(?:すると|して)?|제외하면|제외하고",
     re.I,
 )
 """Ruling-out verbs of the other languages ("Descarto A, B y C", "Ich schließe A, B und C
 aus", "排除A、B和C"), read as English "rule out"."""
 _LEAVES_OTHER = re.compile(
     r"\s*[,;，、]?\s*(?:(?:así\s+que|por\s+lo\s+que|donc|alors|also|daher|quindi|perciò|então|"
-    r"поэтому|więc|dus|yani)\s+)?\b(?=[qQiIbBrRoOzZkKfFåÅsSpPоОзЗ])(?:queda|quedan|il\s+reste|reste|bleibt|resta|rimane|"
-    r"fica|sobra|остаётся|остается|залишається|zostaje|pozostaje|blijft\s+over|blijft|kalır|zbývá|återstår)\b|"
+    r"поэтому|więc|dus|yani|οπότε|så)\s+)?\b(?=[qQiIbBrRoOzZkKfFåÅsSpPоОзЗμΜαΑgGmMтТ])(?:queda|quedan|il\s+reste|reste|bleibt|resta|rimane|"
+    r"fica|sobra|остаётся|остается|залишається|zostaje|pozostaje|blijft\s+over|blijft|kalır|zbývá|återstår|"
+    r"μένουν|μένει|απομένει|απομένουν|zostáva|ostaje|остаје|остава|gjenstår|står\s+igjen|marad|rămâne|rămân|"
+    r"romanen|resten|tinggal)\b|"
     r"\s*[,，、]?\s*(?:残るのは|残りは|剩下|剩余|남는\s*것은)",
     re.I,
 )

@@ -50,7 +50,7 @@ from forgebench.suites.forensics.other_numbers import ordinals_in_english as ord
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
     r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
-    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
+    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<=[\w,] )(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
     r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
     r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
     r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin|δεν|όχι|לא|אינה|אינו|אין"
@@ -80,7 +80,10 @@ BUT_OTHER = (
 )
 """Clause breaks of the other languages, as a regex alternation."""
 CONDITIONAL_OTHER = (
-    r"\b(?=[sSwWfFaAoOiIpPjJeEnNkKеЕяЯαΑإاאअयหถ])(?:se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
+    r"\b(?=[sSwWfFaAoOiIpPjJeEnNkKеЕяЯαΑإاאअयหถhHdDаАkK])(?:(?:hvis|dersom)\s[^.\n]*(?:ellers|hvis\s+ikke|[;,]\s*(?:men\s+)?hvis)|"
+    r"(?:ako|ak)\s[^.\n]*(?:inače|inak|u\s+suprotnom|v\s+opačnom\s+prípade)|ако\s[^.\n]*(?:иначе|в\s+противен\s+случай|у\s+супротном)|"
+    r"dacă\s[^.\n]*(?:altfel|în\s+caz\s+contrar)|ha\s[^.\n]*(?:különben|egyébként|ha\s+nem)|jos\s[^.\n]*(?:muuten|jos\s+ei)|"
+    r"kama\s[^.\n]*(?:vinginevyo|kama\s+si)|kung\s[^.\n]*(?:kung\s+hindi|kung\s+hindi\s+naman)|si\s[^.\n]*(?:altrament|si\s+no\b)|se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
     r"en\s+caso\s+contrario|si\s+no\s*,)|(?:wenn|falls|sofern)\s[^.\n]*(?:sonst|andernfalls|ansonsten)|"
     r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
     r"(?:если|якщо)\s[^.\n]*(?:иначе|інакше|в\s+противном\s+случае|в\s+іншому\s+разі|если\s+нет)|"

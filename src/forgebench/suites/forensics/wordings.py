@@ -213,15 +213,33 @@ _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "ro": (("sus", "superior", "superioară"), ("jos", "inferior", "inferioară"), ("stânga", "stâng"), ("dreapta", "drept"), "hv vh"),
     "vi": (("trên",), ("dưới",), ("bên trái", "trái"), ("bên phải", "phải"), "vh"),
     "cs": (("horní", "nahoře"), ("dolní", "dole"), ("levý", "levém", "vlevo"), ("pravý", "pravém", "vpravo"), "vh hv"),
+    "sk": (("horný", "hornom", "hore"), ("dolný", "dolnom", "dole"), ("ľavý", "ľavom", "vľavo"), ("pravý", "pravom", "vpravo"), "vh hv"),
+    "bg": (("горе", "горен", "горния", "горният", "горната"), ("долу", "долен", "долния", "долният", "долната"),
+           ("вляво", "ляв", "левия", "левият", "лявата"), ("вдясно", "десен", "десния", "десният", "дясната"), "vh hv"),
+    "sr": (("горе", "горњи", "горњем", "горњем"), ("доле", "доњи", "доњем"), ("лево", "леви", "левом"), ("десно", "десни", "десном"), "vh hv"),
+    "hr": (("gore", "gornji", "gornjem"), ("dolje", "dole", "donji", "donjem"), ("lijevo", "levo", "lijevi", "levi", "lijevom", "levom"),
+           ("desno", "desni", "desnom"), "vh hv"),
+    "uk": (("верхній", "верхньому", "верхня", "верхній"), ("нижній", "нижньому", "нижня"), ("лівий", "лівому", "ліва"),
+           ("правий", "правому", "права"), "vh hv"),
+    "no": (("øverst", "øvre", "oppe", "oppe til"), ("nederst", "nedre", "nede"), ("til venstre", "venstre"),
+           ("til høyre", "høyre", "til højre", "højre"), "vh"),
+    "ur": (("اوپر", "اوپری"), ("نیچے", "نچلے", "نچلا"), ("بائیں",), ("دائیں",), "vh hv"),
+    "kk": (("жоғарғы", "жоғары"), ("төменгі", "төмен"), ("сол жақ", "сол"), ("оң жақ", "оң"), "hv vh"),
+    "az": (("yuxarı",), ("aşağı",), ("sol",), ("sağ",), "vh hv"),
+    "mr": (("वरच्या", "वरील"), ("खालच्या", "खालील"), ("डाव्या", "डावा"), ("उजव्या", "उजवा"), "hv vh"),
+    "te": (("పై", "ఎగువ"), ("కింది", "దిగువ"), ("ఎడమ",), ("కుడి",), "hv vh"),
+    "tl": (("itaas", "itaas na"), ("ibaba", "ibabang"), ("kaliwa", "kaliwang"), ("kanan", "kanang"), "hv vh"),
+    "ca": (("superior",), ("inferior",), ("esquerra", "esquerre"), ("dreta", "dret"), "vh"),
 }  # fmt: skip
 """Per language: the words for top, bottom, left and right (the inflections models write), and
 the orders they combine in (``vh``: "superior izquierda", ``hv``: "sağ üst")."""
 
 
 def _corners() -> dict[str, tuple[str, ...]]:
-    out: dict[str, list[str]] = {
-        k: [] for k in ("top left", "top right", "bottom left", "bottom right")
-    }
+    out: dict[str, list[str]] = {  # Thai writes the two words without a space
+        "top left": ["ซ้ายบน", "บนซ้าย"], "top right": ["ขวาบน", "บนขวา"],
+        "bottom left": ["ซ้ายล่าง", "ล่างซ้าย"], "bottom right": ["ขวาล่าง", "ล่างขวา"],
+    }  # fmt: skip
     for top, bottom, left, right, orders in _CORNER_WORDS.values():
         for key, vs, hs in (("top left", top, left), ("top right", top, right),
                             ("bottom left", bottom, left), ("bottom right", bottom, right)):  # fmt: skip

@@ -97,7 +97,7 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "cs": (r"ob[aě]\s+(?:\w+\s+){0,2}?(?:jsou|se\s+zdají)\s+(?:\w+\s+)?(?:možné|pravděpodobné|věrohodné)", r"těžko\s+(?:říct|říci|posoudit|rozhodnout)", r"nevím", r"nejsem\s+si\s+jist[ýáé]",
            r"(?:nemohu|nemůžu|nedokážu|nelze)\s+(?:\w+\s+){0,3}?(?:určit|říct|říci|rozhodnout|posoudit|potvrdit|ověřit|analyzovat)"),
     "hu": (r"mindkett(?:ő|ő\s+\w+)\s+(?:\w+\s+)?(?:lehetséges|valószínű|elképzelhető)", r"nem\s+tudom\s+(?:\w+\s+)?(?:eldönteni|megmondani|megállapítani|megítélni)", r"nehéz\s+(?:megmondani|eldönteni|megállapítani)",
-           r"nem\s+vagyok\s+biztos", r"nem\s+lehet\s+(?:\w+\s+)?(?:megállapítani|eldönteni|megmondani)"),
+           r"nem\s+vagyok\s+(?:\w+\s+)?biztos", r"nem\s+lehet\s+(?:\w+\s+)?(?:megállapítani|eldönteni|megmondani)"),
     "ro": (r"nu\s+(?:pot|putem)\s+(?:să\s+)?(?:\w+\s+){0,2}?(?:spune|spun|determina|determin|stabili|stabilesc|decide|"
            r"afirma|confirma|verifica|analiza|evalua)", r"greu\s+de\s+(?:spus|determinat|stabilit)", r"nu\s+știu",
            r"nu\s+sunt\s+(?:\w+\s+)?sigur[ăa]?", r"ambele\s+(?:\w+\s+){0,2}?(?:sunt|par)\s+(?:\w+\s+)?(?:plauzibile|posibile)"),

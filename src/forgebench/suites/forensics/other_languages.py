@@ -54,7 +54,7 @@ NEG_WORDS_OTHER = (
     r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
     r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
     r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin|δεν|όχι|לא|אינה|אינו|אין|ולא|ואינה|ואינו|"
-    r"ikke|ikkje|није|nije|hindi|nebol[ao]?|neni|nie\s+je"
+    r"ikke|ikkje|није|nije|hindi|nebol[ao]?|neni|nie\s+je|نه"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
@@ -108,7 +108,7 @@ _CONCLUDING_WORDS = (
     r"in\s+conclusione", "scelgo", "portanto", r"em\s+conclusão", "escolho", "поэтому", "следовательно", "итак",
     "выбираю", "тому", "отже", "обираю", "dlatego", "zatem", "wybieram", "daarom", r"ik\s+kies", r"bu\s+nedenle",
     "dolayısıyla", r"sonuç\s+olarak", "därför", r"jag\s+väljer", "proto", "vybírám", "επομένως", "συνεπώς",
-    "επιλέγω", r"vì\s+vậy", r"do\s+đó", r"tôi\s+chọn", r"oleh\s+karena\s+itu", r"saya\s+(?:pilih|memilih)",
+    "επιλέγω", r"vì\s+vậy", r"do\s+đó", r"tôi\s+chọn", r"oleh\s+karena\s+itu", r"saya\s+(?:pilih|memilih)", r"jadi\s+(?:jawapan|jawaban|pilihan)",
 )  # fmt: skip
 _FIRST = "".join(sorted({c for w in _CONCLUDING_WORDS for c in (w[0], w[0].upper())}))
 CONCLUDING_OTHER = (
@@ -218,16 +218,17 @@ def each_numbered(text: str) -> str:
 _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
     r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices|képkock\w*|kehy\w*|ruudu\w*|ruutu\w*|"
-    r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|khung\s+hình|"
-    r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|சட்டக[\w\u0b80-\u0bff]*",
+    r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|snímok|khung\s+hình|okvir\w*|кадри|кадрлар|"
+    r"fotogramak|kadrlar|kadr|mga\s+frame|"
+    r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|ফ্রেম|เฟรม(?:ที่)?|சட்டக[\w\u0b80-\u0bff]*",
     re.I,
 )
 _AND_BETWEEN = re.compile(
-    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்)\s"
+    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்|at|eta|ও|және|va|dhe)\s"
     r"(?:(?:el|la|il|lo|le|der|die|den|o)\s+)?|,\s*(?:el|la|il|lo|le|der|die|den|o)\s|和|与|及|、|と|과|와)\s*(?=\d)"
 )
 _RANGE_BETWEEN = re.compile(
-    r"(?<=\d)\s*(?:(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới)\s+|"
+    r"(?<=\d)\s*(?:(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới|až|hadi|til|ถึง)\s+|"
     r"(?:부터|から|到|至|〜|～)\s*)(?=\d)",
     re.I,
 )
@@ -238,7 +239,7 @@ _OR_BETWEEN = re.compile(
 )
 _FRAMES_ARE = re.compile(
     r"(?<=frames)\s+(?:[^\W\d_]+\s+){0,2}?(?:son|sont|sind|sono|são|są|jsou|adalah|ialah|ni|ovat|olivat|"
-    r"sunt|zijn|är|là|dal|del|von|od|từ|dari|de)\s+(?:(?:el|los|la|las|les|il|i|gli|lo|le|die|der|o|os|as)\s+)?"
+    r"sunt|zijn|är|là|dal|del|von|od|từ|dari|de|ay|su|са|er|číslo|broj|број|номер|nummer|dira)\s+(?:(?:el|los|la|las|les|il|i|gli|lo|le|die|der|o|os|as)\s+)?"
     r"(?=\d)|(?<=frames)\s*(?:は|が|은|는|이|가)\s*(?=\d)",
     re.I,
 )
@@ -301,7 +302,9 @@ def numbers_in_digits(text: str) -> str:
     return _COUNTED.sub(_digits, text)
 
 
-_EASTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،", "01234567890123456789%,")
+_EASTERN_DIGITS = str.maketrans(
+    "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،০১২৩৪৫৬৭৮৯०१२३४५६७८९", "01234567890123456789%,01234567890123456789"
+)
 _ARABIC_LETTER = re.compile(r"(?<![\u0600-\u06ff])(\(?)([أبجد])\)")
 _CYRILLIC_A = re.compile(
     r"(?<=[«\"'(\[])А(?=[»\"')\]])|((?i:ответ|відповідь|вариант|варіант)\s*[:—–-]?\s*)А(?![^\W\d_])"

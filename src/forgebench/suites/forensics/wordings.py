@@ -339,7 +339,7 @@ _MORE_LANGUAGES: dict[str, tuple[str, ...]] = {
     "generative adversarial networks": ("παραγωγικό ανταγωνιστικό δίκτυο", "generatív versengő hálózat", "rangkaian adversarial generatif",
                                         "generativna suparnička mreža", "generativní adversariální síť", "генеративна състезателна мрежа",
                                         "generativt motstridende nettverk", "xarxa generativa adversària"),
-    "graphics-based methods": ("μεθόδους γραφικών", "μέθοδοι γραφικών", "γραφικών", "počítačová grafika", "računalna grafika",
+    "graphics-based methods": ("μεθόδους γραφικών", "μέθοδοι γραφικών", "γραφικών", "γραφικά", "počítačová grafika", "računalna grafika",
                                "компютърна графика", "datagrafikk", "grafika komputer"),
     "encoder-decoder": ("κωδικοποιητή αποκωδικοποιητή", "κωδικοποιητής αποκωδικοποιητής", "enkoder dekoder", "koder dekoder",
                         "кодер декодер", "kodowanie dekodowanie"),

@@ -36,6 +36,14 @@ GENS = {
         ("Nem vagyok benne biztos, talán C.", FOUR, "Z"),
         ("Kandidat 2 au labda kandidat 3.", FOUR, "Z"),
         ("Kandidat 2 eller kanskje kandidat 3.", FOUR, "Z"),
+        # paired sides ("neither ... nor", "both ... and", "either ... or"): two options named
+        ("Ni GAN ni difuzija.", GENS, "Z"),
+        ("Både GAN og diffusjon er mulige.", GENS, "Z"),
+        ("Enten GAN eller diffusjon.", GENS, "Z"),
+        ("Kako GAN, tako i difuzijski model.", GENS, "Z"),
+        # Swahili "ni" is "it is" at a clause start, and after "hii" ("this is")
+        ("Ni picha iliyotengenezwa na AI.", BINARY, "A"),
+        ("Hii ni picha halisi.", BINARY, "B"),
         # conditionals
         ("Hvis skyggen er ekte, C; hvis ikke, B.", FOUR, "Z"),
         ("Ako je sjena originalna, C, inače B.", FOUR, "Z"),

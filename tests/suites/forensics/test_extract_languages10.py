@@ -85,6 +85,7 @@ GENS = {
         ("Фалшифицирани са кадри 0 и 1.", FRAMES, "B"),
         ("Faltsututako fotogramak 2, 3 eta 4 dira.", FRAMES, "A"),
         ("เฟรมที่ปลอมคือเฟรมที่ 4 ถึง 7", FRAMES, "D"),
+        ("শেষ দুটি ফ্রেম (৬ ও ৭) জাল।", FRAMES, "C"),
         ("Ehdokas 3 on tarkin.", FOUR, "C"),
         ("Najpresnejší je kandidát 4.", FOUR, "D"),
         ("Жауап — үшінші нұсқа.", FOUR, "C"),

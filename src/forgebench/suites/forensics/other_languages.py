@@ -253,7 +253,9 @@ _THAT_IS = re.compile(
 )
 """A list restated after "that is" ("ou seja, 3, 4 e 5"): the frames it gives."""
 _ZH_FRAMES_ARE = re.compile(r"帧(?:的索引|索引)?\s*(?:为|是|有|:)\s*(?=\d)")
-_FRAMES_IN_BRACKETS = re.compile(r" frames \s*\(\s*(\d+(?:\s*,\s*\d+)*)\s*\)")
+_FRAMES_IN_BRACKETS = re.compile(
+    r" frames \s*\(\s*(\d+(?:\s*(?:,|\s(?:ও|и|og|i|y|e|et|und|dan|na|va|at)\s)\s*\d+)*)\s*\)"
+)
 _NEGATED_FRAMES = re.compile(
     r"(?:不是|并非|没有|非|不)\s*第\s*\d+\s*帧(?:\s*(?:和|与|及|、)\s*第\s*\d+\s*帧)*|"
     r"(?<!\w)(?:no|not|não|nicht|pas|non|не|nie)\s+(?:(?:los|las|les|die|i|gli|le|os|as|the)\s+)?"

@@ -57,7 +57,7 @@ FRESH12_TUNING_RIGHT, FRESH12_TUNING_WRONG = 440, 2  # as written: 414, 9
 FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG = 431, 1  # as written: 375, 11
 # the h39-fresh14 batch (450 answers, all tuning half: reasoning models, the boundary between a
 # hedged pick and none, 27 rarer languages), written after round 9's English part
-FRESH14_TUNING_RIGHT, FRESH14_TUNING_WRONG = 373, 12  # as written: 351, 25
+FRESH14_TUNING_RIGHT, FRESH14_TUNING_WRONG = 442, 0  # as written: 351, 25
 # the h39-fresh15 batch (450 answers, all test half: 30 English styles, a multilingual run, a
 # 36-model run's raw outputs), written after round 10's English part, never tuned on
 FRESH15_TEST_RIGHT, FRESH15_TEST_WRONG = 411, 10  # as written

@@ -184,10 +184,17 @@ def option_texts(items: tuple[tuple[str, str], ...]) -> OptionTexts:
 
 
 @lru_cache(maxsize=8)
-def _terms(wording: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
-    """The positive and negative terms of a wording, longest first."""
-    pos = tuple(sorted(set(POSITIVE[wording]), key=lambda s: -len(s)))
-    return (pos, True), (tuple(sorted(NEGATIVE, key=lambda s: -len(s))), False)
+def _terms(
+    wording: str,
+) -> tuple[tuple[tuple[tuple[str, str, re.Pattern[str]], ...], bool], ...]:
+    """The positive and negative terms of a wording, longest first, each with the literal text
+    its pattern starts with and the pattern (built once: an answer is tested against hundreds)."""
+
+    def specs(terms: tuple[str, ...]) -> tuple[tuple[str, str, re.Pattern[str]], ...]:
+        ordered = sorted(set(terms), key=lambda s: -len(s))
+        return tuple((t, other.needle(_phrase_regex(t).pattern), _phrase_regex(t)) for t in ordered)
+
+    return (specs(POSITIVE[wording]), True), (specs(NEGATIVE), False)
 
 
 _QUALITY = frozenset({"real", "authentic", "genuine", "original", "真实", "真的", "原始"})
@@ -217,10 +224,10 @@ def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:
     found: set[str] = set()
     taken: list[tuple[int, int]] = []
     for terms, sign in _terms(spec.wording):
-        for term in terms:
-            if other.needle(_phrase_regex(term).pattern) not in hay:
+        for term, lead, pattern in terms:
+            if lead not in hay:
                 continue
-            for m in _phrase_regex(term).finditer(hay):
+            for m in pattern.finditer(hay):
                 if any(a < m.end() and m.start() < b for a, b in taken):
                     continue
                 taken.append((m.start(), m.end()))

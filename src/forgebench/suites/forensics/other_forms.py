@@ -11,11 +11,13 @@ import re
 _RANKING_OTHER = re.compile(
     r"(?:(?<!\w)(?:rangfolge|reihenfolge|classement|clasificación|orden\s+de\s+probabilidad|classifica|"
     r"classificação|ordem\s+de\s+probabilidade|kolejność|rangschikking|volgorde|sıralama|peringkat|urutan|"
-    r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità)|"
+    r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità|rangiranje|"
+    r"рангирање|класиране|poradie|rangering|rangordning|rangiran\w*)|"
     r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]|"
     r"(?:\b(?=[dDvVoOeEfFоО])(?:de\s+(?:la\s+|lo\s+)?más\s+(?:\w+\s+)?a\s+(?:la\s+|lo\s+)?menos|du\s+plus\s+\w+\s+au\s+moins|dalla?\s+(?:più|migliore)\s+"
     r"alla?\s+(?:meno|peggiore)|vom\s+(?:wahrscheinlichsten|besten)\s+zum|do\s+mais\s+\w+\s+ao\s+menos|"
-    r"от\s+наиболее|от\s+самого|od\s+najbardziej|van\s+meest|en\s+olasıdan|från\s+mest|od\s+nejv)|"
+    r"от\s+наиболее|от\s+самого|od\s+najbardziej|van\s+meest|en\s+olasıdan|från\s+mest|od\s+nejv|od\s+najv|"
+    r"od\s+naj|от\s+най|fra\s+mest|fra\s+den\s+mest)|"
     r"(?=[可가])(?:可能性の高い順|可能性が高い順|가능성이?\s*높은\s*순))[^:：\n]{0,60}[:：]",
     re.I,
 )
@@ -44,17 +46,20 @@ def forms_in_english(text: str) -> str:
 
 
 _RULE_OUT_OTHER = re.compile(
-    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВ])(?:descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
+    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкК])(?:descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
     r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
-    r"eleme|vylučuji|utesluter)\b|排除|除外(?:すると|して)?|제외하면|제외하고",
+    r"eleme|vylučuji|vylučujem|utesluter|utelukker|isključujem|искључујем|изключвам|αποκλείω|αποκλείουμε|kizárom|"
+    r"exclou|exclouc|saya\s+tolak|ondoa)\b|排除|除外(?:すると|して)?|제외하면|제외하고",
     re.I,
 )
 """Ruling-out verbs of the other languages ("Descarto A, B y C", "Ich schließe A, B und C
 aus", "排除A、B和C"), read as English "rule out"."""
 _LEAVES_OTHER = re.compile(
     r"\s*[,;，、]?\s*(?:(?:así\s+que|por\s+lo\s+que|donc|alors|also|daher|quindi|perciò|então|"
-    r"поэтому|więc|dus|yani)\s+)?\b(?=[qQiIbBrRoOzZkKfFåÅsSpPоОзЗ])(?:queda|quedan|il\s+reste|reste|bleibt|resta|rimane|"
-    r"fica|sobra|остаётся|остается|залишається|zostaje|pozostaje|blijft\s+over|blijft|kalır|zbývá|återstår)\b|"
+    r"поэтому|więc|dus|yani|οπότε|så)\s+)?\b(?=[qQiIbBrRoOzZkKfFåÅsSpPоОзЗμΜαΑgGmMтТ])(?:queda|quedan|il\s+reste|reste|bleibt|resta|rimane|"
+    r"fica|sobra|остаётся|остается|залишається|zostaje|pozostaje|blijft\s+over|blijft|kalır|zbývá|återstår|"
+    r"μένουν|μένει|απομένει|απομένουν|zostáva|ostaje|остаје|остава|gjenstår|står\s+igjen|marad|rămâne|rămân|"
+    r"romanen|resten|tinggal)\b|"
     r"\s*[,，、]?\s*(?:残るのは|残りは|剩下|剩余|남는\s*것은)",
     re.I,
 )

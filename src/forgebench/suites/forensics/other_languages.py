@@ -50,10 +50,11 @@ from forgebench.suites.forensics.other_numbers import ordinals_in_english as ord
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
     r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
-    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
+    r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<=[\w,] )(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
     r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
     r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
-    r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin|δεν|όχι|לא|אינה|אינו|אין"
+    r"escludo|scarto|excluo|исключаю|kizárom|exclud|elimin|δεν|όχι|לא|אינה|אינו|אין|ולא|ואינה|ואינו|"
+    r"ikke|ikkje|није|nije|hindi|nebol[ao]?|neni|nie\s+je|نه"
 )
 """Negators before the negated words, as a regex alternation (matched on whole words)."""
 NEGATOR_ZH = re.compile(r"(?:非|不是|不|没有|没|未|并非|无|比起|与其说)[^，。；,.;]{0,3}$")
@@ -66,7 +67,7 @@ NEGATOR_AFTER = re.compile(
     r"(?:\s*\([^()]{1,30}\))?[^.,;!?。，；！？、]{0,8}?(?:ではありません|ではない|じゃない|されていません|されてない|ではなく|"
     r"はありません|がありません|はない|がない|いません|いない|아닙니다|아니(?!면)|아닌|아닐|않|없|değil|नहीं|"
     r"没有被|没被|未被|并未|不是|(?<!違いあり)(?<!かもしれ)ません|見当たらない|見られない|認められない|"
-    r"அல்ல|இல்லை)"
+    r"அல்ல|இல்லை|نہیں|নয়|नाही|లేదు|емес|deyil)"
     r"|[^\s.,;!?。，；！？、]{0,3}\s*\?\s*(?:不是|不|いいえ|違います|아니요|아뇨|нет|no|non|nein|não|nee|hayır|nie)(?!\w)"
     r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|"
     + COMPARED_AFTER
@@ -80,7 +81,10 @@ BUT_OTHER = (
 )
 """Clause breaks of the other languages, as a regex alternation."""
 CONDITIONAL_OTHER = (
-    r"\b(?=[sSwWfFaAoOiIpPjJeEnNkKеЕяЯαΑإاאअयหถ])(?:se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
+    r"\b(?=[sSwWfFaAoOiIpPjJeEnNkKеЕяЯαΑإاאअयหถhHdDаАkK])(?:(?:hvis|dersom)\s[^.\n]*(?:ellers|hvis\s+ikke|[;,]\s*(?:men\s+)?hvis)|"
+    r"(?:ako|ak)\s[^.\n]*(?:inače|inak|u\s+suprotnom|v\s+opačnom\s+prípade)|ако\s[^.\n]*(?:иначе|в\s+противен\s+случай|у\s+супротном)|"
+    r"dacă\s[^.\n]*(?:altfel|în\s+caz\s+contrar)|ha\s[^.\n]*(?:különben|egyébként|ha\s+nem)|jos\s[^.\n]*(?:muuten|jos\s+ei)|"
+    r"kama\s[^.\n]*(?:vinginevyo|kama\s+si)|kung\s[^.\n]*(?:kung\s+hindi|kung\s+hindi\s+naman)|si\s[^.\n]*(?:altrament|si\s+no\b)|se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
     r"en\s+caso\s+contrario|si\s+no\s*,)|(?:wenn|falls|sofern)\s[^.\n]*(?:sonst|andernfalls|ansonsten)|"
     r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
     r"(?:если|якщо)\s[^.\n]*(?:иначе|інакше|в\s+противном\s+случае|в\s+іншому\s+разі|если\s+нет)|"
@@ -104,7 +108,7 @@ _CONCLUDING_WORDS = (
     r"in\s+conclusione", "scelgo", "portanto", r"em\s+conclusão", "escolho", "поэтому", "следовательно", "итак",
     "выбираю", "тому", "отже", "обираю", "dlatego", "zatem", "wybieram", "daarom", r"ik\s+kies", r"bu\s+nedenle",
     "dolayısıyla", r"sonuç\s+olarak", "därför", r"jag\s+väljer", "proto", "vybírám", "επομένως", "συνεπώς",
-    "επιλέγω", r"vì\s+vậy", r"do\s+đó", r"tôi\s+chọn", r"oleh\s+karena\s+itu", r"saya\s+(?:pilih|memilih)",
+    "επιλέγω", r"vì\s+vậy", r"do\s+đó", r"tôi\s+chọn", r"oleh\s+karena\s+itu", r"saya\s+(?:pilih|memilih)", r"jadi\s+(?:jawapan|jawaban|pilihan)",
 )  # fmt: skip
 _FIRST = "".join(sorted({c for w in _CONCLUDING_WORDS for c in (w[0], w[0].upper())}))
 CONCLUDING_OTHER = (
@@ -214,16 +218,17 @@ def each_numbered(text: str) -> str:
 _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
     r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices|képkock\w*|kehy\w*|ruudu\w*|ruutu\w*|"
-    r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|khung\s+hình|"
-    r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|சட்டக[\w\u0b80-\u0bff]*",
+    r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|snímok|khung\s+hình|okvir\w*|кадри|кадрлар|"
+    r"fotogramak|kadrlar|kadr|mga\s+frame|"
+    r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|ফ্রেম|เฟรม(?:ที่)?|சட்டக[\w\u0b80-\u0bff]*",
     re.I,
 )
 _AND_BETWEEN = re.compile(
-    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்)\s"
+    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்|at|eta|ও|және|va|dhe)\s"
     r"(?:(?:el|la|il|lo|le|der|die|den|o)\s+)?|,\s*(?:el|la|il|lo|le|der|die|den|o)\s|和|与|及|、|と|과|와)\s*(?=\d)"
 )
 _RANGE_BETWEEN = re.compile(
-    r"(?<=\d)\s*(?:(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới)\s+|"
+    r"(?<=\d)\s*(?:(?:bis|al|hasta|à|até|ao|до|do|hingga|sampai|sehingga|asti|până\s+la|tot|đến|-ig|tới|až|hadi|til|ถึง)\s+|"
     r"(?:부터|から|到|至|〜|～)\s*)(?=\d)",
     re.I,
 )
@@ -234,7 +239,7 @@ _OR_BETWEEN = re.compile(
 )
 _FRAMES_ARE = re.compile(
     r"(?<=frames)\s+(?:[^\W\d_]+\s+){0,2}?(?:son|sont|sind|sono|são|są|jsou|adalah|ialah|ni|ovat|olivat|"
-    r"sunt|zijn|är|là|dal|del|von|od|từ|dari|de)\s+(?:(?:el|los|la|las|les|il|i|gli|lo|le|die|der|o|os|as)\s+)?"
+    r"sunt|zijn|är|là|dal|del|von|od|từ|dari|de|ay|su|са|er|číslo|broj|број|номер|nummer|dira)\s+(?:(?:el|los|la|las|les|il|i|gli|lo|le|die|der|o|os|as)\s+)?"
     r"(?=\d)|(?<=frames)\s*(?:は|が|은|는|이|가)\s*(?=\d)",
     re.I,
 )
@@ -248,7 +253,9 @@ _THAT_IS = re.compile(
 )
 """A list restated after "that is" ("ou seja, 3, 4 e 5"): the frames it gives."""
 _ZH_FRAMES_ARE = re.compile(r"帧(?:的索引|索引)?\s*(?:为|是|有|:)\s*(?=\d)")
-_FRAMES_IN_BRACKETS = re.compile(r" frames \s*\(\s*(\d+(?:\s*,\s*\d+)*)\s*\)")
+_FRAMES_IN_BRACKETS = re.compile(
+    r" frames \s*\(\s*(\d+(?:\s*(?:,|\s(?:ও|и|og|i|y|e|et|und|dan|na|va|at)\s)\s*\d+)*)\s*\)"
+)
 _NEGATED_FRAMES = re.compile(
     r"(?:不是|并非|没有|非|不)\s*第\s*\d+\s*帧(?:\s*(?:和|与|及|、)\s*第\s*\d+\s*帧)*|"
     r"(?<!\w)(?:no|not|não|nicht|pas|non|не|nie)\s+(?:(?:los|las|les|die|i|gli|le|os|as|the)\s+)?"
@@ -297,7 +304,9 @@ def numbers_in_digits(text: str) -> str:
     return _COUNTED.sub(_digits, text)
 
 
-_EASTERN_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،", "01234567890123456789%,")
+_EASTERN_DIGITS = str.maketrans(
+    "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،০১২৩৪৫৬৭৮৯०१२३४५६७८९", "01234567890123456789%,01234567890123456789"
+)
 _ARABIC_LETTER = re.compile(r"(?<![\u0600-\u06ff])(\(?)([أبجد])\)")
 _CYRILLIC_A = re.compile(
     r"(?<=[«\"'(\[])А(?=[»\"')\]])|((?i:ответ|відповідь|вариант|варіант)\s*[:—–-]?\s*)А(?![^\W\d_])"

@@ -13,13 +13,13 @@ from __future__ import annotations
 import re
 
 _ORDINAL_WORDS = {
-    "first": r"pierwsz[yaeą]|eerste|birinci|první|primul|första|premier|première|primer|primera|primero|primo|prima|primeiro|primeira|erste[nrs]?|"
+    "first": r"бірінші|pierwsz[yaeą]|eerste|birinci|první|primul|första|premier|première|primer|primera|primero|primo|prima|primeiro|primeira|erste[nrs]?|"
              r"első|перша|перший|першу|первая|первый|первую|первой|1番目の|最初の|첫\s*번째|第一(?:个|张|幅)?",
-    "second": r"drug[iaą]|tweede|ikinci|druh[áýé]|al\s+doilea|második|друга|другий|другу|deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
+    "second": r"екінші|drug[iaą]|tweede|ikinci|druh[áýé]|al\s+doilea|második|друга|другий|другу|deuxième|seconde?|segund[oa]|second[oa]|zweite[nrs]?|вторая|второй|вторую|"
               r"2番目の|두\s*번째|第二(?:个|张|幅)?",
-    "third": r"trzeci[aeą]?|derde|üçüncü|třetí|al\s+treilea|tredje|harmadik|третя|третій|третю|troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
+    "third": r"үшінші|trzeci[aeą]?|derde|üçüncü|třetí|al\s+treilea|tredje|harmadik|третя|третій|третю|troisième|tercer[oa]?|terz[oa]|terceir[oa]|dritte[nrs]?|третья|третий|третью|"
              r"третьей|3番目の|세\s*번째|第三(?:个|张|幅)?",
-    "fourth": r"czwart[yaeą]|vierde|dördüncü|čtvrt[áýé]|al\s+patrulea|fjärde|negyedik|четверта|четвертий|четверту|quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
+    "fourth": r"төртінші|czwart[yaeą]|vierde|dördüncü|čtvrt[áýé]|al\s+patrulea|fjärde|negyedik|четверта|четвертий|четверту|quatrième|cuart[oa]|quart[oa]|vierte[nrs]?|четвёртая|четвертая|четвёртый|"
               r"четвертый|четвёртую|четвертую|4番目の|네\s*번째|第四(?:个|张|幅)?",
     "last": r"ostatni[aeą]?|laatste|poslední|ultimul|ultima|sista|utolsó|остання|останній|останню|dernier|dernière|últim[oa]|ultim[oa]|letzte[nrs]?|последняя|последний|последнюю|"
             r"最後の|마지막|最后一?(?:个|张|幅)?",
@@ -29,7 +29,7 @@ _OPTION_NOUN = (
     r"(?:segmentierungs)?karte|carte|mapa|mappa|карт[аиуы]|"
     r"option|opción|opzione|opção|вариант|選択肢|옵션|선택지|选项|"
     r"candidat[eoa]?|kandidat|кандидат|候補|候补|候选|후보|jelölt|maszk|opció|lehetőség|варіант|"
-    r"mask|masca|mască|kandyd|kandidá|opcj|optie|opțiun|seçenek|aday|možnost|alternativ)"
+    r"mask|masca|mască|kandyd|kandidá|opcj|optie|opțiun|seçenek|aday|možnost|alternativ|нұсқа|svar|ehdokas)"
 )
 _ORDINAL_OPTION = re.compile(
     r"(?<!\w)(?:(" + ")|(".join(_ORDINAL_WORDS.values()) + r"))\s*" + _OPTION_NOUN + r"\w*",
@@ -53,7 +53,7 @@ _NUMBERED_NOUN = (
     r"kandidat(?:en)?|candidats?|candidat[oiae]s?|кандидат[ыа]?|optionen|opci[oó]n(?:es)?|"
     r"opzion[ei]|op[cç][aã]o|op[cç][oõ]es|masken?|masques?|m[aá]scaras?|mascher[ae]|маск[аи]|"
     r"候选|候選|候補|候补|후보|选项|選択肢|kandyda(?:t|ci|ta|ty)|kandidaat|kandidaten|candidatul|candida[țt]ii|calon|"
-    r"ứng\s+viên|mgombea|wagombea|aday(?:lar)?|jelölt(?:ek)?|उम्मीदवार|வேட்பாளர்|المرشح|المرشحين|maska|maski"
+    r"ứng\s+viên|mgombea|wagombea|aday(?:lar)?|jelölt(?:ek)?|उम्मीदवार|उमेदवार|kandidát|ehdokas|வேட்பாளர்|المرشح|المرشحين|maska|maski"
 )
 _OPTION_RUN = re.compile(
     r"(?<!\w)(" + _NUMBERED_NOUN + r")[ \t]*(\d)((?:[ \t]*(?:,|、|&|und|oder|et|ou|y|o|e|i|и|или|"

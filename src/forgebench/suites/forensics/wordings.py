@@ -78,6 +78,7 @@ GENERATED_POSITIVE = (
     "செயற்கை நுண்ணறிவால் உருவாக்கப்பட்ட",
     "door ai gemaakt", "gemaakt door ai", "generată de inteligența artificială", "creată de ai",
     "ai द्वारा जनरेट", "ai से बनी", "ai से बनाई", "yapay zeka tarafından üretilmiş", "yapay zekâ tarafından üretilmiş",
+    "generert", "generert av ai", "generert av kunstig intelligens", "genereret", "genereret af ai", "lavet af ai", "генерисана", "генерисан", "генерисано", "generisana", "generisan", "generirana", "generiran", "generirano", "генерирано", "генерирана", "генериран", "създадено от ии", "създадена от ии", "vygenerovaná", "vygenerovaný", "generovaná", "generovaný", "gawa ng ai", "ginawa ng ai", "nilikha ng ai", "adimen artifizialak sortua", "ia k sortua", "generat per ia", "generada per ia", "creada per ia", "süni intellekt tərəfindən yaradılıb", "süni intellekt tərəfindən yaradılmışdır", "süni intellektlə yaradılıb", "жасанды интеллект жасаған", "жасанды интеллект арқылы жасалған", "مصنوعی ذہانت سے بنائی", "مصنوعی ذہانت سے بنایا", "مصنوعی ذہانت سے تیار", "اے آئی سے بنائی", "এআই দ্বারা তৈরি", "এআই দিয়ে তৈরি", "एआयने तयार", "एआयद्वारे तयार", "ai ద్వారా సృష్టించబడింది", "δημιουργήθηκε από τεχνητή", "נוצרה על ידי בינה", "توسط هوش مصنوعی ساخته", "ساخته هوش مصنوعی",
 )  # fmt: skip
 MANIPULATED_POSITIVE = (
     "ai manipulated", "manipulated by ai", "manipulated", "manipulation", "tampered", "tampering",
@@ -107,6 +108,7 @@ MANIPULATED_POSITIVE = (
     "மாற்றியமைக்கப்பட்ட", "திருத்தப்பட்ட", "மாற்றப்பட்ட",
     "gemanipuleerd", "door ai gemanipuleerd", "bewerkt", "vervalst",
     "modificată", "editată", "falsificată", "alterată", "chỉnh sửa", "संपादित", "बदली गई", "छेड़छाड़",
+    "manipulert", "manipuleret", "ai manipulert", "ai manipuleret", "manipulirano", "manipulirana", "manipulisano", "manipulisana", "манипулирано", "манипулисано", "манипулирана", "манипулиран", "манипулисана", "manipulovaná", "manipulovaný", "manipulované", "manipulado ito", "manipulado", "minanipula", "manipulatua", "manipulat per ia", "manipulada per ia", "dəyişdirilib", "manipulyasiya edilib", "жасанды интеллект арқылы өзгертілген", "өзгертілген", "دستکاری شده", "توسط هوش مصنوعی دستکاری", "ترمیم شدہ", "ایڈٹ کی گئی", "এআই দ্বারা পরিবর্তিত", "সম্পাদিত", "बदललेली", "फेरफार केलेली", "υποστεί επεξεργασία", "έχει υποστεί επεξεργασία", "επεξεργασμένη", "παραποιημένη", "נערכה", "עברה מניפולציה",
 )  # fmt: skip
 NEGATIVE = (
     "real", "authentic", "genuine", "unedited", "unaltered", "untampered", "unmanipulated",
@@ -134,6 +136,7 @@ NEGATIVE = (
     "foto asli", "gambar asli", "asli", "hiteles", "valós", "aito", "aitoa", "todellinen", "alkuperäinen",
     "muokkaamaton", "halisi", "haijatengenezwa na ai", "haijahaririwa", "haijabadilishwa",
     "உண்மையான", "அசல்", "authentiek", "origineel", "onbewerkt", "originală", "nemodificată",
+    "ekte", "ekte fotografi", "ægte", "autentisk", "originalt", "аутентична", "аутентичан", "аутентично", "prava fotografija", "stvarna", "autentična", "автентична", "истинска", "реална снимка", "skutočná", "pravá fotografia", "totoo", "tunay", "tunay na larawan", "benetakoa", "egiazkoa", "autèntica", "həqiqi", "orijinal", "шынайы", "нақты", "حقیقی", "আসল", "আসল ফটোগ্রাফ", "আসল ছবি", "खरी छायाचित्र", "खरे छायाचित्र", "खरा फोटो", "ఈ చిత్రం ai ద్వారా మార్చబడలేదు", "మార్చబడలేదు", "నిజమైన", "אותנטית", "אמיתית", "αυθεντική",
 )  # fmt: skip
 POSITIVE = {"generated": GENERATED_POSITIVE, "manipulated": MANIPULATED_POSITIVE}
 """Paraphrases of the positive option of each release wording (its own text included)."""
@@ -213,15 +216,33 @@ _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "ro": (("sus", "superior", "superioară"), ("jos", "inferior", "inferioară"), ("stânga", "stâng"), ("dreapta", "drept"), "hv vh"),
     "vi": (("trên",), ("dưới",), ("bên trái", "trái"), ("bên phải", "phải"), "vh"),
     "cs": (("horní", "nahoře"), ("dolní", "dole"), ("levý", "levém", "vlevo"), ("pravý", "pravém", "vpravo"), "vh hv"),
+    "sk": (("horný", "hornom", "hore"), ("dolný", "dolnom", "dole"), ("ľavý", "ľavom", "vľavo"), ("pravý", "pravom", "vpravo"), "vh hv"),
+    "bg": (("горе", "горен", "горния", "горният", "горната"), ("долу", "долен", "долния", "долният", "долната"),
+           ("вляво", "ляв", "левия", "левият", "лявата"), ("вдясно", "десен", "десния", "десният", "дясната"), "vh hv"),
+    "sr": (("горе", "горњи", "горњем", "горњем"), ("доле", "доњи", "доњем"), ("лево", "леви", "левом"), ("десно", "десни", "десном"), "vh hv"),
+    "hr": (("gore", "gornji", "gornjem"), ("dolje", "dole", "donji", "donjem"), ("lijevo", "levo", "lijevi", "levi", "lijevom", "levom"),
+           ("desno", "desni", "desnom"), "vh hv"),
+    "uk": (("верхній", "верхньому", "верхня", "верхній"), ("нижній", "нижньому", "нижня"), ("лівий", "лівому", "ліва"),
+           ("правий", "правому", "права"), "vh hv"),
+    "no": (("øverst", "øvre", "oppe", "oppe til"), ("nederst", "nedre", "nede"), ("til venstre", "venstre"),
+           ("til høyre", "høyre", "til højre", "højre"), "vh"),
+    "ur": (("اوپر", "اوپری"), ("نیچے", "نچلے", "نچلا"), ("بائیں",), ("دائیں",), "vh hv"),
+    "kk": (("жоғарғы", "жоғары"), ("төменгі", "төмен"), ("сол жақ", "сол"), ("оң жақ", "оң"), "hv vh"),
+    "az": (("yuxarı",), ("aşağı",), ("sol",), ("sağ",), "vh hv"),
+    "mr": (("वरच्या", "वरील"), ("खालच्या", "खालील"), ("डाव्या", "डावा"), ("उजव्या", "उजवा"), "hv vh"),
+    "te": (("పై", "ఎగువ"), ("కింది", "దిగువ"), ("ఎడమ",), ("కుడి",), "hv vh"),
+    "tl": (("itaas", "itaas na"), ("ibaba", "ibabang"), ("kaliwa", "kaliwang"), ("kanan", "kanang"), "hv vh"),
+    "ca": (("superior",), ("inferior",), ("esquerra", "esquerre"), ("dreta", "dret"), "vh"),
 }  # fmt: skip
 """Per language: the words for top, bottom, left and right (the inflections models write), and
 the orders they combine in (``vh``: "superior izquierda", ``hv``: "sağ üst")."""
 
 
 def _corners() -> dict[str, tuple[str, ...]]:
-    out: dict[str, list[str]] = {
-        k: [] for k in ("top left", "top right", "bottom left", "bottom right")
-    }
+    out: dict[str, list[str]] = {  # Thai writes the two words without a space
+        "top left": ["ซ้ายบน", "บนซ้าย"], "top right": ["ขวาบน", "บนขวา"],
+        "bottom left": ["ซ้ายล่าง", "ล่างซ้าย"], "bottom right": ["ขวาล่าง", "ล่างขวา"],
+    }  # fmt: skip
     for top, bottom, left, right, orders in _CORNER_WORDS.values():
         for key, vs, hs in (("top left", top, left), ("top right", top, right),
                             ("bottom left", bottom, left), ("bottom right", bottom, right)):  # fmt: skip
@@ -254,6 +275,9 @@ def _candidates() -> dict[str, tuple[str, ...]]:
         "υποψήφιος",
         "υποψήφιο",
         "υποψήφιου",
+        "kandidát",
+        "ehdokas",
+        "उमेदवार",
         *(p + "מועמד" for p in ("", "ב", "ה", "ו", "ש", "ל", "שה", "וה")),
     )
     cjk = ("候选图", "候選圖", "候选", "候選", "候補", "후보")
@@ -306,6 +330,41 @@ OTHER_LANGUAGES: dict[str, tuple[str, ...]] = {
 """The same option texts in the other languages the rules know (French, Spanish, German,
 Italian, Portuguese, Russian, Polish, Turkish, Swedish, Chinese, Japanese, Korean): merged into
 :data:`PARAPHRASES`."""
+
+_MORE_LANGUAGES: dict[str, tuple[str, ...]] = {
+    "diffusion models": ("μοντέλα διάχυσης", "μοντέλο διάχυσης", "διάχυσης", "difuzijskim modelom", "difuzijski model", "difuzni model",
+                         "difuzní model", "difúzny model", "diffusjonsmodell", "diffusionsmodel", "diffusjon", "model resapan",
+                         "дифузионни модел", "дифузионен модел", "difuzijski", "modelo ng diffusion", "model difuzie",
+                         "diffúziós modell", "mfano wa diffusion", "difuzio eredua", "model de difusió"),
+    "generative adversarial networks": ("παραγωγικό ανταγωνιστικό δίκτυο", "generatív versengő hálózat", "rangkaian adversarial generatif",
+                                        "generativna suparnička mreža", "generativní adversariální síť", "генеративна състезателна мрежа",
+                                        "generativt motstridende nettverk", "xarxa generativa adversària"),
+    "graphics-based methods": ("μεθόδους γραφικών", "μέθοδοι γραφικών", "γραφικών", "γραφικά", "počítačová grafika", "računalna grafika",
+                               "компютърна графика", "datagrafikk", "grafika komputer"),
+    "encoder-decoder": ("κωδικοποιητή αποκωδικοποιητή", "κωδικοποιητής αποκωδικοποιητής", "enkoder dekoder", "koder dekoder",
+                        "кодер декодер", "kodowanie dekodowanie"),
+    "proprietary": ("proprietární", "proprietárny", "komerční nástroj", "patentirani", "proprietær", "proprietært", "proprietari"),
+    "splicing": ("سپلائسنگ", "összeillesztés", "cantuman", "spajanje", "splejsing", "сплайсинг", "سرهم", "spájanie", "kuunganisha"),
+    "copy-move": ("העתקה הזזה", "kopiering og flytning", "kopiering og flytting", "másolás áthelyezés", "salin alih", "kopiraj premjesti",
+                  "копиране преместване", "kopírovanie presun", "kopírování přesun"),
+    "removal": ("fjernet", "fjerning", "uklonjen", "uklonjeno", "премахнат", "премахване", "odstránený", "penyingkiran", "eltávolítva"),
+    "face swap (single face)": ("подмяна на лице", "замяна на лице", "zamjena lica", "замена лица", "bytte av ansikt", "ansiktsbytte",
+                                "výmena tváre", "výměna obličeje", "pagpapalit ng mukha"),
+    "face swap (multiple faces)": ("cares de diverses persones", "intercanviat les cares", "lica više osoba", "flere ansikter",
+                                   "лицата на няколко", "tváre viacerých"),
+    "face reenactment": ("kasvojen uudelleenanimointi", "uudelleenanimointi", "реконструкција израза лица", "реанимация на лице",
+                         "rekonstrukcija izraza lica", "reenactment"),
+    "image enhancement": ("îmbunătățirea imaginii", "îmbunătățire a imaginii", "poboljšanje slike", "подобряване на изображението",
+                          "bildeforbedring", "billedforbedring", "képjavítás", "peningkatan imej", "vylepšenie obrazu"),
+    "no area was manipulated.": ("καμία περιοχή δεν έχει παραποιηθεί", "ешбір аймақ өзгертілмеген", "nijedno područje nije",
+                                 "ingen område er manipulert", "ingen områder er manipuleret", "никоя област не е"),
+}  # fmt: skip
+"""Round 10 (h39-fresh14): the model kinds, manipulation kinds and "no area" in Greek, the South
+Slavic languages, Bulgarian, Slovak, Czech, Norwegian and Danish, Hungarian, Malay, Tagalog,
+Catalan, Basque, Romanian, Finnish, Kazakh, Hebrew and Urdu; merged as :data:`OTHER_LANGUAGES`."""
+
+for _key, _forms in _MORE_LANGUAGES.items():
+    OTHER_LANGUAGES[_key] = OTHER_LANGUAGES.get(_key, ()) + _forms
 
 for _key, _forms in OTHER_LANGUAGES.items():
     PARAPHRASES[_key] = PARAPHRASES.get(_key, ()) + _forms

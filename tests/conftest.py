@@ -246,6 +246,11 @@ _SETUP_GROUPS = (
     ("models/test_google.py", "sdk"),
     ("hostile/test_reply_limit.py", "sdk"),  # both SDKs read under the reply limit
     ("suites/forensics/test_choice.py", "sdk"),  # google-genai's enum form
+    # the labelled extraction corpus (7,236 answers): the figures per batch and the chain over the
+    # test half read the same answers; on one worker the rules' memo reads each once (about 9
+    # CPU-s less than on two workers)
+    ("suites/forensics/test_extract_rules.py", "extraction-corpus"),
+    ("suites/forensics/test_extraction_halves.py", "extraction-corpus"),
 )
 """Test folders and files whose tests share a costly setup or import, kept on one xdist worker so
 that it is made once (pytest-xdist runs groups with the most tests first); the browser tests (marked

@@ -45,6 +45,11 @@ The paper's order, each stage deciding only what the previous ones left undecide
    (two letters, a letter and another option's text) give ``Z``: a wrong letter costs more. Each letter records the rule that produced it (``rule``, stored
    in the verdict's detail); each ``Z`` records why (``why``: ``two_options``, ``hedge``,
    ``refusal``, ``nothing``; in the verdict's detail and the export's ``found_by`` column).
+
+   Rounds 8-10 (issue 39, the h39-fresh11 to h39-fresh14 batches' tuning half): a conditional
+   that the last sentence settles is read (``settled-condition``, :func:`.final_cue.settled_condition`);
+   an answer cut off while reconsidering after its conclusion is ``Z`` (``cut-turning``,
+   :func:`.final_cue.reconsidering_cut`); JSON answers are read in :mod:`.json_answer`.
 2. ``embed``: ``builtin/embed`` (:mod:`.embed_extract`), when it was run on this run.
 3. ``extractor``: an LLM extractor (the judge stage; :mod:`.llm_extractor`, or the release's
    prompt, :mod:`.release_match`).

@@ -124,6 +124,8 @@ _CUT_TURNING = re.compile(
     re.I,
 )
 """An answer cut off (by the token limit) in a sentence that turns to another view."""
+_STOPPED = re.compile(r"[.!?)\]\"'。！？*`>|}]\s*$")
+"""An answer that ends at a stop, a bracket, a quote or markup: not cut off by the token limit."""
 _RECONSIDER = re.compile(
     r"\b(?:but\s+wait|wait\s*[,.!]|hmm+|let\s+me\s+(?:reconsider|rethink)|on\s+second\s+thought|actually,?\s+no)",
     re.I,
@@ -136,7 +138,7 @@ def reconsidering_cut(text: str) -> bool:
     again" after its last "so"/"therefore"/"answer" ("So D is my leading hypothesis. But wait,
     ... Let me look at the hair. That's"): the choice before it was not final."""
     t = text.rstrip()
-    if not t or re.search(r"[.!?)\]\"'。！？*`>|}]$", t):
+    if not t or _STOPPED.search(t):
         return False
     turns = list(_RECONSIDER.finditer(t))
     conclusions = list(_SO.finditer(t))
@@ -330,7 +332,7 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
         if not concludes or final == {lead}:
             return Reading(lead, "leading-text")
     letters = frozenset(spec.letters)
-    if _CUT_TURNING.search(text) and not re.search(r"[.!?)\]\"'。！？*`>|}]\s*$", text):
+    if _CUT_TURNING.search(text) and not _STOPPED.search(text):
         return Reading("Z", "cut-turning")  # "..., however the lighting could point to"
     if _describes_only(text, spec):
         return Reading("Z", "description")

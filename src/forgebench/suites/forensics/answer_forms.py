@@ -26,6 +26,8 @@ _PROBABILITY = re.compile(
     r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?(?:[.:]?\s*(?:\([^)\n]{1,40}\)|\[[^\]\n]{1,40}\]))?"
     r"\s*(?:[:=|—–]\s*|\(\s*|\s+(?:at|with|~|≈)\s+|\s+)(\d+(?:\.\d+|,\d+(?=\s*[;%|\n]|\s*$))?)(\s*%)?"
 )
+_LIST_COMMA = r",(?![^\[]*\])"
+"""A comma that separates parts, not one inside a bracketed list ("[ 3, 4, 5 ]: 0.30, ...")."""
 _ENUMERATOR = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+")
 _SCORE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(%?)(?![\d.]\d)")
 _RANKING = re.compile(
@@ -57,7 +59,7 @@ def probabilities(text: str, spec: OptionTexts) -> Reading | None:
     unread = 0.0  # the highest score on a "label: score" line whose label names no option
     if len(scores) < 2:
         scores = {}
-        for part in re.split(r",(?![^\[]*\])|[;\n|]|\band\b", text):  # (a list's commas kept)
+        for part in re.split(rf"{_LIST_COMMA}|[;\n|]|\band\b", text):
             part = _ENUMERATOR.sub(" ", part)  # "1. Splicing - ...": a list number, no score
             found = list(_SCORE.finditer(part))
             if not found:
@@ -143,7 +145,7 @@ def ranking(text: str, spec: OptionTexts) -> Reading | None:
     if not body.strip():  # "Ranked by likelihood:" then one option a line ("1. Diffusion")
         lines = re.split(r"\n\s*\n", text[m.end() :].lstrip("\n"))[0].splitlines()
         body = ";".join(_ENUMERATOR.sub(" ", line) for line in lines)
-    parts = [p for p in re.split(r",(?![^\[]*\])|>|\bthen\b|\d\)|;", body) if p.strip()]
+    parts = [p for p in re.split(rf"{_LIST_COMMA}|>|\bthen\b|\d\)|;", body) if p.strip()]
     order: list[set[str]] = []
     for part in parts:
         said = {ch for ch in re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z])", part)}
@@ -174,8 +176,10 @@ def _numbered_order(text: str, spec: OptionTexts) -> Reading | None:
     order: list[str] = []
     for k, line in enumerate(lines, 1):
         m = _NUMBERED.match(line)
-        said = text_letters(m.group(2), spec) if m and int(m.group(1)) == k else set()
-        if len(said) != 1 or len(m.group(2).split()) > 6:  # type: ignore[union-attr]
+        if m is None or int(m.group(1)) != k or len(m.group(2).split()) > 6:
+            return None
+        said = text_letters(m.group(2), spec)
+        if len(said) != 1:
             return None
         order += said
     if sorted(order) != sorted(spec.letters) or order == list(spec.letters):

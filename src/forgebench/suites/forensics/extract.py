@@ -94,6 +94,7 @@ from forgebench.suites.forensics.frames_boxes import FRAME_COUNT, last_frames
 from forgebench.suites.forensics.hedges import (
     APOLOGY,
     CONDITIONAL,
+    CONTRAST_EN,
     HEDGE,
     REFUSAL_OPENING,
     REFUSAL_VERB,
@@ -150,12 +151,7 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
         return False  # "Sorry, I made a mistake earlier. The forged area is bottom left."
     if read_letter(text, spec) is not None:
         return False
-    hedge = re.search(
-        r"(?:,|;|\.|—)\s*(?:but|however|though|that\s+said|still|nonetheless|nevertheless|even\s+so|"
-        r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|given\s+the\s+choice)\b,?",
-        text,
-        re.I,
-    )
+    hedge = re.search(rf"(?:,|;|\.|—)\s*(?:{CONTRAST_EN}|though)\b,?", text, re.I)
     if hedge is None:
         return True
     rest = text[hedge.end() :]

@@ -137,9 +137,15 @@ PAIRED = re.compile(
 """Both halves of a paired "either X or Y" / "both X and Y" in the other languages ("entweder
 ... oder", "soit ... soit", "либо ... либо", "как ..., так и", "要么 ... 要么"): two sides named
 even where only one is read (``two_options``), unless a contrast after it states one."""
+CONTRAST_EN = (
+    r"but|however|that\s+said|still|nonetheless|nevertheless|even\s+so|"
+    r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|given\s+the\s+choice"
+)
+"""English words that turn from a hedge or a refusal to what the answer still claims ("..., but
+it looks real", "If I had to choose, ..."); also read by :func:`.extract.is_refusal`."""
 CONTRAST = re.compile(
-    r"\b(?:but|however|that\s+said|still|nonetheless|nevertheless|even\s+so|(?:my\s+)?best\s+guess|"
-    r"if\s+(?:i\s+had\s+to|forced\s+to)\s+(?:pick|choose|guess|say)|given\s+the\s+choice|mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
+    rf"\b(?:{CONTRAST_EN}|(?:my\s+)?best\s+guess|"
+    r"mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
     r"ama|fakat|ale|jednak|nhưng|но|однако|αλλά|ωστόσο|όμως)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
     r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않렵])지만|(?<!\w)(?:אבל|אך|اما|ولی)(?!\w)|แต่",
     re.I,

@@ -81,19 +81,21 @@ HEDGE = re.compile(
     re.I,
 )
 """Words that make a ``Z`` of several options a hedge rather than a plain two-option answer."""
+_FORCED = r"i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b"
+"""After "if", the forced pick ("if I had to choose", "if forced", "if you ask me"): no condition."""
 CONDITIONAL = re.compile(
     r"\bif\b[^.;\n]*\b(?:otherwise|else|if\s+not|if\s+it)\b|\botherwise\b[^.\n]*$|\bunless\b|"
     r"\bif\b[^.;?!\n]*[.;]\s+(?:otherwise|else|if\s+not)\b|"
-    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b)[^.;?!\n]{3,80}[;,]\s*(?:but\s+|and\s+)?"
-    r"if\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b)[^.;?!\n]{3,80}[,:]|"
-    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b|anything\s*,|only\b)[^.;\n]*,\s*[^.;\n]{1,60}?"
+    rf"\bif\s+(?!{_FORCED})[^.;?!\n]{{3,80}}[;,]\s*(?:but\s+|and\s+)?"
+    rf"if\s+(?!{_FORCED})[^.;?!\n]{{3,80}}[,:]|"
+    rf"\bif\s+(?!{_FORCED}|anything\s*,|only\b)[^.;\n]*,\s*[^.;\n]{{1,60}}?"
     r"\bwould\s+be\s+(?:the\s+)?(?:closest|best|most\s+(?:likely|accurate|plausible)|likeliest|right|"
     r"correct)\b|"
     r"\bonly\s+if\b|\bprovided\s+that\b|(?:^\s*|[,;.?!]\s*)if\s+(?:not|so)\b\s*,|\bassuming\b|"
     r"\bif\b[^.\n]*\b(?:would|might|could)\s+be\s+(?:better|correct|right|more\s+accurate)\b|"
-    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b)[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
+    rf"\bif\s+(?!{_FORCED})[^.,;\n]*,\s*(?:then\s+)?(?:option\s+)?"
     r"[(\[]?[A-Y][)\]]?\s*(?:[.)]|$|\s+(?:is|would\s+be)\s+(?:correct|right|the\s+answer|better|best)\b)|"
-    r"\bif\s+(?!i\s+(?:had|have|must|were|need)\b|forced\b|you\s+ask\b)[^.,;\n]*,\s*(?:then\s+)?[^.,;\n]{1,40}?"
+    rf"\bif\s+(?!{_FORCED})[^.,;\n]*,\s*(?:then\s+)?[^.,;\n]{{1,40}}?"
     r"\s+(?:is|would\s+be)\s+(?:correct|right|the\s+answer|better|best)\b[^.\n]*;\s*if\b|"
     r"\b(?:would\s+be|is\s+(?:right|correct|the\s+answer))\s+(?:[^.\n]{0,30}\s)?if\b|"
     r"\bif\s+not\s*[.!]?\s*$|\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",

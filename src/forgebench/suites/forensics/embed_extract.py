@@ -67,7 +67,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -231,21 +231,22 @@ def _twins(items: tuple[tuple[str, str], ...]) -> frozenset[frozenset[str]]:
 
 
 def decide(got: EmbedChoice, threshold: float = THRESHOLD, margin: float = MARGIN) -> EmbedChoice:
-    """The letter of a :func:`scored` answer under ``threshold`` and ``margin``."""
+    """The letter of a :func:`scored` answer under ``threshold`` and ``margin`` (its scores and
+    twins kept; a scored answer's letter is ``Z`` until chosen)."""
     if got.why != "scored":
         return got
     ranked = sorted(got.scores.items(), key=lambda kv: -kv[1])
     best_letter, best = ranked[0]
     second = ranked[1][1] if len(ranked) > 1 else -1.0
     if len(ranked) > 1 and frozenset((best_letter, ranked[1][0])) in got.twins:
-        return EmbedChoice("Z", got.scores, "twins", got.twins)
+        return replace(got, why="twins")
     if best_letter == NEUTRAL_KEY:
-        return EmbedChoice("Z", got.scores, "neutral", got.twins)
+        return replace(got, why="neutral")
     if best < threshold:
-        return EmbedChoice("Z", got.scores, "below-threshold", got.twins)
+        return replace(got, why="below-threshold")
     if best - second < margin:
-        return EmbedChoice("Z", got.scores, "below-margin", got.twins)
-    return EmbedChoice(best_letter, got.scores, "chosen", got.twins)
+        return replace(got, why="below-margin")
+    return replace(got, letter=best_letter, why="chosen")
 
 
 def choose(answer: str, options: Mapping[str, str]) -> EmbedChoice:

@@ -236,8 +236,8 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     opts = dict(items)
     text = _NOT_APPLICABLE.sub("not applicable", normalise(answer))  # "N/A" names no option A
     bare = text.strip().strip(BARE)
-    if len(bare) == 1 and _LOOK_ALIKE.get(bare, bare.upper()) in spec.letters:
-        return Extraction(_LOOK_ALIKE.get(bare, bare.upper()), "letter", "bare-letter")
+    if len(bare) == 1 and (single := _LOOK_ALIKE.get(bare, bare.upper())) in spec.letters:
+        return Extraction(single, "letter", "bare-letter")
     if not bare:
         return Extraction(NO_OPTION, "none", "empty", "nothing")
     if bare.isdigit() and spec.kind == "text" and spec.number_safe and 0 < int(bare) <= len(items):

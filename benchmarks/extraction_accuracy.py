@@ -44,6 +44,9 @@ Japanese and Korean; what a harness gets back) is all tuning half too.
 languages) is all tuning half too.
 ``h39-fresh15`` (450: 30 English styles, a multilingual run, a 36-model run's raw outputs),
 written after the tenth round, is all test half: the fourth unseen figure.
+``h39-fresh16`` (450: the hard kinds issue 39 lists, in English; 18 other languages; a 36-model
+run's quirks), written after the tenth round, is all test half: the fifth unseen figure;
+``h39-fresh17`` (450, the same three themes by three other writers) is all tuning half.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

@@ -67,6 +67,12 @@ FRESH15_TEST_RIGHT, FRESH15_TEST_WRONG = (
     419,
     8,
 )  # as written: 411, 10; measured at the end of round 10
+# the h39-fresh16 batch (450 answers, all test half: the hard kinds issue 39 lists in English, 18
+# languages, a 36-model run's quirks), written after round 10, never tuned on
+FRESH16_TEST_RIGHT, FRESH16_TEST_WRONG = 393, 12  # as written
+# the h39-fresh17 batch (450 answers, all tuning half, same three themes by three other writers),
+# written after round 10, to tune round 11 on
+FRESH17_TUNING_RIGHT, FRESH17_TUNING_WRONG = 402, 12  # as written
 
 
 @pytest.mark.parametrize(
@@ -212,6 +218,8 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh13",
         "h39-fresh14",
         "h39-fresh15",
+        "h39-fresh16",
+        "h39-fresh17",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -246,6 +254,8 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh13", "tuning", FRESH13_TUNING_RIGHT, FRESH13_TUNING_WRONG),
         ("h39-fresh14", "tuning", FRESH14_TUNING_RIGHT, FRESH14_TUNING_WRONG),
         ("h39-fresh15", "test", FRESH15_TEST_RIGHT, FRESH15_TEST_WRONG),
+        ("h39-fresh16", "test", FRESH16_TEST_RIGHT, FRESH16_TEST_WRONG),
+        ("h39-fresh17", "tuning", FRESH17_TUNING_RIGHT, FRESH17_TUNING_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

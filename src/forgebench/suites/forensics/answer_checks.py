@@ -226,11 +226,16 @@ def _letters_only(text: str) -> str:
 def spelled_like(text: str, items: dict[str, str], spec: OptionTexts) -> Reading | None:
     """A short answer (after "the answer is") that is one option's text with a typo: the option
     whose text it matches by a similarity ratio of 0.8 or more, 0.15 above any other (options
-    with numbers of their own: only those with the answer's numbers). None: no such option."""
-    if spec.kind in ("binary", "lists", "boxes") or _NEGATING.search(text):
-        return None
+    with numbers of their own: only those with the answer's numbers; a binary pair: the side its
+    leading "non" names, by a ratio of 0.85 or more). None: no such option."""
     said = _CUE.sub("", text.strip()).strip(" \t\n.!")
     if not said or len(said) > 40:
+        return None
+    if spec.kind == "binary":  # "non AI-generatd", "AI-genrated": the side its "non" names
+        side = spec.negative if re.match(r"non\b", said, re.I) else spec.positive
+        ratio = SequenceMatcher(None, _letters_only(said), _letters_only(items[side])).ratio()
+        return Reading(side, "spelled-like") if ratio >= 0.85 else None
+    if spec.kind in ("lists", "boxes") or _NEGATING.search(text):
         return None
     digits = re.findall(r"\d+", said)
     scores = {

@@ -39,7 +39,8 @@ _CORRECTION = re.compile(
     r"sorry,?\s+i\s+(?:misread|misspoke|was\s+wrong|got\s+(?:it|that)\s+wrong)|i\s+misread|"
     r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
     r"(?:\s+to)?|scratch\s+that|just\s+kidding|no\s+wait|pardon|je\s+voulais\s+dire|perdón|"
-    r"quise\s+decir|anzi|desculpe|quis\s+dizer|извините|すみません|죄송합니다|抱歉)\b|"
+    r"quise\s+decir|anzi|desculpe|quis\s+dizer|извините|すみません|죄송합니다|抱歉|"
+    r"sorry(?=[\s,.:;—-]*(?:it'?s\s+|the\s+answer\s+is\s+|i\s+meant\s+)?[(\[]?[A-Y](?![A-Za-z])))\b|"
     + CORRECTION_OTHER,
     re.I,
 )
@@ -64,7 +65,7 @@ def normalise(answer: str) -> str:
     if opened:
         t = t[: opened.start()]
     t = letters_in_latin(unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " "))
-    t = re.sub(r"\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}", r" answer: \1 ", t)
+    t = re.sub(r"\$*\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}\$*", r" answer: \1 ", t)
     t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
     return forms_in_english(numbered_options(ordinals_in_english(t)))
 
@@ -95,6 +96,22 @@ def _restatement_patterns(
             )
             out.append((letter, pat))
     return tuple(out)
+
+
+def looping(text: str, options: dict[str, str]) -> bool:
+    """An answer that restates two or more options, one of them again and again, and says little
+    else ("B. Encoder-Decoder ... C. Proprietary B. Encoder-Decoder ... C."): a generation
+    caught in a loop, no choice."""
+    spans = [
+        (m.start(), letter)
+        for letter, pat in _restatement_patterns(tuple(options.items()))
+        for m in pat.finditer(text)
+    ]
+    letters = [letter for _, letter in spans]
+    if len(set(letters)) < 2 or len(letters) == len(set(letters)):
+        return False
+    rest = restatements_removed(text, options)
+    return len(re.findall(r"[^\W\d_]{2,}", rest)) < 3
 
 
 def restatements_removed(text: str, options: dict[str, str]) -> str:

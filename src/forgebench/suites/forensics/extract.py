@@ -78,7 +78,7 @@ from forgebench.suites.forensics.answer_checks import (
     trailing_doubt,
 )
 from forgebench.suites.forensics.answer_forms import elimination, probabilities, ranking
-from forgebench.suites.forensics.answer_text import normalise, restatements_removed, scopes
+from forgebench.suites.forensics.answer_text import looping, normalise, restatements_removed, scopes
 from forgebench.suites.forensics.final_cue import (
     BARE,
     CONCLUDING,
@@ -93,6 +93,7 @@ from forgebench.suites.forensics.final_cue import (
 from forgebench.suites.forensics.frames_boxes import FRAME_COUNT, last_frames
 from forgebench.suites.forensics.hedges import (
     APOLOGY,
+    BOTH_SIDES,
     CONDITIONAL,
     CONTRAST_EN,
     HEDGE,
@@ -251,12 +252,16 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
             return Extraction(NO_OPTION, "none", said.rule, "two_options")
         return Extraction(said.letter, "letter" if by == "letter" else "text", said.rule)
     unrestated = text
+    if looping(text, opts):  # "B. Encoder-Decoder ... C. Proprietary B. Encoder-Decoder ... C."
+        return Extraction(NO_OPTION, "none", "looping", "two_options")
     restated = restatements_removed(text, opts)  # "A (Candidate 3): 20%" restates each option:
     scored = probabilities(text, spec) if restated != text else None  # its scores read first
     text = restated
     text = verdict_forms(text)
     count = FRAME_COUNT.search(question) if spec.kind == "lists" else None
     text = last_frames(text, int(count.group(1))) if count else text  # "the last two frames"
+    if spec.kind == "binary" and BOTH_SIDES.search(text):  # "A bit of both, honestly: ..."
+        return Extraction(NO_OPTION, "none", "both-sides", "two_options")
     if contradicting_no(text, spec, question):
         return Extraction(NO_OPTION, "none", "conflict", "two_options")
     if trailing_doubt(text):  # "So D? Not sure.": the last sentence takes the choice back

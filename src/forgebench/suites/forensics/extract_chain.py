@@ -69,12 +69,14 @@ def chain(rules: Extraction, embed_letter: str | None, extractor_letter: str | N
 
 SETTLED_Z = frozenset(
     {"conflict", "several-letters", "empty", "conditional", "tied-scores", "tied-ranking",
-     "numbered-options", "undecided", "two-named", "cut-turning", "cut-off", "description", "unread-score", UNCONSTRAINED}
+     "numbered-options", "undecided", "two-named", "cut-turning", "cut-off", "description", "unread-score",
+     "both-sides", "two-answers", "looping", UNCONSTRAINED}
 )  # fmt: skip
 """Rules whose ``Z`` is a decision (readings that disagree, no answer at all, an answer that
 says it cannot tell or hedges between options: ``undecided``; two options sharing the top
 score or rank: ``tied-*``; the final-cue gate's ``two-named``, ``cut-turning``, ``cut-off``
-and ``description``, :mod:`.final_cue`): never sent on."""
+and ``description``, :mod:`.final_cue`; a binary pair answered "a bit of both", two boxed
+letters side by side, a looping restatement of the options): never sent on."""
 
 
 def undecided(rules: Extraction, embed_letter: str | None = None) -> bool:

@@ -127,10 +127,15 @@ _CUT_TURNING = re.compile(
 _STOPPED = re.compile(r"[.!?)\]\"'。！？*`>|}]\s*$")
 """An answer that ends at a stop, a bracket, a quote or markup: not cut off by the token limit."""
 _RECONSIDER = re.compile(
-    r"\b(?:but\s+wait|wait\s*[,.!]|hmm+|let\s+me\s+(?:reconsider|rethink)|on\s+second\s+thought|actually,?\s+no)",
+    r"\b(?:but\s+wait|wait\s*[,.!]|hmm+|let\s+me\s+(?:reconsider|rethink)|but\s+let\s+me\s+(?:re-?check|"
+    r"re-?examine|double[\s-]check|check|look\s+at|verify|examine)\b|on\s+second\s+thought|actually,?\s+no)",
     re.I,
 )
-_SO = re.compile(r"\b(?:so|therefore|thus|hence|answer|final)\b", re.I)
+_SO = re.compile(
+    r"\b(?:so|therefore|thus|hence|answer|final|go(?:ing)?\s+with|choose|chose|pick|select|opt\s+for|"
+    r"(?:initially|first)\s+(?:suspect|think|thought|guess))\b",
+    re.I,
+)
 
 
 def reconsidering_cut(text: str) -> bool:
@@ -171,10 +176,10 @@ def _cut_off(text: str) -> str | None:
     short = len(fragment.split()) < (2 if whole >= 2 else 4)  # "... Candidate 3" after a list
     if (
         short
-        or re.search(r"(?<![A-Za-z])[A-Y]$|\|", fragment)
+        or re.search(r"(?<![A-Za-z])[A-Y]$|\||\banswer\s*:", fragment)
         or VERDICT_LINE.match(fragment.strip())
     ):
-        return None  # "Answer: D" without its period, a table row: whole
+        return None  # "Answer: D" without its period, a table row, a box: whole
     return t[: ends[-1]]
 
 

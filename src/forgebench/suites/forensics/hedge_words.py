@@ -9,13 +9,13 @@ each module stays short.
 from __future__ import annotations
 
 CANT_TELL: dict[str, tuple[str, ...]] = {
-    "en": (r"i\s+can(?:no|')?t\s+decide", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea",
+    "en": (r"(?:i\s+)?(?:can(?:no|')?t|can\s+not|unable\s+to)\s+decide", r"\binconclusive\b", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea",
            r"(?:can(?:no|')?t|unable\s+to)\s+pin\s+(?:it\s+|this\s+|that\s+)?down",
            r"i(?:'d|\s+would)\s+need\s+(?:the\s+original|more|additional|higher)",
            r"(?:cannot|can't|can\s+not|unable\s+to|not\s+(?:actually\s+|really\s+)?able\s+to)\s+(?:\w+\s+){0,2}?(?:determine|tell|say|verify|"
            r"confirm|settle|distinguish|call\s+it|narrow\s+it\s+down|be\s+(?:sure|certain))\b",
            r"(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|judge)\b",
-           r"not\s+(?:entirely\s+|really\s+|totally\s+|fully\s+|100%\s+)?(?:sure|certain|confident)\b",
+           r"not\s+(?:entirely\s+|really\s+|totally\s+|fully\s+|actually\s+|100%\s+)?(?:sure|certain|confident)\b",
            r"(?:cannot|can't|can\s+not)\s+rule\s+(?:it|this|that|them)\s+out\b",
            r"(?:don't|do\s+not)\s+rely\s+on\s+(?:this|it|that)\b",
            r"(?:don't|do\s+not)\s+have\s+enough\s+(?:information|detail|evidence|context|resolution)\b",

@@ -44,7 +44,9 @@ RELEASE_REFUSALS = (
 
 REFUSAL_OPENING = re.compile(
     r"^\W*(?:i['’]?m sorry|i am sorry|sorry|i can(?:no|['’])t|i can not|i['’]?m unable|"
-    r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai|抱歉|对不起|我无法|无法)",
+    r"i am unable|i['’]?m not able|i am not able|i won['’]?t|as an ai|"
+    r"i(?:['’]?m| am| do not| don['’]?t)(?: feel)? (?:not )?comfortable|i(?:['’]d| would) rather not|"
+    r"抱歉|对不起|我无法|无法)",
     re.IGNORECASE,
 )
 APOLOGY = re.compile(r"^\W*(?:i['’]?m sorry|i am sorry|sorry|抱歉|对不起)", re.I)
@@ -98,6 +100,8 @@ CONDITIONAL = re.compile(
     rf"\bif\s+(?!{_FORCED})[^.,;\n]*,\s*(?:then\s+)?[^.,;\n]{{1,40}}?"
     r"\s+(?:is|would\s+be)\s+(?:correct|right|the\s+answer|better|best)\b[^.\n]*;\s*if\b|"
     r"\b(?:would\s+be|is\s+(?:right|correct|the\s+answer))\s+(?:[^.\n]{0,30}\s)?if\b|"
+    r"(?:^|[.!;]\s+|\n)\W*should\s+(?:the|it|this|that|there|they|these|those|we|i)\b"
+    r"[^.?!;\n]{3,80},|"  # "Should the audio be original, ...": an inverted "if"
     r"\bif\s+not\s*[.!]?\s*$|\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
     re.I,
 )
@@ -110,6 +114,15 @@ CONDITIONAL = re.compile(
 )
 """An answer that makes its choice conditional ("if X then C, otherwise B", "depende de",
 "hängt davon ab", "зависит от", "如果...否则", "se ..., altrimenti A", :data:`.other_languages.CONDITIONAL_OTHER`): ``Z``."""
+BOTH_SIDES = re.compile(
+    r"(?<!\bnot\s)(?<!\bnot\sa\s)(?<!\bno\s)\b(?:a\s+(?:bit|little)\s+of\s+both|(?:a\s+)?(?:mix|mixture|blend|"
+    r"combination)\s+of\s+(?:both|the\s+two)|somewhere\s+in\s+between|both,\s+really|"
+    r"partly\s+(?:real|genuine|authentic|generated|manipulated)\s+and\s+partly)\b",
+    re.I,
+)
+"""A binary pair answered with both sides at once ("A bit of both", "somewhere in between",
+"partly real and partly generated"): ``Z`` (the article "A" is no letter, the side named after it
+no verdict)."""
 RETRACTION = re.compile(
     r"^\W*(?:no|nope|hmm+|i\s*(?:'?m|\s+am)\s+not\s+(?:sure|certain)|not\s+sure|unsure)\b[^A-Za-z]*"
     r"(?:(?:i\s*(?:'?m|\s+am)\s+)?not\s+(?:sure|certain)[^A-Za-z]*)?$",

@@ -202,7 +202,7 @@ _COMPARED_AFTER = re.compile(other.COMPARED_AFTER)
 
 _QUALITY_NEXT = re.compile(
     r"\s*(?:$|[.,;:!?)\n，。；！？的]|(?:and|or|o|ou|oder|of|oppure|ya|veya|lub|albo|или|hay|to|one|photos?|photographs?|images?|pictures?|videos?|"
-    r"footage|shots?|snapshots?|frames?|pair|media|content|capture)\b)"
+    r"footage|shots?|snapshots?|frames?|pair|media|content|capture|recordings?|clips?|camera\s+footage)\b)"
 )
 _CONCESSIVE = re.compile(
     r"\b(?:although|though|even\s+though|despite|while|whereas|apart\s+from|except\s+for)\b[^,.;!?\n]*"

@@ -329,6 +329,12 @@ def _hedged_alternative(rest: str, letter: str, letters: frozenset[str], spec: O
     return False
 
 
+_JOINED = re.compile(
+    r"[\s)\]\"'*,]*(?:(?:or|and|/|&|maybe|perhaps|possibly)\s*)*(?:answer\s*:\s*)?[(\[\"']?\s*$",
+    re.I,
+)
+"""Two claims with nothing between them but "or" ("\\boxed{A} or \\boxed{D}", "Answer: A Answer: D")."""
+
 _LISTED = re.compile(
     r"[)\]]?\s*(?:,|/|&|\band\b|\bor\b|\+)\s*(?:option\s+)?[(\[]?([A-Y])(?![A-Za-z])"
 )
@@ -342,6 +348,12 @@ def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | N
     mentions = _mentions(text, letters, negated)
     if claims:
         pos, letter, rule = claims[-1]
+        if (
+            len(claims) > 1
+            and claims[-2][1] != letter
+            and _JOINED.match(text, claims[-2][0] + 1, pos)
+        ):
+            return Reading("Z", "two-answers")  # "\\boxed{A} or \\boxed{D}": side by side
         window = _window(text, pos)  # (a letter negated in the whole text: "choose C over A")
         found = _mentions(window, letters, _negated(window))
         if any(ch != letter and pos + 1 + p not in negated for p, ch in found):

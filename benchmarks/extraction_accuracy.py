@@ -47,7 +47,9 @@ written after the tenth round, is all test half: the fourth unseen figure.
 ``h39-fresh16`` (450: the hard kinds issue 39 lists, in English; 18 other languages; a 36-model
 run's quirks), written after the tenth round, is all test half: the fifth unseen figure;
 ``h39-fresh17`` (450, the same three themes by three other writers) and ``h39-fresh18`` (450, the
-same themes by three more) are all tuning half: what the eleventh round is fitted on.
+same themes by three more) are all tuning half: what the eleventh round is fitted on, with
+``h39-fresh19`` (450: short English answers in 36 styles, what evaluation harnesses record, 23
+other languages), written after round 11a.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

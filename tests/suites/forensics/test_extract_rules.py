@@ -75,6 +75,9 @@ FRESH16_TEST_RIGHT, FRESH16_TEST_WRONG = 393, 12  # as written
 FRESH17_TUNING_RIGHT, FRESH17_TUNING_WRONG = 402, 12  # as written
 # the h39-fresh18 batch (450 answers, all tuning half, the same three themes by three more writers)
 FRESH18_TUNING_RIGHT, FRESH18_TUNING_WRONG = 407, 12  # as written
+# the h39-fresh19 batch (450 answers, all tuning half: short English answers in 36 styles, what
+# evaluation harnesses record, 23 other languages), written after round 11a
+FRESH19_TUNING_RIGHT, FRESH19_TUNING_WRONG = 423, 5  # as written
 
 
 @pytest.mark.parametrize(
@@ -223,6 +226,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh16",
         "h39-fresh17",
         "h39-fresh18",
+        "h39-fresh19",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -260,6 +264,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh16", "test", FRESH16_TEST_RIGHT, FRESH16_TEST_WRONG),
         ("h39-fresh17", "tuning", FRESH17_TUNING_RIGHT, FRESH17_TUNING_WRONG),
         ("h39-fresh18", "tuning", FRESH18_TUNING_RIGHT, FRESH18_TUNING_WRONG),
+        ("h39-fresh19", "tuning", FRESH19_TUNING_RIGHT, FRESH19_TUNING_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

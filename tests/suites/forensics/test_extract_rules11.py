@@ -77,3 +77,79 @@ FRAMES = {"A": "[ 2, 3, 4 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 4, 5, 6,
 def test_round_11_forms(answer: str, options: dict[str, str], letter: str, rule: str) -> None:
     got = extract_option(answer, options)
     assert (got.letter, got.rule) == (letter, rule)
+
+
+REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
+KINDS = {"A": "Splicing", "B": "Copy-Move", "C": "Removal", "D": "Face Swap (Single Face)"}
+SHUFFLED = {"A": "Candidate 2", "B": "Candidate 4", "C": "Candidate 1", "D": "Candidate 3"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "rule"),
+    [
+        # a hedge whose contrast commits to one side: that side (one that keeps it open: none)
+        ("Hard to say whether it is 'AI-generated' or 'non AI-generated', but overall it looks "
+         "untouched to me.", BINARY, "B", "after-hedge"),
+        ("I can't be fully certain whether it's generated or not, but the hands are melted, so it "
+         "looks generated.", BINARY, "A", "after-hedge"),
+        ("Hard to say. It looks genuine, but the caption could have been generated.", BINARY, "Z",
+         "conflict"),
+        ("Probably AI-generated, though I can't be entirely certain from this crop.", BINARY, "A",
+         "binary"),
+        # a closing pleasantry is no last sentence
+        ("Happy to look! The edit sits in the lower right part of the picture, where the shadow "
+         "breaks off. Hope this helps! 🙂", REGIONS, "D", "option-text"),
+        # "<answer>" tags, one or two
+        ("<answer>Removal</answer> The wall patch is smeared.", KINDS, "C", "option-text"),
+        ("<answer>A</answer>\n<answer>D</answer>", KINDS, "Z", "two-answers"),
+        # one line per option, one of them marked as the answer
+        ("A. Splicing: no pasted object.\nB. Copy-Move: the cloud repeats twice - this is the "
+         "forged area.\nC. Removal: nothing missing.\nD. Face Swap (Single Face): no faces.", KINDS,
+         "B", "option-verdicts"),
+        ("A (Candidate 2): too wide.\nB (Candidate 4): traces the dog exactly. ✔\n"
+         "C (Candidate 1): misses the tail.\nD (Candidate 3): shifted up.", SHUFFLED, "B",
+         "option-verdicts"),
+        ("A. Splicing - Possible.\nB. Copy-Move - Possible.\nC. Removal - Less likely.\n"
+         "D. Face Swap (Single Face) - Unlikely.", KINDS, "Z", "nothing"),
+        ("| Option | Verdict |\n|---|---|\n| A | unlikely |\n| B | unlikely |\n| C | unlikely |\n"
+         "| D | **chosen** |", KINDS, "D", "option-verdicts"),
+        # JSON that weighs the options
+        ('{"scores": {"A": 0.1, "B": 0.2, "C": 0.6, "D": 0.1}}', KINDS, "C", "probabilities"),
+        ('{"probabilities": {"A": 0.4, "B": 0.4, "C": 0.1, "D": 0.1}}', KINDS, "Z", "tied-scores"),
+        ('{"ranking": ["B", "D", "A", "C"], "reasoning": "repeated texture"}', KINDS, "B",
+         "ranking"),
+        # positions, eliminations of frame lists, runs of frames
+        ("My pick is the second-to-last one.", KINDS, "C", "option-number"),
+        ("I'd rule out [ 0, 1 ], [ 6, 7 ] and [ 4, 5, 6, 7 ]; the others are clean.", FRAMES, "A",
+         "elimination"),
+        ("Only the opening two frames are fake.", FRAMES, "B", "lists"),
+        # a leaked prompt template: the assistant's turn is the answer
+        ("[INST] Which kind of manipulation was applied? [/INST] Removal", KINDS, "C",
+         "option-text"),
+        ("USER: Where is the forged area?\nASSISTANT: Top right", REGIONS, "B", "option-text"),
+        # a conditional that a bare verdict settles
+        ("Unless the grain is from the sensor, AI-generated - and the grain stops at the face, so "
+         "it is not the sensor's. AI-generated.", BINARY, "A", "settled-condition"),
+        # misspelt option words inside a short answer (a right spelling is the other rules')
+        ("Bottm left, there is a seam along the fence.", REGIONS, "C", "spelled-like"),
+        ("The image is AI-generatd, the skin is too smooth.", BINARY, "A", "spelled-like"),
+        ("The image is not AI-generatd, the grain is real.", BINARY, "B", "binary"),
+        ("Rule out top right.", REGIONS, "Z", "nothing"),
+        # shouted answers: "A" before a word in capitals is the article; an accented capital no
+        # letter at all
+        ("A CLONED PATCH OF SKY GIVES IT AWAY: COPY-MOVE.", KINDS, "B", "option-text"),
+        ("Désolé, je ne peux pas analyser ce contenu.", KINDS, "Z", "undecided"),
+    ],
+)  # fmt: skip
+def test_round_11b_forms(answer: str, options: dict[str, str], letter: str, rule: str) -> None:
+    got = extract_option(answer, options)
+    assert (got.letter, got.rule) == (letter, rule)
+
+
+def test_a_run_of_frames_to_the_end_uses_the_frame_count_the_question_gives() -> None:
+    question = (
+        "Please locate the forged frames in the given set of 8 frames, which are sampled from a "
+        "video. The output format should be the a list of indexes indicating the forged frames."
+    )
+    assert extract_option("Everything from frame 4 to the end.", FRAMES, question).letter == "D"
+    assert extract_option("Everything from frame 4 to the end.", FRAMES).letter == "Z"

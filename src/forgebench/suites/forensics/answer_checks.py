@@ -73,7 +73,9 @@ _TURN_BACK = re.compile(r"\b(?:but|however|yet)\b.*", re.I | re.S)
 _UNSURE = re.compile(r"\b(?:sure|certain|tell|say|know|confident)\b", re.I)
 
 
-_YES = r"yes|yep|likely|true|correct|oui|sí|si|ja|sì|sim|tak|evet|có|да|是|はい|예|네"
+_YES = (
+    r"yes|yep|likely|true|correct|selected|chosen|oui|sí|si|ja|sì|sim|tak|evet|có|да|是|はい|예|네"
+)
 _NO = (
     r"no|nope|unlikely|false|incorrect|non|nein|não|nee|nej|nie|hayır|không|нет|否|いいえ|아니요|"
     r"아니오"
@@ -113,7 +115,7 @@ def per_option_verdicts(text: str, spec: OptionTexts, items: dict[str, str]) -> 
     marks: dict[str, str] = {}
     start = 0
     for m in _VERDICT.finditer(text):
-        letter = _label(text[start : m.start()], spec, items)
+        letter = _label(text[start : m.start()].rsplit("\n", 1)[-1], spec, items)  # its own line
         start = m.end()
         if letter is None:
             continue
@@ -127,7 +129,9 @@ def per_option_verdicts(text: str, spec: OptionTexts, items: dict[str, str]) -> 
             return Reading("Z", "conflict")
         marks[letter] = kind
     if len(marks) < min(3, len(spec.letters)):  # scores per option are probabilities'
-        return None if probabilities(text, spec) is not None else _commented(text, spec, items)
+        if probabilities(text, spec) is not None:
+            return None
+        return _one_line_marked(text, spec, items) or _commented(text, spec, items)
     chosen = [k for k, v in marks.items() if v == "yes"]
     if len(chosen) == 1 and "?" not in marks.values():
         return Reading(chosen[0], "option-verdicts")
@@ -135,6 +139,32 @@ def per_option_verdicts(text: str, spec: OptionTexts, items: dict[str, str]) -> 
         return Reading("Z", "option-verdicts")
     return Reading("Z", "hedged-alternative" if "?" in marks.values() else "nothing")
 
+
+_MARKED = re.compile(
+    rf"[{_TICK}]|(?<!not\s)(?<!n't\s)(?<!less\s)(?<!more\s)\b(?:correct|likely|most\s+likely|selected|chosen|best\s+match|"
+    r"this\s+is\s+the\s+(?:forged|manipulated|tampered|edited|altered)\s+(?:area|region|part|one))\b",
+    re.I,
+)
+_LINE_LABEL = re.compile(r"^\W*(?:option\s+)?([^:\n]{1,40}?)\s*(?::|\s[-–—]\s)")
+
+
+def _one_line_marked(text: str, spec: OptionTexts, items: dict[str, str]) -> Reading | None:
+    """One line per option ("A (Candidate 3): too large.", "C (Candidate 4): matches the outline.
+    ✔", "D. Bottom right: ... this is the forged area"), every option or at least three, and one
+    line alone marked as the answer (a tick, "correct", "likely", "selected", "this is the
+    forged area"): that option."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    labels = [_LINE_LABEL.match(line) for line in lines]
+    named = [_label(m.group(1), spec, items) if m else None for m in labels]
+    if None in named or len(set(named)) != len(named) or len(named) < min(3, len(spec.letters)):
+        return None
+    marked = [k for k, line in zip(named, lines, strict=True) if _MARKED.search(line)]
+    if any(_OPEN_LINE.search(line) for line in lines):
+        return None  # "B. Diffusion models - Possible; ...": more than one left open
+    return Reading(marked[0], "option-verdicts") if len(marked) == 1 and marked[0] else None
+
+
+_OPEN_LINE = re.compile(r"\b(?:possible|possibly|plausible|maybe|perhaps|could\s+be)\b", re.I)
 
 _ENTRY = re.compile(r"^\W*([^:\n]{1,40}?)\s*(?::|\s[-–—]\s)\s*\S")
 
@@ -212,7 +242,9 @@ def binary_comparison(text: str, spec: OptionTexts) -> Reading | None:
     return Reading("Z", "conflict") if o else None
 
 
-_CUE = re.compile(r"^\W*(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:)|it['’]?s|it\s+is)\s*", re.I)
+_CUE = re.compile(
+    r"^\W*(?:(?:the\s+)?(?:final\s+)?answer\s*(?:is|:)|it['’]?s|its|it\s+is)\s*(?:an?\s+)?", re.I
+)
 _NEGATING = re.compile(
     rf"\b(?:not|no|non|never|neither|nor|isn['’]?t|without)\b|(?<!\w)(?:{NEG_WORDS_OTHER})(?!\w)",
     re.I,
@@ -229,8 +261,13 @@ def spelled_like(text: str, items: dict[str, str], spec: OptionTexts) -> Reading
     with numbers of their own: only those with the answer's numbers; a binary pair: the side its
     leading "non" names, by a ratio of 0.85 or more). None: no such option."""
     said = _CUE.sub("", text.strip()).strip(" \t\n.!")
-    if not said or len(said) > 40:
-        return None
+    whole = _misspelt_whole(said, text, items, spec) if 0 < len(said) <= 40 else None
+    return whole or (_misspelt_words(said, items, spec) if len(said) <= 160 else None)
+
+
+def _misspelt_whole(
+    said: str, text: str, items: dict[str, str], spec: OptionTexts
+) -> Reading | None:
     if spec.kind == "binary":  # "non AI-generatd", "AI-genrated": the side its "non" names
         side = spec.negative if re.match(r"non\b", said, re.I) else spec.positive
         ratio = SequenceMatcher(None, _letters_only(said), _letters_only(items[side])).ratio()
@@ -249,6 +286,42 @@ def spelled_like(text: str, items: dict[str, str], spec: OptionTexts) -> Reading
     if len(ranked) > 1 and ranked[1][1] > ranked[0][1] - 0.15:
         return None
     return Reading(ranked[0][0], "spelled-like")
+
+
+def _misspelt_words(said: str, items: dict[str, str], spec: OptionTexts) -> Reading | None:
+    """A short answer's first sentence holding one option's words misspelt ("Bottom rigth, thier
+    is a seam.", "Canidate 1 mathces best.", "The image is AI-genrated, the skin ..."): the
+    option whose words match a run of as many words by a ratio of 0.85 or more, 0.15 above any
+    other; not where a negation precedes it (a binary pair: "non" or "not" before the side's
+    words names the other side)."""
+    first = re.split(r"[.!?;\n]", said, maxsplit=1)[0]
+    words = re.findall(r"[\w'&-]+", first)
+    if spec.kind in ("lists", "boxes") or not words:
+        return None
+    targets = {spec.positive: items[spec.positive]} if spec.kind == "binary" else items
+    best: dict[str, tuple[float, int]] = {}
+    for k, v in targets.items():
+        n = len(v.split())
+        digits = re.findall(r"\d+", v)
+        for i in range(max(1, len(words) - n + 1)):
+            window = " ".join(words[i : i + n])
+            if re.findall(r"\d+", window) != digits or (
+                spec.kind == "binary" and not _letters_only(window).startswith("ai")
+            ):
+                continue  # (a binary side's own word, "manipulated", is the wordings' to read)
+            ratio = SequenceMatcher(None, _letters_only(window), _letters_only(v)).ratio()
+            if ratio > best.get(k, (0.0, 0))[0]:
+                best[k] = (ratio, i)
+    ranked = sorted(best.items(), key=lambda kv: -kv[1][0])
+    if not ranked or not 0.85 <= ranked[0][1][0] < 1:
+        return None  # (an option's words spelt right were the other rules' to read)
+    if len(ranked) > 1 and ranked[1][1][0] > ranked[0][1][0] - 0.15:
+        return None
+    letter, (_, at) = ranked[0]
+    negated = _NEGATING.search(" ".join(words[max(0, at - 2) : at]))
+    if spec.kind == "binary":
+        return Reading(spec.negative if negated else spec.positive, "spelled-like")
+    return None if negated or _NEGATING.search(first) else Reading(letter, "spelled-like")
 
 
 _LEADING_NO = re.compile(

@@ -206,13 +206,13 @@ _RULED_OUT_AFTER = re.compile(
 def elimination(text: str, spec: OptionTexts) -> Reading | None:
     """Every option but one ruled out ("rule out A, B and C", "not A, not C, not D")."""
     m = _ELIMINATE.search(text)
-    if m is None or (spec.kind != "text" and not re.search(r"\b[A-Y]\b", text)):
+    if m is None or (spec.kind not in ("text", "lists") and not re.search(r"\b[A-Y]\b", text)):
         return None
     out: set[str] = set()
     for word in _ELIMINATE.finditer(text):  # each ruling-out clause, up to its end ("..., so D")
         clause = _LIST_END.split(text[word.start() :], maxsplit=1)[0]
         out |= set(re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])", clause)) & set(spec.letters)
-    if not out and spec.kind == "text":
+    if not out and spec.kind in ("text", "lists"):
         verb = _RULE_OUT.search(text)  # "rule out splicing, removal and face swap": the list after
         listed = _LIST_END.split(text[verb.end() :])[0] if verb else ""
         before = _RULED_OUT_AFTER.search(text)

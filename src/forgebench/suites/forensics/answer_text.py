@@ -54,17 +54,44 @@ _FIRST_GLANCE = re.compile(
 """An impression the answer then overturns: "It looks real at first glance, but it is ..."."""
 
 
+_TEMPLATE_TURN = re.compile(
+    r"\[/INST\]|<\|assistant\|>|<\|im_start\|>\s*assistant|<start_of_turn>\s*model|"
+    r"^\s*(?:ASSISTANT|###\s*Assistant|Assistant)\s*:",
+    re.M,
+)
+"""Where the assistant's turn starts in an answer that holds its prompt template ("[INST] ...
+[/INST] Copy-Move", "USER: ... ASSISTANT: B")."""
+_SPECIAL_TOKEN = re.compile(
+    r"<\|(?:im_end|im_start|end|endoftext|eot_id|eos)\|>|<end_of_turn>|</?s>"
+)
+"""Special tokens left in the text ("<|im_end|>", "<end_of_turn>", "</s>")."""
+_SIGN_OFF = re.compile(
+    r"(?:\s*(?:(?:i\s+)?hope\s+(?:this|that|it)\s+helps|let\s+me\s+know\s+if|feel\s+free\s+to|"
+    r"happy\s+to\s+help|don'?t\s+hesitate\s+to)[^.!?\n]*[.!?]*[^\w\n]*)+\s*$",
+    re.I,
+)
+"""A closing pleasantry ("Hope this helps! 😊", "Let me know if you need more detail."): no
+part of the answer, so never its last sentence."""
+
+
 def normalise(answer: str) -> str:
     """Reasoning blocks dropped (an unclosed one: the answer never came), full-width forms and
-    curly quotes made plain (NFKC), markdown emphasis and ``</s>`` removed."""
+    curly quotes made plain (NFKC), markdown emphasis, ``</s>`` and a closing pleasantry
+    removed."""
     t = _REASONING.sub(" ", answer)
     close = list(re.finditer(r"</(?:think|thinking|reasoning|thought)>", t, re.I))
     if close:
         t = t[close[-1].end() :]
+    turns = list(_TEMPLATE_TURN.finditer(t))
+    if turns:  # a leaked prompt template: the answer is what follows the assistant's turn
+        tail = t[turns[-1].end() :]
+        t = tail if tail.strip() else re.sub(r"\[/?INST\]", " ", t)  # ("[INST] A [/INST]")
+    t = _SPECIAL_TOKEN.sub(" ", t)
     opened = re.search(r"<(?:think|thinking|reasoning|thought)>", t, re.I)
     if opened:
         t = t[: opened.start()]
     t = letters_in_latin(unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " "))
+    t = _SIGN_OFF.sub("", t)
     t = re.sub(r"\$*\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}\$*", r" answer: \1 ", t)
     t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
     return forms_in_english(numbered_options(ordinals_in_english(t)))

@@ -81,8 +81,6 @@ from forgebench.suites.forensics.answer_forms import elimination, probabilities,
 from forgebench.suites.forensics.answer_text import looping, normalise, restatements_removed, scopes
 from forgebench.suites.forensics.final_cue import (
     BARE,
-    CONCLUDING,
-    TEXT_WHOLE,
     VERDICT_LINE,
     gated,
     reconsidering_cut,
@@ -101,7 +99,6 @@ from forgebench.suites.forensics.hedges import (
     REFUSAL_VERB,
     RELEASE_REFUSALS,
     RETRACTION,
-    UNDETERMINED,
     undecided_rest,
 )
 from forgebench.suites.forensics.json_answer import json_answer
@@ -112,6 +109,7 @@ from forgebench.suites.forensics.option_text import (
     text_letters,
 )
 from forgebench.suites.forensics.reading import Reading, read_letter
+from forgebench.suites.forensics.scope_text import scope_text
 
 Step = Literal["refusal", "letter", "text", "embed", "extractor", "none", "missing"]
 STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "none", "missing")
@@ -156,32 +154,7 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
     if hedge is None:
         return True
     rest = text[hedge.end() :]
-    return is_refusal(rest, spec) or _text(rest, {}, spec) is None
-
-
-def _text(scope: str, items: Mapping[str, str], spec: OptionTexts) -> Reading | None:
-    total = sum(len(str(v)) for v in items.values())
-    body = scope.strip()
-    lines = [line for line in body.splitlines() if line.strip()]
-    if len(lines) > 1 and VERDICT_LINE.match(lines[-1]):  # "Most likely: Splicing" after a list
-        said = text_letters(VERDICT_LINE.sub(" ", lines[-1], count=1), spec)
-        if len(said) == 1:
-            return Reading(said.pop(), spec.kind if spec.kind != "text" else "option-text")
-    undetermined = list(UNDETERMINED.finditer(body))
-    if undetermined:  # what follows the last "I can't tell" is what the answer still claims
-        body = body[undetermined[-1].end() :]
-        body = body[re.match(r"[^,;.!?]*", body).end() :]  # type: ignore[union-attr]
-    if len(body) <= max(2 * total, TEXT_WHOLE):
-        said = text_letters(body, spec)
-    else:  # a long answer: its last sentence and those that conclude, else its first one
-        sentences = [s for s in re.split(r"(?<=[.!?。！？;])\s+|\n+", body) if s.strip()]
-        chosen = sentences[-1:] + [s for s in sentences if CONCLUDING.search(s)]
-        said = set().union(*(text_letters(s, spec) for s in chosen))
-        if not said and sentences:
-            said = text_letters(sentences[0], spec)
-    if len(said) == 1:
-        return Reading(said.pop(), spec.kind if spec.kind != "text" else "option-text")
-    return Reading(NO_OPTION, "conflict") if said else None
+    return is_refusal(rest, spec) or scope_text(rest, {}, spec) is None
 
 
 _NAMED_LETTER = re.compile(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])")
@@ -192,7 +165,7 @@ def _undecided(text: str, why: str, rest: str, two: bool, spec: OptionTexts, que
     overturn: ``Z``. A contrast after it that states one option is read instead; "maybe X,
     maybe Y" and "either X or Y" hedge only where they name two options (or none)."""
     if rest.strip(BARE):
-        said = read_letter(rest, spec, question) or _text(rest, {}, spec)
+        said = read_letter(rest, spec, question) or scope_text(rest, {}, spec)
         if said is not None and said.letter != NO_OPTION:
             return False
     if two:  # "either the first two or the last two frames": two sides, one read or not
@@ -202,6 +175,31 @@ def _undecided(text: str, why: str, rest: str, two: bool, spec: OptionTexts, que
             return not named  # "Candidates 2-4 either overshoot or miss": no options weighed
         return len(named) != 1 or either is not None
     return True
+
+
+_COMMITS = re.compile(
+    r"\b(?:on\s+balance|overall|all\s+(?:things\s+)?considered|so\s+(?:it|this|i)|i(?:'d|\s+would)\s+"
+    r"(?:say|go\s+with|lean)|i\s+lean|(?:looks?|seems?)\s+[\w\s-]{1,30}?\s+to\s+me|my\s+(?:best\s+)?guess|"
+    r"most\s+likely|i(?:'m|\s+am)\s+going\s+with)\b",
+    re.I,
+)
+_OPEN = re.compile(r"\b(?:could|might|may|possibly|maybe|perhaps|also|either)\b", re.I)
+
+
+def _contrast_pick(rest: str, spec: OptionTexts, question: str) -> Extraction | None:
+    """What the contrast after a hedge commits to ("I can't be sure whether it is X or Y, but on
+    balance it looks untouched to me"), where it names one option and keeps nothing open (no
+    "could", "also", "maybe"): the hedge weighed both, the contrast decides (the whole answer
+    names both)."""
+    if not _COMMITS.search(rest) or _OPEN.search(rest):
+        return None
+    read = read_letter(rest, spec, question)
+    step: Step = "letter"
+    if read is None:
+        read, step = scope_text(rest, {}, spec), "text"
+    if read is None or read.letter == NO_OPTION:
+        return None
+    return Extraction(read.letter, step, "after-hedge")
 
 
 def _why(text: str, rule: str) -> str:
@@ -285,8 +283,12 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
             return Extraction(NO_OPTION, "none", "conditional", "hedge")
         return Extraction(settled, "text", "settled-condition")
     undecided = undecided_rest(text)
-    if undecided is not None and _undecided(text, *undecided, spec, question):
-        return Extraction(NO_OPTION, "none", "undecided", undecided[0])
+    if undecided is not None:
+        if _undecided(text, *undecided, spec, question):
+            return Extraction(NO_OPTION, "none", "undecided", undecided[0])
+        picked = _contrast_pick(undecided[1], spec, question)
+        if picked is not None:  # "Hard to say if it is X or Y, but it looks untouched to me."
+            return picked
     for special in (probabilities, binary_comparison, ranking, elimination):
         form = special(text, spec) if special is not probabilities or scored is None else scored
         if form is not None:
@@ -294,11 +296,17 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     lines = [line for line in text.splitlines() if line.strip()]
     verdicts = [i for i, line in enumerate(lines) if VERDICT_LINE.match(line)]
     if len(lines) > 1 and verdicts and settles(lines[verdicts[-1] + 1 :]):  # "Verdict: A", then why
+        if len(verdicts) > 1 and verdicts[-2] == verdicts[-1] - 1:  # two verdict lines in a row
+            pair = " ".join(VERDICT_LINE.sub(" Answer: ", lines[i], count=1) for i in verdicts[-2:])
+            if (read := read_letter(pair, spec, question)) is not None and read.letter == NO_OPTION:
+                return _as_extraction(
+                    read, "letter", text
+                )  # "<answer>C</answer>\n<answer>B</answer>"
         verdict = VERDICT_LINE.sub(" Answer: ", lines[verdicts[-1]], count=1)
         step: Step = "letter"
         read = read_letter(verdict, spec, question)
         if read is None:
-            read, step = _text(verdict, opts, spec), "text"
+            read, step = scope_text(verdict, opts, spec), "text"
         if read is not None and read.letter != NO_OPTION:
             return _as_extraction(read, step)
     parts = scopes(text)
@@ -309,7 +317,7 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         if read is not None and letter_text_cognate(scope, read.letter, opts):
             read = Reading(NO_OPTION, "conflict")  # "(A) Diffusionsmodelle": B's words
         if read is None:
-            read, step = _text(scope, opts, spec), "text"
+            read, step = scope_text(scope, opts, spec), "text"
         else:
             step = "letter"
         if read is not None and k == len(parts) - 1:

@@ -89,11 +89,18 @@ _COUNTERFACTUAL = re.compile(
 would jump at frame 7. Instead ..."): it claims nothing."""
 
 
+_TAG_VERDICT = re.compile(
+    r"<((?:final[_ ]?)?(?:answer|choice|option|verdict|prediction))>([^<>]{1,200}?)</\1\s*>", re.I
+)
+"""A verdict in an XML-like tag ("<answer>C</answer>")."""
+
+
 def verdict_forms(text: str) -> str:
-    """Verdicts written in markdown made plain: a table row naming the verdict and a heading
-    alone on its line ("## Verdict") become "Answer: ..."; other two-column rows "X: Y."; a
+    """Verdicts written in markdown or tags made plain: a table row naming the verdict, a heading
+    alone on its line ("## Verdict") and an "<answer>" tag become "Answer: ..."; other two-column rows "X: Y."; a
     counterfactual set aside by the next sentence is blanked (:data:`_COUNTERFACTUAL`)."""
     text = _COUNTERFACTUAL.sub(lambda m: " " * len(m.group(0)), text)
+    text = _TAG_VERDICT.sub(lambda m: " Answer: " + m.group(2).strip() + ". ", text)
     text = _TABLE_VERDICT.sub(lambda m: "Answer: " + m.group(1) + ".", text)
     text = _HEADING_VERDICT.sub("Answer: ", text)
     return _TABLE_ROW.sub(r"\1: \2.", text)  # "| Top left | no |": "Top left: no."
@@ -176,10 +183,10 @@ def _cut_off(text: str) -> str | None:
     short = len(fragment.split()) < (2 if whole >= 2 else 4)  # "... Candidate 3" after a list
     if (
         short
-        or re.search(r"(?<![A-Za-z])[A-Y]$|\||\banswer\s*:", fragment)
+        or re.search(r"(?<![A-Za-z])[A-Y]$|\||\banswer\s*:|^\s*(?:[-*•]|\d+[.)])\s", fragment)
         or VERDICT_LINE.match(fragment.strip())
     ):
-        return None  # "Answer: D" without its period, a table row, a box: whole
+        return None  # "Answer: D" without its period, a table row, a box, a list item: whole
     return t[: ends[-1]]
 
 
@@ -296,6 +303,14 @@ def _lead(text: str, spec: OptionTexts) -> str | None:
 _SETTLES = re.compile(r"\b(?:so|therefore|thus|hence|which\s+means)\b", re.I)
 
 
+def _bare_verdict(sentence: str, spec: OptionTexts) -> bool:
+    """A sentence that is an option's words alone ("AI-manipulated.", "Candidate 2.")."""
+    said = norm(sentence).strip(" .!")
+    if spec.kind == "binary":
+        return len(said.split()) <= 3 and len(polarity_of(sentence, spec)) == 1
+    return said in spec.texts
+
+
 def settled_condition(text: str, at: int, spec: OptionTexts) -> str | None:
     """A conditional choice that the answer's last sentence, after it, settles ("If the shadow is
     part of the forgery, Candidate 2; if not, Candidate 4. Looking closely, the shadow is painted
@@ -305,9 +320,9 @@ def settled_condition(text: str, at: int, spec: OptionTexts) -> str | None:
         return None
     last = sentences[-1].group(0)
     if re.search(r"\b(?:if|unless|otherwise)\b", last, re.I) or not (
-        _SETTLES.search(last) or CONCLUDING.search(last)
+        _SETTLES.search(last) or CONCLUDING.search(last) or _bare_verdict(last, spec)
     ):
-        return None
+        return None  # (an option's words alone, "AI-manipulated.", settle it too)
     named = _named(last, spec)
     return next(iter(named)) if len(named) == 1 else None
 

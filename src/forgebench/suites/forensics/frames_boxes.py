@@ -40,7 +40,9 @@ _DIGIT_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", 
 _DIGIT_WORD = re.compile(r"\b(" + "|".join(_DIGIT_WORDS) + r")\b", re.I)
 
 
-_FIRST_FRAMES = re.compile(r"\b(?:the\s+)?first\s+(?:(\d+)\s+frames|frame)\b", re.I)
+_FIRST_FRAMES = re.compile(
+    r"\b(?:the\s+)?(?:first|opening|initial)\s+(?:(\d+)\s+frames|frame)\b", re.I
+)
 
 
 def _first_frames(m: re.Match[str]) -> str:
@@ -73,7 +75,18 @@ def last_frames(text: str, count: int) -> str:
             else m.group(0)
         )
 
-    return _LAST_FRAMES.sub(indexes, text)
+    def to_end(m: re.Match[str]) -> str:
+        a = int(m.group(1))
+        return "frames " + ", ".join(map(str, range(a, count))) if 0 <= a < count else m.group(0)
+
+    return _TO_THE_END.sub(to_end, _LAST_FRAMES.sub(indexes, text))
+
+
+_TO_THE_END = re.compile(
+    r"\b(?:from\s+)?frames?\s+(\d+)\s+(?:to|through|until|till|up\s+to)\s+the\s+(?:end|last(?:\s+(?:one|frame))?)\b",
+    re.I,
+)
+"""A run to the end ("from frame 5 to the end"): its indexes, where the question gives the count."""
 
 
 def frames(text: str) -> list[frozenset[int]]:

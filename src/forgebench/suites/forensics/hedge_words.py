@@ -13,7 +13,8 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:can(?:no|')?t|unable\s+to)\s+pin\s+(?:it\s+|this\s+|that\s+)?down",
            r"i(?:'d|\s+would)\s+need\s+(?:the\s+original|more|additional|higher)",
            r"(?:cannot|can't|can\s+not|unable\s+to|not\s+(?:actually\s+|really\s+)?able\s+to)\s+(?:\w+\s+){0,2}?(?:determine|tell|say|verify|"
-           r"confirm|settle|distinguish|call\s+it|narrow\s+it\s+down|be\s+(?:sure|certain))\b",
+           r"confirm|settle|distinguish|call\s+it|narrow\s+it\s+down|be\s+(?:sure|certain)|"
+           r"be\s+\w+\s+(?:sure|certain)(?=\s+(?:whether|if|which)))\b",
            r"(?:hard|difficult|impossible)\s+to\s+(?:tell|say|determine|judge)\b",
            r"not\s+(?:entirely\s+|really\s+|totally\s+|fully\s+|actually\s+|100%\s+)?(?:sure|certain|confident)\b",
            r"(?:cannot|can't|can\s+not)\s+rule\s+(?:it|this|that|them)\s+out\b",

@@ -59,7 +59,8 @@ REFUSAL_VERB = re.compile(
 """An apology opening is a refusal only where the answer also says it cannot answer."""
 UNDETERMINED = re.compile(
     r"\b(?:cannot|can't|can not|unable to|not able to)\s+(?:\w+\s+){0,2}?(?:determine[sd]?|tell|"
-    r"say|verify|confirm|settle|distinguish|decide|call\s+it|be\s+(?:sure|certain|determined))\b|"
+    r"say|verify|confirm|settle|distinguish|decide|call\s+it|be\s+(?:sure|certain|determined)|"
+    r"be\s+\w+\s+(?:sure|certain)(?=\s+(?:whether|if|which)))\b|"
     r"\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|"
     r"determine|judge)\b|\bnot\s+(?:entirely\s+|really\s+|totally\s+|fully\s+|100%\s+)?(?:sure|certain)\b|"
     r"\bunclear\b|\buncertain\b|\b(?:don't|do\s+not)\s+have\s+enough\s+(?:information|detail|evidence|"

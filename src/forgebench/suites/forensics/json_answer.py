@@ -21,6 +21,34 @@ _JSON_NUMBER = re.compile(
 )
 
 
+_JSON_SCORES = re.compile(
+    r"[\"'](?:probabilit(?:y|ies)|scores?|confidences?|likelihoods?)[\"']\s*:\s*\{([^{}]*)\}", re.I
+)
+_JSON_RANKING = re.compile(r"[\"'](?:ranking|ranked|order)[\"']\s*:\s*\[([^\[\]]*)\]", re.I)
+_JSON_PAIR = re.compile(r"[\"']([A-Y])[\"']\s*:\s*(\d+(?:\.\d+)?)")
+
+
+def _weighed(text: str, spec: OptionTexts) -> Reading | None:
+    """A JSON answer that weighs the options instead of naming one: ``{"scores": {"A": 0.41, "B":
+    0.33}}`` (the highest; two equal highest: ``Z``) or ``{"ranking": ["D", "B", "A", "C"]}``
+    (its first)."""
+    scores = _JSON_SCORES.search(text)
+    if scores is not None:
+        pairs = {k: float(v) for k, v in _JSON_PAIR.findall(scores.group(1)) if k in spec.letters}
+        if len(pairs) >= 2:
+            best = max(pairs.values())
+            top = [k for k, v in pairs.items() if v == best]
+            return (
+                Reading(top[0], "probabilities") if len(top) == 1 else Reading("Z", "tied-scores")
+            )
+    ranking = _JSON_RANKING.search(text)
+    if ranking is not None:
+        first = re.match(r"\s*[\"']([A-Y])[\"']\s*(?:,|$)", ranking.group(1))
+        if first is not None and first.group(1) in spec.letters:
+            return Reading(first.group(1), "ranking")
+    return None
+
+
 def json_answer(text: str, spec: OptionTexts) -> tuple[Reading, str] | None:
     """A JSON answer, either quote style (``{'answer': 'D'}``, ``"final_answer"``,
     ``"choice"``): its letter (``json``; ``Z`` where its own explanation names another option),
@@ -30,6 +58,9 @@ def json_answer(text: str, spec: OptionTexts) -> tuple[Reading, str] | None:
         return None
     found = list(_JSON_ANSWER.finditer(text))
     if not found:
+        weighed = _weighed(text, spec)
+        if weighed is not None:
+            return weighed, "letter"
         number = _JSON_NUMBER.search(text)  # {"choice": 4}: the fourth option
         if number and spec.number_safe and 1 <= int(number.group(1)) <= len(spec.letters):
             return Reading(spec.letters[int(number.group(1)) - 1], "json"), "letter"

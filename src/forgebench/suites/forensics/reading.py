@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from forgebench.suites.forensics.mention_context import DISMISSED_AFTER
+from forgebench.suites.forensics.letter_negation import negated as _negated
 from forgebench.suites.forensics.option_numbers import CONCLUDES, ORDINAL_WORD, option_numbers
 from forgebench.suites.forensics.option_text import (
     OptionTexts,
@@ -38,7 +38,6 @@ from forgebench.suites.forensics.option_text import (
     text_letters,
 )
 from forgebench.suites.forensics.other_languages import AFTER_LETTER_OTHER
-from forgebench.suites.forensics.wordings import LETTER_NEGATED_AFTER, LETTER_NEGATED_BEFORE
 
 _AFTER_LETTER = frozenset(
     [
@@ -112,39 +111,9 @@ _LEADING = re.compile(
 )
 """A letter opening the answer ("B.", "(C)", "A rather than B.", "C, not D.")."""
 _ENUM_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?[\(\[]?([A-Y])(?:[\)\].:]|[ \t]*$)", re.M)
-_MENTION = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_]|['’][A-Za-z]|-[A-Za-z])")
+_MENTION = re.compile(r"([A-Y])(?<![A-Za-z0-9_À-ɏ][A-Y])(?![A-Za-z0-9_À-ɏ]|['’][A-Za-z]|-[A-Za-z])")
+"""A capital letter standing alone (not inside a word in Latin script, accents too: "Désolé")."""
 _OPTION_LOWER = re.compile(r"\b(?:option|choice)\s*[\(\[\"']?([a-y])(?![A-Za-z0-9])", re.I)
-_LIST = r"[A-Y](?:\s*(?:,|or|and|nor|/)\s*[A-Y])*"
-_NEGATIONS = (
-    re.compile(r"\b(?i:not)\s+(?:(?i:option|choice)\s+)?[\(\"']?(" + _LIST + r")\b"),
-    re.compile(
-        r"\b(?:rather\s+than|instead\s+of|rul(?:e|ing)\s+out|eliminat(?:e|ing)|exclud(?:e|ing)|except|"
-        r"none\s+of|can'?t\s+be|cannot\s+be|isn'?t|is\s+not)\s+(?:options?\s+)?[\(\"']?("
-        + _LIST
-        + r")\b",
-        re.I,
-    ),
-    re.compile(
-        r"\b(?:option\s+)?("
-        + _LIST
-        + r")\s+(?:is|are)\s+(?:incorrect|wrong|not\s+(?:correct|right|"
-        r"the\s+answer)|ruled\s+out|unlikely|excluded)"
-    ),
-    re.compile(r"\b(?i:rather\s+than|instead\s+of|not)\s[^,.;]{0,40}?\(([A-Y])\)"),
-    re.compile(  # "I'd choose C over A": A is passed over
-        r"\b(?i:choose|chose|pick|prefer|go\s+with|select|opt\s+for)\s+(?:(?i:option)\s+)?[A-Y]\s+"
-        r"(?i:over|rather\s+than|instead\s+of)\s+(?:(?i:option)\s+)?(" + _LIST + r")\b"
-    ),
-    re.compile(  # "nicht C, sondern A", "no es la A;", "不是C，": a letter before a stop or a but
-        rf"(?<![^\W\d_])(?i:{LETTER_NEGATED_BEFORE})\s*(?:la\s+|le\s+|a\s+|l')?[(\"']?([A-Y])"
-        r"(?![A-Za-z])[)\"']?(?=\s*(?:[,;.。，、]|$|\s(?:sondern|mais|sino|ma|mas|maar|tylko|ale|а|"
-        r"utan|mà|بل|बल्कि|tetapi)\b))"
-    ),
-    re.compile(rf"(?<![A-Za-z])([A-Y])\s*(?:{LETTER_NEGATED_AFTER})"),  # "C가 아니라 A"
-    re.compile(
-        rf"(?<![A-Za-z])((?-i:[A-Y]))(?![A-Za-z])[)\]]?(?:{DISMISSED_AFTER})", re.I
-    ),  # "D is out"
-)
 _CONCLUSION = re.compile(
     r"^\W*(?:therefore|thus|so|hence|in\s+conclusion|overall|in\s+summary|consequently|to\s+conclude|"
     r"taking\s+everything\s+into\s+account|all\s+in\s+all|in\s+short|finally)\b",
@@ -173,13 +142,13 @@ def _sentence(text: str, pos: int) -> str:
     return text[start:end]
 
 
-def _negated(text: str) -> set[int]:
-    spans: set[int] = set()
-    for pattern in _NEGATIONS:
-        for m in pattern.finditer(text):
-            a, b = m.span(1)
-            spans.update(i for i in range(a, b) if text[i].isalpha())
-    return spans
+_SHOUTED_NEXT = re.compile(r"[ \t]+([A-Z]{2,}[A-Z'-]*)\b")
+
+
+def _shouted(text: str) -> bool:
+    """An answer written in capitals (its words, not only its letters)."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 15 and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
 
 
 def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tuple[int, str]]:
@@ -191,6 +160,9 @@ def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tup
         if ch == "A":  # the article: "A close look", "A Photoshop edit"
             nxt = re.match(_ARTICLE_NEXT, text[m.end() :])
             if nxt is not None and nxt.group(1).lower() not in _AFTER_LETTER:
+                continue
+            shout = _SHOUTED_NEXT.match(text, m.end())  # "A DUPLICATED PATCH ...: COPY-MOVE."
+            if shout is not None and shout.group(1).lower() not in _AFTER_LETTER and _shouted(text):
                 continue
         found.append((m.start(1), ch))
     for m in _OPTION_LOWER.finditer(text):
@@ -330,7 +302,7 @@ def _hedged_alternative(rest: str, letter: str, letters: frozenset[str], spec: O
 
 
 _JOINED = re.compile(
-    r"[\s)\]\"'*,]*(?:(?:or|and|/|&|maybe|perhaps|possibly)\s*)*(?:answer\s*:\s*)?[(\[\"']?\s*$",
+    r"[\s)\]\"'*,.]*(?:(?:or|and|/|&|maybe|perhaps|possibly)\s*)*(?:answer\s*:\s*)?[(\[\"']?\s*$",
     re.I,
 )
 """Two claims with nothing between them but "or" ("\\boxed{A} or \\boxed{D}", "Answer: A Answer: D")."""
@@ -388,7 +360,9 @@ def read_letter(text: str, spec: OptionTexts, question: str = "") -> Reading | N
             numbers = final
         if numbers[-1][1] == "Z":
             return Reading("Z", "numbered-options")
-        sentence = _sentence(text, numbers[-1][0])
+        sentence = re.sub(
+            r"second[\s-]+to[\s-]+last", " ", _sentence(text, numbers[-1][0]), flags=re.I
+        )
         if len({w.lower() for w in ORDINAL_WORD.findall(sentence)}) > 1:
             return Reading("Z", "conflict")  # "the second or the third mask"
         return _checked(text, numbers[-1][0], numbers[-1][1], "option-number", spec)

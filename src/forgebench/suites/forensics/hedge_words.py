@@ -42,19 +42,21 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:je\s+ne\s+suis\s+)?pas\s+en\s+mesure\s+de", r"je\s+ne\s+saurais\s+(?:pas\s+)?(?:dire|trancher)",
            r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
            r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)",
-           r"(?:je\s+ne\s+suis\s+)?pas\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+)?(?:sûre?|certaine?)"),
+           r"(?:je\s+ne\s+suis\s+)?pas\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+)?(?:sûre?|certaine?)",
+           r"je\s+ne\s+m['’]engag\w*\s+pas", r"(?:peux|veux|voudrais)\s+pas\s+m['’]engager", r"sans\s+(?:grande\s+)?conviction"),
     "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+){0,3}?(?:saber|decir|determinar|decidir|confirmar|verificar|afirmar|"
            r"asegurar|analizar|evaluar|juzgar|ayudar)\w*", r"no\s+es\s+posible\s+(?:\w+\s+)?(?:saber|decir|determinar|afirmar|confirmar)\w*",
            r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:son|parecen)\s+(?:\w+\s+)?(?:plausibles|posibles)",
            r"no\s+tengo\s+(?:forma|manera|modo|cómo)\s+de\s+(?:saber|determinar|decir|confirmar)",
            r"no\s+(?:estoy\s+en\s+condiciones|soy\s+capaz|estoy\s+en\s+posición)\s+de", r"no\s+(?:lo\s+)?sé\b", r"no\s+estoy\s+segur[oa]",
-           r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
+           r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"no\s+me\s+(?:comprometería|comprometo|atrevería\s+a\s+(?:afirmar|elegir))", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
     "de": (r"(?:ich\s+)?kann\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen|"
            r"feststellen|bestätigen|überprüfen|verifizieren|analysieren)",
            r"lässt\s+sich\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+)?(?:sagen|feststellen|beurteilen|bestimmen|entscheiden|erkennen)",
            r"beide\s+(?:\w+\s+){0,2}?(?:sind|scheinen|wirken)\s+(?:\w+\s+)?(?:plausibel|möglich|denkbar)",
            r"nicht\s+in\s+der\s+lage", r"sicher\s+bin\s+ich\s+(?:mir\s+)?(?:da\s+)?nicht",
            r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:ich\s+)?(?:es\s+)?nicht", r"nicht\s+sicher",
+           r"(?:würde|möchte|will)\s+mich\s+(?:\w+\s+){0,2}?nicht\s+festlegen", r"lege\s+mich\s+(?:\w+\s+)?nicht\s+fest",
            r"(?:kann|könnte)\s+(?:\w+\s+){0,2}?keine\s+(?:\w+\s+)?(?:aussagen?|angaben|einschätzung|beurteilung|bewertung)\s+"
            r"(?:\w+\s+){0,2}?(?:treffen|machen|abgeben|geben)", r"nicht\s+genug\s+(?:informationen|hinweise|anhaltspunkte)"),
     "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,3}?(?:dir|saper|determinar|decider|capir|confermar|verificar|"
@@ -63,7 +65,9 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"impossibile\s+(?:da\s+)?(?:dir|stabilir|determinar|capir)\w*",
            r"entramb[ei]\s+(?:\w+\s+){0,2}?(?:sono|sembrano)\s+(?:\w+\s+)?(?:plausibili|possibili|compatibili|valide|verosimili)",
            r"non\s+saprei", r"non\s+sono\s+in\s+grado\s+di", r"(?:esserne|esserlo)\s+(?:del\s+tutto\s+)?(?:cert|sicur)[oa]",
-           r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+)?(?:sicur[oa]|cert[oa])"),
+           r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+)?(?:sicur[oa]|cert[oa])",
+           r"non\s+mi\s+sentirei\s+di\s+(?:\w+\s+){0,2}?(?:sceglier|indicar|puntar|affermar|dir|scommetter)\w*",
+           r"non\s+mi\s+(?:sbilancer|sbilanc|impegner)\w*", r"senza\s+(?:grande\s+|troppa\s+)?convinzione"),
     "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+){0,3}?(?:dizer|saber|determin|decidir|confirm|verific|afirm|"
            r"analis|avali)\w*", r"não\s+é\s+possível\s+(?:\w+\s+)?(?:dizer|saber|determinar|afirmar|confirmar)\w*",
            r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:são|parecem)\s+(?:\w+\s+)?(?:plausíveis|possíveis)",

@@ -165,11 +165,11 @@ def doubted(hay: str, start: int) -> bool:
 
 
 CORRECTION_OTHER = (
-    r"(?<!\w)(?:korrektur|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"
+    r"(?<!\w)(?:korrektur|correctie|ik\s+bedoel(?:de)?|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"
     r"en\s+fait|mejor\s+dicho|corrijo|me\s+corrijo|corrección|correzione|volevo\s+dire|mi\s+correggo|"
     r"correção|me\s+corrijo|исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
     r"düzeltme|demek\s+istedim|poprawka|miałem\s+na\s+myśli|xin\s+lỗi|ý\s+tôi\s+là|"
-    r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
+    r"أقصد|قصدت|تصحيح|عفو[ًا]*|أعتذر|الصحيح\s+هو|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
     r"me\s+equivoqu[ée]|me\s+he\s+equivocado|je\s+me\s+suis\s+trompée?|mi\s+sono\s+sbagliat[oa]|"
     r"enganei-me|me\s+enganei|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+lag\s+falsch|entschuldigung|"
     r"przepraszam|pomylił(?:em|am)\s+się|scusa|scusami|scusate|chiedo\s+scusa|mi\s+scuso|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
@@ -177,9 +177,9 @@ CORRECTION_OTHER = (
     r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm|перепрошую|вибачте|точніше|ou\s+plutôt|o\s+mejor\s+dicho|"
     r"oder\s+besser\s+gesagt|o\s+meglio|ou\s+melhor|или\s+скорее|(?:non|nein|no|não|нет)\s*,\s*(?:plutôt|doch|"
     r"mejor|piuttosto|melhor|скорее))(?!\w)|"
-    r"(?<!\w)(?:espera|attends|attendez|moment\s+mal|einen\s+moment|warte|aspetta|aspetti|подожди(?:те)?|"
+    r"(?<!\w)(?:espera|attends|attendez|moment\s+mal|einen\s+moment|(?:nein|nee)[,\s]+moment|warte|aspetta|aspetti|подожди(?:те)?|"
     r"chwila|czekaj|bekle|khoan\s+đã|wacht|vänta)(?=\s*[,.:;!—–-])|等等|等一下|待って|잠깐(?:만요)?|"
-    r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
+    r"ขออภัย|ที่ถูกต้องคือ|失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
     r"정확히는|제\s*말은|不对[，,。！!\s]|我再看一下|我看错了|我搞错了|間違えました|"
     r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸|다시\s*(?:보니|생각해\s*보니)|よく見ると|見直すと|"
     r"改めて見ると|仔细(?:一)?看|再看一下|(?<!\w)(?:pensándolo\s+mejor|mirándolo\s+mejor|à\s+la\s+réflexion|"

@@ -1,0 +1,35 @@
+"""The rules on answers in other languages, round 11 (h39-fresh17's tuning half): a letter then
+a correction (German, Dutch, Arabic, Thai), a lean the answer will not commit to (French,
+Italian, German, Spanish), conditionals, runner-ups, eliminations, decimal-comma scores and
+settled conditionals (:mod:`.other_languages`, :mod:`.hedge_words`, :mod:`.hedges`,
+:mod:`.answer_forms`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from forgebench.suites.forensics.extract import extract_option
+
+BINARY = {"A": "AI-generated", "B": "non AI-generated"}
+FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
+REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a letter, then a correction in the answer's language: the corrected letter
+        ("B – nein, Moment, es ist doch C.", FOUR, "C"),
+        ("B. Correctie: kandidaat 3 klopt beter, dus C.", FOUR, "C"),
+        ("الجواب B. عفوًا، الصحيح هو C.", FOUR, "C"),
+        ("B ขออภัย คำตอบที่ถูกต้องคือ C", FOUR, "C"),
+        # a lean the answer will not commit to: no choice
+        ("Légère préférence pour B, mais je ne m'engagerais pas.", FOUR, "Z"),
+        ("Propendo per B, ma non mi sentirei di indicarla con certezza.", FOUR, "Z"),
+        ("Vielleicht eher B, aber ich würde mich nicht festlegen.", FOUR, "Z"),
+        ("Me inclino por B, aunque no me comprometería.", FOUR, "Z"),
+        ("B, sans grande conviction.", FOUR, "Z"),
+    ],
+)
+def test_other_languages_round_11(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

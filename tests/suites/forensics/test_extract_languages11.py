@@ -29,6 +29,10 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         ("Vielleicht eher B, aber ich würde mich nicht festlegen.", FOUR, "Z"),
         ("Me inclino por B, aunque no me comprometería.", FOUR, "Z"),
         ("B, sans grande conviction.", FOUR, "Z"),
+        # two conditions, each with its pick: no choice, unless a last sentence settles it
+        ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
+        ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),
+        ("Wenn der Schatten gemalt ist, B; wenn nicht, D. Der Schatten ist gemalt, also B.", FOUR, "B"),
     ],
 )
 def test_other_languages_round_11(answer: str, options: dict[str, str], letter: str) -> None:

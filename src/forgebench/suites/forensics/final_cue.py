@@ -288,7 +288,12 @@ def _lead(text: str, spec: OptionTexts) -> str | None:
     return letter
 
 
-_SETTLES = re.compile(r"\b(?:so|therefore|thus|hence|which\s+means)\b", re.I)
+_SETTLES = re.compile(
+    r"\b(?:so|therefore|thus|hence|which\s+means|also|dus|logo|alors|así\s+que|così|więc|значит|так\s+что|tehát)\b",
+    re.I,
+)
+"""The "so" that settles a condition, in English and where :data:`CONCLUDING` leaves it out (German
+"also", Portuguese "logo": English words, read here only after a conditional)."""
 
 
 def settled_condition(text: str, at: int, spec: OptionTexts) -> str | None:

@@ -32,7 +32,11 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         # two conditions, each with its pick: no choice, unless a last sentence settles it
         ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
         ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),
-        ("Wenn der Schatten gemalt ist, B; wenn nicht, D. Der Schatten ist gemalt, also B.", FOUR, "B"),
+        (
+            "Wenn der Schatten gemalt ist, B; wenn nicht, D. Der Schatten ist gemalt, also B.",
+            FOUR,
+            "B",
+        ),
     ],
 )
 def test_other_languages_round_11(answer: str, options: dict[str, str], letter: str) -> None:

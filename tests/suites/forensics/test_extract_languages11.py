@@ -11,6 +11,7 @@ import pytest
 from forgebench.suites.forensics.extract import extract_option
 
 BINARY = {"A": "AI-generated", "B": "non AI-generated"}
+ARABIC = {"A": "مولّدة بالذكاء الاصطناعي", "B": "غير مولّدة بالذكاء الاصطناعي"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
 REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
 
@@ -29,6 +30,11 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         ("Vielleicht eher B, aber ich würde mich nicht festlegen.", FOUR, "Z"),
         ("Me inclino por B, aunque no me comprometería.", FOUR, "Z"),
         ("B, sans grande conviction.", FOUR, "Z"),
+        # Arabic vowel marks, in the answer or in the options: the same words
+        ("A: غير مُولَّدة بالذكاء الاصطناعي.", BINARY, "Z"),
+        ("الصورة مُولَّدة بالذكاء الاصطناعي.", BINARY, "A"),
+        ("الصورة مولدة بالذكاء الاصطناعي.", ARABIC, "A"),
+        ("الصورة غير مولدة بالذكاء الاصطناعي.", ARABIC, "B"),
         # two conditions, each with its pick: no choice, unless a last sentence settles it
         ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
         ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),

@@ -304,8 +304,13 @@ def numbers_in_digits(text: str) -> str:
     return _COUNTED.sub(_digits, text)
 
 
+ARABIC_MARKS = "\u0640\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652\u0670"
+"""Arabic's optional vowel marks and its tatweel, dropped from answers and option texts alike
+("مُولَّدة" and "مولّدة" read as the tables' "مولدة")."""
 _EASTERN_DIGITS = str.maketrans(
-    "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،০১২৩৪৫৬৭৮৯०१२३४५६७८९", "01234567890123456789%,01234567890123456789"
+    "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،০১২৩৪৫৬৭৮৯०१२३४५६७८९",
+    "01234567890123456789%,01234567890123456789",
+    ARABIC_MARKS,
 )
 _ARABIC_LETTER = re.compile(r"(?<![\u0600-\u06ff])(\(?)([أبجد])\)")
 _CYRILLIC_A = re.compile(
@@ -324,7 +329,8 @@ _ANSWER_OTHER = re.compile(
 
 
 def letters_in_latin(text: str) -> str:
-    """Arabic and Persian digits as ASCII ("١٠٪": "10%"), the Arabic option letters in brackets
+    """Arabic and Persian digits as ASCII ("١٠٪": "10%"), Arabic without its optional vowel marks
+    ("مُولَّدة": "مولدة", so the tables' words match), the Arabic option letters in brackets
     as Latin ("(ب)": "(B)", "ج)": "C)", the abjad order), a Cyrillic "А" that stands for the
     letter A ("Ответ — «А»"; not "В", which is C in the Cyrillic order and B to the eye), a bare
     look-alike ("С.", Greek "Β"), a Turkish case suffix after a letter ("Doğru seçenek B'dir")

@@ -35,6 +35,11 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         ("الصورة مُولَّدة بالذكاء الاصطناعي.", BINARY, "A"),
         ("الصورة مولدة بالذكاء الاصطناعي.", ARABIC, "A"),
         ("الصورة غير مولدة بالذكاء الاصطناعي.", ARABIC, "B"),
+        # letters ruled out before a Turkish verb; scores with a decimal comma and no word for them
+        ("B, C ve D'yi eledim; geriye A kalıyor.", FOUR, "A"),
+        ("A ve B eliyorum.", FOUR, "Z"),
+        ("Nicht KI-generiert: 0,35; KI-generiert: 0,65.", BINARY, "A"),
+        ("KI-generiert: 0,40; nicht KI-generiert: 0,60.", BINARY, "B"),
         # two conditions, each with its pick: no choice, unless a last sentence settles it
         ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
         ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),

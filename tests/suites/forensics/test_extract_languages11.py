@@ -40,6 +40,13 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         ("A ve B eliyorum.", FOUR, "Z"),
         ("Nicht KI-generiert: 0,35; KI-generiert: 0,65.", BINARY, "A"),
         ("KI-generiert: 0,40; nicht KI-generiert: 0,60.", BINARY, "B"),
+        # a runner-up named before its letter, "rather than" before a letter: the other one
+        ("C, запасной вариант: D.", FOUR, "C"),
+        ("C; 备选D。", FOUR, "C"),
+        ("C, runner-up: D.", FOUR, "C"),
+        ("Ich nehme C statt D.", FOUR, "C"),
+        ("Prefiero C en lugar de D.", FOUR, "C"),
+        ("Jag tar C framför B.", FOUR, "C"),
         # two conditions, each with its pick: no choice, unless a last sentence settles it
         ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
         ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),

@@ -38,7 +38,12 @@ from forgebench.suites.forensics.option_text import (
     text_letters,
 )
 from forgebench.suites.forensics.other_languages import AFTER_LETTER_OTHER
-from forgebench.suites.forensics.wordings import LETTER_NEGATED_AFTER, LETTER_NEGATED_BEFORE
+from forgebench.suites.forensics.wordings import (
+    LETTER_NEGATED_AFTER,
+    LETTER_NEGATED_BEFORE,
+    RATHER_THAN,
+    RUNNER_UP,
+)
 
 _AFTER_LETTER = frozenset(
     [
@@ -118,7 +123,7 @@ _LIST = r"[A-Y](?:\s*(?:,|or|and|nor|/)\s*[A-Y])*"
 _NEGATIONS = (
     re.compile(r"\b(?i:not)\s+(?:(?i:option|choice)\s+)?[\(\"']?(" + _LIST + r")\b"),
     re.compile(
-        r"\b(?:rather\s+than|instead\s+of|rul(?:e|ing)\s+out|eliminat(?:e|ing)|exclud(?:e|ing)|except|"
+        rf"(?<![^\W\d_])(?:{RATHER_THAN}|rul(?:e|ing)\s+out|eliminat(?:e|ing)|exclud(?:e|ing)|except|"
         r"none\s+of|can'?t\s+be|cannot\s+be|isn'?t|is\s+not)\s+(?:options?\s+)?[\(\"']?("
         + _LIST
         + r")\b",
@@ -141,6 +146,11 @@ _NEGATIONS = (
         r"utan|mà|بل|बल्कि|tetapi)\b))"
     ),
     re.compile(rf"(?<![A-Za-z])([A-Y])\s*(?:{LETTER_NEGATED_AFTER})"),  # "C가 아니라 A"
+    re.compile(  # "B, runner-up: A", "D, запасной вариант — A": the runner-up is not the answer
+        rf"(?<![^\W\d_])(?i:{RUNNER_UP})\s*(?:[:=—–-]\s*)?(?:(?i:is|would\s+be)\s+)?(?:(?i:option)\s+)?[(\"']?("
+        + _LIST
+        + r")(?![A-Za-z])"
+    ),
     re.compile(
         rf"(?<![A-Za-z])((?-i:[A-Y]))(?![A-Za-z])[)\]]?(?:{DISMISSED_AFTER})", re.I
     ),  # "D is out"

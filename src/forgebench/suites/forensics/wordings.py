@@ -177,6 +177,21 @@ LETTER_NEGATED_BEFORE = (
     r"niet|nie|inte|không\s+phải|ليست|ليس|bukan|ne|no|non|不是|并非|而不是|wala|scheidet|schließe|verwerfe"
 )
 """A word before an option letter that rules it out ("no es la A; ...", "Не C, а D")."""
+RATHER_THAN = (
+    r"rather\s+than|instead\s+of|plutôt\s+que|au\s+lieu\s+de|statt|anstatt|en\s+(?:lugar|vez)\s+de|invece\s+di|"
+    r"piuttosto\s+che|em\s+vez\s+de|ao\s+invés\s+de|zamiast|вместо|замість|in\s+plaats\s+van|istället\s+för|"
+    r"framför|i\s+stedet\s+for|místo|namiesto|helyett|thay\s+vì"
+)
+""""Rather than", "instead of" before an option letter, in English and the other languages ("D
+plutôt que A", "väljer D framför A"): the letter after it is passed over."""
+RUNNER_UP = (
+    r"runner[\s-]up|second\s+(?:choice|pick|best)|(?:backup|fallback)(?:\s+(?:option|choice|answer))?|"
+    r"запасн\w+(?:\s+вариант)?|запасн\w+|ersatz\w*|andrahandsval|reservalternativ|yedek\s+seçenek|次选|备选|"
+    r"次点|차선책?"
+)
+"""A runner-up named before its letter ("B, runner-up: A", "B, запасной вариант — A", "C, 备选B"):
+that letter is not the answer. Ordinals ("второй вариант", "segunda opción") are read as English
+"the second option" first, which may name option B, and are left out."""
 LETTER_NEGATED_AFTER = (
     r"ではありません|ではない|じゃない|じゃなく|ではなく|가\s*아니라|이\s*아니라|가\s*아닙니다|"
     r"이\s*아닙니다|가\s*아니고|değil|नहीं|\s+(?:es|est|ist|è|é|sono|son|sind)\s+(?:(?:claramente|clairement|"

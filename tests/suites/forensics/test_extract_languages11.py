@@ -47,6 +47,13 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         ("Ich nehme C statt D.", FOUR, "C"),
         ("Prefiero C en lugar de D.", FOUR, "C"),
         ("Jag tar C framför B.", FOUR, "C"),
+        # a verdict per option in a table, in another language: the one chosen
+        (
+            "| Option | Urteil |\n|---|---|\n| A | ausgeschlossen |\n| B | unwahrscheinlich |\n| C | **ausgewählt** |\n| D | unwahrscheinlich |",
+            FOUR,
+            "C",
+        ),
+        ("| A | peu probable |\n| B | exclu |\n| C | choisi |\n| D | choisi |", FOUR, "Z"),
         # two conditions, each with its pick: no choice, unless a last sentence settles it
         ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
         ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),

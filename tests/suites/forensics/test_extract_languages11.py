@@ -54,6 +54,16 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
             "C",
         ),
         ("| A | peu probable |\n| B | exclu |\n| C | choisi |\n| D | choisi |", FOUR, "Z"),
+        # hesitated between two, then a pick: that one; then no pick: none
+        ("Ho esitato tra B e C, ma alla fine scelgo B.", FOUR, "B"),
+        (
+            "J'ai hésité entre le coin en haut à droite et celui en bas à gauche, mais je retiens le coin en haut à droite.",
+            REGIONS,
+            "B",
+        ),
+        ("Ik twijfelde tussen B en C, maar ik kies C.", FOUR, "C"),
+        ("I hesitated between B and C, but I went with C.", FOUR, "C"),
+        ("Ho esitato tra B e C, ma non saprei.", FOUR, "Z"),
         # two conditions, each with its pick: no choice, unless a last sentence settles it
         ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
         ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),

@@ -192,8 +192,10 @@ FIRST_THOUGHT_OTHER = (
     r"(?<!\w)(?:au\s+début|d'abord|al\s+principio|inicialmente|zuerst|anfangs|all'inizio|"
     r"inizialmente|no\s+início|a\s+princípio|сначала|поначалу|ilk\s+başta|początkowo|ban\s+đầu|"
     r"a\s+primera\s+vista|au\s+premier\s+abord|à\s+première\s+vue|auf\s+den\s+ersten\s+blick|"
-    r"a\s+prima\s+vista|à\s+primeira\s+vista|на\s+первый\s+взгляд)"
-    r"(?!\w)[^.;\n]*?(?<!\w)(?:mais|pero|aber|ma|mas|но|ama|ale|nhưng)(?!\w)|"
+    r"a\s+prima\s+vista|à\s+primeira\s+vista|на\s+первый\s+взгляд|ho\s+esitato|ero\s+indecis[oa]|j'ai\s+hésité|"
+    r"j'hésitais|dudé|dudaba|hesitei|fiquei\s+em\s+dúvida|geschwankt|gezögert|hin-\s*und\s+hergerissen|"
+    r"колебал(?:ся|ась)|wahał(?:em|am)\s+się|twijfelde|tvekade|arasında\s+kaldım|phân\s+vân)"
+    r"(?!\w)[^.;\n]*?(?<!\w)(?:mais|pero|aber|ma|mas|но|ama|ale|nhưng|maar|men)(?!\w)|"
     r"(?:一开始|起初|最初|刚开始|乍一看|乍看)[^。；\n]*?(?:但|不过|可是)|最初は[^。\n]*?(?:が、|けど|けれど)|"
     r"처음에는[^.\n]*?(?:지만|는데)"
 )

@@ -12,6 +12,7 @@ from forgebench.suites.forensics.extract import extract_option
 
 BINARY = {"A": "AI-generated", "B": "non AI-generated"}
 ARABIC = {"A": "مولّدة بالذكاء الاصطناعي", "B": "غير مولّدة بالذكاء الاصطناعي"}
+FRAMES = {"A": "[ 2, 3, 4 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 4, 5, 6, 7 ]"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
 REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
 
@@ -64,6 +65,10 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         ("Ik twijfelde tussen B en C, maar ik kies C.", FOUR, "C"),
         ("I hesitated between B and C, but I went with C.", FOUR, "C"),
         ("Ho esitato tra B e C, ma non saprei.", FOUR, "Z"),
+        # frame lists: French "images 3, 4 et 5", Vietnamese "chỉ số" (index), Korean "즉 2번과 3번"
+        ("Les images 2, 3 et 4 sont modifiées.", FRAMES, "A"),
+        ("Khung hình có chỉ số 0 và 1 bị chỉnh sửa.", FRAMES, "B"),
+        ("마지막 두 프레임, 즉 6번과 7번이 조작되었습니다.", FRAMES, "C"),
         # two conditions, each with its pick: no choice, unless a last sentence settles it
         ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
         ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),

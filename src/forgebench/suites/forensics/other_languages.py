@@ -221,12 +221,12 @@ _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
     r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices|képkock\w*|kehy\w*|ruudu\w*|ruutu\w*|"
     r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|snímok|khung\s+hình|okvir\w*|кадри|кадрлар|"
-    r"fotogramak|kadrlar|kadr|mga\s+frame|"
+    r"fotogramak|kadrlar|kadr|mga\s+frame|chỉ\s+số|images?(?=\s+\d)|"
     r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|ফ্রেম|เฟรม(?:ที่)?|சட்டக[\w\u0b80-\u0bff]*",
     re.I,
 )
 _AND_BETWEEN = re.compile(
-    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்|at|eta|ও|және|va|dhe)\s"
+    r"(?<=\d)번?\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்|at|eta|ও|және|va|dhe)\s"
     r"(?:(?:el|la|il|lo|le|der|die|den|o)\s+)?|,\s*(?:el|la|il|lo|le|der|die|den|o)\s|和|与|及|、|と|과|와)\s*(?=\d)"
 )
 _RANGE_BETWEEN = re.compile(
@@ -250,7 +250,7 @@ _ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*�
 
 _THAT_IS = re.compile(
     r"(?<!\w)(?:ou\s+seja|o\s+sea|es\s+decir|c'est-à-dire|cioè|d\.\s*h\.|das\s+heißt|то\s+есть|тобто|czyli|"
-    r"yaitu|yakni|yani|tức\s+là|adică|eli|dus)\s*[,:]?\s*(?=\d)|即\s*(?=\d)",
+    r"yaitu|yakni|yani|tức\s+là|adică|eli|dus)\s*[,:]?\s*(?=\d)|(?:即|즉)\s*(?=\d)",
     re.I,
 )
 """A list restated after "that is" ("ou seja, 3, 4 e 5"): the frames it gives."""

@@ -13,6 +13,13 @@ from forgebench.suites.forensics.extract import extract_option
 BINARY = {"A": "AI-generated", "B": "non AI-generated"}
 ARABIC = {"A": "مولّدة بالذكاء الاصطناعي", "B": "غير مولّدة بالذكاء الاصطناعي"}
 FRAMES = {"A": "[ 2, 3, 4 ]", "B": "[ 0, 1 ]", "C": "[ 6, 7 ]", "D": "[ 4, 5, 6, 7 ]"}
+AREAS = {
+    "A": "Candidate 1",
+    "B": "Candidate 2",
+    "C": "Candidate 3",
+    "D": "No area was manipulated.",
+}
+KINDS = {"A": "Splicing", "B": "Face Swap (Single Face)", "C": "Entire Synthesis", "D": "Removal"}
 FOUR = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
 REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom right"}
 
@@ -69,6 +76,19 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         ("Les images 2, 3 et 4 sont modifiées.", FRAMES, "A"),
         ("Khung hình có chỉ số 0 và 1 bị chỉnh sửa.", FRAMES, "B"),
         ("마지막 두 프레임, 즉 6번과 7번이 조작되었습니다.", FRAMES, "C"),
+        # paraphrases: no area, a face swap, an entire synthesis; a conclusion line
+        ("Жодна ділянка не була підроблена.", AREAS, "D"),
+        ("Итог: изменённых областей нет.", AREAS, "D"),
+        ("Żaden obszar nie został zmieniony.", AREAS, "D"),
+        ("Không có vùng nào bị chỉnh sửa.", AREAS, "D"),
+        ("Le visage a été remplacé par celui d'une autre personne.", KINDS, "B"),
+        ("Obraz jest w całości pełna synteza.", KINDS, "C"),
+        ("사진 속 얼굴이 바뀌었습니다.", KINDS, "B"),
+        (
+            "الملاحظات كثيرة.\n\nالخلاصة: الصورة معدلة بالذكاء الاصطناعي.",
+            {"A": "AI-manipulated", "B": "non AI-manipulated"},
+            "A",
+        ),
         # two conditions, each with its pick: no choice, unless a last sentence settles it
         ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
         ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),

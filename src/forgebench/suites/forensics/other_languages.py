@@ -106,7 +106,7 @@ _CONCLUDING_WORDS = (
     r"par\s+conséquent", r"en\s+conclusion", r"je\s+(?:choisis|retiens|opte)", "daher", "deshalb", "folglich",
     "fazit", r"ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)", "quindi", "pertanto", "dunque",
     r"in\s+conclusione", "scelgo", "portanto", r"em\s+conclusão", "escolho", "поэтому", "следовательно", "итак",
-    "выбираю", "тому", "отже", "обираю", "dlatego", "zatem", "wybieram", "daarom", r"ik\s+kies", r"bu\s+nedenle",
+    "выбираю", "итог", r"в\s+итоге", "вывод", "тому", "отже", "обираю", "dlatego", "zatem", "wybieram", "daarom", r"ik\s+kies", r"bu\s+nedenle",
     "dolayısıyla", r"sonuç\s+olarak", "därför", r"jag\s+väljer", "proto", "vybírám", "επομένως", "συνεπώς",
     "επιλέγω", r"vì\s+vậy", r"do\s+đó", r"tôi\s+chọn", r"oleh\s+karena\s+itu", r"saya\s+(?:pilih|memilih)", r"jadi\s+(?:jawapan|jawaban|pilihan)",
 )  # fmt: skip
@@ -115,7 +115,7 @@ CONCLUDING_OTHER = (
     rf"\b(?-i:(?=[{_FIRST}])(?:"
     + "|".join(f"[{w[0].upper()}{w[0]}]{w[1:]}" for w in _CONCLUDING_WORDS)
     + r"))(?![^\W\d_])|"
-    r"(?=[الأپبתלउइคด答回正しよ結選정답따그결선고因所结综我])(?:الإجابة|الجواب|لذلك|أختار|پاسخ|بنابراین|תשובה|לכן|"
+    r"(?=[الأپبתלउइคด答回正しよ結選정답따그결선고因所结综我])(?:الإجابة|الجواب|لذلك|أختار|الخلاصة|الاستنتاج|پاسخ|بنابراین|תשובה|לכן|"
     r"उत्तर|इसलिए|คำตอบ|ดังนั้น|答え|回答[:：は]|正解|したがって|よって|結論|選びます|정답|답[:：은]|따라서|"
     r"그러므로|결론|선택합니다|고르겠습니다|答案|因此|所以|结论|综上|我选)"
 )

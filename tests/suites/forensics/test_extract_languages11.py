@@ -32,6 +32,10 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         ("B. Correctie: kandidaat 3 klopt beter, dus C.", FOUR, "C"),
         ("الجواب B. عفوًا، الصحيح هو C.", FOUR, "C"),
         ("B ขออภัย คำตอบที่ถูกต้องคือ C", FOUR, "C"),
+        ("B. Désolée, la bonne réponse est D.", FOUR, "D"),
+        ("B. Mohon maaf, jawaban yang benar adalah D.", FOUR, "D"),
+        ("B. Lo siento, la correcta es D.", FOUR, "D"),
+        ("Désolé, je ne peux pas analyser cette image.", FOUR, "Z"),
         # a lean the answer will not commit to: no choice
         ("Légère préférence pour B, mais je ne m'engagerais pas.", FOUR, "Z"),
         ("Propendo per B, ma non mi sentirei di indicarla con certezza.", FOUR, "Z"),

@@ -165,7 +165,8 @@ def doubted(hay: str, start: int) -> bool:
 
 
 CORRECTION_OTHER = (
-    r"(?<!\w)(?:korrektur|correctie|ik\s+bedoel(?:de)?|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"
+    r"(?<!\w)(?:korrektur|correctie|désolée?|je\s+m'excuse|toutes\s+mes\s+excuses|lo\s+siento|disculp(?:a|e|as)|"
+    r"perdona|desculpa|ursäkta|beklager|undskyld|(?:mohon\s+)?maaf|ik\s+bedoel(?:de)?|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"
     r"en\s+fait|mejor\s+dicho|corrijo|me\s+corrijo|corrección|correzione|volevo\s+dire|mi\s+correggo|"
     r"correção|me\s+corrijo|исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
     r"düzeltme|demek\s+istedim|poprawka|miałem\s+na\s+myśli|xin\s+lỗi|ý\s+tôi\s+là|"

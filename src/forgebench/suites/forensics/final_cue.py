@@ -293,7 +293,9 @@ _SETTLES = re.compile(
     re.I,
 )
 """The "so" that settles a condition, in English and where :data:`CONCLUDING` leaves it out (German
-"also", Portuguese "logo": English words, read here only after a conditional)."""
+"also", Portuguese "logo": English words, read here only after a conditional), or a verdict after
+a colon that ends it ("Here the identity stays the same: A.")."""
+_COLON_VERDICT = re.compile(r"[:：]\s*[^:：\n]{1,40}$")
 
 
 def settled_condition(text: str, at: int, spec: OptionTexts) -> str | None:
@@ -305,7 +307,7 @@ def settled_condition(text: str, at: int, spec: OptionTexts) -> str | None:
         return None
     last = sentences[-1].group(0)
     if re.search(r"\b(?:if|unless|otherwise)\b", last, re.I) or not (
-        _SETTLES.search(last) or CONCLUDING.search(last)
+        _SETTLES.search(last) or CONCLUDING.search(last) or _COLON_VERDICT.search(last)
     ):
         return None
     named = _named(last, spec)

@@ -86,7 +86,7 @@ CONDITIONAL_OTHER = (
     r"dacă\s[^.\n]*(?:altfel|în\s+caz\s+contrar)|ha\s[^.\n]*(?:különben|egyébként|ha\s+nem)|jos\s[^.\n]*(?:muuten|jos\s+ei)|"
     r"kama\s[^.\n]*(?:vinginevyo|kama\s+si)|kung\s[^.\n]*(?:kung\s+hindi|kung\s+hindi\s+naman)|si\s[^.\n]*(?:altrament|si\s+no\b)|se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
     r"en\s+caso\s+contrario|si\s+no\s*,)|(?:wenn|falls|sofern)\s[^.\n]*(?:sonst|andernfalls|ansonsten|[;,]\s*(?:aber\s+|und\s+)?(?:wenn|falls))|"
-    r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
+    r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet|(?:maar\s+|en\s+)?als)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
     r"(?:если|якщо)\s[^.\n]*(?:иначе|інакше|в\s+противном\s+случае|в\s+іншому\s+разі|если\s+нет)|"
     r"(?:jeśli|jeżeli)\s[^.\n]*(?:w\s+przeciwnym\s+razie|inaczej|jeśli\s+nie)|eğer\s[^.\n]*(?:aksi\s+(?:halde|takdirde)|değilse)|"
     r"αν\s[^.\n]*αλλιώς|nếu\s[^.\n]*(?:nếu\s+không|ngược\s+lại)|(?:jika|kalau|apabila)\s[^.\n]*(?:jika\s+tidak|"

@@ -104,6 +104,18 @@ REGIONS = {"A": "Top left", "B": "Top right", "C": "Bottom left", "D": "Bottom r
         ("Kanske B, men jag vill inte låsa mig.", FOUR, "Z"),
         ("Có thể là B, nhưng tôi không dám khẳng định.", FOUR, "Z"),
         ("ربما B، لكني لا أجزم.", FOUR, "Z"),
+        # two options ruled out with the language's "and": neither, and not the second
+        ("Descarto B y D.", FOUR, "Z"),
+        ("Ich schließe B und D aus.", FOUR, "Z"),
+        ("Исключаю B и D.", FOUR, "Z"),
+        ("Loại B và D.", FOUR, "Z"),
+        # eliminations in Vietnamese, Arabic and Korean; runner-ups after a particle, "than"
+        ("Loại bỏ A, C và D; còn lại B.", FOUR, "B"),
+        ("أستبعد A وC وD، فيبقى B.", FOUR, "B"),
+        ("A, C, D는 제외하면 B가 남습니다.", FOUR, "B"),
+        ("B、次点はD。", FOUR, "B"),
+        ("Wolę B niż D.", FOUR, "B"),
+        ("Prefiero B antes que D.", FOUR, "B"),
         # two conditions, each with its pick: no choice, unless a last sentence settles it
         ("如果阴影是伪造的，就选B；如果不是，选D。", FOUR, "Z"),
         ("Wenn der Schatten gemalt ist, B; wenn nicht, dann D.", FOUR, "Z"),

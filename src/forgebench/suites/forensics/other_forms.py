@@ -51,10 +51,10 @@ def forms_in_english(text: str) -> str:
 
 
 _RULE_OUT_OTHER = re.compile(
-    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкК])(?:descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
+    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlL])(?:loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
     r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
     r"eleme|vylučuji|vylučujem|utesluter|utelukker|isključujem|искључујем|изключвам|αποκλείω|αποκλείουμε|kizárom|"
-    r"exclou|exclouc|saya\s+tolak|ondoa|el(?:iyorum|iyoruz|edim|edik|eriz))\b|排除|除外(?:すると|して)?|제외하면|제외하고",
+    r"exclou|exclouc|saya\s+tolak|ondoa|el(?:iyorum|iyoruz|edim|edik|eriz))\b|排除|除外(?:すると|して)?|제외하면|제외하고|(?<!\w)(?:أستبعد|نستبعد|استبعدت)(?!\w)",
     re.I,
 )
 """Ruling-out verbs of the other languages ("Descarto A, B y C", "Ich schließe A, B und C
@@ -64,14 +64,14 @@ _LEAVES_OTHER = re.compile(
     r"поэтому|więc|dus|yani|οπότε|så)\s+)?\b(?=[qQiIbBrRoOzZkKfFåÅsSpPоОзЗμΜαΑgGmMтТ])(?:queda|quedan|il\s+reste|reste|bleibt|resta|rimane|"
     r"fica|sobra|остаётся|остается|залишається|zostaje|pozostaje|blijft\s+over|blijft|kalır|zbývá|återstår|"
     r"μένουν|μένει|απομένει|απομένουν|zostáva|ostaje|остаје|остава|gjenstår|står\s+igjen|marad|rămâne|rămân|"
-    r"romanen|resten|tinggal)\b|"
+    r"romanen|resten|tinggal|còn\s+lại)\b|\s*[,،]?\s*(?:فيبقى|ويبقى|يبقى|يتبقى)|"
     r"\s*[,，、]?\s*(?:残るのは|残りは|剩下|剩余|남는\s*것은)",
     re.I,
 )
 """What is left after them ("así que queda D", "also bleibt D", "残るのは"), read as ", leaving"."""
 _LEFT_KO = re.compile(r"\s*(?<![A-Za-z])([A-Y])\s*(?:가|이|만)\s*남(?:습니다|는다|아요|음)")
 _RULED_BEFORE_VERB = re.compile(
-    r"((?<![A-Za-z])[A-Y](?:(?:\s*[、,，和与及과와]|\s+ve)\s*[A-Y](?![A-Za-z]))+)\s*(?:를|을|を|は)?\s*"
+    r"((?<![A-Za-z])[A-Y](?:(?:\s*[、,，和与及과와]|\s+ve)\s*[A-Y](?![A-Za-z]))+)\s*(?:를|을|는|은|を|は)?\s*"
     r"(?:除外(?:すると|して|し)?|제외하면|제외하고|el(?:iyorum|iyoruz|edim|edik|eriz)\b)"
 )
 """Letters ruled out before the verb (Japanese, Korean, Turkish "A, B ve D'yi eliyorum")."""

@@ -119,7 +119,11 @@ _LEADING = re.compile(
 _ENUM_LINE = re.compile(r"^\s*(?:[-*•>]\s*)?[\(\[]?([A-Y])(?:[\)\].:]|[ \t]*$)", re.M)
 _MENTION = re.compile(r"([A-Y])(?<![A-Za-z0-9_][A-Y])(?![A-Za-z0-9_]|['’][A-Za-z]|-[A-Za-z])")
 _OPTION_LOWER = re.compile(r"\b(?:option|choice)\s*[\(\[\"']?([a-y])(?![A-Za-z0-9])", re.I)
-_LIST = r"[A-Y](?:\s*(?:,|or|and|nor|/)\s*[A-Y])*"
+_LIST = (
+    r"[A-Y](?:\s*(?:,|or|and|nor|/|、|和|与|及)\s*[A-Y]|"
+    r"\s+(?:y|e|et|und|и|i|và|ve|en|och|og|oraz|lub|ou|o|oder|или|або|veya|dan|و)\s+[A-Y])*"
+)
+"""Letters listed after a negation ("not A, B or D", "Descarto A y B", "Loại A và B")."""
 _NEGATIONS = (
     re.compile(r"\b(?i:not)\s+(?:(?i:option|choice)\s+)?[\(\"']?(" + _LIST + r")\b"),
     re.compile(
@@ -147,7 +151,7 @@ _NEGATIONS = (
     ),
     re.compile(rf"(?<![A-Za-z])([A-Y])\s*(?:{LETTER_NEGATED_AFTER})"),  # "C가 아니라 A"
     re.compile(  # "B, runner-up: A", "D, запасной вариант — A": the runner-up is not the answer
-        rf"(?<![^\W\d_])(?i:{RUNNER_UP})\s*(?:[:=—–-]\s*)?(?:(?i:is|would\s+be)\s+)?(?:(?i:option)\s+)?[(\"']?("
+        rf"(?<![^\W\d_])(?i:{RUNNER_UP})\s*(?:(?:[:=—–-]|は|은|는|是|为)\s*)?(?:(?i:is|would\s+be)\s+)?(?:(?i:option)\s+)?[(\"']?("
         + _LIST
         + r")(?![A-Za-z])"
     ),

@@ -185,7 +185,8 @@ LETTER_NEGATED_BEFORE = (
 RATHER_THAN = (
     r"rather\s+than|instead\s+of|plutôt\s+que|au\s+lieu\s+de|statt|anstatt|en\s+(?:lugar|vez)\s+de|invece\s+di|"
     r"piuttosto\s+che|em\s+vez\s+de|ao\s+invés\s+de|zamiast|вместо|замість|in\s+plaats\s+van|istället\s+för|"
-    r"framför|i\s+stedet\s+for|místo|namiesto|helyett|thay\s+vì"
+    r"framför|i\s+stedet\s+for|místo|namiesto|helyett|thay\s+vì|antes\s+que|niż|(?:eher|lieber)\s+als|anziché|"
+    r"invece\s+che|liever\s+dan|hellre\s+än"
 )
 """"Rather than", "instead of" before an option letter, in English and the other languages ("D
 plutôt que A", "väljer D framför A"): the letter after it is passed over."""

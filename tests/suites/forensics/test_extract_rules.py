@@ -72,7 +72,7 @@ FRESH15_TEST_RIGHT, FRESH15_TEST_WRONG = (
 FRESH16_TEST_RIGHT, FRESH16_TEST_WRONG = 393, 12  # as written
 # the h39-fresh17 batch (450 answers, all tuning half, same three themes by three other writers),
 # written after round 10, to tune round 11 on
-FRESH17_TUNING_RIGHT, FRESH17_TUNING_WRONG = 402, 12  # as written
+FRESH17_TUNING_RIGHT, FRESH17_TUNING_WRONG = 426, 6  # as written: 402, 12
 # the h39-fresh18 batch (450 answers, all tuning half, the same three themes by three more writers)
 FRESH18_TUNING_RIGHT, FRESH18_TUNING_WRONG = 407, 12  # as written
 # the h39-fresh19 batch (450 answers, all tuning half: short English answers in 36 styles, what

@@ -5,6 +5,8 @@ Read by the rules (:mod:`.extract`) before letters, since each names more than o
 - :func:`trailing_doubt`: an answer whose last sentence takes the choice back ("..., so D? Not
   sure.", "Final answer: C? Or B. Honestly I'm torn.", "Both are plausible here."): ``Z``
   (a hedge), whatever it named before;
+- :func:`reconsidering_cut`: an answer cut off (no final stop) while reconsidering after its
+  conclusion ("So D. But wait, ... That's"): ``Z``;
 - :func:`per_option_verdicts`: a yes/no per option ("Top left: no / Bottom left: yes",
   "GAN? No. Diffusion? Yes.", "A: unlikely, C: likely", check marks): the one option marked
   yes; none or several marked yes, or a "maybe" among them: ``Z``;
@@ -26,6 +28,7 @@ import re
 from difflib import SequenceMatcher
 
 from forgebench.suites.forensics.answer_forms import probabilities
+from forgebench.suites.forensics.final_cue import STOPPED
 from forgebench.suites.forensics.mention_context import PREFERRED
 from forgebench.suites.forensics.option_text import OptionTexts, polarity_of, text_letters
 from forgebench.suites.forensics.other_languages import NEG_WORDS_OTHER
@@ -68,18 +71,48 @@ def trailing_doubt(text: str) -> bool:
     return turn is None or bool(_ALSO.search(turn.group(0)) or _UNSURE.search(turn.group(0)))
 
 
+_RECONSIDER = re.compile(
+    r"\b(?:but\s+wait|wait\s*[,.!]|hmm+|let\s+me\s+(?:reconsider|rethink)|but\s+let\s+me\s+(?:re-?check|"
+    r"re-?examine|double[\s-]check|check|look\s+at|verify|examine)\b|on\s+second\s+thought|actually,?\s+no)",
+    re.I,
+)
+_SO = re.compile(
+    r"\b(?:so|therefore|thus|hence|answer|final|go(?:ing)?\s+with|choose|chose|pick|select|opt\s+for|"
+    r"(?:initially|first)\s+(?:suspect|think|thought|guess))\b",
+    re.I,
+)
+
+
+def reconsidering_cut(text: str) -> bool:
+    """An answer cut off (no final stop) while reconsidering: a "but wait", "hmm" or "let me look
+    again" after its last "so"/"therefore"/"answer" ("So D is my leading hypothesis. But wait,
+    ... Let me look at the hair. That's"): the choice before it was not final."""
+    t = text.rstrip()
+    if not t or STOPPED.search(t):
+        return False
+    turns = list(_RECONSIDER.finditer(t))
+    conclusions = list(_SO.finditer(t))
+    return bool(turns) and bool(conclusions) and turns[-1].start() > conclusions[-1].end()
+
+
 _TURN_BACK = re.compile(r"\b(?:but|however|yet)\b.*", re.I | re.S)
 """The turn after an "it could also be X" that answers it ("..., but the intent seems ...")."""
 _UNSURE = re.compile(r"\b(?:sure|certain|tell|say|know|confident)\b", re.I)
 
 
 _YES = (
-    r"yes|yep|likely|true|correct|selected|chosen|oui|sí|si|ja|sì|sim|tak|evet|có|да|是|はい|예|네"
+    r"yes|yep|likely|true|correct|oui|sí|si|ja|sì|sim|tak|evet|có|да|是|はい|예|네|selected|chosen|picked|"
+    r"gewählt|ausgewählt|choisie?|sélectionnée?|elegid[ao]|seleccionad[ao]|scelt[ao]|selezionat[ao]|escolhid[ao]|"
+    r"selecionad[ao]|выбран[ао]?|wybran[ya]|gekozen|vald|valt|seçildi|seçilen|选中|已选|選択|선택"
 )
 _NO = (
     r"no|nope|unlikely|false|incorrect|non|nein|não|nee|nej|nie|hayır|không|нет|否|いいえ|아니요|"
-    r"아니오"
+    r"아니오|unwahrscheinlich|ausgeschlossen|peu\s+probable|improbable|exclue?|poco\s+probable|descartad[ao]|"
+    r"improbabile|esclus[ao]|improvável|маловероятно|исключен[ао]?|mało\s+prawdopodobne|wykluczon[ya]|"
+    r"onwaarschijnlijk|uitgesloten|osannolik|utesluten|olası\s+değil|不太可能|排除"
 )
+"""A verdict's yes and no per option ("| B | **gewählt** |", "| D | ausgeschlossen |"): the words
+of a yes/no, a likely/unlikely and a chosen/excluded, in English and the other languages."""
 _MAYBE = r"maybe|possibly|perhaps|partly|peut-être|quizás|vielleicht|forse|talvez|可能"
 _TICK, _CROSS = "✓✔✅☑", "✗✘❌×"
 _VERDICT = re.compile(

@@ -47,11 +47,13 @@ _CORRECTION = re.compile(
 
 
 _FIRST_GLANCE = re.compile(
-    r"\b(?:at\s+first(?:\s+(?:glance|sight))?|initially|superficially)\b[^.;\n]*?\b(?:but|however)\b|"
+    r"\b(?:at\s+first(?:\s+(?:glance|sight))?|initially|superficially|"
+    r"(?:hesitated|wavered|was\s+torn|went\s+back\s+and\s+forth)\s+between)\b[^.;\n]*?\b(?:but|however)\b|"
     + FIRST_THOUGHT_OTHER,
     re.I,
 )
-"""An impression the answer then overturns: "It looks real at first glance, but it is ..."."""
+"""An impression the answer then overturns: "It looks real at first glance, but it is ...", "I
+hesitated between A and C, but ..."."""
 
 
 _TEMPLATE_TURN = re.compile(

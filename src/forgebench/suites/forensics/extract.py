@@ -49,7 +49,7 @@ The paper's order, each stage deciding only what the previous ones left undecide
    Rounds 8-10 (issue 39, the h39-fresh11 to h39-fresh14 batches' tuning half): a conditional
    that the last sentence settles is read (``settled-condition``, :func:`.final_cue.settled_condition`);
    an answer cut off while reconsidering after its conclusion is ``Z`` (``cut-turning``,
-   :func:`.final_cue.reconsidering_cut`); JSON answers are read in :mod:`.json_answer`.
+   :func:`.answer_checks.reconsidering_cut`); JSON answers are read in :mod:`.json_answer`.
 2. ``embed``: ``builtin/embed`` (:mod:`.embed_extract`), when it was run on this run.
 3. ``extractor``: an LLM extractor (the judge stage; :mod:`.llm_extractor`, or the release's
    prompt, :mod:`.release_match`).
@@ -74,6 +74,7 @@ from forgebench.suites.forensics.answer_checks import (
     contradicting_no,
     letter_text_cognate,
     per_option_verdicts,
+    reconsidering_cut,
     spelled_like,
     trailing_doubt,
 )
@@ -83,7 +84,6 @@ from forgebench.suites.forensics.final_cue import (
     BARE,
     VERDICT_LINE,
     gated,
-    reconsidering_cut,
     settled_condition,
     settles,
     verdict_forms,

@@ -131,32 +131,8 @@ _CUT_TURNING = re.compile(
     re.I,
 )
 """An answer cut off (by the token limit) in a sentence that turns to another view."""
-_STOPPED = re.compile(r"[.!?)\]\"'。！？*`>|}]\s*$")
+STOPPED = re.compile(r"[.!?)\]\"'。！？*`>|}]\s*$")
 """An answer that ends at a stop, a bracket, a quote or markup: not cut off by the token limit."""
-_RECONSIDER = re.compile(
-    r"\b(?:but\s+wait|wait\s*[,.!]|hmm+|let\s+me\s+(?:reconsider|rethink)|but\s+let\s+me\s+(?:re-?check|"
-    r"re-?examine|double[\s-]check|check|look\s+at|verify|examine)\b|on\s+second\s+thought|actually,?\s+no)",
-    re.I,
-)
-_SO = re.compile(
-    r"\b(?:so|therefore|thus|hence|answer|final|go(?:ing)?\s+with|choose|chose|pick|select|opt\s+for|"
-    r"(?:initially|first)\s+(?:suspect|think|thought|guess))\b",
-    re.I,
-)
-
-
-def reconsidering_cut(text: str) -> bool:
-    """An answer cut off (no final stop) while reconsidering: a "but wait", "hmm" or "let me look
-    again" after its last "so"/"therefore"/"answer" ("So D is my leading hypothesis. But wait,
-    ... Let me look at the hair. That's"): the choice before it was not final."""
-    t = text.rstrip()
-    if not t or _STOPPED.search(t):
-        return False
-    turns = list(_RECONSIDER.finditer(t))
-    conclusions = list(_SO.finditer(t))
-    return bool(turns) and bool(conclusions) and turns[-1].start() > conclusions[-1].end()
-
-
 _ENGLISH = re.compile(r"\b(?:the|is|are|of|in|on|and|there|this|with|a|an)\b")
 _REGION_WORDS = re.compile(r"(?:top|bottom|upper|lower|left|right|cent(?:er|re)|middle|\s|-)+")
 _FORGERY_WORD = re.compile(
@@ -300,7 +276,14 @@ def _lead(text: str, spec: OptionTexts) -> str | None:
     return letter
 
 
-_SETTLES = re.compile(r"\b(?:so|therefore|thus|hence|which\s+means)\b", re.I)
+_SETTLES = re.compile(
+    r"\b(?:so|therefore|thus|hence|which\s+means|also|dus|logo|alors|así\s+que|così|więc|значит|так\s+что|tehát)\b",
+    re.I,
+)
+"""The "so" that settles a condition, in English and where :data:`CONCLUDING` leaves it out (German
+"also", Portuguese "logo": English words, read here only after a conditional), or a verdict after
+a colon that ends it ("Here the identity stays the same: A.")."""
+_COLON_VERDICT = re.compile(r"[:：]\s*[^:：\n]{1,40}$")
 
 
 def _bare_verdict(sentence: str, spec: OptionTexts) -> bool:
@@ -320,7 +303,10 @@ def settled_condition(text: str, at: int, spec: OptionTexts) -> str | None:
         return None
     last = sentences[-1].group(0)
     if re.search(r"\b(?:if|unless|otherwise)\b", last, re.I) or not (
-        _SETTLES.search(last) or CONCLUDING.search(last) or _bare_verdict(last, spec)
+        _SETTLES.search(last)
+        or CONCLUDING.search(last)
+        or _COLON_VERDICT.search(last)
+        or _bare_verdict(last, spec)
     ):
         return None  # (an option's words alone, "AI-manipulated.", settle it too)
     named = _named(last, spec)
@@ -352,7 +338,7 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
         if not concludes or final == {lead}:
             return Reading(lead, "leading-text")
     letters = frozenset(spec.letters)
-    if _CUT_TURNING.search(text) and not _STOPPED.search(text):
+    if _CUT_TURNING.search(text) and not STOPPED.search(text):
         return Reading("Z", "cut-turning")  # "..., however the lighting could point to"
     if _describes_only(text, spec):
         return Reading("Z", "description")

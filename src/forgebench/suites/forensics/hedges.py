@@ -110,7 +110,8 @@ CONDITIONAL = re.compile(
     CONDITIONAL.pattern + r"|(?<!\w)(?:depende\s+d[eao]\w*|ça\s+dépend|cela\s+dépend|dépend\s+d\w*|"
     r"hängt\s+(?:davon\s+)?ab|hängt\s+(?:\w+\s+){0,3}?ab|kommt\s+(?:ganz\s+)?darauf\s+an|dipende\s+da\w*|"
     r"зависит\s+от|zależy\s+od|afhankelijk\s+van|hangt\s+af\s+van)(?!\w)|取决于|"
-    r"如果[^。；\n]*(?:否则|不然|要不然)|(?:에\s*따라\s*(?:다르|달라))|" + CONDITIONAL_OTHER,
+    r"如果[^。；\n]*(?:否则|不然|要不然)|(?:에\s*따라\s*(?:다르|달라))|"
+    r"(?:如果|假如|要是)[^。\n]*[；;，,]\s*(?:而|但)?(?:如果|假如|要是)|" + CONDITIONAL_OTHER,
     re.I,
 )
 """An answer that makes its choice conditional ("if X then C, otherwise B", "depende de",

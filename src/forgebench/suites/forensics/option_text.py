@@ -76,10 +76,13 @@ from forgebench.suites.forensics.wordings import NEGATIVE, PARAPHRASES, POSITIVE
 _WORD_FIX = {"upper": "top", "lower": "bottom", "autoencoders": "autoencoder"}
 
 
+_NO_MARKS = str.maketrans("", "", other.ARABIC_MARKS)
+
+
 def norm(text: str) -> str:
     """Lower case; hyphens, underscores, slashes as spaces; ``&`` spaced; whitespace collapsed;
-    ``upper``/``lower`` as ``top``/``bottom``."""
-    t = text.lower().replace("’", "'")
+    ``upper``/``lower`` as ``top``/``bottom``; Arabic without its vowel marks."""
+    t = text.lower().replace("’", "'").translate(_NO_MARKS)
     t = re.sub(r"[-_/]+", " ", t)
     t = re.sub(r"\s*&\s*", " & ", t)
     t = re.sub(r"(?<=[a-z])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[a-z])", "", t)

@@ -29,6 +29,9 @@ _PROBABILITY_WORD = re.compile(
     re.I,
 )
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])0,(\d{1,3})(?![\d,])")
+_LABELLED_COMMA = re.compile(r"[:=]\s*0,\d{2,3}(?![\d,])")
+"""A score after a label with a decimal comma ("nicht KI-generiert: 0,28"): two of them are scores
+even with no word for probability (a frame list "0,1" has one digit after its comma)."""
 
 
 def forms_in_english(text: str) -> str:
@@ -37,7 +40,9 @@ def forms_in_english(text: str) -> str:
     commas and eliminations (:func:`eliminations_in_english`), for the readers of answers that weigh every option (:mod:`.answer_forms`)."""
     if "%、" in text:
         text = text.replace("%、", "%, ")
-    if "0," in text and _PROBABILITY_WORD.search(text):  # "B 0,7": a decimal comma
+    if "0," in text and (
+        _PROBABILITY_WORD.search(text) or len(_LABELLED_COMMA.findall(text)) > 1
+    ):  # "B 0,7"
         text = _DECIMAL_COMMA.sub(r"0.\1", text)
     text = eliminations_in_english(text)
     if ":" not in text and "：" not in text:
@@ -46,10 +51,10 @@ def forms_in_english(text: str) -> str:
 
 
 _RULE_OUT_OTHER = re.compile(
-    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкК])(?:descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
+    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlL])(?:loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
     r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
     r"eleme|vylučuji|vylučujem|utesluter|utelukker|isključujem|искључујем|изключвам|αποκλείω|αποκλείουμε|kizárom|"
-    r"exclou|exclouc|saya\s+tolak|ondoa)\b|排除|除外(?:すると|して)?|제외하면|제외하고",
+    r"exclou|exclouc|saya\s+tolak|ondoa|el(?:iyorum|iyoruz|edim|edik|eriz))\b|排除|除外(?:すると|して)?|제외하면|제외하고|(?<!\w)(?:أستبعد|نستبعد|استبعدت)(?!\w)",
     re.I,
 )
 """Ruling-out verbs of the other languages ("Descarto A, B y C", "Ich schließe A, B und C
@@ -59,26 +64,29 @@ _LEAVES_OTHER = re.compile(
     r"поэтому|więc|dus|yani|οπότε|så)\s+)?\b(?=[qQiIbBrRoOzZkKfFåÅsSpPоОзЗμΜαΑgGmMтТ])(?:queda|quedan|il\s+reste|reste|bleibt|resta|rimane|"
     r"fica|sobra|остаётся|остается|залишається|zostaje|pozostaje|blijft\s+over|blijft|kalır|zbývá|återstår|"
     r"μένουν|μένει|απομένει|απομένουν|zostáva|ostaje|остаје|остава|gjenstår|står\s+igjen|marad|rămâne|rămân|"
-    r"romanen|resten|tinggal)\b|"
+    r"romanen|resten|tinggal|còn\s+lại)\b|\s*[,،]?\s*(?:فيبقى|ويبقى|يبقى|يتبقى)|"
     r"\s*[,，、]?\s*(?:残るのは|残りは|剩下|剩余|남는\s*것은)",
     re.I,
 )
 """What is left after them ("así que queda D", "also bleibt D", "残るのは"), read as ", leaving"."""
 _LEFT_KO = re.compile(r"\s*(?<![A-Za-z])([A-Y])\s*(?:가|이|만)\s*남(?:습니다|는다|아요|음)")
-_CJK_RULED_LIST = re.compile(
-    r"((?<![A-Za-z])[A-Y](?:\s*[、,，和与及과와]\s*[A-Y](?![A-Za-z]))+)\s*(?:를|을|を|は)?\s*"
-    r"(?:除外(?:すると|して|し)?|제외하면|제외하고)"
+_RULED_BEFORE_VERB = re.compile(
+    r"((?<![A-Za-z])[A-Y](?:(?:\s*[、,，和与及과와]|\s+ve)\s*[A-Y](?![A-Za-z]))+)\s*(?:를|을|는|은|を|は)?\s*"
+    r"(?:除外(?:すると|して|し)?|제외하면|제외하고|el(?:iyorum|iyoruz|edim|edik|eriz)\b)"
 )
+"""Letters ruled out before the verb (Japanese, Korean, Turkish "A, B ve D'yi eliyorum")."""
 
 
 def eliminations_in_english(text: str) -> str:
     """An elimination in another language ("Descarto A, B y C, así que queda D", "A、B、Cを除外
     すると、残るのはDです") as English ("rule out A, B y C, leaving D") for the reading of
-    eliminations (:mod:`.answer_forms`); letters ruled out before a Japanese or Korean verb are
-    put after it."""
+    eliminations (:mod:`.answer_forms`); letters ruled out before a Japanese, Korean or Turkish
+    verb are put after it."""
     if not _RULE_OUT_OTHER.search(text):
         return text
-    text = _CJK_RULED_LIST.sub(r" rule out \1 ", text)
+    text = _RULED_BEFORE_VERB.sub(
+        lambda m: f" rule out {m.group(1).replace(' ve ', ' and ')} ", text
+    )
     text = _RULE_OUT_OTHER.sub(" rule out ", text)
     text = _LEFT_KO.sub(r", leaving \1 ", text)  # "D가 남습니다"
     return _LEAVES_OTHER.sub(", leaving ", text)

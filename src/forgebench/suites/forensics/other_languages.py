@@ -85,8 +85,8 @@ CONDITIONAL_OTHER = (
     r"(?:ako|ak)\s[^.\n]*(?:inače|inak|u\s+suprotnom|v\s+opačnom\s+prípade)|ако\s[^.\n]*(?:иначе|в\s+противен\s+случай|у\s+супротном)|"
     r"dacă\s[^.\n]*(?:altfel|în\s+caz\s+contrar)|ha\s[^.\n]*(?:különben|egyébként|ha\s+nem)|jos\s[^.\n]*(?:muuten|jos\s+ei)|"
     r"kama\s[^.\n]*(?:vinginevyo|kama\s+si)|kung\s[^.\n]*(?:kung\s+hindi|kung\s+hindi\s+naman)|si\s[^.\n]*(?:altrament|si\s+no\b)|se\s[^.\n]*(?:altrimenti|caso\s+contrário|senão)|si\s[^.\n]*(?:sinon|de\s+lo\s+contrario|"
-    r"en\s+caso\s+contrario|si\s+no\s*,)|(?:wenn|falls|sofern)\s[^.\n]*(?:sonst|andernfalls|ansonsten)|"
-    r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
+    r"en\s+caso\s+contrario|si\s+no\s*,)|(?:wenn|falls|sofern)\s[^.\n]*(?:sonst|andernfalls|ansonsten|[;,]\s*(?:aber\s+|und\s+)?(?:wenn|falls))|"
+    r"als\s[^.\n]*[,;]\s*(?:anders|zo\s+niet|(?:maar\s+|en\s+)?als)|(?:om|ifall)\s[^.\n]*annars|(?:pokud|jestli|jestliže)\s[^.\n]*jinak|"
     r"(?:если|якщо)\s[^.\n]*(?:иначе|інакше|в\s+противном\s+случае|в\s+іншому\s+разі|если\s+нет)|"
     r"(?:jeśli|jeżeli)\s[^.\n]*(?:w\s+przeciwnym\s+razie|inaczej|jeśli\s+nie)|eğer\s[^.\n]*(?:aksi\s+(?:halde|takdirde)|değilse)|"
     r"αν\s[^.\n]*αλλιώς|nếu\s[^.\n]*(?:nếu\s+không|ngược\s+lại)|(?:jika|kalau|apabila)\s[^.\n]*(?:jika\s+tidak|"
@@ -106,7 +106,7 @@ _CONCLUDING_WORDS = (
     r"par\s+conséquent", r"en\s+conclusion", r"je\s+(?:choisis|retiens|opte)", "daher", "deshalb", "folglich",
     "fazit", r"ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)", "quindi", "pertanto", "dunque",
     r"in\s+conclusione", "scelgo", "portanto", r"em\s+conclusão", "escolho", "поэтому", "следовательно", "итак",
-    "выбираю", "тому", "отже", "обираю", "dlatego", "zatem", "wybieram", "daarom", r"ik\s+kies", r"bu\s+nedenle",
+    "выбираю", "итог", r"в\s+итоге", "вывод", "тому", "отже", "обираю", "dlatego", "zatem", "wybieram", "daarom", r"ik\s+kies", r"bu\s+nedenle",
     "dolayısıyla", r"sonuç\s+olarak", "därför", r"jag\s+väljer", "proto", "vybírám", "επομένως", "συνεπώς",
     "επιλέγω", r"vì\s+vậy", r"do\s+đó", r"tôi\s+chọn", r"oleh\s+karena\s+itu", r"saya\s+(?:pilih|memilih)", r"jadi\s+(?:jawapan|jawaban|pilihan)",
 )  # fmt: skip
@@ -115,7 +115,7 @@ CONCLUDING_OTHER = (
     rf"\b(?-i:(?=[{_FIRST}])(?:"
     + "|".join(f"[{w[0].upper()}{w[0]}]{w[1:]}" for w in _CONCLUDING_WORDS)
     + r"))(?![^\W\d_])|"
-    r"(?=[الأپبתלउइคด答回正しよ結選정답따그결선고因所结综我])(?:الإجابة|الجواب|لذلك|أختار|پاسخ|بنابراین|תשובה|לכן|"
+    r"(?=[الأپبתלउइคด答回正しよ結選정답따그결선고因所结综我])(?:الإجابة|الجواب|لذلك|أختار|الخلاصة|الاستنتاج|پاسخ|بنابراین|תשובה|לכן|"
     r"उत्तर|इसलिए|คำตอบ|ดังนั้น|答え|回答[:：は]|正解|したがって|よって|結論|選びます|정답|답[:：은]|따라서|"
     r"그러므로|결론|선택합니다|고르겠습니다|答案|因此|所以|结论|综上|我选)"
 )
@@ -165,11 +165,12 @@ def doubted(hay: str, start: int) -> bool:
 
 
 CORRECTION_OTHER = (
-    r"(?<!\w)(?:korrektur|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"
+    r"(?<!\w)(?:korrektur|correctie|désolée?|je\s+m'excuse|toutes\s+mes\s+excuses|lo\s+siento|disculp(?:a|e|as)|"
+    r"perdona|desculpa|ursäkta|beklager|undskyld|(?:mohon\s+)?maaf|ik\s+bedoel(?:de)?|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"
     r"en\s+fait|mejor\s+dicho|corrijo|me\s+corrijo|corrección|correzione|volevo\s+dire|mi\s+correggo|"
     r"correção|me\s+corrijo|исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
     r"düzeltme|demek\s+istedim|poprawka|miałem\s+na\s+myśli|xin\s+lỗi|ý\s+tôi\s+là|"
-    r"أقصد|قصدت|تصحيح|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
+    r"أقصد|قصدت|تصحيح|عفو[ًا]*|أعتذر|الصحيح\s+هو|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
     r"me\s+equivoqu[ée]|me\s+he\s+equivocado|je\s+me\s+suis\s+trompée?|mi\s+sono\s+sbagliat[oa]|"
     r"enganei-me|me\s+enganei|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+lag\s+falsch|entschuldigung|"
     r"przepraszam|pomylił(?:em|am)\s+się|scusa|scusami|scusate|chiedo\s+scusa|mi\s+scuso|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
@@ -177,9 +178,9 @@ CORRECTION_OTHER = (
     r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm|перепрошую|вибачте|точніше|ou\s+plutôt|o\s+mejor\s+dicho|"
     r"oder\s+besser\s+gesagt|o\s+meglio|ou\s+melhor|или\s+скорее|(?:non|nein|no|não|нет)\s*,\s*(?:plutôt|doch|"
     r"mejor|piuttosto|melhor|скорее))(?!\w)|"
-    r"(?<!\w)(?:espera|attends|attendez|moment\s+mal|einen\s+moment|warte|aspetta|aspetti|подожди(?:те)?|"
+    r"(?<!\w)(?:espera|attends|attendez|moment\s+mal|einen\s+moment|(?:nein|nee)[,\s]+moment|warte|aspetta|aspetti|подожди(?:те)?|"
     r"chwila|czekaj|bekle|khoan\s+đã|wacht|vänta)(?=\s*[,.:;!—–-])|等等|等一下|待って|잠깐(?:만요)?|"
-    r"失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
+    r"ขออภัย|ที่ถูกต้องคือ|失礼しました|訂正します|訂正|正しくは|更正|纠正|我是说|我的意思是|正确答案是|정정|"
     r"정확히는|제\s*말은|不对[，,。！!\s]|我再看一下|我看错了|我搞错了|間違えました|"
     r"見間違え|잘못\s*(?:봤|보았|말했|답했|읽었)|제가\s*틀렸|다시\s*(?:보니|생각해\s*보니)|よく見ると|見直すと|"
     r"改めて見ると|仔细(?:一)?看|再看一下|(?<!\w)(?:pensándolo\s+mejor|mirándolo\s+mejor|à\s+la\s+réflexion|"
@@ -192,8 +193,10 @@ FIRST_THOUGHT_OTHER = (
     r"(?<!\w)(?:au\s+début|d'abord|al\s+principio|inicialmente|zuerst|anfangs|all'inizio|"
     r"inizialmente|no\s+início|a\s+princípio|сначала|поначалу|ilk\s+başta|początkowo|ban\s+đầu|"
     r"a\s+primera\s+vista|au\s+premier\s+abord|à\s+première\s+vue|auf\s+den\s+ersten\s+blick|"
-    r"a\s+prima\s+vista|à\s+primeira\s+vista|на\s+первый\s+взгляд)"
-    r"(?!\w)[^.;\n]*?(?<!\w)(?:mais|pero|aber|ma|mas|но|ama|ale|nhưng)(?!\w)|"
+    r"a\s+prima\s+vista|à\s+primeira\s+vista|на\s+первый\s+взгляд|ho\s+esitato|ero\s+indecis[oa]|j'ai\s+hésité|"
+    r"j'hésitais|dudé|dudaba|hesitei|fiquei\s+em\s+dúvida|geschwankt|gezögert|hin-\s*und\s+hergerissen|"
+    r"колебал(?:ся|ась)|wahał(?:em|am)\s+się|twijfelde|tvekade|arasında\s+kaldım|phân\s+vân)"
+    r"(?!\w)[^.;\n]*?(?<!\w)(?:mais|pero|aber|ma|mas|но|ama|ale|nhưng|maar|men)(?!\w)|"
     r"(?:一开始|起初|最初|刚开始|乍一看|乍看)[^。；\n]*?(?:但|不过|可是)|最初は[^。\n]*?(?:が、|けど|けれど)|"
     r"처음에는[^.\n]*?(?:지만|는데)"
 )
@@ -219,12 +222,12 @@ _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
     r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices|képkock\w*|kehy\w*|ruudu\w*|ruutu\w*|"
     r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|snímok|khung\s+hình|okvir\w*|кадри|кадрлар|"
-    r"fotogramak|kadrlar|kadr|mga\s+frame|"
+    r"fotogramak|kadrlar|kadr|mga\s+frame|chỉ\s+số|images?(?=\s+\d)|"
     r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|ফ্রেম|เฟรม(?:ที่)?|சட்டக[\w\u0b80-\u0bff]*",
     re.I,
 )
 _AND_BETWEEN = re.compile(
-    r"(?<=\d)\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்|at|eta|ও|және|va|dhe)\s"
+    r"(?<=\d)번?\s*(?:\s(?:y|e|et|und|en|i|и|ve|và|och|a|és|dan|na|ja|și|oraz|og|و|और|மற்றும்|at|eta|ও|және|va|dhe)\s"
     r"(?:(?:el|la|il|lo|le|der|die|den|o)\s+)?|,\s*(?:el|la|il|lo|le|der|die|den|o)\s|和|与|及|、|と|과|와)\s*(?=\d)"
 )
 _RANGE_BETWEEN = re.compile(
@@ -248,7 +251,7 @@ _ZH_FRAMES = re.compile(r"第\s*(\d+)\s*帧((?:\s*(?:和|与|及|、|,|，)\s*�
 
 _THAT_IS = re.compile(
     r"(?<!\w)(?:ou\s+seja|o\s+sea|es\s+decir|c'est-à-dire|cioè|d\.\s*h\.|das\s+heißt|то\s+есть|тобто|czyli|"
-    r"yaitu|yakni|yani|tức\s+là|adică|eli|dus)\s*[,:]?\s*(?=\d)|即\s*(?=\d)",
+    r"yaitu|yakni|yani|tức\s+là|adică|eli|dus)\s*[,:]?\s*(?=\d)|(?:即|즉)\s*(?=\d)",
     re.I,
 )
 """A list restated after "that is" ("ou seja, 3, 4 e 5"): the frames it gives."""
@@ -304,8 +307,13 @@ def numbers_in_digits(text: str) -> str:
     return _COUNTED.sub(_digits, text)
 
 
+ARABIC_MARKS = "\u0640\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652\u0670"
+"""Arabic's optional vowel marks and its tatweel, dropped from answers and option texts alike
+("مُولَّدة" and "مولّدة" read as the tables' "مولدة")."""
 _EASTERN_DIGITS = str.maketrans(
-    "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،০১২৩৪৫৬৭৮৯०१२३४५६७८९", "01234567890123456789%,01234567890123456789"
+    "٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹٪،০১২৩৪৫৬৭৮৯०१२३४५६७८९",
+    "01234567890123456789%,01234567890123456789",
+    ARABIC_MARKS,
 )
 _ARABIC_LETTER = re.compile(r"(?<![\u0600-\u06ff])(\(?)([أبجد])\)")
 _CYRILLIC_A = re.compile(
@@ -324,7 +332,8 @@ _ANSWER_OTHER = re.compile(
 
 
 def letters_in_latin(text: str) -> str:
-    """Arabic and Persian digits as ASCII ("١٠٪": "10%"), the Arabic option letters in brackets
+    """Arabic and Persian digits as ASCII ("١٠٪": "10%"), Arabic without its optional vowel marks
+    ("مُولَّدة": "مولدة", so the tables' words match), the Arabic option letters in brackets
     as Latin ("(ب)": "(B)", "ج)": "C)", the abjad order), a Cyrillic "А" that stands for the
     letter A ("Ответ — «А»"; not "В", which is C in the Cyrillic order and B to the eye), a bare
     look-alike ("С.", Greek "Β"), a Turkish case suffix after a letter ("Doğru seçenek B'dir")

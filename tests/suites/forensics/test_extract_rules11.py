@@ -153,3 +153,49 @@ def test_a_run_of_frames_to_the_end_uses_the_frame_count_the_question_gives() ->
     )
     assert extract_option("Everything from frame 4 to the end.", FRAMES, question).letter == "D"
     assert extract_option("Everything from frame 4 to the end.", FRAMES).letter == "Z"
+
+
+BOXES = {
+    "A": '{ "forged area": [ [ 40, 60, 100, 50 ] ] }',
+    "B": '{ "forged area": [ [ 300, 200, 80, 120 ] ] }',
+    "C": '{ "forged area": [ [ 40, 60, 100, 50 ], [ 10, 10, 20, 20 ] ] }',
+    "D": '{ "forged area": [ [ 5, 300, 150, 40 ] ] }',
+}
+VIDEO_MODELS = {
+    "A": "Recurrent Neural Networks",
+    "B": "Encoder-Decoder&Graphics-based methods",
+    "C": "Proprietary",
+    "D": "Variational Auto-Encoders",
+}
+FACES = {
+    "A": "Face Reenactment",
+    "B": "Face Editing",
+    "C": "Face Swap (Multiple Faces)",
+    "D": "Entire Synthesis",
+}
+TWIN_STARTS = {
+    "A": "Encoder-Decoder",
+    "B": "Encoder-Decoder&Graphics-based methods",
+    "C": "Proprietary",
+    "D": "Variational Auto-Encoders",
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "rule"),
+    [
+        # boxes given by two corners, said so
+        ("[300, 200, 380, 320] in (x1, y1, x2, y2) format.", BOXES, "B", "boxes"),
+        ("forged region: from corner (5,300) to corner (155,340)", BOXES, "D", "boxes"),
+        ("[300, 200, 380, 320]", BOXES, "Z", "nothing"),
+        # the start of one option's text alone (cut off or shortened); of two: nothing
+        ("Encoder-Decoder", VIDEO_MODELS, "B", "option-start"),
+        ("The model used is Variational Auto", VIDEO_MODELS, "D", "option-start"),
+        ("Face Swap", FACES, "C", "option-start"),
+        ("The model is Encoder-Dec", TWIN_STARTS, "Z", "nothing"),
+        ("Not Encoder-Decoder", VIDEO_MODELS, "Z", "nothing"),
+    ],
+)  # fmt: skip
+def test_round_11c_forms(answer: str, options: dict[str, str], letter: str, rule: str) -> None:
+    got = extract_option(answer, options)
+    assert (got.letter, got.rule) == (letter, rule)

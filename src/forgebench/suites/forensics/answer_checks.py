@@ -295,7 +295,24 @@ def spelled_like(text: str, items: dict[str, str], spec: OptionTexts) -> Reading
     leading "non" names, by a ratio of 0.85 or more). None: no such option."""
     said = _CUE.sub("", text.strip()).strip(" \t\n.!")
     whole = _misspelt_whole(said, text, items, spec) if 0 < len(said) <= 40 else None
-    return whole or (_misspelt_words(said, items, spec) if len(said) <= 160 else None)
+    return (
+        whole
+        or _leading_part(said, items, spec)
+        or (_misspelt_words(said, items, spec) if len(said) <= 160 else None)
+    )
+
+
+def _leading_part(said: str, items: dict[str, str], spec: OptionTexts) -> Reading | None:
+    """A short answer (or its last "... is X") that is the start of one option's text alone
+    ("Encoder-Decoder" for "Encoder-Decoder&Graphics-based methods", "Face Swap" where one option
+    swaps faces, "Style Transl" cut off): that option; the start of two ("Face Swap" beside a
+    single and a multiple one): None."""
+    tail = re.split(r"\b(?:is|are|was)\s+|:\s*", said)[-1].strip(" .!")
+    part = _letters_only(tail)
+    if spec.kind != "text" or len(tail) > 40 or len(part) < 6 or _NEGATING.search(said):
+        return None
+    starts = [k for k, v in items.items() if _letters_only(v).startswith(part)]
+    return Reading(starts[0], "option-start") if len(starts) == 1 else None
 
 
 def _misspelt_whole(

@@ -112,7 +112,7 @@ _BOUNDARY = re.compile(r"\b(?:past|after|before|until|beyond|since)\s+$", re.I)
 
 
 _CORNERS = re.compile(
-    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and|,)\s*(?:(?:the\s+)?(?:bottom[\s-]*right|lower[\s-]*right)"
+    r"\(\s*(\d+)\s*,\s*(\d+)\s*\)\s*(?:to|-|–|—|and|,)\s*(?:corner\s*)?(?:(?:the\s+)?(?:bottom[\s-]*right|lower[\s-]*right)"
     r"(?:\s+corner)?\s*(?:at|is|[:=])?\s*)?"
     r"\(\s*(\d+)\s*,\s*(\d+)\s*\)",
     re.I,

@@ -255,6 +255,10 @@ def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:
     return found
 
 
+_CORNER_FORMAT = re.compile(r"\(?\s*x_?1\s*,\s*y_?1\s*,\s*x_?2\s*,\s*y_?2\s*\)?", re.I)
+"""An answer that says its boxes give two corners, not a corner and a size."""
+
+
 def polarity_of(text: str, spec: OptionTexts) -> set[str]:
     """Binary pair: the letters ``text``'s claims point to (both: a contradiction)."""
     return _polarity(norm(text), spec) if spec.kind == "binary" else set()
@@ -335,6 +339,10 @@ def text_letters(text: str, spec: OptionTexts) -> set[str]:
         boxes, forged = boxes_of(text)
         if not boxes:
             boxes = loose_boxes(text)
+        elif _CORNER_FORMAT.search(text):  # "[120, 80, 320, 230] in (x1, y1, x2, y2) format"
+            boxes = tuple(
+                sorted((b[0], b[1], b[2] - b[0], b[3] - b[1]) for b in boxes if len(b) == 4)
+            )
         if not boxes:
             return set()
         matched: set[str] = set()

@@ -49,7 +49,9 @@ run's quirks), written after the tenth round, is all test half: the fifth unseen
 ``h39-fresh17`` (450, the same three themes by three other writers) and ``h39-fresh18`` (450, the
 same themes by three more) are all tuning half: what the eleventh round is fitted on, with
 ``h39-fresh19`` (450: short English answers in 36 styles, what evaluation harnesses record, 23
-other languages), written after round 11a.
+other languages), written after round 11a. ``h39-fresh20`` (450: the hard kinds in English, 21
+other languages, short answers in 30 styles), written during round 11, is all test half: the
+sixth unseen figure.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

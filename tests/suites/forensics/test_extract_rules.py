@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -194,6 +196,12 @@ def test_yes_no_only_for_a_yes_no_question() -> None:
     assert extract_option("Yes.", BINARY, "What is the authenticity of the image?").letter == "Z"
 
 
+@lru_cache(maxsize=1)
+def _corpus() -> tuple[dict[str, Any], ...]:
+    """The corpus, parsed once per test process (the batch tests each read a part of it)."""
+    return tuple(json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines())
+
+
 def _read(rows: list[dict[str, str]]) -> tuple[Counter[str], set[str]]:
     outcome: Counter[str] = Counter()
     wrong = set()
@@ -206,7 +214,7 @@ def _read(rows: list[dict[str, str]]) -> tuple[Counter[str], set[str]]:
 
 
 def test_corpus_is_read_without_wrong_letters() -> None:
-    every = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    every = list(_corpus())
     assert len(every) >= 1000 and len({r["style"] for r in every}) >= 90
     # the h39-fresh and h39-fresh3 batches have their own floors (below); the h39-embed block (tuning half) was
     # written for builtin/embed's threshold, in wordings the rules are not meant to read: the
@@ -275,8 +283,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:
     """The h39-fresh, h39-fresh3 and h39-fresh4 batches, per half: at least as many right and no more wrong
     letters than measured (the test half's figure is measured, never tuned on)."""
-    rows = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
-    part = [r for r in rows if r["split"] == split and r["half"] == half]
+    part = [r for r in _corpus() if r["split"] == split and r["half"] == half]
     assert len(part) >= 150 and sum(1 for r in part if r["expected"] == "Z") >= len(part) // 5
     outcome, wrong = _read(part)
     assert outcome["right"] >= right and len(wrong) <= wrong_letters, outcome

@@ -90,7 +90,7 @@ def norm(text: str) -> str:
     return " ".join(words)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def _phrase_regex(phrase: str) -> re.Pattern[str]:
     return re.compile(_phrase_pattern(phrase))
 
@@ -174,7 +174,7 @@ def option_texts(items: tuple[tuple[str, str], ...]) -> OptionTexts:
         forms = {str(v), *PARAPHRASES.get(str(v).strip().lower(), ())}
         for f in forms:
             if norm(f):
-                phrases.append((len(norm(f)), k, re.compile(_phrase_pattern(f))))
+                phrases.append((len(norm(f)), k, _phrase_regex(f)))  # compiled once per phrase
     phrases.sort(key=lambda p: -p[0])
     return OptionTexts(
         "text",

@@ -51,7 +51,8 @@ same themes by three more) are all tuning half: what the eleventh round is fitte
 ``h39-fresh19`` (450: short English answers in 36 styles, what evaluation harnesses record, 23
 other languages), written after round 11a. ``h39-fresh20`` (450: the hard kinds in English, 21
 other languages, short answers in 30 styles), written during round 11, is all test half: the
-sixth unseen figure.
+sixth unseen figure. ``h39-fresh21`` (450, none in English: French, Spanish, German, Italian,
+Japanese and Korean at length and short, 24 more languages) is all tuning half.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

@@ -83,6 +83,9 @@ FRESH19_TUNING_RIGHT, FRESH19_TUNING_WRONG = 423, 5  # as written
 # the h39-fresh20 batch (450 answers, all test half: the hard kinds in English, 21 other
 # languages, short answers in 30 styles), written during round 11, never tuned on
 FRESH20_TEST_RIGHT, FRESH20_TEST_WRONG = 422, 7  # as written (2ec32e9); round 10's rules: 413, 10
+# the h39-fresh21 batch (450 answers, all tuning half, none in English: the six languages issue 39
+# names at length and short, 24 more languages), written during round 11
+FRESH21_TUNING_RIGHT, FRESH21_TUNING_WRONG = 381, 16  # as written (7a4bcf5)
 
 
 @pytest.mark.parametrize(
@@ -239,6 +242,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh18",
         "h39-fresh19",
         "h39-fresh20",
+        "h39-fresh21",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -278,6 +282,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh18", "tuning", FRESH18_TUNING_RIGHT, FRESH18_TUNING_WRONG),
         ("h39-fresh19", "tuning", FRESH19_TUNING_RIGHT, FRESH19_TUNING_WRONG),
         ("h39-fresh20", "test", FRESH20_TEST_RIGHT, FRESH20_TEST_WRONG),
+        ("h39-fresh21", "tuning", FRESH21_TUNING_RIGHT, FRESH21_TUNING_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

@@ -199,3 +199,23 @@ TWIN_STARTS = {
 def test_round_11c_forms(answer: str, options: dict[str, str], letter: str, rule: str) -> None:
     got = extract_option(answer, options)
     assert (got.letter, got.rule) == (letter, rule)
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter", "rule"),
+    [
+        # an answer outside the list, or two "could be"s: no pick
+        ("It's a GAN-inversion edit, so none of these exactly.", GENS, "Z", "undecided"),
+        ("None of the options fits; it looks like a warped panorama.", GENS, "Z", "undecided"),
+        ("None of these checks shows a seam, so it is non AI-generated.", BINARY, "B", "binary"),
+        ("Could be C. Could be D.", GENS, "Z", "undecided"),
+        ("It might be A. It might be B, too.", GENS, "Z", "undecided"),
+        ("The smear could be motion blur. Answer: D", GENS, "D", "cue"),
+        # a class of media described with "would": no claim about this one
+        ("An AI-generated image would show melted text; this one shows none.", BINARY, "Z",
+         "nothing"),
+    ],
+)  # fmt: skip
+def test_round_11d_forms(answer: str, options: dict[str, str], letter: str, rule: str) -> None:
+    got = extract_option(answer, options)
+    assert (got.letter, got.rule) == (letter, rule)

@@ -9,7 +9,9 @@ each module stays short.
 from __future__ import annotations
 
 CANT_TELL: dict[str, tuple[str, ...]] = {
-    "en": (r"(?:i\s+)?(?:can(?:no|')?t|can\s+not|unable\s+to)\s+decide", r"\binconclusive\b", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea",
+    "en": (r"(?:i\s+)?(?:can(?:no|')?t|can\s+not|unable\s+to)\s+decide", r"\binconclusive\b",
+           r"none\s+of\s+(?:the\s+)?(?:options|choices|answers|above|listed\s+options)\b|"
+           r"none\s+of\s+(?:these|them)\s+(?:exactly|fits?|matches|applies|is\s+(?:right|correct))\b", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea",
            r"(?:can(?:no|')?t|unable\s+to)\s+pin\s+(?:it\s+|this\s+|that\s+)?down",
            r"i(?:'d|\s+would)\s+need\s+(?:the\s+original|more|additional|higher)",
            r"(?:cannot|can't|can\s+not|unable\s+to|not\s+(?:actually\s+|really\s+)?able\s+to)\s+(?:\w+\s+){0,2}?(?:determine|tell|say|verify|"
@@ -166,12 +168,13 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
 """Per language: "I can't tell / say / decide", "hard to say", "I don't know", "not sure"."""
 
 MAYBE = (
-    r"maybe|perhaps|possibly|peut[\s-]être|quizás?|tal\s+vez|talvez|vielleicht|möglicherweise|forse|"
+    r"maybe|perhaps|possibly|(?:(?<=^)|(?<=[.!?;]\s))(?:it\s+)?(?:could|might)\s+(?:well\s+)?be|peut[\s-]être|quizás?|tal\s+vez|talvez|vielleicht|möglicherweise|forse|"
     r"misschien|belki|może|có\s+lẽ|kanske|možná|ربما|शायद|也许|或许|可能|たぶん|多分|かもしれ|아마|어쩌면|возможно|может\s+быть|"
     r"mungkin|ehkä|labda|talán|ஒருவேளை|ίσως|אולי|ייתכן|יתכן|شاید|kanskje|måske|možno|možda|можда|може\s+би|potser|"
     r"agian|siguro|marahil|bəlkə|হয়তো|कदाचित|బహుశా"
 )
-""""Maybe" in the eighteen languages: twice, each before another option, is a hedge."""
+""""Maybe" in the eighteen languages ("could be" / "might be" in English): twice, each before another
+option, is a hedge ("Could be A. Could be B.")."""
 
 _END = r"(?=\s*(?:[.;,!?:)]|$))"
 OR_NOT: dict[str, tuple[str, ...]] = {

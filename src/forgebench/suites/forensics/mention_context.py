@@ -161,4 +161,13 @@ def generic(hay: str, start: int, end: int) -> bool:
         bool(_GENERIC_BEFORE.search(before))
         or bool(_GENERIC_AFTER.match(hay, end))
         or bool(_TOOL_AFTER.match(hay, end))
+        or bool(_AN_BEFORE.search(before) and _WOULD_AFTER.match(hay, end))
     )
+
+
+_AN_BEFORE = re.compile(r"(?:^|\W)an?\s+$")
+_WOULD_AFTER = re.compile(
+    r"\s*(?:images?|photos?|photographs?|pictures?|videos?|frames?|versions?)?\s+(?:would|should|will)\s+"
+    r"(?:\w+\s+)?(?:show|have|contain|display|exhibit|look|carry|leave|reveal)\b"
+)
+"""What "an AI-manipulated image would show" describes: a class of media, no claim."""

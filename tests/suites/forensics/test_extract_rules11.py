@@ -219,3 +219,27 @@ def test_round_11c_forms(answer: str, options: dict[str, str], letter: str, rule
 def test_round_11d_forms(answer: str, options: dict[str, str], letter: str, rule: str) -> None:
     got = extract_option(answer, options)
     assert (got.letter, got.rule) == (letter, rule)
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # a side doubted, hard to believe, "far from", "too ... to be", "a stretch to call": the other
+        ("I doubt it's real.", BINARY, "A"),
+        ("I doubt that this is AI-generated.", BINARY, "B"),
+        ("Hard to believe this is real.", BINARY, "A"),
+        ("It's too clean to be real.", BINARY, "A"),
+        ("Far from real.", BINARY, "A"),
+        ("It would be a stretch to call this AI-generated.", BINARY, "B"),
+        # "no doubt" and "without a doubt" affirm
+        ("No doubt it's real.", BINARY, "B"),
+        ("Without a doubt, AI-generated.", BINARY, "A"),
+        # neither side
+        ("Neither real nor generated; a composite.", BINARY, "Z"),
+        # a final cue after a leading letter; "but so does D" offers a second option
+        ("A: the texture says GAN. Final: B.", GENS, "B"),
+        ("B seems right, but so does D.", GENS, "Z"),
+    ],
+)
+def test_round_11e_sides(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter

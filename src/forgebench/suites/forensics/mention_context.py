@@ -15,7 +15,8 @@ import re
 from forgebench.suites.forensics import other_languages as other
 
 _NEG_WORDS = (
-    r"(?<!than )not|non|never|no(?!\s+(?:it|this|that|i|we|you|canto|lado|centro|meio|topo|fundo|quadro|vídeo|quadrante)\b)|without|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
+    r"(?<!than )not|non|never|no(?!\s+(?:it|this|that|i|we|you|doubt|canto|lado|centro|meio|topo|fundo|quadro|vídeo|quadrante)\b)|without(?!\s+(?:a\s+)?doubt)|"
+    r"(?<!no )(?<!without )(?<!without a )doubts?|doubted|hard to believe|far from|a stretch to call|too [\w-]+ to be|free of|absence of|lack of|lacks|lacking|isn't|wasn't|aren't|"
     r"weren't|hasn't|haven't|doesn't|didn't|don't|cannot|can't|couldn't|wouldn't|won't|neither|nor|nothing|none of|"
     r"rule out|ruled out|ruling out|exclude|excluding|excluded|eliminate|eliminating|rather than|instead of|as opposed to|unlike|"
     r"nothing (?:about (?:it|this|the \w+) |here |in (?:it|this|the \w+) )?(?:suggests|indicates|points to|hints at)"

@@ -204,7 +204,7 @@ _QUALITY = frozenset({"real", "authentic", "genuine", "original", "真实", "真
 _COMPARED_AFTER = re.compile(other.COMPARED_AFTER)
 
 _QUALITY_NEXT = re.compile(
-    r"\s*(?:$|[.,;:!?)\n，。；！？的]|(?:and|or|o|ou|oder|of|oppure|ya|veya|lub|albo|или|hay|to|one|photos?|photographs?|images?|pictures?|videos?|"
+    r"\s*(?:$|[.,;:!?)\n，。；！？的]|(?:and|or|nor|o|ou|oder|of|oppure|ya|veya|lub|albo|или|hay|to|one|photos?|photographs?|images?|pictures?|videos?|"
     r"footage|shots?|snapshots?|frames?|pair|media|content|capture|recordings?|clips?|camera\s+footage)\b)"
 )
 _CONCESSIVE = re.compile(

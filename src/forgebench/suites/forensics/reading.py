@@ -86,7 +86,7 @@ _CONNECT = (
     r"\s*(?:is|would\s+be|will\s+be|should\s+be|=|:|-|->|→|是|为)?\s*(?:(?:option|choice)\s*)?"
 )
 _PRE_CUE = re.compile(
-    r"(?:\bfinal\s+answer|\banswers?|\bans|\b(?:correct|right|best|most\s+(?:likely|accurate|plausible))"
+    r"(?:\bfinal\s+answer|\bfinal(?=\s*:)|\banswers?|\bans|\b(?:correct|right|best|most\s+(?:likely|accurate|plausible))"
     r"\s+(?:answer|option|choice|match)|\bmy\s+(?:final\s+)?(?:answer|choice|pick|(?:best\s+)?guess|"
     r"selection)|\b(?:selected|chosen)\s+(?:option|answer)|\bconclusion|\bverdict|\bprediction|"
     r"\bmost\s+likely|\bchoose|\bselect|\bpick|"
@@ -282,7 +282,7 @@ def _yes_no(text: str, question: str, spec: OptionTexts) -> Reading | None:
 
 
 _ALTERNATIVE = re.compile(
-    r"\b(?:or\s+(?:maybe|perhaps|possibly)|(?:is|are|seems?|looks?)\s+(?:also|equally)\s+"
+    r"\b(?:or\s+(?:maybe|perhaps|possibly)|so\s+(?:does|do|is|could|might|would)\b|(?:is|are|seems?|looks?)\s+(?:also|equally)\s+"
     r"(?:possible|plausible|likely|valid|correct)|could\s+also\s+be|might\s+also\s+be|"
     r"(?:maybe|perhaps|possibly)\s+(?:also\s+)?(?:option\s+)?[A-Y]\b)",
     re.I,

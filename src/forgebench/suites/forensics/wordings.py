@@ -133,7 +133,7 @@ NEGATIVE = (
     "äkta", "verklig", "skutečná", "skutečný", "skutečné",
     "photo réelle", "prise avec un appareil", "appareil photo", "photographie authentique",
     "tomada con una cámara", "kamera aufgenommen", "vera foto", "foto vera", "scattata con",
-    "tirada com", "実際の写真", "本物の写真", "реальн", "подлинн", "实拍", "拍摄的", "相机拍",
+    "tirada com", "実際の写真", "本物の写真", "реальн", "подлинн", "настоящ", "实拍", "拍摄的", "相机拍",
     "originale", "originales", "intacte", "intacto", "intacta", "intatta", "オリジナル", "원본",
     "оригинальн", "nguyên bản", "ảnh thật", "eredeti", "valódi", "originální",
     "справжн", "оригінальн", "üretilmemiş", "oluşturulmamış", "manipüle edilmemiş",

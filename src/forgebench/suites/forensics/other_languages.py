@@ -72,9 +72,14 @@ NEGATOR_AFTER = re.compile(
     r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|"
     + COMPARED_AFTER
     + r"|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
+    r"|\s*[\"']?\s+(?:kan\s+(?:utelukkes|udelukkes|uteslutas|avvises|forkastes)|kan\s+worden\s+uitgesloten|"
+    r"(?:kann|können)\s+ausgeschlossen\s+werden|peut\s+être\s+(?:exclue?|écartée?)|puede\s+descartarse|"
+    r"può\s+essere\s+esclus[ao]|pode\s+ser\s+descartad[ao]|może\s+(?:zostać|być)\s+wykluczon[ya]|"
+    r"можно\s+исключить|kizárható|elenebilir|رد\s+می[\u200c\s]?شود|مستبعد)(?!\w)"
 )
 """Matched right after the negated words (``re.match`` at their end), past a bracketed gloss
-("除去（Removal）ではありません")."""
+("除去（Removal）ではありません"), or a "can be ruled out" after it ("«non AI-manipulated» kan
+utelukkes", "AI-generated رد می‌شود")."""
 BUT_OTHER = (
     r"(?<!\w)(?:aber|sondern|mais|pero|sino|però|mas|porém|maar|ale|но|а|ama|fakat|ancak|nhưng|"
     r"بل|لكن|ولكن|लेकिन|बल्कि|αλλά)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"

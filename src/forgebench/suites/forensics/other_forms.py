@@ -12,13 +12,13 @@ _RANKING_OTHER = re.compile(
     r"(?:(?<!\w)(?:rangfolge|reihenfolge|classement|clasificación|orden\s+de\s+probabilidad|classifica|"
     r"classificação|ordem\s+de\s+probabilidade|kolejność|rangschikking|volgorde|sıralama|peringkat|urutan|"
     r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità|rangiranje|"
-    r"рангирање|класиране|poradie|rangering|rangordning|rangiran\w*)|"
+    r"рангирање|класиране|poradie|rangering|rangordning|rangiran\w*)(?:\s+[^\W\d_]+){0,2}|"
     r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]|"
-    r"(?:\b(?=[dDvVoOeEfFоО])(?:de\s+(?:la\s+|lo\s+)?más\s+(?:\w+\s+)?a\s+(?:la\s+|lo\s+)?menos|du\s+plus\s+\w+\s+au\s+moins|dalla?\s+(?:più|migliore)\s+"
-    r"alla?\s+(?:meno|peggiore)|vom\s+(?:wahrscheinlichsten|besten)\s+zum|do\s+mais\s+\w+\s+ao\s+menos|"
+    r"(?:\b(?=[dDvVoOeEfFоО])(?:de\s+(?:la\s+|lo\s+)?más\s+(?:\w+\s+)?a\s+(?:la\s+|lo\s+)?menos|du\s+plus\s+\w+\s+au\s+moins|da(?:l|lla|llo)\s+(?:più|migliore)\s+(?:\w+\s+)?"
+    r"a(?:l|lla|llo)\s+(?:meno|peggiore)|vom\s+(?:wahrscheinlichsten|besten)\s+zum|do\s+mais\s+(?:\w+\s+)?ao\s+menos|"
     r"от\s+наиболее|от\s+самого|od\s+najbardziej|van\s+meest|en\s+olasıdan|från\s+mest|od\s+nejv|od\s+najv|"
     r"od\s+naj|от\s+най|fra\s+mest|fra\s+den\s+mest)|"
-    r"(?=[可가])(?:可能性の高い順|可能性が高い順|가능성이?\s*높은\s*순))[^:：\n]{0,60}[:：]",
+    r"(?=[可가从])(?:可能性の高い順|可能性が高い順|가능성이?\s*높은\s*순|从最\w{1,4}到最))[^:：\n]{0,60}[:：]",
     re.I,
 )
 

@@ -45,11 +45,23 @@ def forms_in_english(text: str) -> str:
     ):  # "B 0,7"
         text = _DECIMAL_COMMA.sub(r"0.\1", text)
     text = eliminations_in_english(text)
+    if _RUNNER_UP_OTHER.search(text):  # "B, com D como segunda opção": "D as runner-up"
+        text = _RUNNER_UP_OTHER.sub(" as runner-up", text)
     if ":" not in text and "：" not in text:
         return text
     return _RANKING_OTHER.sub(" ranking: ", text)
 
 
+_RUNNER_UP_OTHER = re.compile(
+    r"\s+(?:como|comme|als|come|jako|как|som)\s+(?:(?:mi|minha|ma|mon|mijn|meine?|moja|mój|il\s+mio|la\s+mia)\s+)?"
+    r"(?:segund[ao]\s+(?:opção|opción|escolha|elección|alternativa|opzione)|(?:second|deuxième)\s+choix|"
+    r"tweede\s+(?:keus|keuze)|second[ao]\s+(?:scelta|opzione)|zweite\s+wahl|drug(?:i|a)\s+(?:wybór|opcja)|"
+    r"втор(?:ой|ым)\s+вариант(?:ом)?|andra\s+val|the\s+second\s+option)(?!\w)",
+    re.I,
+)
+"""A runner-up after its letter ("com D como segunda opção", "met B als tweede keus"), read as
+English "as runner-up" (that letter is not the answer; "segunda opção" may already read "the
+second option" here)."""
 _RULE_OUT_OTHER = re.compile(
     r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlL])(?:loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+(?:écarter|exclure|éliminer)|"
     r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"

@@ -134,7 +134,8 @@ AFTER_LETTER_OTHER = frozenset(
     ["ist", "est", "es", "è", "é", "wäre", "sería", "serait", "sarebbe", "seria", "scheint", "semble",
      "parece", "sembra", "passt", "correspond", "corresponde", "corrisponde", "y", "e", "o", "und", "oder", "ou",
      "et", "oppure", "lub", "veya", "hoặc", "är", "jest", "je", "или", "и", "ve", "ya", "och", "eller", "en",
-     "và", "dan", "atau", "nebo", "sau", "vagy", "és", "albo", "oraz", "ili", "tai", "ή", "και"]
+     "và", "dan", "atau", "nebo", "sau", "vagy", "és", "albo", "oraz", "ili", "tai", "ή", "και",
+     "zamiast", "statt", "anstatt", "plutôt", "piuttosto", "invece", "framför", "istället", "místo", "namiesto"]
 )  # fmt: skip
 """Words that make a Latin "A" before them the option letter in the other languages ("A ist
 wahrscheinlicher als D", "A est plus probable"), not an article (read by :mod:`.reading`)."""

@@ -193,7 +193,7 @@ plutôt que A", "väljer D framför A"): the letter after it is passed over."""
 RUNNER_UP = (
     r"runner[\s-]up|second\s+(?:choice|pick|best)|(?:backup|fallback)(?:\s+(?:option|choice|answer))?|"
     r"запасн\w+(?:\s+вариант)?|запасн\w+|ersatz\w*|andrahandsval|reservalternativ|yedek\s+seçenek|次选|备选|"
-    r"次点|차선책?"
+    r"次点|차선책?|ikinci\s+tercih(?:im)?"
 )
 """A runner-up named before its letter ("B, runner-up: A", "B, запасной вариант — A", "C, 备选B"):
 that letter is not the answer. Ordinals ("второй вариант", "segunda opción") are read as English

@@ -64,7 +64,7 @@ English "as runner-up" (that letter is not the answer; "segunda opção" may alr
 second option" here)."""
 _RULE_OUT_OTHER = re.compile(
     r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlL])(?:loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+(?:écarter|exclure|éliminer)|"
-    r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
+    r"escludo|scarto|excluo|eliminando|schließe|исключаю|исключаем|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
     r"eleme|vylučuji|vylučujem|utesluter|utelukker|isključujem|искључујем|изключвам|αποκλείω|αποκλείουμε|kizárom|"
     r"exclou|exclouc|saya\s+tolak|ondoa|el(?:iyorum|iyoruz|edim|edik|eriz))\b|排除|除外(?:すると|して)?|제외하면|제외하고|(?<!\w)(?:أستبعد|نستبعد|استبعدت)(?!\w)",
     re.I,
@@ -74,7 +74,7 @@ aus", "排除A、B和C"), read as English "rule out"."""
 _LEAVES_OTHER = re.compile(
     r"\s*[,;，、]?\s*(?:(?:así\s+que|por\s+lo\s+que|donc|alors|also|daher|quindi|perciò|então|"
     r"поэтому|więc|dus|yani|οπότε|så)\s+)?\b(?=[qQiIbBrRoOzZkKfFåÅsSpPоОзЗμΜαΑgGmMтТ])(?:queda|quedan|il\s+reste|reste|bleibt|resta|rimane|"
-    r"fica|sobra|остаётся|остается|залишається|zostaje|pozostaje|zostają|pozostają|blijft\s+over|blijft|kalır|zbývá|återstår|"
+    r"fica|sobra|остаётся|остается|остаются|залишається|zostaje|pozostaje|zostają|pozostają|blijft\s+over|blijft|kalır|zbývá|återstår|"
     r"μένουν|μένει|απομένει|απομένουν|zostáva|ostaje|остаје|остава|gjenstår|står\s+igjen|marad|rămâne|rămân|"
     r"romanen|resten|tinggal|còn\s+lại)\b|\s*[,،]?\s*(?:فيبقى|ويبقى|يبقى|يتبقى)|"
     r"\s*[,，、]?\s*(?:残るのは|残りは|剩下|剩余|남는\s*것은)",

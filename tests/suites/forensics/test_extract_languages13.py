@@ -54,6 +54,20 @@ GENERATED = {"A": "AI-generated", "B": "non AI-generated"}
         ("On peut exclure A, C et D ; il reste B.", KINDS, "B"),
         ("Wykluczam A, C i D, zostają modele dyfuzyjne.", MODELS, "B"),
         ("To są metody graficzne.", MODELS, "D"),
+        # rankings, runner-ups and "instead of" after the letter
+        ("Do mais ao menos plausível: C, A, D, B.", KINDS, "C"),
+        ("Рейтинг ответов: B, D, A, C.", KINDS, "B"),
+        ("可能性の高い順に：C、D、A、B。", KINDS, "C"),
+        ("从最可信到最不可信：A、C、B、D。", KINDS, "A"),
+        ("C, con B como segunda opción.", KINDS, "C"),
+        ("A, met D als tweede keuze.", KINDS, "A"),
+        ("D'yi seçiyorum; ikinci tercihim C.", KINDS, "D"),
+        ("Wybieram A zamiast D.", KINDS, "A"),
+        # corners and eliminations
+        ("Manipüle edilen bölge sol üstte.", REGIONS, "A"),
+        ("Het probleem zit in de linkeronderhoek.", REGIONS, "C"),
+        ("הבעיה נמצאת בפינה השמאלית התחתונה.", REGIONS, "C"),
+        ("Исключаем A, C и D — остаются модели диффузии.", MODELS, "B"),
         # a step list cut off mid-sentence in Japanese or Chinese: no choice
         (
             "順に見ます。\n\n1. 影の向き：右側から、\n2. 縁のぼやけ：右上の建物の輪郭が",

@@ -145,7 +145,7 @@ def ranking(text: str, spec: OptionTexts) -> Reading | None:
     if not body.strip():  # "Ranked by likelihood:" then one option a line ("1. Diffusion")
         lines = re.split(r"\n\s*\n", text[m.end() :].lstrip("\n"))[0].splitlines()
         body = ";".join(_ENUMERATOR.sub(" ", line) for line in lines)
-    parts = [p for p in re.split(rf"{_LIST_COMMA}|>|\bthen\b|\d\)|;", body) if p.strip()]
+    parts = [p for p in re.split(rf"{_LIST_COMMA}|[、，]|>|\bthen\b|\d\)|;", body) if p.strip()]
     order: list[set[str]] = []
     for part in parts:
         said = {ch for ch in re.findall(r"(?<![A-Za-z])([A-Y])(?![A-Za-z])", part)}

@@ -145,6 +145,9 @@ _FORGERY_WORD = re.compile(
 )
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
 def _cut_off(text: str) -> str | None:
     """An answer cut off mid-sentence (by the token limit) after at least one whole sentence:
     its whole sentences; else None."""
@@ -156,7 +159,8 @@ def _cut_off(text: str) -> str | None:
         return None
     fragment = t[ends[-1] :]
     whole = sum(1 for a, b in pairwise(ends) if t[a : b - 1].strip())  # the sentences before it
-    short = len(fragment.split()) < (2 if whole >= 2 else 4)  # "... Candidate 3" after a list
+    words = len(fragment.split()) + len(_CJK.findall(fragment)) // 2  # 2 kanji/kana for a word
+    short = words < (2 if whole >= 2 else 4)  # "... Candidate 3" after a list
     if (
         short
         or re.search(r"(?<![A-Za-z])[A-Y]$|\||\banswer\s*:|^\s*(?:[-*•]|\d+[.)])\s", fragment)

@@ -43,9 +43,9 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"(?:il\s+est\s+|c['’]est\s+)?impossible\s+(?:de\s+)?(?:l['’]|le\s+)?(?:dire|savoir|déterminer|trancher|affirmer|confirmer)",
            r"les\s+deux\s+(?:\w+\s+){0,2}?(?:sont|semblent|paraissent)\s+(?:\w+\s+)?(?:plausibles|possibles)",
            r"(?:je\s+ne\s+suis\s+)?pas\s+en\s+mesure\s+de", r"je\s+ne\s+saurais\s+(?:pas\s+)?(?:dire|trancher)",
-           r"je\s+ne\s+sais\s+pas", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
+           r"je\s+ne\s+sais\s+pas", r"je\s+n['’]en\s+sais\s+rien", r"difficile\s+(?:à|de)\s+(?:dire|savoir|trancher|déterminer)",
            r"impossible\s+de\s+(?:dire|savoir|déterminer|trancher)", r"je\s+n'arrive\s+pas\s+à\s+(?:décider|trancher)",
-           r"(?:je\s+ne\s+suis\s+)?pas\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+)?(?:sûre?|certaine?)",
+           r"(?:je\s+ne\s+suis\s+)?(?:pas|plus)\s+(?:tout\s+à\s+fait\s+|très\s+|vraiment\s+|du\s+tout\s+|si\s+)?(?:sûre?|certaine?)",
            r"je\s+ne\s+m['’]engag\w*\s+pas", r"(?:peux|veux|voudrais)\s+pas\s+m['’]engager", r"sans\s+(?:grande\s+)?conviction"),
     "es": (r"no\s+(?:puedo|sabría|podría)\s+(?:\w+\s+){0,3}?(?:saber|decir|determinar|decidir|confirmar|verificar|afirmar|"
            r"asegurar|analizar|evaluar|juzgar|ayudar)\w*", r"no\s+es\s+posible\s+(?:\w+\s+)?(?:saber|decir|determinar|afirmar|confirmar)\w*",
@@ -68,7 +68,7 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"impossibile\s+(?:da\s+)?(?:dir|stabilir|determinar|capir)\w*",
            r"entramb[ei]\s+(?:\w+\s+){0,2}?(?:sono|sembrano)\s+(?:\w+\s+)?(?:plausibili|possibili|compatibili|valide|verosimili)",
            r"non\s+saprei", r"non\s+sono\s+in\s+grado\s+di", r"(?:esserne|esserlo)\s+(?:del\s+tutto\s+)?(?:cert|sicur)[oa]",
-           r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+)?(?:sicur[oa]|cert[oa])",
+           r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+|affatto\s+|per\s+niente\s+|molto\s+|davvero\s+|proprio\s+)?(?:sicur[oa]|cert[oa])",
            r"non\s+mi\s+sentirei\s+di\s+(?:\w+\s+){0,2}?(?:sceglier|indicar|puntar|affermar|dir|scommetter)\w*",
            r"non\s+mi\s+(?:sbilancer|sbilanc|impegner)\w*", r"senza\s+(?:grande\s+|troppa\s+)?convinzione"),
     "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+){0,3}?(?:dizer|saber|determin|decidir|confirm|verific|afirm|"
@@ -78,11 +78,11 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"não\s+tenho\s+como\s+(?:saber|dizer|determinar|confirmar|afirmar|verificar)", r"não\s+sei\b", r"não\s+tenho\s+certeza", r"não\s+estou\s+(?:segur[oa]|cert[oa])",
            r"(?:é\s+)?difícil\s+(?:de\s+)?(?:dizer|saber|determinar)", r"não\s+me\s+comprometeria", r"sem\s+(?:muita\s+|grande\s+)?convicção"),
     "nl": (r"niet\s+met\s+(?:zekerheid|stelligheid)", r"beide\s+(?:\w+\s+){0,2}?(?:zijn|lijken)\s+(?:\w+\s+)?(?:mogelijk|plausibel|aannemelijk|even\s+waarschijnlijk)", r"kan\s+(?:\w+\s+){0,3}?niet\s+(?:\w+\s+){0,2}?(?:zeggen|bepalen|beslissen|kiezen|bevestigen|verifiëren|controleren|analyseren|beoordelen)", r"moeilijk\s+te\s+zeggen",
-           r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker", r"niet\s+(?:\w+\s+){0,2}?(?:vastleggen|vastpinnen)", r"leg\s+me\s+(?:er\s+)?niet\s+(?:op\s+)?vast"),
+           r"weet\s+(?:ik\s+)?(?:het\s+)?niet", r"niet\s+zeker", r"zeker\s+weten\s+doe\s+ik\s+(?:het\s+)?niet", r"niet\s+(?:\w+\s+){0,2}?(?:vastleggen|vastpinnen)", r"leg\s+me\s+(?:er\s+)?niet\s+(?:op\s+)?vast"),
     "tr": (r"(?:ikisi|her\s+ikisi)\s+de\s+(?:\w+\s+)?(?:olası|mümkün|makul|olabilir)", r"söylemek\s+zor", r"emin\s+değilim", r"bilemiyorum", r"emin\s+olamıyorum", r"karar\s+veremiyorum", r"bilmiyorum",
            r"(?:belirleyemiyorum|anlayamıyorum|söyleyemem|doğrulayamam|doğrulayamıyorum|teyit\s+edemem|teyit\s+edemiyorum)",
            r"yeterli\s+(?:bilgi|veri|kanıt)\w*\s+(?:sahip\s+değilim|yok)", r"emin\s+olamam", r"kesin\s+(?:bir\s+)?(?:şey\s+)?(?:söyleyemem|diyemem)"),
-    "pl": (r"(?:oba|obie|obydwa|obydwie)\s+(?:\w+\s+){0,2}?(?:są|wydają\s+się)\s+(?:\w+\s+)?(?:możliwe|prawdopodobne|wiarygodne)", r"trudno\s+(?:powiedzieć|stwierdzić|ocenić)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
+    "pl": (r"(?:oba|obie|obydwa|obydwie)\s+(?:\w+\s+){0,2}?(?:są|wydają\s+się)\s+(?:\w+\s+)?(?:możliwe|prawdopodobne|wiarygodne)", r"trudno\s+(?:powiedzieć|stwierdzić|ocenić|rozstrzygnąć|zdecydować)", r"nie\s+(?:mogę|potrafię|umiem)\s+(?:\w+\s+){0,3}?(?:powiedzieć|określić|"
            r"zdecydować|ocenić|potwierdzić|zweryfikować|stwierdzić|przeanalizować|analizować)",
            r"nie\s+wiem", r"nie\s+jestem\s+pew(?:ien|na)", r"nie\s+upierał(?:bym|abym)", r"nie\s+(?:będę|chcę)\s+się\s+(?:\w+\s+){0,2}?upierać", r"nie\s+dał(?:bym|abym)\s+(?:za\s+to\s+)?głowy"),
     "vi": (r"cả\s+hai\s+(?:\w+\s+){0,2}?(?:đều\s+)?(?:có\s+thể|hợp\s+lý|khả\s+thi)", r"khó\s+(?:nói|xác\s+định)", r"không\s+thể\s+(?:xác\s+định|nói|biết|quyết\s+định|xác\s+nhận|khẳng\s+định|phân\s+tích)",
@@ -159,7 +159,7 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "el": (r"δεν\s+είμαι\s+(?:\w+\s+)?(?:σίγουρ|βέβαι)\w*", r"δύσκολο\s+να\s+(?:το\s+)?(?:πω|πει|κρίνω|προσδιορ\w*)", r"δεν\s+ξέρω",
            r"δεν\s+(?:μπορώ|είναι\s+δυνατόν)\s+να\s+(?:το\s+)?(?:\w+\s+){0,2}?(?:πω|προσδιορίσω|επιβεβαιώσω|καθορίσω|διακρίνω|"
            r"αποφασίσω|κρίνω|αναλύσω|επαληθεύσω|ξέρω)", r"και\s+τα\s+δύο\s+(?:\w+\s+){0,2}?(?:πιθαν|δυνατ|εύλογ)\w*"),
-    "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지\s*않|"
+    "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지(?:는|도)?\s*않|"
            r"(?:확신|자신)(?:이|은)?\s*없|(?:확정|단정)(?:하지는|하지|은)\s*않|(?:장담|단정|확신|분석|답변|판별|판정|검증)할\s*수(?:는|가)?\s*없)",),
     "th": (r"(?:ไม่แน่ใจ|ไม่สามารถ(?:ระบุ|วิเคราะห์|ยืนยัน|บอก|ตัดสิน)|บอกไม่ได้|ยากที่จะ(?:บอก|ระบุ|ตัดสิน)|ไม่ทราบ)",),
     "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道|"

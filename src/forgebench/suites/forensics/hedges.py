@@ -163,7 +163,7 @@ it looks real", "If I had to choose, ..."); also read by :func:`.extract.is_refu
 CONTRAST = re.compile(
     rf"\b(?:{CONTRAST_EN}|(?:my\s+)?best\s+guess|"
     r"mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
-    r"ama|fakat|ale|jednak|nhưng|но|однако|αλλά|ωστόσο|όμως)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
+    r"ama|fakat|ale|jednak|nhưng|но|однако|αλλά|ωστόσο|όμως|tetapi|tapi|namun)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
     r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않렵])지만|(?<!\w)(?:אבל|אך|اما|ولی)(?!\w)|แต่",
     re.I,
 )

@@ -244,12 +244,11 @@ def _polarity(hay: str, spec: OptionTexts, loose: bool = False) -> set[str]:
                 ):
                     found.update((spec.positive, spec.negative))  # "partly AI-generated": both
                     continue
-                said_not = (
+                said_not = (  # "«non AI-manipulated» kan utelukkes": negated twice
                     negated(hay, m.start())
                     or compared(hay, m.start(), m.end())
-                    or bool(other.NEGATOR_AFTER.match(hay, m.end()))
                     or bool(DISMISSED.match(hay, m.end()))
-                )
+                ) != bool(other.NEGATOR_AFTER.match(hay, m.end()))
                 positive = sign != said_not
                 found.add(spec.positive if positive else spec.negative)
     return found

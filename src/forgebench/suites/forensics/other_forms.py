@@ -12,13 +12,13 @@ _RANKING_OTHER = re.compile(
     r"(?:(?<!\w)(?:rangfolge|reihenfolge|classement|clasificación|orden\s+de\s+probabilidad|classifica|"
     r"classificação|ordem\s+de\s+probabilidade|kolejność|rangschikking|volgorde|sıralama|peringkat|urutan|"
     r"рейтинг|порядок|xếp\s+hạng|thứ\s+tự|rangsor|järjestys|clasament|ordine\s+di\s+probabilità|rangiranje|"
-    r"рангирање|класиране|poradie|rangering|rangordning|rangiran\w*)|"
+    r"рангирање|класиране|poradie|rangering|rangordning|rangiran\w*)(?:\s+[^\W\d_]+){0,2}|"
     r"(?:可能性)?(?:排序|排名)|可能性の高い順|順位|ランキング|순위|가능성\s*순)\s*[:：]|"
-    r"(?:\b(?=[dDvVoOeEfFоО])(?:de\s+(?:la\s+|lo\s+)?más\s+(?:\w+\s+)?a\s+(?:la\s+|lo\s+)?menos|du\s+plus\s+\w+\s+au\s+moins|dalla?\s+(?:più|migliore)\s+"
-    r"alla?\s+(?:meno|peggiore)|vom\s+(?:wahrscheinlichsten|besten)\s+zum|do\s+mais\s+\w+\s+ao\s+menos|"
+    r"(?:\b(?=[dDvVoOeEfFоО])(?:de\s+(?:la\s+|lo\s+)?más\s+(?:\w+\s+)?a\s+(?:la\s+|lo\s+)?menos|du\s+plus\s+\w+\s+au\s+moins|da(?:l|lla|llo)\s+(?:più|migliore)\s+(?:\w+\s+)?"
+    r"a(?:l|lla|llo)\s+(?:meno|peggiore)|vom\s+(?:wahrscheinlichsten|besten)\s+zum|do\s+mais\s+(?:\w+\s+)?ao\s+menos|"
     r"от\s+наиболее|от\s+самого|od\s+najbardziej|van\s+meest|en\s+olasıdan|från\s+mest|od\s+nejv|od\s+najv|"
     r"od\s+naj|от\s+най|fra\s+mest|fra\s+den\s+mest)|"
-    r"(?=[可가])(?:可能性の高い順|可能性が高い順|가능성이?\s*높은\s*순))[^:：\n]{0,60}[:：]",
+    r"(?=[可가从])(?:可能性の高い順|可能性が高い順|가능성이?\s*높은\s*순|从最\w{1,4}到最))[^:：\n]{0,60}[:：]",
     re.I,
 )
 
@@ -45,14 +45,26 @@ def forms_in_english(text: str) -> str:
     ):  # "B 0,7"
         text = _DECIMAL_COMMA.sub(r"0.\1", text)
     text = eliminations_in_english(text)
+    if _RUNNER_UP_OTHER.search(text):  # "B, com D como segunda opção": "D as runner-up"
+        text = _RUNNER_UP_OTHER.sub(" as runner-up", text)
     if ":" not in text and "：" not in text:
         return text
     return _RANKING_OTHER.sub(" ranking: ", text)
 
 
+_RUNNER_UP_OTHER = re.compile(
+    r"\s+(?:como|comme|als|come|jako|как|som)\s+(?:(?:mi|minha|ma|mon|mijn|meine?|moja|mój|il\s+mio|la\s+mia)\s+)?"
+    r"(?:segund[ao]\s+(?:opção|opción|escolha|elección|alternativa|opzione)|(?:second|deuxième)\s+choix|"
+    r"tweede\s+(?:keus|keuze)|second[ao]\s+(?:scelta|opzione)|zweite\s+wahl|drug(?:i|a)\s+(?:wybór|opcja)|"
+    r"втор(?:ой|ым)\s+вариант(?:ом)?|andra\s+val|the\s+second\s+option)(?!\w)",
+    re.I,
+)
+"""A runner-up after its letter ("com D como segunda opção", "met B als tweede keus"), read as
+English "as runner-up" (that letter is not the answer; "segunda opção" may already read "the
+second option" here)."""
 _RULE_OUT_OTHER = re.compile(
-    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlL])(?:loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
-    r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
+    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlL])(?:loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+(?:écarter|exclure|éliminer)|"
+    r"escludo|scarto|excluo|eliminando|schließe|исключаю|исключаем|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
     r"eleme|vylučuji|vylučujem|utesluter|utelukker|isključujem|искључујем|изключвам|αποκλείω|αποκλείουμε|kizárom|"
     r"exclou|exclouc|saya\s+tolak|ondoa|el(?:iyorum|iyoruz|edim|edik|eriz))\b|排除|除外(?:すると|して)?|제외하면|제외하고|(?<!\w)(?:أستبعد|نستبعد|استبعدت)(?!\w)",
     re.I,
@@ -62,7 +74,7 @@ aus", "排除A、B和C"), read as English "rule out"."""
 _LEAVES_OTHER = re.compile(
     r"\s*[,;，、]?\s*(?:(?:así\s+que|por\s+lo\s+que|donc|alors|also|daher|quindi|perciò|então|"
     r"поэтому|więc|dus|yani|οπότε|så)\s+)?\b(?=[qQiIbBrRoOzZkKfFåÅsSpPоОзЗμΜαΑgGmMтТ])(?:queda|quedan|il\s+reste|reste|bleibt|resta|rimane|"
-    r"fica|sobra|остаётся|остается|залишається|zostaje|pozostaje|blijft\s+over|blijft|kalır|zbývá|återstår|"
+    r"fica|sobra|остаётся|остается|остаются|залишається|zostaje|pozostaje|zostają|pozostają|blijft\s+over|blijft|kalır|zbývá|återstår|"
     r"μένουν|μένει|απομένει|απομένουν|zostáva|ostaje|остаје|остава|gjenstår|står\s+igjen|marad|rămâne|rămân|"
     r"romanen|resten|tinggal|còn\s+lại)\b|\s*[,،]?\s*(?:فيبقى|ويبقى|يبقى|يتبقى)|"
     r"\s*[,，、]?\s*(?:残るのは|残りは|剩下|剩余|남는\s*것은)",

@@ -72,9 +72,14 @@ NEGATOR_AFTER = re.compile(
     r"|[^.,;!?]{0,24}?\sdeğil(?!\w)|"
     + COMPARED_AFTER
     + r"|\s+(?:nada|nichts|niente|nulla|nic|ничего|nothing)(?!\w)"
+    r"|\s*[\"']?\s+(?:kan\s+(?:utelukkes|udelukkes|uteslutas|avvises|forkastes)|kan\s+worden\s+uitgesloten|"
+    r"(?:kann|können)\s+ausgeschlossen\s+werden|peut\s+être\s+(?:exclue?|écartée?)|puede\s+descartarse|"
+    r"può\s+essere\s+esclus[ao]|pode\s+ser\s+descartad[ao]|może\s+(?:zostać|być)\s+wykluczon[ya]|"
+    r"можно\s+исключить|kizárható|elenebilir|رد\s+می[\u200c\s]?شود|مستبعد)(?!\w)"
 )
 """Matched right after the negated words (``re.match`` at their end), past a bracketed gloss
-("除去（Removal）ではありません")."""
+("除去（Removal）ではありません"), or a "can be ruled out" after it ("«non AI-manipulated» kan
+utelukkes", "AI-generated رد می‌شود")."""
 BUT_OTHER = (
     r"(?<!\w)(?:aber|sondern|mais|pero|sino|però|mas|porém|maar|ale|но|а|ama|fakat|ancak|nhưng|"
     r"بل|لكن|ولكن|लेकिन|बल्कि|αλλά)(?!\w)|但是|但|而是|不过|でも|しかし|けど|하지만"
@@ -129,7 +134,8 @@ AFTER_LETTER_OTHER = frozenset(
     ["ist", "est", "es", "è", "é", "wäre", "sería", "serait", "sarebbe", "seria", "scheint", "semble",
      "parece", "sembra", "passt", "correspond", "corresponde", "corrisponde", "y", "e", "o", "und", "oder", "ou",
      "et", "oppure", "lub", "veya", "hoặc", "är", "jest", "je", "или", "и", "ve", "ya", "och", "eller", "en",
-     "và", "dan", "atau", "nebo", "sau", "vagy", "és", "albo", "oraz", "ili", "tai", "ή", "και"]
+     "và", "dan", "atau", "nebo", "sau", "vagy", "és", "albo", "oraz", "ili", "tai", "ή", "και",
+     "zamiast", "statt", "anstatt", "plutôt", "piuttosto", "invece", "framför", "istället", "místo", "namiesto"]
 )  # fmt: skip
 """Words that make a Latin "A" before them the option letter in the other languages ("A ist
 wahrscheinlicher als D", "A est plus probable"), not an article (read by :mod:`.reading`)."""
@@ -170,12 +176,14 @@ CORRECTION_OTHER = (
     r"en\s+fait|mejor\s+dicho|corrijo|me\s+corrijo|corrección|correzione|volevo\s+dire|mi\s+correggo|"
     r"correção|me\s+corrijo|исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
     r"düzeltme|demek\s+istedim|poprawka|miałem\s+na\s+myśli|xin\s+lỗi|ý\s+tôi\s+là|"
-    r"أقصد|قصدت|تصحيح|عفو[ًا]*|أعتذر|الصحيح\s+هو|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
+    r"أقصد|قصدت|تصحيح|عفو[ًا]*|عذر[ًا]*|أعتذر|الصحيح\s+هو|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
     r"me\s+equivoqu[ée]|me\s+he\s+equivocado|je\s+me\s+suis\s+trompée?|mi\s+sono\s+sbagliat[oa]|"
     r"enganei-me|me\s+enganei|ich\s+habe\s+mich\s+(?:geirrt|vertan)|ich\s+lag\s+falsch|entschuldigung|"
     r"przepraszam|pomylił(?:em|am)\s+się|scusa|scusami|scusate|chiedo\s+scusa|mi\s+scuso|я\s+ошиб(?:ся|лась)|прошу\s+прощения|yanıldım|"
     r"özür\s+dilerim|spletl(?:a)?\s+jsem\s+se|omlouvám\s+se|tévedtem|bocsánat|ik\s+vergiste\s+me|"
-    r"förlåt|jag\s+tog\s+fel|tôi\s+nhầm|перепрошую|вибачте|точніше|ou\s+plutôt|o\s+mejor\s+dicho|"
+    r"förlåt|jag\s+tog\s+fel|jag\s+menade|unnskyld|jeg\s+mente|właściwie\s+nie|javítom|helyesbítek|"
+    r"διόρθωση|συγγνώμη|εννοούσα|κάνω\s+λάθος|έκανα\s+λάθος|עכשיו\s+אני\s+רואה|טעיתי|סליחה|תיקון|"
+    r"התכוונתי|দুঃখিত|সংশোধন|আমি\s+ভুল|tôi\s+nhầm|перепрошую|вибачте|точніше|ou\s+plutôt|o\s+mejor\s+dicho|"
     r"oder\s+besser\s+gesagt|o\s+meglio|ou\s+melhor|или\s+скорее|(?:non|nein|no|não|нет)\s*,\s*(?:plutôt|doch|"
     r"mejor|piuttosto|melhor|скорее))(?!\w)|"
     r"(?<!\w)(?:espera|attends|attendez|moment\s+mal|einen\s+moment|(?:nein|nee)[,\s]+moment|warte|aspetta|aspetti|подожди(?:те)?|"

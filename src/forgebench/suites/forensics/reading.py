@@ -106,7 +106,7 @@ _ENDS = re.compile(
     r"[\(\[\"']?([A-Y])[\)\]\"']?\s*[.!]?\s*$"
 )
 _LEADING = re.compile(
-    r"^[\s>*-]*[\(\[\"']?([A-Y])(?:[\)\]\"']|\s*[.:\-–—\n]|\s*;(?![\s(]*[A-Y][\s).;,]*$)|\s*$|\s+\((?![A-Y]\))|"
+    r"^[\s>*-]*[\(\[\"']?([A-Y])(?:[\)\]\"]|'(?![^\W\d_])|\s*[.:\-–—\n]|\s*;(?![\s(]*[A-Y][\s).;,]*$)|\s*$|\s+\((?![A-Y]\))|"
     r"(?=,?\s+(?:rather\s+than|instead\s+of|not|over)\s+[\(\[\"']?[A-Y](?![A-Za-z])))"
 )
 """A letter opening the answer ("B.", "(C)", "A rather than B.", "C, not D.")."""

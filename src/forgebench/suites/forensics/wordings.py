@@ -133,7 +133,7 @@ NEGATIVE = (
     "äkta", "verklig", "skutečná", "skutečný", "skutečné",
     "photo réelle", "prise avec un appareil", "appareil photo", "photographie authentique",
     "tomada con una cámara", "kamera aufgenommen", "vera foto", "foto vera", "scattata con",
-    "tirada com", "実際の写真", "本物の写真", "реальн", "подлинн", "实拍", "拍摄的", "相机拍",
+    "tirada com", "実際の写真", "本物の写真", "реальн", "подлинн", "настоящ", "实拍", "拍摄的", "相机拍",
     "originale", "originales", "intacte", "intacto", "intacta", "intatta", "オリジナル", "원본",
     "оригинальн", "nguyên bản", "ảnh thật", "eredeti", "valódi", "originální",
     "справжн", "оригінальн", "üretilmemiş", "oluşturulmamış", "manipüle edilmemiş",
@@ -193,7 +193,7 @@ plutôt que A", "väljer D framför A"): the letter after it is passed over."""
 RUNNER_UP = (
     r"runner[\s-]up|second\s+(?:choice|pick|best)|(?:backup|fallback)(?:\s+(?:option|choice|answer))?|"
     r"запасн\w+(?:\s+вариант)?|запасн\w+|ersatz\w*|andrahandsval|reservalternativ|yedek\s+seçenek|次选|备选|"
-    r"次点|차선책?"
+    r"次点|차선책?|ikinci\s+tercih(?:im)?"
 )
 """A runner-up named before its letter ("B, runner-up: A", "B, запасной вариант — A", "C, 备选B"):
 that letter is not the answer. Ordinals ("второй вариант", "segunda opción") are read as English
@@ -219,7 +219,9 @@ _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "de": (("oberen", "obere", "oberer"), ("unteren", "untere", "unterer"), ("linken", "linke", "linker"), ("rechten", "rechte", "rechter"), "vh hv"),
     "ru": (("верхний", "верхнем", "верхней", "верхняя"), ("нижний", "нижнем", "нижней", "нижняя"), ("левый", "левом", "левой", "левая"), ("правый", "правом", "правой", "правая"), "vh hv"),
     "pl": (("górny", "górnym", "górnej", "górna"), ("dolny", "dolnym", "dolnej", "dolna"), ("lewy", "lewym", "lewej", "lewa"), ("prawy", "prawym", "prawej", "prawa"), "vh hv"),
-    "tr": (("üst",), ("alt",), ("sol",), ("sağ",), "hv"),
+    "tr": (("üst", "üstte"), ("alt", "altta"), ("sol",), ("sağ",), "hv"),
+    "he": (("העליונה", "העליון", "למעלה"), ("התחתונה", "התחתון", "למטה"), ("השמאלית", "השמאלי", "משמאל"),
+           ("הימנית", "הימני", "מימין"), "hv vh"),
     "sv": (("övre",), ("nedre",), ("vänstra",), ("högra",), "vh"),
     "ko": (("상단",), ("하단",), ("왼쪽", "좌측"), ("오른쪽", "우측"), "hv"),
     "ar": (("العلوي", "العلوية"), ("السفلي", "السفلية"), ("الأيسر", "اليسرى"), ("الأيمن", "اليمنى"), "vh"),
@@ -264,6 +266,9 @@ def _corners() -> dict[str, tuple[str, ...]]:
         "top left": ["ซ้ายบน", "บนซ้าย"], "top right": ["ขวาบน", "บนขวา"],
         "bottom left": ["ซ้ายล่าง", "ล่างซ้าย"], "bottom right": ["ขวาล่าง", "ล่างขวา"],
     }  # fmt: skip
+    for key, dutch in (("top left", "linkerboven"), ("top right", "rechterboven"),  # Dutch compounds
+                       ("bottom left", "linkeronder"), ("bottom right", "rechteronder")):  # fmt: skip
+        out[key] += [dutch + "hoek", dutch + "kant"]
     for top, bottom, left, right, orders in _CORNER_WORDS.values():
         for key, vs, hs in (("top left", top, left), ("top right", top, right),
                             ("bottom left", bottom, left), ("bottom right", bottom, right)):  # fmt: skip

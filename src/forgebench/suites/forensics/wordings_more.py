@@ -46,8 +46,19 @@ MORE_LANGUAGES: dict[str, tuple[str, ...]] = {
                          "vollständig synthetisiert", "komplett synthetisiert", "sintesi completa", "interamente sintetizzata",
                          "síntese completa", "полностью синтезировано", "полный синтез", "повністю синтезовано",
                          "повний синтез", "tổng hợp hoàn toàn", "전체 합성", "완전히 합성", "完全合成", "全体合成", "整体合成",
-                         "توليد كامل", "مولدة بالكامل", "تركيب كامل"),
+                         "توليد كامل", "مولدة بالكامل", "تركيب كامل", "sepenuhnya disintesis", "seluruhnya disintesis"),
 }  # fmt: skip
+MORE_LANGUAGES_12: dict[str, tuple[str, ...]] = {
+    "diffusion models": ("modele dyfuzyjne", "model dyfuzyjny", "modelem dyfuzyjnym", "modelu dyfuzyjnego", "difüzyon model"),
+    "graphics-based methods": ("metody graficzne", "metod graficznych", "графические методы", "графических метод"),
+    "face swap (multiple faces)": ("flere ansigter", "több arcot", "több arc"),
+    "splicing": ("काटकर चिपकाया", "काटकर जोड़ा"),
+    "face editing": ("顔の属性", "얼굴 속성"),
+}  # fmt: skip
+"""Round 12 (h39-fresh21): model and manipulation kinds as paraphrased in Polish, Russian,
+Turkish, Danish, Hungarian, Hindi, Japanese, Korean and Indonesian."""
+for _key, _forms in MORE_LANGUAGES_12.items():
+    MORE_LANGUAGES[_key] = MORE_LANGUAGES.get(_key, ()) + _forms
 """Round 10 (h39-fresh14): the model kinds, manipulation kinds and "no area" in Greek, the South
 Slavic languages, Bulgarian, Slovak, Czech, Norwegian and Danish, Hungarian, Malay, Tagalog,
 Catalan, Basque, Romanian, Finnish, Kazakh, Hebrew and Urdu; round 11 (h39-fresh17): "no area",

@@ -52,7 +52,9 @@ same themes by three more) are all tuning half: what the eleventh round is fitte
 other languages), written after round 11a. ``h39-fresh20`` (450: the hard kinds in English, 21
 other languages, short answers in 30 styles), written during round 11, is all test half: the
 sixth unseen figure. ``h39-fresh21`` (450, none in English: French, Spanish, German, Italian,
-Japanese and Korean at length and short, 24 more languages) is all tuning half.
+Japanese and Korean at length and short, 24 more languages) is all tuning half, and so is
+``h39-fresh22`` (300 English: options named without a choice beside twins that choose, about 60%
+``Z``; a 36-model run's raw outputs).
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

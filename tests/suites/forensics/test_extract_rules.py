@@ -86,6 +86,9 @@ FRESH20_TEST_RIGHT, FRESH20_TEST_WRONG = 422, 7  # as written (2ec32e9); round 1
 # the h39-fresh21 batch (450 answers, all tuning half, none in English: the six languages issue 39
 # names at length and short, 24 more languages), written during round 11
 FRESH21_TUNING_RIGHT, FRESH21_TUNING_WRONG = 421, 0  # round 12; as written (7a4bcf5): 381, 16
+# the h39-fresh22 batch (300 English answers, all tuning half: options named without a choice next
+# to twins that choose, about 60% Z; a 36-model run's raw outputs), written during round 11
+FRESH22_TUNING_RIGHT, FRESH22_TUNING_WRONG = 272, 18  # as written (f7bf19a)
 
 
 @pytest.mark.parametrize(
@@ -243,6 +246,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh19",
         "h39-fresh20",
         "h39-fresh21",
+        "h39-fresh22",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -283,6 +287,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh19", "tuning", FRESH19_TUNING_RIGHT, FRESH19_TUNING_WRONG),
         ("h39-fresh20", "test", FRESH20_TEST_RIGHT, FRESH20_TEST_WRONG),
         ("h39-fresh21", "tuning", FRESH21_TUNING_RIGHT, FRESH21_TUNING_WRONG),
+        ("h39-fresh22", "tuning", FRESH22_TUNING_RIGHT, FRESH22_TUNING_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:

@@ -106,6 +106,7 @@ from forgebench.suites.forensics.option_text import (
     OptionTexts,
     named_letters,
     option_texts,
+    polarity_of,
     text_letters,
 )
 from forgebench.suites.forensics.reading import Reading, read_letter
@@ -202,6 +203,23 @@ def _contrast_pick(rest: str, spec: OptionTexts, question: str) -> Extraction | 
     return Extraction(read.letter, step, "after-hedge")
 
 
+_LOCATED = re.compile(
+    r"\b(?:the\s+)?(?:forged|manipulated|edited|tampered|fake|altered|suspicious)\s+(?:area|region|part|"
+    r"portion|spot|zone|frames?)\s+(?:is|are|appears?|seems?|lies|sits)\s+(?:to\s+be\s+)?(?:located\s+)?"
+    r"(?:in|at|on|near|around)\b[^.;!?\n]*|\b(?:the\s+)?(?:exif|metadata|file\s*name|header)\b[^,:.;!?\n]*",
+    re.I,
+)
+"""What answers another question than authenticity ("The forged area is in the bottom left",
+"The EXIF says Photoshop"): where the answer says nothing else of a binary pair's sides, it
+chose neither."""
+
+
+def _other_question(text: str, spec: OptionTexts) -> bool:
+    if not _LOCATED.search(text):
+        return False
+    return bool(polarity_of(text, spec)) and not polarity_of(_LOCATED.sub(" ", text), spec)
+
+
 def _why(text: str, rule: str) -> str:
     if rule.startswith("tied-"):
         return "two_options"
@@ -260,6 +278,8 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
     text = last_frames(text, int(count.group(1))) if count else text  # "the last two frames"
     if spec.kind == "binary" and BOTH_SIDES.search(text):  # "A bit of both, honestly: ..."
         return Extraction(NO_OPTION, "none", "both-sides", "two_options")
+    if spec.kind == "binary" and _other_question(text, spec):
+        return Extraction(NO_OPTION, "none", "other-question", "nothing")
     if contradicting_no(text, spec, question):
         return Extraction(NO_OPTION, "none", "conflict", "two_options")
     if trailing_doubt(text):  # "So D? Not sure.": the last sentence takes the choice back

@@ -70,7 +70,7 @@ def chain(rules: Extraction, embed_letter: str | None, extractor_letter: str | N
 SETTLED_Z = frozenset(
     {"conflict", "several-letters", "empty", "conditional", "tied-scores", "tied-ranking",
      "numbered-options", "undecided", "two-named", "cut-turning", "cut-off", "description", "unread-score",
-     "both-sides", "two-answers", "looping", UNCONSTRAINED}
+     "both-sides", "two-answers", "looping", "other-question", UNCONSTRAINED}
 )  # fmt: skip
 """Rules whose ``Z`` is a decision (readings that disagree, no answer at all, an answer that
 says it cannot tell or hedges between options: ``undecided``; two options sharing the top

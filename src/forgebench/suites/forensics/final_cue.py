@@ -136,7 +136,7 @@ STOPPED = re.compile(r"[.!?)\]\"'。！？*`>|}]\s*$")
 _ENGLISH = re.compile(r"\b(?:the|is|are|of|in|on|and|there|this|with|a|an)\b")
 _REGION_WORDS = re.compile(r"(?:top|bottom|upper|lower|left|right|cent(?:er|re)|middle|\s|-)+")
 _FORGERY_WORD = re.compile(
-    r"forg|fake|manipul|edit|tamper|past|splic|insert|alter|doctor|synthe|generat|copie|copy|"
+    r"forg|fake|manipul|edit|tamper|paste|pasting|splic|insert|alter|doctor|synthe|generat|copie|copy|"
     r"clon|remov|eras|artifact|artefact|inconsisten|suspicious|unnatural|odd|seam|modif|chang|"
     r"add|wrong|anomal|mismatch|blur|smudg|retouch|photoshop|fabricat|swap|replac|composit|distort|"
     r"warp|differ|n't\s+match|not\s+match|repeat|duplicat|missing|strange|weird|unusual|irregular|"
@@ -171,10 +171,15 @@ def _cut_off(text: str) -> str | None:
 
 
 def _describes_only(text: str, spec: OptionTexts) -> bool:
-    """Region options (corners, sides, centre) or boxes named in an answer of several sentences
-    that only describes the image ("A man is walking in the top left area."): a place is named,
-    no forgery is: no choice (on a whole short answer, "Top left.", the place is the answer)."""
-    if spec.kind not in ("text", "boxes") or len(text) <= TEXT_WHOLE or _FORGERY_WORD.search(text):
+    """Region options (corners, sides, centre) or boxes named in an answer that only describes
+    the image ("A man is walking in the top left area.", "The man in the top left is smiling."):
+    a place is named, no forgery is: no choice (a short answer that states a place, "Top left.",
+    "It's in the top left.", is the answer)."""
+    if spec.kind not in ("text", "boxes") or _FORGERY_WORD.search(text):
+        return False
+    if len(text) <= TEXT_WHOLE and not (  # "The man in the top left is smiling at the camera."
+        len(text.split()) >= 6 and _PLACED.search(text) and not _STATES.search(text)
+    ):
         return False
     if CONCLUDING.search(text):  # "... I'd go with that region."
         return False
@@ -186,6 +191,17 @@ def _describes_only(text: str, spec: OptionTexts) -> bool:
     return bool(regions) and all(_REGION_WORDS.fullmatch(t) for t in regions)
 
 
+_PLACED = re.compile(
+    r"\b(?:in|on|at|near|from)\s+the\s+(?:far\s+)?(?:top|bottom|upper|lower|left|right|cent(?:er|re)|middle)\b",
+    re.I,
+)
+_STATES = re.compile(
+    r"\b(?:it['’]?s|it\s+is|i\s+think|i\s+believe|answer|i['’]d|i\s+would|say|guess|pick|choose|located|"
+    r"lies|sits|region|area|spot|part|portion|zone)\b",
+    re.I,
+)
+"""A short answer that places something in a region (``_PLACED``) without stating a region as its
+answer (``_STATES``): a description."""
 _ITEM = re.compile(r"^\W*[^.:;\n]{1,40}:\s*\S")
 
 

@@ -24,12 +24,12 @@ _RANKING_OTHER = re.compile(
 
 
 _PROBABILITY_WORD = re.compile(
-    r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|"
+    r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|ймовірн|"
     r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet",
     re.I,
 )
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])0,(\d{1,3})(?![\d,])")
-_LABELLED_COMMA = re.compile(r"[:=]\s*0,\d{2,3}(?![\d,])")
+_LABELLED_COMMA = re.compile(r"[:=—–]\s*0,\d{2,3}(?![\d,])")
 """A score after a label with a decimal comma ("nicht KI-generiert: 0,28"): two of them are scores
 even with no word for probability (a frame list "0,1" has one digit after its comma)."""
 

@@ -277,7 +277,8 @@ def _lead(text: str, spec: OptionTexts) -> str | None:
 
 
 _SETTLES = re.compile(
-    r"\b(?:so|therefore|thus|hence|which\s+means|also|dus|logo|alors|así\s+que|così|więc|значит|так\s+что|tehát)\b",
+    r"\b(?:so|therefore|thus|hence|which\s+means|also|dus|logo|alors|así\s+que|così|więc|значит|так\s+что|tehát|så)\b|"
+    r"(?<=\S)(?:므로|니까|기\s*때문에)(?=\s)|ので[、,]",
     re.I,
 )
 """The "so" that settles a condition, in English and where :data:`CONCLUDING` leaves it out (German

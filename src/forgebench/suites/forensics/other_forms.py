@@ -25,9 +25,10 @@ _RANKING_OTHER = re.compile(
 
 _PROBABILITY_WORD = re.compile(
     r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|ймовірн|"
-    r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet",
+    r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet|(?<!\w)(?:stime|stima|schätzung|estimaci|estimation)",
     re.I,
 )
+_PERCENT_FIRST = re.compile(r"(?<![\w%])%\s?(\d+(?:[.,]\d+)?)(?![\d%])")
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])0,(\d{1,3})(?![\d,])")
 _LABELLED_COMMA = re.compile(r"[:=—–]\s*0,\d{2,3}(?![\d,])")
 """A score after a label with a decimal comma ("nicht KI-generiert: 0,28"): two of them are scores
@@ -40,6 +41,8 @@ def forms_in_english(text: str) -> str:
     commas and eliminations (:func:`eliminations_in_english`), for the readers of answers that weigh every option (:mod:`.answer_forms`)."""
     if "%、" in text:
         text = text.replace("%、", "%, ")
+    if "%" in text:  # Turkish "%60": the percent sign before the number
+        text = _PERCENT_FIRST.sub(r"\1%", text)
     if "0," in text and (
         _PROBABILITY_WORD.search(text) or len(_LABELLED_COMMA.findall(text)) > 1
     ):  # "B 0,7"

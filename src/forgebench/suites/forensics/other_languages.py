@@ -49,7 +49,7 @@ from forgebench.suites.forensics.other_numbers import ordinals_in_english as ord
 
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
-    r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
+    r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|وغير|ولا|وليس|وليست|لم|ليسوا|"
     r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<=[\w,] )(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
     r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
     r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
@@ -101,7 +101,7 @@ CONDITIONAL_OTHER = (
 otherwise B"."""
 _CONCLUDING_WORDS = (
     "respuesta", "réponse", "antwort", "risposta", "resposta", "ответ", "відповідь", "odpowiedź", "antwoord",
-    "cevap", "yanıt", "svar", "odpověď", "απάντηση", r"đáp\s+án", r"câu\s+trả\s+lời", "jawaban", "jawapan",
+    "cevap", "yanıt", r"svar(?:et)?", "odpověď", "απάντηση", r"đáp\s+án", r"câu\s+trả\s+lời", "jawaban", "jawapan",
     r"por\s+(?:lo\s+)?tanto", r"en\s+conclusión", "concluyo", "elijo", r"me\s+quedo\s+con", "donc",
     r"par\s+conséquent", r"en\s+conclusion", r"je\s+(?:choisis|retiens|opte)", "daher", "deshalb", "folglich",
     "fazit", r"ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)", "quindi", "pertanto", "dunque",
@@ -222,7 +222,7 @@ def each_numbered(text: str) -> str:
 _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
     r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices|képkock\w*|kehy\w*|ruudu\w*|ruutu\w*|"
-    r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|snímok|khung\s+hình|okvir\w*|кадри|кадрлар|"
+    r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|snímok|khung\s+hình|khung(?=\s+\d)|bildrut\w*|καρέ|δείκτης|δείκτες|δείκτη|okvir\w*|кадри|кадрлар|"
     r"fotogramak|kadrlar|kadr|mga\s+frame|chỉ\s+số|images?(?=\s+\d)|"
     r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|ফ্রেম|เฟรม(?:ที่)?|சட்டக[\w\u0b80-\u0bff]*",
     re.I,

@@ -46,7 +46,7 @@ def forms_in_english(text: str) -> str:
     if "0," in text and (
         _PROBABILITY_WORD.search(text) or len(_LABELLED_COMMA.findall(text)) > 1
     ):  # "B 0,7"
-        text = _DECIMAL_COMMA.sub(r"0.\1", text)
+        text = _DECIMAL_COMMA.sub(r"0.\1", text).replace(" / ", "; ")  # "Kandidat 1: 0,1 / ..."
     text = eliminations_in_english(text)
     if ":" not in text and "：" not in text:
         return text
@@ -54,6 +54,8 @@ def forms_in_english(text: str) -> str:
 
 
 _RULE_OUT_OTHER = re.compile(
+    r"(?<!\w)(?:ausschlussverfahren|per\s+esclusione|por\s+eliminación|par\s+élimination|por\s+eliminação|metodą\s+eliminacji|"
+    r"методом\s+исключения|методом\s+виключення|eleme\s+yoluyla)\s*[:：]?|"
     r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlL])(?:loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
     r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
     r"eleme|vylučuji|vylučujem|utesluter|utelukker|isključujem|искључујем|изключвам|αποκλείω|αποκλείουμε|kizárom|"

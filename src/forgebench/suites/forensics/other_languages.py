@@ -93,7 +93,7 @@ CONDITIONAL_OTHER = (
     r"kalau\s+tidak|sebaliknya)|إذا\s[^.\n]*وإلا|اگر\s[^.\n]*وگرنه|אם\s[^.\n]*אחרת|"
     r"(?:अगर|यदि)\s[^।.\n]*(?:वरना|नहीं\s+तो|अन्यथा)|หาก[^.\n]*ไม่เช่นนั้น|ถ้า[^.\n]*ไม่เช่นนั้น)(?!\w)|"
     r"(?=[もなで場])(?:もし|なら|ならば|であれば|場合は)[^。\n]*(?:そうでなければ|でなければ|そうでない場合|違う場合|でない場合)|"
-    r"[다라]면\s[^.\n]*(?:지만|그렇지\s*않|아니면|아니라면)"
+    r"[다라]면\s[^.\n]*(?:지만|그렇지\s*않|아니면|아니라면|없다면|않다면|않는다면)"
 )
 """Conditional choices in the other languages ("se ..., altrimenti A", "si ..., sinon C",
 "wenn ..., sonst B", "如果" is in :data:`.hedges.CONDITIONAL`, "もし...でなければ", Korean
@@ -331,6 +331,10 @@ _ANSWER_OTHER = re.compile(
     re.I,
 )
 
+_CHOSEN_BEFORE_VERB = re.compile(
+    r"(?<![A-Za-z])([A-Y])\s*(?:\)\s*)?(?:を|를|을)\s*(?:選びます|選択します|選ぶ|選びました|선택합니다|선택하겠습니다|고르겠습니다|골랐습니다)"
+)
+
 
 def letters_in_latin(text: str) -> str:
     """Arabic and Persian digits as ASCII ("١٠٪": "10%"), Arabic without its optional vowel marks
@@ -346,6 +350,8 @@ def letters_in_latin(text: str) -> str:
         text = _BARE_LOOKALIKE.sub(lambda m: "ACAB"["АСΑΒ".index(m.group(1))], text)
     if "'" in text:  # Turkish "B'dir", "C'yi": the letter without its suffix
         text = _TURKISH_SUFFIX.sub(r"\1", text)
+    if "選" in text or "선택" in text or "고르" in text:  # "Cを選びます": "I choose C"
+        text = _CHOSEN_BEFORE_VERB.sub(r" I choose \1. ", text)
     if ":" in text or "：" in text:  # "antwoord: b": English "answer:", read in lower case too
         text = _ANSWER_OTHER.sub(" answer: ", text)
     return text

@@ -46,7 +46,7 @@ GENERATED_POSITIVE = (
     "generiert", "künstlich erzeugt", "synthetisch", "gefälscht", "generata", "generato",
     "sintetica", "sintetico", "gerada", "gerado", "gegenereerd", "nep", "üretilmiş", "sahte",
     "wygenerowany", "wygenerowane", "wygenerowana", "syntetyczny", "fałszywy", "fałszywe",
-    "сгенерированное", "сгенерирована", "сгенерирован", "синтетическое", "фальшивка", "مولدة",
+    "сгенерированное", "сгенерирована", "сгенерирован", "сгенерированным", "сгенерированной", "синтетическое", "фальшивка", "مولدة",
     "مزيفة", "नकली", "偽物", "가짜",
     "créée par une intelligence artificielle", "créée par l'ia", "créée par une ia", "créé par une ia",
     "générée par une intelligence artificielle", "creada por una ia", "creado por una ia",

@@ -151,7 +151,8 @@ PAIRED = re.compile(
     r"kako\b[^.;]*,\s*tako\s+i|както\b[^.;]*,\s*така\s+и)\b|要么[^。；;]*要么",
     re.I,
 )
-_EITHER_PAIR = re.compile(r"(?:entweder|soit|albo|либо|είτε|antingen|enten|ni|要么)(?!\w)", re.I)
+_EITHER_PAIR = re.compile(r"(?:entweder|soit|albo|либо|είτε|antingen|enten|ni)(?!\w)|要么", re.I)
+_LEADING_LETTER = re.compile(r"^\W*\(?[A-Y][).:]\s")
 """Both halves of a paired "either X or Y" / "both X and Y" in the other languages ("entweder
 ... oder", "soit ... soit", "либо ... либо", "как ..., так и", "要么 ... 要么"): two sides named
 even where only one is read (``two_options``), unless a contrast after it states one."""
@@ -273,7 +274,11 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
         why = "refusal" if _refuses(text, hedge) else "hedge"
     else:  # "either A or D" names two options; "maybe A, maybe D" hedges between them
         why = "hedge" if len(maybes) >= 2 else "two_options"
-    both = paired is not None and not _EITHER_PAIR.match(paired.group(0))  # "sowohl X als auch Y"
+    both = (  # "B. Zwei Boxen decken sowohl X als auch Y ab": one option's description
+        paired is not None
+        and not _EITHER_PAIR.match(paired.group(0))
+        and _LEADING_LETTER.match(text, 0, paired.start()) is not None
+    )
     return why, rest, hedge is None and (paired is None or both)
 
 

@@ -54,9 +54,9 @@ def forms_in_english(text: str) -> str:
 
 
 _RULE_OUT_OTHER = re.compile(
-    r"(?<!\w)(?:ausschlussverfahren|per\s+esclusione|por\s+eliminación|par\s+élimination|por\s+eliminação|metodą\s+eliminacji|"
-    r"методом\s+исключения|методом\s+виключення|eleme\s+yoluyla)\s*[:：]?|"
-    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlL])(?:loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
+    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlLaApPmMмМ])(?:(?:ausschlussverfahren|per\s+esclusione|por\s+eliminación|"
+    r"par\s+élimination|por\s+eliminação|metodą\s+eliminacji|методом\s+исключения|методом\s+виключення|"
+    r"eleme\s+yoluyla)\s*[:：]?\s*(?=\w)|loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+écarter|"
     r"escludo|scarto|excluo|schließe|исключаю|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
     r"eleme|vylučuji|vylučujem|utesluter|utelukker|isključujem|искључујем|изключвам|αποκλείω|αποκλείουμε|kizárom|"
     r"exclou|exclouc|saya\s+tolak|ondoa|el(?:iyorum|iyoruz|edim|edik|eriz))\b|排除|除外(?:すると|して)?|제외하면|제외하고|(?<!\w)(?:أستبعد|نستبعد|استبعدت)(?!\w)",

@@ -55,6 +55,7 @@ FRAMES = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 0 ]", "D": "[ 6, 7 ]"}
         ),
         ("Olasılıklar: Ekleme %10, Kopyala-Taşı %70, Kaldırma %15, Yüz Değiştirme %5.", KINDS, "B"),
         ("ימין למטה: 70%, שמאל למעלה: 10%, ימין למעלה: 10%, שמאל למטה: 10%.", REGIONS, "D"),
+        ("A — 0,5; B — 0,5.", KINDS, "Z"),
         # paraphrases of the options in the answer's language
         ("El vídeo parece hecho con una herramienta comercial de código cerrado.", GENS, "B"),
         ("Video kapalı kaynaklı bir yazılımla üretilmiş.", GENS, "B"),
@@ -72,6 +73,7 @@ FRAMES = {"A": "[ 3, 4, 5 ]", "B": "[ 0, 1 ]", "C": "[ 0 ]", "D": "[ 6, 7 ]"}
         ("Важко сказати напевно, але схоже на копіювання та переміщення фрагмента.", KINDS, "B"),
         # one line per option, one marked right
         ("A. Splicing – falsch\nB. Copy-Move – richtig, kopiert.\nC. Removal – falsch", KINDS, "B"),
+        ("A. Splicing – errado\nB. Copy-Move – correto, copiado.\nC. Removal – errado", KINDS, "B"),
         # a conditional that the last sentence settles
         (
             "Om kanterna är suddiga är bilden AI-genererad, annars inte. Kanterna är suddiga, "

@@ -104,7 +104,7 @@ _YES = (
     r"yes|yep|likely|true|correct|oui|sí|si|ja|sì|sim|tak|evet|có|да|是|はい|예|네|selected|chosen|picked|"
     r"gewählt|ausgewählt|choisie?|sélectionnée?|elegid[ao]|seleccionad[ao]|scelt[ao]|selezionat[ao]|escolhid[ao]|"
     r"selecionad[ao]|выбран[ао]?|wybran[ya]|gekozen|vald|valt|seçildi|seçilen|选中|已选|選択|선택|"
-    r"richtig|korrekt|correcto|correcta|corretto|corretta|juist|prawidłow[ya]|poprawn[ya]|верно|правильно|doğru|đúng|rätt|riktig"
+    r"richtig|korrekt|corret[oa]|correcto|correcta|corretto|corretta|juist|prawidłow[ya]|poprawn[ya]|верно|правильно|doğru|đúng|rätt|riktig"
 )
 _NO = (
     r"no|nope|unlikely|false|incorrect|non|nein|não|nee|nej|nie|hayır|không|нет|否|いいえ|아니요|"

@@ -103,20 +103,24 @@ _UNSURE = re.compile(r"\b(?:sure|certain|tell|say|know|confident)\b", re.I)
 _YES = (
     r"yes|yep|likely|true|correct|oui|sí|si|ja|sì|sim|tak|evet|có|да|是|はい|예|네|selected|chosen|picked|"
     r"gewählt|ausgewählt|choisie?|sélectionnée?|elegid[ao]|seleccionad[ao]|scelt[ao]|selezionat[ao]|escolhid[ao]|"
-    r"selecionad[ao]|выбран[ао]?|wybran[ya]|gekozen|vald|valt|seçildi|seçilen|选中|已选|選択|선택"
+    r"selecionad[ao]|выбран[ао]?|wybran[ya]|gekozen|vald|valt|seçildi|seçilen|选中|已选|選択|선택|"
+    r"richtig|korrekt|corret[oa]|correcto|correcta|corretto|corretta|juist|prawidłow[ya]|poprawn[ya]|верно|правильно|doğru|đúng|rätt|riktig"
 )
 _NO = (
     r"no|nope|unlikely|false|incorrect|non|nein|não|nee|nej|nie|hayır|không|нет|否|いいえ|아니요|"
     r"아니오|unwahrscheinlich|ausgeschlossen|peu\s+probable|improbable|exclue?|poco\s+probable|descartad[ao]|"
     r"improbabile|esclus[ao]|improvável|маловероятно|исключен[ао]?|mało\s+prawdopodobne|wykluczon[ya]|"
-    r"onwaarschijnlijk|uitgesloten|osannolik|utesluten|olası\s+değil|不太可能|排除"
+    r"onwaarschijnlijk|uitgesloten|osannolik|utesluten|olası\s+değil|不太可能|排除|"
+    r"falsch|falso|falsa|faux|fausse|errad[ao]|sbagliat[ao]|неверно|неправильно|błędn[ya]|yanlış|onjuist|fout"
 )
 """A verdict's yes and no per option ("| B | **gewählt** |", "| D | ausgeschlossen |"): the words
 of a yes/no, a likely/unlikely and a chosen/excluded, in English and the other languages."""
 _MAYBE = r"maybe|possibly|perhaps|partly|peut-être|quizás|vielleicht|forse|talvez|可能"
 _TICK, _CROSS = "✓✔✅☑", "✗✘❌×"
+_FIRSTS = "".join(sorted({w[0] for w in f"{_YES}|{_NO}|{_MAYBE}".split("|")}))
+"""The first letters of the verdict words: a cheap test before their alternation."""
 _VERDICT = re.compile(
-    rf"(?:[:=?\-–—]|\bis\b)?\s*(?:(?<![^\W\d_])((?:{_YES})|(?:{_NO})|(?:{_MAYBE}))(?![^\W\d_])"
+    rf"(?:[:=?\-–—]|\bis\b)?\s*(?:(?<![^\W\d_])(?=[{_FIRSTS}])((?:{_YES})|(?:{_NO})|(?:{_MAYBE}))(?![^\W\d_])"
     rf"\s*(?=[.,;!)\n]|$)|([{_TICK}{_CROSS}]))",
     re.I,
 )

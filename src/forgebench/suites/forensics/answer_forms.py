@@ -24,7 +24,7 @@ from forgebench.suites.forensics.reading import Reading
 
 _PROBABILITY = re.compile(
     r"(?<![A-Za-z0-9'])[(\[]?([A-Y])[)\]]?(?:[.:]?\s*(?:\([^)\n]{1,40}\)|\[[^\]\n]{1,40}\]))?"
-    r"\s*(?:[:=|—–]\s*|\(\s*|\s+-\s+(?=\d+(?:\.\d+)?\s*%|0?\.\d)|\s+(?:at|with|~|≈)\s+|\s+)(\d+(?:\.\d+|,\d+(?=\s*[;%|\n]|\s*$))?)(\s*%)?"
+    r"\s*(?:[:=|—–]\s*|\(\s*|\s+-\s+(?=\d+(?:\.\d+)?\s*%|0?\.\d)|\s+(?:at|with|~|≈)\s+|\s+)(\d+(?:\.\d+|,\d+(?=\s*[;%|\n]|\.?\s*$))?)(\s*%)?"
 )
 _LIST_COMMA = r",(?![^\[]*\])"
 """A comma that separates parts, not one inside a bracketed list ("[ 3, 4, 5 ]: 0.30, ...")."""

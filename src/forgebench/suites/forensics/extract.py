@@ -47,7 +47,7 @@ The paper's order, each stage deciding only what the previous ones left undecide
    ``refusal``, ``nothing``; in the verdict's detail and the export's ``found_by`` column).
 
    Rounds 8-10 (issue 39, the h39-fresh11 to h39-fresh14 batches' tuning half): a conditional
-   that the last sentence settles is read (``settled-condition``, :func:`.final_cue.settled_condition`);
+   that the last sentence settles is read (``settled-condition``, :func:`.undecided.settled_condition`);
    an answer cut off while reconsidering after its conclusion is ``Z`` (``cut-turning``,
    :func:`.answer_checks.reconsidering_cut`); JSON answers are read in :mod:`.json_answer`.
 2. ``embed``: ``builtin/embed`` (:mod:`.embed_extract`), when it was run on this run.
@@ -84,7 +84,6 @@ from forgebench.suites.forensics.final_cue import (
     BARE,
     VERDICT_LINE,
     gated,
-    settled_condition,
     settles,
     verdict_forms,
 )
@@ -104,13 +103,12 @@ from forgebench.suites.forensics.hedges import (
 from forgebench.suites.forensics.json_answer import json_answer
 from forgebench.suites.forensics.option_text import (
     OptionTexts,
-    named_letters,
     option_texts,
     polarity_of,
-    text_letters,
 )
 from forgebench.suites.forensics.reading import Reading, read_letter
 from forgebench.suites.forensics.scope_text import scope_text
+from forgebench.suites.forensics.undecided import contrast_pick, hedge_stands, settled_condition
 
 Step = Literal["refusal", "letter", "text", "embed", "extractor", "none", "missing"]
 STEPS: tuple[Step, ...] = ("refusal", "letter", "text", "embed", "extractor", "none", "missing")
@@ -156,51 +154,6 @@ def is_refusal(text: str, spec: OptionTexts) -> bool:
         return True
     rest = text[hedge.end() :]
     return is_refusal(rest, spec) or scope_text(rest, {}, spec) is None
-
-
-_NAMED_LETTER = re.compile(r"(?<![A-Za-z])([A-Y])(?![A-Za-z'])")
-
-
-def _undecided(text: str, why: str, rest: str, two: bool, spec: OptionTexts, question: str) -> bool:
-    """A hedge or an "I can't tell" (:func:`.hedges.undecided_rest`) that the answer does not
-    overturn: ``Z``. A contrast after it that states one option is read instead; "maybe X,
-    maybe Y" and "either X or Y" hedge only where they name two options (or none)."""
-    if rest.strip(BARE):
-        said = read_letter(rest, spec, question) or scope_text(rest, {}, spec)
-        if said is not None and said.letter != NO_OPTION:
-            return False
-    if two:  # "either the first two or the last two frames": two sides, one read or not
-        named = text_letters(text, spec) | (set(_NAMED_LETTER.findall(text)) & set(spec.letters))
-        either = re.search(r"\beither\b[^.;\n]*\bor\b[^.;\n]*", text, re.I)
-        if either is not None and not named_letters(either.group(0), spec):
-            return not named  # "Candidates 2-4 either overshoot or miss": no options weighed
-        return len(named) != 1 or either is not None
-    return True
-
-
-_COMMITS = re.compile(
-    r"\b(?:on\s+balance|overall|all\s+(?:things\s+)?considered|so\s+(?:it|this|i)|i(?:'d|\s+would)\s+"
-    r"(?:say|go\s+with|lean)|i\s+lean|(?:looks?|seems?)\s+[\w\s-]{1,30}?\s+to\s+me|my\s+(?:best\s+)?guess|"
-    r"most\s+likely|i(?:'m|\s+am)\s+going\s+with)\b",
-    re.I,
-)
-_OPEN = re.compile(r"\b(?:could|might|may|possibly|maybe|perhaps|also|either)\b", re.I)
-
-
-def _contrast_pick(rest: str, spec: OptionTexts, question: str) -> Extraction | None:
-    """What the contrast after a hedge commits to ("I can't be sure whether it is X or Y, but on
-    balance it looks untouched to me"), where it names one option and keeps nothing open (no
-    "could", "also", "maybe"): the hedge weighed both, the contrast decides (the whole answer
-    names both)."""
-    if not _COMMITS.search(rest) or _OPEN.search(rest):
-        return None
-    read = read_letter(rest, spec, question)
-    step: Step = "letter"
-    if read is None:
-        read, step = scope_text(rest, {}, spec), "text"
-    if read is None or read.letter == NO_OPTION:
-        return None
-    return Extraction(read.letter, step, "after-hedge")
 
 
 _LOCATED = re.compile(
@@ -304,11 +257,11 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
         return Extraction(settled, "text", "settled-condition")
     undecided = undecided_rest(text)
     if undecided is not None:
-        if _undecided(text, *undecided, spec, question):
+        if hedge_stands(text, *undecided, spec, question):
             return Extraction(NO_OPTION, "none", "undecided", undecided[0])
-        picked = _contrast_pick(undecided[1], spec, question)
+        picked = contrast_pick(undecided[1], spec, question)
         if picked is not None:  # "Hard to say if it is X or Y, but it looks untouched to me."
-            return picked
+            return Extraction(picked[0].letter, picked[1], "after-hedge")
     for special in (probabilities, binary_comparison, ranking, elimination):
         form = special(text, spec) if special is not probabilities or scored is None else scored
         if form is not None:

@@ -219,7 +219,7 @@ def _last_is_item(text: str) -> bool:
     return labelled or parts[-2].rstrip().endswith(";")
 
 
-def _named(text: str, spec: OptionTexts) -> set[str]:
+def named_options(text: str, spec: OptionTexts) -> set[str]:
     """Every option ``text`` names, claimed or not: by its words or by its letter."""
     return named_letters(text, spec) | {ch for _, ch in mentions(text, frozenset(spec.letters))}
 
@@ -238,7 +238,7 @@ def _final_pick(text: str, spec: OptionTexts) -> tuple[set[str], bool]:
     concluding = [s for s in sentences if CONCLUDING.search(s)] + last
     for s in reversed(concluding):
         kept = concessions_removed(s)  # "That's my answer, although frame 4 is also soft."
-        said = _named(kept, spec)
+        said = named_options(kept, spec)
         if said:
             return said, s not in last
     return set(), False
@@ -278,7 +278,7 @@ def _lead(text: str, spec: OptionTexts) -> str | None:
     head = re.sub(r"^[\W_]+|[\W_]+$", "", _LEAD_FILLER.sub("", m.group(1)))  # "**X** ✔️"
     if not head or len(head.split()) > 6:
         return None
-    named = _named(head, spec)
+    named = named_options(head, spec)
     if len(named) != 1:
         return None
     said = norm(head)
@@ -288,49 +288,12 @@ def _lead(text: str, spec: OptionTexts) -> str | None:
     elif len(said) < 3 or not any(t == said or t.startswith(said + " ") for t in spec.texts):
         return None  # the option's words themselves, not a sentence that mentions them
     letter = next(iter(named))
-    if any(_named(label, spec) - {letter} for label in labels):
+    if any(named_options(label, spec) - {letter} for label in labels):
         return None  # "X — plausible ... Y — the iris differs": a comment on each option
     for sentence in re.split(r"(?<=[.!?;])\s+|\n+", text[m.end() :]):
-        if _TURN.match(sentence) and _named(sentence, spec) - {letter}:
+        if _TURN.match(sentence) and named_options(sentence, spec) - {letter}:
             return None
     return letter
-
-
-_SETTLES = re.compile(
-    r"\b(?:so|therefore|thus|hence|which\s+means|also|dus|logo|alors|así\s+que|così|więc|значит|так\s+что|tehát)\b",
-    re.I,
-)
-"""The "so" that settles a condition, in English and where :data:`CONCLUDING` leaves it out (German
-"also", Portuguese "logo": English words, read here only after a conditional), or a verdict after
-a colon that ends it ("Here the identity stays the same: A.")."""
-_COLON_VERDICT = re.compile(r"[:：]\s*[^:：\n]{1,40}$")
-
-
-def _bare_verdict(sentence: str, spec: OptionTexts) -> bool:
-    """A sentence that is an option's words alone ("AI-manipulated.", "Candidate 2.")."""
-    said = norm(sentence).strip(" .!")
-    if spec.kind == "binary":
-        return len(said.split()) <= 3 and len(polarity_of(sentence, spec)) == 1
-    return said in spec.texts
-
-
-def settled_condition(text: str, at: int, spec: OptionTexts) -> str | None:
-    """A conditional choice that the answer's last sentence, after it, settles ("If the shadow is
-    part of the forgery, Candidate 2; if not, Candidate 4. Looking closely, the shadow is painted
-    in, so Candidate 2."): the one option that sentence names; None: not settled."""
-    sentences = [m for m in re.finditer(r"[^.!?\n]+[.!?]*", text) if m.group(0).strip(BARE)]
-    if len(sentences) < 2 or sentences[-1].start() < at:
-        return None
-    last = sentences[-1].group(0)
-    if re.search(r"\b(?:if|unless|otherwise)\b", last, re.I) or not (
-        _SETTLES.search(last)
-        or CONCLUDING.search(last)
-        or _COLON_VERDICT.search(last)
-        or _bare_verdict(last, spec)
-    ):
-        return None  # (an option's words alone, "AI-manipulated.", settle it too)
-    named = _named(last, spec)
-    return next(iter(named)) if len(named) == 1 else None
 
 
 def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
@@ -368,7 +331,7 @@ def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
         if read.letter not in said:  # read in the unfinished part only
             return Reading("Z", "cut-off")
         text = complete  # the whole sentences pass the gate below
-    if not _named(text, spec) - {read.letter}:
+    if not named_options(text, spec) - {read.letter}:
         return read
     final, concludes = _final_pick(text, spec)
     if final == {read.letter} and (concludes or not _last_is_item(text)):
@@ -399,5 +362,5 @@ def _best(text: str, spec: OptionTexts) -> set[str]:
     out: set[str] = set()
     for clause in _CLAUSE.split(text):
         if clause and _BEST.search(clause):
-            out |= _named(clause, spec)
+            out |= named_options(clause, spec)
     return out

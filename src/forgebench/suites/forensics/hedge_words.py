@@ -52,14 +52,14 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:son|parecen)\s+(?:\w+\s+)?(?:plausibles|posibles)",
            r"no\s+tengo\s+(?:forma|manera|modo|cómo)\s+de\s+(?:saber|determinar|decir|confirmar)",
            r"no\s+(?:estoy\s+en\s+condiciones|soy\s+capaz|estoy\s+en\s+posición)\s+de", r"no\s+(?:lo\s+)?sé\b", r"no\s+estoy\s+segur[oa]",
-           r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"no\s+me\s+(?:comprometería|comprometo|atrevería\s+a\s+(?:afirmar|elegir))", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
+           r"(?:es\s+)?difícil\s+(?:de\s+)?(?:decir|saber|determinar)", r"no\s+me\s+(?:comprometería|comprometo|atrevería\s+a\s+(?:afirmar|elegir))", r"no\s+(?:puedo|quiero)\s+comprometerme", r"imposible\s+(?:de\s+)?(?:decir|saber|determinar)"),
     "de": (r"(?:ich\s+)?kann\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+){0,2}?(?:sagen|erkennen|entscheiden|bestimmen|beurteilen|"
            r"feststellen|bestätigen|überprüfen|verifizieren|analysieren)",
            r"lässt\s+sich\s+(?:\w+\s+){0,4}?nicht\s+(?:\w+\s+)?(?:sagen|feststellen|beurteilen|bestimmen|entscheiden|erkennen)",
            r"beide\s+(?:\w+\s+){0,2}?(?:sind|scheinen|wirken)\s+(?:\w+\s+)?(?:plausibel|möglich|denkbar)",
            r"nicht\s+in\s+der\s+lage", r"sicher\s+bin\s+ich\s+(?:mir\s+)?(?:da\s+)?nicht",
            r"schwer\s+zu\s+(?:sagen|erkennen|beurteilen|entscheiden)", r"weiß\s+(?:ich\s+)?(?:es\s+)?nicht", r"nicht\s+sicher",
-           r"(?:würde|möchte|will)\s+mich\s+(?:\w+\s+){0,2}?nicht\s+festlegen", r"lege\s+mich\s+(?:\w+\s+)?nicht\s+fest",
+           r"(?:würde|möchte|will|kann|könnte)\s+(?:ich\s+)?mich\s+(?:\w+\s+){0,2}?nicht\s+festlegen", r"lege\s+mich\s+(?:\w+\s+)?nicht\s+fest",
            r"(?:kann|könnte)\s+(?:\w+\s+){0,2}?keine\s+(?:\w+\s+)?(?:aussagen?|angaben|einschätzung|beurteilung|bewertung)\s+"
            r"(?:\w+\s+){0,2}?(?:treffen|machen|abgeben|geben)", r"nicht\s+genug\s+(?:informationen|hinweise|anhaltspunkte)"),
     "it": (r"non\s+(?:posso|riesco\s+a)\s+(?:\w+\s+){0,3}?(?:dir|saper|determinar|decider|capir|confermar|verificar|"
@@ -70,7 +70,7 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"non\s+saprei", r"non\s+sono\s+in\s+grado\s+di", r"(?:esserne|esserlo)\s+(?:del\s+tutto\s+)?(?:cert|sicur)[oa]",
            r"difficile\s+(?:da\s+)?(?:dire|capire|stabilire)", r"non\s+(?:ne\s+)?sono\s+(?:del\s+tutto\s+|affatto\s+|per\s+niente\s+|molto\s+|davvero\s+|proprio\s+)?(?:sicur[oa]|cert[oa])",
            r"non\s+mi\s+sentirei\s+di\s+(?:\w+\s+){0,2}?(?:sceglier|indicar|puntar|affermar|dir|scommetter)\w*",
-           r"non\s+mi\s+(?:sbilancer|sbilanc|impegner)\w*", r"senza\s+(?:grande\s+|troppa\s+)?convinzione"),
+           r"non\s+mi\s+(?:sbilancer|sbilanc|impegner)\w*", r"non\s+(?:posso|voglio)\s+(?:\w+\s+)?(?:sbilanciarmi|impegnarmi)", r"senza\s+(?:grande\s+|troppa\s+)?convinzione"),
     "pt": (r"não\s+(?:posso|consigo)\s+(?:\w+\s+){0,3}?(?:dizer|saber|determin|decidir|confirm|verific|afirm|"
            r"analis|avali)\w*", r"não\s+é\s+possível\s+(?:\w+\s+)?(?:dizer|saber|determinar|afirmar|confirmar)\w*",
            r"amb[ao]s\s+(?:\w+\s+){0,2}?(?:são|parecem)\s+(?:\w+\s+)?(?:plausíveis|possíveis)",
@@ -89,13 +89,13 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
            r"không\s+chắc",
            r"không\s+biết", r"không\s+dám\s+(?:chắc|khẳng\s+định)"),
     "ru": (r"не\s+могу\s+(?:\w+\s+){0,3}?(?:сказать|определить|решить|понять|анализировать|проанализировать|оценить|"
-           r"подтвердить|проверить|судить|установить|помочь)", r"(?:трудно|сложно)\s+(?:сказать|определить)",
+           r"подтвердить|проверить|судить|установить|помочь)", r"(?:трудно|сложно)\s+(?:сказать|определить|судить|оценить)",
            r"(?:невозможно|нельзя)\s+(?:\w+\s+){0,2}?(?:сказать|определить|установить|судить)",
            r"не\s+в\s+состоянии", r"не\s+берусь", r"(?:сказать|определить|утверждать)\s+не\s+могу",
            r"об[аеи]\s+(?:\w+\s+){0,2}?(?:возможны|правдоподобны|вероятны|допустимы)",
            r"не\s+знаю", r"не\s+уверен[аы]?", r"не\s+стал[аи]?\s+бы\s+(?:\w+\s+){0,2}?(?:настаивать|утверждать|ручаться)", r"не\s+(?:буду|могу)\s+(?:\w+\s+){0,2}?настаивать", r"не\s+ручаюсь"),
     "ar": (r"كلاهما\s+(?:\S+\s+)?(?:محتمل|ممكن|وارد)", r"من\s+الصعب\s+(?:القول|تحديد|الجزم)", r"لا\s+(?:يمكنني|يمكن)\s+(?:\S+\s+)?(?:تحديد|القول|الجزم|التأكد)", r"لا\s+أستطيع\s+(?:\S+\s+)?(?:تحديد|القول|أن\s+أحدد|الجزم|التمييز)",
-           r"لا\s+أعرف", r"غير\s+متأكد", r"لن\s+ألتزم", r"لا\s+أجزم"),
+           r"لا\s+أعرف", r"غير\s+متأكد", r"لن\s+ألتزم", r"لست\s+(?:\S+\s+)?(?:متأكد|متيقن)", r"لا\s+أعلم", r"لا\s+أجزم"),
     "hi": (r"कहना\s+मुश्किल", r"नहीं\s+कह\s+(?:सकता|सकती)", r"तय\s+नहीं\s+कर\s+(?:सकता|सकती|पा)", r"पता\s+नहीं", r"निश्चित\s+नहीं",
            r"नहीं\s+बता\s+(?:सकता|सकती)", r"पुष्टि\s+नहीं\s+कर\s+(?:सकता|सकती|पा)",
            r"दोनों\s+(?:\S+\s+){0,2}?(?:समान|बराबर|संभव)", r"(?:विश्लेषण|निर्धारण)\s+नहीं\s+कर\s+(?:सकता|सकती)"),
@@ -145,13 +145,13 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "bn": (r"নিশ্চিত\s+নই", r"বলা\s+কঠিন", r"বলতে\s+পারছি\s+না", r"জানি\s+না"),
     "mr": (r"खात्री\s+नाही", r"सांगणे\s+कठीण", r"सांगू\s+शकत\s+नाही", r"माहित\s+नाही"),
     "te": (r"ఖచ్చితంగా\s+చెప్పలేను", r"చెప్పడం\s+కష్టం", r"నాకు\s+తెలియదు", r"ఖచ్చితంగా\s+తెలియదు"),
-    "ja": (r"(?:わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
+    "ja": (r"(?:(?:判断|回答)を?保留|わかりません|分かりません|わからない|分からない|判断できません|判断できない|言えません|"
            r"決められません|決められない|判断が難しい|判断するのは難しい|どちらとも言え|断定できません|"
            r"(?:自信|確信)(?:は|が)?(?:ありません|ない|持てません|持てない)|確かではありません|確かではない|"
            r"断言できません|断言はできません|言い切れません|言い切れない|断定(?:は)?(?:しません|しない)|"
            r"(?:分析|判定|判別|特定|回答|お答え|検証)(?:は|が|を)?(?:することは)?(?:できません|できかねます|いたしかねます))",),
     "uk": (r"не\s+можу\s+(?:\w+\s+){0,3}?(?:сказати|визначити|підтвердити|перевірити|проаналізувати|аналізувати|оцінити|"
-           r"допомогти|судити)", r"(?:важко|складно)\s+(?:сказати|визначити)", r"не\s+впевнен\w*", r"обидва\s+(?:\w+\s+)?(?:можливі|ймовірні)"),
+           r"допомогти|судити)", r"(?:важко|складно)\s+(?:сказати|визначити|судити|оцінити)", r"не\s+впевнен\w*", r"обидва\s+(?:\w+\s+)?(?:можливі|ймовірні)"),
     "he": (r"(?:לא|אינני|איני)\s+(?:יכול|יכולה|מסוגל|מסוגלת)?\s*(?:\w+\s+)?(?:לאשר|לקבוע|לדעת|לומר|להגיד|לנתח|לזהות)",
            r"לא\s+בטוח\w*", r"קשה\s+(?:לומר|לקבוע|להגיד)", r"(?:אני\s+)?לא\s+יודע\w*", r"שניהם\s+(?:\w+\s+)?אפשרי\w*"),
     "fa": (r"نمی[\u200c\s]?توانم\s+(?:\S+\s+){0,3}?(?:تأیید|تایید|تعیین|تشخیص|تحلیل|بگویم)", r"مطمئن\s+نیستم",
@@ -159,10 +159,10 @@ CANT_TELL: dict[str, tuple[str, ...]] = {
     "el": (r"δεν\s+είμαι\s+(?:\w+\s+)?(?:σίγουρ|βέβαι)\w*", r"δύσκολο\s+να\s+(?:το\s+)?(?:πω|πει|κρίνω|προσδιορ\w*)", r"δεν\s+ξέρω",
            r"δεν\s+(?:μπορώ|είναι\s+δυνατόν)\s+να\s+(?:το\s+)?(?:\w+\s+){0,2}?(?:πω|προσδιορίσω|επιβεβαιώσω|καθορίσω|διακρίνω|"
            r"αποφασίσω|κρίνω|αναλύσω|επαληθεύσω|ξέρω)", r"και\s+τα\s+δύο\s+(?:\w+\s+){0,2}?(?:πιθαν|δυνατ|εύλογ)\w*"),
-    "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지(?:는|도)?\s*않|"
-           r"(?:확신|자신)(?:이|은)?\s*없|(?:확정|단정)(?:하지는|하지|은)\s*않|(?:장담|단정|확신|분석|답변|판별|판정|검증)할\s*수(?:는|가)?\s*없)",),
+    "ko": (r"(?:모르겠|판단하기\s*어렵|알\s*수\s*없|말하기\s*어렵|결정할\s*수\s*없|판단할\s*수\s*없|결정하기\s*어렵|확실하지\s*않|"
+           r"(?:판단|결정|답변|선택)(?:을|은)?\s*보류|확실하지(?:는|도)\s*않|(?:확신|자신)(?:이|은)?\s*없|(?:확정|단정)(?:하지는|하지|은)\s*않|(?:장담|단정|확신|분석|답변|판별|판정|검증)할\s*수(?:는|가)?\s*없)",),
     "th": (r"(?:ไม่แน่ใจ|ไม่สามารถ(?:ระบุ|วิเคราะห์|ยืนยัน|บอก|ตัดสิน)|บอกไม่ได้|ยากที่จะ(?:บอก|ระบุ|ตัดสิน)|ไม่ทราบ)",),
-    "zh": (r"(?:无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道|"
+    "zh": (r"(?:保留(?:判断|意见)|暂不(?:下结论|判断)|无法判断|不能确定|很难说|难以判断|说不准|不好说|无法确定|不确定|难以确定|拿不准|无法决定|决定不了|不知道|"
            r"说不好|不会(?:确定|肯定|断定)|不敢(?:确定|断定)|不敢肯定|不能肯定|无法肯定|无法确认|不能确认|没法确认|无法判定|不好判断|都有可能|皆有可能|(?:无法|不能)(?:验证|核实|分析))",),
 }  # fmt: skip
 """Per language: "I can't tell / say / decide", "hard to say", "I don't know", "not sure"."""

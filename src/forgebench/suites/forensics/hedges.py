@@ -151,6 +151,8 @@ PAIRED = re.compile(
     r"kako\b[^.;]*,\s*tako\s+i|както\b[^.;]*,\s*така\s+и)\b|要么[^。；;]*要么",
     re.I,
 )
+_EITHER_PAIR = re.compile(r"(?:entweder|soit|albo|либо|είτε|antingen|enten|ni)(?!\w)|要么", re.I)
+_LEADING_LETTER = re.compile(r"^\W*\(?[A-Y][).:]\s")
 """Both halves of a paired "either X or Y" / "both X and Y" in the other languages ("entweder
 ... oder", "soit ... soit", "либо ... либо", "как ..., так и", "要么 ... 要么"): two sides named
 even where only one is read (``two_options``), unless a contrast after it states one."""
@@ -163,7 +165,7 @@ it looks real", "If I had to choose, ..."); also read by :func:`.extract.is_refu
 CONTRAST = re.compile(
     rf"\b(?:{CONTRAST_EN}|(?:my\s+)?best\s+guess|"
     r"mais|cependant|pero|sin\s+embargo|aber|jedoch|ma|però|mas|porém|maar|"
-    r"ama|fakat|ale|jednak|nhưng|но|однако|αλλά|ωστόσο|όμως|tetapi|tapi|namun)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
+    r"ama|fakat|ale|jednak|nhưng|но|однако|αλλά|ωστόσο|όμως|але|проте|однак|али|dar|însă|tetapi|tapi|namun|mutta)\b|لكن|ولكن|लेकिन|但是|但|不过|でも|しかし|하지만|그러나|"
     r"(?:(?<=ません)|(?<=です)|(?<=ない))が[、,]|(?<=[없않렵])지만|(?<!\w)(?:אבל|אך|اما|ولی)(?!\w)|แต่",
     re.I,
 )
@@ -272,7 +274,12 @@ def undecided_rest(text: str) -> tuple[str, str, bool] | None:
         why = "refusal" if _refuses(text, hedge) else "hedge"
     else:  # "either A or D" names two options; "maybe A, maybe D" hedges between them
         why = "hedge" if len(maybes) >= 2 else "two_options"
-    return why, rest, hedge is None and paired is None
+    both = (  # "B. Zwei Boxen decken sowohl X als auch Y ab": one option's description
+        paired is not None
+        and not _EITHER_PAIR.match(paired.group(0))
+        and _LEADING_LETTER.match(text, 0, paired.start()) is not None
+    )
+    return why, rest, hedge is None and (paired is None or both)
 
 
 _WEIGHS = re.compile(

@@ -24,12 +24,13 @@ _RANKING_OTHER = re.compile(
 
 
 _PROBABILITY_WORD = re.compile(
-    r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|"
-    r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet",
+    r"probabilit|wahrscheinlichkeit|probabilidad|probabilidade|confiance|pravděpodob|вероятн|імовірн|ймовірн|"
+    r"prawdopodob|olasılık|kemungkinan|xác\s+suất|valószínűség|todennäköisyy|waarschijnlijkheid|sannolikhet|(?<!\w)(?:stime|stima|schätzung|estimaci|estimation)",
     re.I,
 )
+_PERCENT_FIRST = re.compile(r"(?<![\w%])%\s?(\d+(?:[.,]\d+)?)(?![\d%])")
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])0,(\d{1,3})(?![\d,])")
-_LABELLED_COMMA = re.compile(r"[:=]\s*0,\d{2,3}(?![\d,])")
+_LABELLED_COMMA = re.compile(r"[:=—–]\s*0,\d{2,3}(?![\d,])")
 """A score after a label with a decimal comma ("nicht KI-generiert: 0,28"): two of them are scores
 even with no word for probability (a frame list "0,1" has one digit after its comma)."""
 
@@ -40,10 +41,12 @@ def forms_in_english(text: str) -> str:
     commas and eliminations (:func:`eliminations_in_english`), for the readers of answers that weigh every option (:mod:`.answer_forms`)."""
     if "%、" in text:
         text = text.replace("%、", "%, ")
+    if "%" in text:  # Turkish "%60": the percent sign before the number
+        text = _PERCENT_FIRST.sub(r"\1%", text)
     if "0," in text and (
         _PROBABILITY_WORD.search(text) or len(_LABELLED_COMMA.findall(text)) > 1
     ):  # "B 0,7"
-        text = _DECIMAL_COMMA.sub(r"0.\1", text)
+        text = _DECIMAL_COMMA.sub(r"0.\1", text).replace(" / ", "; ")  # "Kandidat 1: 0,1 / ..."
     text = eliminations_in_english(text)
     if _RUNNER_UP_OTHER.search(text):  # "B, com D como segunda opção": "D as runner-up"
         text = _RUNNER_UP_OTHER.sub(" as runner-up", text)
@@ -63,7 +66,9 @@ _RUNNER_UP_OTHER = re.compile(
 English "as runner-up" (that letter is not the answer; "segunda opção" may already read "the
 second option" here)."""
 _RULE_OUT_OTHER = re.compile(
-    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlL])(?:loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+(?:écarter|exclure|éliminer)|"
+    r"\b(?=[dDeEjJoOsSiIwWoOkKиИвВαΑuUvVкКlLaApPmMмМ])(?:(?:ausschlussverfahren|per\s+esclusione|por\s+eliminación|"
+    r"par\s+élimination|por\s+eliminação|metodą\s+eliminacji|методом\s+исключения|методом\s+виключення|"
+    r"eleme\s+yoluyla)\s*[:：]?\s*(?=\w)|loại(?:\s+bỏ|\s+trừ)?(?=\s+[A-Y](?![^\W\d_]))|descart(?:o|amos)|excluyo|elimino|j'(?:élimine|exclus|écarte)|on\s+peut\s+(?:écarter|exclure|éliminer)|"
     r"escludo|scarto|excluo|eliminando|schließe|исключаю|исключаем|виключаю|wykluczam|odrzucam|eliminuję|sluit|ik\s+sluit|"
     r"eleme|vylučuji|vylučujem|utesluter|utelukker|isključujem|искључујем|изключвам|αποκλείω|αποκλείουμε|kizárom|"
     r"exclou|exclouc|saya\s+tolak|ondoa|el(?:iyorum|iyoruz|edim|edik|eriz))\b|排除|除外(?:すると|して)?|제외하면|제외하고|(?<!\w)(?:أستبعد|نستبعد|استبعدت)(?!\w)",

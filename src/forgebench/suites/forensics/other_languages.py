@@ -49,7 +49,7 @@ from forgebench.suites.forensics.other_numbers import ordinals_in_english as ord
 
 NEG_WORDS_OTHER = (
     r"nicht|kein|keine|keinerlei|não|nao|pas|niet|geen|nie|не|нет|inte|ej|icke|není|nejsou|"
-    r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|لم|ليسوا|"
+    r"ninguna|ninguno|nessuna|nessun|aucune|aucun|nenhuma|nenhum|ليس|ليست|لا|غير|وغير|ولا|وليس|وليست|لم|ليسوا|"
     r"không|chưa|nem|rien|nada|nichts|niente|nulla|nic|ничего|ingenting|(?<=[\w,] )(?<!hii )(?<!huu )(?<!hiyo )(?<!picha )ni|ни|weder|né|nu|"
     r"bukan|tidak|belum|ei\s+ole|eivät\s+ole|eikä|sio|siyo|"
     r"wykluczam|odrzucam|eliminuję|descarto|descartamos|excluyo|j'exclus|j'écarte|j'élimine|"
@@ -98,7 +98,7 @@ CONDITIONAL_OTHER = (
     r"kalau\s+tidak|sebaliknya)|إذا\s[^.\n]*وإلا|اگر\s[^.\n]*وگرنه|אם\s[^.\n]*אחרת|"
     r"(?:अगर|यदि)\s[^।.\n]*(?:वरना|नहीं\s+तो|अन्यथा)|หาก[^.\n]*ไม่เช่นนั้น|ถ้า[^.\n]*ไม่เช่นนั้น)(?!\w)|"
     r"(?=[もなで場])(?:もし|なら|ならば|であれば|場合は)[^。\n]*(?:そうでなければ|でなければ|そうでない場合|違う場合|でない場合)|"
-    r"[다라]면\s[^.\n]*(?:지만|그렇지\s*않|아니면|아니라면)"
+    r"[다라]면\s[^.\n]*(?:지만|그렇지\s*않|아니면|아니라면|없다면|않다면|않는다면)"
 )
 """Conditional choices in the other languages ("se ..., altrimenti A", "si ..., sinon C",
 "wenn ..., sonst B", "如果" is in :data:`.hedges.CONDITIONAL`, "もし...でなければ", Korean
@@ -106,7 +106,7 @@ CONDITIONAL_OTHER = (
 otherwise B"."""
 _CONCLUDING_WORDS = (
     "respuesta", "réponse", "antwort", "risposta", "resposta", "ответ", "відповідь", "odpowiedź", "antwoord",
-    "cevap", "yanıt", "svar", "odpověď", "απάντηση", r"đáp\s+án", r"câu\s+trả\s+lời", "jawaban", "jawapan",
+    "cevap", "yanıt", r"svar(?:et)?", "odpověď", "απάντηση", r"đáp\s+án", r"câu\s+trả\s+lời", "jawaban", "jawapan",
     r"por\s+(?:lo\s+)?tanto", r"en\s+conclusión", "concluyo", "elijo", r"me\s+quedo\s+con", "donc",
     r"par\s+conséquent", r"en\s+conclusion", r"je\s+(?:choisis|retiens|opte)", "daher", "deshalb", "folglich",
     "fazit", r"ich\s+(?:wähle|entscheide\s+mich|tippe\s+auf)", "quindi", "pertanto", "dunque",
@@ -174,7 +174,8 @@ CORRECTION_OTHER = (
     r"(?<!\w)(?:korrektur|correctie|désolée?|je\s+m'excuse|toutes\s+mes\s+excuses|lo\s+siento|disculp(?:a|e|as)|"
     r"perdona|desculpa|ursäkta|beklager|undskyld|(?:mohon\s+)?maaf|ik\s+bedoel(?:de)?|ich\s+meinte|ich\s+korrigiere|berichtigung|correction\s*:|je\s+me\s+corrige|"
     r"en\s+fait|mejor\s+dicho|corrijo|me\s+corrijo|corrección|correzione|volevo\s+dire|mi\s+correggo|"
-    r"correção|me\s+corrijo|исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
+    r"correção|me\s+corrijo|koreksi|ralat|pembetulan|setelah\s+(?:dilihat|diperhatikan)\s+(?:lagi|kembali|lebih\s+teliti)|đính\s+chính|sửa\s+lại|oprava|javítás|corectez|corectare|διόρθωση|виправлення|תיקון|düzeltiyorum|"
+    r"исправлюсь|поправка|точнее|я\s+имел\s+в\s+виду|я\s+имела\s+в\s+виду|"
     r"düzeltme|demek\s+istedim|poprawka|miałem\s+na\s+myśli|xin\s+lỗi|ý\s+tôi\s+là|"
     r"أقصد|قصدت|تصحيح|عفو[ًا]*|عذر[ًا]*|أعتذر|الصحيح\s+هو|माफ़\s+कीजिए|माफ़\s+करें|मेरा\s+मतलब|सुधार|"
     r"me\s+equivoqu[ée]|me\s+he\s+equivocado|je\s+me\s+suis\s+trompée?|mi\s+sono\s+sbagliat[oa]|"
@@ -229,7 +230,7 @@ def each_numbered(text: str) -> str:
 _FRAME_WORD = re.compile(
     r"(?<!\w)(?:fotogramas?|fotogrammi|fotogramma|quadros?|trames?|kadry|klatki|klatka|"
     r"кадры|кадр[аыов]*|índices|índice|indici|indice|indices|képkock\w*|kehy\w*|ruudu\w*|ruutu\w*|"
-    r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|snímok|khung\s+hình|okvir\w*|кадри|кадрлар|"
+    r"bingkai|fremu|cadr(?:ul|ele|e)?|kareler|kare|snímk\w*|snímek|snímok|khung\s+hình|khung(?=\s+\d)|bildrut\w*|καρέ|δείκτης|δείκτες|δείκτη|okvir\w*|кадри|кадрлар|"
     r"fotogramak|kadrlar|kadr|mga\s+frame|chỉ\s+số|images?(?=\s+\d)|"
     r"الإطارات|الإطار|إطارات|إطار|الفهرس|فهرس)(?!\w)|フレーム|프레임|인덱스|इंडेक्स|फ्रेम|ফ্রেম|เฟรม(?:ที่)?|சட்டக[\w\u0b80-\u0bff]*",
     re.I,
@@ -338,6 +339,10 @@ _ANSWER_OTHER = re.compile(
     re.I,
 )
 
+_CHOSEN_BEFORE_VERB = re.compile(
+    r"(?<![A-Za-z])([A-Y])\s*(?:\)\s*)?(?:を|를|을)\s*(?:選びます|選択します|選ぶ|選びました|선택합니다|선택하겠습니다|고르겠습니다|골랐습니다)"
+)
+
 
 def letters_in_latin(text: str) -> str:
     """Arabic and Persian digits as ASCII ("١٠٪": "10%"), Arabic without its optional vowel marks
@@ -353,6 +358,8 @@ def letters_in_latin(text: str) -> str:
         text = _BARE_LOOKALIKE.sub(lambda m: "ACAB"["АСΑΒ".index(m.group(1))], text)
     if "'" in text:  # Turkish "B'dir", "C'yi": the letter without its suffix
         text = _TURKISH_SUFFIX.sub(r"\1", text)
+    if "選" in text or "선택" in text or "고르" in text:  # "Cを選びます": "I choose C"
+        text = _CHOSEN_BEFORE_VERB.sub(r" I choose \1. ", text)
     if ":" in text or "：" in text:  # "antwoord: b": English "answer:", read in lower case too
         text = _ANSWER_OTHER.sub(" answer: ", text)
     return text

@@ -36,7 +36,7 @@ GENERATED_POSITIVE = (
     "générée par ia", "générée par l'ia", "généré par l'ia", "généré par ia", "generada por ia",
     "generado por ia", "ki generiert", "generata dall'ia", "generato dall'ia", "gerada por ia",
     "ai로 생성", "ai에 의해 생성", "δημιουργημένη από ai", "δημιουργήθηκε από ai", "δημιουργημένη από τεχνητή νοημοσύνη",
-    "δημιουργήθηκε από τεχνητή νοημοσύνη", "συνθετική εικόνα", "נוצרה על ידי בינה מלאכותית", "נוצר על ידי בינה מלאכותית",
+    "δημιουργήθηκε από τεχνητή νοημοσύνη", "δημιουργηθεί από τεχνητή νοημοσύνη", "δημιουργηθεί από ai", "παράχθηκε από τεχνητή νοημοσύνη", "συνθετική εικόνα", "נוצרה על ידי בינה מלאכותית", "נוצר על ידי בינה מלאכותית",
     "נוצרה על ידי ai", "נוצר על ידי ai", "נוצרה באמצעות בינה מלאכותית", "תמונה סינתטית", "生成された", "сгенерировано",
     "generata dall'intelligenza artificiale", "generato dall'intelligenza artificiale",
     "midjourney", "stable diffusion", "dall e", "generative model", "made by a machine", "machine made",
@@ -46,7 +46,7 @@ GENERATED_POSITIVE = (
     "generiert", "künstlich erzeugt", "synthetisch", "gefälscht", "generata", "generato",
     "sintetica", "sintetico", "gerada", "gerado", "gegenereerd", "nep", "üretilmiş", "sahte",
     "wygenerowany", "wygenerowane", "wygenerowana", "syntetyczny", "fałszywy", "fałszywe",
-    "сгенерированное", "сгенерирована", "сгенерирован", "синтетическое", "фальшивка", "مولدة",
+    "сгенерированное", "сгенерирована", "сгенерирован", "сгенерированным", "сгенерированной", "синтетическое", "фальшивка", "مولدة",
     "مزيفة", "नकली", "偽物", "가짜",
     "créée par une intelligence artificielle", "créée par l'ia", "créée par une ia", "créé par une ia",
     "générée par une intelligence artificielle", "creada por una ia", "creado por una ia",
@@ -112,7 +112,7 @@ MANIPULATED_POSITIVE = (
     "மாற்றியமைக்கப்பட்ட", "திருத்தப்பட்ட", "மாற்றப்பட்ட",
     "gemanipuleerd", "door ai gemanipuleerd", "bewerkt", "vervalst",
     "modificată", "editată", "falsificată", "alterată", "chỉnh sửa", "संपादित", "बदली गई", "छेड़छाड़",
-    "manipulert", "manipuleret", "ai manipulert", "ai manipuleret", "manipulirano", "manipulirana", "manipulisano", "manipulisana", "манипулирано", "манипулисано", "манипулирана", "манипулиран", "манипулисана", "manipulovaná", "manipulovaný", "manipulované", "manipulado ito", "manipulado", "minanipula", "manipulatua", "manipulat per ia", "manipulada per ia", "dəyişdirilib", "manipulyasiya edilib", "жасанды интеллект арқылы өзгертілген", "өзгертілген", "دستکاری شده", "توسط هوش مصنوعی دستکاری", "ترمیم شدہ", "ایڈٹ کی گئی", "এআই দ্বারা পরিবর্তিত", "সম্পাদিত", "बदललेली", "फेरफार केलेली", "υποστεί επεξεργασία", "έχει υποστεί επεξεργασία", "επεξεργασμένη", "παραποιημένη", "נערכה", "עברה מניפולציה",
+    "manipulert", "manipuleret", "ai manipulert", "ai manipuleret", "manipulirano", "manipulirana", "manipulisano", "manipulisana", "манипулирано", "манипулисано", "манипулирана", "манипулиран", "манипулисана", "manipulovaná", "manipulovaný", "manipulované", "manipulado ito", "manipulado", "minanipula", "manipulatua", "manipulat per ia", "manipulada per ia", "dəyişdirilib", "manipulyasiya edilib", "жасанды интеллект арқылы өзгертілген", "өзгертілген", "دستکاری شده", "توسط هوش مصنوعی دستکاری", "ترمیم شدہ", "ایڈٹ کی گئی", "এআই দ্বারা পরিবর্তিত", "সম্পাদিত", "बदललेली", "फेरफार केलेली", "υποστεί επεξεργασία", "έχει υποστεί επεξεργασία", "επεξεργασμένη", "παραποιημένη", "נערכה", "עברה מניפולציה", "עבר מניפולציה", "עבר עריכה", "עברה עריכה", "נערך", "זויף", "זויפה", "מזויף", "מזויפת",
     "معدل بالذكاء الاصطناعي", "معدلة بالذكاء الاصطناعي", "معدل", "معدلة", "تم التلاعب", "متلاعب بها", "متلاعب به",
 )  # fmt: skip
 NEGATIVE = (
@@ -220,8 +220,6 @@ _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "ru": (("верхний", "верхнем", "верхней", "верхняя"), ("нижний", "нижнем", "нижней", "нижняя"), ("левый", "левом", "левой", "левая"), ("правый", "правом", "правой", "правая"), "vh hv"),
     "pl": (("górny", "górnym", "górnej", "górna"), ("dolny", "dolnym", "dolnej", "dolna"), ("lewy", "lewym", "lewej", "lewa"), ("prawy", "prawym", "prawej", "prawa"), "vh hv"),
     "tr": (("üst", "üstte"), ("alt", "altta"), ("sol",), ("sağ",), "hv"),
-    "he": (("העליונה", "העליון", "למעלה"), ("התחתונה", "התחתון", "למטה"), ("השמאלית", "השמאלי", "משמאל"),
-           ("הימנית", "הימני", "מימין"), "hv vh"),
     "sv": (("övre",), ("nedre",), ("vänstra",), ("högra",), "vh"),
     "ko": (("상단",), ("하단",), ("왼쪽", "좌측"), ("오른쪽", "우측"), "hv"),
     "ar": (("العلوي", "العلوية"), ("السفلي", "السفلية"), ("الأيسر", "اليسرى"), ("الأيمن", "اليمنى"), "vh"),
@@ -255,6 +253,8 @@ _CORNER_WORDS: dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]
     "mr": (("वरच्या", "वरील"), ("खालच्या", "खालील"), ("डाव्या", "डावा"), ("उजव्या", "उजवा"), "hv vh"),
     "te": (("పై", "ఎగువ"), ("కింది", "దిగువ"), ("ఎడమ",), ("కుడి",), "hv vh"),
     "tl": (("itaas", "itaas na"), ("ibaba", "ibabang"), ("kaliwa", "kaliwang"), ("kanan", "kanang"), "hv vh"),
+    "he": (("למעלה", "העליונה", "העליון"), ("למטה", "התחתונה", "התחתון"),
+           ("שמאל", "משמאל", "השמאלית", "השמאלי"), ("ימין", "מימין", "הימנית", "הימני"), "hv vh"),
     "ca": (("superior",), ("inferior",), ("esquerra", "esquerre"), ("dreta", "dret"), "vh"),
 }  # fmt: skip
 """Per language: the words for top, bottom, left and right (the inflections models write), and

@@ -243,3 +243,53 @@ def test_round_11d_forms(answer: str, options: dict[str, str], letter: str, rule
 )
 def test_round_11e_sides(answer: str, options: dict[str, str], letter: str) -> None:
     assert extract_option(answer, options).letter == letter
+
+
+CANDIDATES = {"A": "Candidate 1", "B": "Candidate 2", "C": "Candidate 3", "D": "Candidate 4"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "options", "letter"),
+    [
+        # descriptions that place something in a region; answers to another question
+        ("The woman in the bottom left is reading a newspaper on a bench.", REGIONS, "Z"),
+        ("It's in the bottom left.", REGIONS, "C"),
+        ("The edited part sits in the bottom left.", REGIONS, "C"),
+        ("A dog walks past the fountain in the top right of the frame, tail up.", REGIONS, "Z"),
+        ("The forged area is located in the top right.", BINARY, "Z"),
+        ("The metadata lists Adobe Photoshop.", MANIP, "Z"),
+        ("The EXIF says Photoshop, and the cloned fence confirms it: AI-manipulated.", MANIP, "B"),
+        ("Candidate 3 denotes the forged area most accurately.", CANDIDATES, "C"),
+        ("Option 3.", REGIONS, "C"),
+        # an answer outside the list; a close call; a pick taken back or not committed to
+        ("A latent-consistency model, none of these.", GENS, "Z"),
+        ("B or D; a close call between those two.", GENS, "Z"),
+        ("My gut says Candidate 2, but I'd rather not commit to it.", CANDIDATES, "Z"),
+        ("I was about to say C, but I take that back.", GENS, "Z"),
+        # letters that are names
+        ("We may need a Plan B here: the image is too small.", REGIONS, "Z"),
+        ("The bottle of vitamin C looks pasted in from another photo.", KINDS, "A"),
+        ("Part D of the prompt is missing.", CANDIDATES, "Z"),
+        # spacing between two boxes; "X — no, Y"; a counterfactual "right answer"
+        (r"$\boxed{A}$ \qquad $\boxed{D}$", GENS, "Z"),
+        ("A — no, B. The sensor noise is uniform.", BINARY, "B"),
+        ("If nothing had been touched, the right answer would be 'Top left'.", REGIONS, "Z"),
+        # generic statements about each option: no claim
+        ("GANs are known for checkerboard artefacts, while diffusion models are common in "
+         "text-to-image apps.", GENS, "Z"),
+    ],
+)  # fmt: skip
+def test_round_11g_forms(answer: str, options: dict[str, str], letter: str) -> None:
+    assert extract_option(answer, options).letter == letter
+
+
+def test_a_correction_cut_off_before_it_names_its_option_chooses_nothing() -> None:
+    cut = (
+        "The edit is the big object in the middle. Option A gives [274, 46], which spans to x=632 "
+        "- wait, that exceeds the width. Option C gives [186, 122], spanning x=186 to"
+    )
+    assert extract_option(cut, GENS).letter == "Z"
+    whole = (
+        "B. [ 0, 1 ]\n\nCorrection: the seams are in frames 6 and 7, so the answer is C. [ 6, 7 ]."
+    )
+    assert extract_option(whole, FRAMES).letter == "C"

@@ -40,7 +40,7 @@ _CORRECTION = re.compile(
     r"(?:let\s+me\s+)?reconsider(?:ing)?|change\s+my\s+answer"
     r"(?:\s+to)?|scratch\s+that|just\s+kidding|no\s+wait|pardon|je\s+voulais\s+dire|perdón|"
     r"quise\s+decir|anzi|desculpe|quis\s+dizer|извините|すみません|죄송합니다|抱歉|"
-    r"sorry(?=[\s,.:;—-]*(?:it'?s\s+|the\s+answer\s+is\s+|i\s+meant\s+)?[(\[]?[A-Y](?![A-Za-z])))\b|"
+    r"sorry(?=[\s,.:;—-]*(?:it'?s\s+|the\s+answer\s+is\s+|i\s+meant\s+)?[(\[]?[A-Y](?![A-Za-z])))\b|(?<=[—–-])\s*no\s*[,.!]|"
     + CORRECTION_OTHER,
     re.I,
 )
@@ -94,6 +94,9 @@ def normalise(answer: str) -> str:
         t = t[: opened.start()]
     t = letters_in_latin(unicodedata.normalize("NFKC", t).translate(_QUOTES).replace("</s>", " "))
     t = _SIGN_OFF.sub("", t)
+    t = re.sub(
+        r"\\(?:q?quad|[,;:!]|hspace\{[^{}]*\})", " ", t
+    )  # LaTeX spacing: "\\boxed{B} \\quad \\boxed{C}"
     t = re.sub(r"\$*\\boxed\s*\{\s*(?:\\text\s*\{)?\s*([^{}]*?)\s*\}?\s*\}\$*", r" answer: \1 ", t)
     t = re.sub(r"\*+|`+|__+|^\s*#+\s*|^\s*>\s*", " ", t, flags=re.M)
     return forms_in_english(numbered_options(ordinals_in_english(t)))

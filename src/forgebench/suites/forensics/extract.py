@@ -84,6 +84,7 @@ from forgebench.suites.forensics.final_cue import (
     BARE,
     VERDICT_LINE,
     gated,
+    read_in_cut_off,
     settles,
     verdict_forms,
 )
@@ -295,6 +296,8 @@ def _extract_once(answer: str, items: tuple[tuple[str, str], ...], question: str
             step = "letter"
         if read is not None and k == len(parts) - 1:
             read = gated(read, text, spec)
+        elif read is not None and read_in_cut_off(read.letter, text, scope, spec, unrestated):
+            read = Reading(NO_OPTION, "cut-off")  # corrected, then cut off before it said so
         if read is not None:  # after a correction the corrected part is a final cue itself
             return _as_extraction(read, step, scope)
     near = spelled_like(text, opts, spec)  # "Splcing", "Candiate 3": one option's text misspelt

@@ -296,6 +296,19 @@ def _lead(text: str, spec: OptionTexts) -> str | None:
     return letter
 
 
+def read_in_cut_off(letter: str, text: str, scope: str, spec: OptionTexts, answer: str) -> bool:
+    """A letter read after a correction ("— wait, ... Option C gives [186, ...], spanning x=186
+    to") only in the sentence the token limit cut off: no choice (as :func:`gated` holds for the
+    whole answer). ``answer``: the answer as written (a restated option blanked at the end of
+    ``text`` cuts nothing off)."""
+    complete = _cut_off(text)
+    if complete is None or _cut_off(answer) is None:
+        return False
+    after = complete[len(text) - len(scope) :]
+    said = text_letters(after, spec) | {ch for _, ch in mentions(after, frozenset(spec.letters))}
+    return letter not in said
+
+
 def gated(read: Reading, text: str, spec: OptionTexts) -> Reading:
     """Precision first (issue 39): a letter read without a final cue of its own (the only letter
     mentioned, an option's words in the answer) stands only where the answer names no other

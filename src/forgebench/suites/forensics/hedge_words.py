@@ -11,7 +11,10 @@ from __future__ import annotations
 CANT_TELL: dict[str, tuple[str, ...]] = {
     "en": (r"(?:i\s+)?(?:can(?:no|')?t|can\s+not|unable\s+to)\s+decide", r"\binconclusive\b",
            r"none\s+of\s+(?:the\s+)?(?:options|choices|answers|above|listed\s+options)\b|"
-           r"none\s+of\s+(?:these|them)\s+(?:exactly|fits?|matches|applies|is\s+(?:right|correct))\b", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea",
+           r"none\s+of\s+(?:these|them)\s+(?:exactly|fits?|matches|applies|is\s+(?:right|correct))\b|"
+           r"none\s+of\s+(?:these|them)\s*(?:[.!;]|$)|(?:too\s+\w+|not\s+enough)\s+for\s+any\s+of\s+(?:these|them|the\s+options)\b",
+           r"(?:a\s+)?close\s+call\s+between\b", r"i(?:'d|\s+would)\s+rather\s+not\s+(?:commit|pick|choose|guess|say)\b",
+           r"i\s+take\s+(?:that|it|this)\s+back\b", r"can'?t\s+make\s+up\s+my\s+mind", r"no\s+idea",
            r"(?:can(?:no|')?t|unable\s+to)\s+pin\s+(?:it\s+|this\s+|that\s+)?down",
            r"i(?:'d|\s+would)\s+need\s+(?:the\s+original|more|additional|higher)",
            r"(?:cannot|can't|can\s+not|unable\s+to|not\s+(?:actually\s+|really\s+)?able\s+to)\s+(?:\w+\s+){0,2}?(?:determine|tell|say|verify|"

@@ -103,6 +103,7 @@ CONDITIONAL = re.compile(
     r"\b(?:would\s+be|is\s+(?:right|correct|the\s+answer))\s+(?:[^.\n]{0,30}\s)?if\b|"
     r"(?:^|[.!;]\s+|\n)\W*should\s+(?:the|it|this|that|there|they|these|those|we|i)\b"
     r"[^.?!;\n]{3,80},|"  # "Should the audio be original, ...": an inverted "if"
+    r"\bif\b[^.;\n]*,\s*(?:the\s+)?(?:right|correct|best|true)\s+(?:answer|option|choice)\s+would\s+be\b|"
     r"\bif\s+not\s*[.!]?\s*$|\bdepend(?:s|ing)\s+on\b|\bdepends\b\s*[:;,]|\bassuming\b[^.\n]*\b(?:otherwise|else)\b",
     re.I,
 )

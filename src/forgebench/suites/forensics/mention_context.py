@@ -128,7 +128,7 @@ _GENERIC_AFTER = re.compile(
     r"forger(?:y|ies)|manipulations?|fakes?|arte?facts?|networks?|pipelines?|generators?|techniques?|"
     r"tools?)?(?:\s+(?:such\s+as|like)\s+[^,.;]{1,30}?)?\s+(?:are\s+|is\s+)?"
     r"(?:often|usually|normally|typically|commonly|generally|frequently|tend\s+to|can|may|sometimes|"
-    r"rarely)\b"
+    r"rarely|common\s+in|known\s+(?:for|to)|widely\s+used|popular\s+(?:in|for))\b"
 )
 _TOOL_AFTER = re.compile(
     r"[\s-]*(?:detectors?|detection|classifiers?|checkers?|analysis\s+tools?)\b"

@@ -142,6 +142,11 @@ def _sentence(text: str, pos: int) -> str:
     return text[start:end]
 
 
+_NAMED_BY = re.compile(
+    r"\b(?:plan|vitamin|part|type|grade|class|section|appendix|exhibit|hepatitis|level|tier|side|"
+    r"blood\s+type|category|variant|group|team|row|column|seat|gate|zone)\s+$",
+    re.I,
+)
 _SHOUTED_NEXT = re.compile(r"[ \t]+([A-Z]{2,}[A-Z'-]*)\b")
 
 
@@ -157,6 +162,8 @@ def _mentions(text: str, letters: frozenset[str], negated: set[int]) -> list[tup
         ch = m.group(1)
         if ch not in letters or m.start(1) in negated:
             continue
+        if _NAMED_BY.search(text, max(0, m.start(1) - 12), m.start(1)):
+            continue  # "Plan B", "vitamin C", "Part D", "type A": a name, no option
         if ch == "A":  # the article: "A close look", "A Photoshop edit"
             nxt = re.match(_ARTICLE_NEXT, text[m.end() :])
             if nxt is not None and nxt.group(1).lower() not in _AFTER_LETTER:

@@ -77,9 +77,9 @@ FRESH15_TEST_RIGHT, FRESH15_TEST_WRONG = (
 FRESH16_TEST_RIGHT, FRESH16_TEST_WRONG = 393, 12  # as written
 # the h39-fresh17 batch (450 answers, all tuning half, same three themes by three other writers),
 # written after round 10, to tune round 11 on
-FRESH17_TUNING_RIGHT, FRESH17_TUNING_WRONG = 426, 6  # as written: 402, 12
+FRESH17_TUNING_RIGHT, FRESH17_TUNING_WRONG = 444, 0  # as written: 402, 12
 # the h39-fresh18 batch (450 answers, all tuning half, the same three themes by three more writers)
-FRESH18_TUNING_RIGHT, FRESH18_TUNING_WRONG = 439, 0  # as written: 407, 12
+FRESH18_TUNING_RIGHT, FRESH18_TUNING_WRONG = 444, 0  # as written: 407, 12
 # the h39-fresh19 batch (450 answers, all tuning half: short English answers in 36 styles, what
 # evaluation harnesses record, 23 other languages), written after round 11a
 FRESH19_TUNING_RIGHT, FRESH19_TUNING_WRONG = 449, 0  # as written: 423, 5
@@ -88,10 +88,10 @@ FRESH19_TUNING_RIGHT, FRESH19_TUNING_WRONG = 449, 0  # as written: 423, 5
 FRESH20_TEST_RIGHT, FRESH20_TEST_WRONG = 422, 7  # as written (2ec32e9); round 10's rules: 413, 10
 # the h39-fresh21 batch (450 answers, all tuning half, none in English: the six languages issue 39
 # names at length and short, 24 more languages), written during round 11
-FRESH21_TUNING_RIGHT, FRESH21_TUNING_WRONG = 421, 0  # round 12; as written (7a4bcf5): 381, 16
+FRESH21_TUNING_RIGHT, FRESH21_TUNING_WRONG = 423, 0  # as written (7a4bcf5): 381, 16
 # the h39-fresh22 batch (300 English answers, all tuning half: options named without a choice next
 # to twins that choose, about 60% Z; a 36-model run's raw outputs), written during round 11
-FRESH22_TUNING_RIGHT, FRESH22_TUNING_WRONG = 272, 18  # as written (f7bf19a)
+FRESH22_TUNING_RIGHT, FRESH22_TUNING_WRONG = 290, 1  # as written (f7bf19a): 272, 18
 
 
 @pytest.mark.parametrize(

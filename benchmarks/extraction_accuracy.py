@@ -54,7 +54,9 @@ other languages, short answers in 30 styles), written during round 11, is all te
 sixth unseen figure. ``h39-fresh21`` (450, none in English: French, Spanish, German, Italian,
 Japanese and Korean at length and short, 24 more languages) is all tuning half, and so is
 ``h39-fresh22`` (300 English: options named without a choice beside twins that choose, about 60%
-``Z``; a 36-model run's raw outputs).
+``Z``; a 36-model run's raw outputs). ``h39-fresh23`` (450: the hard kinds in English, 22 other
+languages, short English answers in 30 styles), written at the end of the eleventh round, is all
+test half: the seventh unseen figure.
 
 ``lang`` marks the answers not in English (``fr``, ``es``, ``de``, ``it``, ``ja``, ``ko``, ``pt``,
 ``ru``, ``zh``); they count in every figure and are also reported on their own.

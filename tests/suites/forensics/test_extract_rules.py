@@ -92,6 +92,9 @@ FRESH21_TUNING_RIGHT, FRESH21_TUNING_WRONG = 423, 0  # as written (7a4bcf5): 381
 # the h39-fresh22 batch (300 English answers, all tuning half: options named without a choice next
 # to twins that choose, about 60% Z; a 36-model run's raw outputs), written during round 11
 FRESH22_TUNING_RIGHT, FRESH22_TUNING_WRONG = 290, 1  # as written (f7bf19a): 272, 18
+# the h39-fresh23 batch (450 answers, all test half: the hard kinds in English, 22 other
+# languages, short English answers in 30 styles), written at the end of round 11, never tuned on
+FRESH23_TEST_RIGHT, FRESH23_TEST_WRONG = 418, 6  # as written (f6d0d81); round 10's rules: 410, 8
 
 
 @pytest.mark.parametrize(
@@ -250,6 +253,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         "h39-fresh20",
         "h39-fresh21",
         "h39-fresh22",
+        "h39-fresh23",
         "h39-embed",
     )
     rows = [r for r in every if r["split"] not in fresh]
@@ -291,6 +295,7 @@ def test_corpus_is_read_without_wrong_letters() -> None:
         ("h39-fresh20", "test", FRESH20_TEST_RIGHT, FRESH20_TEST_WRONG),
         ("h39-fresh21", "tuning", FRESH21_TUNING_RIGHT, FRESH21_TUNING_WRONG),
         ("h39-fresh22", "tuning", FRESH22_TUNING_RIGHT, FRESH22_TUNING_WRONG),
+        ("h39-fresh23", "test", FRESH23_TEST_RIGHT, FRESH23_TEST_WRONG),
     ],
 )
 def test_fresh_batch_figures_hold(split: str, half: str, right: int, wrong_letters: int) -> None:
